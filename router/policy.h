@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_POLICY_H
+#define KVR_ROUTER_POLICY_H
+
+/*
+ * The interface between the router core and the routing policies under
+ * router/policies/ (one file per policy). The core builds one view per
+ * candidate engine (healthy, in the table) with its shadow, real and
+ * effective load, then asks the policy to pick. Everything runs on the
+ * router's single event-loop thread, synchronously: the core applies the
+ * pick to its shadow counters before it reads the next request, so a burst
+ * sees every earlier pick.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** One candidate engine as the policy sees it for one decision. */
+typedef struct kvr_engine_view_s {
+    uint32_t index;             /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
+    const char *id;             /* base URL exactly as configured */
+
+    /* Shadow counters: what this router dispatched and has not seen finish. */
+    uint32_t shadow_requests;               /* in flight */
+    uint64_t shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
+    uint64_t shadow_kv_tokens;              /* prompt + generated tokens held by in-flight requests */
+
+    /* Real state from the feed; meaningful only when feed_fresh. */
+    bool feed_fresh;            /* ES=1, slot healthy and younger than max age */
+    uint64_t feed_age_ns;       /* age of the slot's sample (0 when no slot) */
+    uint32_t real_running;
+    uint32_t real_waiting;
+    uint64_t real_pending_prefill_tokens;
+    uint64_t real_kv_tokens;
+    uint64_t max_prefill_remaining;
+
+    /* Capacities; 0 = unknown. caps_complete: every DP rank reported max_running > 0. */
+    uint32_t max_running;
+    uint32_t dp_ranks;
+    bool caps_complete;
+    uint64_t kv_capacity_tokens;
+    double kv_usage;            /* 0..1, max over KV pools; < 0 unknown */
+    double utilization;         /* 0..1 where the engine reports it; < 0 unknown */
+
+    /*
+     * Effective values: max(shadow, real) per quantity when feed_fresh, else
+     * shadow. eff_running/eff_waiting split shadow in-flight as running up to
+     * max_running (all running when the cap is unknown).
+     */
+    uint32_t eff_running;
+    uint32_t eff_waiting;
+    uint32_t eff_requests;      /* max(shadow_requests, real_running + real_waiting) */
+    uint64_t eff_pending_prefill_tokens;
+    uint64_t eff_kv_tokens;
+} kvr_engine_view_t;
+
+/** The request as the policy sees it: routing keys already extracted. */
+typedef struct kvr_route_request_s {
+    const char *request_id;
+    const char *session_id;     /* NULL when the request has none */
+    const char *text;           /* routing text (messages' contents in order, or prompt) */
+    size_t text_len;
+    const uint64_t *block_hashes; /* chained 64-byte block hashes of text (common/prefix_hash.h) */
+    size_t n_blocks;
+    uint32_t prompt_tokens;     /* estimated prompt tokens */
+    uint32_t max_tokens;        /* requested output tokens, 0 = unknown */
+    uint64_t now_ns;            /* CLOCK_MONOTONIC */
+} kvr_route_request_t;
+
+/* Flags a policy may set on its decision; the core counts them in /metrics. */
+#define KVR_DECISION_PRESSURE_FALLBACK (1u << 0) /* cache_aware: caps incomplete, fell back fleet-wide */
+
+/** A policy's answer. reason is a static label counted in /metrics and logged. */
+typedef struct kvr_route_decision_s {
+    int view;                   /* index into the views array, or -1 when no engine fits */
+    const char *reason;         /* e.g. "least_load", "cache_hit", "overload_fallback" */
+    uint32_t prefix_match_blocks; /* matched prefix blocks on the chosen engine (0 if not tracked) */
+    uint32_t flags;             /* KVR_DECISION_* */
+} kvr_route_decision_t;
+
+/** Tunables of every policy, with defaults from kvr_policy_config_defaults(). */
+typedef struct kvr_policy_config_s {
+    uint64_t seed;              /* random, power_of_two, cost sampling */
+    /* affinity */
+    double overload_factor;     /* guard A: 1.3 */
+    /* cache_aware */
+    uint32_t balance_abs;       /* 64 */
+    double balance_rel;         /* 1.5 */
+    double cache_threshold;     /* 0.3 */
+    bool owner_pressure;        /* off by default: the SGLang rule as it ships */
+    double high_watermark;      /* 0.90 */
+    double owner_slack;         /* 0.10 */
+    uint32_t replication_ceiling; /* owners per prefix */
+    uint64_t spill_cooldown_ns; /* one spill per prefix per cooldown */
+    /* cost */
+    double overlap_weight;
+    double temperature;         /* 0 = argmin, > 0 softmax sampling */
+    /* prefix index */
+    uint64_t index_tokens_per_engine; /* LRU budget when the feed does not tell the KV capacity */
+    uint64_t index_ttl_ns;
+} kvr_policy_config_t;
+
+typedef struct kvr_policy_ops_s {
+    const char *name;
+    /** Allocates the policy's state; 0 or -errno. */
+    int (*create)(const kvr_policy_config_t *config, void **state);
+    void (*destroy)(void *state);
+    /** Chooses one of views[0..n) (n >= 1, all healthy candidates) for req. */
+    void (*pick)(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                 size_t n, kvr_route_decision_t *out);
+    /** The core dispatched req to engine_index (the pick, a pin or a retry); may be NULL. */
+    void (*on_dispatch)(void *state, const kvr_route_request_t *req, uint32_t engine_index);
+    /** engine_index left the table; forget it. May be NULL. */
+    void (*on_engine_removed)(void *state, uint32_t engine_index);
+} kvr_policy_ops_t;
+
+/** Upper bound on engines in one router's table. */
+#define KVR_MAX_ENGINES 1024
+
+/** The policy registered under name ("round_robin", "load_only", ...), or NULL. */
+const kvr_policy_ops_t *kvr_policy_find(const char *name);
+/** Writes the registered policy names, comma-separated, for --help and errors. */
+void kvr_policy_list(FILE *out);
+/** Fills config with the documented defaults. */
+void kvr_policy_config_defaults(kvr_policy_config_t *config);
+/**
+ * Applies one policy option ("overload-factor", "0.5"): 0, -ENOENT when the
+ * key is not a policy option, -EINVAL when the value does not parse or is out of range.
+ */
+int kvr_policy_config_set(kvr_policy_config_t *config, const char *key, const char *value);
+/** Writes the policy options with their defaults and meaning, for --help. */
+void kvr_policy_config_help(FILE *out);
+
+#endif

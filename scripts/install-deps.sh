@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs the Debian packages kvroute builds and tests with, only those that
+# are missing (so a second run does nothing), then the npm packages the
+# integration tests use. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libjansson-dev
+  node-llhttp
+  nodejs npm python3 python3-msgpack
+  prometheus gnuplot-nox nginx-light wrk procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  # nodejs/npm may come from elsewhere than Debian; a working binary is enough.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The official OpenAI client, used by the integration tests as a real client.
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ -f "$root/tests/node/package.json" && ! -d "$root/tests/node/node_modules/openai" ]]; then
+  echo "install-deps: npm install in tests/node"
+  (cd "$root/tests/node" && npm install --no-audit --no-fund --loglevel=error)
+fi
