@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "tests/support/proc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CHILDREN 64
+
+static pid_t children[MAX_CHILDREN];
+static int n_children;
+static bool hook_installed;
+
+static void kill_children(void)
+{
+    for (int i = 0; i < n_children; i++) {
+        if (children[i] > 0) {
+            kill(children[i], SIGKILL);
+            waitpid(children[i], NULL, 0);
+            children[i] = 0;
+        }
+    }
+}
+
+static void forget_child(pid_t pid)
+{
+    for (int i = 0; i < n_children; i++)
+        if (children[i] == pid)
+            children[i] = 0;
+}
+
+void kvr_test_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+    }
+}
+
+const char *kvr_test_bin(const char *env_name)
+{
+    const char *path = getenv(env_name);
+    if (path == NULL || path[0] == '\0') {
+        fprintf(stderr, "test: environment variable %s is not set (run through ctest)\n", env_name);
+        abort();
+    }
+    return path;
+}
+
+pid_t kvr_test_spawn(char *const argv[], const char *log_path)
+{
+    if (!hook_installed) {
+        atexit(kill_children);
+        hook_installed = true;
+    }
+    if (n_children == MAX_CHILDREN)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (log_path != NULL) {
+            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+            if (fd >= 0) {
+                dup2(fd, STDOUT_FILENO);
+                dup2(fd, STDERR_FILENO);
+                close(fd);
+            }
+        }
+        /* Children die with the test if it is killed outright. */
+        setpgid(0, 0);
+        execv(argv[0], argv);
+        fprintf(stderr, "test: exec %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    children[n_children++] = pid;
+    return pid;
+}
+
+static int bound_socket(uint16_t port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+uint16_t kvr_test_free_port(void)
+{
+    return kvr_test_free_port_range(1);
+}
+
+uint16_t kvr_test_free_port_range(unsigned count)
+{
+    /* Ports from a per-process window above the ephemeral range's usual start avoid collisions
+     * between tests running in parallel. */
+    static unsigned next;
+    if (next == 0)
+        next = 20000 + (unsigned)(getpid() % 2000) * 16;
+    for (int tries = 0; tries < 2000; tries++) {
+        unsigned base = next;
+        next += count;
+        if (next + count > 60000)
+            next = 20000;
+        bool ok = true;
+        int fds[256];
+        unsigned opened = 0;
+        for (unsigned i = 0; i < count && i < 256; i++) {
+            int fd = bound_socket((uint16_t)(base + i));
+            if (fd < 0) {
+                ok = false;
+                break;
+            }
+            fds[opened++] = fd;
+        }
+        for (unsigned i = 0; i < opened; i++)
+            close(fds[i]);
+        if (ok)
+            return (uint16_t)base;
+    }
+    return 0;
+}
+
+static int connect_loopback(uint16_t port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
+{
+    for (unsigned waited = 0; waited <= timeout_ms; waited += 20) {
+        int fd = connect_loopback(port);
+        if (fd >= 0) {
+            close(fd);
+            return true;
+        }
+        kvr_test_sleep_ms(20);
+    }
+    return false;
+}
+
+bool kvr_test_alive(pid_t pid)
+{
+    int status;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+        forget_child(pid);
+        return false;
+    }
+    return r == 0;
+}
+
+int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms)
+{
+    if (pid <= 0)
+        return -1;
+    kill(pid, sig);
+    int status = -1;
+    for (unsigned waited = 0;; waited += 10) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0) {
+            status = -1;
+            break;
+        }
+        if (waited >= timeout_ms) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            break;
+        }
+        kvr_test_sleep_ms(10);
+    }
+    forget_child(pid);
+    return status;
+}
+
+int kvr_test_http(uint16_t port, const char *method, const char *path, const char *headers,
+                  const char *body, char **response, unsigned timeout_ms)
+{
+    *response = NULL;
+    int fd = connect_loopback(port);
+    if (fd < 0)
+        return -1;
+    size_t body_len = body ? strlen(body) : 0;
+    char head[4096];
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n%s"
+                     "Content-Length: %zu\r\n\r\n",
+                     method, path, port, headers ? headers : "", body_len);
+    if (n < 0 || (size_t)n >= sizeof head || write(fd, head, (size_t)n) != n ||
+        (body_len && write(fd, body, body_len) != (ssize_t)body_len)) {
+        close(fd);
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    for (;;) {
+        if (poll(&pfd, 1, (int)timeout_ms) <= 0)
+            break;
+        if (len + 4096 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t r = read(fd, buf + len, cap - len - 1);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    *response = buf;
+    int status = -1;
+    if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+        return -1;
+    return status;
+}
+
+const char *kvr_test_http_body(const char *response)
+{
+    const char *p = response ? strstr(response, "\r\n\r\n") : NULL;
+    return p ? p + 4 : NULL;
+}
+
+void kvr_test_unique_name(char *out, unsigned size, const char *prefix)
+{
+    static unsigned counter;
+    snprintf(out, size, "%s-%d-%u", prefix, (int)getpid(), ++counter);
+}
