@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -76,8 +77,8 @@ pid_t kvr_test_spawn(char *const argv[], const char *log_path)
                 close(fd);
             }
         }
-        /* Children die with the test if it is killed outright. */
-        setpgid(0, 0);
+        /* Children die with the test even when it is killed outright (ctest timeout). */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         execv(argv[0], argv);
         fprintf(stderr, "test: exec %s: %s\n", argv[0], strerror(errno));
         _exit(127);
