@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_COMMON_HTTP_INTERNAL_H
+#define KVR_COMMON_HTTP_INTERNAL_H
+
+/*
+ * Shared between common/http_server.c (connections, parsing) and
+ * common/http_response.c (response framing and writes). Not a public header.
+ */
+#include <llhttp.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "common/http_server.h"
+
+typedef enum {
+    KVR__HTTP_IDLE = 0,   /* keep-alive, waiting for the next request's first byte */
+    KVR__HTTP_READING,    /* request started, not complete */
+    KVR__HTTP_DISPATCHED, /* handed to the handler, response not finished */
+    KVR__HTTP_CLOSING,    /* shutting down: input is discarded */
+} kvr__http_conn_state_t;
+
+typedef enum {
+    KVR__HTTP_RESP_NONE = 0,
+    KVR__HTTP_RESP_STREAMING,
+} kvr__http_resp_state_t;
+
+typedef struct kvr__http_conn_s kvr__http_conn_t;
+
+struct kvr_http_server_s {
+    uv_loop_t *loop;
+    uv_tcp_t listener;
+    kvr_http_server_config_t cfg;
+    char host[64];
+    int port;
+    int destroying;
+    int listener_open;
+    size_t nconns;
+    size_t owned_reqs; /* dispatched requests not yet finished by their handler */
+    kvr__http_conn_t *conns;
+    kvr_http_closed_cb closed;
+    void *closed_arg;
+    llhttp_settings_t settings;
+};
+
+struct kvr__http_conn_s {
+    uv_tcp_t tcp;
+    uv_timer_t timer;
+    uv_shutdown_t shutdown;
+    kvr_http_server_t *srv;
+    kvr__http_conn_t *prev, *next;
+    llhttp_t parser;
+    kvr__http_conn_state_t state;
+    int handles_open;
+    int in_process;   /* inside the parse loop: finishing must not re-enter it */
+    int read_stopped; /* too much pipelined input buffered while dispatched */
+    int upgrade_paused;
+    int err_status;   /* status for a request the server refuses (413, 431, 405) */
+    kvr_http_req_t *req;
+    char *in;         /* received bytes not yet parsed */
+    size_t in_len, in_cap;
+    size_t queued_bytes;
+    char peer[64];
+};
+
+struct kvr_http_req_s {
+    kvr__http_conn_t *conn; /* NULL once the client is gone */
+    kvr_http_server_t *srv;
+    char method[16];
+    char *target; /* raw request target, NUL-terminated */
+    size_t target_len;
+    char *path;   /* copy of target up to '?' */
+    const char *query;
+    char *hbuf;   /* "name\0value\0" pairs */
+    size_t hbuf_len, hbuf_cap;
+    size_t *hoffs; /* name and value offsets into hbuf, two per header */
+    size_t nheaders, hoffs_cap;
+    int in_value;
+    kvr_http_header_t *headers; /* built when the headers are complete */
+    char *body;
+    size_t body_len, body_cap;
+    size_t header_bytes;
+    uint64_t start_ns;
+    int http_minor;
+    int keep_alive;
+    int head;
+    int aborted;
+    int dispatched;
+    kvr__http_resp_state_t resp;
+    int chunked;
+    int raw_until_close; /* HTTP/1.0 client: unframed body ended by closing */
+    int64_t content_length;
+    int64_t written;
+    kvr_http_abort_cb on_abort;
+    void *abort_arg;
+    kvr_http_drain_cb on_drain;
+    void *drain_arg;
+    void *data;
+};
+
+/** Queues bufs on the connection; wreq-owned memory is freed by the write callback. */
+int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs,
+                         void *owned, kvr_http_write_cb done, void *arg);
+/** The handler finished req: free it and let the connection serve its next request. */
+void kvr__http_req_finished(kvr_http_req_t *req, int close_conn);
+/** Closes the connection now (idempotent); a dispatched request gets on_abort. */
+void kvr__http_conn_close(kvr__http_conn_t *conn);
+/** Sends a server-generated error and closes the connection once it is written. */
+void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *message);
+
+#endif

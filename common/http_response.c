@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * HTTP/1.1 responses: status line and headers, whole bodies with
+ * Content-Length, streamed bodies (chunked or with a known length), the
+ * OpenAI-shaped error body, and the write queue with its backpressure count.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/http_internal.h"
+#include "common/xmalloc.h"
+
+typedef struct {
+    uv_write_t w;
+    kvr__http_conn_t *conn;
+    size_t bytes;
+    void *owned;
+    kvr_http_write_cb done;
+    void *arg;
+    char chunk_head[24]; /* "<hex>\r\n" for by-reference chunks */
+} http_write_t;
+
+const char *kvr_http_status_reason(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Unknown";
+    }
+}
+
+int kvr_http_error_json(char *out, size_t cap, int status, const char *type, const char *message)
+{
+    if (!type)
+        type = status == 429 ? "rate_limit_error"
+               : status >= 500 ? "server_error"
+                               : "invalid_request_error";
+    json_t *doc = json_pack("{s:{s:s,s:s,s:i}}", "error", "message", message ? message : "",
+                            "type", type, "code", status);
+    if (!doc)
+        return -ENOMEM;
+    size_t n = json_dumpb(doc, out, cap, JSON_COMPACT);
+    json_decref(doc);
+    if (n == 0 || n >= cap)
+        return -ENOSPC;
+    out[n] = '\0';
+    return (int)n;
+}
+
+/* ---- the write queue ---- */
+
+static void write_cb(uv_write_t *w, int status)
+{
+    http_write_t *hw = (http_write_t *)w;
+    kvr__http_conn_t *conn = hw->conn;
+    conn->queued_bytes -= hw->bytes;
+    if (hw->done)
+        hw->done(hw->arg, status);
+    free(hw->owned);
+    free(hw);
+    if (status < 0) {
+        /* The client is gone; closing aborts the request it had in flight. */
+        kvr__http_conn_close(conn);
+        return;
+    }
+    if (conn->queued_bytes == 0 && conn->req && conn->req->on_drain)
+        conn->req->on_drain(conn->req, conn->req->drain_arg);
+}
+
+int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
+                         kvr_http_write_cb done, void *arg)
+{
+    if (uv_is_closing((uv_handle_t *)&conn->tcp)) {
+        free(owned);
+        return -EPIPE;
+    }
+    http_write_t *hw = kvr_xcalloc(1, sizeof *hw);
+    hw->conn = conn;
+    hw->owned = owned;
+    hw->done = done;
+    hw->arg = arg;
+    for (unsigned i = 0; i < nbufs; i++)
+        hw->bytes += bufs[i].len;
+    int rc = uv_write(&hw->w, (uv_stream_t *)&conn->tcp, bufs, nbufs, write_cb);
+    if (rc < 0) {
+        free(owned);
+        free(hw);
+        return rc == UV_EPIPE ? -EPIPE : rc;
+    }
+    conn->queued_bytes += hw->bytes;
+    return 0;
+}
+
+/* ---- framing ---- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} strbuf_t;
+
+static void sb_add(strbuf_t *sb, const char *data, size_t n)
+{
+    if (sb->len + n + 1 > sb->cap) {
+        size_t ncap = sb->cap ? sb->cap : 512;
+        while (ncap < sb->len + n + 1)
+            ncap *= 2;
+        sb->buf = kvr_xrealloc(sb->buf, ncap);
+        sb->cap = ncap;
+    }
+    memcpy(sb->buf + sb->len, data, n);
+    sb->len += n;
+    sb->buf[sb->len] = '\0';
+}
+
+static void sb_str(strbuf_t *sb, const char *s)
+{
+    sb_add(sb, s, strlen(s));
+}
+
+/* Status line and headers; framing is the Content-Length, or -1 chunked, or -2 none. */
+static void build_head(strbuf_t *sb, const kvr_http_req_t *req, int status,
+                       const char *content_type, const kvr_http_header_t *headers, size_t nheaders,
+                       int64_t framing)
+{
+    char line[128];
+    snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, kvr_http_status_reason(status));
+    sb_str(sb, line);
+    if (content_type) {
+        sb_str(sb, "Content-Type: ");
+        sb_str(sb, content_type);
+        sb_str(sb, "\r\n");
+    }
+    for (size_t i = 0; i < nheaders; i++) {
+        sb_str(sb, headers[i].name);
+        sb_str(sb, ": ");
+        sb_str(sb, headers[i].value);
+        sb_str(sb, "\r\n");
+    }
+    if (framing >= 0) {
+        snprintf(line, sizeof line, "Content-Length: %" PRId64 "\r\n", framing);
+        sb_str(sb, line);
+    } else if (framing == KVR_HTTP_CHUNKED) {
+        sb_str(sb, "Transfer-Encoding: chunked\r\n");
+    }
+    sb_str(sb, req->keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n");
+}
+
+int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
+                     const kvr_http_header_t *headers, size_t nheaders, const void *body,
+                     size_t len)
+{
+    if (req->resp != KVR__HTTP_RESP_NONE)
+        return -EALREADY;
+    kvr__http_conn_t *conn = req->conn;
+    if (!conn || req->aborted) {
+        kvr__http_req_finished(req, 0);
+        return -EPIPE;
+    }
+    if (conn->srv->destroying)
+        req->keep_alive = 0;
+    strbuf_t sb = {0};
+    build_head(&sb, req, status, content_type, headers, nheaders, (int64_t)len);
+    if (!req->head && len)
+        sb_add(&sb, body, len);
+    uv_buf_t buf = uv_buf_init(sb.buf, (unsigned)sb.len);
+    int rc = kvr__http_conn_write(conn, &buf, 1, sb.buf, NULL, NULL);
+    kvr__http_req_finished(req, rc < 0);
+    return rc < 0 ? -EPIPE : 0;
+}
+
+int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type,
+                           const char *message, const kvr_http_header_t *headers,
+                           size_t nheaders)
+{
+    char json[1024];
+    int n = kvr_http_error_json(json, sizeof json, status, type, message);
+    if (n < 0) /* a message too long for the buffer: say less rather than nothing */
+        n = kvr_http_error_json(json, sizeof json, status, type, kvr_http_status_reason(status));
+    return kvr_http_respond(req, status, "application/json", headers, nheaders, json,
+                            n < 0 ? 0 : (size_t)n);
+}
+
+int kvr_http_stream_begin(kvr_http_req_t *req, int status, const char *content_type,
+                          const kvr_http_header_t *headers, size_t nheaders,
+                          int64_t content_length)
+{
+    if (req->resp != KVR__HTTP_RESP_NONE)
+        return -EALREADY;
+    kvr__http_conn_t *conn = req->conn;
+    if (!conn || req->aborted)
+        return -EPIPE;
+    if (conn->srv->destroying)
+        req->keep_alive = 0;
+    int64_t framing = content_length;
+    if (content_length < 0) {
+        req->chunked = 1;
+        framing = KVR_HTTP_CHUNKED;
+        if (req->http_minor == 0) {
+            /* HTTP/1.0 has no chunked encoding: the body ends when the connection does. */
+            req->chunked = 0;
+            req->raw_until_close = 1;
+            req->keep_alive = 0;
+            framing = -2;
+        }
+    }
+    req->content_length = content_length;
+    strbuf_t sb = {0};
+    build_head(&sb, req, status, content_type, headers, nheaders, framing);
+    uv_buf_t buf = uv_buf_init(sb.buf, (unsigned)sb.len);
+    int rc = kvr__http_conn_write(conn, &buf, 1, sb.buf, NULL, NULL);
+    if (rc < 0)
+        return -EPIPE;
+    req->resp = KVR__HTTP_RESP_STREAMING;
+    return 0;
+}
+
+static int stream_check(kvr_http_req_t *req, size_t len)
+{
+    if (!req->conn || req->aborted)
+        return -EPIPE;
+    if (req->resp != KVR__HTTP_RESP_STREAMING)
+        return -EINVAL;
+    if (!req->chunked && req->content_length >= 0 &&
+        req->written + (int64_t)len > req->content_length)
+        return -EINVAL;
+    return 0;
+}
+
+int kvr_http_stream_write(kvr_http_req_t *req, const void *data, size_t len)
+{
+    int rc = stream_check(req, len);
+    if (rc < 0)
+        return rc;
+    /* A zero-length chunk would end a chunked body; HEAD responses carry none. */
+    if (len == 0 || req->head) {
+        req->written += (int64_t)len;
+        return 0;
+    }
+    char *copy;
+    size_t total;
+    if (req->chunked) {
+        char headline[24];
+        int hn = snprintf(headline, sizeof headline, "%zx\r\n", len);
+        total = (size_t)hn + len + 2;
+        copy = kvr_xmalloc(total);
+        memcpy(copy, headline, (size_t)hn);
+        memcpy(copy + hn, data, len);
+        memcpy(copy + hn + len, "\r\n", 2);
+    } else {
+        total = len;
+        copy = kvr_xmalloc(len);
+        memcpy(copy, data, len);
+    }
+    uv_buf_t buf = uv_buf_init(copy, (unsigned)total);
+    rc = kvr__http_conn_write(req->conn, &buf, 1, copy, NULL, NULL);
+    if (rc < 0)
+        return -EPIPE;
+    req->written += (int64_t)len;
+    return 0;
+}
+
+int kvr_http_stream_write_ref(kvr_http_req_t *req, const void *data, size_t len,
+                              kvr_http_write_cb done, void *arg)
+{
+    int rc = stream_check(req, len);
+    if (rc < 0)
+        return rc;
+    if (len == 0 || req->head) {
+        /* Nothing to send, but the contract promises exactly one done call. */
+        static const char nothing[1];
+        uv_buf_t empty = uv_buf_init((char *)nothing, 0);
+        rc = kvr__http_conn_write(req->conn, &empty, 1, NULL, done, arg);
+        if (rc < 0)
+            return -EPIPE;
+        req->written += (int64_t)len;
+        return 0;
+    }
+    static const char crlf[] = "\r\n";
+    uv_buf_t bufs[3];
+    unsigned n = 0;
+    char headline[24];
+    if (req->chunked) {
+        int hn = snprintf(headline, sizeof headline, "%zx\r\n", len);
+        /* The chunk line must outlive this call: it is copied into the write. */
+        char *line = kvr_xmalloc((size_t)hn);
+        memcpy(line, headline, (size_t)hn);
+        bufs[n++] = uv_buf_init(line, (unsigned)hn);
+        bufs[n++] = uv_buf_init((char *)data, (unsigned)len);
+        bufs[n++] = uv_buf_init((char *)crlf, 2);
+        rc = kvr__http_conn_write(req->conn, bufs, n, line, done, arg);
+    } else {
+        bufs[n++] = uv_buf_init((char *)data, (unsigned)len);
+        rc = kvr__http_conn_write(req->conn, bufs, n, NULL, done, arg);
+    }
+    if (rc < 0)
+        return -EPIPE;
+    req->written += (int64_t)len;
+    return 0;
+}
+
+int kvr_http_stream_end(kvr_http_req_t *req)
+{
+    if (req->resp == KVR__HTTP_RESP_NONE)
+        return kvr_http_respond(req, 200, NULL, NULL, 0, NULL, 0);
+    if (!req->conn || req->aborted) {
+        kvr__http_req_finished(req, 0);
+        return -EPIPE;
+    }
+    if (req->chunked && !req->head) {
+        static const char last[] = "0\r\n\r\n";
+        uv_buf_t buf = uv_buf_init((char *)last, sizeof last - 1);
+        if (kvr__http_conn_write(req->conn, &buf, 1, NULL, NULL, NULL) < 0) {
+            kvr__http_req_finished(req, 1);
+            return -EPIPE;
+        }
+    }
+    int short_body = !req->chunked && req->content_length >= 0 && !req->head &&
+                     req->written != req->content_length;
+    /* A short Content-Length body can only be signalled by closing. */
+    kvr__http_req_finished(req, short_body);
+    return short_body ? -EPIPE : 0;
+}
+
+void kvr_http_req_abandon(kvr_http_req_t *req)
+{
+    kvr__http_req_finished(req, 1);
+}

@@ -1,0 +1,746 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * HTTP/1.1 server: listener, connections, request parsing with llhttp,
+ * timeouts and the request object. Response framing is in http_response.c.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/clock.h"
+#include "common/http_internal.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+/* Pipelined input buffered while a request is dispatched before reading pauses. */
+#define KVR_HTTP_MAX_PIPELINED (64u * 1024u)
+/* After a refusal, how long the server keeps discarding input before closing. */
+#define KVR_HTTP_LINGER_MS 2000u
+
+static void conn_process(kvr__http_conn_t *conn);
+
+/* ---- small buffers ---- */
+
+static void buf_append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t ncap = *cap ? *cap : 256;
+        while (ncap < *len + n + 1)
+            ncap *= 2;
+        *buf = kvr_xrealloc(*buf, ncap);
+        *cap = ncap;
+    }
+    memcpy(*buf + *len, data, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+/* ---- server lifetime ---- */
+
+static void server_maybe_free(kvr_http_server_t *srv)
+{
+    if (!srv->destroying || srv->listener_open || srv->nconns || srv->owned_reqs)
+        return;
+    kvr_http_closed_cb closed = srv->closed;
+    void *arg = srv->closed_arg;
+    free(srv);
+    if (closed)
+        closed(arg);
+}
+
+static void req_free(kvr_http_req_t *req)
+{
+    free(req->target);
+    free(req->path);
+    free(req->hbuf);
+    free(req->hoffs);
+    free(req->headers);
+    free(req->body);
+    free(req);
+}
+
+/* ---- connections ---- */
+
+static void conn_handle_closed(uv_handle_t *handle)
+{
+    kvr__http_conn_t *conn = handle->data;
+    if (--conn->handles_open > 0)
+        return;
+    kvr_http_server_t *srv = conn->srv;
+    free(conn->in);
+    free(conn);
+    srv->nconns--;
+    server_maybe_free(srv);
+}
+
+static void conn_abort_req(kvr__http_conn_t *conn)
+{
+    kvr_http_req_t *req = conn->req;
+    if (!req)
+        return;
+    conn->req = NULL;
+    req->conn = NULL;
+    if (!req->dispatched) {
+        req_free(req);
+        return;
+    }
+    req->aborted = 1;
+    if (req->on_abort) {
+        kvr_http_abort_cb cb = req->on_abort;
+        req->on_abort = NULL;
+        cb(req, req->abort_arg);
+    }
+}
+
+void kvr__http_conn_close(kvr__http_conn_t *conn)
+{
+    if (uv_is_closing((uv_handle_t *)&conn->tcp))
+        return;
+    conn->state = KVR__HTTP_CLOSING;
+    kvr_http_server_t *srv = conn->srv;
+    if (conn->prev)
+        conn->prev->next = conn->next;
+    else
+        srv->conns = conn->next;
+    if (conn->next)
+        conn->next->prev = conn->prev;
+    conn->prev = conn->next = NULL;
+    uv_read_stop((uv_stream_t *)&conn->tcp);
+    uv_timer_stop(&conn->timer);
+    uv_close((uv_handle_t *)&conn->timer, conn_handle_closed);
+    uv_close((uv_handle_t *)&conn->tcp, conn_handle_closed);
+    /* After uv_close so that writes from on_abort fail fast instead of queueing. */
+    conn_abort_req(conn);
+}
+
+static void conn_timer_cb(uv_timer_t *timer)
+{
+    kvr__http_conn_t *conn = timer->data;
+    switch (conn->state) {
+    case KVR__HTTP_READING:
+        KVR_INFO("http_request_timeout peer=%s", conn->peer);
+        kvr__http_conn_refuse(conn, 408, "request not received in time");
+        break;
+    case KVR__HTTP_DISPATCHED:
+        break;
+    case KVR__HTTP_IDLE:
+    case KVR__HTTP_CLOSING:
+        kvr__http_conn_close(conn);
+        break;
+    }
+}
+
+static void conn_shutdown_cb(uv_shutdown_t *sreq, int status)
+{
+    kvr__http_conn_t *conn = sreq->data;
+    /* Linger reading (and discarding) until the client closes, so a client
+     * still sending its body receives the response instead of a reset. */
+    if (status < 0 || uv_is_closing((uv_handle_t *)&conn->tcp))
+        kvr__http_conn_close(conn);
+}
+
+void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *message)
+{
+    if (conn->state == KVR__HTTP_CLOSING)
+        return;
+    char json[512];
+    int n = kvr_http_error_json(json, sizeof json, status, NULL, message);
+    if (n < 0)
+        n = 0;
+    char head[256];
+    int hn = snprintf(head, sizeof head,
+                      "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                      "Connection: close\r\n\r\n",
+                      status, kvr_http_status_reason(status), n);
+    char *copy = kvr_xmalloc((size_t)hn + (size_t)n);
+    memcpy(copy, head, (size_t)hn);
+    memcpy(copy + hn, json, (size_t)n);
+    uv_buf_t buf = uv_buf_init(copy, (unsigned)(hn + n));
+    if (conn->req && !conn->req->dispatched) {
+        req_free(conn->req);
+        conn->req = NULL;
+    }
+    conn->state = KVR__HTTP_CLOSING;
+    conn->in_len = 0;
+    if (kvr__http_conn_write(conn, &buf, 1, copy, NULL, NULL) < 0) {
+        kvr__http_conn_close(conn);
+        return;
+    }
+    conn->shutdown.data = conn;
+    if (uv_shutdown(&conn->shutdown, (uv_stream_t *)&conn->tcp, conn_shutdown_cb) < 0) {
+        kvr__http_conn_close(conn);
+        return;
+    }
+    uv_timer_start(&conn->timer, conn_timer_cb, KVR_HTTP_LINGER_MS, 0);
+}
+
+static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
+{
+    (void)handle;
+    (void)suggested;
+    /* One static read buffer: input is copied into the connection right away. */
+    static char slab[64 * 1024];
+    *buf = uv_buf_init(slab, sizeof slab);
+}
+
+static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+    kvr__http_conn_t *conn = stream->data;
+    if (nread < 0) {
+        if (conn->state == KVR__HTTP_DISPATCHED)
+            KVR_INFO("http_client_gone peer=%s reason=%s", conn->peer, uv_err_name((int)nread));
+        kvr__http_conn_close(conn);
+        return;
+    }
+    if (nread == 0)
+        return;
+    if (conn->state == KVR__HTTP_CLOSING)
+        return;
+    buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
+    if (conn->state == KVR__HTTP_DISPATCHED) {
+        if (conn->in_len > KVR_HTTP_MAX_PIPELINED) {
+            uv_read_stop(stream);
+            conn->read_stopped = 1;
+        }
+        return;
+    }
+    conn_process(conn);
+}
+
+/* ---- llhttp callbacks ---- */
+
+static kvr__http_conn_t *parser_conn(llhttp_t *p)
+{
+    return p->data;
+}
+
+static int header_budget(kvr__http_conn_t *conn, size_t n)
+{
+    kvr_http_req_t *req = conn->req;
+    req->header_bytes += n;
+    if (req->header_bytes > conn->srv->cfg.max_header_bytes) {
+        conn->err_status = 431;
+        return -1;
+    }
+    return 0;
+}
+
+static int on_message_begin(llhttp_t *p)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    assert(!conn->req);
+    kvr_http_req_t *req = kvr_xcalloc(1, sizeof *req);
+    req->srv = conn->srv;
+    req->conn = conn;
+    req->start_ns = kvr_clock_now_ns();
+    req->content_length = KVR_HTTP_CHUNKED;
+    conn->req = req;
+    return 0;
+}
+
+static int on_url(llhttp_t *p, const char *at, size_t len)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    if (header_budget(conn, len) < 0)
+        return -1;
+    size_t cap = conn->req->target_len ? conn->req->target_len + 1 : 0;
+    buf_append(&conn->req->target, &conn->req->target_len, &cap, at, len);
+    return 0;
+}
+
+static int on_header_field(llhttp_t *p, const char *at, size_t len)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    kvr_http_req_t *req = conn->req;
+    if (header_budget(conn, len + 4) < 0)
+        return -1;
+    if (req->nheaders == 0 || req->hoffs[2 * req->nheaders - 1] != (size_t)-1) {
+        /* A new header starts; terminate the previous value if its callbacks never ran. */
+        if (req->in_value)
+            buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
+        req->in_value = 0;
+        if (req->nheaders == req->hoffs_cap) {
+            req->hoffs_cap = req->hoffs_cap ? req->hoffs_cap * 2 : 16;
+            req->hoffs = kvr_xrealloc(req->hoffs, req->hoffs_cap * 2 * sizeof *req->hoffs);
+        }
+        req->hoffs[2 * req->nheaders] = req->hbuf_len;
+        req->hoffs[2 * req->nheaders + 1] = (size_t)-1;
+        req->nheaders++;
+    }
+    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, at, len);
+    return 0;
+}
+
+static int on_header_field_complete(llhttp_t *p)
+{
+    kvr_http_req_t *req = parser_conn(p)->req;
+    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
+    req->hoffs[2 * req->nheaders - 1] = req->hbuf_len;
+    req->in_value = 1;
+    return 0;
+}
+
+static int on_header_value(llhttp_t *p, const char *at, size_t len)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    if (header_budget(conn, len) < 0)
+        return -1;
+    kvr_http_req_t *req = conn->req;
+    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, at, len);
+    return 0;
+}
+
+static int on_header_value_complete(llhttp_t *p)
+{
+    kvr_http_req_t *req = parser_conn(p)->req;
+    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
+    req->in_value = 0;
+    return 0;
+}
+
+static int on_headers_complete(llhttp_t *p)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    kvr_http_req_t *req = conn->req;
+    kvr_http_server_t *srv = conn->srv;
+
+    req->headers = kvr_xcalloc(req->nheaders + 1, sizeof *req->headers);
+    for (size_t i = 0; i < req->nheaders; i++) {
+        size_t voff = req->hoffs[2 * i + 1];
+        req->headers[i].name = req->hbuf + req->hoffs[2 * i];
+        /* A header whose value callbacks never ran has an empty value. */
+        req->headers[i].value = voff == (size_t)-1 || voff >= req->hbuf_len ? "" : req->hbuf + voff;
+    }
+    if (!req->target)
+        req->target = kvr_xstrdup("/");
+    const char *q = strchr(req->target, '?');
+    req->path = q ? kvr_xstrndup(req->target, (size_t)(q - req->target)) : kvr_xstrdup(req->target);
+    req->query = q ? q + 1 : "";
+    snprintf(req->method, sizeof req->method, "%s", llhttp_method_name((llhttp_method_t)p->method));
+    req->http_minor = p->http_minor;
+    req->keep_alive = llhttp_should_keep_alive(p);
+    req->head = p->method == HTTP_HEAD;
+
+    if (p->method == HTTP_CONNECT) {
+        conn->err_status = 405;
+        return -1;
+    }
+    if ((p->flags & F_CONTENT_LENGTH) && p->content_length > srv->cfg.max_body_bytes) {
+        conn->err_status = 413;
+        return -1;
+    }
+    const char *expect = kvr_http_req_header(req, "expect");
+    if (expect && strcasecmp(expect, "100-continue") == 0 && req->http_minor >= 1) {
+        static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        uv_buf_t buf = uv_buf_init((char *)cont, sizeof cont - 1);
+        kvr__http_conn_write(conn, &buf, 1, NULL, NULL, NULL);
+    }
+    return 0;
+}
+
+static int on_body(llhttp_t *p, const char *at, size_t len)
+{
+    kvr__http_conn_t *conn = parser_conn(p);
+    kvr_http_req_t *req = conn->req;
+    if (req->body_len + len > conn->srv->cfg.max_body_bytes) {
+        conn->err_status = 413;
+        return -1;
+    }
+    buf_append(&req->body, &req->body_len, &req->body_cap, at, len);
+    return 0;
+}
+
+static int on_message_complete(llhttp_t *p)
+{
+    (void)p;
+    /* One request at a time: stop here, leftovers wait for the response. */
+    return HPE_PAUSED;
+}
+
+/* ---- the parse loop ---- */
+
+static void conn_dispatch(kvr__http_conn_t *conn)
+{
+    kvr_http_req_t *req = conn->req;
+    kvr_http_server_t *srv = conn->srv;
+    if (!req->body)
+        buf_append(&req->body, &req->body_len, &req->body_cap, "", 0);
+    conn->state = KVR__HTTP_DISPATCHED;
+    uv_timer_stop(&conn->timer);
+    req->dispatched = 1;
+    srv->owned_reqs++;
+    srv->cfg.on_request(req, srv->cfg.user);
+}
+
+static void conn_process(kvr__http_conn_t *conn)
+{
+    if (conn->in_process)
+        return;
+    conn->in_process = 1;
+    kvr_http_server_t *srv = conn->srv;
+    while (conn->state == KVR__HTTP_IDLE || conn->state == KVR__HTTP_READING) {
+        if (conn->in_len == 0)
+            break;
+        if (conn->state == KVR__HTTP_IDLE) {
+            conn->state = KVR__HTTP_READING;
+            uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.request_timeout_ms, 0);
+        }
+        llhttp_errno_t err = llhttp_execute(&conn->parser, conn->in, conn->in_len);
+        if (err == HPE_OK) {
+            conn->in_len = 0;
+            break;
+        }
+        if (err == HPE_PAUSED || err == HPE_PAUSED_UPGRADE) {
+            size_t used = (size_t)(llhttp_get_error_pos(&conn->parser) - conn->in);
+            memmove(conn->in, conn->in + used, conn->in_len - used);
+            conn->in_len -= used;
+            conn->upgrade_paused = err == HPE_PAUSED_UPGRADE;
+            if (conn->upgrade_paused)
+                conn->req->keep_alive = 0; /* upgrades are not supported: answer, then close */
+            conn_dispatch(conn);
+            continue;
+        }
+        int status = conn->err_status ? conn->err_status : 400;
+        const char *why = status == 413   ? "request body too large"
+                          : status == 431 ? "request headers too large"
+                          : status == 405 ? "method not allowed"
+                                          : llhttp_get_error_reason(&conn->parser);
+        KVR_INFO("http_request_refused peer=%s status=%d reason=\"%s\"", conn->peer, status,
+                 why ? why : "malformed request");
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s%s", status == 400 ? "malformed HTTP request: " : "",
+                 why ? why : "parse error");
+        kvr__http_conn_refuse(conn, status, msg);
+        break;
+    }
+    conn->in_process = 0;
+    if (conn->read_stopped && conn->state != KVR__HTTP_DISPATCHED &&
+        conn->state != KVR__HTTP_CLOSING) {
+        conn->read_stopped = 0;
+        uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+    }
+}
+
+void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
+{
+    kvr__http_conn_t *conn = req->conn;
+    kvr_http_server_t *srv = req->srv;
+    int keep_alive = req->keep_alive && !close_conn;
+    req_free(req);
+    srv->owned_reqs--;
+    if (!conn) {
+        server_maybe_free(srv);
+        return;
+    }
+    conn->req = NULL;
+    if (!keep_alive || srv->destroying) {
+        if (close_conn) {
+            kvr__http_conn_close(conn);
+            return;
+        }
+        conn->state = KVR__HTTP_CLOSING;
+        conn->shutdown.data = conn;
+        if (uv_shutdown(&conn->shutdown, (uv_stream_t *)&conn->tcp, conn_shutdown_cb) < 0)
+            kvr__http_conn_close(conn);
+        else
+            uv_timer_start(&conn->timer, conn_timer_cb, KVR_HTTP_LINGER_MS, 0);
+        return;
+    }
+    conn->state = KVR__HTTP_IDLE;
+    conn->err_status = 0;
+    if (conn->upgrade_paused)
+        llhttp_resume_after_upgrade(&conn->parser);
+    else
+        llhttp_resume(&conn->parser);
+    conn->upgrade_paused = 0;
+    uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
+    conn_process(conn);
+}
+
+/* ---- listener ---- */
+
+static void refused_closed(uv_handle_t *handle)
+{
+    free(handle);
+}
+
+static void on_connection(uv_stream_t *listener, int status)
+{
+    kvr_http_server_t *srv = listener->data;
+    if (status < 0) {
+        KVR_WARN("http_accept_failed error=%s", uv_err_name(status));
+        return;
+    }
+    if (srv->nconns >= srv->cfg.max_connections) {
+        uv_tcp_t *t = kvr_xmalloc(sizeof *t);
+        uv_tcp_init(srv->loop, t);
+        if (uv_accept(listener, (uv_stream_t *)t) == 0)
+            KVR_WARN("http_connection_refused reason=max_connections limit=%u",
+                     srv->cfg.max_connections);
+        uv_close((uv_handle_t *)t, refused_closed);
+        return;
+    }
+    kvr__http_conn_t *conn = kvr_xcalloc(1, sizeof *conn);
+    conn->srv = srv;
+    uv_tcp_init(srv->loop, &conn->tcp);
+    uv_timer_init(srv->loop, &conn->timer);
+    conn->tcp.data = conn;
+    conn->timer.data = conn;
+    conn->handles_open = 2;
+    srv->nconns++;
+    conn->next = srv->conns;
+    if (srv->conns)
+        srv->conns->prev = conn;
+    srv->conns = conn;
+    if (uv_accept(listener, (uv_stream_t *)&conn->tcp) < 0) {
+        kvr__http_conn_close(conn);
+        return;
+    }
+    uv_tcp_nodelay(&conn->tcp, 1);
+    struct sockaddr_storage ss;
+    int sl = sizeof ss;
+    snprintf(conn->peer, sizeof conn->peer, "?");
+    if (uv_tcp_getpeername(&conn->tcp, (struct sockaddr *)&ss, &sl) == 0) {
+        char ip[48] = "?";
+        int port = 0;
+        if (ss.ss_family == AF_INET6) {
+            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+        } else {
+            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+        }
+        snprintf(conn->peer, sizeof conn->peer, "%s:%d", ip, port);
+    }
+    llhttp_init(&conn->parser, HTTP_REQUEST, &srv->settings);
+    conn->parser.data = conn;
+    conn->state = KVR__HTTP_IDLE;
+    uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
+    uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+}
+
+void kvr_http_server_config_init(kvr_http_server_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->host = "127.0.0.1";
+    cfg->backlog = 511;
+    cfg->max_header_bytes = KVR_HTTP_DEFAULT_MAX_HEADER_BYTES;
+    cfg->max_body_bytes = KVR_HTTP_DEFAULT_MAX_BODY_BYTES;
+    cfg->idle_timeout_ms = KVR_HTTP_DEFAULT_IDLE_TIMEOUT_MS;
+    cfg->request_timeout_ms = KVR_HTTP_DEFAULT_REQUEST_TIMEOUT_MS;
+    cfg->max_connections = KVR_HTTP_DEFAULT_MAX_CONNECTIONS;
+}
+
+static void listener_closed(uv_handle_t *handle)
+{
+    kvr_http_server_t *srv = handle->data;
+    srv->listener_open = 0;
+    server_maybe_free(srv);
+}
+
+static void listener_closed_on_error(uv_handle_t *handle)
+{
+    free(handle->data);
+}
+
+int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
+                           kvr_http_server_t **out)
+{
+    if (!loop || !cfg || !cfg->on_request || !out || cfg->port < 0 || cfg->port > 65535 ||
+        !cfg->max_header_bytes || !cfg->idle_timeout_ms || !cfg->request_timeout_ms ||
+        !cfg->max_connections)
+        return -EINVAL;
+    kvr_http_server_t *srv = calloc(1, sizeof *srv);
+    if (!srv)
+        return -ENOMEM;
+    srv->loop = loop;
+    srv->cfg = *cfg;
+    snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
+    srv->cfg.host = srv->host;
+    llhttp_settings_init(&srv->settings);
+    srv->settings.on_message_begin = on_message_begin;
+    srv->settings.on_url = on_url;
+    srv->settings.on_header_field = on_header_field;
+    srv->settings.on_header_field_complete = on_header_field_complete;
+    srv->settings.on_header_value = on_header_value;
+    srv->settings.on_header_value_complete = on_header_value_complete;
+    srv->settings.on_headers_complete = on_headers_complete;
+    srv->settings.on_body = on_body;
+    srv->settings.on_message_complete = on_message_complete;
+
+    struct sockaddr_storage addr;
+    int rc;
+    if (strchr(srv->host, ':'))
+        rc = uv_ip6_addr(srv->host, cfg->port, (struct sockaddr_in6 *)&addr);
+    else
+        rc = uv_ip4_addr(srv->host, cfg->port, (struct sockaddr_in *)&addr);
+    if (rc < 0) {
+        free(srv);
+        return -EINVAL;
+    }
+    rc = uv_tcp_init(loop, &srv->listener);
+    if (rc < 0) {
+        free(srv);
+        return rc;
+    }
+    srv->listener.data = srv;
+    rc = uv_tcp_bind(&srv->listener, (struct sockaddr *)&addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&srv->listener, cfg->backlog > 0 ? cfg->backlog : 511,
+                       on_connection);
+    if (rc < 0)
+        goto fail_listen;
+    struct sockaddr_storage bound;
+    int bl = sizeof bound;
+    uv_tcp_getsockname(&srv->listener, (struct sockaddr *)&bound, &bl);
+    srv->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                                  : ((struct sockaddr_in *)&bound)->sin_port);
+    srv->listener_open = 1;
+    *out = srv;
+    return 0;
+
+fail_listen:
+    /* The handle must be closed before its memory goes. */
+    uv_close((uv_handle_t *)&srv->listener, listener_closed_on_error);
+    return rc;
+}
+
+void kvr_http_server_destroy(kvr_http_server_t *srv, kvr_http_closed_cb closed, void *arg)
+{
+    if (!srv || srv->destroying)
+        return;
+    srv->destroying = 1;
+    srv->closed = closed;
+    srv->closed_arg = arg;
+    uv_close((uv_handle_t *)&srv->listener, listener_closed);
+    while (srv->conns)
+        kvr__http_conn_close(srv->conns);
+}
+
+int kvr_http_server_port(const kvr_http_server_t *srv)
+{
+    return srv->port;
+}
+
+size_t kvr_http_server_connections(const kvr_http_server_t *srv)
+{
+    return srv->nconns;
+}
+
+/* ---- request accessors ---- */
+
+const char *kvr_http_req_method(const kvr_http_req_t *req)
+{
+    return req->method;
+}
+
+const char *kvr_http_req_path(const kvr_http_req_t *req)
+{
+    return req->path;
+}
+
+const char *kvr_http_req_query(const kvr_http_req_t *req)
+{
+    return req->query;
+}
+
+int kvr_http_req_query_param(const kvr_http_req_t *req, const char *name, char *out, size_t cap)
+{
+    size_t nlen = strlen(name);
+    const char *p = req->query;
+    while (*p) {
+        const char *end = strchr(p, '&');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        size_t klen = eq ? (size_t)(eq - p) : len;
+        if (klen == nlen && memcmp(p, name, nlen) == 0) {
+            if (out && cap) {
+                size_t vlen = eq ? len - klen - 1 : 0;
+                if (vlen >= cap)
+                    vlen = cap - 1;
+                if (vlen)
+                    memcpy(out, eq + 1, vlen);
+                out[vlen] = '\0';
+            }
+            return 1;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+const char *kvr_http_req_header(const kvr_http_req_t *req, const char *name)
+{
+    for (size_t i = 0; req->headers && i < req->nheaders; i++)
+        if (strcasecmp(req->headers[i].name, name) == 0)
+            return req->headers[i].value;
+    return NULL;
+}
+
+size_t kvr_http_req_header_count(const kvr_http_req_t *req)
+{
+    return req->nheaders;
+}
+
+const kvr_http_header_t *kvr_http_req_header_at(const kvr_http_req_t *req, size_t i)
+{
+    return i < req->nheaders ? &req->headers[i] : NULL;
+}
+
+const char *kvr_http_req_body(const kvr_http_req_t *req, size_t *len)
+{
+    if (len)
+        *len = req->body_len;
+    return req->body;
+}
+
+const char *kvr_http_req_peer(const kvr_http_req_t *req)
+{
+    return req->conn ? req->conn->peer : "gone";
+}
+
+uint64_t kvr_http_req_start_ns(const kvr_http_req_t *req)
+{
+    return req->start_ns;
+}
+
+void *kvr_http_req_server_user(const kvr_http_req_t *req)
+{
+    return req->srv->cfg.user;
+}
+
+void kvr_http_req_set_data(kvr_http_req_t *req, void *data)
+{
+    req->data = data;
+}
+
+void *kvr_http_req_data(const kvr_http_req_t *req)
+{
+    return req->data;
+}
+
+int kvr_http_req_aborted(const kvr_http_req_t *req)
+{
+    return req->aborted || !req->conn;
+}
+
+void kvr_http_req_on_abort(kvr_http_req_t *req, kvr_http_abort_cb cb, void *arg)
+{
+    req->on_abort = cb;
+    req->abort_arg = arg;
+}
+
+void kvr_http_req_on_drain(kvr_http_req_t *req, kvr_http_drain_cb cb, void *arg)
+{
+    req->on_drain = cb;
+    req->drain_arg = arg;
+}
+
+size_t kvr_http_stream_queued(const kvr_http_req_t *req)
+{
+    return req->conn ? req->conn->queued_bytes : 0;
+}
