@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "common/engine_metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+typedef enum {
+    GAUGE_RUNNING,
+    GAUGE_WAITING,
+    GAUGE_KV_USAGE,
+    GAUGE_UTILIZATION,
+    GAUGE_KV_USED,
+    GAUGE_KV_CAPACITY,
+    GAUGE_CACHE_CONFIG, /* vLLM's info metric: capacity = num_gpu_blocks × block_size */
+} gauge_t;
+
+typedef struct gauge_name_s {
+    const char *suffix;
+    gauge_t gauge;
+} gauge_name_t;
+
+static const gauge_name_t vllm_gauges[] = {
+    {"num_requests_running", GAUGE_RUNNING},
+    {"num_requests_waiting", GAUGE_WAITING},
+    {"kv_cache_usage_perc", GAUGE_KV_USAGE},  /* a 0..1 fraction despite the name */
+    {"gpu_cache_usage_perc", GAUGE_KV_USAGE}, /* its name before vLLM 0.10 */
+    {"cache_config_info", GAUGE_CACHE_CONFIG},
+};
+
+static const gauge_name_t sglang_gauges[] = {
+    {"num_running_reqs", GAUGE_RUNNING},
+    {"num_queue_reqs", GAUGE_WAITING},
+    {"token_usage", GAUGE_KV_USAGE},
+    {"utilization", GAUGE_UTILIZATION},
+    {"num_used_tokens", GAUGE_KV_USED},
+    {"max_total_num_tokens", GAUGE_KV_CAPACITY},
+};
+
+static int lookup(const gauge_name_t *table, size_t n, const char *suffix, gauge_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(table[i].suffix, suffix) == 0) {
+            *out = table[i].gauge;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Which engine family and gauge a sample name is, if any. */
+static int classify(const char *name, kvr_engine_kind_t *kind, gauge_t *gauge)
+{
+    if (strncmp(name, "vllm:", 5) == 0) {
+        *kind = KVR_ENGINE_KIND_VLLM;
+        return lookup(vllm_gauges, sizeof(vllm_gauges) / sizeof(vllm_gauges[0]), name + 5, gauge);
+    }
+    if (strncmp(name, "sglang:", 7) == 0 || strncmp(name, "sglang_", 7) == 0) {
+        *kind = KVR_ENGINE_KIND_SGLANG;
+        return lookup(sglang_gauges, sizeof(sglang_gauges) / sizeof(sglang_gauges[0]), name + 7,
+                      gauge);
+    }
+    return 0;
+}
+
+/* Counts a distinct engine / dp_rank label value as one more data-parallel rank. */
+static void note_rank(kvr_engine_metrics_t *m, const kvr_prom_sample_t *s)
+{
+    const char *rank = kvr_prom_label(s, "dp_rank");
+    if (!rank)
+        rank = kvr_prom_label(s, "engine");
+    if (!rank)
+        return;
+    char key[sizeof(m->rank_ids[0])];
+    snprintf(key, sizeof(key), "%s", rank);
+    for (size_t i = 0; i < m->rank_count; i++) {
+        if (strcmp(m->rank_ids[i], key) == 0)
+            return;
+    }
+    if (m->rank_count < KVR_ENGINE_METRICS_MAX_RANKS)
+        memcpy(m->rank_ids[m->rank_count++], key, sizeof(key));
+}
+
+/* num_gpu_blocks × block_size from vllm:cache_config_info's labels; 0 when absent. */
+static double cache_config_capacity(const kvr_prom_sample_t *s)
+{
+    const char *blocks = kvr_prom_label(s, "num_gpu_blocks");
+    const char *block_size = kvr_prom_label(s, "block_size");
+    if (!blocks || !block_size)
+        return 0;
+    char *end1 = NULL, *end2 = NULL;
+    unsigned long long b = strtoull(blocks, &end1, 10);
+    unsigned long long bs = strtoull(block_size, &end2, 10);
+    if (end1 == blocks || *end1 || end2 == block_size || *end2 || blocks[0] == '-' ||
+        block_size[0] == '-')
+        return 0;
+    return (double)b * (double)bs;
+}
+
+void kvr_engine_metrics_init(kvr_engine_metrics_t *m)
+{
+    memset(m, 0, sizeof(*m));
+}
+
+int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *arg)
+{
+    kvr_engine_metrics_t *m = arg;
+    kvr_engine_kind_t kind;
+    gauge_t gauge;
+    if (!classify(sample->name, &kind, &gauge))
+        return 0;
+    /* A negative or non-finite load is a broken engine, not a reading to route on. */
+    if (!isfinite(sample->value) || sample->value < 0)
+        return KVR_EPARSE;
+    if (m->kind == KVR_ENGINE_KIND_UNKNOWN)
+        m->kind = kind;
+    else if (m->kind != kind)
+        m->mixed_kinds = true;
+
+    double v = sample->value;
+    switch (gauge) {
+    case GAUGE_RUNNING:
+        m->running += v;
+        m->has_running = true;
+        break;
+    case GAUGE_WAITING:
+        m->waiting += v;
+        m->has_waiting = true;
+        break;
+    case GAUGE_KV_USAGE:
+        if (!m->has_kv_usage || v > m->kv_usage)
+            m->kv_usage = v;
+        m->has_kv_usage = true;
+        break;
+    case GAUGE_UTILIZATION:
+        if (!m->has_utilization || v > m->utilization)
+            m->utilization = v;
+        m->has_utilization = true;
+        break;
+    case GAUGE_KV_USED:
+        m->kv_tokens_used += v;
+        m->has_kv_tokens_used = true;
+        break;
+    case GAUGE_KV_CAPACITY:
+        m->kv_tokens_capacity += v;
+        m->has_kv_tokens_capacity = true;
+        break;
+    case GAUGE_CACHE_CONFIG: {
+        double capacity = cache_config_capacity(sample);
+        if (capacity > 0) {
+            m->kv_tokens_capacity += capacity;
+            m->has_kv_tokens_capacity = true;
+        }
+        return 0; /* an info metric says nothing about ranks in use */
+    }
+    }
+    note_rank(m, sample);
+    return 0;
+}
+
+static uint32_t to_u32(double v)
+{
+    if (!(v > 0))
+        return 0;
+    if (v >= (double)UINT32_MAX)
+        return UINT32_MAX;
+    return (uint32_t)llround(v);
+}
+
+static uint64_t to_u64(double v)
+{
+    if (!(v > 0))
+        return 0;
+    if (v >= 1.8e19)
+        return UINT64_MAX;
+    return (uint64_t)llround(v);
+}
+
+static double fraction(double v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+int kvr_engine_metrics_finish(const kvr_engine_metrics_t *m, kvr_engine_state_t *out,
+                              const char **reason)
+{
+    if (!m->has_running && !m->has_waiting) {
+        if (reason)
+            *reason = "no running or waiting gauge on the page";
+        return -ENODATA;
+    }
+    out->running = to_u32(m->running);
+    out->waiting = to_u32(m->waiting);
+    out->max_running = 0; /* Prometheus pages carry no batch caps */
+    out->kv_tokens_capacity = m->has_kv_tokens_capacity ? to_u64(m->kv_tokens_capacity) : 0;
+    out->kv_usage = m->has_kv_usage ? fraction(m->kv_usage) : 0;
+    if (m->has_kv_tokens_used)
+        out->kv_tokens_used = to_u64(m->kv_tokens_used);
+    else
+        out->kv_tokens_used = to_u64(out->kv_usage * (double)out->kv_tokens_capacity);
+    if (!m->has_kv_usage && out->kv_tokens_capacity > 0)
+        out->kv_usage = fraction((double)out->kv_tokens_used / (double)out->kv_tokens_capacity);
+    out->pending_prefill_tokens = 0;
+    out->max_prefill_remaining = 0;
+    out->utilization = m->has_utilization ? fraction(m->utilization) : 0;
+    out->dp_ranks = m->rank_count ? (uint32_t)m->rank_count : 1;
+    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL | KVR_SLOT_HAS_UTILIZATION);
+    if (m->has_utilization)
+        out->flags |= KVR_SLOT_HAS_UTILIZATION;
+    return 0;
+}
+
+int kvr_engine_metrics_parse(const char *text, size_t len, kvr_engine_state_t *out,
+                             kvr_engine_kind_t *kind, kvr_prom_error_t *err)
+{
+    kvr_prom_error_t local;
+    if (!err)
+        err = &local;
+    kvr_engine_metrics_t m;
+    kvr_engine_metrics_init(&m);
+    int rc = kvr_prom_parse(text, len, kvr_engine_metrics_sample, &m, err);
+    if (rc == KVR_EPARSE && err->reason && strcmp(err->reason, "stopped by the sample handler") == 0)
+        err->reason = "negative or non-finite engine gauge";
+    if (rc != 0)
+        return rc;
+    kvr_engine_state_t next = *out;
+    err->line = 0;
+    rc = kvr_engine_metrics_finish(&m, &next, &err->reason);
+    if (rc != 0)
+        return rc;
+    *out = next;
+    if (kind)
+        *kind = m.kind;
+    return 0;
+}
+
+const char *kvr_engine_kind_name(kvr_engine_kind_t kind)
+{
+    switch (kind) {
+    case KVR_ENGINE_KIND_VLLM:
+        return "vllm";
+    case KVR_ENGINE_KIND_SGLANG:
+        return "sglang";
+    default:
+        return "unknown";
+    }
+}

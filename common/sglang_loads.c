@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "common/sglang_loads.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/error.h"
+
+#define LOADS_MAX_RANKS 4096 /* more DP ranks than any deployment: treat as garbage */
+
+/* Totals over the DP ranks of one answer. */
+typedef struct loads_sum_s {
+    uint64_t running, waiting, max_running;
+    uint64_t kv_used, kv_capacity;
+    uint64_t pending_prefill;
+    double kv_usage, utilization;
+    size_t ranks;
+    size_t ranks_with_caps, ranks_with_total, ranks_with_utilization;
+    bool has_kv_usage;
+} loads_sum_t;
+
+/* A non-negative whole count; JSON reals with an integral value are accepted (Python floats). */
+static int get_count(const json_t *rank, const char *key, uint64_t *out)
+{
+    const json_t *v = json_object_get(rank, key);
+    if (!v)
+        return -ENOENT;
+    if (json_is_integer(v)) {
+        json_int_t i = json_integer_value(v);
+        if (i < 0)
+            return KVR_EPARSE;
+        *out = (uint64_t)i;
+        return 0;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (!(d >= 0 && d < 1.8e19) || d != floor(d))
+            return KVR_EPARSE;
+        *out = (uint64_t)d;
+        return 0;
+    }
+    return KVR_EPARSE;
+}
+
+/* A 0..1 fraction; larger values are clamped (engines briefly over-commit), negatives rejected. */
+static int get_fraction(const json_t *rank, const char *key, double *out)
+{
+    const json_t *v = json_object_get(rank, key);
+    if (!v || json_is_null(v))
+        return -ENOENT;
+    if (!json_is_number(v))
+        return KVR_EPARSE;
+    double d = json_number_value(v);
+    if (!(d >= 0) || !isfinite(d))
+        return KVR_EPARSE;
+    *out = d > 1 ? 1 : d;
+    return 0;
+}
+
+/* Optional count: absent is fine, present must be valid. */
+static int get_optional_count(const json_t *rank, const char *key, uint64_t *out, bool *present)
+{
+    int rc = get_count(rank, key, out);
+    *present = rc == 0;
+    if (rc == -ENOENT) {
+        *out = 0;
+        return 0;
+    }
+    return rc;
+}
+
+/* One rank of /v1/loads. */
+static int add_loads_rank(loads_sum_t *sum, const json_t *rank, const char **reason)
+{
+    uint64_t running, waiting, max_running = 0, used = 0, capacity = 0, total = 0;
+    bool has_max_running, has_used, has_capacity, has_total;
+    double fraction;
+    if (!json_is_object(rank)) {
+        *reason = "a loads[] entry is not an object";
+        return KVR_EPARSE;
+    }
+    if (get_count(rank, "num_running_reqs", &running) != 0 ||
+        get_count(rank, "num_waiting_reqs", &waiting) != 0) {
+        *reason = "a rank lacks a valid num_running_reqs or num_waiting_reqs";
+        return KVR_EPARSE;
+    }
+    if (get_optional_count(rank, "max_running_requests", &max_running, &has_max_running) ||
+        get_optional_count(rank, "num_used_tokens", &used, &has_used) ||
+        get_optional_count(rank, "max_total_num_tokens", &capacity, &has_capacity) ||
+        get_optional_count(rank, "num_total_tokens", &total, &has_total)) {
+        *reason = "a rank has a negative or non-numeric token or cap figure";
+        return KVR_EPARSE;
+    }
+    sum->running += running;
+    sum->waiting += waiting;
+    sum->max_running += max_running;
+    sum->kv_used += used;
+    sum->kv_capacity += capacity;
+    if (has_max_running && max_running > 0)
+        sum->ranks_with_caps++;
+    if (has_total) {
+        /* num_total_tokens counts what is held plus what is admitted but not yet prefilled */
+        sum->pending_prefill += total > used ? total - used : 0;
+        sum->ranks_with_total++;
+    }
+    int rc = get_fraction(rank, "token_usage", &fraction);
+    if (rc == 0) {
+        if (!sum->has_kv_usage || fraction > sum->kv_usage)
+            sum->kv_usage = fraction;
+        sum->has_kv_usage = true;
+    } else if (rc != -ENOENT) {
+        *reason = "a rank has an invalid token_usage";
+        return KVR_EPARSE;
+    }
+    rc = get_fraction(rank, "utilization", &fraction);
+    if (rc == 0) {
+        if (!sum->ranks_with_utilization || fraction > sum->utilization)
+            sum->utilization = fraction;
+        sum->ranks_with_utilization++;
+    } else if (rc != -ENOENT) {
+        *reason = "a rank has an invalid utilization";
+        return KVR_EPARSE;
+    }
+    sum->ranks++;
+    return 0;
+}
+
+/*
+ * One rank of the older /get_load: num_reqs counts running and waiting
+ * together, num_tokens is the KV tokens held.
+ */
+static int add_get_load_rank(loads_sum_t *sum, const json_t *rank, const char **reason)
+{
+    uint64_t reqs, waiting, tokens = 0;
+    bool has_tokens;
+    if (!json_is_object(rank)) {
+        *reason = "a /get_load entry is not an object";
+        return KVR_EPARSE;
+    }
+    if (get_count(rank, "num_reqs", &reqs) != 0 ||
+        get_count(rank, "num_waiting_reqs", &waiting) != 0 ||
+        get_optional_count(rank, "num_tokens", &tokens, &has_tokens) != 0) {
+        *reason = "a /get_load entry lacks valid num_reqs or num_waiting_reqs";
+        return KVR_EPARSE;
+    }
+    sum->running += reqs > waiting ? reqs - waiting : 0;
+    sum->waiting += waiting;
+    sum->kv_used += tokens;
+    sum->ranks++;
+    return 0;
+}
+
+static uint32_t clamp_u32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void store(const loads_sum_t *sum, kvr_engine_state_t *out)
+{
+    out->running = clamp_u32(sum->running);
+    out->waiting = clamp_u32(sum->waiting);
+    out->max_running = clamp_u32(sum->max_running);
+    out->kv_tokens_used = sum->kv_used;
+    out->kv_tokens_capacity = sum->kv_capacity;
+    if (sum->has_kv_usage)
+        out->kv_usage = sum->kv_usage;
+    else if (sum->kv_capacity > 0)
+        out->kv_usage = fmin(1.0, (double)sum->kv_used / (double)sum->kv_capacity);
+    else
+        out->kv_usage = 0;
+    out->pending_prefill_tokens = sum->pending_prefill;
+    out->max_prefill_remaining = 0;
+    out->utilization = sum->ranks_with_utilization ? sum->utilization : 0;
+    out->dp_ranks = (uint32_t)sum->ranks;
+
+    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION | KVR_SLOT_HAS_PENDING_PREFILL);
+    /* A rank without its cap would make any occupancy ratio a guess: all or nothing. */
+    if (sum->ranks_with_caps == sum->ranks)
+        out->flags |= KVR_SLOT_CAPS_COMPLETE;
+    if (sum->ranks_with_utilization == sum->ranks)
+        out->flags |= KVR_SLOT_HAS_UTILIZATION;
+    if (sum->ranks_with_total == sum->ranks)
+        out->flags |= KVR_SLOT_HAS_PENDING_PREFILL;
+    else
+        out->pending_prefill_tokens = 0;
+}
+
+int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out,
+                           const char **reason)
+{
+    const char *why = NULL;
+    int rc = 0;
+    json_error_t jerr;
+    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        why = "body is not valid JSON";
+        rc = KVR_EPARSE;
+        goto fail_parse;
+    }
+
+    loads_sum_t sum;
+    memset(&sum, 0, sizeof(sum));
+    const json_t *loads = json_is_object(root) ? json_object_get(root, "loads") : NULL;
+    if (loads) {
+        if (!json_is_array(loads) || json_array_size(loads) == 0 ||
+            json_array_size(loads) > LOADS_MAX_RANKS) {
+            why = "loads is not a non-empty array";
+            rc = KVR_EPARSE;
+            goto fail_shape;
+        }
+        for (size_t i = 0; i < json_array_size(loads) && rc == 0; i++)
+            rc = add_loads_rank(&sum, json_array_get(loads, i), &why);
+    } else if (json_is_array(root)) {
+        if (json_array_size(root) == 0 || json_array_size(root) > LOADS_MAX_RANKS) {
+            why = "/get_load array is empty";
+            rc = KVR_EPARSE;
+            goto fail_shape;
+        }
+        for (size_t i = 0; i < json_array_size(root) && rc == 0; i++)
+            rc = add_get_load_rank(&sum, json_array_get(root, i), &why);
+    } else if (json_is_object(root) && json_object_get(root, "num_reqs")) {
+        rc = add_get_load_rank(&sum, root, &why);
+    } else {
+        why = "no loads[] array (not a /v1/loads answer)";
+        rc = KVR_EPARSE;
+    }
+    if (rc != 0)
+        goto fail_shape;
+
+    store(&sum, out);
+    json_decref(root);
+    return 0;
+
+fail_shape:
+    json_decref(root);
+fail_parse:
+    if (reason)
+        *reason = why;
+    return rc;
+}
