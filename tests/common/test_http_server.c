@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The HTTP server on a loop thread, driven by plain blocking sockets from the
+ * test thread: what clients see (status, framing, keep-alive, limits,
+ * timeouts) and what handlers learn (abort on disconnect), ending with every
+ * handle closed and uv_loop_close() == 0.
+ */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "common/http_server.h"
+
+static uv_loop_t loop;
+static uv_async_t stop_async;
+static uv_async_t tick_async;
+static pthread_t loop_thread;
+static kvr_http_server_t *server;
+static int port;
+static atomic_int aborts;
+static atomic_int finished_streams;
+static atomic_int server_closed;
+
+/* ---- handlers ---- */
+
+typedef struct {
+    uv_timer_t timer;
+    kvr_http_req_t *req;
+    int left;
+} ticker_t;
+
+static void ticker_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void ticker_stop(ticker_t *t)
+{
+    uv_timer_stop(&t->timer);
+    t->timer.data = t;
+    uv_close((uv_handle_t *)&t->timer, ticker_closed);
+}
+
+static void ticker_cb(uv_timer_t *timer)
+{
+    ticker_t *t = timer->data;
+    if (t->left == 0) {
+        kvr_http_stream_end(t->req);
+        atomic_fetch_add(&finished_streams, 1);
+        ticker_stop(t);
+        return;
+    }
+    char line[64];
+    int n = snprintf(line, sizeof line, "data: tick %d\n\n", t->left);
+    kvr_http_stream_write(t->req, line, (size_t)n);
+    if (t->left > 0)
+        t->left--;
+}
+
+static void ticker_abort(kvr_http_req_t *req, void *arg)
+{
+    ticker_t *t = arg;
+    atomic_fetch_add(&aborts, 1);
+    ticker_stop(t);
+    kvr_http_req_abandon(req);
+}
+
+static void hang_abort(kvr_http_req_t *req, void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&aborts, 1);
+    kvr_http_req_abandon(req);
+}
+
+static void on_request(kvr_http_req_t *req, void *user)
+{
+    (void)user;
+    const char *path = kvr_http_req_path(req);
+    if (strcmp(path, "/echo") == 0) {
+        size_t len;
+        const char *body = kvr_http_req_body(req, &len);
+        char tag[128];
+        kvr_http_req_query_param(req, "tag", tag, sizeof tag);
+        const char *xid = kvr_http_req_header(req, "x-request-id");
+        kvr_http_header_t extra[] = {{"X-Method", kvr_http_req_method(req)},
+                                     {"X-Tag", tag},
+                                     {"X-Request-ID", xid ? xid : "none"}};
+        kvr_http_respond(req, 200, "text/plain", extra, 3, body, len);
+    } else if (strcmp(path, "/stream") == 0 || strcmp(path, "/forever") == 0) {
+        ticker_t *t = calloc(1, sizeof *t);
+        t->req = req;
+        t->left = strcmp(path, "/stream") == 0 ? 3 : -1;
+        uv_timer_init(&loop, &t->timer);
+        t->timer.data = t;
+        kvr_http_req_on_abort(req, ticker_abort, t);
+        kvr_http_stream_begin(req, 200, "text/event-stream", NULL, 0, KVR_HTTP_CHUNKED);
+        uv_timer_start(&t->timer, ticker_cb, 5, 5);
+    } else if (strcmp(path, "/hang") == 0) {
+        kvr_http_req_on_abort(req, hang_abort, NULL);
+    } else if (strcmp(path, "/length") == 0) {
+        kvr_http_stream_begin(req, 200, "text/plain", NULL, 0, 10);
+        kvr_http_stream_write(req, "hello", 5);
+        kvr_http_stream_write(req, "world", 5);
+        kvr_http_stream_end(req);
+    } else {
+        kvr_http_respond_error(req, 404, NULL, "no such path", NULL, 0);
+    }
+}
+
+/* ---- the loop thread ---- */
+
+static void server_gone(void *arg)
+{
+    (void)arg;
+    atomic_store(&server_closed, 1);
+}
+
+static void walk_close(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+static void stop_cb(uv_async_t *a)
+{
+    (void)a;
+    kvr_http_server_destroy(server, server_gone, NULL);
+    uv_close((uv_handle_t *)&stop_async, NULL);
+    uv_close((uv_handle_t *)&tick_async, NULL);
+}
+
+static void tick_cb(uv_async_t *a)
+{
+    (void)a;
+}
+
+static void *loop_main(void *arg)
+{
+    (void)arg;
+    uv_run(&loop, UV_RUN_DEFAULT);
+    return NULL;
+}
+
+typedef void (*tweak_fn)(kvr_http_server_config_t *cfg);
+
+static void start(tweak_fn tweak)
+{
+    cr_assert_eq(uv_loop_init(&loop), 0);
+    kvr_http_server_config_t cfg;
+    kvr_http_server_config_init(&cfg);
+    cfg.on_request = on_request;
+    cfg.max_body_bytes = 1024;
+    cfg.max_header_bytes = 2048;
+    if (tweak)
+        tweak(&cfg);
+    cr_assert_eq(kvr_http_server_create(&loop, &cfg, &server), 0);
+    port = kvr_http_server_port(server);
+    cr_assert_gt(port, 0);
+    uv_async_init(&loop, &stop_async, stop_cb);
+    uv_async_init(&loop, &tick_async, tick_cb);
+    pthread_create(&loop_thread, NULL, loop_main, NULL);
+}
+
+static void stop(void)
+{
+    uv_async_send(&stop_async);
+    pthread_join(loop_thread, NULL);
+    cr_assert(atomic_load(&server_closed), "server closed callback ran");
+    uv_walk(&loop, walk_close, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(uv_loop_close(&loop), 0, "every handle closed");
+}
+
+/* ---- a blocking client ---- */
+
+static int client(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    struct timeval tv = {.tv_sec = 3};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    return fd;
+}
+
+static void send_all(int fd, const char *s, size_t len)
+{
+    while (len) {
+        ssize_t n = send(fd, s, len, MSG_NOSIGNAL);
+        if (n <= 0)
+            return;
+        s += n;
+        len -= (size_t)n;
+    }
+}
+
+static void send_str(int fd, const char *s)
+{
+    send_all(fd, s, strlen(s));
+}
+
+/* Reads one response (Content-Length or chunked) into out; returns its status or -1. */
+static int read_response(int fd, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (;;) {
+        char *end = strstr(out, "\r\n\r\n");
+        if (end) {
+            const char *cl = strcasestr(out, "content-length:");
+            size_t head = (size_t)(end + 4 - out);
+            if (cl && cl < end) {
+                size_t want = head + strtoul(cl + 15, NULL, 10);
+                if (len >= want)
+                    break;
+            } else if (strcasestr(out, "transfer-encoding: chunked")) {
+                if (strstr(end, "\r\n0\r\n\r\n") || strstr(end + 2, "\n0\r\n\r\n"))
+                    break;
+            }
+        }
+        if (len + 1 >= cap)
+            return -1;
+        ssize_t n = recv(fd, out + len, cap - 1 - len, 0);
+        if (n <= 0)
+            return len ? atoi(out + 9) : -1;
+        len += (size_t)n;
+        out[len] = '\0';
+    }
+    return atoi(out + 9);
+}
+
+/* True when the peer closed the connection (recv returns 0 or a reset). */
+static int peer_closed(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, 0);
+    return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+static void wait_for(atomic_int *counter, int value)
+{
+    for (int i = 0; i < 300 && atomic_load(counter) < value; i++)
+        usleep(10000);
+}
+
+/* ---- tests ---- */
+
+Test(http_server, keep_alive_serves_several_requests_on_one_connection, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    char buf[4096];
+    for (int i = 0; i < 3; i++) {
+        send_str(fd, "GET /echo?tag=t1&x=2 HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc\r\n\r\n");
+        cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+        cr_assert(strstr(buf, "Connection: keep-alive"));
+        cr_assert(strstr(buf, "X-Tag: t1"), "query parameter parsed");
+        cr_assert(strstr(buf, "X-Request-ID: abc"), "header lookup is case-insensitive");
+    }
+    close(fd);
+    stop();
+}
+
+Test(http_server, pipelined_requests_are_answered_in_order, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nfirst"
+                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nsecond");
+    /* Both responses may arrive in one read: collect until the second is whole. */
+    char buf[4096] = "";
+    size_t len = 0;
+    while (!strstr(buf, "second") && len < sizeof buf - 1) {
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(n, 0);
+        len += (size_t)n;
+        buf[len] = '\0';
+    }
+    char *first = strstr(buf, "\r\n\r\nfirst");
+    char *second = strstr(buf, "\r\n\r\nsecond");
+    cr_assert(first && second && first < second, "responses in request order");
+    cr_assert_eq(strncmp(buf, "HTTP/1.1 200", 12), 0);
+    cr_assert_eq(strncmp(first + 9, "HTTP/1.1 200", 12), 0);
+    close(fd);
+    stop();
+}
+
+Test(http_server, chunked_request_body_is_delivered_whole, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 "5\r\nhello\r\n");
+    usleep(20000);
+    send_str(fd, "6\r\n world\r\n0\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "Content-Length: 11\r\n"));
+    cr_assert(strstr(buf, "\r\n\r\nhello world"));
+    close(fd);
+    stop();
+}
+
+Test(http_server, expect_continue_gets_an_interim_response, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
+    char buf[4096];
+    ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
+    cr_assert_gt(n, 0);
+    buf[n] = '\0';
+    cr_assert(strstr(buf, "HTTP/1.1 100 Continue"));
+    send_str(fd, "abc");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    close(fd);
+    stop();
+}
+
+typedef struct {
+    char request[3000];
+    int status;
+    char type[32];
+} refusal_case_t;
+
+static refusal_case_t *refusal_cases(size_t *count)
+{
+    static refusal_case_t cases[6];
+    size_t n = 0;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n");
+    cases[n++].status = 413;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "400\r\n%01024d\r\n400\r\n%01024d\r\n0\r\n\r\n", 0, 0);
+    cases[n++].status = 413;
+    char big[2500];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nX-Big: %s\r\n\r\n",
+             big);
+    cases[n++].status = 431;
+    snprintf(cases[n].request, sizeof cases[n].request, "GARBAGE\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
+    cases[n++].status = 405;
+    for (size_t i = 0; i < n; i++)
+        snprintf(cases[i].type, sizeof cases[i].type, "invalid_request_error");
+    *count = n;
+    return cases;
+}
+
+ParameterizedTestParameters(http_server, refusals)
+{
+    size_t n;
+    refusal_case_t *cases = refusal_cases(&n);
+    return cr_make_param_array(refusal_case_t, cases, n);
+}
+
+ParameterizedTest(refusal_case_t *c, http_server, refusals, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, c->request);
+    char buf[8192];
+    int status = read_response(fd, buf, sizeof buf);
+    cr_assert_eq(status, c->status, "status %d for case expecting %d", status, c->status);
+    cr_assert(strstr(buf, "Connection: close"));
+    char want[64];
+    snprintf(want, sizeof want, "\"code\":%d", c->status);
+    cr_assert(strstr(buf, "{\"error\":{"), "OpenAI-shaped error body");
+    cr_assert(strstr(buf, want));
+    cr_assert(strstr(buf, c->type));
+    cr_assert(peer_closed(fd), "connection closed after a refusal");
+    close(fd);
+    stop();
+}
+
+static void short_timeouts(kvr_http_server_config_t *cfg)
+{
+    cfg->request_timeout_ms = 200;
+    cfg->idle_timeout_ms = 200;
+}
+
+Test(http_server, slow_client_gets_408, .timeout = 10.)
+{
+    start(short_timeouts);
+    int fd = client();
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 408);
+    cr_assert(strstr(buf, "invalid_request_error"));
+    close(fd);
+    stop();
+}
+
+Test(http_server, idle_keep_alive_connection_is_closed, .timeout = 10.)
+{
+    start(short_timeouts);
+    int fd = client();
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(peer_closed(fd), "idle connection closed by the server");
+    close(fd);
+    stop();
+}
+
+Test(http_server, streamed_response_is_chunked_and_connection_reused, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    char buf[8192];
+    send_str(fd, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "Transfer-Encoding: chunked"));
+    cr_assert(strstr(buf, "data: tick 3\n\n"));
+    cr_assert(strstr(buf, "data: tick 1\n\n"));
+    send_str(fd, "GET /length HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "Content-Length: 10\r\n"));
+    cr_assert(strstr(buf, "\r\n\r\nhelloworld"));
+    close(fd);
+    wait_for(&finished_streams, 1);
+    cr_assert_eq(atomic_load(&aborts), 0);
+    stop();
+}
+
+Test(http_server, http10_stream_ends_with_close, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /stream HTTP/1.0\r\n\r\n");
+    char buf[8192];
+    size_t len = 0;
+    ssize_t n;
+    while ((n = recv(fd, buf + len, sizeof buf - 1 - len, 0)) > 0)
+        len += (size_t)n;
+    buf[len] = '\0';
+    cr_assert(strstr(buf, "Connection: close"));
+    cr_assert_null(strstr(buf, "chunked"), "no chunked framing for HTTP/1.0");
+    cr_assert(strstr(buf, "\r\n\r\ndata: tick 3\n\n"));
+    close(fd);
+    stop();
+}
+
+Test(http_server, client_disconnect_mid_stream_fires_abort_once, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /forever HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[512];
+    cr_assert_gt(recv(fd, buf, sizeof buf, 0), 0, "stream started");
+    close(fd);
+    wait_for(&aborts, 1);
+    cr_assert_eq(atomic_load(&aborts), 1);
+    int fd2 = client();
+    send_str(fd2, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
+    usleep(50000);
+    close(fd2);
+    wait_for(&aborts, 2);
+    cr_assert_eq(atomic_load(&aborts), 2);
+    stop();
+}
+
+Test(http_server, destroy_aborts_requests_in_flight, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
+    usleep(50000);
+    stop();
+    cr_assert_eq(atomic_load(&aborts), 1, "the pending handler learned of the shutdown");
+    cr_assert(peer_closed(fd));
+    close(fd);
+}
+
+static void one_connection(kvr_http_server_config_t *cfg)
+{
+    cfg->max_connections = 1;
+}
+
+Test(http_server, connections_beyond_the_limit_are_closed, .timeout = 10.)
+{
+    start(one_connection);
+    int fd = client();
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    int fd2 = client();
+    cr_assert(peer_closed(fd2));
+    close(fd2);
+    close(fd);
+    stop();
+}
+
+Test(http_server, unknown_path_error_from_handler, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 404);
+    cr_assert(strstr(buf, "{\"error\":{\"message\":\"no such path\",\"type\":\"invalid_request_error\","
+                          "\"code\":404}}"));
+    close(fd);
+    stop();
+}
+
+Test(http_server, error_json_escapes_and_picks_type)
+{
+    char out[256];
+    cr_assert_gt(kvr_http_error_json(out, sizeof out, 503, NULL, "a \"quoted\"\nline"), 0);
+    cr_assert_str_eq(out, "{\"error\":{\"message\":\"a \\\"quoted\\\"\\nline\",\"type\":"
+                          "\"server_error\",\"code\":503}}");
+    cr_assert_gt(kvr_http_error_json(out, sizeof out, 429, NULL, "slow down"), 0);
+    cr_assert(strstr(out, "rate_limit_error"));
+    cr_assert_eq(kvr_http_error_json(out, 8, 400, NULL, "too long for this"), -ENOSPC);
+}
