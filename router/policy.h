@@ -100,6 +100,7 @@ typedef struct kvr_policy_config_s {
     /* prefix index */
     uint64_t index_tokens_per_engine; /* LRU budget when the feed does not tell the KV capacity */
     uint64_t index_ttl_ns;
+    uint64_t index_max_blocks;  /* (block, engine) entries over the whole fleet: bounds the index's memory */
 } kvr_policy_config_t;
 
 typedef struct kvr_policy_ops_s {

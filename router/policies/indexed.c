@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Helpers the policies share: load picks, LMetric pick, prefix-index state. */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "router/policies/policy_util.h"
+
+size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t *cursor)
+{
+    assert(n >= 1);
+    uint32_t least = UINT32_MAX;
+    for (size_t v = 0; v < n; v++)
+        if (views[v].eff_requests < least)
+            least = views[v].eff_requests;
+    if (!cursor) {
+        for (size_t v = 0; v < n; v++)
+            if (views[v].eff_requests == least)
+                return v;
+    }
+    /*
+     * Among equals, the smallest engine index above the cursor, else the
+     * smallest overall: a rotation that survives engines joining and leaving.
+     */
+    size_t after = n, first = n;
+    for (size_t v = 0; v < n; v++) {
+        if (views[v].eff_requests != least)
+            continue;
+        if (first == n || views[v].index < views[first].index)
+            first = v;
+        if (views[v].index > *cursor && (after == n || views[v].index < views[after].index))
+            after = v;
+    }
+    size_t pick = after != n ? after : first;
+    *cursor = views[pick].index;
+    return pick;
+}
+
+size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                                 size_t n, const uint32_t *match_blocks)
+{
+    assert(n >= 1);
+    size_t best = 0;
+    double best_score = 0;
+    for (size_t v = 0; v < n; v++) {
+        double s = kvr__policy_lmetric_score(&views[v],
+                                             kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        if (v == 0 || s < best_score ||
+            (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
+            best = v;
+            best_score = s;
+        }
+    }
+    return best;
+}
+
+int kvr__indexed_create(const kvr_policy_config_t *config, size_t size, kvr__indexed_t **out)
+{
+    assert(size >= sizeof(kvr__indexed_t));
+    kvr__indexed_t *st = calloc(1, size);
+    if (!st)
+        return -ENOMEM;
+    st->config = *config;
+    st->rng = config->seed;
+    st->cursor = UINT32_MAX;
+    int rc = kvr_prefix_index_create(config->index_tokens_per_engine, config->index_ttl_ns,
+                                     config->index_max_blocks, &st->index);
+    if (rc < 0) {
+        free(st);
+        return rc;
+    }
+    *out = st;
+    return 0;
+}
+
+void kvr__indexed_destroy(void *state)
+{
+    kvr__indexed_t *st = state;
+    if (!st)
+        return;
+    kvr_prefix_index_destroy(st->index);
+    free(st);
+}
+
+uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
+                            const kvr_engine_view_t *views, size_t n)
+{
+    assert(n <= KVR_MAX_ENGINES);
+    kvr_prefix_index_learn(st->index, views, n);
+    return kvr_prefix_index_match(st->index, req->block_hashes, req->n_blocks, req->now_ns, views, n,
+                                  st->match, st->placed);
+}
+
+void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)
+{
+    kvr__indexed_t *st = state;
+    if (engine_index >= KVR_MAX_ENGINES)
+        return;
+    kvr_prefix_index_insert(st->index, req->block_hashes, req->n_blocks, engine_index, req->now_ns);
+}
+
+void kvr__indexed_on_engine_removed(void *state, uint32_t engine_index)
+{
+    kvr__indexed_t *st = state;
+    if (engine_index < KVR_MAX_ENGINES)
+        kvr_prefix_index_remove_engine(st->index, engine_index);
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/prefix_index.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Layout: a pool of (block, engine) entries, each on three lists — the
+ * holders of its block (singly linked, reached from an open-addressing
+ * table keyed by block hash), its engine's LRU list and the fleet-wide LRU
+ * list (both doubly linked). Indices instead of pointers halve the size of
+ * an entry; index 0 is the null entry.
+ */
+typedef struct entry_s {
+    uint64_t hash;
+    uint64_t placed_ns;     /* first sent to this engine */
+    uint64_t touched_ns;    /* last sent to this engine: LRU order and TTL */
+    uint32_t next_holder;   /* next entry of the same block; free-list link when unused */
+    uint32_t eprev, enext;  /* engine LRU, prev = more recent */
+    uint32_t gprev, gnext;  /* fleet LRU */
+    uint16_t engine;
+} entry_t;
+
+typedef struct slot_s {
+    uint64_t hash;
+    uint32_t head;          /* first holder; 0 = empty slot */
+} slot_t;
+
+typedef struct engine_s {
+    uint32_t head, tail;    /* head = most recently sent */
+    uint64_t tokens;
+    uint64_t budget;        /* 0 = the index default */
+    uint32_t stamp;         /* walk that last wrote match/placed */
+    uint32_t match;
+    uint64_t placed_ns;
+} engine_t;
+
+struct kvr_prefix_index_s {
+    entry_t *entries;       /* [0] unused */
+    uint32_t max_entries;
+    uint32_t free_head;
+    uint32_t next_unused;   /* entries never handed out start here */
+    uint32_t ghead, gtail;
+    slot_t *slots;
+    uint64_t slot_mask;
+    uint32_t slot_shift;
+    uint64_t default_budget;
+    uint64_t ttl_ns;
+    uint32_t walk;
+    kvr_prefix_index_stats_t stats;
+    engine_t engines[KVR_MAX_ENGINES];
+};
+
+#define TPB KVR_PREFIX_INDEX_TOKENS_PER_BLOCK
+
+static inline uint64_t slot_of(const kvr_prefix_index_t *idx, uint64_t hash)
+{
+    /* Fibonacci hashing: callers and tests may use small sequential hashes. */
+    return (hash * 0x9E3779B97F4A7C15ull) >> idx->slot_shift;
+}
+
+static int64_t find_slot(const kvr_prefix_index_t *idx, uint64_t hash)
+{
+    for (uint64_t i = slot_of(idx, hash);; i = (i + 1) & idx->slot_mask) {
+        const slot_t *s = &idx->slots[i];
+        if (s->head == 0)
+            return -1;
+        if (s->hash == hash)
+            return (int64_t)i;
+    }
+}
+
+/* The table holds at most max_entries blocks at twice that capacity, so a free slot always exists. */
+static uint64_t find_or_add_slot(kvr_prefix_index_t *idx, uint64_t hash, bool *added)
+{
+    for (uint64_t i = slot_of(idx, hash);; i = (i + 1) & idx->slot_mask) {
+        slot_t *s = &idx->slots[i];
+        if (s->head == 0) {
+            s->hash = hash;
+            *added = true;
+            return i;
+        }
+        if (s->hash == hash) {
+            *added = false;
+            return i;
+        }
+    }
+}
+
+/* Backward-shift deletion keeps linear probing free of tombstones. */
+static void delete_slot(kvr_prefix_index_t *idx, uint64_t hole)
+{
+    uint64_t i = hole;
+    for (;;) {
+        i = (i + 1) & idx->slot_mask;
+        slot_t *s = &idx->slots[i];
+        if (s->head == 0)
+            break;
+        uint64_t home = slot_of(idx, s->hash);
+        /* Move s into the hole unless its home lies cyclically in (hole, i]. */
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (!stays) {
+            idx->slots[hole] = *s;
+            hole = i;
+        }
+    }
+    idx->slots[hole].head = 0;
+    idx->slots[hole].hash = 0;
+    idx->stats.blocks--;
+}
+
+static void unlink_lists(kvr_prefix_index_t *idx, uint32_t e)
+{
+    entry_t *x = &idx->entries[e];
+    engine_t *eng = &idx->engines[x->engine];
+    if (x->eprev)
+        idx->entries[x->eprev].enext = x->enext;
+    else
+        eng->head = x->enext;
+    if (x->enext)
+        idx->entries[x->enext].eprev = x->eprev;
+    else
+        eng->tail = x->eprev;
+    if (x->gprev)
+        idx->entries[x->gprev].gnext = x->gnext;
+    else
+        idx->ghead = x->gnext;
+    if (x->gnext)
+        idx->entries[x->gnext].gprev = x->gprev;
+    else
+        idx->gtail = x->gprev;
+    x->eprev = x->enext = x->gprev = x->gnext = 0;
+}
+
+static void push_front(kvr_prefix_index_t *idx, uint32_t e)
+{
+    entry_t *x = &idx->entries[e];
+    engine_t *eng = &idx->engines[x->engine];
+    x->eprev = 0;
+    x->enext = eng->head;
+    if (eng->head)
+        idx->entries[eng->head].eprev = e;
+    else
+        eng->tail = e;
+    eng->head = e;
+    x->gprev = 0;
+    x->gnext = idx->ghead;
+    if (idx->ghead)
+        idx->entries[idx->ghead].gprev = e;
+    else
+        idx->gtail = e;
+    idx->ghead = e;
+}
+
+static void remove_entry(kvr_prefix_index_t *idx, uint32_t e)
+{
+    entry_t *x = &idx->entries[e];
+    int64_t si = find_slot(idx, x->hash);
+    assert(si >= 0);
+    slot_t *s = &idx->slots[si];
+    if (s->head == e) {
+        s->head = x->next_holder;
+    } else {
+        uint32_t p = s->head;
+        while (idx->entries[p].next_holder != e)
+            p = idx->entries[p].next_holder;
+        idx->entries[p].next_holder = x->next_holder;
+    }
+    if (s->head == 0)
+        delete_slot(idx, (uint64_t)si);
+    unlink_lists(idx, e);
+    idx->engines[x->engine].tokens -= TPB;
+    x->next_holder = idx->free_head;
+    idx->free_head = e;
+    idx->stats.entries--;
+}
+
+static inline bool expired(const kvr_prefix_index_t *idx, const entry_t *x, uint64_t now_ns)
+{
+    return idx->ttl_ns != 0 && now_ns > x->touched_ns && now_ns - x->touched_ns > idx->ttl_ns;
+}
+
+/* The fleet LRU tail is the oldest entry, so expiry is amortised O(1) per insert. */
+static void expire_old(kvr_prefix_index_t *idx, uint64_t now_ns)
+{
+    while (idx->gtail && expired(idx, &idx->entries[idx->gtail], now_ns)) {
+        remove_entry(idx, idx->gtail);
+        idx->stats.expired++;
+    }
+}
+
+static inline uint64_t budget_of(const kvr_prefix_index_t *idx, uint32_t engine)
+{
+    uint64_t b = idx->engines[engine].budget;
+    return b ? b : idx->default_budget;
+}
+
+static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine, uint32_t keep)
+{
+    engine_t *eng = &idx->engines[engine];
+    uint64_t budget = budget_of(idx, engine);
+    while (eng->tokens > budget && eng->tail && eng->tail != keep) {
+        remove_entry(idx, eng->tail);
+        idx->stats.evicted_budget++;
+    }
+}
+
+static uint32_t alloc_entry(kvr_prefix_index_t *idx)
+{
+    if (idx->free_head) {
+        uint32_t e = idx->free_head;
+        idx->free_head = idx->entries[e].next_holder;
+        return e;
+    }
+    if (idx->next_unused <= idx->max_entries)
+        return idx->next_unused++;
+    /* Full: the fleet-wide least recently sent entry goes. */
+    remove_entry(idx, idx->gtail);
+    idx->stats.evicted_global++;
+    uint32_t e = idx->free_head;
+    idx->free_head = idx->entries[e].next_holder;
+    return e;
+}
+
+int kvr_prefix_index_create(uint64_t tokens_per_engine, uint64_t ttl_ns, uint64_t max_entries,
+                            kvr_prefix_index_t **out)
+{
+    if (max_entries < 1 || max_entries > (1ull << 30) || tokens_per_engine < TPB)
+        return -EINVAL;
+    kvr_prefix_index_t *idx = calloc(1, sizeof(*idx));
+    if (!idx)
+        return -ENOMEM;
+    idx->max_entries = (uint32_t)max_entries;
+    idx->entries = calloc(max_entries + 1, sizeof(entry_t));
+    if (!idx->entries)
+        goto fail_entries;
+    uint32_t bits = 4;
+    while ((1ull << bits) < 2 * max_entries)
+        bits++;
+    idx->slot_mask = (1ull << bits) - 1;
+    idx->slot_shift = 64 - bits;
+    idx->slots = calloc(1ull << bits, sizeof(slot_t));
+    if (!idx->slots)
+        goto fail_slots;
+    idx->next_unused = 1;
+    idx->default_budget = tokens_per_engine;
+    idx->ttl_ns = ttl_ns;
+    *out = idx;
+    return 0;
+
+fail_slots:
+    free(idx->entries);
+fail_entries:
+    free(idx);
+    return -ENOMEM;
+}
+
+void kvr_prefix_index_destroy(kvr_prefix_index_t *idx)
+{
+    if (!idx)
+        return;
+    free(idx->slots);
+    free(idx->entries);
+    free(idx);
+}
+
+void kvr_prefix_index_set_budget(kvr_prefix_index_t *idx, uint32_t engine_index, uint64_t tokens)
+{
+    assert(engine_index < KVR_MAX_ENGINES);
+    if (tokens != 0 && tokens < TPB)
+        tokens = TPB;
+    idx->engines[engine_index].budget = tokens;
+    enforce_budget(idx, engine_index, 0);
+}
+
+void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *views, size_t n)
+{
+    for (size_t v = 0; v < n; v++) {
+        uint64_t cap = views[v].kv_capacity_tokens;
+        if (cap != 0 && views[v].index < KVR_MAX_ENGINES && idx->engines[views[v].index].budget != cap)
+            kvr_prefix_index_set_budget(idx, views[v].index, cap);
+    }
+}
+
+uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                                uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+                                uint32_t *match_blocks, uint64_t *placed_ns)
+{
+    if (++idx->walk == 0) {
+        for (size_t i = 0; i < KVR_MAX_ENGINES; i++)
+            idx->engines[i].stamp = 0;
+        idx->walk = 1;
+    }
+    const uint32_t walk = idx->walk;
+    /*
+     * An engine still matches at block i only if it matched every block
+     * before it, so the walk stops at the first block nobody extends.
+     */
+    for (size_t i = 0; i < n_blocks; i++) {
+        int64_t si = find_slot(idx, hashes[i]);
+        if (si < 0)
+            break;
+        uint32_t extended = 0;
+        for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
+            const entry_t *x = &idx->entries[e];
+            if (expired(idx, x, now_ns))
+                continue;
+            engine_t *eng = &idx->engines[x->engine];
+            if (i == 0) {
+                eng->stamp = walk;
+            } else if (eng->stamp != walk || eng->match != i) {
+                continue;
+            }
+            eng->match = (uint32_t)i + 1;
+            eng->placed_ns = x->placed_ns;
+            extended++;
+        }
+        if (extended == 0)
+            break;
+    }
+    uint32_t best = 0;
+    for (size_t v = 0; v < n_views; v++) {
+        uint32_t ei = views[v].index;
+        const engine_t *eng = ei < KVR_MAX_ENGINES ? &idx->engines[ei] : NULL;
+        bool hit = eng && eng->stamp == walk;
+        match_blocks[v] = hit ? eng->match : 0;
+        if (placed_ns)
+            placed_ns[v] = hit ? eng->placed_ns : 0;
+        if (match_blocks[v] > best)
+            best = match_blocks[v];
+    }
+    return best;
+}
+
+void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                             uint32_t engine_index, uint64_t now_ns)
+{
+    assert(engine_index < KVR_MAX_ENGINES);
+    expire_old(idx, now_ns);
+    /*
+     * Last block first, so the first blocks end up most recent and LRU
+     * eviction trims a prompt from its tail, as engines' radix caches do.
+     */
+    for (size_t k = n_blocks; k-- > 0;) {
+        uint64_t hash = hashes[k];
+        uint32_t found = 0;
+        int64_t si = find_slot(idx, hash);
+        if (si >= 0) {
+            for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
+                if (idx->entries[e].engine == engine_index) {
+                    found = e;
+                    break;
+                }
+            }
+        }
+        if (found) {
+            entry_t *x = &idx->entries[found];
+            if (expired(idx, x, now_ns))
+                x->placed_ns = now_ns;
+            x->touched_ns = now_ns;
+            unlink_lists(idx, found);
+            push_front(idx, found);
+            continue;
+        }
+        /* Allocation may evict and shift slots, so the slot is found again after it. */
+        uint32_t e = alloc_entry(idx);
+        bool added;
+        uint64_t slot = find_or_add_slot(idx, hash, &added);
+        entry_t *x = &idx->entries[e];
+        memset(x, 0, sizeof(*x));
+        x->hash = hash;
+        x->placed_ns = now_ns;
+        x->touched_ns = now_ns;
+        x->engine = (uint16_t)engine_index;
+        x->next_holder = idx->slots[slot].head;
+        idx->slots[slot].head = e;
+        if (added)
+            idx->stats.blocks++;
+        push_front(idx, e);
+        idx->stats.entries++;
+        idx->engines[engine_index].tokens += TPB;
+        enforce_budget(idx, engine_index, e);
+    }
+}
+
+void kvr_prefix_index_remove_engine(kvr_prefix_index_t *idx, uint32_t engine_index)
+{
+    assert(engine_index < KVR_MAX_ENGINES);
+    engine_t *eng = &idx->engines[engine_index];
+    while (eng->head)
+        remove_entry(idx, eng->head);
+    eng->budget = 0;
+}
+
+uint64_t kvr_prefix_index_engine_tokens(const kvr_prefix_index_t *idx, uint32_t engine_index)
+{
+    return engine_index < KVR_MAX_ENGINES ? idx->engines[engine_index].tokens : 0;
+}
+
+void kvr_prefix_index_stats(const kvr_prefix_index_t *idx, kvr_prefix_index_stats_t *out)
+{
+    *out = idx->stats;
+}
