@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_BENCH_REPLAY_TRACE_H
+#define KVR_BENCH_REPLAY_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A trace in Mooncake's JSONL fields (timestamp ms, input_length,
+ * output_length, hash_ids) with optional session_id and turn, and the
+ * deterministic text a request's hash_ids stand for.
+ *
+ * Text mapping: one token is KVR_BYTES_PER_TOKEN (4) bytes, three lowercase
+ * letters and a space, chosen by a hash of (block id, token position in the
+ * block). A block of block_size tokens is block_size * 4 bytes of text that
+ * depends on its id alone, so equal hash_id prefixes give equal text
+ * prefixes, and a prompt of N tokens is 4N bytes, which is how both the
+ * router and the simulator count tokens. With block_size a multiple of 16,
+ * trace blocks line up with the router's 64-byte prefix blocks.
+ */
+
+typedef struct kvr_trace_request_s {
+    uint64_t timestamp_ms;
+    uint32_t input_length;   /* tokens */
+    uint32_t output_length;  /* tokens */
+    int32_t turn;            /* -1 when the trace has none */
+    char *session_id;        /* NULL when the trace has none (Mooncake's published traces) */
+    uint64_t *hash_ids;
+    size_t n_hash_ids;
+} kvr_trace_request_t;
+
+typedef struct kvr_trace_s {
+    kvr_trace_request_t *requests;
+    size_t len;
+} kvr_trace_t;
+
+/**
+ * Loads a JSONL trace. Blank lines are skipped; a malformed line fails the
+ * load with its line number in errbuf. Requests keep file order. Returns 0,
+ * -errno, or KVR_EPARSE.
+ */
+int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t errlen);
+
+/** Frees what kvr_trace_load allocated. */
+void kvr_trace_free(kvr_trace_t *trace);
+
+/**
+ * Writes the prompt text of r into out (input_length * 4 bytes, no NUL).
+ * Tokens past the last hash id use ids derived from fallback_id, so a trace
+ * with too few ids still gives text private to that request.
+ */
+void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
+                    char *out);
+
+/** Bytes kvr_trace_text writes for r. */
+size_t kvr_trace_text_len(const kvr_trace_request_t *r);
+
+#endif
