@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-tracegen as a user runs it: the output is a valid trace, the same
+ * for a seed, sessions grow their prefixes turn by turn, and the study preset
+ * has the published shape.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tests/support/proc.h"
+
+static int run_tracegen(const char *out, const char *const *extra)
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)kvr_test_bin("KVR_BIN_KVROUTE_TRACEGEN");
+    argv[n++] = "-o";
+    argv[n++] = (char *)out;
+    for (; extra && *extra && n < 30; extra++)
+        argv[n++] = (char *)*extra;
+    argv[n] = NULL;
+    pid_t pid = kvr_test_spawn(argv, NULL);
+    cr_assert(pid > 0);
+    int status = kvr_test_stop(pid, 0, 60000);
+    cr_assert(WIFEXITED(status), "tracegen did not exit normally");
+    return WEXITSTATUS(status);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)len + 1);
+    cr_assert(fread(buf, 1, (size_t)len, f) == (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void tmp_path(char *out, size_t len, const char *tag)
+{
+    char name[96];
+    kvr_test_unique_name(name, sizeof(name), tag);
+    snprintf(out, len, "/tmp/%s.jsonl", name);
+}
+
+Test(tracegen, same_seed_same_bytes_other_seed_other_trace, .timeout = 60.)
+{
+    char a[128], b[128], c[128];
+    tmp_path(a, sizeof(a), "tg-a");
+    tmp_path(b, sizeof(b), "tg-b");
+    tmp_path(c, sizeof(c), "tg-c");
+    const char *seed7[] = {"--preset", "short", "--seed", "7", NULL};
+    const char *seed8[] = {"--preset", "short", "--seed", "8", NULL};
+    cr_assert_eq(run_tracegen(a, seed7), 0);
+    cr_assert_eq(run_tracegen(b, seed7), 0);
+    cr_assert_eq(run_tracegen(c, seed8), 0);
+    char *ta = slurp(a), *tb = slurp(b), *tc = slurp(c);
+    cr_assert(strlen(ta) > 100);
+    cr_assert_str_eq(ta, tb, "one seed must give one trace");
+    cr_assert_str_neq(ta, tc, "another seed must give another trace");
+    free(ta), free(tb), free(tc);
+    remove(a), remove(b), remove(c);
+}
+
+/* Per session, the previous turn's ids, to check the growing prefix. */
+typedef struct {
+    char id[32];
+    int turn;
+    json_t *ids;
+    json_int_t input;
+} last_turn_t;
+
+Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
+{
+    char path[128];
+    tmp_path(path, sizeof(path), "tg-valid");
+    const char *args[] = {"--preset", "short", "--seed", "3", "--block-size", "64", "--window", "120", NULL};
+    cr_assert_eq(run_tracegen(path, args), 0);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    static last_turn_t sessions[4096];
+    size_t n_sessions = 0, lines = 0, later_turns = 0;
+    json_int_t last_ts = -1;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lines++;
+        json_error_t err;
+        json_t *o = json_loads(line, 0, &err);
+        cr_assert(o, "line %zu is not JSON: %s", lines, err.text);
+        json_int_t ts, in, out, turn;
+        const char *sid;
+        json_t *ids;
+        cr_assert_eq(json_unpack(o, "{s:I,s:I,s:I,s:o,s:s,s:I}", "timestamp", &ts, "input_length", &in,
+                                 "output_length", &out, "hash_ids", &ids, "session_id", &sid, "turn", &turn),
+                     0, "line %zu lacks a field", lines);
+        cr_assert(ts >= last_ts, "timestamps must not go back (line %zu)", lines);
+        cr_assert(ts < 120000, "a request past the window (line %zu)", lines);
+        last_ts = ts;
+        cr_assert(in > 0 && out > 0);
+        cr_assert_eq((json_int_t)json_array_size(ids), (in + 63) / 64, "ids must cover the prompt");
+        size_t k = 0;
+        while (k < n_sessions && strcmp(sessions[k].id, sid) != 0)
+            k++;
+        if (k == n_sessions) {
+            cr_assert_eq(turn, 0, "a session starts at turn 0");
+            cr_assert(n_sessions < 4096);
+            snprintf(sessions[k].id, sizeof(sessions[k].id), "%s", sid);
+            n_sessions++;
+        } else {
+            later_turns++;
+            cr_assert_eq(turn, sessions[k].turn + 1, "turns of a session follow each other");
+            cr_assert(in > sessions[k].input, "a later turn's prompt is longer");
+            /* every full block of the previous prompt is a prefix of this one */
+            size_t full = (size_t)(sessions[k].input / 64);
+            for (size_t b = 0; b < full; b++)
+                cr_assert(json_equal(json_array_get(ids, b), json_array_get(sessions[k].ids, b)),
+                          "session %s turn %lld breaks the prefix at block %zu", sid, (long long)turn, b);
+            json_decref(sessions[k].ids);
+        }
+        sessions[k].turn = (int)turn;
+        sessions[k].input = in;
+        sessions[k].ids = json_incref(ids);
+        json_decref(o);
+    }
+    free(line);
+    fclose(f);
+    cr_assert(lines > 20 && n_sessions > 5 && later_turns > 5, "%zu lines, %zu sessions", lines, n_sessions);
+    for (size_t k = 0; k < n_sessions; k++)
+        json_decref(sessions[k].ids);
+    remove(path);
+}
+
+Test(tracegen, study_preset_has_the_published_shape, .timeout = 60.)
+{
+    char path[128];
+    tmp_path(path, sizeof(path), "tg-study");
+    cr_assert_eq(run_tracegen(path, NULL), 0);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    size_t lines = 0, turn0 = 0;
+    json_int_t max_ts = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_t *o = json_loads(line, 0, NULL);
+        cr_assert(o);
+        lines++;
+        turn0 += json_integer_value(json_object_get(o, "turn")) == 0;
+        json_int_t ts = json_integer_value(json_object_get(o, "timestamp"));
+        max_ts = ts > max_ts ? ts : max_ts;
+        json_decref(o);
+    }
+    free(line);
+    fclose(f);
+    cr_assert(lines >= 1000 && lines <= 1400, "~1,200 requests, got %zu", lines);
+    cr_assert(turn0 >= 230 && turn0 <= 310, "~270 sessions, got %zu", turn0);
+    cr_assert(max_ts > 550000 && max_ts < 600000, "a 600 s window, last at %lld ms", (long long)max_ts);
+    remove(path);
+}
+
+Test(tracegen, bad_option_is_refused, .timeout = 30.)
+{
+    char path[128];
+    tmp_path(path, sizeof(path), "tg-bad");
+    const char *args[] = {"--window", "-5", NULL};
+    cr_assert_eq(run_tracegen(path, args), 2);
+    const char *args2[] = {"--preset", "nope", NULL};
+    cr_assert_eq(run_tracegen(path, args2), 2);
+    remove(path);
+}
