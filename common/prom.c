@@ -223,12 +223,15 @@ static int parse_sample_line(prom_cursor_t *c, kvr_prom_sample_t *s, const char 
         *reason = "invalid metric name";
         return KVR_EPARSE;
     }
+    const char *after_name = c->p;
     skip_blanks(c);
     if (c->p < c->end && *c->p == '{') {
         c->p++;
         int rc = parse_labels(c, s, reason);
         if (rc != 0)
             return rc;
+    } else {
+        c->p = after_name;
     }
     if (c->p < c->end && !is_blank(*c->p)) {
         *reason = "expected blank before value";
