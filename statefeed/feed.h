@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_STATEFEED_FEED_H
+#define KVR_STATEFEED_FEED_H
+
+/*
+ * kvroute-statefeed's shared state: the configuration, the engine table and
+ * the daemon. One thread: everything below is touched only from the loop.
+ */
+
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "shm_layout/shm_layout.h"
+#include "statefeed/http_client.h"
+#include "statefeed/op.h"
+
+#define KVR_FEED_MAX_ENGINES_CONFIG 4096
+#define KVR_FEED_LATENCY_BUCKETS 12
+
+typedef enum {
+    KVR_FEED_KIND_VLLM = 0, /* scrape /metrics */
+    KVR_FEED_KIND_SGLANG,   /* /v1/loads?include=core, falling back to /metrics */
+    KVR_FEED_KIND_PUSH,     /* frames only */
+    KVR_FEED_KIND_RELAY,    /* imported from another statefeed */
+} kvr_feed_kind_t;
+
+/** One --engine entry. */
+typedef struct kvr_feed_engine_spec_s {
+    char url[KVR_SHM_ENGINE_ID_MAX];
+    kvr_feed_kind_t kind;
+    bool from_file; /* came from --config: SIGHUP may remove it */
+} kvr_feed_engine_spec_t;
+
+typedef struct kvr_feed_config_s {
+    kvr_feed_engine_spec_t *engines;
+    unsigned engine_count, engine_cap;
+    char config_path[1024];
+    char shm_name[256];
+    uint32_t capacity;
+    uint64_t period_ns;
+    uint64_t timeout_ns;       /* per poll */
+    uint32_t fail_threshold;
+    uint64_t push_max_age_ns;  /* a push sample this young beats a scrape */
+    uint64_t backoff_max_ns;
+    char push_socket[108];
+    char push_udp[256];
+    char export_addr[256];     /* "tcp:PORT" or "tcp:HOST:PORT" */
+    char import_addr[256];     /* "tcp:HOST:PORT" */
+    char listen_addr[256];     /* "HOST:PORT" */
+    char log_level[16];
+} kvr_feed_config_t;
+
+/** One engine the feed keeps a slot for. */
+typedef struct kvr_feed_engine_s {
+    struct kvr_feed_s *feed;
+    char id[KVR_SHM_ENGINE_ID_MAX];
+    kvr_feed_kind_t kind;
+    bool from_file;
+    bool removed;              /* dropped by a reload; freed when no request is in flight */
+    uint32_t slot;
+    kvr_http_conn_t http;      /* scrape / loads engines */
+    bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
+    uint64_t poll_started_ns;
+    uint64_t backoff_until_ns;
+    uint64_t backoff_ns;
+    uint64_t last_push_ns;     /* local receipt of the last push frame, 0 = never */
+    uint64_t last_push_seq;
+    bool has_push_seq;
+    uint64_t last_sample_ns;   /* local time of the last sample from any source */
+    const char *last_reason;   /* why the last poll failed, for the transition log */
+    bool logged_unhealthy;
+    /* own metrics */
+    uint64_t polls_ok, polls_failed, garbage, push_frames;
+    uint64_t latency_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
+    uint64_t latency_sum_ns, latency_count;
+} kvr_feed_engine_t;
+
+typedef struct kvr_push_sock_s {
+    int fd;
+    kvr_op_t op;
+    struct kvr_feed_s *feed;
+    char buf[KVR_SHM_ENGINE_ID_MAX * 16];
+} kvr_push_sock_t;
+
+struct kvr_relay_s;
+struct kvr_metrics_s;
+
+typedef struct kvr_feed_s {
+    kvr_feed_config_t cfg;
+    struct io_uring ring;
+    kvr_shm_t shm;
+    kvr_feed_engine_t **engines;
+    unsigned engine_count, engine_cap;
+    /* tick */
+    kvr_op_t tick_op;
+    struct __kernel_timespec tick_ts;
+    uint64_t next_tick_ns;
+    uint64_t ticks;
+    uint64_t tick_lag_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
+    uint64_t tick_lag_sum_ns, tick_lag_count;
+    /* signals */
+    int signal_fd;
+    kvr_op_t signal_op;
+    char signal_buf[128];
+    bool stopping;
+    bool reload_pending;
+    /* push */
+    kvr_push_sock_t push_unix, push_udp;
+    uint64_t push_rejected, push_unknown_engine;
+    /* relay and own metrics */
+    struct kvr_relay_s *relay;
+    struct kvr_metrics_s *metrics;
+} kvr_feed_t;
+
+/* ---- loop.c ---- */
+/** Creates the ring, the segment, the engines and every endpoint; 0 or negative (logged). */
+int kvr_feed_open(kvr_feed_t *feed);
+/** Runs ticks until SIGTERM/SIGINT. */
+int kvr_feed_run(kvr_feed_t *feed);
+/** Marks the writer stopped and releases everything. */
+void kvr_feed_close(kvr_feed_t *feed);
+
+/* ---- config.c ---- */
+/** Defaults for every flag. */
+void kvr_feed_config_init(kvr_feed_config_t *cfg);
+/** Parses argv; 1 when --help was printed, 0, or -EINVAL with a one-line error on stderr. */
+int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv);
+/** Reads cfg->config_path; engines from it are marked from_file. 0 or negative with a logged line. */
+int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool engines_only);
+/** Parses "URL[,kind=K]" into spec. */
+int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec);
+/** Frees the engine list. */
+void kvr_feed_config_free(kvr_feed_config_t *cfg);
+/** Prints --help. */
+void kvr_feed_usage(FILE *out);
+/** "vllm", "sglang", "push", "relay". */
+const char *kvr_feed_kind_name(kvr_feed_kind_t kind);
+
+/* ---- engines.c ---- */
+/** Adds an engine and its slot; 0 or negative (logged). */
+int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, bool from_file);
+/** Removes an engine's slot now; its memory goes when no request is in flight. */
+void kvr_feed_engine_remove(kvr_feed_t *feed, kvr_feed_engine_t *engine);
+/** The engine with this id, NULL when none. */
+kvr_feed_engine_t *kvr_feed_engine_find(kvr_feed_t *feed, const char *id);
+/** Starts this tick's polls. */
+void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns);
+/** Applies the config file's engine list again (SIGHUP). */
+void kvr_feed_engines_reload(kvr_feed_t *feed);
+/** Frees removed engines whose requests have all completed. */
+void kvr_feed_engines_reap(kvr_feed_t *feed);
+
+/* ---- scrape.c / loads.c: turn a response body into state ---- */
+/** Parses a /metrics page into out; 0 or negative with *reason. */
+int kvr_feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+/** Parses a /v1/loads body into out; 0 or negative with *reason. */
+int kvr_feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+
+/* ---- publish.c ---- */
+/**
+ * Publishes a new sample observed at sample_ns from source: marks the slot
+ * healthy, resets failures, bumps sample_seq.
+ */
+void kvr_feed_publish_sample(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+                             const kvr_engine_state_t *sample, kvr_source_t source,
+                             uint64_t sample_ns, uint64_t now_ns);
+/**
+ * Records a failed poll: the sample time stays, failures count up, and the
+ * slot turns unhealthy at the threshold (at once when immediate: garbage).
+ */
+void kvr_feed_publish_failure(kvr_feed_t *feed, kvr_feed_engine_t *engine, const char *reason,
+                              bool immediate, uint64_t now_ns);
+/**
+ * Publishes a relayed sample as the remote feed saw it: its health and
+ * failure count, sample time = receipt - age (never moving backwards).
+ */
+void kvr_feed_publish_relayed(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+                              const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
+                              uint64_t now_ns);
+/** Records a poll's latency in the engine's histogram. */
+void kvr_feed_record_latency(kvr_feed_engine_t *engine, uint64_t latency_ns);
+/** Bucket upper bounds in ns shared by the histograms. */
+extern const uint64_t kvr_feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
+/** Adds one observation to a histogram of KVR_FEED_LATENCY_BUCKETS + 1 counters. */
+void kvr_feed_histogram_add(uint64_t *buckets, uint64_t value_ns);
+
+/* ---- push.c ---- */
+/** Binds the configured push sockets and arms their receives. */
+int kvr_feed_push_start(kvr_feed_t *feed);
+/** A datagram arrived (or failed) on sock. */
+void kvr_feed_push_on_cqe(kvr_feed_t *feed, kvr_push_sock_t *sock, int res);
+/** Handles one frame's bytes; 0 or negative (counted and logged). Exposed for tests. */
+int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t now_ns);
+/** Closes the push sockets and removes the Unix socket path. */
+void kvr_feed_push_stop(kvr_feed_t *feed);
+
+/* ---- relay.c ---- */
+/** Starts --export and --import when configured. */
+int kvr_feed_relay_start(kvr_feed_t *feed);
+/** Streams the table to export subscribers (once per tick) and ticks the import's health. */
+void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns);
+/** Completions of relay operations. */
+void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res);
+void kvr_feed_relay_stop(kvr_feed_t *feed);
+
+/* ---- metrics.c ---- */
+/** Starts the --listen endpoint (libuv server polled from the ring). */
+int kvr_feed_metrics_start(kvr_feed_t *feed);
+/** The uv backend fd became readable, or a tick passed: run libuv once. */
+void kvr_feed_metrics_on_cqe(kvr_feed_t *feed, int res);
+void kvr_feed_metrics_tick(kvr_feed_t *feed);
+void kvr_feed_metrics_stop(kvr_feed_t *feed);
+/** Renders the Prometheus page into a malloc'd string. */
+char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len);
+
+#endif

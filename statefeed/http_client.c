@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "statefeed/http_client.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/xmalloc.h"
+
+#define RECV_CHUNK 65536
+
+struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+    if (sqe == NULL) {
+        io_uring_submit(ring);
+        sqe = io_uring_get_sqe(ring);
+    }
+    return sqe;
+}
+
+/* A linked pair must land in one submission: a chain cut by a submit boundary
+ * would leave the operation without its timeout. */
+static struct io_uring_sqe *ring_sqe_pair(struct io_uring *ring)
+{
+    if (io_uring_sq_space_left(ring) < 2)
+        io_uring_submit(ring);
+    if (io_uring_sq_space_left(ring) < 2)
+        return NULL;
+    return io_uring_get_sqe(ring);
+}
+
+int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
+                          struct __kernel_timespec *ts, uint64_t deadline_ns)
+{
+    uint64_t now = kvr_clock_now_ns();
+    uint64_t left = deadline_ns > now ? deadline_ns - now : 1;
+    struct io_uring_sqe *t = io_uring_get_sqe(ring);
+    if (t == NULL)
+        return -EBUSY;
+    ts->tv_sec = (long long)(left / KVR_NS_PER_SEC);
+    ts->tv_nsec = (long long)(left % KVR_NS_PER_SEC);
+    sqe->flags |= IOSQE_IO_LINK;
+    io_uring_prep_link_timeout(t, ts, 0);
+    io_uring_sqe_set_data64(t, KVR_OP_IGNORE);
+    return 0;
+}
+
+static int on_body(llhttp_t *parser, const char *at, size_t len)
+{
+    kvr_http_conn_t *conn = parser->data;
+    if (conn->body_len + len > KVR_HTTP_MAX_BODY) {
+        conn->too_large = true;
+        return HPE_USER;
+    }
+    if (conn->body_len + len + 1 > conn->body_cap) {
+        size_t cap = conn->body_cap ? conn->body_cap : 16384;
+        while (cap < conn->body_len + len + 1)
+            cap *= 2;
+        conn->body = kvr_xrealloc(conn->body, cap);
+        conn->body_cap = cap;
+    }
+    memcpy(conn->body + conn->body_len, at, len);
+    conn->body_len += len;
+    conn->body[conn->body_len] = '\0';
+    return 0;
+}
+
+static int on_headers_complete(llhttp_t *parser)
+{
+    kvr_http_conn_t *conn = parser->data;
+    conn->status = parser->status_code;
+    return 0;
+}
+
+static int on_message_complete(llhttp_t *parser)
+{
+    kvr_http_conn_t *conn = parser->data;
+    conn->complete = true;
+    /* Stop here: anything after one response on this connection is not ours. */
+    return HPE_PAUSED;
+}
+
+int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url)
+{
+    memset(conn, 0, sizeof(*conn));
+    conn->fd = -1;
+    conn->op.kind = KVR_OP_HTTP;
+    conn->op.owner = conn;
+    if (strncmp(url, "http://", 7) != 0)
+        return -EINVAL;
+    const char *host = url + 7;
+    const char *end = host + strcspn(host, "/?#");
+    char hostport[160];
+    size_t hp_len = (size_t)(end - host);
+    if (hp_len == 0 || hp_len >= sizeof(hostport))
+        return -EINVAL;
+    memcpy(hostport, host, hp_len);
+    hostport[hp_len] = '\0';
+    snprintf(conn->host_header, sizeof(conn->host_header), "%s", hostport);
+
+    char name[160];
+    const char *port = "80";
+    if (hostport[0] == '[') { /* [v6]:port */
+        char *close = strchr(hostport, ']');
+        if (close == NULL)
+            return -EINVAL;
+        *close = '\0';
+        snprintf(name, sizeof(name), "%s", hostport + 1);
+        if (close[1] == ':')
+            port = close + 2;
+        else if (close[1] != '\0')
+            return -EINVAL;
+    } else {
+        char *colon = strrchr(hostport, ':');
+        if (colon != NULL) {
+            *colon = '\0';
+            port = colon + 1;
+        }
+        snprintf(name, sizeof(name), "%s", hostport);
+    }
+    if (name[0] == '\0' || port[0] == '\0')
+        return -EINVAL;
+
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV};
+    struct addrinfo *res = NULL;
+    if (getaddrinfo(name, port, &hints, &res) != 0 || res == NULL)
+        return -EHOSTUNREACH;
+    memcpy(&conn->addr, res->ai_addr, res->ai_addrlen);
+    conn->addr_len = res->ai_addrlen;
+    freeaddrinfo(res);
+
+    llhttp_settings_init(&conn->settings);
+    conn->settings.on_body = on_body;
+    conn->settings.on_headers_complete = on_headers_complete;
+    conn->settings.on_message_complete = on_message_complete;
+    return 0;
+}
+
+void kvr_http_disconnect(kvr_http_conn_t *conn)
+{
+    if (conn->fd >= 0)
+        close(conn->fd);
+    conn->fd = -1;
+}
+
+void kvr_http_conn_close(kvr_http_conn_t *conn)
+{
+    kvr_http_disconnect(conn);
+    free(conn->recv_buf);
+    free(conn->body);
+    conn->recv_buf = NULL;
+    conn->body = NULL;
+    conn->body_cap = conn->body_len = 0;
+}
+
+static void finish(kvr_http_conn_t *conn, int result)
+{
+    conn->stage = KVR_HTTP_IDLE;
+    if (result < 0 || !llhttp_should_keep_alive(&conn->parser))
+        kvr_http_disconnect(conn);
+    conn->done(conn, result, conn->done_arg);
+}
+
+static int submit_connect(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    int fd = socket(conn->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    struct io_uring_sqe *sqe = ring_sqe_pair(ring);
+    if (sqe == NULL) {
+        close(fd);
+        return -EBUSY;
+    }
+    conn->fd = fd;
+    conn->reused = false;
+    conn->stage = KVR_HTTP_CONNECTING;
+    io_uring_prep_connect(sqe, fd, (struct sockaddr *)&conn->addr, conn->addr_len);
+    io_uring_sqe_set_data(sqe, &conn->op);
+    return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
+}
+
+static int submit_send(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    struct io_uring_sqe *sqe = ring_sqe_pair(ring);
+    if (sqe == NULL)
+        return -EBUSY;
+    conn->stage = KVR_HTTP_SENDING;
+    io_uring_prep_send(sqe, conn->fd, conn->request + conn->request_sent,
+                       conn->request_len - conn->request_sent, MSG_NOSIGNAL);
+    io_uring_sqe_set_data(sqe, &conn->op);
+    return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
+}
+
+static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    struct io_uring_sqe *sqe = ring_sqe_pair(ring);
+    if (sqe == NULL)
+        return -EBUSY;
+    conn->stage = KVR_HTTP_RECEIVING;
+    io_uring_prep_recv(sqe, conn->fd, conn->recv_buf, conn->recv_cap, 0);
+    io_uring_sqe_set_data(sqe, &conn->op);
+    return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
+}
+
+/* Sends on the open connection or connects first. */
+static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    conn->request_sent = 0;
+    conn->received_total = 0;
+    conn->complete = false;
+    conn->too_large = false;
+    conn->status = 0;
+    conn->body_len = 0;
+    llhttp_init(&conn->parser, HTTP_RESPONSE, &conn->settings);
+    conn->parser.data = conn;
+    if (conn->fd >= 0) {
+        conn->reused = true;
+        return submit_send(conn, ring);
+    }
+    return submit_connect(conn, ring);
+}
+
+int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
+                 uint64_t timeout_ns, kvr_http_done_cb done, void *arg)
+{
+    if (kvr_http_busy(conn))
+        return -EALREADY;
+    if (conn->recv_buf == NULL) {
+        conn->recv_buf = kvr_xmalloc(RECV_CHUNK);
+        conn->recv_cap = RECV_CHUNK;
+    }
+    int n = snprintf(conn->request, sizeof(conn->request),
+                     "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: kvroute-statefeed\r\n"
+                     "Accept: */*\r\nConnection: keep-alive\r\n\r\n",
+                     path, conn->host_header);
+    if (n < 0 || (size_t)n >= sizeof(conn->request))
+        return -ENAMETOOLONG;
+    conn->request_len = (size_t)n;
+    conn->deadline_ns = kvr_clock_now_ns() + timeout_ns;
+    conn->done = done;
+    conn->done_arg = arg;
+    conn->retried = false;
+    int rc = start_exchange(conn, ring);
+    if (rc < 0) {
+        conn->stage = KVR_HTTP_IDLE;
+        kvr_http_disconnect(conn);
+    }
+    return rc;
+}
+
+/* A kept-alive connection the peer closed while idle fails on first use; that
+ * is not the engine failing, so reconnect once within the same deadline. */
+static bool retry_fresh(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    if (!conn->reused || conn->retried || conn->received_total > 0)
+        return false;
+    if (kvr_clock_now_ns() >= conn->deadline_ns)
+        return false;
+    conn->retried = true;
+    kvr_http_disconnect(conn);
+    return start_exchange(conn, ring) == 0;
+}
+
+static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
+{
+    if (res == 0) {
+        if (retry_fresh(conn, ring))
+            return;
+        /* EOF: completes a body delimited by connection close, else it is cut short. */
+        if (conn->received_total > 0 && llhttp_finish(&conn->parser) == HPE_OK && conn->complete) {
+            kvr_http_disconnect(conn);
+            finish(conn, 0);
+            return;
+        }
+        finish(conn, -ECONNRESET);
+        return;
+    }
+    conn->received_total += (size_t)res;
+    llhttp_errno_t err = llhttp_execute(&conn->parser, conn->recv_buf, (size_t)res);
+    if (err == HPE_PAUSED || (err == HPE_OK && conn->complete)) {
+        finish(conn, 0);
+        return;
+    }
+    if (err != HPE_OK) {
+        finish(conn, conn->too_large ? -EFBIG : KVR_EPARSE);
+        return;
+    }
+    if (submit_recv(conn, ring) < 0)
+        finish(conn, -EBUSY);
+}
+
+void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res)
+{
+    /* The linked timeout fired: the operation reports -ECANCELED. */
+    if (res == -ECANCELED)
+        res = -ETIMEDOUT;
+    switch (conn->stage) {
+    case KVR_HTTP_CONNECTING:
+        if (res < 0) {
+            finish(conn, res);
+            return;
+        }
+        if (submit_send(conn, ring) < 0)
+            finish(conn, -EBUSY);
+        return;
+    case KVR_HTTP_SENDING:
+        if (res < 0) {
+            if (retry_fresh(conn, ring))
+                return;
+            finish(conn, res);
+            return;
+        }
+        conn->request_sent += (size_t)res;
+        if (conn->request_sent < conn->request_len) {
+            if (submit_send(conn, ring) < 0)
+                finish(conn, -EBUSY);
+            return;
+        }
+        if (submit_recv(conn, ring) < 0)
+            finish(conn, -EBUSY);
+        return;
+    case KVR_HTTP_RECEIVING:
+        if (res < 0) {
+            if ((res == -ECONNRESET || res == -EPIPE) && retry_fresh(conn, ring))
+                return;
+            finish(conn, res);
+            return;
+        }
+        on_recv(conn, ring, res);
+        return;
+    case KVR_HTTP_IDLE:
+        return; /* a late completion after the request ended */
+    }
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_STATEFEED_HTTP_CLIENT_H
+#define KVR_STATEFEED_HTTP_CLIENT_H
+
+/*
+ * An HTTP/1.1 GET client over io_uring, one keep-alive connection per
+ * engine. Every socket operation is submitted with a linked timeout
+ * (IOSQE_IO_LINK + IORING_OP_LINK_TIMEOUT) bounded by the request's
+ * deadline, so a stalled peer costs its own request and nothing else.
+ * Responses are parsed with llhttp.
+ */
+
+#include <liburing.h>
+#include <llhttp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "statefeed/op.h"
+
+#define KVR_HTTP_MAX_BODY (8u << 20) /* a /metrics page larger than this is refused */
+
+typedef enum {
+    KVR_HTTP_IDLE = 0,   /* no request in flight (connection may be open) */
+    KVR_HTTP_CONNECTING,
+    KVR_HTTP_SENDING,
+    KVR_HTTP_RECEIVING,
+} kvr_http_stage_t;
+
+typedef struct kvr_http_conn_s kvr_http_conn_t;
+
+/** Called once per request with 0 (status and body filled) or a negative code. */
+typedef void (*kvr_http_done_cb)(kvr_http_conn_t *conn, int result, void *arg);
+
+struct kvr_http_conn_s {
+    int fd;                  /* -1 when not connected */
+    kvr_http_stage_t stage;
+    bool reused;             /* the request went out on a kept-alive connection */
+    bool retried;            /* already reconnected once for this request */
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    char host_header[160];
+    char request[512];
+    size_t request_len, request_sent;
+    uint64_t deadline_ns;    /* CLOCK_MONOTONIC */
+    struct __kernel_timespec timeout_ts;
+    kvr_op_t op;
+    llhttp_t parser;
+    llhttp_settings_t settings;
+    char *recv_buf;
+    size_t recv_cap;
+    size_t received_total;   /* bytes of this response so far */
+    bool complete;
+    bool too_large;
+    int status;              /* HTTP status of the last response */
+    char *body;
+    size_t body_len, body_cap;
+    kvr_http_done_cb done;
+    void *done_arg;
+};
+
+/**
+ * Resolves "http://host:port[/...]" (numeric or resolvable host) into conn.
+ * Blocking name resolution: called at start-up and reload only.
+ * Returns 0, -EINVAL for a URL that is not plain http://, or -EHOSTUNREACH.
+ */
+int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url);
+
+/** Closes the socket and frees buffers; no request may be in flight. */
+void kvr_http_conn_close(kvr_http_conn_t *conn);
+
+/**
+ * Starts GET path (which includes the URL's base path) with a deadline
+ * timeout_ns from now. Returns 0 (done will be called) or a negative code
+ * (done will not be called).
+ */
+int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
+                 uint64_t timeout_ns, kvr_http_done_cb done, void *arg);
+
+/** Feeds one completion of conn's op (kind KVR_OP_HTTP). */
+void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res);
+
+/** Drops the connection (the next request reconnects). */
+void kvr_http_disconnect(kvr_http_conn_t *conn);
+
+/** True while a request is in flight. */
+static inline bool kvr_http_busy(const kvr_http_conn_t *conn)
+{
+    return conn->stage != KVR_HTTP_IDLE;
+}
+
+/**
+ * Gets an SQE, submitting pending ones when the ring is full. Returns NULL
+ * only when the kernel takes nothing more right now.
+ */
+struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring);
+
+/**
+ * Prepares a link timeout after sqe (sqe gets IOSQE_IO_LINK) that expires at
+ * deadline_ns; ts must live until the ring is submitted. Returns 0 or -EBUSY
+ * when no SQE was available (sqe is then turned into a NOP that fails).
+ */
+int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
+                          struct __kernel_timespec *ts, uint64_t deadline_ns);
+
+#endif

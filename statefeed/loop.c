@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The io_uring loop: one ring carries the tick timer, every engine's socket
+ * steps, push datagrams, relay streams, signals and the libuv backend fd of
+ * the metrics endpoint. Nothing here blocks except the wait for completions.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "statefeed/feed.h"
+
+#define RING_ENTRIES 4096
+
+static void arm_signal(kvr_feed_t *feed)
+{
+    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    if (sqe == NULL)
+        return;
+    io_uring_prep_read(sqe, feed->signal_fd, feed->signal_buf, sizeof(struct signalfd_siginfo), 0);
+    io_uring_sqe_set_data(sqe, &feed->signal_op);
+}
+
+static void arm_tick(kvr_feed_t *feed)
+{
+    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    if (sqe == NULL) {
+        KVR_ERROR("tick_arm_failed reason=\"submission queue full\"");
+        feed->stopping = true;
+        return;
+    }
+    feed->tick_ts.tv_sec = (long long)(feed->next_tick_ns / KVR_NS_PER_SEC);
+    feed->tick_ts.tv_nsec = (long long)(feed->next_tick_ns % KVR_NS_PER_SEC);
+    /* Absolute deadlines on CLOCK_MONOTONIC: ticks do not drift with load. */
+    io_uring_prep_timeout(sqe, &feed->tick_ts, 0, IORING_TIMEOUT_ABS);
+    io_uring_sqe_set_data(sqe, &feed->tick_op);
+}
+
+static void on_tick(kvr_feed_t *feed)
+{
+    uint64_t now = kvr_clock_now_ns();
+    uint64_t lag = kvr_clock_age_ns(now, feed->next_tick_ns);
+    kvr_feed_histogram_add(feed->tick_lag_buckets, lag);
+    feed->tick_lag_sum_ns += lag;
+    feed->tick_lag_count++;
+    feed->ticks++;
+
+    kvr_shm_heartbeat(&feed->shm, now);
+    if (feed->reload_pending) {
+        feed->reload_pending = false;
+        kvr_feed_engines_reload(feed);
+    }
+    kvr_feed_engines_tick(feed, now);
+    kvr_feed_relay_tick(feed, now);
+    kvr_feed_metrics_tick(feed);
+    kvr_feed_engines_reap(feed);
+
+    feed->next_tick_ns += feed->cfg.period_ns;
+    if (feed->next_tick_ns <= now) /* fell behind by a whole period: skip, do not burst */
+        feed->next_tick_ns = now + feed->cfg.period_ns;
+    arm_tick(feed);
+}
+
+static void on_signal(kvr_feed_t *feed, int res)
+{
+    if (res == (int)sizeof(struct signalfd_siginfo)) {
+        struct signalfd_siginfo si;
+        memcpy(&si, feed->signal_buf, sizeof(si));
+        if (si.ssi_signo == SIGHUP) {
+            KVR_INFO("signal name=SIGHUP action=reload");
+            feed->reload_pending = true;
+        } else {
+            KVR_INFO("signal name=%s action=stop", si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM");
+            feed->stopping = true;
+            return;
+        }
+    }
+    arm_signal(feed);
+}
+
+static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
+{
+    kvr_op_t *op = io_uring_cqe_get_data(cqe);
+    if (op == NULL)
+        return; /* a link timeout's own completion */
+    switch (op->kind) {
+    case KVR_OP_TICK:
+        on_tick(feed);
+        return;
+    case KVR_OP_SIGNAL:
+        on_signal(feed, cqe->res);
+        return;
+    case KVR_OP_HTTP:
+        kvr_http_on_cqe(op->owner, &feed->ring, cqe->res);
+        return;
+    case KVR_OP_PUSH:
+        kvr_feed_push_on_cqe(feed, op->owner, cqe->res);
+        return;
+    case KVR_OP_UV_POLL:
+        kvr_feed_metrics_on_cqe(feed, cqe->res);
+        return;
+    case KVR_OP_EXPORT_ACCEPT:
+    case KVR_OP_EXPORT_SEND:
+    case KVR_OP_IMPORT:
+        kvr_feed_relay_on_cqe(feed, op, cqe->res);
+        return;
+    }
+}
+
+int kvr_feed_open(kvr_feed_t *feed)
+{
+    int rc;
+    feed->signal_fd = -1;
+    feed->push_unix.fd = feed->push_udp.fd = -1;
+    feed->tick_op.kind = KVR_OP_TICK;
+    feed->signal_op.kind = KVR_OP_SIGNAL;
+
+    rc = io_uring_queue_init(RING_ENTRIES, &feed->ring, 0);
+    if (rc < 0) {
+        KVR_ERROR("ring_init_failed reason=\"%s\"", kvr_strerror(rc));
+        return rc;
+    }
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGHUP);
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    feed->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+    if (feed->signal_fd < 0) {
+        rc = -errno;
+        goto fail_ring;
+    }
+    rc = kvr_shm_create(&feed->shm, feed->cfg.shm_name, feed->cfg.capacity);
+    if (rc < 0) {
+        KVR_ERROR("shm_create_failed name=%s reason=\"%s\"", feed->cfg.shm_name, kvr_strerror(rc));
+        goto fail_signal;
+    }
+    for (unsigned i = 0; i < feed->cfg.engine_count; i++) {
+        const kvr_feed_engine_spec_t *s = &feed->cfg.engines[i];
+        rc = kvr_feed_engine_add(feed, s->url, s->kind, s->from_file);
+        if (rc < 0)
+            goto fail_shm;
+    }
+    rc = kvr_feed_push_start(feed);
+    if (rc < 0)
+        goto fail_engines;
+    rc = kvr_feed_relay_start(feed);
+    if (rc < 0)
+        goto fail_push;
+    rc = kvr_feed_metrics_start(feed);
+    if (rc < 0)
+        goto fail_relay;
+    KVR_INFO("statefeed_started shm=%s capacity=%u engines=%u period_ms=%llu timeout_ms=%llu "
+             "fail_threshold=%u",
+             feed->cfg.shm_name, feed->cfg.capacity, feed->engine_count,
+             (unsigned long long)(feed->cfg.period_ns / KVR_NS_PER_MS),
+             (unsigned long long)(feed->cfg.timeout_ns / KVR_NS_PER_MS), feed->cfg.fail_threshold);
+    return 0;
+
+fail_relay:
+    kvr_feed_relay_stop(feed);
+fail_push:
+    kvr_feed_push_stop(feed);
+fail_engines:
+    for (unsigned i = 0; i < feed->engine_count; i++)
+        feed->engines[i]->removed = true;
+fail_shm:
+    kvr_feed_engines_reap(feed);
+    free(feed->engines);
+    feed->engines = NULL;
+    kvr_shm_mark_writer_stopped(&feed->shm);
+    kvr_shm_close(&feed->shm);
+fail_signal:
+    close(feed->signal_fd);
+fail_ring:
+    io_uring_queue_exit(&feed->ring);
+    return rc;
+}
+
+int kvr_feed_run(kvr_feed_t *feed)
+{
+    feed->next_tick_ns = kvr_clock_now_ns();
+    arm_signal(feed);
+    on_tick(feed); /* the first tick at once: a fresh segment gets samples without waiting */
+    while (!feed->stopping) {
+        int rc = io_uring_submit_and_wait(&feed->ring, 1);
+        if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EBUSY) {
+            KVR_ERROR("ring_wait_failed reason=\"%s\"", kvr_strerror(rc));
+            return rc;
+        }
+        struct io_uring_cqe *cqe;
+        unsigned head, seen = 0;
+        io_uring_for_each_cqe(&feed->ring, head, cqe) {
+            dispatch(feed, cqe);
+            seen++;
+        }
+        io_uring_cq_advance(&feed->ring, seen);
+    }
+    return 0;
+}
+
+void kvr_feed_close(kvr_feed_t *feed)
+{
+    /* Readers must learn at once that these slots are history. */
+    kvr_shm_mark_writer_stopped(&feed->shm);
+    /* Exiting the ring cancels every operation still in flight, so the
+     * buffers they point into can go afterwards. */
+    io_uring_queue_exit(&feed->ring);
+    kvr_feed_metrics_stop(feed);
+    kvr_feed_relay_stop(feed);
+    kvr_feed_push_stop(feed);
+    for (unsigned i = 0; i < feed->engine_count; i++) {
+        kvr_http_conn_close(&feed->engines[i]->http);
+        free(feed->engines[i]);
+    }
+    free(feed->engines);
+    feed->engines = NULL;
+    feed->engine_count = 0;
+    kvr_shm_close(&feed->shm);
+    if (feed->signal_fd >= 0)
+        close(feed->signal_fd);
+    KVR_INFO("statefeed_stopped shm=%s", feed->cfg.shm_name);
+}

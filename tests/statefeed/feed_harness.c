@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "tests/statefeed/feed_harness.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "tests/support/proc.h"
+
+void feed_url(char *out, size_t cap, uint16_t port)
+{
+    snprintf(out, cap, "http://127.0.0.1:%u", port);
+}
+
+bool feed_start(feed_proc_t *f, const char *const *extra)
+{
+    memset(f, 0, sizeof(*f));
+    char base[64];
+    kvr_test_unique_name(base, sizeof(base), "kvr-feedtest");
+    snprintf(f->shm_name, sizeof(f->shm_name), "/%s", base);
+    snprintf(f->log_path, sizeof(f->log_path), "%s/%s.log",
+             getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
+    const char *argv[FEED_MAX_ARGS];
+    int n = 0;
+    argv[n++] = kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED");
+    bool has_shm = false, has_period = false;
+    for (int i = 0; extra[i] != NULL && n < FEED_MAX_ARGS - 6; i++) {
+        has_shm |= strcmp(extra[i], "--shm") == 0;
+        has_period |= strcmp(extra[i], "--period-ms") == 0;
+        argv[n++] = extra[i];
+    }
+    if (has_shm) {
+        for (int i = 0; extra[i] != NULL; i++)
+            if (strcmp(extra[i], "--shm") == 0)
+                snprintf(f->shm_name, sizeof(f->shm_name), "%s", extra[i + 1]);
+    } else {
+        argv[n++] = "--shm";
+        argv[n++] = f->shm_name;
+    }
+    if (!has_period) {
+        argv[n++] = "--period-ms";
+        argv[n++] = "50";
+    }
+    argv[n] = NULL;
+    f->pid = kvr_test_spawn((char *const *)argv, f->log_path);
+    if (f->pid <= 0)
+        return false;
+    for (int i = 0; i < 300; i++) {
+        if (kvr_shm_open(&f->shm, f->shm_name) == 0) {
+            f->shm_open = true;
+            return true;
+        }
+        if (!kvr_test_alive(f->pid))
+            return false;
+        kvr_test_sleep_ms(10);
+    }
+    return false;
+}
+
+int feed_stop(feed_proc_t *f)
+{
+    int status = -1;
+    if (f->pid > 0)
+        status = kvr_test_stop(f->pid, SIGTERM, 3000);
+    f->pid = 0;
+    if (f->shm_open)
+        kvr_shm_close(&f->shm);
+    f->shm_open = false;
+    kvr_shm_unlink(f->shm_name);
+    return status;
+}
+
+bool feed_read(feed_proc_t *f, const char *engine_id, kvr_engine_state_t *out, uint64_t *age_ns)
+{
+    int idx = kvr_shm_find(&f->shm, engine_id);
+    if (idx < 0)
+        return false;
+    uint64_t age = 0;
+    if (kvr_shm_read_slot(&f->shm, (uint32_t)idx, kvr_clock_now_ns(), out, &age) != 0)
+        return false;
+    if (age_ns != NULL)
+        *age_ns = age;
+    return true;
+}
+
+bool feed_wait(feed_proc_t *f, const char *engine_id, bool (*pred)(const kvr_engine_state_t *, void *),
+               void *arg, unsigned timeout_ms, kvr_engine_state_t *out)
+{
+    kvr_engine_state_t s;
+    for (unsigned waited = 0; waited <= timeout_ms; waited += 5) {
+        if (feed_read(f, engine_id, &s, NULL) && pred(&s, arg)) {
+            if (out != NULL)
+                *out = s;
+            return true;
+        }
+        kvr_test_sleep_ms(5);
+    }
+    return false;
+}
+
+bool feed_pred_healthy(const kvr_engine_state_t *s, void *arg)
+{
+    (void)arg;
+    return (s->flags & KVR_SLOT_HEALTHY) != 0 && s->sample_time_ns != 0;
+}
+
+bool feed_pred_unhealthy(const kvr_engine_state_t *s, void *arg)
+{
+    (void)arg;
+    return (s->flags & KVR_SLOT_HEALTHY) == 0;
+}
+
+bool feed_pred_running(const kvr_engine_state_t *s, void *arg)
+{
+    return (s->flags & KVR_SLOT_HEALTHY) && s->running == *(const uint32_t *)arg;
+}
