@@ -198,11 +198,11 @@ static inline uint64_t budget_of(const kvr_prefix_index_t *idx, uint32_t engine)
     return b ? b : idx->default_budget;
 }
 
-static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine, uint32_t keep)
+static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine)
 {
     engine_t *eng = &idx->engines[engine];
     uint64_t budget = budget_of(idx, engine);
-    while (eng->tokens > budget && eng->tail && eng->tail != keep) {
+    while (eng->tokens > budget && eng->tail) {
         remove_entry(idx, eng->tail);
         idx->stats.evicted_budget++;
     }
@@ -273,7 +273,7 @@ void kvr_prefix_index_set_budget(kvr_prefix_index_t *idx, uint32_t engine_index,
     if (tokens != 0 && tokens < TPB)
         tokens = TPB;
     idx->engines[engine_index].budget = tokens;
-    enforce_budget(idx, engine_index, 0);
+    enforce_budget(idx, engine_index);
 }
 
 void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *views, size_t n)
@@ -335,34 +335,54 @@ uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
     return best;
 }
 
+static uint32_t find_holder(const kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index)
+{
+    int64_t si = find_slot(idx, hash);
+    if (si < 0)
+        return 0;
+    for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder)
+        if (idx->entries[e].engine == engine_index)
+            return e;
+    return 0;
+}
+
+static void touch(kvr_prefix_index_t *idx, uint32_t e, uint64_t now_ns)
+{
+    entry_t *x = &idx->entries[e];
+    if (expired(idx, x, now_ns))
+        x->placed_ns = now_ns;
+    x->touched_ns = now_ns;
+    unlink_lists(idx, e);
+    push_front(idx, e);
+}
+
 void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
                              uint32_t engine_index, uint64_t now_ns)
 {
     assert(engine_index < KVR_MAX_ENGINES);
     expire_old(idx, now_ns);
     /*
+     * When new entries will have to evict fleet-wide, first move this
+     * prompt's own entries out of the LRU tail, so the eviction cannot take
+     * a block the walk below is about to touch.
+     */
+    if (idx->stats.entries + n_blocks > idx->max_entries) {
+        for (size_t k = 0; k < n_blocks; k++) {
+            uint32_t e = find_holder(idx, hashes[k], engine_index);
+            if (e)
+                touch(idx, e, now_ns);
+        }
+    }
+    /*
      * Last block first, so the first blocks end up most recent and LRU
      * eviction trims a prompt from its tail, as engines' radix caches do.
+     * The budget is enforced after the walk for the same reason.
      */
     for (size_t k = n_blocks; k-- > 0;) {
         uint64_t hash = hashes[k];
-        uint32_t found = 0;
-        int64_t si = find_slot(idx, hash);
-        if (si >= 0) {
-            for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
-                if (idx->entries[e].engine == engine_index) {
-                    found = e;
-                    break;
-                }
-            }
-        }
+        uint32_t found = find_holder(idx, hash, engine_index);
         if (found) {
-            entry_t *x = &idx->entries[found];
-            if (expired(idx, x, now_ns))
-                x->placed_ns = now_ns;
-            x->touched_ns = now_ns;
-            unlink_lists(idx, found);
-            push_front(idx, found);
+            touch(idx, found, now_ns);
             continue;
         }
         /* Allocation may evict and shift slots, so the slot is found again after it. */
@@ -382,8 +402,8 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
         push_front(idx, e);
         idx->stats.entries++;
         idx->engines[engine_index].tokens += TPB;
-        enforce_budget(idx, engine_index, e);
     }
+    enforce_budget(idx, engine_index);
 }
 
 void kvr_prefix_index_remove_engine(kvr_prefix_index_t *idx, uint32_t engine_index)

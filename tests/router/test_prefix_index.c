@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include "router/prefix_index.h"
+#include "test_policy_fixture.h"
+
+#define S (KVR_NS_PER_SEC)
+#define TPB KVR_PREFIX_INDEX_TOKENS_PER_BLOCK
+
+static kvr_engine_view_t views[4];
+static uint32_t match[4];
+static uint64_t placed[4];
+
+static void setup_views(void)
+{
+    for (uint32_t i = 0; i < 4; i++)
+        views[i] = fx_view(i, 0);
+}
+
+/* A chain of n hashes from a seed, sharing the first `shared` with seed 0's chain. */
+static void chain(uint64_t *out, size_t n, uint64_t seed, size_t shared)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = i < shared ? 1000 + i : seed * 100000 + i;
+}
+
+static kvr_prefix_index_t *make(uint64_t tokens, uint64_t ttl, uint64_t max_entries)
+{
+    kvr_prefix_index_t *idx = NULL;
+    cr_assert_eq(kvr_prefix_index_create(tokens, ttl, max_entries, &idx), 0);
+    return idx;
+}
+
+Test(prefix_index, create_rejects_nonsense, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = NULL;
+    cr_expect_eq(kvr_prefix_index_create(1 << 20, 0, 0, &idx), -EINVAL);
+    cr_expect_eq(kvr_prefix_index_create(1, 0, 100, &idx), -EINVAL);
+}
+
+Test(prefix_index, one_walk_gives_every_engine_its_depth, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    uint64_t a[10], b[10], req[12];
+    chain(a, 10, 0, 10);
+    chain(b, 10, 7, 4); /* shares 4 blocks with a */
+    kvr_prefix_index_insert(idx, a, 10, 0, 1 * S);
+    kvr_prefix_index_insert(idx, a, 6, 1, 1 * S);
+    kvr_prefix_index_insert(idx, b, 10, 2, 1 * S);
+    chain(req, 12, 0, 12); /* a plus two new blocks */
+    uint32_t best = kvr_prefix_index_match(idx, req, 12, 2 * S, views, 4, match, placed);
+    cr_expect_eq(best, 10);
+    cr_expect_eq(match[0], 10);
+    cr_expect_eq(match[1], 6);
+    cr_expect_eq(match[2], 4, "diverging chain matches up to the divergence");
+    cr_expect_eq(match[3], 0);
+    cr_expect_eq(placed[0], 1 * S);
+    cr_expect_eq(placed[3], 0);
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_eq(st.blocks, 16, "10 of a + 6 of b beyond the shared 4");
+    cr_expect_eq(st.entries, 26);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, views_missing_from_the_walk_match_nothing, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    uint64_t a[4];
+    chain(a, 4, 0, 4);
+    kvr_prefix_index_insert(idx, a, 4, 3, 1 * S);
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 4, 1 * S, views, 3, match, NULL), 0,
+                 "engine 3 is not a candidate");
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 4, 1 * S, &views[3], 1, match, NULL), 4);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, budget_trims_least_recent_blocks_first, .init = setup_views, .timeout = 5.)
+{
+    /* Ten blocks of budget on every engine. */
+    kvr_prefix_index_t *idx = make(10 * TPB, 0, 1 << 12);
+    uint64_t a[6], b[6];
+    chain(a, 6, 1, 0);
+    chain(b, 6, 2, 0);
+    kvr_prefix_index_insert(idx, a, 6, 0, 1 * S);
+    kvr_prefix_index_insert(idx, b, 6, 0, 2 * S);
+    cr_expect_eq(kvr_prefix_index_engine_tokens(idx, 0), 10 * TPB);
+    /* The older prompt loses its tail, never its head: it still matches 4 blocks. */
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 6, 3 * S, views, 1, match, NULL), 4);
+    cr_expect_eq(kvr_prefix_index_match(idx, b, 6, 3 * S, views, 1, match, NULL), 6);
+    /* Touching a makes it recent: b is trimmed next. */
+    kvr_prefix_index_insert(idx, a, 6, 0, 4 * S);
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 6, 5 * S, views, 1, match, NULL), 6);
+    cr_expect_eq(kvr_prefix_index_match(idx, b, 6, 5 * S, views, 1, match, NULL), 4);
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_eq(st.evicted_budget, 4);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, budget_learned_from_the_feed, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    uint64_t a[20];
+    chain(a, 20, 1, 0);
+    kvr_prefix_index_insert(idx, a, 20, 0, 1 * S);
+    views[0].kv_capacity_tokens = 8 * TPB;
+    kvr_prefix_index_learn(idx, views, 4);
+    cr_expect_eq(kvr_prefix_index_engine_tokens(idx, 0), 8 * TPB);
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 20, 1 * S, views, 1, match, NULL), 8);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, ttl_hides_then_drops_old_entries, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 10 * S, 1 << 12);
+    uint64_t a[5], b[5];
+    chain(a, 5, 1, 0);
+    chain(b, 5, 2, 0);
+    kvr_prefix_index_insert(idx, a, 5, 0, 1 * S);
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 5, 11 * S, views, 1, match, NULL), 5, "exactly at TTL");
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 5, 12 * S, views, 1, match, NULL), 0);
+    kvr_prefix_index_insert(idx, b, 5, 1, 12 * S);
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_eq(st.expired, 5);
+    cr_expect_eq(st.entries, 5);
+    cr_expect_eq(kvr_prefix_index_engine_tokens(idx, 0), 0);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, fleet_cap_bounds_entries, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 16);
+    uint64_t a[64];
+    for (uint32_t round = 0; round < 36; round++) {
+        chain(a, 64, round + 1, 0);
+        kvr_prefix_index_insert(idx, a, 1 + round % 12, round % 4, (round + 1) * S);
+        kvr_prefix_index_stats_t st;
+        kvr_prefix_index_stats(idx, &st);
+        cr_assert_leq(st.entries, 16);
+        cr_assert_leq(st.blocks, st.entries);
+    }
+    /* The latest prompt (12 blocks) is whole; earlier ones went oldest first. */
+    chain(a, 64, 36, 0);
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 64, 50 * S, views, 4, match, NULL), 12);
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_gt(st.evicted_global, 0);
+    kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, removed_engine_is_forgotten, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    uint64_t a[8];
+    chain(a, 8, 0, 8);
+    kvr_prefix_index_insert(idx, a, 8, 0, 1 * S);
+    kvr_prefix_index_insert(idx, a, 8, 1, 1 * S);
+    kvr_prefix_index_remove_engine(idx, 0);
+    kvr_prefix_index_match(idx, a, 8, 1 * S, views, 4, match, NULL);
+    cr_expect_eq(match[0], 0);
+    cr_expect_eq(match[1], 8);
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_eq(st.entries, 8);
+    cr_expect_eq(st.blocks, 8);
+    kvr_prefix_index_destroy(idx);
+}
+
+/* Churn through many prompts on many engines and check the table against a recount. */
+Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout = 10.)
+{
+    kvr_prefix_index_t *idx = make(64 * TPB, 50 * S, 300);
+    uint64_t a[40];
+    uint64_t rng = 7;
+    for (uint32_t round = 0; round < 5000; round++) {
+        uint64_t r = (rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+        chain(a, 40, 1 + r % 50, r % 7 == 0 ? 20 : 0);
+        kvr_prefix_index_insert(idx, a, 1 + r % 40, (uint32_t)(r % 4), round * (S / 10));
+    }
+    kvr_prefix_index_stats_t st;
+    kvr_prefix_index_stats(idx, &st);
+    uint64_t tokens = 0;
+    for (uint32_t e = 0; e < 4; e++) {
+        cr_expect_leq(kvr_prefix_index_engine_tokens(idx, e), 64 * TPB);
+        tokens += kvr_prefix_index_engine_tokens(idx, e);
+    }
+    cr_expect_eq(tokens, st.entries * TPB);
+    cr_expect_leq(st.entries, 300);
+    for (uint32_t e = 0; e < 4; e++)
+        kvr_prefix_index_remove_engine(idx, e);
+    kvr_prefix_index_stats(idx, &st);
+    cr_expect_eq(st.entries, 0);
+    cr_expect_eq(st.blocks, 0);
+    kvr_prefix_index_destroy(idx);
+}
