@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Engine state from vLLM and SGLang /metrics pages: counts summed over
+ * engines / DP ranks, usage as the max, caps never complete, and pages that
+ * are not engine pages (or carry broken gauges) refused rather than read as
+ * an idle engine.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/engine_metrics.h"
+#include "common/error.h"
+#include "tests/common/engine_pages.h"
+
+static kvr_engine_state_t parse_ok(const char *page, kvr_engine_kind_t *kind)
+{
+    kvr_engine_state_t s;
+    memset(&s, 0, sizeof(s));
+    kvr_prom_error_t err;
+    int rc = kvr_engine_metrics_parse(page, strlen(page), &s, kind, &err);
+    cr_assert_eq(rc, 0, "rc %d line %zu: %s", rc, err.line, err.reason ? err.reason : "?");
+    return s;
+}
+
+Test(engine_metrics, vllm_dp2_sums_engines, .timeout = 5.)
+{
+    kvr_engine_kind_t kind;
+    kvr_engine_state_t s = parse_ok(VLLM_PAGE_DP2, &kind);
+    cr_assert_eq(kind, KVR_ENGINE_KIND_VLLM);
+    cr_assert_str_eq(kvr_engine_kind_name(kind), "vllm");
+    cr_assert_eq(s.running, 12);
+    cr_assert_eq(s.waiting, 3);
+    cr_assert(fabs(s.kv_usage - 0.61) < 1e-12, "max over engines, got %g", s.kv_usage);
+    cr_assert_eq(s.dp_ranks, 2);
+    cr_assert_eq(s.kv_tokens_capacity, 32000, "2 engines x 1000 blocks x 16 tokens");
+    cr_assert_eq(s.kv_tokens_used, 19520, "usage x capacity");
+    cr_assert_eq(s.max_running, 0);
+    cr_assert_eq(s.flags & (KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION |
+                            KVR_SLOT_HAS_PENDING_PREFILL), 0);
+}
+
+Test(engine_metrics, vllm_old_gauge_name, .timeout = 5.)
+{
+    kvr_engine_kind_t kind;
+    kvr_engine_state_t s = parse_ok(VLLM_PAGE_OLD, &kind);
+    cr_assert_eq(kind, KVR_ENGINE_KIND_VLLM);
+    cr_assert_eq(s.running, 4);
+    cr_assert_eq(s.waiting, 9);
+    cr_assert(s.kv_usage == 0.875);
+    cr_assert_eq(s.dp_ranks, 1);
+    cr_assert_eq(s.kv_tokens_capacity, 0);
+}
+
+Test(engine_metrics, sglang_colon_prefix_two_ranks, .timeout = 5.)
+{
+    kvr_engine_kind_t kind;
+    kvr_engine_state_t s = parse_ok(SGLANG_PAGE_COLON, &kind);
+    cr_assert_eq(kind, KVR_ENGINE_KIND_SGLANG);
+    cr_assert_eq(s.running, 16);
+    cr_assert_eq(s.waiting, 3);
+    cr_assert(s.kv_usage == 0.3);
+    cr_assert(s.utilization == 0.55);
+    cr_assert(s.flags & KVR_SLOT_HAS_UTILIZATION);
+    cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE, "Prometheus never completes caps");
+    cr_assert_eq(s.kv_tokens_used, 40000);
+    cr_assert_eq(s.kv_tokens_capacity, 200000);
+    cr_assert_eq(s.dp_ranks, 2);
+}
+
+Test(engine_metrics, sglang_underscore_prefix, .timeout = 5.)
+{
+    kvr_engine_kind_t kind;
+    kvr_engine_state_t s = parse_ok(SGLANG_PAGE_UNDERSCORE, &kind);
+    cr_assert_eq(kind, KVR_ENGINE_KIND_SGLANG);
+    cr_assert_eq(s.running, 3);
+    cr_assert_eq(s.waiting, 12);
+    cr_assert(s.kv_usage == 0.93);
+    cr_assert_not(s.flags & KVR_SLOT_HAS_UTILIZATION);
+    cr_assert_eq(s.utilization, 0);
+}
+
+Test(engine_metrics, identity_and_health_bits_are_kept, .timeout = 5.)
+{
+    kvr_engine_state_t s;
+    memset(&s, 0, sizeof(s));
+    strcpy(s.engine_id, "http://127.0.0.1:8000");
+    s.sample_time_ns = 77;
+    s.sample_seq = 9;
+    s.consecutive_failures = 2;
+    s.flags = KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY | KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL;
+    s.flags = kvr_slot_with_source(s.flags, KVR_SOURCE_SCRAPE);
+    s.max_running = 99;
+    s.pending_prefill_tokens = 5;
+    cr_assert_eq(kvr_engine_metrics_parse(VLLM_PAGE_OLD, strlen(VLLM_PAGE_OLD), &s, NULL, NULL), 0);
+    cr_assert_str_eq(s.engine_id, "http://127.0.0.1:8000");
+    cr_assert_eq(s.sample_time_ns, 77);
+    cr_assert_eq(s.sample_seq, 9);
+    cr_assert_eq(s.consecutive_failures, 2);
+    cr_assert_eq(s.flags & (KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY), KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY);
+    cr_assert_eq(kvr_slot_source(s.flags), KVR_SOURCE_SCRAPE);
+    cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE);
+    cr_assert_not(s.flags & KVR_SLOT_HAS_PENDING_PREFILL);
+    cr_assert_eq(s.max_running, 0);
+    cr_assert_eq(s.pending_prefill_tokens, 0);
+}
+
+struct refused_case {
+    const char *page;
+    int rc;
+};
+
+static const struct refused_case refused_cases[] = {
+    {"", -ENODATA},
+    {"# HELP process_cpu_seconds_total CPU\nprocess_cpu_seconds_total 1.5\n", -ENODATA},
+    {"vllm:kv_cache_usage_perc 0.5\n", -ENODATA}, /* usage alone is not a load */
+    {"vllm:num_requests_running -1\n", KVR_EPARSE},
+    {"vllm:num_requests_running NaN\n", KVR_EPARSE},
+    {"sglang:num_queue_reqs +Inf\n", KVR_EPARSE},
+    {"vllm:num_requests_running 1\nvllm:num_requests_waiting oops\n", KVR_EPARSE},
+    {"<html>502 Bad Gateway</html>\n", KVR_EPARSE},
+    {"{\"loads\":[{\"num_running_reqs\":1}]}", KVR_EPARSE},
+};
+#define REFUSED_CASES (sizeof(refused_cases) / sizeof(refused_cases[0]))
+
+ParameterizedTestParameters(engine_metrics, refuses_non_engine_pages)
+{
+    static size_t index[REFUSED_CASES];
+    for (size_t i = 0; i < REFUSED_CASES; i++)
+        index[i] = i;
+    return cr_make_param_array(size_t, index, REFUSED_CASES);
+}
+
+ParameterizedTest(size_t *i, engine_metrics, refuses_non_engine_pages, .timeout = 5.)
+{
+    const struct refused_case *tc = &refused_cases[*i];
+    kvr_engine_state_t s;
+    memset(&s, 0x5a, sizeof(s));
+    kvr_engine_state_t before = s;
+    kvr_prom_error_t err = {0, NULL};
+    int rc = kvr_engine_metrics_parse(tc->page, strlen(tc->page), &s, NULL, &err);
+    cr_assert_eq(rc, tc->rc, "case %zu: rc %d want %d", *i, rc, tc->rc);
+    cr_assert_not_null(err.reason, "a refusal says why");
+    cr_assert(memcmp(&s, &before, sizeof(s)) == 0, "state untouched on failure");
+}
+
+Test(engine_metrics, accumulator_works_sample_by_sample, .timeout = 5.)
+{
+    /* The router feeds samples it already parsed; the accumulator must agree with parse(). */
+    kvr_engine_metrics_t m;
+    kvr_engine_metrics_init(&m);
+    cr_assert_eq(kvr_prom_parse(SGLANG_PAGE_COLON, strlen(SGLANG_PAGE_COLON),
+                                kvr_engine_metrics_sample, &m, NULL), 0);
+    kvr_engine_state_t a, b;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    cr_assert_eq(kvr_engine_metrics_finish(&m, &a, NULL), 0);
+    cr_assert_eq(kvr_engine_metrics_parse(SGLANG_PAGE_COLON, strlen(SGLANG_PAGE_COLON), &b, NULL,
+                                          NULL), 0);
+    cr_assert(memcmp(&a, &b, sizeof(a)) == 0);
+}
+
+Test(engine_metrics, usage_over_one_is_clamped, .timeout = 5.)
+{
+    static const char page[] = "vllm:num_requests_running 1\nvllm:kv_cache_usage_perc 1.02\n";
+    kvr_engine_state_t s = parse_ok(page, NULL);
+    cr_assert(s.kv_usage == 1.0);
+    cr_assert_eq(s.waiting, 0);
+}
