@@ -19,15 +19,36 @@ static int affinity_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
-/* Strictly above: a load exactly at the threshold keeps its cache hit. */
-static bool overloaded(const kvr_engine_view_t *views, size_t n, size_t pick, double factor)
+static double overload_threshold(const kvr_engine_view_t *views, size_t n, double factor)
 {
     double sum = 0;
     for (size_t v = 0; v < n; v++)
         sum += views[v].eff_requests;
-    double threshold = factor * (sum / (double)n) + 1.0;
     /* Tolerance for factors like 1.3 that binary floating point cannot hold exactly. */
-    return (double)views[pick].eff_requests > threshold + 1e-9;
+    return factor * (sum / (double)n) + 1.0 + 1e-9;
+}
+
+/*
+ * The fallback leaves out every engine above the threshold: the overloaded
+ * owner's full cache hit would otherwise give it an LMetric of zero and
+ * win it back.
+ */
+static size_t least_lmetric_below(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                  const kvr_engine_view_t *views, size_t n, double threshold)
+{
+    size_t best = n;
+    double best_score = 0;
+    for (size_t v = 0; v < n; v++) {
+        if ((double)views[v].eff_requests > threshold)
+            continue;
+        double s = kvr__policy_lmetric_score(&views[v], kvr__policy_uncached_tokens(req, st->match[v]));
+        if (best == n || s < best_score ||
+            (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
+            best = v;
+            best_score = s;
+        }
+    }
+    return best;
 }
 
 static void affinity_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
@@ -52,8 +73,12 @@ static void affinity_pick(void *state, const kvr_route_request_t *req, const kvr
             (views[v].eff_requests == views[pick].eff_requests && st->match[v] > st->match[pick]))
             pick = v;
     }
-    if (overloaded(views, n, pick, st->config.overload_factor)) {
-        pick = kvr__policy_least_lmetric(req, views, n, st->match);
+    /* Strictly above: a load exactly at the threshold keeps its cache hit. */
+    double threshold = overload_threshold(views, n, st->config.overload_factor);
+    size_t fallback;
+    if ((double)views[pick].eff_requests > threshold &&
+        (fallback = least_lmetric_below(st, req, views, n, threshold)) != n) {
+        pick = fallback;
         out->reason = "overload_fallback";
     } else {
         out->reason = "cache_hit";
