@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The ablation comparator on hand-made inputs: every figure of the table is
+checked against a value worked out by hand."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.environ.get("KVR_SOURCE_DIR",
+                                               os.path.join(os.path.dirname(__file__), "..", "..")),
+                                "bench", "ablate"))
+import compare  # noqa: E402
+
+
+def rec(index, session, engine, ttft=100.0, ok=True, prompt=1000, cached=500, send=0):
+    return {"index": index, "session": session, "engine": engine, "ttft_ms": ttft, "ok": ok,
+            "prompt_tokens": prompt, "cached_tokens": cached, "send_mono_ns": send}
+
+
+class Sessions(unittest.TestCase):
+    def test_inst_per_session_counts_distinct_engines(self):
+        recs = [rec(0, "a", "e1"), rec(1, "a", "e1"), rec(2, "a", "e2"),  # a: 2 engines
+                rec(3, "b", "e3"),                                        # b: 1 engine
+                rec(4, "c", "e1"), rec(5, "c", "e2"), rec(6, "c", "e3")]  # c: 3 engines
+        self.assertAlmostEqual(compare.inst_per_session(recs), 2.0)
+
+    def test_inst_per_session_ignores_requests_without_engine_or_session(self):
+        recs = [rec(0, "a", "e1"), rec(1, "a", None), rec(2, None, "e2")]
+        self.assertAlmostEqual(compare.inst_per_session(recs), 1.0)
+        self.assertIsNone(compare.inst_per_session([rec(0, None, "e1")]))
+
+
+class Reroute(unittest.TestCase):
+    def test_matched_by_trace_index(self):
+        es0 = [rec(0, "a", "e1"), rec(1, "a", "e1"), rec(2, "b", "e2"), rec(3, "b", "e2")]
+        # written in another order: matching must use the index, not the line
+        es1 = [rec(3, "b", "e1"), rec(2, "b", "e2"), rec(1, "a", "e1"), rec(0, "a", "e3")]
+        self.assertAlmostEqual(compare.reroute_pct(es0, es1), 50.0)
+
+    def test_requests_missing_from_one_arm_are_not_counted(self):
+        es0 = [rec(0, "a", "e1"), rec(1, "a", "e1")]
+        es1 = [rec(0, "a", "e2"), rec(1, "a", None), rec(7, "z", "e9")]
+        self.assertAlmostEqual(compare.reroute_pct(es0, es1), 100.0)
+        self.assertIsNone(compare.reroute_pct([], es1))
+
+
+class Figures(unittest.TestCase):
+    def test_cache_hit_is_token_weighted_over_successes(self):
+        recs = [rec(0, "a", "e", prompt=1000, cached=900), rec(1, "a", "e", prompt=3000, cached=100),
+                rec(2, "a", "e", ok=False, prompt=5000, cached=5000)]
+        self.assertAlmostEqual(compare.cache_hit(recs), 25.0)
+
+    def test_percentile_matches_replay(self):
+        self.assertAlmostEqual(compare.percentile([40, 10, 30, 20, 50], 90), 46.0)
+        self.assertIsNone(compare.percentile([], 50))
+
+    def test_verdict(self):
+        self.assertTrue(compare.verdict(1000, 800, 0, 0).startswith("ES=1 better"))
+        self.assertTrue(compare.verdict(1000, 1200, 0, 0).startswith("ES=1 worse"))
+        self.assertEqual(compare.verdict(1000, 1020, 0, 0), "no material difference")
+        self.assertEqual(compare.verdict(1000, 800, 5.0, 0), "errors: see cell logs")
+        self.assertEqual(compare.verdict(None, 800, 0, 0), "no data")
+
+
+MS = 1_000_000
+B = 5_000_000 * MS  # monotonic clocks start far from 0; 0 means "never sampled"
+
+
+class Freshness(unittest.TestCase):
+    def write_feed(self, d, lines):
+        path = os.path.join(d, "feed.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return path
+
+    def test_ages_rebuilt_on_the_1ms_grid(self):
+        with tempfile.TemporaryDirectory() as d:
+            # one engine; a sample observed at t=0 seen at 0, the next observed at
+            # 100 ms seen at 100 ms, run ends at 3,100 ms: ages 0..99 ms, then
+            # 0..2,999 ms (the feed stalled for 3 s).
+            path = self.write_feed(d, [
+                "start %d" % B,
+                "s %d 0 %d 1 3 0 0 0 0 http://127.0.0.1:9000" % (B, B),
+                "s %d 0 %d 2 3 0 0 0 0 http://127.0.0.1:9000" % (B + 100 * MS, B + 100 * MS),
+                "end %d 3100 0" % (B + 3100 * MS)])
+            f = compare.freshness(path, [])
+            o = f["overall"]
+            self.assertEqual(o["samples"], 3100)
+            self.assertAlmostEqual(o["max_ms"], 2999)
+            self.assertAlmostEqual(o["share_over_2s"], 100.0 * 999 / 3100, places=3)
+            self.assertIsNone(f["during_large_prefill"])
+
+    def test_ages_during_large_prefills_use_the_serving_engine_window(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write_feed(d, [
+                "start %d" % B,
+                "s %d 0 %d 1 3 0 0 0 0 http://127.0.0.1:9000" % (B, B),
+                "s %d 1 %d 1 3 0 0 0 0 http://127.0.0.1:9001" % (B, B),
+                "s %d 1 %d 2 3 0 0 0 0 http://127.0.0.1:9001" % (B + 10 * MS, B + 10 * MS),
+                "s %d 2 %d 0 0 0 0 0 0 http://127.0.0.1:9002" % (B, 0),  # never sampled
+                "end %d 1000 0" % (B + 1000 * MS)])
+            recs = [
+                # 60k uncached tokens on port 9001 from 500 to 600 ms: ages 490..589 ms
+                dict(rec(0, "a", "http://127.0.0.1:9001/", ttft=100.0, prompt=70000, cached=10000),
+                     send_mono_ns=B + 500 * MS),
+                # mostly cached: not a large prefill
+                dict(rec(1, "a", "http://127.0.0.1:9000", ttft=100.0, prompt=70000, cached=60000),
+                     send_mono_ns=B + 500 * MS),
+            ]
+            f = compare.freshness(path, recs)
+            self.assertEqual(f["large_prefill_windows"], 1)
+            dl = f["during_large_prefill"]
+            self.assertEqual(dl["samples"], 100)
+            self.assertAlmostEqual(dl["max_ms"], 589)
+            self.assertAlmostEqual(dl["p50_ms"], 539)
+
+
+class WholeRun(unittest.TestCase):
+    def test_results_md_and_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            for arm, engines, ttft in (("es0", ["e1", "e2"], 200.0), ("es1", ["e1", "e1"], 100.0)):
+                os.makedirs(os.path.join(d, "sticky", arm))
+                with open(os.path.join(d, "sticky", arm, "replay.jsonl"), "w") as f:
+                    for i, e in enumerate(engines):
+                        f.write(json.dumps(rec(i, "s1", e, ttft=ttft)) + "\n")
+            self.assertEqual(compare.main([d, "--no-charts"]), 0)
+            with open(os.path.join(d, "results.md")) as f:
+                md = f.read()
+            row = [line for line in md.splitlines() if line.startswith("| sticky |")][0]
+            cols = [c.strip() for c in row.strip("|").split("|")]
+            self.assertEqual(cols[2], "2.00 → 1.00")   # inst/session
+            self.assertEqual(cols[3], "50.0")          # reroute %
+            self.assertEqual(cols[4], "200 → 100")     # p90
+            self.assertTrue(cols[7].startswith("ES=1 better"))
+            with open(os.path.join(d, "summary.json")) as f:
+                self.assertEqual(json.load(f)[0]["policy"], "sticky")
+
+
+if __name__ == "__main__":
+    unittest.main()
