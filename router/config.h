@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_CONFIG_H
+#define KVR_ROUTER_CONFIG_H
+
+/*
+ * kvroute's settings: command-line flags, or a config file with one
+ * "flag value" per line (the long flag without its dashes, # comments).
+ * Flags the router does not know are offered to the policies
+ * (kvr_policy_config_set), so --overload-factor 1.3 works as any other flag.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/log.h"
+#include "router/admission.h"
+#include "router/keys.h"
+#include "router/policy.h"
+#include "shm_layout/shm_layout.h"
+
+#define KVR_ROUTER_MAX_CONFIG_ENGINES 256
+
+typedef enum {
+    KVR_PLACEMENT_PER_REQUEST = 0,
+    KVR_PLACEMENT_ONESHOT,
+} kvr_placement_t;
+
+typedef struct kvr_router_config_s {
+    char listen_host[64];
+    int listen_port;
+    char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
+    size_t n_engines;
+    char policy[32];                  /* the scoring policy (sticky resolves to load_only) */
+    kvr_placement_t placement;
+    bool placement_set;               /* --placement given: sticky does not override it */
+    bool es;                          /* feed on (ES=1) */
+    char shm_name[256];
+    uint64_t max_age_ms;
+    uint64_t reconcile_s;             /* ES=0 /metrics reconciliation period, 0 = off */
+    char session_header[64];
+    kvr_keys_config_t keys;
+    uint64_t session_ttl_s;
+    uint64_t max_sessions;
+    uint32_t migrate_load;            /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
+    uint32_t retries;
+    uint64_t connect_timeout_ms;
+    uint64_t first_byte_timeout_ms;
+    uint64_t idle_timeout_ms;
+    uint64_t max_body_bytes;
+    uint64_t max_header_bytes;
+    uint64_t request_timeout_ms;      /* slow clients: whole request must arrive in this */
+    uint32_t keepalive_per_engine;    /* idle upstream connections kept per engine */
+    uint64_t health_interval_ms;
+    char health_path[128];
+    uint32_t fail_threshold;          /* consecutive failures that take an engine out */
+    bool engine_header;               /* X-Kvroute-Engine on responses */
+    char decision_log[512];
+    char admin_token[256];
+    kvr_admission_mode_t admission;
+    uint32_t max_waiting;
+    uint64_t drain_timeout_s;
+    char config_file[512];
+    kvr_log_level_t log_level;
+    kvr_policy_config_t policy_config;
+} kvr_router_config_t;
+
+/** Fills the defaults documented in --help. */
+void kvr_router_config_defaults(kvr_router_config_t *cfg);
+/** Frees the engine list. */
+void kvr_router_config_free(kvr_router_config_t *cfg);
+/**
+ * Parses argv (after the defaults and the ES environment variable). A
+ * --config file is read where it appears; later flags win. Returns 0, 1 when
+ * --help was printed, or -EINVAL with a one-line reason in err.
+ */
+int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv, char *err,
+                                 size_t err_len);
+/** Reads a config file (one "flag value" per line). 0 or -errno / -EINVAL with err. */
+int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err, size_t err_len);
+/** Checks cross-flag rules and resolves sticky; 0 or -EINVAL with err. */
+int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len);
+/** Prints --help. */
+void kvr_router_config_help(FILE *out);
+/** "oneshot" or "per-request". */
+const char *kvr_placement_name(kvr_placement_t placement);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/engines.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int kvr_engine_parse_url(const char *url, char *host_header, size_t host_len,
+                         struct sockaddr_storage *addr, socklen_t *addr_len)
+{
+    static const char scheme[] = "http://";
+    if (strncmp(url, scheme, sizeof scheme - 1) != 0)
+        return -EINVAL;
+    const char *p = url + sizeof scheme - 1;
+    const char *end = p + strcspn(p, "/?#");
+    if (end == p || end[0] == '?' || end[0] == '#' || (end[0] == '/' && end[1] != '\0'))
+        return -EINVAL; /* only a bare base URL: engines are addressed at their root */
+    size_t hp_len = (size_t)(end - p);
+    if (hp_len >= host_len || hp_len >= 256)
+        return -ENAMETOOLONG;
+    char hostport[256];
+    memcpy(hostport, p, hp_len);
+    hostport[hp_len] = '\0';
+
+    char host[256];
+    const char *port = "80";
+    if (hostport[0] == '[') {
+        char *close = strchr(hostport, ']');
+        if (!close)
+            return -EINVAL;
+        size_t n = (size_t)(close - hostport - 1);
+        memcpy(host, hostport + 1, n);
+        host[n] = '\0';
+        if (close[1] == ':')
+            port = close + 2;
+        else if (close[1] != '\0')
+            return -EINVAL;
+    } else {
+        char *colon = strrchr(hostport, ':');
+        size_t n = colon ? (size_t)(colon - hostport) : hp_len;
+        memcpy(host, hostport, n);
+        host[n] = '\0';
+        if (colon)
+            port = colon + 1;
+    }
+    char *endp;
+    long portnum = strtol(port, &endp, 10);
+    if (host[0] == '\0' || *endp != '\0' || portnum <= 0 || portnum > 65535)
+        return -EINVAL;
+
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *res = NULL;
+    if (getaddrinfo(host, port, &hints, &res) != 0 || !res)
+        return -EHOSTUNREACH;
+    memcpy(addr, res->ai_addr, res->ai_addrlen);
+    *addr_len = res->ai_addrlen;
+    freeaddrinfo(res);
+    memcpy(host_header, hostport, hp_len + 1);
+    return 0;
+}
+
+void kvr_engine_table_init(kvr_engine_table_t *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void kvr_engine_table_close(kvr_engine_table_t *t)
+{
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        if (t->engines[i]) {
+            free(t->engines[i]->id);
+            free(t->engines[i]);
+            t->engines[i] = NULL;
+        }
+    }
+    t->n_slots = t->count = 0;
+}
+
+kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id)
+{
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        kvr_engine_t *e = t->engines[i];
+        if (e && !e->removed && strcmp(e->id, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index)
+{
+    return index < t->n_slots ? t->engines[index] : NULL;
+}
+
+int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **out)
+{
+    if (kvr_engine_table_find(t, url))
+        return -EEXIST;
+    char host[256];
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    int rc = kvr_engine_parse_url(url, host, sizeof host, &addr, &addr_len);
+    if (rc < 0)
+        return rc;
+    if (strlen(url) >= KVR_SHM_ENGINE_ID_MAX)
+        return -ENAMETOOLONG; /* the feed could never name it */
+
+    kvr_engine_t *e = NULL;
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        if (t->engines[i] && t->engines[i]->removed && strcmp(t->engines[i]->id, url) == 0) {
+            e = t->engines[i];
+            break;
+        }
+    }
+    if (!e) {
+        if (t->n_slots >= KVR_MAX_ENGINES)
+            return -ENOSPC;
+        e = calloc(1, sizeof *e);
+        if (!e)
+            return -ENOMEM;
+        e->id = strdup(url);
+        if (!e->id) {
+            free(e);
+            return -ENOMEM;
+        }
+        e->index = t->n_slots;
+        t->engines[t->n_slots++] = e;
+    }
+    memcpy(e->host, host, sizeof host);
+    e->addr = addr;
+    e->addr_len = addr_len;
+    e->removed = false;
+    e->healthy = true; /* optimistic: the first failure or health check says otherwise */
+    e->consecutive_failures = 0;
+    e->feed_slot = -1;
+    e->feed_generation = 0;
+    t->count++;
+    *out = e;
+    return 0;
+}
+
+void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e)
+{
+    if (e->removed)
+        return;
+    e->removed = true;
+    e->healthy = false;
+    t->count--;
+}
+
+void kvr_charge_begin(kvr_charge_t *c, kvr_engine_t *e, uint32_t prompt_tokens)
+{
+    assert(!c->engine);
+    c->engine = e;
+    c->prompt_tokens = prompt_tokens;
+    c->prefill_pending = true;
+    c->kv_tokens = prompt_tokens;
+    e->shadow_requests++;
+    e->shadow_pending_prefill_tokens += prompt_tokens;
+    e->shadow_kv_tokens += prompt_tokens;
+    e->dispatched_total++;
+}
+
+void kvr_charge_first_byte(kvr_charge_t *c)
+{
+    if (!c->engine || !c->prefill_pending)
+        return;
+    c->prefill_pending = false;
+    assert(c->engine->shadow_pending_prefill_tokens >= c->prompt_tokens);
+    c->engine->shadow_pending_prefill_tokens -= c->prompt_tokens;
+}
+
+void kvr_charge_progress(kvr_charge_t *c, uint64_t generated_tokens)
+{
+    if (!c->engine)
+        return;
+    uint64_t kv = (uint64_t)c->prompt_tokens + generated_tokens;
+    if (kv <= c->kv_tokens)
+        return;
+    c->engine->shadow_kv_tokens += kv - c->kv_tokens;
+    c->kv_tokens = kv;
+}
+
+void kvr_charge_end(kvr_charge_t *c)
+{
+    kvr_engine_t *e = c->engine;
+    if (!e)
+        return;
+    kvr_charge_first_byte(c);
+    assert(e->shadow_requests > 0 && e->shadow_kv_tokens >= c->kv_tokens);
+    e->shadow_requests--;
+    e->shadow_kv_tokens -= c->kv_tokens;
+    c->engine = NULL;
+    c->kv_tokens = 0;
+}

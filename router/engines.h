@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_ENGINES_H
+#define KVR_ROUTER_ENGINES_H
+
+/*
+ * The engine table and its shadow counters. An engine keeps its index for
+ * its whole life (policies key their state by it); a removed engine stays
+ * in the table, out of the candidate set, until its last in-flight request
+ * finished, so every shadow charge is released against the struct it was
+ * taken on.
+ */
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "router/policy.h"
+#include "shm_layout/shm_layout.h"
+
+typedef struct kvr_engine_s {
+    uint32_t index;
+    char *id;                       /* base URL exactly as configured */
+    char host[256];                 /* Host header value (host[:port]) */
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+
+    bool removed;                   /* left the table; kept while requests drain */
+    bool healthy;                   /* in the candidate set */
+    uint32_t consecutive_failures;  /* connect failures and failed health checks in a row */
+    uint64_t down_since_ns;
+
+    /* Shadow counters: dispatched and not yet finished, on this router. */
+    uint32_t shadow_requests;
+    uint64_t shadow_pending_prefill_tokens;
+    uint64_t shadow_kv_tokens;
+
+    /* Feed mapping (ES=1): slot index valid for feed_generation, -1 when unknown. */
+    int feed_slot;
+    uint64_t feed_generation;
+
+    /* Totals for /metrics. */
+    uint64_t dispatched_total;
+    uint64_t failures_total;
+    /* ES=0 reconciliation: shadow requests minus the engine's running + waiting at the last scrape. */
+    int64_t reconcile_drift;
+    uint64_t reconciled_ns;         /* 0 = never */
+
+    void *pool;                     /* the upstream connection pool (router/upstream.c) */
+} kvr_engine_t;
+
+typedef struct kvr_engine_table_s {
+    kvr_engine_t *engines[KVR_MAX_ENGINES];
+    uint32_t n_slots;               /* indexes in use so far, removed ones included */
+    uint32_t count;                 /* engines not removed */
+} kvr_engine_table_t;
+
+/**
+ * Parses "http://host:port[/]" (port defaults to 80). Resolves host once, now.
+ * Returns 0, or -EINVAL (not an http URL), -ENAMETOOLONG, -EHOSTUNREACH (does not resolve).
+ */
+int kvr_engine_parse_url(const char *url, char *host_header, size_t host_len,
+                         struct sockaddr_storage *addr, socklen_t *addr_len);
+
+void kvr_engine_table_init(kvr_engine_table_t *t);
+/** Frees every engine; their pools must be gone already. */
+void kvr_engine_table_close(kvr_engine_table_t *t);
+/**
+ * Adds url (a removed engine of the same id comes back at its old index).
+ * 0 with *out set, -EEXIST, -ENOSPC, or a kvr_engine_parse_url() error.
+ */
+int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **out);
+/** The engine with this id that is not removed, or NULL. */
+kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id);
+/** Takes e out of the candidate set for good (its in-flight requests finish). */
+void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e);
+/** The engine at index, removed or not, or NULL. */
+kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index);
+/** True when e may receive new requests. */
+static inline bool kvr_engine_is_candidate(const kvr_engine_t *e)
+{
+    return e && !e->removed && e->healthy;
+}
+
+/**
+ * One request's charge on one engine's shadow counters. Taken in the pick,
+ * moved along as the response streams, released exactly once whatever ends
+ * the request (kvr_charge_end is idempotent).
+ */
+typedef struct kvr_charge_s {
+    kvr_engine_t *engine;           /* NULL when no charge is held */
+    uint32_t prompt_tokens;
+    bool prefill_pending;           /* no response byte yet */
+    uint64_t kv_tokens;             /* what this request adds to shadow_kv_tokens now */
+} kvr_charge_t;
+
+/** Charges a new request of prompt_tokens on e: one in flight, prefill pending, KV held. */
+void kvr_charge_begin(kvr_charge_t *c, kvr_engine_t *e, uint32_t prompt_tokens);
+/** The first response byte arrived: the prompt is prefilled. */
+void kvr_charge_first_byte(kvr_charge_t *c);
+/** generated_tokens so far (estimated from the stream): KV held = prompt + generated. */
+void kvr_charge_progress(kvr_charge_t *c, uint64_t generated_tokens);
+/** Releases everything the charge holds; a second call does nothing. */
+void kvr_charge_end(kvr_charge_t *c);
+
+#endif

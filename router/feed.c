@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/feed.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/log.h"
+
+#define FEED_REOPEN_INTERVAL_NS (500 * KVR_NS_PER_MS)
+#define FEED_IDENTITY_INTERVAL_NS (250 * KVR_NS_PER_MS)
+
+static const char *const state_names[KVR_FEED_N_STATES] = {
+    "fresh", "no_segment", "writer_stale", "slot_missing", "slot_stale", "slot_unhealthy", "slot_busy",
+};
+
+const char *kvr_feed_state_name(kvr_feed_state_t state)
+{
+    return state < KVR_FEED_N_STATES ? state_names[state] : "unknown";
+}
+
+void kvr_feed_init(kvr_feed_t *feed, bool enabled, const char *name, uint64_t max_age_ns)
+{
+    memset(feed, 0, sizeof *feed);
+    feed->enabled = enabled;
+    snprintf(feed->name, sizeof feed->name, "%s%s", name[0] == '/' ? "" : "/", name);
+    feed->max_age_ns = max_age_ns;
+}
+
+void kvr_feed_close(kvr_feed_t *feed)
+{
+    if (feed->open)
+        kvr_shm_close(&feed->shm);
+    feed->open = false;
+}
+
+/* POSIX shm objects live under /dev/shm on Linux; their inode tells a new writer's object apart. */
+static int object_identity(const char *name, dev_t *dev, ino_t *ino)
+{
+    char path[300];
+    snprintf(path, sizeof path, "/dev/shm%s", name);
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -errno;
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return 0;
+}
+
+static void note_error(kvr_feed_t *feed, int rc, const char *what)
+{
+    if (rc == feed->last_error)
+        return;
+    feed->last_error = rc;
+    if (rc == 0)
+        KVR_INFO("feed_ok shm=%s", feed->name);
+    else
+        KVR_WARN("feed_unavailable shm=%s step=%s error=\"%s\" fallback=shadow", feed->name, what,
+                 kvr_strerror(rc));
+}
+
+static void try_open(kvr_feed_t *feed, uint64_t now_ns)
+{
+    if (now_ns < feed->next_open_ns)
+        return;
+    feed->next_open_ns = now_ns + FEED_REOPEN_INTERVAL_NS;
+    dev_t dev = 0;
+    ino_t ino = 0;
+    object_identity(feed->name, &dev, &ino);
+    kvr_shm_t shm;
+    int rc = kvr_shm_open(&shm, feed->name);
+    if (rc < 0) {
+        note_error(feed, rc, "open");
+        return;
+    }
+    if (feed->open)
+        kvr_shm_close(&feed->shm);
+    feed->shm = shm;
+    feed->open = true;
+    feed->dev = dev;
+    feed->ino = ino;
+    feed->opens_total++; /* part of every engine's mapping key: all re-map */
+    KVR_INFO("feed_open shm=%s generation=%llu", feed->name,
+             (unsigned long long)kvr_shm_generation(&feed->shm));
+}
+
+void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns)
+{
+    if (!feed->enabled)
+        return;
+    if (feed->open && now_ns >= feed->next_identity_ns) {
+        feed->next_identity_ns = now_ns + FEED_IDENTITY_INTERVAL_NS;
+        dev_t dev;
+        ino_t ino;
+        if (object_identity(feed->name, &dev, &ino) < 0 || dev != feed->dev || ino != feed->ino) {
+            /* Unlinked, or replaced by a restarted writer: our mapping is history. */
+            KVR_INFO("feed_replaced shm=%s", feed->name);
+            kvr_feed_close(feed);
+            feed->next_open_ns = 0;
+        }
+    }
+    if (!feed->open)
+        try_open(feed, now_ns);
+    if (!feed->open) {
+        feed->writer_ok = false;
+        return;
+    }
+    uint64_t hb = atomic_load_explicit(&feed->shm.header->heartbeat_ns, memory_order_acquire);
+    feed->last_heartbeat_age_ns = kvr_clock_age_ns(now_ns, hb);
+    int rc = kvr_shm_check_heartbeat(&feed->shm, now_ns, feed->max_age_ns);
+    feed->writer_ok = rc == 0;
+    feed->generation = kvr_shm_generation(&feed->shm);
+    note_error(feed, rc, "heartbeat");
+    if (!feed->writer_ok)
+        try_open(feed, now_ns); /* a writer that restarted under the same name shows up here */
+}
+
+static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->index = e->index;
+    v->id = e->id;
+    v->shadow_requests = e->shadow_requests;
+    v->shadow_pending_prefill_tokens = e->shadow_pending_prefill_tokens;
+    v->shadow_kv_tokens = e->shadow_kv_tokens;
+    v->kv_usage = -1.0;
+    v->utilization = -1.0;
+}
+
+/* Shadow in-flight counts as running up to max_running (all running when the cap is unknown). */
+static void fill_eff(kvr_engine_view_t *v)
+{
+    uint32_t shadow_running = v->shadow_requests;
+    if (v->max_running > 0 && shadow_running > v->max_running)
+        shadow_running = v->max_running;
+    uint32_t shadow_waiting = v->shadow_requests - shadow_running;
+    if (!v->feed_fresh) {
+        v->eff_running = shadow_running;
+        v->eff_waiting = shadow_waiting;
+        v->eff_requests = v->shadow_requests;
+        v->eff_pending_prefill_tokens = v->shadow_pending_prefill_tokens;
+        v->eff_kv_tokens = v->shadow_kv_tokens;
+        return;
+    }
+    uint32_t real_requests = v->real_running + v->real_waiting;
+    v->eff_running = v->real_running > shadow_running ? v->real_running : shadow_running;
+    v->eff_waiting = v->real_waiting > shadow_waiting ? v->real_waiting : shadow_waiting;
+    v->eff_requests = real_requests > v->shadow_requests ? real_requests : v->shadow_requests;
+    v->eff_pending_prefill_tokens = v->real_pending_prefill_tokens > v->shadow_pending_prefill_tokens
+                                        ? v->real_pending_prefill_tokens
+                                        : v->shadow_pending_prefill_tokens;
+    v->eff_kv_tokens = v->real_kv_tokens > v->shadow_kv_tokens ? v->real_kv_tokens : v->shadow_kv_tokens;
+}
+
+static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
+                                  kvr_engine_state_t *st, uint64_t *age_ns)
+{
+    if (!feed->open)
+        return KVR_FEED_NO_SEGMENT;
+    if (!feed->writer_ok)
+        return KVR_FEED_WRITER_STALE;
+    /* Slot indexes are valid for one table generation of one mapped object. */
+    uint64_t key = kvr_shm_generation(&feed->shm) ^ (feed->opens_total << 48);
+    if (e->feed_generation != key) {
+        e->feed_slot = kvr_shm_find(&feed->shm, e->id);
+        e->feed_generation = key;
+    }
+    if (e->feed_slot < 0)
+        return KVR_FEED_SLOT_MISSING;
+    int rc = kvr_shm_read_slot(&feed->shm, (uint32_t)e->feed_slot, now_ns, st, age_ns);
+    if (rc == KVR_ESHM_BUSY)
+        return KVR_FEED_SLOT_BUSY;
+    if (rc < 0 || strcmp(st->engine_id, e->id) != 0) {
+        e->feed_generation = 0; /* the slot changed hands without a generation bump: re-map next time */
+        return KVR_FEED_SLOT_MISSING;
+    }
+    if (!(st->flags & KVR_SLOT_HEALTHY))
+        return KVR_FEED_SLOT_UNHEALTHY;
+    if (*age_ns > feed->max_age_ns)
+        return KVR_FEED_SLOT_STALE;
+    return KVR_FEED_FRESH;
+}
+
+kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, bool count,
+                               kvr_engine_view_t *view)
+{
+    fill_shadow(e, view);
+    if (!feed->enabled) {
+        fill_eff(view);
+        return KVR_FEED_NO_SEGMENT; /* ES=0: shadow by design, not a fallback */
+    }
+    kvr_engine_state_t st;
+    uint64_t age_ns = 0;
+    kvr_feed_state_t state = read_slot(feed, e, now_ns, &st, &age_ns);
+    if (state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE || state == KVR_FEED_SLOT_UNHEALTHY)
+        view->feed_age_ns = age_ns;
+    if (state == KVR_FEED_FRESH) {
+        view->feed_fresh = true;
+        view->real_running = st.running;
+        view->real_waiting = st.waiting;
+        view->real_pending_prefill_tokens = st.pending_prefill_tokens;
+        view->real_kv_tokens = st.kv_tokens_used;
+        view->max_prefill_remaining = st.max_prefill_remaining;
+        view->max_running = st.max_running;
+        view->dp_ranks = st.dp_ranks;
+        view->caps_complete = (st.flags & KVR_SLOT_CAPS_COMPLETE) != 0;
+        view->kv_capacity_tokens = st.kv_tokens_capacity;
+        view->kv_usage = st.kv_usage;
+        view->utilization = (st.flags & KVR_SLOT_HAS_UTILIZATION) ? st.utilization : -1.0;
+    }
+    if (count)
+        feed->fallbacks_total[state]++;
+    fill_eff(view);
+    return state;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_FEED_H
+#define KVR_ROUTER_FEED_H
+
+/*
+ * The feed reader (ES=1): the router's read-only view of the statefeed
+ * segment. Per decision it yields, for each engine, eff = max(shadow, real)
+ * from a fresh slot, else shadow alone, and counts why it fell back. With
+ * ES=0 nothing here touches the segment: the only difference between the
+ * ablation arms is this one flag.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "router/engines.h"
+#include "router/policy.h"
+#include "shm_layout/shm_layout.h"
+
+/* Why an engine's decision used shadow only (ES=1). */
+typedef enum {
+    KVR_FEED_FRESH = 0,
+    KVR_FEED_NO_SEGMENT,      /* segment missing or invalid */
+    KVR_FEED_WRITER_STALE,    /* writer heartbeat too old, or the writer stopped */
+    KVR_FEED_SLOT_MISSING,    /* no slot holds this engine */
+    KVR_FEED_SLOT_STALE,      /* the slot's sample is older than max age */
+    KVR_FEED_SLOT_UNHEALTHY,  /* the writer could not poll the engine */
+    KVR_FEED_SLOT_BUSY,       /* the seqlock never settled */
+    KVR_FEED_N_STATES,
+} kvr_feed_state_t;
+
+typedef struct kvr_feed_s {
+    bool enabled;             /* ES=1 */
+    char name[256];
+    uint64_t max_age_ns;
+
+    kvr_shm_t shm;
+    bool open;
+    bool writer_ok;           /* heartbeat checked at the last refresh */
+    uint64_t generation;      /* table generation at the last refresh, for /metrics */
+    dev_t dev;                /* identity of the mapped object, to notice a new writer's */
+    ino_t ino;
+    uint64_t next_open_ns;    /* earliest next open attempt while the segment is missing */
+    uint64_t next_identity_ns;/* next check that the name still names our object */
+    int last_error;           /* logged once per change */
+
+    uint64_t opens_total;
+    uint64_t fallbacks_total[KVR_FEED_N_STATES]; /* per reason; [FRESH] counts fresh reads */
+    uint64_t last_heartbeat_age_ns;
+} kvr_feed_t;
+
+/** Sets up the reader; nothing is opened (and with enabled false, nothing ever is). */
+void kvr_feed_init(kvr_feed_t *feed, bool enabled, const char *name, uint64_t max_age_ns);
+void kvr_feed_close(kvr_feed_t *feed);
+/**
+ * Called once per decision before the views: opens or reopens the segment
+ * when it is missing, replaced by a restarted writer or stale (rate limited),
+ * and checks the writer's heartbeat.
+ */
+void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns);
+/**
+ * Fills view for engine e: shadow from its counters, real from its slot when
+ * fresh, eff per router/policy.h. count: add the outcome to the fallback
+ * counters (decisions count, /engines does not). Returns the feed state.
+ */
+kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, bool count,
+                               kvr_engine_view_t *view);
+/** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */
+const char *kvr_feed_state_name(kvr_feed_state_t state);
+
+#endif

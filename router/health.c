@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The router's periodic work: engine health checks (engines that fail leave
+ * the candidate set and come back when they answer again), session expiry,
+ * and with ES=0 the comparison of shadow counters against each engine's own
+ * /metrics, the only view of real load a router without a feed has.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/engine_metrics.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "router/fetch.h"
+#include "router/server.h"
+
+#define HOUSEKEEPING_MS 1000
+#define HEALTH_TIMEOUT_MAX_MS 2000
+#define REVIVE_WITHOUT_HEALTH_NS (5 * KVR_NS_PER_SEC)
+#define METRICS_MAX_BODY (4u << 20)
+
+typedef struct check_ctx_s {
+    struct kvr_router_checks_s *checks;
+    uint32_t index;
+} check_ctx_t;
+
+struct kvr_router_checks_s {
+    kvr_router_t *r;
+    kvr_fetch_t *health[KVR_MAX_ENGINES];
+    kvr_fetch_t *reconcile[KVR_MAX_ENGINES];
+    check_ctx_t ctx[KVR_MAX_ENGINES];
+    void (*closed)(kvr_router_t *r);
+    int open_handles;
+};
+
+static void on_health(void *arg, int status, const char *body, size_t len)
+{
+    check_ctx_t *c = arg;
+    kvr_router_t *r = c->checks->r;
+    (void)body;
+    (void)len;
+    c->checks->health[c->index] = NULL;
+    kvr_engine_t *e = kvr_engine_table_get(&r->engines, c->index);
+    if (!e || e->removed)
+        return;
+    if (status >= 200 && status < 300) {
+        kvr_router_engine_ok(r, e);
+    } else {
+        KVR_DEBUG("health_failed engine=%s status=%d", e->id, status);
+        kvr_router_engine_failed(r, e, "health");
+    }
+}
+
+static void on_health_timer(uv_timer_t *t)
+{
+    kvr_router_t *r = t->data;
+    struct kvr_router_checks_s *ch = r->checks;
+    uint64_t timeout = r->cfg.health_interval_ms < HEALTH_TIMEOUT_MAX_MS ? r->cfg.health_interval_ms
+                                                                          : HEALTH_TIMEOUT_MAX_MS;
+    if (timeout < 200)
+        timeout = 200;
+    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
+        kvr_engine_t *e = r->engines.engines[i];
+        if (!e || e->removed || ch->health[i])
+            continue;
+        ch->ctx[i] = (check_ctx_t){ch, i};
+        if (kvr_fetch(e->pool, r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
+            ch->health[i] = NULL;
+    }
+}
+
+static void on_reconcile(void *arg, int status, const char *body, size_t len)
+{
+    check_ctx_t *c = arg;
+    kvr_router_t *r = c->checks->r;
+    c->checks->reconcile[c->index] = NULL;
+    kvr_engine_t *e = kvr_engine_table_get(&r->engines, c->index);
+    if (!e || e->removed)
+        return;
+    kvr_engine_state_t st;
+    memset(&st, 0, sizeof st);
+    kvr_engine_kind_t kind;
+    int rc = status == 200 ? kvr_engine_metrics_parse(body, len, &st, &kind, NULL) : (status < 0 ? status : -EPROTO);
+    if (rc < 0) {
+        r->metrics.reconcile_failures_total++;
+        KVR_DEBUG("reconcile_failed engine=%s error=\"%s\"", e->id, kvr_strerror(rc));
+        return;
+    }
+    int64_t real = (int64_t)st.running + st.waiting;
+    e->reconcile_drift = (int64_t)e->shadow_requests - real;
+    e->reconciled_ns = kvr_clock_now_ns();
+    r->metrics.reconcile_runs_total++;
+    KVR_DEBUG("reconcile engine=%s kind=%s shadow_requests=%u real_requests=%lld drift=%lld", e->id,
+              kvr_engine_kind_name(kind), e->shadow_requests, (long long)real, (long long)e->reconcile_drift);
+}
+
+static void reconcile_all(kvr_router_t *r)
+{
+    struct kvr_router_checks_s *ch = r->checks;
+    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
+        kvr_engine_t *e = r->engines.engines[i];
+        if (!kvr_engine_is_candidate(e) || ch->reconcile[i])
+            continue;
+        ch->ctx[i] = (check_ctx_t){ch, i};
+        if (kvr_fetch(e->pool, "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
+            ch->reconcile[i] = NULL;
+    }
+}
+
+static void on_housekeeping(uv_timer_t *t)
+{
+    kvr_router_t *r = t->data;
+    uint64_t now = kvr_clock_now_ns();
+    kvr_sessions_expire(&r->sessions, now);
+    if (r->cfg.health_interval_ms == 0) {
+        /* Without health checks a failed engine gets another chance after a pause. */
+        for (uint32_t i = 0; i < r->engines.n_slots; i++) {
+            kvr_engine_t *e = r->engines.engines[i];
+            if (e && !e->removed && !e->healthy && now - e->down_since_ns > REVIVE_WITHOUT_HEALTH_NS)
+                kvr_router_engine_ok(r, e);
+        }
+    }
+    if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
+        r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
+        reconcile_all(r);
+    }
+}
+
+int kvr_router_start_timers(kvr_router_t *r)
+{
+    struct kvr_router_checks_s *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return -ENOMEM;
+    ch->r = r;
+    r->checks = ch;
+    uv_timer_init(r->loop, &r->health_timer);
+    uv_timer_init(r->loop, &r->housekeeping_timer);
+    r->health_timer.data = r->housekeeping_timer.data = r;
+    ch->open_handles = 2;
+    if (r->cfg.health_interval_ms > 0)
+        uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms, r->cfg.health_interval_ms);
+    r->next_reconcile_ns = kvr_clock_now_ns() + r->cfg.reconcile_s * KVR_NS_PER_SEC;
+    uv_timer_start(&r->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
+    r->timers_started = true;
+    return 0;
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+    kvr_router_t *r = h->data;
+    struct kvr_router_checks_s *ch = r->checks;
+    if (--ch->open_handles > 0)
+        return;
+    void (*closed)(kvr_router_t *) = ch->closed;
+    free(ch);
+    r->checks = NULL;
+    if (closed)
+        closed(r);
+}
+
+void kvr_router_stop_timers(kvr_router_t *r, void (*closed)(kvr_router_t *r))
+{
+    struct kvr_router_checks_s *ch = r->checks;
+    if (!r->timers_started || !ch) {
+        if (closed)
+            closed(r);
+        return;
+    }
+    r->timers_started = false;
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
+        kvr_fetch_cancel(ch->health[i]);
+        kvr_fetch_cancel(ch->reconcile[i]);
+        ch->health[i] = ch->reconcile[i] = NULL;
+    }
+    ch->closed = closed;
+    uv_close((uv_handle_t *)&r->health_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&r->housekeeping_timer, on_timer_closed);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_KEYS_H
+#define KVR_ROUTER_KEYS_H
+
+/*
+ * Routing keys: what the router needs from a request body to route it
+ * (session id, routing text, its prefix block hashes, an estimated prompt
+ * token count). The body itself is forwarded unchanged; this is a read-only
+ * look at it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a session id may come from, tried in the configured order. */
+typedef enum {
+    KVR_SESSION_SRC_HEADER = 1, /* the session header (X-Session-ID by default) */
+    KVR_SESSION_SRC_SESSION_ID, /* body "session_id" */
+    KVR_SESSION_SRC_USER,       /* body "user" */
+} kvr_session_src_t;
+
+#define KVR_SESSION_SRC_MAX 3
+#define KVR_SESSION_ID_MAX 256 /* longer ids are rejected with 400 */
+
+typedef struct kvr_keys_config_s {
+    kvr_session_src_t order[KVR_SESSION_SRC_MAX];
+    size_t n_order;
+} kvr_keys_config_t;
+
+typedef struct kvr_route_keys_s {
+    char *session_id;        /* NUL-terminated, NULL when the request has none */
+    char *text;              /* routing text: messages' contents in order, or prompt */
+    size_t text_len;
+    uint64_t *block_hashes;  /* chained 64-byte block hashes of text */
+    size_t n_blocks;
+    uint32_t prompt_tokens;  /* text bytes / KVR_BYTES_PER_TOKEN, at least 1 */
+    uint32_t max_tokens;     /* max_tokens / max_completion_tokens / max_new_tokens, 0 = unset */
+    bool stream;             /* "stream": true */
+} kvr_route_keys_t;
+
+/** The default order: header, then body session_id, then body user. */
+void kvr_keys_config_defaults(kvr_keys_config_t *cfg);
+/** Parses a comma-separated order such as "header,session_id,user"; -EINVAL on an unknown name. */
+int kvr_keys_config_parse(kvr_keys_config_t *cfg, const char *list);
+
+/**
+ * Extracts the keys of one request body. header_session is the session
+ * header's value (NULL when absent). Returns 0, or -EINVAL for a body that
+ * is not a JSON object or has wrongly typed fields, with a one-line reason
+ * in err (meant for the client's 400).
+ */
+int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
+                     const char *header_session, kvr_route_keys_t *out, char *err, size_t err_len);
+/** Frees what kvr_keys_extract allocated; safe on a zeroed or already freed struct. */
+void kvr_keys_free(kvr_route_keys_t *keys);
+
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_ROUTER_METRICS_H
+#define KVR_ROUTER_METRICS_H
+
+/*
+ * The router's own counters and histograms, rendered as Prometheus text by
+ * kvr_router_render_metrics() together with the live per-engine gauges.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "router/policy.h"
+
+#define KVR_HIST_BUCKETS 16
+#define KVR_METRICS_MAX_REASONS 24
+#define KVR_METRICS_MAX_STATUS 600
+
+typedef struct kvr_histogram_s {
+    uint64_t buckets[KVR_HIST_BUCKETS]; /* cumulative only when rendered */
+    uint64_t count;
+    double sum;
+} kvr_histogram_t;
+
+typedef struct kvr_selection_counts_s {
+    const char *reason[KVR_METRICS_MAX_REASONS]; /* static labels from policies and the core */
+    uint64_t count[KVR_METRICS_MAX_REASONS];
+} kvr_selection_counts_t;
+
+typedef enum {
+    KVR_RETRY_CONNECT = 0,  /* connect refused / failed / timed out */
+    KVR_RETRY_STATUS_5XX,   /* the engine answered 5xx before any byte went to the client */
+    KVR_RETRY_RESET,        /* the connection died before any byte went to the client */
+    KVR_RETRY_N_CAUSES,
+} kvr_retry_cause_t;
+
+typedef enum {
+    KVR_TIMEOUT_CONNECT = 0,
+    KVR_TIMEOUT_FIRST_BYTE,
+    KVR_TIMEOUT_IDLE,
+    KVR_TIMEOUT_N_KINDS,
+} kvr_timeout_kind_t;
+
+typedef struct kvr_router_metrics_s {
+    uint64_t requests_by_status[KVR_METRICS_MAX_STATUS];
+    kvr_selection_counts_t *selections;         /* KVR_MAX_ENGINES entries */
+    uint64_t retries_total[KVR_RETRY_N_CAUSES];
+    uint64_t timeouts_total[KVR_TIMEOUT_N_KINDS];
+    uint64_t client_aborts_total;               /* client went away mid request */
+    uint64_t upstream_cut_total;                /* engine failed after bytes flowed: stream ended */
+    uint64_t no_candidate_total;
+    uint64_t sessions_placed_total;             /* first placement of a session */
+    uint64_t sessions_replaced_total;           /* pin unhealthy or gone: placed again */
+    uint64_t sessions_migrated_total;           /* --migrate-load re-homing */
+    uint64_t pressure_fallback_total;           /* KVR_DECISION_PRESSURE_FALLBACK decisions */
+    uint64_t reconcile_runs_total;
+    uint64_t reconcile_failures_total;
+    kvr_histogram_t ttft;
+    kvr_histogram_t e2e;
+} kvr_router_metrics_t;
+
+/** 0 or -ENOMEM. */
+int kvr_router_metrics_init(kvr_router_metrics_t *m);
+void kvr_router_metrics_close(kvr_router_metrics_t *m);
+/** Adds one observation in seconds. */
+void kvr_histogram_observe(kvr_histogram_t *h, double seconds);
+/** Counts one selection of engine_index with reason. */
+void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index, const char *reason);
+/** Counts one finished request by its final status. */
+void kvr_router_metrics_status(kvr_router_metrics_t *m, int status);
+
+struct kvr_router_s;
+/** The whole /metrics page (malloc'ed, *len bytes). */
+char *kvr_router_render_metrics(struct kvr_router_s *r, size_t *len);
+/** The /engines JSON document (malloc'ed, *len bytes). */
+char *kvr_router_render_engines(struct kvr_router_s *r, size_t *len);
+
+#endif

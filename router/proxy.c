@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/proxy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/prefix_hash.h"
+#include "common/xmalloc.h"
+#include "router/upstream.h"
+
+#define PROXY_MAX_FORWARD_HEADERS 96
+#define PROXY_BACKPRESSURE_BYTES (1u << 20)
+#define PROXY_MAX_ATTEMPTS 17
+
+typedef struct proxy_s {
+    kvr_router_t *r;
+    kvr_http_req_t *req;
+    char request_id[136];
+    kvr_route_keys_t keys;
+    kvr_route_request_t route_req;
+    kvr_route_result_t route;
+    kvr_charge_t charge;
+    kvr_upstream_t *up;
+    const char *body;
+    size_t body_len;
+    kvr_http_header_t fwd[PROXY_MAX_FORWARD_HEADERS];
+    size_t n_fwd;
+    uint32_t tried[PROXY_MAX_ATTEMPTS];
+    uint32_t attempts;
+    uint64_t start_ns;
+    bool responded;               /* the response head went to the client */
+    bool paused;
+    bool sse;
+    int status;                   /* the status the client got */
+    uint64_t body_bytes;
+    uint64_t sse_events;
+    char last_byte;
+} proxy_t;
+
+static void dispatch(proxy_t *p);
+
+static bool hop_by_hop(const char *name)
+{
+    static const char *const names[] = {
+        "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection",
+        "proxy-authenticate", "proxy-authorization", "content-length", "host", "expect",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+void kvr_proxy_request_id(kvr_router_t *r, const char *given, char *out, size_t cap)
+{
+    if (given && given[0] && strlen(given) < cap && strlen(given) <= 128) {
+        bool ok = true;
+        for (const char *c = given; *c && ok; c++)
+            ok = isgraph((unsigned char)*c) && *c != '"' && *c != '\\';
+        if (ok) {
+            snprintf(out, cap, "%s", given);
+            return;
+        }
+    }
+    snprintf(out, cap, "kvr-%016llx-%llu", (unsigned long long)r->id_prefix,
+             (unsigned long long)++r->request_seq);
+}
+
+/* The one place a proxied request ends: every charge and lease is released here. */
+static void finish(proxy_t *p, int status)
+{
+    kvr_router_t *r = p->r;
+    if (p->up) {
+        kvr_upstream_cancel(p->up);
+        p->up = NULL;
+    }
+    kvr_charge_end(&p->charge);
+    if (p->route.seed_lease && p->route.engine) {
+        kvr_admission_release_lease(r->admission, p->route.engine->index);
+        p->route.seed_lease = false;
+    }
+    kvr_router_metrics_status(&r->metrics, status);
+    uint64_t now = kvr_clock_now_ns();
+    if (status >= 200 && status < 300)
+        kvr_histogram_observe(&r->metrics.e2e, (double)kvr_clock_age_ns(now, p->start_ns) / 1e9);
+    if (p->route.engine || p->route.status)
+        kvr_router_log_decision(r, p->request_id, p->keys.session_id, &p->route, status, p->attempts);
+    kvr_keys_free(&p->keys);
+    free(p);
+    r->in_flight--;
+    if (r->draining && r->in_flight == 0 && r->on_drained)
+        r->on_drained(r);
+}
+
+static void respond_error(proxy_t *p, int status, const char *message)
+{
+    kvr_http_header_t h[2] = {{"X-Request-ID", p->request_id}, {"Retry-After", "1"}};
+    kvr_http_respond_error(p->req, status, NULL, message, h, status == 429 || status == 503 ? 2 : 1);
+    finish(p, status);
+}
+
+/* ---- upstream callbacks ---- */
+
+static void on_client_drain(kvr_http_req_t *req, void *arg)
+{
+    proxy_t *p = arg;
+    (void)req;
+    if (p->paused && p->up) {
+        p->paused = false;
+        kvr_upstream_pause(p->up, false);
+    }
+}
+
+static bool retry_possible(proxy_t *p)
+{
+    return p->attempts <= p->r->cfg.retries && p->attempts < PROXY_MAX_ATTEMPTS &&
+           kvr_router_has_candidate(p->r, p->tried, p->attempts);
+}
+
+static void retry(proxy_t *p, kvr_retry_cause_t cause)
+{
+    p->r->metrics.retries_total[cause]++;
+    kvr_charge_end(&p->charge);
+    if (p->route.seed_lease && p->route.engine)
+        kvr_admission_release_lease(p->r->admission, p->route.engine->index);
+    KVR_DEBUG("retry request_id=%s engine=%s attempt=%u cause=%d", p->request_id,
+              p->route.engine ? p->route.engine->id : "-", p->attempts, (int)cause);
+    dispatch(p);
+}
+
+static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n, int64_t content_length)
+{
+    proxy_t *p = arg;
+    kvr_router_t *r = p->r;
+    kvr_engine_t *e = p->route.engine;
+    if (status >= 500 && retry_possible(p)) {
+        kvr_router_engine_failed(r, e, "status_5xx");
+        kvr_upstream_cancel(p->up);
+        p->up = NULL;
+        retry(p, KVR_RETRY_STATUS_5XX);
+        return;
+    }
+    if (status < 500)
+        kvr_router_engine_ok(r, e);
+    kvr_charge_first_byte(&p->charge);
+    kvr_histogram_observe(&r->metrics.ttft, (double)kvr_clock_age_ns(kvr_clock_now_ns(), p->start_ns) / 1e9);
+
+    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
+    size_t k = 0;
+    const char *content_type = NULL;
+    for (size_t i = 0; i < n && k < PROXY_MAX_FORWARD_HEADERS; i++) {
+        if (strcasecmp(headers[i].name, "content-type") == 0) {
+            content_type = headers[i].value;
+            continue;
+        }
+        if (hop_by_hop(headers[i].name) || strcasecmp(headers[i].name, "x-request-id") == 0 ||
+            strcasecmp(headers[i].name, "x-kvroute-engine") == 0)
+            continue;
+        out[k++] = headers[i];
+    }
+    out[k++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
+    if (r->cfg.engine_header)
+        out[k++] = (kvr_http_header_t){"X-Kvroute-Engine", e->id};
+    p->sse = content_type && strncasecmp(content_type, "text/event-stream", 17) == 0;
+    p->status = status;
+    p->responded = true;
+    kvr_http_stream_begin(p->req, status, content_type, out, k,
+                          content_length >= 0 ? content_length : KVR_HTTP_CHUNKED);
+    kvr_http_req_on_drain(p->req, on_client_drain, p);
+}
+
+/* KV held grows with output: one SSE event is about one decode step's token(s). */
+static void count_output(proxy_t *p, const char *data, size_t len)
+{
+    p->body_bytes += len;
+    if (p->sse) {
+        char last = p->last_byte;
+        for (size_t i = 0; i < len; i++) {
+            if (data[i] == '\n' && last == '\n')
+                p->sse_events++;
+            if (data[i] != '\r')
+                last = data[i];
+        }
+        p->last_byte = last;
+        kvr_charge_progress(&p->charge, p->sse_events);
+    } else {
+        kvr_charge_progress(&p->charge, p->body_bytes / KVR_BYTES_PER_TOKEN);
+    }
+}
+
+static void on_data(void *arg, const char *data, size_t len)
+{
+    proxy_t *p = arg;
+    count_output(p, data, len);
+    kvr_http_stream_write(p->req, data, len);
+    if (!p->paused && kvr_http_stream_queued(p->req) > PROXY_BACKPRESSURE_BYTES) {
+        p->paused = true;
+        kvr_upstream_pause(p->up, true);
+    }
+}
+
+static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
+{
+    proxy_t *p = arg;
+    kvr_router_t *r = p->r;
+    kvr_engine_t *e = p->route.engine;
+    p->up = NULL;
+    if (status == 0) {
+        kvr_http_stream_end(p->req);
+        finish(p, p->status);
+        return;
+    }
+    if (p->responded) {
+        /* Bytes already flowed: the client gets a clean end of what there was. */
+        if (status == -ETIMEDOUT)
+            r->metrics.timeouts_total[KVR_TIMEOUT_IDLE]++;
+        r->metrics.upstream_cut_total++;
+        KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id, e->id,
+                 kvr_strerror(status), (unsigned long long)p->body_bytes);
+        kvr_http_stream_end(p->req);
+        finish(p, p->status);
+        return;
+    }
+    if (phase == KVR_UPSTREAM_CONNECT) {
+        if (status == -ETIMEDOUT)
+            r->metrics.timeouts_total[KVR_TIMEOUT_CONNECT]++;
+        kvr_router_engine_failed(r, e, "connect");
+        if (retry_possible(p)) {
+            retry(p, KVR_RETRY_CONNECT);
+            return;
+        }
+        KVR_WARN("upstream_failed request_id=%s engine=%s phase=connect error=\"%s\"", p->request_id, e->id,
+                 kvr_strerror(status));
+        respond_error(p, status == -ETIMEDOUT ? 504 : 502, "could not connect to an engine");
+        return;
+    }
+    if (status == -ETIMEDOUT) {
+        /* The engine may be working on it: a second copy elsewhere would double the load. */
+        r->metrics.timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
+        KVR_WARN("upstream_timeout request_id=%s engine=%s phase=first_byte", p->request_id, e->id);
+        respond_error(p, 504, "the engine did not answer in time");
+        return;
+    }
+    kvr_router_engine_failed(r, e, "reset");
+    if (retry_possible(p)) {
+        retry(p, KVR_RETRY_RESET);
+        return;
+    }
+    KVR_WARN("upstream_failed request_id=%s engine=%s phase=wait error=\"%s\"", p->request_id, e->id,
+             kvr_strerror(status));
+    respond_error(p, 502, "the engine closed the connection without an answer");
+}
+
+static void on_client_abort(kvr_http_req_t *req, void *arg)
+{
+    proxy_t *p = arg;
+    p->r->metrics.client_aborts_total++;
+    KVR_DEBUG("client_abort request_id=%s engine=%s", p->request_id,
+              p->route.engine ? p->route.engine->id : "-");
+    kvr_http_req_abandon(req);
+    finish(p, 499); /* nginx's code for "client closed request": counted, never sent */
+}
+
+static void dispatch(proxy_t *p)
+{
+    kvr_router_t *r = p->r;
+    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end};
+    for (;;) {
+        p->route_req.now_ns = kvr_clock_now_ns();
+        kvr_router_route(r, &p->route_req, p->tried, p->attempts, &p->charge, &p->route);
+        if (!p->route.engine) {
+            if (p->route.status == 429)
+                respond_error(p, 429, "no engine has room for this request; retry later");
+            else if (p->attempts > 0)
+                respond_error(p, 502, "every engine tried failed");
+            else
+                respond_error(p, 503, "no healthy engine available");
+            return;
+        }
+        kvr_engine_t *e = p->route.engine;
+        p->tried[p->attempts++] = e->index;
+        kvr_upstream_timeouts_t t = {r->cfg.connect_timeout_ms, r->cfg.first_byte_timeout_ms,
+                                     r->cfg.idle_timeout_ms};
+        int rc = kvr_upstream_request(e->pool, kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
+                                      p->n_fwd, p->body, p->body_len, &t, &cbs, p, &p->up);
+        if (rc == 0)
+            return;
+        /* Could not even start (out of sockets, bad address): as a connect failure. */
+        kvr_router_engine_failed(r, e, "connect");
+        kvr_charge_end(&p->charge);
+        if (!retry_possible(p)) {
+            respond_error(p, 502, "could not connect to an engine");
+            return;
+        }
+        r->metrics.retries_total[KVR_RETRY_CONNECT]++;
+    }
+}
+
+void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
+{
+    proxy_t *p = kvr_xcalloc(1, sizeof *p);
+    p->r = r;
+    p->req = req;
+    p->start_ns = kvr_http_req_start_ns(req);
+    r->in_flight++;
+    kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id, sizeof p->request_id);
+    p->body = kvr_http_req_body(req, &p->body_len);
+
+    char err[256];
+    if (kvr_keys_extract(&r->cfg.keys, p->body, p->body_len, kvr_http_req_header(req, r->cfg.session_header),
+                         &p->keys, err, sizeof err) < 0) {
+        respond_error(p, 400, err);
+        return;
+    }
+    p->route_req = (kvr_route_request_t){
+        .request_id = p->request_id,
+        .session_id = p->keys.session_id,
+        .text = p->keys.text,
+        .text_len = p->keys.text_len,
+        .block_hashes = p->keys.block_hashes,
+        .n_blocks = p->keys.n_blocks,
+        .prompt_tokens = p->keys.prompt_tokens,
+        .max_tokens = p->keys.max_tokens,
+    };
+    size_t nh = kvr_http_req_header_count(req);
+    for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
+        const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
+        if (!hop_by_hop(h->name) && strcasecmp(h->name, "x-request-id") != 0)
+            p->fwd[p->n_fwd++] = *h;
+    }
+    p->fwd[p->n_fwd++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
+    kvr_http_req_on_abort(req, on_client_abort, p);
+    dispatch(p);
+}

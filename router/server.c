@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/server.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "router/fetch.h"
+#include "router/proxy.h"
+
+#define MODELS_TIMEOUT_MS 5000
+#define MODELS_MAX_BODY (1u << 20)
+
+static void respond_json(kvr_http_req_t *req, int status, char *text, size_t len)
+{
+    kvr_http_respond(req, status, "application/json", NULL, 0, text, len);
+    free(text);
+}
+
+static void respond_doc(kvr_http_req_t *req, int status, json_t *doc)
+{
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    if (!text) {
+        kvr_http_respond_error(req, 500, NULL, "could not encode the response", NULL, 0);
+        return;
+    }
+    respond_json(req, status, text, strlen(text));
+}
+
+/* ---- GET /v1/models: the union of the engines' lists ---- */
+
+typedef struct models_s models_t;
+
+typedef struct models_part_s {
+    models_t *m;
+    size_t i;
+} models_part_t;
+
+struct models_s {
+    kvr_router_t *r;
+    kvr_http_req_t *req;
+    kvr_fetch_t *fetches[KVR_MAX_ENGINES];
+    models_part_t parts[KVR_MAX_ENGINES];
+    size_t n, pending, answered;
+    json_t *data;
+};
+
+static void models_free(models_t *m)
+{
+    json_decref(m->data);
+    free(m);
+}
+
+static void models_reply(models_t *m)
+{
+    if (m->answered == 0) {
+        kvr_http_respond_error(m->req, 502, NULL, "no engine answered /v1/models", NULL, 0);
+    } else {
+        respond_doc(m->req, 200, json_pack("{s:s, s:O}", "object", "list", "data", m->data));
+    }
+    models_free(m);
+}
+
+static void on_models_part(void *arg, int status, const char *body, size_t len)
+{
+    models_part_t *part = arg;
+    models_t *m = part->m;
+    m->fetches[part->i] = NULL;
+    if (status >= 200 && status < 300) {
+        json_t *doc = json_loadb(body, len, 0, NULL);
+        json_t *data = json_object_get(doc, "data");
+        if (json_is_array(data)) {
+            m->answered++;
+            size_t i;
+            json_t *model;
+            json_array_foreach(data, i, model) {
+                const char *id = json_string_value(json_object_get(model, "id"));
+                if (!id)
+                    continue;
+                bool seen = false;
+                size_t j;
+                json_t *have;
+                json_array_foreach(m->data, j, have) {
+                    if (strcmp(json_string_value(json_object_get(have, "id")), id) == 0) {
+                        seen = true;
+                        break;
+                    }
+                }
+                if (!seen)
+                    json_array_append(m->data, model);
+            }
+        }
+        json_decref(doc);
+    }
+    if (--m->pending == 0)
+        models_reply(m);
+}
+
+static void on_models_abort(kvr_http_req_t *req, void *arg)
+{
+    models_t *m = arg;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->fetches[i]) {
+            kvr_fetch_cancel(m->fetches[i]);
+            m->fetches[i] = NULL;
+        }
+    }
+    kvr_http_req_abandon(req);
+    models_free(m);
+}
+
+static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
+{
+    models_t *m = kvr_xcalloc(1, sizeof *m);
+    m->r = r;
+    m->req = req;
+    m->data = json_array();
+    m->pending = 1; /* held until every fetch started, so a synchronous end cannot reply early */
+    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
+        kvr_engine_t *e = r->engines.engines[i];
+        if (!kvr_engine_is_candidate(e))
+            continue;
+        models_part_t *part = &m->parts[m->n];
+        part->m = m;
+        part->i = m->n;
+        if (kvr_fetch(e->pool, "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models_part, part,
+                      &m->fetches[m->n]) < 0)
+            continue;
+        m->n++;
+        m->pending++;
+    }
+    kvr_http_req_on_abort(req, on_models_abort, m);
+    if (--m->pending == 0)
+        models_reply(m);
+}
+
+/* ---- admin ---- */
+
+static bool admin_allowed(kvr_router_t *r, kvr_http_req_t *req)
+{
+    if (!r->cfg.admin_token[0]) {
+        kvr_http_respond_error(req, 403, NULL, "admin endpoints are disabled (start kvroute with --admin-token)",
+                               NULL, 0);
+        return false;
+    }
+    const char *auth = kvr_http_req_header(req, "Authorization");
+    char want[300];
+    snprintf(want, sizeof want, "Bearer %s", r->cfg.admin_token);
+    /* Compare every byte whatever the first difference, so timing does not leak the token. */
+    unsigned diff = auth ? (unsigned)(strlen(auth) ^ strlen(want)) : 1u;
+    if (auth)
+        for (size_t i = 0; want[i]; i++)
+            diff |= (unsigned char)want[i] ^ (unsigned char)(i < strlen(auth) ? auth[i] : 0);
+    if (diff != 0) {
+        kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
+        kvr_http_respond_error(req, 401, "authentication_error", "missing or wrong bearer token", &h, 1);
+        return false;
+    }
+    return true;
+}
+
+static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
+{
+    if (!admin_allowed(r, req))
+        return;
+    size_t len;
+    const char *body = kvr_http_req_body(req, &len);
+    json_t *doc = json_loadb(body, len, 0, NULL);
+    const char *url = json_string_value(json_object_get(doc, "url"));
+    if (!url) {
+        json_decref(doc);
+        kvr_http_respond_error(req, 400, NULL, "expected a JSON body {\"url\": \"http://host:port\"}", NULL, 0);
+        return;
+    }
+    kvr_engine_t *e;
+    int rc = kvr_router_add_engine(r, url, &e);
+    if (rc < 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "cannot add engine %s: %s", url, kvr_strerror(rc));
+        json_decref(doc);
+        kvr_http_respond_error(req, rc == -EEXIST ? 409 : 400, NULL, msg, NULL, 0);
+        return;
+    }
+    json_decref(doc);
+    respond_doc(req, 201, json_pack("{s:s, s:i}", "id", e->id, "index", (int)e->index));
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const char *raw_id)
+{
+    if (!admin_allowed(r, req))
+        return;
+    char id[512];
+    size_t j = 0;
+    for (size_t i = 0; raw_id[i] && j + 1 < sizeof id; i++) {
+        if (raw_id[i] == '%' && hexval(raw_id[i + 1]) >= 0 && hexval(raw_id[i + 2]) >= 0) {
+            id[j++] = (char)(hexval(raw_id[i + 1]) * 16 + hexval(raw_id[i + 2]));
+            i += 2;
+        } else {
+            id[j++] = raw_id[i];
+        }
+    }
+    id[j] = '\0';
+    kvr_engine_t *e = kvr_engine_table_find(&r->engines, id);
+    if (!e) {
+        char *end;
+        unsigned long index = strtoul(id, &end, 10);
+        if (id[0] && *end == '\0') {
+            e = kvr_engine_table_get(&r->engines, (uint32_t)index);
+            if (e && e->removed)
+                e = NULL;
+        }
+    }
+    if (!e) {
+        kvr_http_respond_error(req, 404, NULL, "no such engine (give its URL, percent-encoded, or its index)", NULL, 0);
+        return;
+    }
+    kvr_router_remove_engine(r, e);
+    respond_doc(req, 200, json_pack("{s:s, s:i, s:i}", "removed", e->id, "index", (int)e->index, "in_flight",
+                                    (int)e->shadow_requests));
+}
+
+/* ---- dispatch ---- */
+
+static bool is_proxy_path(const char *path)
+{
+    return strcmp(path, "/v1/chat/completions") == 0 || strcmp(path, "/v1/completions") == 0 ||
+           strcmp(path, "/generate") == 0;
+}
+
+static void method_not_allowed(kvr_http_req_t *req, const char *allow)
+{
+    kvr_http_header_t h = {"Allow", allow};
+    char msg[128];
+    snprintf(msg, sizeof msg, "method %s not allowed here (allowed: %s)", kvr_http_req_method(req), allow);
+    kvr_http_respond_error(req, 405, NULL, msg, &h, 1);
+}
+
+void kvr_router_on_request(kvr_http_req_t *req, void *user)
+{
+    kvr_router_t *r = user;
+    const char *method = kvr_http_req_method(req);
+    const char *path = kvr_http_req_path(req);
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+
+    if (is_proxy_path(path)) {
+        if (!post) {
+            method_not_allowed(req, "POST");
+        } else if (r->draining) {
+            kvr_http_header_t h = {"Connection", "close"};
+            kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
+            kvr_router_metrics_status(&r->metrics, 503);
+        } else {
+            kvr_proxy_handle(r, req);
+        }
+        return;
+    }
+    if (strcmp(path, "/health") == 0) {
+        if (!get)
+            return method_not_allowed(req, "GET");
+        static const char ok[] = "{\"status\":\"ok\"}";
+        kvr_http_respond(req, 200, "application/json", NULL, 0, ok, sizeof ok - 1);
+        return;
+    }
+    if (strcmp(path, "/readiness") == 0) {
+        if (!get)
+            return method_not_allowed(req, "GET");
+        bool ready = !r->draining && kvr_router_has_candidate(r, NULL, 0);
+        respond_doc(req, ready ? 200 : 503,
+                    json_pack("{s:s, s:i}", "status", ready ? "ready" : r->draining ? "draining" : "no_healthy_engine",
+                              "engines", (int)r->engines.count));
+        return;
+    }
+    if (strcmp(path, "/metrics") == 0) {
+        if (!get)
+            return method_not_allowed(req, "GET");
+        size_t len;
+        char *text = kvr_router_render_metrics(r, &len);
+        kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, text, len);
+        free(text);
+        return;
+    }
+    if (strcmp(path, "/v1/models") == 0) {
+        if (!get)
+            return method_not_allowed(req, "GET");
+        handle_models(r, req);
+        return;
+    }
+    if (strcmp(path, "/engines") == 0) {
+        if (get) {
+            size_t len;
+            char *text = kvr_router_render_engines(r, &len);
+            respond_json(req, 200, text, len);
+        } else if (post) {
+            handle_add_engine(r, req);
+        } else {
+            method_not_allowed(req, "GET, POST");
+        }
+        return;
+    }
+    if (strncmp(path, "/engines/", 9) == 0 && path[9]) {
+        if (strcmp(method, "DELETE") != 0)
+            return method_not_allowed(req, "DELETE");
+        handle_remove_engine(r, req, path + 9);
+        return;
+    }
+    char msg[300];
+    snprintf(msg, sizeof msg, "no route for %.200s", path);
+    kvr_http_respond_error(req, 404, NULL, msg, NULL, 0);
+}

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/upstream.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <llhttp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+#define UPSTREAM_MAX_HEAD_BYTES (64 * 1024)
+#define UPSTREAM_MAX_HEADERS 128
+#define UPSTREAM_READ_BUF (64 * 1024)
+
+typedef struct up_conn_s up_conn_t;
+
+struct kvr_upstream_pool_s {
+    uv_loop_t *loop;
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    char host[256];
+    uint32_t max_idle;
+    up_conn_t *idle;            /* most recently used first */
+    uint32_t n_idle, n_busy, n_conns;
+    bool destroyed;
+};
+
+struct kvr_upstream_s {
+    kvr_upstream_pool_t *pool;
+    up_conn_t *conn;
+    kvr_upstream_cbs_t cbs;
+    void *arg;
+    kvr_upstream_timeouts_t timeouts;
+    kvr_upstream_phase_t phase;
+    char *head;                 /* request line + headers, owned */
+    size_t head_len;
+    const void *body;
+    size_t body_len;
+    bool fresh_retry_used;      /* the one replacement of a dead keep-alive connection */
+    bool paused;
+    /* response header collection: "name\0value\0" pairs */
+    char *hbuf;
+    size_t hlen, hcap;
+    size_t hoff[UPSTREAM_MAX_HEADERS * 2];
+    size_t nh;
+    bool in_value;
+    bool complete;
+    bool keep_alive;
+    bool ended;                 /* on_end ran or cancel: no more callbacks */
+};
+
+struct up_conn_s {
+    uv_tcp_t tcp;
+    uv_timer_t timer;
+    uv_connect_t connect_req;
+    uv_write_t write_req;
+    kvr_upstream_pool_t *pool;
+    up_conn_t *next_idle;
+    llhttp_t parser;
+    kvr_upstream_t *req;
+    int handles;
+    bool closing;
+    bool connected;
+    bool reused;                /* served a request before this one */
+    bool got_byte;              /* a response byte arrived for the current request */
+    bool writing;
+    char rbuf[UPSTREAM_READ_BUF];
+};
+
+static llhttp_settings_t parser_settings;
+static bool parser_settings_ready;
+
+static void conn_close(up_conn_t *c);
+static void req_fail(kvr_upstream_t *u, int status);
+static int conn_start(kvr_upstream_t *u, up_conn_t *c);
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+
+/* ---- pool ---------------------------------------------------------------- */
+
+int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, socklen_t addr_len,
+                             const char *host_header, uint32_t max_idle, kvr_upstream_pool_t **out)
+{
+    kvr_upstream_pool_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return -ENOMEM;
+    p->loop = loop;
+    memcpy(&p->addr, addr, addr_len);
+    p->addr_len = addr_len;
+    snprintf(p->host, sizeof p->host, "%s", host_header);
+    p->max_idle = max_idle;
+    *out = p;
+    return 0;
+}
+
+static void pool_maybe_free(kvr_upstream_pool_t *p)
+{
+    if (p->destroyed && p->n_conns == 0)
+        free(p);
+}
+
+void kvr_upstream_pool_flush(kvr_upstream_pool_t *p)
+{
+    while (p->idle) {
+        up_conn_t *c = p->idle;
+        p->idle = c->next_idle;
+        p->n_idle--;
+        c->next_idle = NULL;
+        conn_close(c);
+    }
+}
+
+void kvr_upstream_pool_destroy(kvr_upstream_pool_t *p)
+{
+    if (!p)
+        return;
+    p->destroyed = true;
+    kvr_upstream_pool_flush(p);
+    pool_maybe_free(p);
+}
+
+void kvr_upstream_pool_stats(const kvr_upstream_pool_t *p, uint32_t *idle, uint32_t *busy)
+{
+    *idle = p->n_idle;
+    *busy = p->n_busy;
+}
+
+static void idle_remove(kvr_upstream_pool_t *p, up_conn_t *c)
+{
+    for (up_conn_t **pp = &p->idle; *pp; pp = &(*pp)->next_idle) {
+        if (*pp == c) {
+            *pp = c->next_idle;
+            c->next_idle = NULL;
+            p->n_idle--;
+            return;
+        }
+    }
+}
+
+/* ---- connection lifetime --------------------------------------------------- */
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    up_conn_t *c = h->data;
+    if (--c->handles > 0)
+        return;
+    kvr_upstream_pool_t *p = c->pool;
+    p->n_conns--;
+    free(c);
+    pool_maybe_free(p);
+}
+
+static void conn_close(up_conn_t *c)
+{
+    if (c->closing)
+        return;
+    c->closing = true;
+    if (c->req)
+        c->pool->n_busy--;
+    c->req = NULL;
+    uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+    uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+}
+
+static void free_req(kvr_upstream_t *u)
+{
+    free(u->head);
+    free(u->hbuf);
+    free(u);
+}
+
+/* Ends the request with status; the connection must be detached or closed by the caller. */
+static void req_end(kvr_upstream_t *u, int status)
+{
+    if (u->ended)
+        return;
+    u->ended = true;
+    u->cbs.on_end(u->arg, status, u->phase);
+    free_req(u);
+}
+
+static void timer_arm(up_conn_t *c, uint64_t ms);
+
+static void on_timeout(uv_timer_t *t)
+{
+    up_conn_t *c = t->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return;
+    req_fail(u, -ETIMEDOUT);
+}
+
+static void timer_arm(up_conn_t *c, uint64_t ms)
+{
+    uv_timer_start(&c->timer, on_timeout, ms, 0);
+}
+
+/*
+ * Fails the request on its connection: a dead keep-alive connection gets one
+ * fresh replacement when the engine cannot have seen a response start.
+ */
+static void req_fail(kvr_upstream_t *u, int status)
+{
+    up_conn_t *c = u->conn;
+    bool replace = c && c->reused && !c->got_byte && !u->fresh_retry_used && status != -ETIMEDOUT;
+    if (c) {
+        u->conn = NULL;
+        conn_close(c);
+    }
+    if (replace) {
+        u->fresh_retry_used = true;
+        u->phase = KVR_UPSTREAM_CONNECT;
+        u->nh = u->hlen = 0;
+        u->in_value = false;
+        up_conn_t *fresh = kvr_xcalloc(1, sizeof *fresh);
+        fresh->pool = u->pool;
+        int rc = conn_start(u, fresh);
+        if (rc == 0)
+            return;
+        status = rc;
+    }
+    req_end(u, status);
+}
+
+/* ---- response parsing ------------------------------------------------------ */
+
+static void hbuf_append(kvr_upstream_t *u, const char *at, size_t len)
+{
+    if (u->hlen + len + 1 > u->hcap) {
+        size_t cap = u->hcap ? u->hcap * 2 : 1024;
+        while (cap < u->hlen + len + 1)
+            cap *= 2;
+        u->hbuf = kvr_xrealloc(u->hbuf, cap);
+        u->hcap = cap;
+    }
+    memcpy(u->hbuf + u->hlen, at, len);
+    u->hlen += len;
+}
+
+static int on_header_field(llhttp_t *p, const char *at, size_t len)
+{
+    up_conn_t *c = p->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return HPE_PAUSED;
+    if (u->nh == 0 || u->in_value) {
+        if (u->nh > 0)
+            hbuf_append(u, "", 1);
+        if (u->nh / 2 >= UPSTREAM_MAX_HEADERS)
+            return -1;
+        u->hoff[u->nh++] = u->hlen;
+        u->in_value = false;
+    }
+    hbuf_append(u, at, len);
+    return u->hlen > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
+}
+
+static int on_header_value(llhttp_t *p, const char *at, size_t len)
+{
+    up_conn_t *c = p->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return HPE_PAUSED;
+    if (!u->in_value) {
+        hbuf_append(u, "", 1);
+        u->hoff[u->nh++] = u->hlen;
+        u->in_value = true;
+    }
+    hbuf_append(u, at, len);
+    return u->hlen > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
+}
+
+static int on_headers_complete(llhttp_t *p)
+{
+    up_conn_t *c = p->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return HPE_PAUSED;
+    if (u->nh % 2 == 1) { /* a last header without a value */
+        hbuf_append(u, "", 1);
+        u->hoff[u->nh++] = u->hlen;
+    }
+    hbuf_append(u, "", 1);
+    kvr_http_header_t headers[UPSTREAM_MAX_HEADERS];
+    size_t n = u->nh / 2;
+    for (size_t i = 0; i < n; i++) {
+        headers[i].name = u->hbuf + u->hoff[2 * i];
+        headers[i].value = u->hbuf + u->hoff[2 * i + 1];
+    }
+    int64_t content_length = -1;
+    if ((p->flags & F_CONTENT_LENGTH) && !(p->flags & F_CHUNKED))
+        content_length = (int64_t)p->content_length;
+    u->phase = KVR_UPSTREAM_BODY;
+    timer_arm(c, u->timeouts.idle_ms);
+    u->cbs.on_head(u->arg, p->status_code, headers, n, content_length);
+    return c->req == u ? 0 : HPE_PAUSED;
+}
+
+static int on_body(llhttp_t *p, const char *at, size_t len)
+{
+    up_conn_t *c = p->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return HPE_PAUSED;
+    u->cbs.on_data(u->arg, at, len);
+    return c->req == u ? 0 : HPE_PAUSED;
+}
+
+static int on_message_complete(llhttp_t *p)
+{
+    up_conn_t *c = p->data;
+    kvr_upstream_t *u = c->req;
+    if (!u)
+        return HPE_PAUSED;
+    u->complete = true;
+    u->keep_alive = llhttp_should_keep_alive(p);
+    return HPE_PAUSED; /* one response per request: anything after it is not ours */
+}
+
+static void settings_init(void)
+{
+    if (parser_settings_ready)
+        return;
+    llhttp_settings_init(&parser_settings);
+    parser_settings.on_header_field = on_header_field;
+    parser_settings.on_header_value = on_header_value;
+    parser_settings.on_headers_complete = on_headers_complete;
+    parser_settings.on_body = on_body;
+    parser_settings.on_message_complete = on_message_complete;
+    parser_settings_ready = true;
+}
+
+/* The response is whole: the connection goes back to the pool when it can serve another. */
+static void req_complete(up_conn_t *c, kvr_upstream_t *u, bool clean)
+{
+    kvr_upstream_pool_t *p = c->pool;
+    u->conn = NULL;
+    c->req = NULL;
+    p->n_busy--;
+    uv_timer_stop(&c->timer);
+    if (clean && u->keep_alive && !c->writing && !p->destroyed && p->n_idle < p->max_idle) {
+        c->reused = true;
+        c->got_byte = false;
+        if (u->paused) /* an idle connection must be read to notice the engine closing it */
+            uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+        c->next_idle = p->idle;
+        p->idle = c;
+        p->n_idle++;
+    } else {
+        conn_close(c);
+    }
+    req_end(u, 0);
+}
+
+static void conn_feed(up_conn_t *c, const char *data, size_t len)
+{
+    kvr_upstream_t *u = c->req;
+    llhttp_errno_t err = llhttp_execute(&c->parser, data, len);
+    if (c->req != u || !u)
+        return; /* cancelled from a callback: the connection is closing already */
+    if (u->complete) {
+        const char *pos = llhttp_get_error_pos(&c->parser);
+        bool extra = pos && pos < data + len;
+        req_complete(c, u, !extra);
+        return;
+    }
+    if (err != HPE_OK) {
+        KVR_DEBUG("upstream_parse_error host=%s error=%s", c->pool->host, llhttp_errno_name(err));
+        req_fail(u, -EPROTO);
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)suggested;
+    up_conn_t *c = h->data;
+    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    up_conn_t *c = s->data;
+    (void)buf;
+    if (n == 0 || c->closing)
+        return;
+    kvr_upstream_t *u = c->req;
+    if (!u) {
+        /* Idle keep-alive connection: EOF or stray bytes both mean it is done. */
+        idle_remove(c->pool, c);
+        conn_close(c);
+        return;
+    }
+    if (n < 0) {
+        if (n == UV_EOF && c->got_byte) {
+            llhttp_finish(&c->parser); /* a body delimited by the connection's end completes here */
+            if (c->req == u && u->complete) {
+                req_complete(c, u, false);
+                return;
+            }
+            if (c->req != u)
+                return;
+        }
+        req_fail(u, n == UV_EOF ? -ECONNRESET : (int)n);
+        return;
+    }
+    if (!c->got_byte) {
+        c->got_byte = true;
+        if (u->phase == KVR_UPSTREAM_CONNECT)
+            u->phase = KVR_UPSTREAM_WAIT;
+    }
+    if (u->phase == KVR_UPSTREAM_BODY)
+        timer_arm(c, u->timeouts.idle_ms);
+    conn_feed(c, c->rbuf, (size_t)n);
+}
+
+static void on_write(uv_write_t *w, int status)
+{
+    up_conn_t *c = w->data;
+    c->writing = false;
+    if (c->closing)
+        return;
+    kvr_upstream_t *u = c->req;
+    if (!u) {
+        /* The response completed before the write callback: the connection is idle now. */
+        return;
+    }
+    if (status < 0) {
+        req_fail(u, status == UV_EPIPE ? -ECONNRESET : status);
+        return;
+    }
+    if (u->phase == KVR_UPSTREAM_CONNECT) {
+        u->phase = KVR_UPSTREAM_WAIT;
+        timer_arm(c, u->timeouts.first_byte_ms);
+    }
+}
+
+static int conn_send(up_conn_t *c, kvr_upstream_t *u)
+{
+    llhttp_init(&c->parser, HTTP_RESPONSE, &parser_settings);
+    c->parser.data = c;
+    c->got_byte = false;
+    u->nh = u->hlen = 0;
+    u->in_value = false;
+    uv_buf_t bufs[2] = {uv_buf_init(u->head, (unsigned)u->head_len),
+                        uv_buf_init((char *)u->body, (unsigned)u->body_len)};
+    c->write_req.data = c;
+    int rc = uv_write(&c->write_req, (uv_stream_t *)&c->tcp, bufs, u->body_len ? 2 : 1, on_write);
+    if (rc < 0)
+        return rc;
+    c->writing = true;
+    if (c->reused)
+        timer_arm(c, u->timeouts.first_byte_ms);
+    return 0;
+}
+
+static void on_connect(uv_connect_t *cr, int status)
+{
+    up_conn_t *c = cr->data;
+    if (c->closing)
+        return;
+    kvr_upstream_t *u = c->req;
+    if (!u) {
+        conn_close(c);
+        return;
+    }
+    if (status < 0) {
+        req_fail(u, status);
+        return;
+    }
+    c->connected = true;
+    uv_tcp_nodelay(&c->tcp, 1);
+    int rc = uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    if (rc == 0)
+        rc = conn_send(c, u);
+    if (rc < 0)
+        req_fail(u, rc);
+    else
+        timer_arm(c, u->timeouts.first_byte_ms);
+}
+
+/* Opens a new connection for u. On error c is freed (or closing) and nothing is attached. */
+static int conn_start(kvr_upstream_t *u, up_conn_t *c)
+{
+    kvr_upstream_pool_t *p = u->pool;
+    uv_tcp_init(p->loop, &c->tcp);
+    uv_timer_init(p->loop, &c->timer);
+    c->tcp.data = c->timer.data = c;
+    c->connect_req.data = c;
+    c->handles = 2;
+    p->n_conns++;
+    c->req = u;
+    u->conn = c;
+    p->n_busy++;
+    int rc = uv_tcp_connect(&c->connect_req, &c->tcp, (const struct sockaddr *)&p->addr, on_connect);
+    if (rc < 0) {
+        u->conn = NULL;
+        conn_close(c);
+        return rc;
+    }
+    timer_arm(c, u->timeouts.connect_ms);
+    return 0;
+}
+
+/* ---- requests -------------------------------------------------------------- */
+
+static char *build_head(const char *method, const char *path, const char *host,
+                        const kvr_http_header_t *headers, size_t n, size_t body_len, size_t *out_len)
+{
+    size_t cap = strlen(method) + strlen(path) + strlen(host) + 128;
+    for (size_t i = 0; i < n; i++)
+        cap += strlen(headers[i].name) + strlen(headers[i].value) + 4;
+    char *head = kvr_xmalloc(cap);
+    size_t len = (size_t)snprintf(head, cap, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, host);
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(head + len, cap - len, "%s: %s\r\n", headers[i].name, headers[i].value);
+    if (body_len > 0 || strcmp(method, "POST") == 0)
+        len += (size_t)snprintf(head + len, cap - len, "Content-Length: %zu\r\n", body_len);
+    len += (size_t)snprintf(head + len, cap - len, "\r\n");
+    *out_len = len;
+    return head;
+}
+
+int kvr_upstream_request(kvr_upstream_pool_t *pool, const char *method, const char *path,
+                         const kvr_http_header_t *headers, size_t nheaders, const void *body,
+                         size_t body_len, const kvr_upstream_timeouts_t *timeouts,
+                         const kvr_upstream_cbs_t *cbs, void *arg, kvr_upstream_t **out)
+{
+    settings_init();
+    if (pool->destroyed)
+        return -ESHUTDOWN;
+    kvr_upstream_t *u = kvr_xcalloc(1, sizeof *u);
+    u->pool = pool;
+    u->cbs = *cbs;
+    u->arg = arg;
+    u->timeouts = *timeouts;
+    u->body = body;
+    u->body_len = body_len;
+    u->head = build_head(method, path, pool->host, headers, nheaders, body_len, &u->head_len);
+
+    up_conn_t *c = pool->idle;
+    if (c) {
+        pool->idle = c->next_idle;
+        pool->n_idle--;
+        c->next_idle = NULL;
+        c->req = u;
+        u->conn = c;
+        pool->n_busy++;
+        u->phase = KVR_UPSTREAM_CONNECT;
+        int rc = conn_send(c, u);
+        if (rc == 0) {
+            *out = u;
+            return 0;
+        }
+        u->conn = NULL;
+        conn_close(c);
+    }
+    c = kvr_xcalloc(1, sizeof *c);
+    c->pool = pool;
+    u->fresh_retry_used = true; /* a fresh connection has nothing to be replaced for */
+    int rc = conn_start(u, c);
+    if (rc < 0) {
+        free_req(u);
+        return rc;
+    }
+    *out = u;
+    return 0;
+}
+
+void kvr_upstream_cancel(kvr_upstream_t *u)
+{
+    if (!u || u->ended)
+        return;
+    u->ended = true;
+    if (u->conn) {
+        up_conn_t *c = u->conn;
+        u->conn = NULL;
+        conn_close(c);
+    }
+    free_req(u);
+}
+
+void kvr_upstream_pause(kvr_upstream_t *u, bool paused)
+{
+    if (u->paused == paused)
+        return;
+    u->paused = paused;
+    up_conn_t *c = u->conn;
+    if (!c || !c->connected || c->closing)
+        return;
+    if (paused) {
+        uv_read_stop((uv_stream_t *)&c->tcp);
+        uv_timer_stop(&c->timer); /* a slow client is not the engine's silence */
+    } else {
+        uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+        timer_arm(c, u->phase == KVR_UPSTREAM_BODY ? u->timeouts.idle_ms : u->timeouts.first_byte_ms);
+    }
+}
