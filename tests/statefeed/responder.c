@@ -106,6 +106,10 @@ static void *run(void *arg)
         }
         for (unsigned i = 0; i < r->n; i++) {
             engine_t *e = &r->engines[i];
+            /* Re-listening can fail while the peer still holds a connection
+             * the old listener accepted; keep trying. */
+            if (e->listen_fd < 0 && e->mode != RESPONDER_DOWN)
+                e->listen_fd = listen_on(e->port);
             if (e->listen_fd >= 0) {
                 pfds[n] = (struct pollfd){.fd = e->listen_fd, .events = POLLIN};
                 who[n] = e;
@@ -238,6 +242,14 @@ void responder_set_mode(responder_t *r, unsigned i, responder_mode_t mode)
             if (e->conns[k].fd >= 0)
                 serve(e, &e->conns[k]);
     }
+    pthread_mutex_unlock(&r->lock);
+}
+
+void responder_drop_connections(responder_t *r, unsigned i)
+{
+    pthread_mutex_lock(&r->lock);
+    for (int k = 0; k < MAX_CONNS; k++)
+        close_conn(&r->engines[i].conns[k]);
     pthread_mutex_unlock(&r->lock);
 }
 

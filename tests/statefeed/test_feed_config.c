@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Engine specs, flags and the config file. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "statefeed/feed.h"
+
+typedef struct {
+    const char *text;
+    int ok;
+    const char *url;
+    kvr_feed_kind_t kind;
+} spec_case_t;
+
+/* Criterion re-executes the binary per test, so parameters are indexes into
+ * this table rather than pointers. */
+static const spec_case_t spec_cases[] = {
+        {"http://10.0.0.1:8000", 1, "http://10.0.0.1:8000", KVR_FEED_KIND_VLLM},
+        {"http://10.0.0.1:8000/", 1, "http://10.0.0.1:8000/", KVR_FEED_KIND_VLLM},
+        {"http://h:1,kind=sglang", 1, "http://h:1", KVR_FEED_KIND_SGLANG},
+        {"http://h:1,kind=push", 1, "http://h:1", KVR_FEED_KIND_PUSH},
+        {"http://h:1,kind=vllm", 1, "http://h:1", KVR_FEED_KIND_VLLM},
+        {"http://h:1,kind=relay", 0, NULL, 0},
+        {"http://h:1,kind=", 0, NULL, 0},
+        {"http://h:1,weight=2", 0, NULL, 0},
+        {"https://h:1", 0, NULL, 0},
+        {"", 0, NULL, 0},
+        {",kind=vllm", 0, NULL, 0},
+};
+#define SPEC_CASES (sizeof(spec_cases) / sizeof(spec_cases[0]))
+
+ParameterizedTestParameters(feed_config, engine_spec)
+{
+    static size_t index[SPEC_CASES];
+    for (size_t i = 0; i < SPEC_CASES; i++)
+        index[i] = i;
+    return cr_make_param_array(size_t, index, SPEC_CASES);
+}
+
+ParameterizedTest(size_t *i, feed_config, engine_spec)
+{
+    const spec_case_t *c = &spec_cases[*i];
+    kvr_feed_engine_spec_t spec;
+    int rc = kvr_feed_engine_spec_parse(c->text, &spec);
+    if (!c->ok) {
+        cr_expect_lt(rc, 0, "'%s' accepted", c->text);
+        return;
+    }
+    cr_assert_eq(rc, 0, "'%s' refused", c->text);
+    cr_expect_str_eq(spec.url, c->url, "the engine id is the URL exactly as written");
+    cr_expect_eq(spec.kind, c->kind);
+}
+
+Test(feed_config, defaults_and_file, .timeout = 5.)
+{
+    char path[] = "/tmp/kvr-feedconf-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *fp = fdopen(fd, "w");
+    fprintf(fp, "# fleet\n\n--period-ms 20   # fast\nengine http://a:1\n"
+                "engine=http://b:2,kind=sglang\n  fail-threshold 5\n");
+    fclose(fp);
+    kvr_feed_config_t cfg;
+    kvr_feed_config_init(&cfg);
+    char *argv[] = {"kvroute-statefeed", "--config", path, "--engine", "http://c:3", NULL};
+    cr_assert_eq(kvr_feed_config_parse_args(&cfg, 5, argv), 0);
+    cr_expect_eq(cfg.period_ns, 20 * KVR_NS_PER_MS);
+    cr_expect_eq(cfg.timeout_ns, 80 * KVR_NS_PER_MS, "timeout defaults to four periods");
+    cr_expect_eq(cfg.fail_threshold, 5);
+    cr_expect_str_eq(cfg.shm_name, "/kvroute-state");
+    cr_assert_eq(cfg.engine_count, 3);
+    cr_expect_str_eq(cfg.engines[0].url, "http://c:3");
+    cr_expect_not(cfg.engines[0].from_file);
+    cr_expect_str_eq(cfg.engines[1].url, "http://a:1");
+    cr_expect(cfg.engines[1].from_file);
+    cr_expect_eq(cfg.engines[2].kind, KVR_FEED_KIND_SGLANG);
+    kvr_feed_config_free(&cfg);
+    unlink(path);
+}
+
+Test(feed_config, duplicate_engine_refused, .timeout = 5.)
+{
+    kvr_feed_config_t cfg;
+    kvr_feed_config_init(&cfg);
+    char *argv[] = {"kvroute-statefeed", "--engine", "http://a:1", "--engine", "http://a:1", NULL};
+    cr_expect_lt(kvr_feed_config_parse_args(&cfg, 5, argv), 0);
+    kvr_feed_config_free(&cfg);
+}
