@@ -35,6 +35,8 @@ typedef struct {
     double length_sigma;   /* lognormal shape of every length */
     double turns_mean;     /* mean turns per session (1 + geometric) */
     unsigned turns_max;
+    unsigned turns_fixed;  /* every session has exactly this many turns (0 = distribution) */
+    unsigned sessions;     /* stop after this many sessions (0 = as many as the window holds) */
     double think_s;        /* mean think time between an answer and the next turn */
     double decode_ms_per_token; /* estimated answer time added to the gap between turns */
     unsigned input_max;    /* a session ends once its prompt would exceed this */
@@ -166,10 +168,12 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
     /* The lognormal think time is scaled so its mean, not its median, is think_s. */
     double think_median = o->think_s * exp(-0.5 * 0.5 * 0.5);
     double arrival = kvr_rng_exponential(&rng, 1.0 / o->session_rate);
-    for (unsigned s = 0; arrival < o->window_s; s++) {
+    for (unsigned s = 0; arrival < o->window_s && (!o->sessions || s < o->sessions); s++) {
         unsigned tenant = (unsigned)(kvr_rng_next(&rng) % o->tenants);
         unsigned turns = 1;
-        if (o->turns_mean > 1) {
+        if (o->turns_fixed) {
+            turns = o->turns_fixed;
+        } else if (o->turns_mean > 1) {
             /* geometric number of extra turns with mean turns_mean - 1 */
             double p = 1.0 / o->turns_mean;
             while (turns < o->turns_max && kvr_rng_uniform(&rng) > p)
@@ -281,6 +285,8 @@ static void usage(FILE *f)
         "  --length-sigma X       lognormal shape of message and answer lengths\n"
         "  --turns-mean X         mean turns per session (1 + geometric)\n"
         "  --turns-max N          cap on turns per session\n"
+        "  --turns N              exactly N turns per session (overrides the two above)\n"
+        "  --sessions N           stop after N sessions\n"
         "  --think S              mean think time between an answer and the next turn, seconds\n"
         "  --decode-ms X          estimated ms per output token, added to the gap between turns\n"
         "  --input-max N          a session ends before its prompt would exceed N tokens\n"
@@ -314,7 +320,7 @@ static int parse_uint(const char *s, unsigned min, unsigned *out)
 int main(int argc, char **argv)
 {
     enum { O_PRESET = 256, O_SEED, O_WINDOW, O_RATE, O_TENANTS, O_SYS, O_FIRST, O_USER, O_OUT_TOK,
-           O_SIGMA, O_TURNS, O_TURNS_MAX, O_THINK, O_DECODE, O_IN_MAX, O_OUT_MAX, O_BLOCK, O_SUMMARY };
+           O_SIGMA, O_TURNS, O_TURNS_MAX, O_THINK, O_DECODE, O_IN_MAX, O_OUT_MAX, O_BLOCK, O_TURNS_FIXED, O_SESSIONS, O_SUMMARY };
     static const struct option longopts[] = {
         {"preset", required_argument, 0, O_PRESET}, {"seed", required_argument, 0, O_SEED},
         {"window", required_argument, 0, O_WINDOW}, {"session-rate", required_argument, 0, O_RATE},
@@ -325,6 +331,7 @@ int main(int argc, char **argv)
         {"turns-max", required_argument, 0, O_TURNS_MAX}, {"think", required_argument, 0, O_THINK},
         {"decode-ms", required_argument, 0, O_DECODE}, {"input-max", required_argument, 0, O_IN_MAX},
         {"output-max", required_argument, 0, O_OUT_MAX}, {"block-size", required_argument, 0, O_BLOCK},
+        {"turns", required_argument, 0, O_TURNS_FIXED}, {"sessions", required_argument, 0, O_SESSIONS},
         {"output", required_argument, 0, 'o'}, {"summary", no_argument, 0, O_SUMMARY},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
@@ -357,6 +364,8 @@ int main(int argc, char **argv)
         case O_IN_MAX: bad = parse_uint(optarg, 1, &o.input_max); break;
         case O_OUT_MAX: bad = parse_uint(optarg, 1, &o.output_max); break;
         case O_BLOCK: bad = parse_uint(optarg, 1, &o.block_size); break;
+        case O_TURNS_FIXED: bad = parse_uint(optarg, 1, &o.turns_fixed); break;
+        case O_SESSIONS: bad = parse_uint(optarg, 1, &o.sessions); break;
         case 'o': out_path = optarg; break;
         case O_SUMMARY: summary = 1; break;
         case 'h': usage(stdout); return 0;

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The ablation driver: for each policy, a matched pair of runs that differ in
+# one flag only (--es 0 vs --es 1): the same trace, the same seeds, and a fresh
+# simulated fleet, statefeed and router for each arm, so no cache, pin or
+# counter survives from one arm into the other. Then the comparator writes
+# results.md, charts and the table.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+orig_args="$*"
+policies="round_robin,random,power_of_two,load_only,sticky,lmetric,affinity,cache_aware,cost"
+trace="" preset="study" window="" engines=4 seed=1 speed=1 time_scale=1 duration=""
+out="" bin="$root/build/plain" build=1 quiet=0 sim_args="" router_args="" arms="0,1"
+max_inflight=512
+
+usage() {
+  cat <<EOF
+Usage: bench/ablate/run.sh [options]
+Runs ES=0 and ES=1 for each policy on a fresh simulated fleet and compares them.
+
+  --policies LIST     comma-separated policies (default: $policies)
+                      "sticky" is oneshot placement + load_only; "cache_aware_op" is
+                      cache_aware with --owner-pressure 1
+  --trace FILE        trace to replay (default: kvroute-tracegen --preset PRESET --seed SEED)
+  --preset NAME       tracegen preset when no --trace is given: study or short (default study)
+  --window S          tracegen window in seconds (overrides the preset's)
+  --engines N         simulated engines (default 4)
+  --seed N            seed of the trace, the simulator and the router's policies (default 1)
+  --speed X           replay time scale (default 1)
+  --time-scale X      simulator time scale: simulated seconds per real second (default 1);
+                      use the same value as --speed to replay a trace faster
+  --duration S        replay only the first S seconds of the trace
+  --max-inflight N    replay concurrency bound (default 512)
+  --arms LIST         ES values to run (default 0,1)
+  --out DIR           run directory (default build/ablate/run-<date>)
+  --bin DIR           build directory holding the programs (default build/plain)
+  --no-build          do not run cmake --build first
+  --sim-args "..."    extra flags for kvroute-sim
+  --router-args "..." extra flags for kvroute
+  --quiet             less output
+  -h, --help          this text
+Every process started is stopped on exit, also on Ctrl-C.
+EOF
+}
+
+die() { echo "ablate: $*" >&2; exit 2; }
+
+while (($#)); do
+  case "$1" in
+    --policies) policies=$2; shift ;;
+    --trace) trace=$2; shift ;;
+    --preset) preset=$2; shift ;;
+    --window) window=$2; shift ;;
+    --engines) engines=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    --speed) speed=$2; shift ;;
+    --time-scale) time_scale=$2; shift ;;
+    --duration) duration=$2; shift ;;
+    --max-inflight) max_inflight=$2; shift ;;
+    --arms) arms=$2; shift ;;
+    --out) out=$2; shift ;;
+    --bin) bin=$2; shift ;;
+    --no-build) build=0 ;;
+    --sim-args) sim_args=$2; shift ;;
+    --router-args) router_args=$2; shift ;;
+    --quiet) quiet=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+  shift
+done
+
+[[ $engines =~ ^[0-9]+$ && $engines -ge 1 ]] || die "--engines must be a positive number"
+out=${out:-$root/build/ablate/run-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+say() { ((quiet)) || echo "ablate: $*"; }
+
+if ((build)); then
+  say "building into $bin"
+  cmake -S "$root" -B "$bin" >/dev/null
+  cmake --build "$bin" -j 2 --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
+    kvroute-tracegen kvroute-feedsample >/dev/null
+fi
+SIM=$bin/bench/sim/kvroute-sim
+FEED=$bin/statefeed/kvroute-statefeed
+ROUTER=$bin/router/kvroute
+REPLAY=$bin/bench/replay/kvroute-replay
+TRACEGEN=$bin/bench/tracegen/kvroute-tracegen
+SAMPLER=$bin/bench/ablate/kvroute-feedsample
+for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
+  [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
+done
+
+# ---- process bookkeeping: everything started is stopped on any exit -------
+pids=()
+shm_names=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  pids=()
+  local n
+  for n in "${shm_names[@]}"; do rm -f "/dev/shm/${n#/}"; done
+  shm_names=()
+}
+trap 'cleanup' EXIT
+trap 'echo "ablate: interrupted" >&2; cleanup; exit 130' INT TERM
+
+start() { # logfile program args...
+  local log=$1; shift
+  "$@" >"$log" 2>&1 &
+  pids+=($!)
+  last_pid=$!
+}
+
+stop() { # pid: TERM, wait up to 10 s, then KILL
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  local keep=() p
+  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || keep+=("$p"); done
+  pids=("${keep[@]}")
+}
+
+# count consecutive free loopback ports; prints the first
+free_ports() {
+  python3 - "$1" <<'EOF'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(200):
+    base = random.randint(20000, 60000 - n)
+    socks = []
+    try:
+        for p in range(base, base + n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", p))
+            socks.append(s)
+    except OSError:
+        continue
+    finally:
+        for s in socks:
+            s.close()
+    print(base)
+    sys.exit(0)
+sys.exit("no free port range")
+EOF
+}
+
+wait_port() { # port seconds pid
+  local port=$1 deadline=$((SECONDS + $2)) pid=$3
+  while ((SECONDS < deadline)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# ---- the trace --------------------------------------------------------------
+if [[ -z $trace ]]; then
+  trace=$out/trace.jsonl
+  tg=(--preset "$preset" --seed "$seed" -o "$trace")
+  [[ -n $window ]] && tg+=(--window "$window")
+  "$TRACEGEN" "${tg[@]}" --summary 2>"$out/tracegen.txt"
+  say "$(cat "$out/tracegen.txt")"
+fi
+[[ -s $trace ]] || die "trace $trace is empty or missing"
+
+# ---- one cell ---------------------------------------------------------------
+run_cell() { # policy es
+  local policy=$1 es=$2 dir=$out/$1/es$2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local base rport shm="/kvr-ablate-$$-${policy}-es${es}"
+  base=$(free_ports "$engines")
+  rport=$(free_ports 1)
+  shm_names+=("$shm")
+  local urls=() i
+  for ((i = 0; i < engines; i++)); do urls+=("http://127.0.0.1:$((base + i))"); done
+
+  # shellcheck disable=SC2086
+  start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines "$engines" --seed "$seed" \
+    --time-scale "$time_scale" $sim_args
+  local sim_pid=$last_pid
+  wait_port $((base + engines - 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
+
+  local feed_args=(--shm "$shm")
+  for i in "${urls[@]}"; do feed_args+=(--engine "$i"); done
+  start "$dir/statefeed.log" "$FEED" "${feed_args[@]}"
+  local feed_pid=$last_pid
+  local sampler_pid=""
+  if [[ $es == 1 ]]; then
+    start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
+    sampler_pid=$last_pid
+  fi
+
+  local r_args=(--listen "127.0.0.1:$rport" --es "$es" --shm "$shm" --seed "$seed"
+                --decision-log "$dir/decisions.jsonl")
+  case $policy in
+    cache_aware_op) r_args+=(--policy cache_aware --owner-pressure 1) ;;
+    *) r_args+=(--policy "$policy") ;;
+  esac
+  for i in "${urls[@]}"; do r_args+=(--engine "$i"); done
+  # shellcheck disable=SC2086
+  start "$dir/router.log" "$ROUTER" "${r_args[@]}" $router_args
+  local router_pid=$last_pid
+  wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
+  # The feed must be live before an ES=1 arm starts, or its first decisions are shadow-only.
+  sleep 1
+
+  local rp=(--url "http://127.0.0.1:$rport/v1/chat/completions" --trace "$trace" --out "$dir/replay.jsonl"
+            --speed "$speed" --run-id "$policy-es$es" --max-inflight "$max_inflight")
+  [[ -n $duration ]] && rp+=(--duration "$duration")
+  ((quiet)) && rp+=(--quiet)
+  say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), router :$rport"
+  local rc=0
+  "$REPLAY" "${rp[@]}" | tee "$dir/replay.txt" | { ((quiet)) && cat >/dev/null || sed 's/^/    /'; } || rc=$?
+  curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
+  curl -s --max-time 5 "http://127.0.0.1:$rport/engines" >"$dir/engines.json" || true
+
+  [[ -n $sampler_pid ]] && stop "$sampler_pid"
+  stop "$router_pid"
+  stop "$feed_pid"
+  stop "$sim_pid"
+  rm -f "/dev/shm/${shm#/}"
+  return "$rc"
+}
+
+cat >"$out/run.txt" <<EOF
+date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)
+command: bench/ablate/run.sh $orig_args
+policies: $policies; engines: $engines; seed: $seed; speed: $speed; time scale: $time_scale
+trace: $trace ($(wc -l <"$trace") requests)
+EOF
+
+IFS=, read -r -a policy_list <<<"$policies"
+IFS=, read -r -a arm_list <<<"$arms"
+failed=0
+for policy in "${policy_list[@]}"; do
+  for es in "${arm_list[@]}"; do
+    run_cell "$policy" "$es" || { echo "ablate: cell $policy es=$es had failed requests" >&2; failed=1; }
+  done
+done
+
+header="$(sed 's/$/  /' "$out/run.txt")"
+python3 "$root/bench/ablate/compare.py" "$out" --policies "$policies" --header "$header"
+say "results: $out/results.md"
+exit "$failed"
