@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-feed-bench: feed freshness as a router sees it. Starts a
+ * kvroute-sim fleet and a kvroute-statefeed over it, puts a long prefill on
+ * every engine, then reads every slot each millisecond and reports the slot
+ * age distribution and statefeed's CPU, for each fleet size and source.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "shm_layout/shm_layout.h"
+
+extern char **environ;
+
+typedef struct {
+    const char *sim_path;
+    const char *feed_path;
+    char engine_counts[64];
+    char sources[32];
+    unsigned period_ms;
+    unsigned seconds;
+    unsigned prefill_tokens;
+    unsigned base_port;
+} bench_opts_t;
+
+static void usage(FILE *out)
+{
+    fputs("usage: kvroute-feed-bench [flags]\n"
+          "\n"
+          "Measures slot age (now - sample time) as a router reads it, sampled every\n"
+          "millisecond over all engines, while every simulated engine runs a long prefill.\n"
+          "Prints one line per (source, engines) with p50/p99/max age and statefeed's CPU.\n"
+          "\n"
+          "  --sim PATH            kvroute-sim binary (default: the one built with this)\n"
+          "  --statefeed PATH      kvroute-statefeed binary (default: the one built with this)\n"
+          "  --engines LIST        fleet sizes, comma separated (default 8,64)\n"
+          "  --sources LIST        scrape, push or both (default scrape,push)\n"
+          "  --period-ms N         statefeed tick (default 50)\n"
+          "  --seconds N           sampling window per run (default 5)\n"
+          "  --prefill-tokens N    prompt tokens of the prefill sent to each engine (default 100000)\n"
+          "  --base-port N         first engine port (default: a free range near 31000)\n"
+          "  --help                this text\n",
+          out);
+}
+
+static pid_t spawn(char *const argv[], const char *log_path)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc == 0 ? pid : -1;
+}
+
+static void stop(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(pid, SIGTERM);
+    for (int i = 0; i < 300; i++) {
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            return;
+        usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+static bool port_free(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    bool ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    close(fd);
+    return ok;
+}
+
+static unsigned free_range(unsigned start, unsigned count)
+{
+    for (unsigned base = start; base + count < 60000; base += count + 1) {
+        unsigned i = 0;
+        while (i < count + 1 && port_free(base + i)) /* +1: the admin port */
+            i++;
+        if (i == count + 1)
+            return base;
+    }
+    return 0;
+}
+
+static int connect_port(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/*
+ * Sends a completion whose prompt is prefill_tokens words and leaves the
+ * connection open: the engine keeps prefilling while the feed is measured.
+ */
+static int send_prefill(unsigned port, unsigned tokens)
+{
+    int fd = connect_port(port);
+    if (fd < 0)
+        return -1;
+    size_t prompt_len = (size_t)tokens * 4;
+    char *body = malloc(prompt_len + 256);
+    int n = snprintf(body, 256, "{\"model\":\"sim\",\"max_tokens\":1,\"stream\":true,\"prompt\":\"");
+    char *p = body + n;
+    for (unsigned i = 0; i < tokens; i++) {
+        memcpy(p, "tok ", 4);
+        p[1] = (char)('a' + i % 26); /* distinct words: no prefix-cache shortcut */
+        p[2] = (char)('a' + (i / 26) % 26);
+        p += 4;
+    }
+    p += sprintf(p, "\"}");
+    size_t body_len = (size_t)(p - body);
+    char head[256];
+    int hl = snprintf(head, sizeof(head),
+                      "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      "Content-Length: %zu\r\n\r\n", body_len);
+    bool ok = write(fd, head, (size_t)hl) == hl;
+    size_t off = 0;
+    while (ok && off < body_len) {
+        ssize_t w = write(fd, body + off, body_len - off);
+        ok = w > 0;
+        off += w > 0 ? (size_t)w : 0;
+    }
+    free(body);
+    if (!ok) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static uint64_t cpu_ticks(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (p == NULL)
+        return 0;
+    unsigned long long utime = 0, stime = 0;
+    /* fields after ")": state(3) ... utime(14) stime(15) */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return 0;
+    return utime + stime;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct_ms(const uint64_t *v, size_t n, double q)
+{
+    if (n == 0)
+        return 0;
+    size_t i = (size_t)(q * (double)(n - 1));
+    return (double)v[i] / 1e6;
+}
+
+/* One run: fleet of n engines, statefeed from source; prints one line. */
+static int run_one(const bench_opts_t *o, unsigned n, bool push)
+{
+    char tag[64], shm_name[96], cfg_path[128], sock_path[128], sim_log[128], feed_log[128];
+    snprintf(tag, sizeof(tag), "kvr-feedbench-%d-%u-%s", (int)getpid(), n, push ? "push" : "scrape");
+    snprintf(shm_name, sizeof(shm_name), "/%s", tag);
+    snprintf(cfg_path, sizeof(cfg_path), "/tmp/%s.conf", tag);
+    snprintf(sock_path, sizeof(sock_path), "/tmp/%s.sock", tag);
+    snprintf(sim_log, sizeof(sim_log), "/tmp/%s-sim.log", tag);
+    snprintf(feed_log, sizeof(feed_log), "/tmp/%s-feed.log", tag);
+    unsigned base = o->base_port ? o->base_port : free_range(31000, n);
+    if (base == 0) {
+        fprintf(stderr, "feed-bench: no free port range for %u engines\n", n);
+        return -1;
+    }
+    unsigned admin = base + n;
+
+    FILE *cf = fopen(cfg_path, "w");
+    if (cf == NULL)
+        return -1;
+    fprintf(cf, "shm %s\nperiod-ms %u\n", shm_name, o->period_ms);
+    if (push)
+        fprintf(cf, "push-socket %s\n", sock_path);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(cf, "engine http://127.0.0.1:%u%s\n", base + i, push ? ",kind=push" : "");
+    fclose(cf);
+
+    char port_s[16], n_s[16], admin_s[16], push_s[160];
+    snprintf(port_s, sizeof(port_s), "%u", base);
+    snprintf(n_s, sizeof(n_s), "%u", n);
+    snprintf(admin_s, sizeof(admin_s), "%u", admin);
+    snprintf(push_s, sizeof(push_s), "unix:%s", sock_path);
+    /* statefeed first, so the push socket exists when the fleet starts sending */
+    char *feed_argv[] = {(char *)o->feed_path, "--config", cfg_path, NULL};
+    pid_t feed = spawn(feed_argv, feed_log);
+    usleep(200000);
+    char *sim_argv[12] = {(char *)o->sim_path, "--port", port_s, "--engines", n_s, "--admin-port", admin_s};
+    int a = 7;
+    if (push) {
+        sim_argv[a++] = "--push";
+        sim_argv[a++] = push_s;
+    }
+    sim_argv[a] = NULL;
+    pid_t sim = spawn(sim_argv, sim_log);
+
+    kvr_shm_t shm;
+    bool opened = false;
+    int rc = -1;
+    uint64_t *ages = NULL;
+    int *conns = calloc(n, sizeof(int));
+    for (int i = 0; i < 500 && !opened; i++) {
+        opened = kvr_shm_open(&shm, shm_name) == 0;
+        if (!opened)
+            usleep(10000);
+    }
+    if (!opened || feed <= 0 || sim <= 0) {
+        fprintf(stderr, "feed-bench: start failed; see %s and %s\n", feed_log, sim_log);
+        goto out;
+    }
+    /* Every engine healthy before measuring. */
+    uint64_t deadline = kvr_clock_now_ns() + 15 * KVR_NS_PER_SEC;
+    unsigned healthy = 0;
+    while (kvr_clock_now_ns() < deadline) {
+        healthy = 0;
+        for (uint32_t s = 0; s < shm.header->capacity; s++) {
+            kvr_engine_state_t st;
+            uint64_t age;
+            if (kvr_shm_read_slot(&shm, s, kvr_clock_now_ns(), &st, &age) == 0 && (st.flags & KVR_SLOT_HEALTHY))
+                healthy++;
+        }
+        if (healthy == n)
+            break;
+        usleep(20000);
+    }
+    if (healthy != n) {
+        fprintf(stderr, "feed-bench: only %u of %u engines healthy; see %s and %s\n", healthy, n, feed_log, sim_log);
+        goto out;
+    }
+    for (unsigned i = 0; i < n; i++)
+        conns[i] = send_prefill(base + i, o->prefill_tokens);
+    usleep(100000); /* the prefill is admitted and running */
+
+    size_t cap = (size_t)o->seconds * 1000 * n + n, count = 0, unhealthy = 0;
+    ages = malloc(cap * sizeof(*ages));
+    uint64_t pending_seen = 0;
+    uint64_t cpu0 = cpu_ticks(feed), t0 = kvr_clock_now_ns();
+    uint64_t end = t0 + (uint64_t)o->seconds * KVR_NS_PER_SEC;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    while (kvr_clock_now_ns() < end && count + n <= cap) {
+        uint64_t now = kvr_clock_now_ns();
+        for (uint32_t s = 0; s < shm.header->capacity; s++) {
+            kvr_engine_state_t st;
+            uint64_t age;
+            if (kvr_shm_read_slot(&shm, s, now, &st, &age) != 0)
+                continue;
+            if (!(st.flags & KVR_SLOT_HEALTHY))
+                unhealthy++;
+            if (st.pending_prefill_tokens > pending_seen)
+                pending_seen = st.pending_prefill_tokens;
+            ages[count++] = age;
+        }
+        next.tv_nsec += 1000000;
+        if (next.tv_nsec >= 1000000000) {
+            next.tv_nsec -= 1000000000;
+            next.tv_sec++;
+        }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+    }
+    uint64_t cpu1 = cpu_ticks(feed), t1 = kvr_clock_now_ns();
+    double cpu_s = (double)(cpu1 - cpu0) / (double)sysconf(_SC_CLK_TCK);
+    double wall_s = (double)(t1 - t0) / 1e9;
+    double cpu_pct = 100.0 * cpu_s / wall_s;
+    qsort(ages, count, sizeof(*ages), cmp_u64);
+    printf("feed_bench source=%s engines=%u period_ms=%u prefill_tokens=%u samples=%zu "
+           "age_p50_ms=%.1f age_p99_ms=%.1f age_max_ms=%.1f unhealthy_samples=%zu "
+           "max_pending_prefill_seen=%llu statefeed_cpu_pct=%.2f cpu_pct_per_engine=%.3f\n",
+           push ? "push" : "scrape", n, o->period_ms, o->prefill_tokens, count, pct_ms(ages, count, 0.50),
+           pct_ms(ages, count, 0.99), count ? (double)ages[count - 1] / 1e6 : 0.0, unhealthy,
+           (unsigned long long)pending_seen, cpu_pct, cpu_pct / n);
+    fflush(stdout);
+    rc = 0;
+
+out:
+    for (unsigned i = 0; i < n; i++)
+        if (conns[i] > 0)
+            close(conns[i]);
+    free(conns);
+    free(ages);
+    stop(sim);
+    stop(feed);
+    if (opened)
+        kvr_shm_close(&shm);
+    kvr_shm_unlink(shm_name);
+    unlink(cfg_path);
+    if (rc == 0) {
+        unlink(sim_log);
+        unlink(feed_log);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o = {
+#ifdef KVR_BENCH_SIM_PATH
+        .sim_path = KVR_BENCH_SIM_PATH,
+#endif
+#ifdef KVR_BENCH_FEED_PATH
+        .feed_path = KVR_BENCH_FEED_PATH,
+#endif
+        .period_ms = 50, .seconds = 5, .prefill_tokens = 100000,
+    };
+    snprintf(o.engine_counts, sizeof(o.engine_counts), "8,64");
+    snprintf(o.sources, sizeof(o.sources), "scrape,push");
+    for (int i = 1; i < argc; i++) {
+        const char *f = argv[i];
+        if (strcmp(f, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "feed-bench: %s needs a value (see --help)\n", f);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (strcmp(f, "--sim") == 0)
+            o.sim_path = v;
+        else if (strcmp(f, "--statefeed") == 0)
+            o.feed_path = v;
+        else if (strcmp(f, "--engines") == 0)
+            snprintf(o.engine_counts, sizeof(o.engine_counts), "%s", v);
+        else if (strcmp(f, "--sources") == 0)
+            snprintf(o.sources, sizeof(o.sources), "%s", v);
+        else if (strcmp(f, "--period-ms") == 0)
+            o.period_ms = (unsigned)atoi(v);
+        else if (strcmp(f, "--seconds") == 0)
+            o.seconds = (unsigned)atoi(v);
+        else if (strcmp(f, "--prefill-tokens") == 0)
+            o.prefill_tokens = (unsigned)atoi(v);
+        else if (strcmp(f, "--base-port") == 0)
+            o.base_port = (unsigned)atoi(v);
+        else {
+            fprintf(stderr, "feed-bench: unknown flag %s (see --help)\n", f);
+            return 2;
+        }
+    }
+    if (o.sim_path == NULL || o.feed_path == NULL || o.period_ms == 0 || o.seconds == 0) {
+        fprintf(stderr, "feed-bench: need --sim and --statefeed paths, period and seconds > 0\n");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    int failures = 0;
+    char sources[32];
+    snprintf(sources, sizeof(sources), "%s", o.sources);
+    for (char *src = strtok(sources, ","); src != NULL; src = strtok(NULL, ",")) {
+        bool push = strcmp(src, "push") == 0;
+        if (!push && strcmp(src, "scrape") != 0) {
+            fprintf(stderr, "feed-bench: unknown source %s\n", src);
+            return 2;
+        }
+        char counts[64];
+        snprintf(counts, sizeof(counts), "%s", o.engine_counts);
+        char *save = NULL;
+        for (char *c = strtok_r(counts, ",", &save); c != NULL; c = strtok_r(NULL, ",", &save)) {
+            unsigned n = (unsigned)atoi(c);
+            if (n == 0 || n > 1000) {
+                fprintf(stderr, "feed-bench: bad engine count %s\n", c);
+                return 2;
+            }
+            failures += run_one(&o, n, push) < 0;
+        }
+    }
+    return failures ? 1 : 0;
+}
