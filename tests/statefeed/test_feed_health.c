@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/prom.h"
 #include "tests/statefeed/feed_harness.h"
 #include "tests/statefeed/responder.h"
 #include "tests/support/proc.h"
@@ -308,4 +309,57 @@ Test(feed_cli, bad_flags_fail_with_one_line, .timeout = 10.)
         char *nl = strchr(out, '\n');
         cr_expect(nl != NULL && nl[1] == '\0', "case %zu: not one line: %s", i, out);
     }
+}
+
+static int count_sample(const kvr_prom_sample_t *s, void *arg)
+{
+    (void)s;
+    (*(unsigned *)arg)++;
+    return 0;
+}
+
+Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
+{
+    responder_t *r = responder_start(2);
+    char urls[2][64];
+    responder_set_bodies(r, 0, "vllm:num_requests_running 1\nvllm:num_requests_waiting 0\n", NULL);
+    feed_url(urls[0], sizeof(urls[0]), responder_port(r, 0));
+    feed_url(urls[1], sizeof(urls[1]), responder_port(r, 1));
+    responder_set_mode(r, 1, RESPONDER_DOWN);
+    uint16_t port = kvr_test_free_port();
+    char listen[32];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
+    feed_proc_t f;
+    const char *args[] = {"--engine", urls[0], "--engine", urls[1], "--listen", listen, NULL};
+    cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    cr_assert(kvr_test_wait_port(port, 3000), "--listen port never opened");
+    cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, 3000, NULL));
+    kvr_test_sleep_ms(300);
+    char *resp = NULL;
+    int status = kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000);
+    cr_assert_eq(status, 200);
+    const char *body = kvr_test_http_body(resp);
+    cr_assert_not_null(body);
+    unsigned samples = 0;
+    kvr_prom_error_t err = {0, NULL};
+    cr_expect_eq(kvr_prom_parse(body, strlen(body), count_sample, &samples, &err), 0,
+                 "own /metrics is not valid exposition text: line %zu %s", err.line,
+                 err.reason ? err.reason : "");
+    cr_expect_gt(samples, 20);
+    char want[160];
+    cr_expect_not_null(strstr(body, "kvroute_statefeed_tick_lag_seconds_bucket{le=\"+Inf\"}"));
+    snprintf(want, sizeof(want), "kvroute_statefeed_poll_seconds_count{engine=\"%s\"}", urls[0]);
+    cr_expect_not_null(strstr(body, want), "no poll latency for %s", urls[0]);
+    snprintf(want, sizeof(want), "kvroute_statefeed_polls_total{engine=\"%s\",result=\"failed\"}", urls[1]);
+    cr_expect_not_null(strstr(body, want), "no failure count for the dead engine");
+    snprintf(want, sizeof(want), "kvroute_statefeed_slot_healthy{engine=\"%s\"} 0", urls[1]);
+    cr_expect_not_null(strstr(body, want), "dead engine not reported unhealthy");
+    snprintf(want, sizeof(want), "kvroute_statefeed_slot_age_seconds{engine=\"%s\",source=\"scrape\"}", urls[0]);
+    cr_expect_not_null(strstr(body, want), "no slot age for %s", urls[0]);
+    free(resp);
+    resp = NULL;
+    cr_expect_eq(kvr_test_http(port, "GET", "/nope", NULL, NULL, &resp, 3000), 404);
+    free(resp);
+    feed_stop(&f);
+    responder_stop(r);
 }
