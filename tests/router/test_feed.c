@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The feed reader: eff = max(shadow, real) from fresh slots, shadow otherwise, and ES=0 never opens. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "router/engines.h"
+#include "router/feed.h"
+#include "shm_layout/shm_layout.h"
+#include "tests/support/proc.h"
+
+#define ENGINE "http://127.0.0.1:18999"
+
+static char seg_name[64];
+static kvr_shm_t writer;
+static kvr_engine_table_t table;
+static kvr_engine_t *engine;
+static kvr_feed_t feed;
+
+static void publish(uint32_t slot, uint32_t running, uint32_t waiting, uint64_t age_ns, bool healthy)
+{
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, slot, &st);
+    uint64_t now = kvr_clock_now_ns();
+    st.sample_time_ns = now - age_ns;
+    st.publish_time_ns = now;
+    st.sample_seq++;
+    st.flags = kvr_slot_with_source(KVR_SLOT_IN_USE | (healthy ? KVR_SLOT_HEALTHY : 0) | KVR_SLOT_CAPS_COMPLETE |
+                                        KVR_SLOT_HAS_PENDING_PREFILL,
+                                    KVR_SOURCE_LOADS);
+    st.running = running;
+    st.waiting = waiting;
+    st.max_running = 4;
+    st.dp_ranks = 1;
+    st.pending_prefill_tokens = 500;
+    st.kv_tokens_used = 1000;
+    st.kv_tokens_capacity = 10000;
+    st.kv_usage = 0.1;
+    kvr_shm_write_slot(&writer, slot, &st);
+    kvr_shm_heartbeat(&writer, now);
+}
+
+static void setup(void)
+{
+    kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-feed");
+    cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
+    kvr_engine_table_init(&table);
+    cr_assert_eq(kvr_engine_table_add(&table, ENGINE, &engine), 0);
+}
+
+static void teardown(void)
+{
+    kvr_feed_close(&feed);
+    kvr_engine_table_close(&table);
+    kvr_shm_close(&writer);
+    kvr_shm_unlink(seg_name);
+}
+
+TestSuite(feed, .init = setup, .fini = teardown, .timeout = 10.);
+
+Test(feed, fresh_slot_gives_max_of_shadow_and_real)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    cr_assert_geq(slot, 0);
+    publish((uint32_t)slot, 7, 3, 10 * KVR_NS_PER_MS, true);
+    kvr_charge_t c[6] = {0};
+    for (int i = 0; i < 6; i++)
+        kvr_charge_begin(&c[i], engine, 200); /* shadow: 6 requests, 1200 pending, 1200 kv */
+
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect(v.feed_fresh);
+    cr_expect_eq(v.real_running, 7);
+    cr_expect_eq(v.real_waiting, 3);
+    cr_expect_eq(v.shadow_requests, 6);
+    cr_expect_eq(v.eff_requests, 10, "max(6 shadow, 7+3 real)");
+    cr_expect_eq(v.eff_running, 7, "max(min(6, cap 4), 7)");
+    cr_expect_eq(v.eff_waiting, 3, "max(6-4, 3)");
+    cr_expect_eq(v.eff_pending_prefill_tokens, 1200, "max(1200 shadow, 500 real)");
+    cr_expect_eq(v.eff_kv_tokens, 1200);
+    cr_expect_eq(v.max_running, 4);
+    cr_expect(v.caps_complete);
+    cr_expect_geq(v.feed_age_ns, 10 * KVR_NS_PER_MS);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_FRESH], 1);
+    for (int i = 0; i < 6; i++)
+        kvr_charge_end(&c[i]);
+    cr_expect_eq(engine->shadow_requests, 0);
+}
+
+Test(feed, old_slot_falls_back_to_shadow_and_is_counted)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    publish((uint32_t)slot, 7, 3, 5 * KVR_NS_PER_SEC, true);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_SLOT_STALE);
+    cr_expect_not(v.feed_fresh);
+    cr_expect_eq(v.eff_requests, 0);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_SLOT_STALE], 1);
+    /* /engines reads do not count as decisions */
+    kvr_feed_view(&feed, engine, now, false, &v);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_SLOT_STALE], 1);
+}
+
+Test(feed, unhealthy_slot_and_missing_slot_fall_back)
+{
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_SLOT_MISSING);
+    int slot = kvr_shm_add_engine(&writer, ENGINE); /* generation bump: the reader re-maps */
+    publish((uint32_t)slot, 9, 0, 0, false);
+    now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_SLOT_UNHEALTHY);
+    cr_expect_eq(v.eff_requests, 0);
+    publish((uint32_t)slot, 9, 0, 0, true);
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, 9);
+}
+
+Test(feed, stale_heartbeat_means_shadow_for_every_engine)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    publish((uint32_t)slot, 7, 3, 0, true);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns() - 5 * KVR_NS_PER_SEC);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_WRITER_STALE);
+    cr_expect_eq(v.eff_requests, 0);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
+    now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+}
+
+Test(feed, es0_never_opens_the_segment)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    publish((uint32_t)slot, 7, 3, 0, true);
+    kvr_feed_init(&feed, false, seg_name, 2000 * KVR_NS_PER_MS);
+    kvr_charge_t c = {0};
+    kvr_charge_begin(&c, engine, 100);
+    for (int i = 0; i < 3; i++) {
+        uint64_t now = kvr_clock_now_ns();
+        kvr_feed_refresh(&feed, now);
+        kvr_engine_view_t v;
+        kvr_feed_view(&feed, engine, now, true, &v);
+        cr_expect_not(v.feed_fresh);
+        cr_expect_eq(v.eff_requests, 1);
+        cr_expect_eq(v.eff_pending_prefill_tokens, 100);
+    }
+    cr_expect_not(feed.open);
+    cr_expect_eq(feed.opens_total, 0);
+    for (int s = 0; s < KVR_FEED_N_STATES; s++)
+        cr_expect_eq(feed.fallbacks_total[s], 0, "ES=0 counts no fallbacks");
+    kvr_charge_end(&c);
+}
+
+Test(feed, missing_segment_then_appearing)
+{
+    char other[64];
+    kvr_test_unique_name(other, sizeof other, "/kvr-test-feed-late");
+    kvr_feed_init(&feed, true, other, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_NO_SEGMENT);
+    kvr_shm_t late;
+    cr_assert_eq(kvr_shm_create(&late, other, 4), 0);
+    int slot = kvr_shm_add_engine(&late, ENGINE);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&late, (uint32_t)slot, &st);
+    st.flags |= KVR_SLOT_HEALTHY;
+    st.running = 2;
+    st.sample_time_ns = kvr_clock_now_ns();
+    kvr_shm_write_slot(&late, (uint32_t)slot, &st);
+    kvr_test_sleep_ms(600); /* reopen attempts are rate limited */
+    now = kvr_clock_now_ns();
+    kvr_shm_heartbeat(&late, now);
+    kvr_feed_refresh(&feed, now);
+    cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, 2);
+    kvr_shm_close(&late);
+    kvr_shm_unlink(other);
+}
+
+Test(feed, remaps_on_generation_change_and_reopens_a_restarted_writer)
+{
+    cr_assert_eq(kvr_shm_add_engine(&writer, "http://127.0.0.1:1"), 0);
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    cr_assert_eq(slot, 1);
+    publish(1, 5, 0, 0, true);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, 5);
+
+    /* The engine moves to slot 0: the old slot now names another engine. */
+    kvr_shm_remove_engine(&writer, 1);
+    kvr_shm_remove_engine(&writer, 0);
+    cr_assert_eq(kvr_shm_add_engine(&writer, ENGINE), 0);
+    cr_assert_eq(kvr_shm_add_engine(&writer, "http://127.0.0.1:2"), 1);
+    publish(0, 6, 0, 0, true);
+    publish(1, 99, 0, 0, true);
+    now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, 6);
+
+    /* A writer restart: the name now names a new object with other values. */
+    kvr_shm_close(&writer);
+    kvr_shm_unlink(seg_name);
+    cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
+    cr_assert_eq(kvr_shm_add_engine(&writer, ENGINE), 0);
+    publish(0, 11, 0, 0, true);
+    kvr_test_sleep_ms(300);
+    now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, 11);
+    cr_expect_geq(feed.opens_total, 2);
+}

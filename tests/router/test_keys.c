@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/prefix_hash.h"
+#include "router/keys.h"
+
+/* Criterion copies parameters into the test process: strings live inside the struct. */
+typedef struct key_case_s {
+    char body[256];
+    char header[16];       /* X-Session-ID value, "" = absent */
+    char order[32];        /* --session-keys, "" = default */
+    int rc;
+    char session[16];      /* expected, "" = none */
+    char text[32];         /* expected routing text (when rc == 0) */
+    unsigned max_tokens;
+    bool stream;
+} key_case_t;
+
+static key_case_t cases[] = {
+    {"{\"messages\":[{\"role\":\"system\",\"content\":\"You are.\"},{\"role\":\"user\",\"content\":\"Hi\"}]}",
+     "", "", 0, "", "You are.Hi", 0, false},
+    {"{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}},{\"type\":\"text\",\"text\":\"b\"}]}]}",
+     "", "", 0, "", "ab", 0, false},
+    {"{\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[]},{\"role\":\"user\",\"content\":\"q\"}]}",
+     "", "", 0, "", "q", 0, false},
+    {"{\"prompt\":\"once upon\",\"max_tokens\":7,\"stream\":true}", "", "", 0, "", "once upon", 7, true},
+    {"{\"prompt\":[\"a\",\"b\"]}", "", "", 0, "", "ab", 0, false},
+    {"{\"prompt\":[1,2,3]}", "", "", 0, "", "", 0, false},
+    {"{\"text\":\"native\",\"sampling_params\":{\"max_new_tokens\":9}}", "", "", 0, "", "native", 9, false},
+    {"{\"prompt\":\"p\",\"max_completion_tokens\":5,\"max_tokens\":3}", "", "", 0, "", "p", 5, false},
+    /* session sources and their order */
+    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "s-hdr", "", 0, "s-hdr", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "", "", 0, "s-body", "p", 0, false},
+    {"{\"prompt\":\"p\",\"user\":\"u\"}", "", "", 0, "u", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":42}", "", "", 0, "42", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"\",\"user\":\"u\"}", "", "", 0, "u", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s\",\"user\":\"u\"}", "h", "user,header", 0, "u", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s\"}", "h", "user", 0, "", "p", 0, false},
+    /* malformed */
+    {"{\"messages\":[", "", "", -EINVAL, "", "", 0, false},
+    {"[1,2]", "", "", -EINVAL, "", "", 0, false},
+    {"", "", "", -EINVAL, "", "", 0, false},
+    {"{\"messages\":\"hi\"}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"messages\":[{\"content\":5}]}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":{}}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"a\":1,\"a\":2}", "", "", -EINVAL, "", "", 0, false},
+};
+
+ParameterizedTestParameters(keys, extract)
+{
+    return cr_make_param_array(key_case_t, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(key_case_t *c, keys, extract, .timeout = 5.)
+{
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    if (c->order[0])
+        cr_assert_eq(kvr_keys_config_parse(&cfg, c->order), 0);
+    kvr_route_keys_t k;
+    char err[256] = "";
+    int rc = kvr_keys_extract(&cfg, c->body, strlen(c->body), c->header[0] ? c->header : NULL, &k, err, sizeof err);
+    cr_assert_eq(rc, c->rc, "body %s: rc %d (%s)", c->body, rc, err);
+    if (rc < 0) {
+        cr_assert_neq(err[0], '\0', "a 400 needs a reason");
+        return;
+    }
+    if (c->session[0])
+        cr_assert_str_eq(k.session_id, c->session);
+    else
+        cr_assert_null(k.session_id, "unexpected session %s", k.session_id);
+    cr_assert_eq(k.text_len, strlen(c->text));
+    cr_assert_str_eq(k.text, c->text);
+    cr_assert_eq(k.max_tokens, c->max_tokens);
+    cr_assert_eq(k.stream, c->stream);
+    cr_assert_geq(k.prompt_tokens, 1);
+    kvr_keys_free(&k);
+    kvr_keys_free(&k); /* twice is harmless */
+}
+
+Test(keys, block_hashes_match_prefix_hash_and_tokens, .timeout = 5.)
+{
+    char text[1000];
+    memset(text, 'x', sizeof text - 1);
+    text[sizeof text - 1] = '\0';
+    char body[1200];
+    snprintf(body, sizeof body, "{\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}", text);
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_route_keys_t k;
+    char err[128];
+    cr_assert_eq(kvr_keys_extract(&cfg, body, strlen(body), NULL, &k, err, sizeof err), 0);
+    cr_assert_eq(k.n_blocks, 999 / KVR_PREFIX_BLOCK_BYTES);
+    uint64_t want[32];
+    size_t n = kvr_prefix_hash_blocks(text, 999, want, 32);
+    cr_assert_eq(n, k.n_blocks);
+    cr_assert_arr_eq(k.block_hashes, want, n * sizeof(uint64_t));
+    cr_assert_eq(k.prompt_tokens, 999 / KVR_BYTES_PER_TOKEN);
+    kvr_keys_free(&k);
+}
+
+Test(keys, same_prefix_same_leading_hashes, .timeout = 5.)
+{
+    const char *a = "{\"messages\":[{\"role\":\"system\",\"content\":\"" /* 128 bytes shared */
+                    "0123456789012345678901234567890123456789012345678901234567890123"
+                    "0123456789012345678901234567890123456789012345678901234567890123\"},"
+                    "{\"role\":\"user\",\"content\":\"first question goes here and is long enough to fill a block!! and more\"}]}";
+    const char *b = "{\"messages\":[{\"role\":\"system\",\"content\":\""
+                    "0123456789012345678901234567890123456789012345678901234567890123"
+                    "0123456789012345678901234567890123456789012345678901234567890123\"},"
+                    "{\"role\":\"user\",\"content\":\"another question, different text, also long enough for one more block\"}]}";
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_route_keys_t ka, kb;
+    char err[128];
+    cr_assert_eq(kvr_keys_extract(&cfg, a, strlen(a), NULL, &ka, err, sizeof err), 0);
+    cr_assert_eq(kvr_keys_extract(&cfg, b, strlen(b), NULL, &kb, err, sizeof err), 0);
+    cr_assert_geq(ka.n_blocks, 3);
+    cr_assert_geq(kb.n_blocks, 3);
+    cr_assert_eq(ka.block_hashes[0], kb.block_hashes[0]);
+    cr_assert_eq(ka.block_hashes[1], kb.block_hashes[1]);
+    cr_assert_neq(ka.block_hashes[2], kb.block_hashes[2]);
+    kvr_keys_free(&ka);
+    kvr_keys_free(&kb);
+}
+
+Test(keys, config_parse_rejects_unknown_sources, .timeout = 5.)
+{
+    kvr_keys_config_t cfg;
+    cr_assert_eq(kvr_keys_config_parse(&cfg, "header,cookie"), -EINVAL);
+    cr_assert_eq(kvr_keys_config_parse(&cfg, "session_id"), 0);
+    cr_assert_eq(cfg.n_order, 1);
+    cr_assert_eq(cfg.order[0], KVR_SESSION_SRC_SESSION_ID);
+    cr_assert_eq(kvr_keys_config_parse(&cfg, ""), 0);
+    cr_assert_eq(cfg.n_order, 0);
+}
+
+Test(keys, overlong_session_id_is_rejected, .timeout = 5.)
+{
+    char id[400];
+    memset(id, 's', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_route_keys_t k;
+    char err[128];
+    const char *body = "{\"prompt\":\"p\"}";
+    cr_assert_eq(kvr_keys_extract(&cfg, body, strlen(body), id, &k, err, sizeof err), -EINVAL);
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Routing decisions: shadow counters seen by every pick, oneshot pins, eff from the feed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "router/router.h"
+#include "shm_layout/shm_layout.h"
+#include "tests/support/proc.h"
+
+static uv_loop_t loop;
+static kvr_router_t router;
+static bool router_up;
+
+static void start(size_t n_engines, const char *policy, kvr_placement_t placement, bool es, const char *shm,
+                  uint32_t migrate_load)
+{
+    kvr_router_config_t cfg;
+    kvr_router_config_defaults(&cfg);
+    for (size_t i = 0; i < n_engines; i++) {
+        char url[64];
+        snprintf(url, sizeof url, "http://127.0.0.1:%zu", 19000 + i);
+        cfg.engines[cfg.n_engines++] = strdup(url);
+    }
+    snprintf(cfg.policy, sizeof cfg.policy, "%s", policy);
+    cfg.placement = placement;
+    cfg.placement_set = true;
+    cfg.es = es;
+    if (shm)
+        snprintf(cfg.shm_name, sizeof cfg.shm_name, "%s", shm);
+    cfg.migrate_load = migrate_load;
+    char err[256];
+    cr_assert_eq(kvr_router_config_finish(&cfg, err, sizeof err), 0, "%s", err);
+    uv_loop_init(&loop);
+    cr_assert_eq(kvr_router_init(&router, &loop, &cfg), 0);
+    router_up = true;
+}
+
+static void teardown(void)
+{
+    if (router_up) {
+        kvr_router_close(&router);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        cr_expect_eq(uv_loop_close(&loop), 0);
+        router_up = false;
+    }
+}
+
+TestSuite(route, .fini = teardown, .timeout = 10.);
+
+static kvr_route_request_t request(const char *session, uint32_t tokens)
+{
+    return (kvr_route_request_t){.request_id = "t", .session_id = session, .text = "", .prompt_tokens = tokens,
+                                 .now_ns = kvr_clock_now_ns()};
+}
+
+static void expect_all_zero(void)
+{
+    for (uint32_t i = 0; i < router.engines.n_slots; i++) {
+        kvr_engine_t *e = router.engines.engines[i];
+        cr_expect_eq(e->shadow_requests, 0, "engine %u requests", i);
+        cr_expect_eq(e->shadow_pending_prefill_tokens, 0, "engine %u pending", i);
+        cr_expect_eq(e->shadow_kv_tokens, 0, "engine %u kv", i);
+    }
+}
+
+Test(route, burst_of_100_under_load_only_spreads_evenly)
+{
+    start(4, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    static kvr_charge_t charges[100];
+    memset(charges, 0, sizeof charges);
+    unsigned per_engine[4] = {0};
+    for (int i = 0; i < 100; i++) {
+        kvr_route_request_t req = request(NULL, 100);
+        kvr_route_result_t res;
+        kvr_router_route(&router, &req, NULL, 0, &charges[i], &res);
+        cr_assert_not_null(res.engine);
+        per_engine[res.engine->index]++;
+    }
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(per_engine[i], 25, "engine %d got %u", i, per_engine[i]);
+    for (int i = 0; i < 100; i += 2)
+        kvr_charge_first_byte(&charges[i]);
+    for (int i = 0; i < 100; i++)
+        kvr_charge_progress(&charges[i], 10);
+    for (int i = 0; i < 100; i++)
+        kvr_charge_end(&charges[i]);
+    expect_all_zero();
+}
+
+Test(route, sticky_keeps_a_session_and_places_new_ones_on_least_load)
+{
+    start(3, "sticky", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    /* --policy sticky with an explicit --placement keeps the explicit one; use the resolved pair */
+    router.cfg.placement = KVR_PLACEMENT_ONESHOT;
+    kvr_charge_t c[8] = {0};
+    kvr_route_result_t res;
+    kvr_route_request_t req = request("s1", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
+    kvr_engine_t *home = res.engine;
+    cr_assert_not_null(home);
+    cr_expect_not(res.pinned);
+    for (int turn = 1; turn < 4; turn++) {
+        req = request("s1", 10);
+        kvr_router_route(&router, &req, NULL, 0, &c[turn], &res);
+        cr_expect_eq(res.engine, home, "turn %d left its engine", turn);
+        cr_expect(res.pinned);
+        cr_expect_str_eq(res.reason, "sticky_pin");
+    }
+    /* home now holds 4 in flight, the others 0: a new session goes elsewhere */
+    req = request("s2", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[4], &res);
+    cr_expect_neq(res.engine, home);
+    cr_expect_eq(router.metrics.sessions_placed_total, 2);
+
+    /* the pin dies: the next turn is placed again, and stays there */
+    home->healthy = false;
+    req = request("s1", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[5], &res);
+    cr_assert_not_null(res.engine);
+    cr_expect_neq(res.engine, home);
+    kvr_engine_t *second = res.engine;
+    cr_expect_eq(router.metrics.sessions_replaced_total, 1);
+    home->healthy = true;
+    req = request("s1", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[6], &res);
+    cr_expect_eq(res.engine, second);
+    for (int i = 0; i < 7; i++)
+        kvr_charge_end(&c[i]);
+    expect_all_zero();
+}
+
+Test(route, migrate_moves_a_pin_off_an_overloaded_engine)
+{
+    start(2, "load_only", KVR_PLACEMENT_ONESHOT, false, NULL, 2);
+    kvr_charge_t c[6] = {0};
+    kvr_route_result_t res;
+    kvr_route_request_t req = request("s", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
+    kvr_engine_t *home = res.engine;
+    kvr_charge_begin(&c[1], home, 10);
+    kvr_charge_begin(&c[2], home, 10); /* 3 in flight > migrate-load 2 */
+    req = request("s", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[3], &res);
+    cr_expect_neq(res.engine, home);
+    cr_expect_eq(router.metrics.sessions_migrated_total, 1);
+    for (int i = 0; i < 4; i++)
+        kvr_charge_end(&c[i]);
+    expect_all_zero();
+}
+
+Test(route, exclusions_and_no_candidate)
+{
+    start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    kvr_charge_t c = {0};
+    kvr_route_result_t res;
+    uint32_t exclude[2] = {0, 1};
+    kvr_route_request_t req = request(NULL, 10);
+    kvr_router_route(&router, &req, exclude, 1, &c, &res);
+    cr_assert_not_null(res.engine);
+    cr_expect_eq(res.engine->index, 1);
+    kvr_charge_end(&c);
+    kvr_router_route(&router, &req, exclude, 2, &c, &res);
+    cr_expect_null(res.engine);
+    cr_expect_eq(res.status, 503);
+    cr_expect_null(c.engine, "nothing charged without an engine");
+    cr_expect_not(kvr_router_has_candidate(&router, exclude, 2));
+    expect_all_zero();
+}
+
+Test(route, es1_new_session_lands_on_least_eff_not_least_shadow)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-route");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 8), 0);
+    uint32_t running[3] = {50, 0, 40};
+    for (int i = 0; i < 3; i++) {
+        char url[64];
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", 19000 + i);
+        int slot = kvr_shm_add_engine(&w, url);
+        kvr_engine_state_t st;
+        kvr_shm_writer_state(&w, (uint32_t)slot, &st);
+        st.flags |= KVR_SLOT_HEALTHY;
+        st.running = running[i];
+        st.sample_time_ns = kvr_clock_now_ns();
+        kvr_shm_write_slot(&w, (uint32_t)slot, &st);
+    }
+    kvr_shm_heartbeat(&w, kvr_clock_now_ns());
+    start(3, "load_only", KVR_PLACEMENT_ONESHOT, true, name, 0);
+    kvr_charge_t c[3] = {0};
+    kvr_route_result_t res;
+    /* shadow load on engine 1 only: by shadow it is the busiest, by eff the idlest */
+    kvr_charge_begin(&c[0], router.engines.engines[1], 10);
+    kvr_charge_begin(&c[1], router.engines.engines[1], 10);
+    kvr_route_request_t req = request("new", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[2], &res);
+    cr_assert_not_null(res.engine);
+    cr_expect_eq(res.engine->index, 1);
+    cr_expect(res.view.feed_fresh);
+    cr_expect_eq(res.view.eff_requests, 2);
+    cr_expect_eq(router.feed.fallbacks_total[KVR_FEED_FRESH], 3);
+    for (int i = 0; i < 3; i++)
+        kvr_charge_end(&c[i]);
+    expect_all_zero();
+    kvr_shm_close(&w);
+    kvr_shm_unlink(name);
+}
+
+Test(route, charge_end_is_idempotent_and_exact)
+{
+    start(1, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    kvr_engine_t *e = router.engines.engines[0];
+    kvr_charge_t c = {0};
+    kvr_charge_begin(&c, e, 300);
+    cr_expect_eq(e->shadow_pending_prefill_tokens, 300);
+    kvr_charge_first_byte(&c);
+    kvr_charge_first_byte(&c);
+    cr_expect_eq(e->shadow_pending_prefill_tokens, 0);
+    kvr_charge_progress(&c, 50);
+    kvr_charge_progress(&c, 20); /* never shrinks */
+    cr_expect_eq(e->shadow_kv_tokens, 350);
+    kvr_charge_end(&c);
+    kvr_charge_end(&c);
+    expect_all_zero();
+}
