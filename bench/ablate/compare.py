@@ -272,7 +272,7 @@ def decision_reasons(path):
     out = {}
     if not os.path.exists(path):
         return out
-    pat = re.compile(r'^kvroute_[a-z_]*decisions?_total\{[^}]*reason="([^"]+)"[^}]*\}\s+([0-9.eE+]+)')
+    pat = re.compile(r'^kvroute_(?:selections|[a-z_]*decisions?)_total\{[^}]*reason="([^"]+)"[^}]*\}\s+([0-9.eE+]+)')
     with open(path) as f:
         for line in f:
             m = pat.match(line)

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The hot-owner scenario: 2 engines x 38 slots, 76 growing-prefix trajectories
+# x 3 turns x 1,000 output tokens, all sharing one long prefix. Both arms are
+# forced to the same start — the prefix's owner runs 35 trajectories, the peer
+# is idle — before the other 41 are released through the router. The arms
+# differ in one flag: cache_aware without and with --owner-pressure.
+#
+# Forcing the start: one warm request through the router makes an engine the
+# prefix's owner in the router's index; the first turns of 35 trajectories
+# then go straight to that engine (so no policy decides them), their later
+# turns through the router. The other 41 are released when the owner reports
+# 35 running.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+orig_args="$*"
+bin="$root/build/plain" build=1 out="" seed=1 time_scale=10 slots=38 trajectories=76 held=35
+turns=3 output_tokens=1000 prefix_tokens=12000 sim_args="" router_args="" arms="off,on"
+
+usage() {
+  cat <<EOF
+Usage: bench/hot_owner/run.sh [options]
+Runs the hot-owner scenario for cache_aware without (off) and with (on) --owner-pressure.
+
+  --time-scale X      simulated seconds per real second (default $time_scale)
+  --slots N           max running requests per engine (default $slots)
+  --trajectories N    trajectories in all (default $trajectories)
+  --held N            trajectories placed on the owner before the rest are released (default $held)
+  --turns N           turns per trajectory (default $turns)
+  --output-tokens N   output tokens per turn (default $output_tokens)
+  --prefix-tokens N   shared prefix length in tokens (default $prefix_tokens)
+  --seed N            trace and simulator seed (default 1)
+  --arms LIST         off, on or both (default off,on)
+  --out DIR           run directory (default build/hot_owner/run-<date>)
+  --bin DIR           build directory with the programs (default build/plain)
+  --no-build          do not run cmake --build first
+  --sim-args "..."    extra flags for kvroute-sim
+  --router-args "..." extra flags for kvroute
+  -h, --help          this text
+Every process started is stopped on exit, also on Ctrl-C.
+EOF
+}
+die() { echo "hot_owner: $*" >&2; exit 2; }
+
+while (($#)); do
+  case "$1" in
+    --time-scale) time_scale=$2; shift ;;
+    --slots) slots=$2; shift ;;
+    --trajectories) trajectories=$2; shift ;;
+    --held) held=$2; shift ;;
+    --turns) turns=$2; shift ;;
+    --output-tokens) output_tokens=$2; shift ;;
+    --prefix-tokens) prefix_tokens=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    --arms) arms=$2; shift ;;
+    --out) out=$2; shift ;;
+    --bin) bin=$2; shift ;;
+    --no-build) build=0 ;;
+    --sim-args) sim_args=$2; shift ;;
+    --router-args) router_args=$2; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+  shift
+done
+((held < trajectories)) || die "--held must be below --trajectories"
+out=${out:-$root/build/hot_owner/run-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if ((build)); then
+  cmake -S "$root" -B "$bin" >/dev/null
+  cmake --build "$bin" -j 2 --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
+    kvroute-tracegen kvroute-feedsample >/dev/null
+fi
+SIM=$bin/bench/sim/kvroute-sim
+FEED=$bin/statefeed/kvroute-statefeed
+ROUTER=$bin/router/kvroute
+REPLAY=$bin/bench/replay/kvroute-replay
+TRACEGEN=$bin/bench/tracegen/kvroute-tracegen
+SAMPLER=$bin/bench/ablate/kvroute-feedsample
+for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
+  [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
+done
+
+pids=()
+shm_names=()
+cleanup() {
+  local pid n
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  pids=()
+  for n in "${shm_names[@]}"; do rm -f "/dev/shm/${n#/}"; done
+  shm_names=()
+}
+trap 'cleanup' EXIT
+trap 'echo "hot_owner: interrupted" >&2; cleanup; exit 130' INT TERM
+
+start() { local log=$1; shift; "$@" >"$log" 2>&1 & pids+=($!); last_pid=$!; }
+stop() {
+  local pid=$1 keep=() p
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || keep+=("$p"); done
+  pids=("${keep[@]}")
+}
+free_ports() {
+  python3 - "$1" <<'EOF'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(200):
+    base = random.randint(20000, 60000 - n)
+    socks = []
+    try:
+        for p in range(base, base + n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", p))
+            socks.append(s)
+    except OSError:
+        continue
+    finally:
+        for s in socks:
+            s.close()
+    print(base)
+    sys.exit(0)
+sys.exit("no free port range")
+EOF
+}
+wait_port() {
+  local port=$1 deadline=$((SECONDS + $2)) pid=$3
+  while ((SECONDS < deadline)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+running_of() { # engine base URL -> running requests summed over DP ranks (SGLang /v1/loads)
+  curl -s --max-time 2 "$1/v1/loads?include=core" | python3 -c '
+import json, sys
+try:
+    d = json.load(sys.stdin)
+    print(sum(int(l.get("num_running_reqs", 0)) for l in d.get("loads", [])))
+except Exception:
+    print(-1)'
+}
+
+# ---- the trajectories: one tenant, so every trajectory shares the prefix ----
+"$TRACEGEN" --tenants 1 --system-tokens "$prefix_tokens" --sessions "$trajectories" --turns "$turns" \
+  --session-rate 1000 --window 100000 --think 0 --decode-ms 0 --output-tokens "$output_tokens" \
+  --output-max "$output_tokens" --first-user-tokens 400 --user-tokens 300 --length-sigma 0.3 \
+  --seed "$seed" -o "$out/trace.jsonl"
+python3 - "$out" "$held" <<'EOF'
+import json, sys
+out, held = sys.argv[1], int(sys.argv[2])
+lines = [json.loads(l) for l in open(out + "/trace.jsonl")]
+with open(out + "/phase1.trace.jsonl", "w") as p1, open(out + "/phase2.trace.jsonl", "w") as p2:
+    for d in lines:
+        (p1 if int(d["session_id"][1:]) < held else p2).write(json.dumps(d) + "\n")
+# the warm request: the blocks every trajectory shares, one output token, its own session
+firsts = [d["hash_ids"] for d in lines if d["turn"] == 0]
+shared = 0
+while all(len(h) > shared and h[shared] == firsts[0][shared] for h in firsts):
+    shared += 1
+warm = {"timestamp": 0, "input_length": shared * 512, "output_length": 1,
+        "hash_ids": firsts[0][:shared], "session_id": "warm", "turn": 0}
+open(out + "/warm.trace.jsonl", "w").write(json.dumps(warm) + "\n")
+EOF
+
+run_arm() { # off|on
+  local arm=$1 dir=$out/$1
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  local base rport shm="/kvr-hot-$$-$arm"
+  base=$(free_ports 2)
+  rport=$(free_ports 1)
+  shm_names+=("$shm")
+  local e0="http://127.0.0.1:$base" e1="http://127.0.0.1:$((base + 1))"
+  # shellcheck disable=SC2086
+  start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines 2 --flavor sglang \
+    --max-running "$slots" --seed "$seed" --time-scale "$time_scale" $sim_args
+  local sim_pid=$last_pid
+  wait_port $((base + 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
+  start "$dir/statefeed.log" "$FEED" --shm "$shm" --engine "$e0,kind=sglang" --engine "$e1,kind=sglang"
+  local feed_pid=$last_pid
+  start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
+  local sampler_pid=$last_pid
+  local op=0
+  [[ $arm == on ]] && op=1
+  # shellcheck disable=SC2086
+  start "$dir/router.log" "$ROUTER" --listen "127.0.0.1:$rport" --engine "$e0" --engine "$e1" \
+    --policy cache_aware --owner-pressure "$op" --es 1 --shm "$shm" --decision-log "$dir/decisions.jsonl" \
+    --seed "$seed" $router_args
+  local router_pid=$last_pid
+  wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
+  sleep 1
+  local url="http://127.0.0.1:$rport/v1/chat/completions"
+
+  "$REPLAY" --url "$url" --trace "$out/warm.trace.jsonl" --out "$dir/warm.jsonl" --run-id warm-$arm --quiet || true
+  local owner peer
+  owner=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["engine"] or "")' "$dir/warm.jsonl")
+  [[ -n $owner ]] || die "the warm request named no engine"
+  peer=$e0
+  [[ $owner == "$e0" ]] && peer=$e1
+  echo "hot_owner: arm $arm: owner $owner, peer $peer"
+
+  "$REPLAY" --url "$url" --first-turn-url "$owner/v1/chat/completions" --closed-loop \
+    --trace "$out/phase1.trace.jsonl" --out "$dir/phase1.jsonl" --run-id p1-$arm --quiet &
+  local p1=$!
+  pids+=("$p1")
+  local deadline=$((SECONDS + 120)) running=0
+  while ((SECONDS < deadline)); do
+    running=$(running_of "$owner")
+    ((running >= held)) && break
+    sleep 0.05
+  done
+  echo "hot_owner: arm $arm: owner running $running, peer running $(running_of "$peer"); releasing the rest"
+  local rc=0
+  "$REPLAY" --url "$url" --closed-loop --trace "$out/phase2.trace.jsonl" --out "$dir/phase2.jsonl" \
+    --run-id p2-$arm --quiet || rc=$?
+  wait "$p1" || rc=$?
+  curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
+  printf '{"owner": "%s", "peer": "%s", "time_scale": %s, "turns": %s, "held_start_running": %s}\n' \
+    "$owner" "$peer" "$time_scale" "$turns" "$running" >"$dir/arm.json"
+  stop "$sampler_pid"
+  stop "$router_pid"
+  stop "$feed_pid"
+  stop "$sim_pid"
+  rm -f "/dev/shm/${shm#/}"
+  return "$rc"
+}
+
+cat >"$out/run.txt" <<EOF
+date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+machine: $(uname -srm), $(nproc) cores
+command: bench/hot_owner/run.sh $orig_args
+EOF
+IFS=, read -r -a arm_list <<<"$arms"
+failed=0
+for arm in "${arm_list[@]}"; do
+  run_arm "$arm" || { echo "hot_owner: arm $arm had failed requests" >&2; failed=1; }
+done
+python3 "$root/bench/hot_owner/report.py" "$out"
+exit "$failed"
