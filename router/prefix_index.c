@@ -62,6 +62,27 @@ static inline uint64_t slot_of(const kvr_prefix_index_t *idx, uint64_t hash)
     return (hash * 0x9E3779B97F4A7C15ull) >> idx->slot_shift;
 }
 
+/*
+ * A walk touches one random slot and one random entry per block, each a
+ * likely cache miss in a table of this size. Blocks are known in advance,
+ * so the walk prefetches the slot a few blocks ahead and, once that slot
+ * has arrived, its first holder.
+ */
+#define PREFETCH_SLOT 8
+#define PREFETCH_ENTRY 4
+
+static inline void prefetch_slot(const kvr_prefix_index_t *idx, uint64_t hash)
+{
+    __builtin_prefetch(&idx->slots[slot_of(idx, hash)]);
+}
+
+static inline void prefetch_holder(const kvr_prefix_index_t *idx, uint64_t hash)
+{
+    const slot_t *s = &idx->slots[slot_of(idx, hash)];
+    if (s->hash == hash && s->head)
+        __builtin_prefetch(&idx->entries[s->head]);
+}
+
 static int64_t find_slot(const kvr_prefix_index_t *idx, uint64_t hash)
 {
     for (uint64_t i = slot_of(idx, hash);; i = (i + 1) & idx->slot_mask) {
@@ -300,6 +321,10 @@ uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
      * before it, so the walk stops at the first block nobody extends.
      */
     for (size_t i = 0; i < n_blocks; i++) {
+        if (i + PREFETCH_SLOT < n_blocks)
+            prefetch_slot(idx, hashes[i + PREFETCH_SLOT]);
+        if (i + PREFETCH_ENTRY < n_blocks)
+            prefetch_holder(idx, hashes[i + PREFETCH_ENTRY]);
         int64_t si = find_slot(idx, hashes[i]);
         if (si < 0)
             break;
@@ -379,6 +404,10 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
      * The budget is enforced after the walk for the same reason.
      */
     for (size_t k = n_blocks; k-- > 0;) {
+        if (k >= PREFETCH_SLOT)
+            prefetch_slot(idx, hashes[k - PREFETCH_SLOT]);
+        if (k >= PREFETCH_ENTRY)
+            prefetch_holder(idx, hashes[k - PREFETCH_ENTRY]);
         uint64_t hash = hashes[k];
         uint32_t found = find_holder(idx, hash, engine_index);
         if (found) {

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-bench-decision: what one routing decision costs, without JSON.
+ *
+ * Part 1 hashes routing text into chained 64-byte block hashes (the work
+ * the router does per request before any policy runs) and prints GB/s.
+ * Part 2 fills each policy's prefix index with live sessions (each
+ * session's 2k-token history sent to one engine), then times session
+ * continuations of a given prompt size: pick (the index walk and scoring)
+ * and on_dispatch (recording the prompt in the index) separately, since the
+ * router runs both on its one event-loop thread for every request.
+ *
+ *   kvroute-bench-decision [--quick] [--policies a,b,...] [--seed N]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/prefix_hash.h"
+#include "router/policy.h"
+#include "router/prefix_index.h"
+
+#define TPB KVR_PREFIX_INDEX_TOKENS_PER_BLOCK
+#define HISTORY_BLOCKS 128 /* each live session's recorded history: 2k tokens */
+
+static uint64_t rng_state = 0x5eed;
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Block hashes of session s's history: distinct per session, chained like real ones. */
+static void session_hashes(uint64_t session, uint64_t *out, size_t n)
+{
+    uint64_t chain = session * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        chain = (chain ^ (chain >> 29)) * 0xBF58476D1CE4E5B9ull + i;
+        out[i] = chain;
+    }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void bench_hashing(bool quick)
+{
+    size_t len = (quick ? 16u : 128u) << 20;
+    unsigned char *text = malloc(len);
+    uint64_t *hashes = malloc(len / KVR_PREFIX_BLOCK_BYTES * sizeof(uint64_t));
+    if (!text || !hashes) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < len; i++)
+        text[i] = (unsigned char)(' ' + rng_next() % 95);
+    printf("# prefix hashing (xxHash3, chained 64-byte blocks)\n");
+    double best = 0;
+    for (int round = 0; round < 5; round++) {
+        uint64_t t0 = kvr_clock_now_ns();
+        size_t n = kvr_prefix_hash_blocks(text, len, hashes, len / KVR_PREFIX_BLOCK_BYTES);
+        uint64_t dt = kvr_clock_now_ns() - t0;
+        if (n != len / KVR_PREFIX_BLOCK_BYTES)
+            abort();
+        double gbs = (double)len / (double)dt;
+        if (gbs > best)
+            best = gbs;
+    }
+    printf("one-shot %zu MiB: %.2f GB/s (best of 5)\n", len >> 20, best);
+    /* The streaming hasher as a body arrives in 16 KiB reads. */
+    kvr_prefix_hasher_t h;
+    uint64_t t0 = kvr_clock_now_ns();
+    kvr_prefix_hasher_init(&h);
+    for (size_t off = 0; off < len; off += 16384)
+        kvr_prefix_hasher_feed(&h, text + off, len - off < 16384 ? len - off : 16384, hashes,
+                               len / KVR_PREFIX_BLOCK_BYTES);
+    uint64_t dt = kvr_clock_now_ns() - t0;
+    printf("streaming 16 KiB feeds: %.2f GB/s\n", (double)len / (double)dt);
+    const uint32_t prompts[] = {2048, 32768, 131072};
+    for (size_t p = 0; p < 3; p++) {
+        size_t bytes = (size_t)prompts[p] * KVR_BYTES_PER_TOKEN;
+        int reps = 200;
+        t0 = kvr_clock_now_ns();
+        for (int r = 0; r < reps; r++)
+            kvr_prefix_hash_blocks(text + (size_t)r * 64, bytes, hashes, bytes / 64);
+        dt = kvr_clock_now_ns() - t0;
+        printf("hash one %u-token prompt (%zu KiB): %.2f us\n", prompts[p], bytes >> 10,
+               (double)dt / reps / 1000.0);
+    }
+    printf("\n");
+    free(text);
+    free(hashes);
+}
+
+typedef struct {
+    const char *policy;
+    uint32_t engines;
+    uint32_t sessions;
+    uint32_t prompt_tokens;
+} run_t;
+
+static void fill_views(kvr_engine_view_t *views, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        kvr_engine_view_t *v = &views[i];
+        memset(v, 0, sizeof(*v));
+        v->index = i;
+        v->id = "http://engine";
+        v->feed_fresh = true;
+        v->caps_complete = true;
+        v->dp_ranks = 1;
+        v->max_running = 64;
+        v->real_running = (uint32_t)(rng_next() % 40);
+        v->real_waiting = (uint32_t)(rng_next() % 8);
+        v->eff_running = v->real_running;
+        v->eff_waiting = v->real_waiting;
+        v->eff_requests = v->real_running + v->real_waiting;
+        v->eff_pending_prefill_tokens = rng_next() % 20000;
+        v->eff_kv_tokens = rng_next() % 200000;
+        v->kv_usage = (double)(rng_next() % 80) / 100.0;
+        v->utilization = -1;
+    }
+}
+
+static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
+{
+    const kvr_policy_ops_t *ops = kvr_policy_find(run->policy);
+    void *state = NULL;
+    if (!ops || ops->create(cfg, &state) < 0) {
+        fprintf(stderr, "cannot create policy %s\n", run->policy);
+        exit(1);
+    }
+    kvr_engine_view_t *views = calloc(run->engines, sizeof(*views));
+    size_t max_blocks = (size_t)run->prompt_tokens / TPB;
+    uint64_t *hashes = malloc(max_blocks * sizeof(uint64_t));
+    if (!views || !hashes)
+        abort();
+    fill_views(views, run->engines);
+
+    /* Live sessions: each one's history recorded on one engine, oldest first. */
+    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes};
+    uint64_t now = 1000 * KVR_NS_PER_SEC;
+    uint64_t t0 = kvr_clock_now_ns();
+    if (ops->on_dispatch) {
+        for (uint32_t s = 0; s < run->sessions; s++) {
+            session_hashes(s, hashes, HISTORY_BLOCKS);
+            req.n_blocks = HISTORY_BLOCKS;
+            req.prompt_tokens = HISTORY_BLOCKS * TPB;
+            req.now_ns = now + s * 1000ull;
+            ops->on_dispatch(state, &req, s % run->engines);
+        }
+    }
+    double fill_s = (double)(kvr_clock_now_ns() - t0) / 1e9;
+    now += run->sessions * 1000ull;
+
+    /*
+     * Continuations: a pool of recent sessions re-send their prompt with its
+     * last eighth new, as agentic turns do at a steady context size. The
+     * pool is what the fleet's budgets can hold at half capacity, so matches
+     * are as deep as a real cache would allow; one untimed pass warms it.
+     */
+    uint64_t fleet_blocks = (uint64_t)run->engines * (cfg->index_tokens_per_engine / TPB);
+    if (fleet_blocks > cfg->index_max_blocks)
+        fleet_blocks = cfg->index_max_blocks;
+    uint64_t pool = fleet_blocks / max_blocks / 2;
+    pool = pool < 1 ? 1 : pool > 256 ? 256 : pool;
+    if (pool > run->sessions)
+        pool = run->sessions;
+    size_t stable = max_blocks - max_blocks / 8;
+    uint32_t reps = run->prompt_tokens >= 131072 ? 200 : run->prompt_tokens >= 32768 ? 1000 : 5000;
+    uint64_t *pick_ns = malloc(reps * sizeof(uint64_t));
+    uint64_t dispatch_total = 0, matched_total = 0;
+    for (uint32_t r = 0; r < reps + pool; r++) {
+        bool warm = r < pool;
+        uint64_t s = run->sessions - 1 - (warm ? r : rng_next() % pool);
+        session_hashes(s, hashes, stable);
+        for (size_t i = stable; i < max_blocks; i++)
+            hashes[i] = rng_next();
+        req.n_blocks = max_blocks;
+        req.prompt_tokens = run->prompt_tokens;
+        req.now_ns = now + r * 1000ull;
+        kvr_engine_view_t *v = &views[rng_next() % run->engines];
+        /* Loads drift between decisions as they would under traffic. */
+        v->eff_requests = v->eff_running = (uint32_t)(rng_next() % 48);
+        kvr_route_decision_t d = {.view = -1};
+        uint64_t a = kvr_clock_now_ns();
+        ops->pick(state, &req, views, run->engines, &d);
+        uint64_t b = kvr_clock_now_ns();
+        if (ops->on_dispatch)
+            ops->on_dispatch(state, &req, views[d.view].index);
+        uint64_t c = kvr_clock_now_ns();
+        if (warm)
+            continue;
+        pick_ns[r - pool] = b - a;
+        dispatch_total += c - b;
+        matched_total += d.prefix_match_blocks;
+    }
+    qsort(pick_ns, reps, sizeof(uint64_t), cmp_u64);
+    uint64_t pick_total = 0;
+    for (uint32_t r = 0; r < reps; r++)
+        pick_total += pick_ns[r];
+    double pick_mean = (double)pick_total / reps / 1000.0;
+    double dispatch_mean = (double)dispatch_total / reps / 1000.0;
+    printf("%-12s %7u %8u %8u | %9.2f %9.2f %9.2f | %10.2f %10.2f | %7.1f/%-6zu %5.1fs\n", run->policy,
+           run->engines, run->sessions, run->prompt_tokens, pick_mean,
+           (double)pick_ns[reps / 2] / 1000.0, (double)pick_ns[reps * 99 / 100] / 1000.0, dispatch_mean,
+           pick_mean + dispatch_mean, (double)matched_total / reps, max_blocks, fill_s);
+    fflush(stdout);
+    free(pick_ns);
+    free(hashes);
+    free(views);
+    ops->destroy(state);
+}
+
+int main(int argc, char **argv)
+{
+    bool quick = false;
+    char policies_arg[256] = "cache_aware,affinity,lmetric,cost,load_only";
+    kvr_policy_config_t cfg;
+    kvr_policy_config_defaults(&cfg);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--policies") == 0 && i + 1 < argc) {
+            snprintf(policies_arg, sizeof(policies_arg), "%s", argv[++i]);
+        } else if (strncmp(argv[i], "--", 2) == 0 && i + 1 < argc &&
+                   kvr_policy_config_set(&cfg, argv[i], argv[i + 1]) == 0) {
+            i++;
+        } else {
+            fprintf(stderr,
+                    "usage: %s [--quick] [--policies a,b,...] [policy options]\npolicies: ", argv[0]);
+            kvr_policy_list(stderr);
+            fprintf(stderr, "\npolicy options:\n");
+            kvr_policy_config_help(stderr);
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    /* cache_aware is measured with owner pressure on: its most expensive path. */
+    cfg.owner_pressure = true;
+    bench_hashing(quick);
+
+    const uint32_t engines[] = {8, 64, 512};
+    const uint32_t sessions[] = {1000, 100000};
+    const uint32_t prompts[] = {2048, 32768, 131072};
+    printf("# decision cost, us per request (pick = index walk + scoring; dispatch = recording the prompt)\n");
+    printf("# index: %llu blocks fleet-wide, %llu tokens per engine; sessions hold %u-block histories\n",
+           (unsigned long long)cfg.index_max_blocks, (unsigned long long)cfg.index_tokens_per_engine,
+           HISTORY_BLOCKS);
+    printf("%-12s %7s %8s %8s | %9s %9s %9s | %10s %10s | %-14s %6s\n", "policy", "engines", "sessions",
+           "tokens", "pick_mean", "pick_p50", "pick_p99", "dispatch", "total", "matched/blocks", "fill");
+    char *save = NULL;
+    for (char *p = strtok_r(policies_arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        for (size_t e = 0; e < 3; e++) {
+            if (quick && engines[e] == 512)
+                continue;
+            for (size_t s = 0; s < 2; s++) {
+                if (quick && sessions[s] > 1000)
+                    continue;
+                for (size_t t = 0; t < 3; t++) {
+                    if (quick && prompts[t] > 32768)
+                        continue;
+                    run_t run = {p, engines[e], sessions[s], prompts[t]};
+                    run_one(&run, &cfg);
+                }
+            }
+        }
+    }
+    return 0;
+}
