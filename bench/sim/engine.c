@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fleet: one HTTP server per engine, the ranks' step timers, faults and
+ * the admin endpoints that set them (POST /admin/fault, GET /admin/state).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/sim/sim.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+static int engine_listen(kvr_sim_engine_t *e);
+
+uint64_t kvr_sim_now_ns(void)
+{
+    return kvr_clock_now_ns();
+}
+
+uint64_t kvr_sim_engine_rand(kvr_sim_engine_t *e)
+{
+    uint64_t z = (e->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- stepping ---- */
+
+static void step_cb(uv_timer_t *timer)
+{
+    kvr_sim_rank_t *rank = timer->data;
+    rank->timer_armed = false;
+    kvr_sim_model_step_end(&rank->model, kvr_sim_now_ns(), kvr_sim_call_event, rank);
+    kvr_sim_push_frame(rank->engine, false);
+    kvr_sim_rank_kick(rank);
+}
+
+void kvr_sim_rank_kick(kvr_sim_rank_t *rank)
+{
+    kvr_sim_engine_t *e = rank->engine;
+    if (rank->timer_armed || rank->model.step_in_flight || e->fleet->stopping ||
+        e->faults.stalled || e->faults.crashed)
+        return;
+    uint64_t sim_ns = kvr_sim_model_step_begin(&rank->model, kvr_sim_now_ns());
+    if (sim_ns == 0)
+        return;
+    /* libuv timers tick in ms: carry the remainder so long runs keep the
+     * simulated pace instead of rounding every step. */
+    rank->carry_ns += (uint64_t)((double)sim_ns / e->fleet->cfg.time_scale);
+    uint64_t ms = rank->carry_ns / KVR_NS_PER_MS;
+    rank->carry_ns -= ms * KVR_NS_PER_MS;
+    rank->timer_armed = true;
+    uv_timer_start(&rank->step_timer, step_cb, ms, 0);
+}
+
+static void engine_kick_all(kvr_sim_engine_t *e)
+{
+    for (int r = 0; r < e->dp; r++)
+        kvr_sim_rank_kick(&e->ranks[r]);
+}
+
+/* ---- requests held by a stall ---- */
+
+static void held_abort(kvr_http_req_t *req, void *arg)
+{
+    kvr_sim_engine_unhold(arg, req);
+    kvr_http_req_abandon(req);
+}
+
+void kvr_sim_engine_hold(kvr_sim_engine_t *e, kvr_http_req_t *req)
+{
+    if (e->nheld == e->held_cap) {
+        e->held_cap = e->held_cap ? e->held_cap * 2 : 16;
+        e->held = kvr_xrealloc(e->held, e->held_cap * sizeof *e->held);
+    }
+    e->held[e->nheld++] = req;
+    kvr_http_req_on_abort(req, held_abort, e);
+}
+
+void kvr_sim_engine_unhold(kvr_sim_engine_t *e, kvr_http_req_t *req)
+{
+    for (size_t i = 0; i < e->nheld; i++) {
+        if (e->held[i] == req) {
+            e->held[i] = e->held[--e->nheld];
+            return;
+        }
+    }
+}
+
+static void release_held(kvr_sim_engine_t *e)
+{
+    /* A stall that ends cuts the hung connections, as a restarted engine would. */
+    while (e->nheld) {
+        kvr_http_req_t *req = e->held[--e->nheld];
+        kvr_http_req_abandon(req);
+    }
+}
+
+/* ---- admin ---- */
+
+static json_t *engine_state_json(kvr_sim_engine_t *e)
+{
+    json_t *ranks = json_array();
+    for (int r = 0; r < e->dp; r++) {
+        kvr_sim_model_t *m = &e->ranks[r].model;
+        uint64_t pending, largest;
+        kvr_sim_model_pending_prefill(m, &pending, &largest);
+        json_array_append_new(
+            ranks,
+            json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
+                      "dp_rank", r, "running", (json_int_t)m->running.count, "waiting",
+                      (json_int_t)m->waiting.count, "max_running",
+                      (json_int_t)m->params.max_running, "peak_running",
+                      (json_int_t)m->peak_running, "kv_used_tokens",
+                      (json_int_t)kvr_sim_model_kv_used_tokens(m), "kv_capacity_tokens",
+                      (json_int_t)kvr_sim_model_kv_capacity_tokens(m), "cached_blocks",
+                      (json_int_t)m->cache.lru_blocks, "used_blocks",
+                      (json_int_t)m->cache.used_blocks, "evictions",
+                      (json_int_t)m->cache.evictions, "preemptions", (json_int_t)m->preemptions,
+                      "prefix_queries_tokens", (json_int_t)m->prefix_queries_tokens,
+                      "prefix_hits_tokens", (json_int_t)m->prefix_hits_tokens,
+                      "requests_finished", (json_int_t)m->requests_finished,
+                      "pending_prefill_tokens", (json_int_t)pending, "steps",
+                      (json_int_t)m->steps, "step_scale", m->params.step_scale));
+    }
+    const kvr_sim_faults_t *f = &e->faults;
+    return json_pack("{s:i,s:s,s:i,s:{s:b,s:b,s:i,s:f,s:i,s:b},s:I,s:I,s:I,s:I,s:o}", "engine",
+                     e->index, "engine_id", e->engine_id, "port", e->port, "faults", "crash",
+                     f->crashed, "stall", f->stalled, "slow_metrics_ms", (int)f->slow_metrics_ms,
+                     "error_rate", f->error_rate, "drop_after_tokens", (int)f->drop_after_tokens,
+                     "garbage_metrics", f->garbage_metrics, "requests_total",
+                     (json_int_t)e->requests_total, "requests_rejected",
+                     (json_int_t)e->requests_rejected, "requests_dropped",
+                     (json_int_t)e->requests_dropped, "requests_aborted",
+                     (json_int_t)e->requests_aborted, "ranks", ranks);
+}
+
+static void crash_timer_cb(uv_timer_t *t)
+{
+    kvr_sim_engine_t *e = t->data;
+    if (e->faults.crashed && e->server) {
+        KVR_WARN("sim_engine_crashed engine=%s", e->engine_id);
+        kvr_http_server_destroy(e->server, NULL, NULL);
+        e->server = NULL;
+    }
+}
+
+/* Applies one fault document to an engine; a message in err on a bad field. */
+static int apply_faults(kvr_sim_engine_t *e, json_t *doc, char *err, size_t errlen)
+{
+    kvr_sim_faults_t f = e->faults;
+    double step_scale = e->ranks[0].model.params.step_scale;
+    json_t *v;
+    if (json_is_true(json_object_get(doc, "clear"))) {
+        memset(&f, 0, sizeof f);
+        f.drop_after_tokens = -1;
+        step_scale = 1.0;
+    }
+    if ((v = json_object_get(doc, "crash")))
+        f.crashed = json_is_true(v);
+    if ((v = json_object_get(doc, "stall")))
+        f.stalled = json_is_true(v);
+    if ((v = json_object_get(doc, "garbage_metrics")))
+        f.garbage_metrics = json_is_true(v);
+    if ((v = json_object_get(doc, "slow_metrics_ms"))) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return snprintf(err, errlen, "slow_metrics_ms must be a non-negative integer"), -EINVAL;
+        f.slow_metrics_ms = (uint32_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(doc, "error_rate"))) {
+        double rate = json_number_value(v);
+        if (!json_is_number(v) || rate < 0 || rate > 1)
+            return snprintf(err, errlen, "error_rate must be a number in 0..1"), -EINVAL;
+        f.error_rate = rate;
+    }
+    if ((v = json_object_get(doc, "drop_after_tokens"))) {
+        if (!json_is_integer(v) || json_integer_value(v) < -1)
+            return snprintf(err, errlen, "drop_after_tokens must be an integer >= -1"), -EINVAL;
+        f.drop_after_tokens = (int32_t)json_integer_value(v);
+    }
+    if ((v = json_object_get(doc, "step_scale"))) {
+        step_scale = json_number_value(v);
+        if (!json_is_number(v) || !(step_scale > 0))
+            return snprintf(err, errlen, "step_scale must be a number > 0"), -EINVAL;
+    }
+    bool was_crashed = e->faults.crashed, was_stalled = e->faults.stalled;
+    e->faults = f;
+    for (int r = 0; r < e->dp; r++)
+        e->ranks[r].model.params.step_scale = step_scale;
+    KVR_INFO("sim_faults engine=%s crash=%d stall=%d slow_metrics_ms=%u error_rate=%.3f "
+             "drop_after_tokens=%d garbage_metrics=%d step_scale=%.3f",
+             e->engine_id, f.crashed, f.stalled, f.slow_metrics_ms, f.error_rate,
+             f.drop_after_tokens, f.garbage_metrics, step_scale);
+    if (f.crashed && !was_crashed) {
+        /* Deferred a moment, so the admin answer on this very port gets out first. */
+        uv_timer_start(&e->crash_timer, crash_timer_cb, 20, 0);
+    } else if (!f.crashed && was_crashed) {
+        uv_timer_stop(&e->crash_timer);
+        if (!e->server && engine_listen(e) < 0)
+            return snprintf(err, errlen, "engine could not listen again"), -EADDRINUSE;
+    }
+    if (!f.stalled && was_stalled)
+        release_held(e);
+    engine_kick_all(e);
+    return 0;
+}
+
+static void serve_admin(kvr_sim_fleet_t *fleet, kvr_sim_engine_t *self, kvr_http_req_t *req)
+{
+    const char *path = kvr_http_req_path(req);
+    const char *method = kvr_http_req_method(req);
+    char which[32] = "";
+    int first = 0, last = fleet->cfg.engines - 1;
+    if (kvr_http_req_query_param(req, "engine", which, sizeof which) && strcmp(which, "all") != 0) {
+        char *end;
+        long i = strtol(which, &end, 10);
+        if (*end || i < 0 || i >= fleet->cfg.engines) {
+            kvr_http_respond_error(req, 404, NULL, "no such engine", NULL, 0);
+            return;
+        }
+        first = last = (int)i;
+    } else if (self && !which[0]) {
+        first = last = self->index;
+    }
+    if (strcmp(path, "/admin/fault") == 0) {
+        if (strcmp(method, "POST") != 0) {
+            kvr_http_respond_error(req, 405, NULL, "use POST", NULL, 0);
+            return;
+        }
+        size_t len;
+        const char *body = kvr_http_req_body(req, &len);
+        json_error_t jerr;
+        json_t *doc = json_loadb(body, len, 0, &jerr);
+        if (!json_is_object(doc)) {
+            json_decref(doc);
+            kvr_http_respond_error(req, 400, NULL, "body must be a JSON object of faults", NULL, 0);
+            return;
+        }
+        char err[160];
+        for (int i = first; i <= last; i++) {
+            if (apply_faults(&fleet->engines[i], doc, err, sizeof err) < 0) {
+                json_decref(doc);
+                kvr_http_respond_error(req, 400, NULL, err, NULL, 0);
+                return;
+            }
+        }
+        json_decref(doc);
+    } else if (strcmp(path, "/admin/state") != 0) {
+        kvr_http_respond_error(req, 404, NULL, "admin paths: /admin/fault, /admin/state", NULL, 0);
+        return;
+    }
+    json_t *arr = json_array();
+    for (int i = first; i <= last; i++)
+        json_array_append_new(arr, engine_state_json(&fleet->engines[i]));
+    json_t *doc = json_pack("{s:o}", "engines", arr);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    kvr_http_respond(req, 200, "application/json", NULL, 0, text, strlen(text));
+    free(text);
+    json_decref(doc);
+}
+
+/* ---- request dispatch ---- */
+
+static void on_engine_request(kvr_http_req_t *req, void *user)
+{
+    kvr_sim_engine_t *e = user;
+    const char *path = kvr_http_req_path(req);
+    if (strncmp(path, "/admin/", 7) == 0) {
+        serve_admin(e->fleet, e, req);
+        return;
+    }
+    if (e->faults.stalled) {
+        kvr_sim_engine_hold(e, req);
+        return;
+    }
+    if (kvr_sim_serve_telemetry(e, req) || kvr_sim_serve_openai(e, req))
+        return;
+    kvr_http_respond_error(req, 404, NULL, "Not Found", NULL, 0);
+}
+
+static void on_admin_request(kvr_http_req_t *req, void *user)
+{
+    serve_admin(user, NULL, req);
+}
+
+static int engine_listen(kvr_sim_engine_t *e)
+{
+    kvr_http_server_config_t hc;
+    kvr_http_server_config_init(&hc);
+    hc.host = e->fleet->cfg.host;
+    hc.port = e->port;
+    hc.on_request = on_engine_request;
+    hc.user = e;
+    hc.max_body_bytes = 64u * 1024u * 1024u; /* long agentic prompts */
+    hc.max_header_bytes = 64u * 1024u;
+    int rc = kvr_http_server_create(e->fleet->loop, &hc, &e->server);
+    if (rc < 0) {
+        KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", hc.host, e->port,
+                  uv_strerror(rc));
+        e->server = NULL;
+    }
+    return rc;
+}
+
+static void push_timer_cb(uv_timer_t *t)
+{
+    kvr_sim_engine_t *e = t->data;
+    if (!e->faults.crashed && !e->faults.stalled)
+        kvr_sim_push_frame(e, true);
+}
+
+static void crash_all_cb(uv_timer_t *t)
+{
+    kvr_sim_fleet_t *fleet = t->data;
+    for (int i = 0; i < fleet->cfg.engines; i++) {
+        kvr_sim_engine_t *e = &fleet->engines[i];
+        if (e->faults.crashed || (fleet->cfg.fault_engines && !fleet->cfg.fault_engines[i]))
+            continue;
+        e->faults.crashed = true;
+        crash_timer_cb(&e->crash_timer);
+    }
+}
+
+int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_config_t *cfg)
+{
+    memset(fleet, 0, sizeof *fleet);
+    fleet->loop = loop;
+    fleet->cfg = *cfg;
+    fleet->push_fd = -1;
+    json_t *name = json_string(cfg->model_name);
+    char *quoted = json_dumps(name, JSON_ENCODE_ANY);
+    snprintf(fleet->model_json, sizeof fleet->model_json, "%s", quoted ? quoted : "\"sim\"");
+    free(quoted);
+    json_decref(name);
+    int rc = kvr_sim_push_open(fleet);
+    if (rc < 0)
+        return rc;
+    fleet->engines = kvr_xcalloc((size_t)cfg->engines, sizeof *fleet->engines);
+    for (int i = 0; i < cfg->engines; i++) {
+        kvr_sim_engine_t *e = &fleet->engines[i];
+        e->fleet = fleet;
+        e->index = i;
+        e->port = cfg->port + i;
+        e->faults.drop_after_tokens = -1;
+        if (!cfg->fault_engines || cfg->fault_engines[i])
+            e->faults = cfg->faults;
+        e->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+        if (cfg->engine_id_prefix)
+            snprintf(e->engine_id, sizeof e->engine_id, "%s%d", cfg->engine_id_prefix, i);
+        else if (strchr(cfg->host, ':'))
+            snprintf(e->engine_id, sizeof e->engine_id, "http://[%s]:%d", cfg->host, e->port);
+        else
+            snprintf(e->engine_id, sizeof e->engine_id, "http://%s:%d", cfg->host, e->port);
+        e->dp = cfg->dp;
+        e->ranks = kvr_xcalloc((size_t)cfg->dp, sizeof *e->ranks);
+        kvr_sim_params_t p = cfg->params;
+        /* --dp splits one engine: each rank gets its share of slots and KV. */
+        p.max_running = cfg->params.max_running / (uint32_t)cfg->dp;
+        p.kv_tokens = cfg->params.kv_tokens / (uint64_t)cfg->dp;
+        if (p.max_running == 0)
+            p.max_running = 1;
+        for (int r = 0; r < cfg->dp; r++) {
+            kvr_sim_rank_t *rank = &e->ranks[r];
+            rank->engine = e;
+            rank->index = r;
+            if ((rc = kvr_sim_model_init(&rank->model, &p)) < 0)
+                return rc;
+            uv_timer_init(loop, &rank->step_timer);
+            rank->step_timer.data = rank;
+        }
+        uv_timer_init(loop, &e->push_timer);
+        e->push_timer.data = e;
+        uv_timer_init(loop, &e->crash_timer);
+        e->crash_timer.data = e;
+        if (!e->faults.crashed && (rc = engine_listen(e)) < 0)
+            return rc;
+        if (fleet->push_fd >= 0)
+            uv_timer_start(&e->push_timer, push_timer_cb, cfg->push_idle_ms, cfg->push_idle_ms);
+        KVR_INFO("sim_engine_ready engine=%s port=%d flavor=%s dp=%d max_running=%u kv_tokens=%llu",
+                 e->engine_id, e->port, cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm",
+                 cfg->dp, cfg->params.max_running, (unsigned long long)cfg->params.kv_tokens);
+    }
+    uv_timer_init(loop, &fleet->crash_timer);
+    fleet->crash_timer.data = fleet;
+    if (cfg->crash_after_ms)
+        uv_timer_start(&fleet->crash_timer, crash_all_cb, cfg->crash_after_ms, 0);
+    if (cfg->admin_port) {
+        kvr_http_server_config_t hc;
+        kvr_http_server_config_init(&hc);
+        hc.host = cfg->host;
+        hc.port = cfg->admin_port;
+        hc.on_request = on_admin_request;
+        hc.user = fleet;
+        if ((rc = kvr_http_server_create(loop, &hc, &fleet->admin)) < 0) {
+            KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", cfg->host,
+                      cfg->admin_port, uv_strerror(rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void kvr_sim_fleet_stop(kvr_sim_fleet_t *fleet)
+{
+    if (fleet->stopping)
+        return;
+    fleet->stopping = true;
+    if (fleet->admin)
+        kvr_http_server_destroy(fleet->admin, NULL, NULL);
+    fleet->admin = NULL;
+    for (int i = 0; fleet->engines && i < fleet->cfg.engines; i++) {
+        kvr_sim_engine_t *e = &fleet->engines[i];
+        if (e->server)
+            kvr_http_server_destroy(e->server, NULL, NULL);
+        e->server = NULL;
+        release_held(e);
+        kvr_sim_calls_abort_all(e);
+        for (int r = 0; r < e->dp; r++) {
+            if (!uv_is_closing((uv_handle_t *)&e->ranks[r].step_timer))
+                uv_close((uv_handle_t *)&e->ranks[r].step_timer, NULL);
+        }
+        uv_close((uv_handle_t *)&e->push_timer, NULL);
+        uv_close((uv_handle_t *)&e->crash_timer, NULL);
+    }
+    uv_close((uv_handle_t *)&fleet->crash_timer, NULL);
+    kvr_sim_push_close(fleet);
+}
+
+void kvr_sim_fleet_free(kvr_sim_fleet_t *fleet)
+{
+    for (int i = 0; fleet->engines && i < fleet->cfg.engines; i++) {
+        kvr_sim_engine_t *e = &fleet->engines[i];
+        for (int r = 0; r < e->dp; r++)
+            kvr_sim_model_close(&e->ranks[r].model);
+        free(e->ranks);
+        free(e->held);
+    }
+    free(fleet->engines);
+    fleet->engines = NULL;
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Telemetry in the engines' own formats: vLLM's /metrics (prometheus_client
+ * text, labels model_name and engine), SGLang's /metrics (sglang: prefix),
+ * SGLang's /v1/loads (one loads[] entry per DP rank) and /get_load. Slow and
+ * garbage telemetry faults are applied here.
+ */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/sim/sim.h"
+#include "common/clock.h"
+#include "common/xmalloc.h"
+
+/* vLLM's time_to_first_token_seconds buckets, used for both histograms. */
+static const double buckets[KVR_SIM_TTFT_BUCKETS] = {
+    0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.25,  0.5,   0.75,
+    1.0,   2.5,   5.0,  7.5,  10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0,
+};
+
+void kvr_sim_rank_observe(kvr_sim_rank_t *rank, double ttft_s, double e2e_s)
+{
+    int i = 0;
+    while (i < KVR_SIM_TTFT_BUCKETS && ttft_s > buckets[i])
+        i++;
+    rank->ttft_buckets[i]++;
+    rank->ttft_sum += ttft_s;
+    rank->ttft_count++;
+    i = 0;
+    while (i < KVR_SIM_TTFT_BUCKETS && e2e_s > buckets[i])
+        i++;
+    rank->e2e_buckets[i]++;
+    rank->e2e_sum += e2e_s;
+}
+
+/* Generation throughput and busy fraction since the previous look (at least 0.5 s apart). */
+static void rank_rates(kvr_sim_rank_t *rank)
+{
+    uint64_t now = kvr_clock_now_ns();
+    const kvr_sim_model_t *m = &rank->model;
+    if (rank->rate_last_ns == 0) {
+        rank->rate_last_ns = now;
+        rank->rate_last_tokens = m->generation_tokens_total;
+        rank->rate_last_busy_ns = m->busy_ns;
+        return;
+    }
+    uint64_t dt = now - rank->rate_last_ns;
+    if (dt < KVR_NS_PER_SEC / 2)
+        return;
+    double secs = (double)dt / 1e9;
+    rank->gen_throughput = (double)(m->generation_tokens_total - rank->rate_last_tokens) / secs;
+    /* busy_ns is simulated time; scale back to real time to compare with dt. */
+    double busy = (double)(m->busy_ns - rank->rate_last_busy_ns) / rank->engine->fleet->cfg.time_scale;
+    rank->utilization = busy / (double)dt;
+    if (rank->utilization > 1.0)
+        rank->utilization = 1.0;
+    rank->rate_last_ns = now;
+    rank->rate_last_tokens = m->generation_tokens_total;
+    rank->rate_last_busy_ns = m->busy_ns;
+}
+
+static double kv_usage(const kvr_sim_model_t *m)
+{
+    uint64_t cap = kvr_sim_model_kv_capacity_tokens(m);
+    return cap ? (double)kvr_sim_model_kv_used_tokens(m) / (double)cap : 0.0;
+}
+
+static double hit_rate(const kvr_sim_model_t *m)
+{
+    return m->prefix_queries_tokens ? (double)m->prefix_hits_tokens / (double)m->prefix_queries_tokens
+                                    : 0.0;
+}
+
+/* ---- Prometheus text ---- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} out_t;
+
+__attribute__((format(printf, 2, 3))) static void out_printf(out_t *o, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = o->cap - o->len;
+        int n = vsnprintf(o->buf ? o->buf + o->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < room) {
+            o->len += (size_t)n;
+            return;
+        }
+        o->cap = o->cap ? o->cap * 2 : 8192;
+        while (o->cap - o->len <= (size_t)n)
+            o->cap *= 2;
+        o->buf = kvr_xrealloc(o->buf, o->cap);
+    }
+}
+
+typedef enum { GAUGE, COUNTER } kind_t;
+
+typedef double (*rank_value_fn)(kvr_sim_rank_t *rank);
+
+static void family(out_t *o, kvr_sim_engine_t *e, const char *name, kind_t kind, const char *help,
+                   rank_value_fn value, const char *const *labels)
+{
+    out_printf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+               kind == COUNTER ? "counter" : "gauge");
+    for (int r = 0; r < e->dp; r++)
+        out_printf(o, "%s{%s} %.17g\n", name, labels[r], value(&e->ranks[r]));
+}
+
+static void histogram(out_t *o, kvr_sim_engine_t *e, const char *name, const char *help, bool e2e,
+                      const char *const *labels)
+{
+    out_printf(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    for (int r = 0; r < e->dp; r++) {
+        kvr_sim_rank_t *rank = &e->ranks[r];
+        const uint64_t *b = e2e ? rank->e2e_buckets : rank->ttft_buckets;
+        uint64_t cum = 0;
+        for (int i = 0; i < KVR_SIM_TTFT_BUCKETS; i++) {
+            cum += b[i];
+            out_printf(o, "%s_bucket{%s,le=\"%g\"} %llu\n", name, labels[r], buckets[i],
+                       (unsigned long long)cum);
+        }
+        cum += b[KVR_SIM_TTFT_BUCKETS];
+        out_printf(o, "%s_bucket{%s,le=\"+Inf\"} %llu\n", name, labels[r], (unsigned long long)cum);
+        out_printf(o, "%s_count{%s} %llu\n", name, labels[r], (unsigned long long)cum);
+        out_printf(o, "%s_sum{%s} %.17g\n", name, labels[r], e2e ? rank->e2e_sum : rank->ttft_sum);
+    }
+}
+
+static double v_running(kvr_sim_rank_t *r) { return r->model.running.count; }
+static double v_waiting(kvr_sim_rank_t *r) { return r->model.waiting.count; }
+static double v_kv_usage(kvr_sim_rank_t *r) { return kv_usage(&r->model); }
+static double v_queries(kvr_sim_rank_t *r) { return (double)r->model.prefix_queries_tokens; }
+static double v_hits(kvr_sim_rank_t *r) { return (double)r->model.prefix_hits_tokens; }
+static double v_preempt(kvr_sim_rank_t *r) { return (double)r->model.preemptions; }
+static double v_prompt(kvr_sim_rank_t *r) { return (double)r->model.prompt_tokens_total; }
+static double v_gen(kvr_sim_rank_t *r) { return (double)r->model.generation_tokens_total; }
+static double v_finished(kvr_sim_rank_t *r) { return (double)r->model.requests_finished; }
+static double v_used(kvr_sim_rank_t *r) { return (double)kvr_sim_model_kv_used_tokens(&r->model); }
+static double v_capacity(kvr_sim_rank_t *r) { return (double)kvr_sim_model_kv_capacity_tokens(&r->model); }
+static double v_max_running(kvr_sim_rank_t *r) { return r->model.params.max_running; }
+static double v_throughput(kvr_sim_rank_t *r) { return r->gen_throughput; }
+static double v_hit_rate(kvr_sim_rank_t *r) { return hit_rate(&r->model); }
+static double v_utilization(kvr_sim_rank_t *r) { return r->utilization; }
+
+static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
+{
+    const char *model = e->fleet->model_json; /* already a quoted, escaped string */
+    char (*lab)[400] = kvr_xcalloc((size_t)e->dp, sizeof *lab);
+    const char **labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
+    for (int r = 0; r < e->dp; r++) {
+        snprintf(lab[r], sizeof lab[r], "model_name=%s,engine=\"%d\"", model, r);
+        labels[r] = lab[r];
+    }
+    out_t o = {0};
+    family(&o, e, "vllm:num_requests_running", GAUGE,
+           "Number of requests in model execution batches.", v_running, labels);
+    family(&o, e, "vllm:num_requests_waiting", GAUGE, "Number of requests waiting to be processed.",
+           v_waiting, labels);
+    family(&o, e, "vllm:kv_cache_usage_perc", GAUGE, "KV-cache usage. 1 means 100 percent usage.",
+           v_kv_usage, labels);
+    family(&o, e, "vllm:prefix_cache_queries_total", COUNTER,
+           "Prefix cache queries, in terms of number of queried tokens.", v_queries, labels);
+    family(&o, e, "vllm:prefix_cache_hits_total", COUNTER,
+           "Prefix cache hits, in terms of number of cached tokens.", v_hits, labels);
+    family(&o, e, "vllm:num_preemptions_total", COUNTER,
+           "Cumulative number of preemption from the engine.", v_preempt, labels);
+    family(&o, e, "vllm:prompt_tokens_total", COUNTER, "Number of prefill tokens processed.",
+           v_prompt, labels);
+    family(&o, e, "vllm:generation_tokens_total", COUNTER, "Number of generation tokens processed.",
+           v_gen, labels);
+    out_printf(&o, "# HELP vllm:request_success_total Count of successfully processed requests.\n"
+                   "# TYPE vllm:request_success_total counter\n");
+    for (int r = 0; r < e->dp; r++)
+        out_printf(&o, "vllm:request_success_total{%s,finished_reason=\"length\"} %llu\n", labels[r],
+                   (unsigned long long)e->ranks[r].model.requests_finished);
+    histogram(&o, e, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
+              false, labels);
+    histogram(&o, e, "vllm:e2e_request_latency_seconds",
+              "Histogram of e2e request latency in seconds.", true, labels);
+    out_printf(&o, "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
+                   "# TYPE vllm:cache_config_info gauge\n");
+    for (int r = 0; r < e->dp; r++)
+        out_printf(&o,
+                   "vllm:cache_config_info{block_size=\"%u\",enable_prefix_caching=\"True\","
+                   "engine=\"%d\",num_gpu_blocks=\"%zu\"} 1.0\n",
+                   KVR_SIM_BLOCK_TOKENS, r, e->ranks[r].model.cache.capacity_blocks);
+    free(lab);
+    free(labels);
+    *len = o.len;
+    return o.buf;
+}
+
+static char *render_sglang(kvr_sim_engine_t *e, size_t *len)
+{
+    const char *model = e->fleet->model_json;
+    char (*lab)[400] = kvr_xcalloc((size_t)e->dp, sizeof *lab);
+    const char **labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
+    for (int r = 0; r < e->dp; r++) {
+        snprintf(lab[r], sizeof lab[r],
+                 "model_name=%s,engine_type=\"unified\",tp_rank=\"0\",pp_rank=\"0\",dp_rank=\"%d\"",
+                 model, r);
+        labels[r] = lab[r];
+    }
+    out_t o = {0};
+    family(&o, e, "sglang:num_running_reqs", GAUGE, "The number of running requests.", v_running,
+           labels);
+    family(&o, e, "sglang:num_queue_reqs", GAUGE, "The number of requests in the waiting queue.",
+           v_waiting, labels);
+    family(&o, e, "sglang:num_used_tokens", GAUGE, "The number of used tokens.", v_used, labels);
+    family(&o, e, "sglang:max_total_num_tokens", GAUGE,
+           "Maximum total number of tokens in the KV cache pool.", v_capacity, labels);
+    family(&o, e, "sglang:max_running_requests", GAUGE, "Maximum number of running requests.",
+           v_max_running, labels);
+    family(&o, e, "sglang:token_usage", GAUGE, "The token usage.", v_kv_usage, labels);
+    family(&o, e, "sglang:gen_throughput", GAUGE, "The generation throughput (token/s).",
+           v_throughput, labels);
+    family(&o, e, "sglang:cache_hit_rate", GAUGE, "The prefix cache hit rate.", v_hit_rate, labels);
+    family(&o, e, "sglang:utilization", GAUGE, "The utilization.", v_utilization, labels);
+    family(&o, e, "sglang:prompt_tokens_total", COUNTER, "Number of prefill tokens processed.",
+           v_prompt, labels);
+    family(&o, e, "sglang:generation_tokens_total", COUNTER,
+           "Number of generation tokens processed.", v_gen, labels);
+    family(&o, e, "sglang:cached_tokens_total", COUNTER,
+           "Number of cached prompt tokens.", v_hits, labels);
+    family(&o, e, "sglang:num_requests_total", COUNTER, "Number of requests processed.", v_finished,
+           labels);
+    family(&o, e, "sglang:num_retracted_reqs_total", COUNTER,
+           "Number of retracted (preempted) requests.", v_preempt, labels);
+    histogram(&o, e, "sglang:time_to_first_token_seconds",
+              "Histogram of time to first token in seconds.", false, labels);
+    histogram(&o, e, "sglang:e2e_request_latency_seconds",
+              "Histogram of End-to-end request latency in seconds", true, labels);
+    free(lab);
+    free(labels);
+    *len = o.len;
+    return o.buf;
+}
+
+static char *render_loads(kvr_sim_engine_t *e, bool legacy, size_t *len)
+{
+    json_t *loads = json_array();
+    for (int r = 0; r < e->dp; r++) {
+        kvr_sim_rank_t *rank = &e->ranks[r];
+        kvr_sim_model_t *m = &rank->model;
+        uint64_t used = kvr_sim_model_kv_used_tokens(m), pending, largest;
+        kvr_sim_model_pending_prefill(m, &pending, &largest);
+        if (legacy) {
+            json_array_append_new(loads, json_pack("{s:i,s:I,s:I,s:I}", "dp_rank", r, "num_reqs",
+                                                   (json_int_t)(m->running.count + m->waiting.count),
+                                                   "num_waiting_reqs", (json_int_t)m->waiting.count,
+                                                   "num_tokens", (json_int_t)used));
+            continue;
+        }
+        json_array_append_new(
+            loads,
+            json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f}", "dp_rank", r,
+                      "num_running_reqs", (json_int_t)m->running.count, "num_waiting_reqs",
+                      (json_int_t)m->waiting.count, "max_running_requests",
+                      (json_int_t)m->params.max_running, "num_used_tokens", (json_int_t)used,
+                      "num_total_tokens", (json_int_t)(used + pending), "max_total_num_tokens",
+                      (json_int_t)kvr_sim_model_kv_capacity_tokens(m), "token_usage", kv_usage(m),
+                      "gen_throughput", rank->gen_throughput, "cache_hit_rate", hit_rate(m),
+                      "utilization", rank->utilization));
+    }
+    json_t *doc = legacy ? loads
+                         : json_pack("{s:f,s:i,s:o}", "timestamp", (double)kvr_clock_wall_ns() / 1e9,
+                                     "dp_rank_count", e->dp, "loads", loads);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    json_decref(doc);
+    *len = strlen(text);
+    return text;
+}
+
+/* ---- serving, with the slow and garbage faults ---- */
+
+typedef enum { T_METRICS, T_LOADS, T_GET_LOAD } telemetry_t;
+
+typedef struct {
+    uv_timer_t timer;
+    kvr_sim_engine_t *engine;
+    kvr_http_req_t *req;
+    telemetry_t what;
+} delayed_t;
+
+static void respond_telemetry(kvr_sim_engine_t *e, kvr_http_req_t *req, telemetry_t what)
+{
+    for (int r = 0; r < e->dp; r++)
+        rank_rates(&e->ranks[r]);
+    if (e->faults.garbage_metrics) {
+        static const char prom_junk[] = "vllm:num_requests_running{engine=\"0\" 7 7 7\n"
+                                        "# TYPE broken\n\x01\x02 not prometheus {{{\n";
+        static const char json_junk[] = "{\"loads\": [ {\"num_running_reqs\": \"many\", oops";
+        if (what == T_METRICS)
+            kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0,
+                             prom_junk, sizeof prom_junk - 1);
+        else
+            kvr_http_respond(req, 200, "application/json", NULL, 0, json_junk,
+                             sizeof json_junk - 1);
+        return;
+    }
+    size_t len;
+    char *body;
+    if (what == T_METRICS) {
+        body = e->fleet->cfg.flavor == KVR_SIM_FLAVOR_SGLANG ? render_sglang(e, &len)
+                                                             : render_vllm(e, &len);
+        kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, body, len);
+    } else {
+        body = render_loads(e, what == T_GET_LOAD, &len);
+        kvr_http_respond(req, 200, "application/json", NULL, 0, body, len);
+    }
+    free(body);
+}
+
+static void delayed_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void delayed_fire(uv_timer_t *t)
+{
+    delayed_t *d = t->data;
+    respond_telemetry(d->engine, d->req, d->what);
+    uv_close((uv_handle_t *)&d->timer, delayed_closed);
+}
+
+static void delayed_abort(kvr_http_req_t *req, void *arg)
+{
+    delayed_t *d = arg;
+    uv_timer_stop(&d->timer);
+    uv_close((uv_handle_t *)&d->timer, delayed_closed);
+    kvr_http_req_abandon(req);
+}
+
+bool kvr_sim_serve_telemetry(kvr_sim_engine_t *e, kvr_http_req_t *req)
+{
+    const char *path = kvr_http_req_path(req);
+    bool sglang = e->fleet->cfg.flavor == KVR_SIM_FLAVOR_SGLANG;
+    telemetry_t what;
+    if (strcmp(path, "/metrics") == 0)
+        what = T_METRICS;
+    else if (sglang && strcmp(path, "/v1/loads") == 0)
+        what = T_LOADS; /* ?include=core (or any include) gets the same core fields */
+    else if (sglang && strcmp(path, "/get_load") == 0)
+        what = T_GET_LOAD;
+    else
+        return false;
+    if (strcmp(kvr_http_req_method(req), "GET") != 0) {
+        kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
+        return true;
+    }
+    if (e->faults.slow_metrics_ms == 0) {
+        respond_telemetry(e, req, what);
+        return true;
+    }
+    delayed_t *d = kvr_xcalloc(1, sizeof *d);
+    d->engine = e;
+    d->req = req;
+    d->what = what;
+    uv_timer_init(e->fleet->loop, &d->timer);
+    d->timer.data = d;
+    kvr_http_req_on_abort(req, delayed_abort, d);
+    uv_timer_start(&d->timer, delayed_fire, e->faults.slow_metrics_ms, 0);
+    return true;
+}

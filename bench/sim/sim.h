@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_BENCH_SIM_SIM_H
+#define KVR_BENCH_SIM_SIM_H
+
+/*
+ * kvroute-sim: a fleet of simulated engines in one process. Each engine has
+ * its own port (its own HTTP server), 1..dp ranks (one model each, stepping
+ * on its own timer), its faults and its counters. engine.c holds the fleet,
+ * faults and admin; surfaces.c the OpenAI endpoints; metrics.c the vLLM and
+ * SGLang telemetry; push.c the msgpack state frames.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <uv.h>
+
+#include "bench/sim/model.h"
+#include "common/http_server.h"
+
+#define KVR_SIM_TTFT_BUCKETS 22
+
+typedef enum { KVR_SIM_FLAVOR_VLLM = 0, KVR_SIM_FLAVOR_SGLANG } kvr_sim_flavor_t;
+
+typedef struct kvr_sim_faults_s {
+    bool crashed;               /* port closed, connections cut */
+    bool stalled;               /* accepts, never answers (admin paths excepted) */
+    uint32_t slow_metrics_ms;   /* delay before /metrics, /v1/loads, /get_load answer */
+    double error_rate;          /* fraction of completions answered 503 */
+    int32_t drop_after_tokens;  /* cut each completion after this many tokens; -1 off */
+    bool garbage_metrics;       /* telemetry endpoints answer unparseable bodies */
+} kvr_sim_faults_t;
+
+typedef struct kvr_sim_config_s {
+    const char *host;
+    int port;                   /* first engine's port; engine i listens on port + i */
+    int engines;
+    int dp;                     /* ranks per engine */
+    kvr_sim_flavor_t flavor;
+    const char *model_name;
+    kvr_sim_params_t params;    /* per engine; max_running and kv_tokens are split over ranks */
+    double time_scale;          /* simulated seconds per real second */
+    uint64_t seed;
+    uint32_t default_max_tokens;
+    uint32_t max_model_len;
+    const char *engine_id_prefix; /* NULL: engine id = "http://HOST:PORT" */
+    const char *push;           /* "unix:PATH", "udp:HOST:PORT" or NULL */
+    uint32_t push_interval_ms;  /* at most one frame per engine per interval */
+    uint32_t push_idle_ms;      /* frame cadence while idle */
+    int admin_port;             /* fleet-wide admin server, 0 = none */
+    kvr_sim_faults_t faults;    /* initial faults of the engines selected by fault_engines */
+    const bool *fault_engines;  /* engines[i] gets faults (and crash_after_ms); NULL = all */
+    uint32_t crash_after_ms;    /* crash those engines after this long; 0 = never */
+} kvr_sim_config_t;
+
+typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
+typedef struct kvr_sim_engine_s kvr_sim_engine_t;
+typedef struct kvr_sim_call_s kvr_sim_call_t;
+
+typedef struct kvr_sim_rank_s {
+    kvr_sim_engine_t *engine;
+    int index;
+    kvr_sim_model_t model;
+    uv_timer_t step_timer;
+    bool timer_armed;
+    uint64_t carry_ns;          /* sub-millisecond remainder of step times not yet slept */
+    /* histograms and rates for the telemetry */
+    uint64_t ttft_buckets[KVR_SIM_TTFT_BUCKETS + 1]; /* last one is +Inf */
+    double ttft_sum;
+    uint64_t ttft_count;
+    uint64_t e2e_buckets[KVR_SIM_TTFT_BUCKETS + 1];
+    double e2e_sum;
+    uint64_t rate_last_ns, rate_last_tokens, rate_last_busy_ns;
+    double gen_throughput, utilization;
+} kvr_sim_rank_t;
+
+struct kvr_sim_engine_s {
+    kvr_sim_fleet_t *fleet;
+    int index;
+    int port;
+    char engine_id[128];
+    kvr_http_server_t *server;
+    kvr_sim_rank_t *ranks;
+    int dp;
+    uint32_t next_rank;
+    kvr_sim_faults_t faults;
+    uint64_t rng;
+    uint64_t next_request_id;
+    kvr_sim_call_t *calls;      /* completions in flight */
+    kvr_http_req_t **held;      /* requests held by a stall or slow metrics */
+    size_t nheld, held_cap;
+    uv_timer_t push_timer;
+    uv_timer_t crash_timer;     /* defers a crash so the admin answer leaves first */
+    uint64_t last_push_ns;
+    uint64_t push_seq;
+    uint64_t requests_total, requests_rejected, requests_dropped, requests_aborted;
+};
+
+struct kvr_sim_fleet_s {
+    uv_loop_t *loop;
+    kvr_sim_config_t cfg;
+    kvr_sim_engine_t *engines;
+    kvr_http_server_t *admin;
+    char model_json[256];       /* the model name as a JSON string literal */
+    int push_fd;
+    struct sockaddr_storage push_addr;
+    socklen_t push_addr_len;
+    uint64_t push_errors;
+    uv_timer_t crash_timer;
+    bool stopping;
+    int pending_closes;
+};
+
+/* engine.c */
+/** Starts every engine's server (and the admin one); -errno when a port cannot be bound. */
+int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_config_t *cfg);
+/** Closes every server and timer; the loop then runs dry. */
+void kvr_sim_fleet_stop(kvr_sim_fleet_t *fleet);
+/** Frees the fleet's memory once the loop has run dry after kvr_sim_fleet_stop. */
+void kvr_sim_fleet_free(kvr_sim_fleet_t *fleet);
+/** Arms the rank's step timer when it has work and no step in flight. */
+void kvr_sim_rank_kick(kvr_sim_rank_t *rank);
+/** Next pseudo-random 64-bit value of the engine (splitmix64: deterministic per seed). */
+uint64_t kvr_sim_engine_rand(kvr_sim_engine_t *e);
+/** Keeps req unanswered (stall, slow metrics); released on abort or when the fault clears. */
+void kvr_sim_engine_hold(kvr_sim_engine_t *e, kvr_http_req_t *req);
+void kvr_sim_engine_unhold(kvr_sim_engine_t *e, kvr_http_req_t *req);
+/** Monotonic ns: all times are real; only step durations are scaled by --time-scale. */
+uint64_t kvr_sim_now_ns(void);
+
+/* surfaces.c */
+/** Serves the OpenAI and health endpoints; false when the path is not one of them. */
+bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req);
+/** A model event of a completion (token or finish). */
+void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg);
+/** Cancels and frees every completion in flight (crash): their clients are cut. */
+void kvr_sim_calls_abort_all(kvr_sim_engine_t *e);
+
+/* metrics.c */
+/** Serves /metrics, /v1/loads, /get_load; false when the path is not one of them. */
+bool kvr_sim_serve_telemetry(kvr_sim_engine_t *e, kvr_http_req_t *req);
+/** Records TTFT and end-to-end latency of a finished request. */
+void kvr_sim_rank_observe(kvr_sim_rank_t *rank, double ttft_s, double e2e_s);
+
+/* push.c */
+/** Opens the push socket for cfg->push; -EINVAL for a bad target. */
+int kvr_sim_push_open(kvr_sim_fleet_t *fleet);
+/** Sends the engine's state frame if the interval allows (force: always). */
+void kvr_sim_push_frame(kvr_sim_engine_t *e, bool force);
+void kvr_sim_push_close(kvr_sim_fleet_t *fleet);
+
+#endif

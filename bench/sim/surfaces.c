@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The OpenAI-compatible surface as vLLM serves it: /v1/chat/completions and
+ * /v1/completions (streamed as one SSE chunk per decode step, or whole),
+ * /v1/models and /health. The simulator has no tokenizer: the prompt is the
+ * text the router also routes on (message contents in order, or prompt),
+ * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/sim/sim.h"
+#include "common/log.h"
+#include "common/prefix_hash.h"
+#include "common/xmalloc.h"
+
+struct kvr_sim_call_s {
+    kvr_sim_req_t mreq;
+    kvr_sim_engine_t *engine;
+    kvr_sim_rank_t *rank;
+    kvr_http_req_t *http;
+    kvr_sim_call_t *prev, *next;
+    bool chat, stream, include_usage;
+    uint64_t created;
+    uint64_t word_seed;
+    char id[48];
+    char *text; /* generated text of a non-streamed answer */
+    size_t text_len, text_cap;
+};
+
+/* Output "tokens": plain words, so every chunk is valid JSON without escaping. */
+static const char *const words[] = {
+    "the",   "cache", "engine", "route", "token", "batch",  "prefix", "queue", "model", "fleet",
+    "state", "feed",  "load",   "step",  "block", "hash",   "slot",   "spill", "owner", "peer",
+    "fast",  "warm",  "cold",   "hot",   "idle",  "busy",   "first",  "next",  "last",  "agent",
+    "turn",  "tool",  "call",   "plan",  "code",  "answer", "think",  "read",  "write", "test",
+};
+#define NWORDS (sizeof words / sizeof words[0])
+
+static const char *word_at(const kvr_sim_call_t *c, uint32_t k)
+{
+    uint64_t z = c->word_seed + 0x9e3779b97f4a7c15ull * (k + 1);
+    z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;
+    return words[(z ^ (z >> 29)) % NWORDS];
+}
+
+/* ---- call lifetime ---- */
+
+static void call_free(kvr_sim_call_t *c)
+{
+    kvr_sim_engine_t *e = c->engine;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        e->calls = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    free(c->mreq.hashes);
+    free(c->text);
+    free(c);
+}
+
+static void call_abort(kvr_http_req_t *req, void *arg)
+{
+    kvr_sim_call_t *c = arg;
+    c->engine->requests_aborted++;
+    kvr_sim_model_cancel(&c->rank->model, &c->mreq);
+    kvr_http_req_abandon(req);
+    call_free(c);
+}
+
+void kvr_sim_calls_abort_all(kvr_sim_engine_t *e)
+{
+    while (e->calls)
+        call_abort(e->calls->http, e->calls);
+}
+
+/* ---- output ---- */
+
+static int usage_json(const kvr_sim_call_t *c, char *out, size_t cap)
+{
+    const kvr_sim_req_t *r = &c->mreq;
+    return snprintf(out, cap,
+                    "{\"prompt_tokens\":%u,\"total_tokens\":%u,\"completion_tokens\":%u,"
+                    "\"prompt_tokens_details\":{\"cached_tokens\":%u}}",
+                    r->prompt_tokens, r->prompt_tokens + r->generated, r->generated,
+                    r->cached_tokens);
+}
+
+static void stream_chunk(kvr_sim_call_t *c, const char *word, bool last)
+{
+    const kvr_sim_fleet_t *fleet = c->engine->fleet;
+    char buf[768];
+    int n;
+    const char *finish = last ? "\"length\"" : "null";
+    if (c->chat) {
+        n = snprintf(buf, sizeof buf,
+                     "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
+                     ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s%s\"},"
+                     "\"logprobs\":null,\"finish_reason\":%s%s}]}\n\n",
+                     c->id, c->created, fleet->model_json, c->mreq.generated > 1 ? " " : "", word,
+                     finish, last ? ",\"stop_reason\":null" : "");
+    } else {
+        n = snprintf(buf, sizeof buf,
+                     "data: {\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%" PRIu64
+                     ",\"model\":%s,\"choices\":[{\"index\":0,\"text\":\"%s%s\",\"logprobs\":null,"
+                     "\"finish_reason\":%s,\"stop_reason\":null}]}\n\n",
+                     c->id, c->created, fleet->model_json, c->mreq.generated > 1 ? " " : "", word,
+                     finish);
+    }
+    kvr_http_stream_write(c->http, buf, (size_t)n);
+}
+
+static void stream_finish(kvr_sim_call_t *c)
+{
+    if (c->include_usage) {
+        char usage[256], buf[768];
+        usage_json(c, usage, sizeof usage);
+        int n = snprintf(buf, sizeof buf,
+                         "data: {\"id\":\"%s\",\"object\":\"%s\",\"created\":%" PRIu64
+                         ",\"model\":%s,\"choices\":[],\"usage\":%s}\n\n",
+                         c->id, c->chat ? "chat.completion.chunk" : "text_completion", c->created,
+                         c->engine->fleet->model_json, usage);
+        kvr_http_stream_write(c->http, buf, (size_t)n);
+    }
+    static const char done[] = "data: [DONE]\n\n";
+    kvr_http_stream_write(c->http, done, sizeof done - 1);
+    kvr_http_stream_end(c->http);
+}
+
+static void respond_whole(kvr_sim_call_t *c)
+{
+    const kvr_sim_req_t *r = &c->mreq;
+    json_t *usage = json_pack("{s:i,s:i,s:i,s:{s:i}}", "prompt_tokens", (int)r->prompt_tokens,
+                              "total_tokens", (int)(r->prompt_tokens + r->generated),
+                              "completion_tokens", (int)r->generated, "prompt_tokens_details",
+                              "cached_tokens", (int)r->cached_tokens);
+    json_t *choice;
+    if (c->chat)
+        choice = json_pack("{s:i,s:{s:s,s:s,s:[]},s:n,s:s,s:n}", "index", 0, "message", "role",
+                           "assistant", "content", c->text ? c->text : "", "tool_calls",
+                           "logprobs", "finish_reason", "length", "stop_reason");
+    else
+        choice = json_pack("{s:i,s:s,s:n,s:s,s:n}", "index", 0, "text", c->text ? c->text : "",
+                           "logprobs", "finish_reason", "length", "stop_reason");
+    json_t *doc = json_pack("{s:s,s:s,s:I,s:s,s:[o],s:o}", "id", c->id, "object",
+                            c->chat ? "chat.completion" : "text_completion", "created",
+                            (json_int_t)c->created, "model", c->engine->fleet->cfg.model_name,
+                            "choices", choice, "usage", usage);
+    char *body = json_dumps(doc, JSON_COMPACT);
+    kvr_http_respond(c->http, 200, "application/json", NULL, 0, body, strlen(body));
+    free(body);
+    json_decref(doc);
+}
+
+void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
+{
+    kvr_sim_rank_t *rank = arg;
+    kvr_sim_call_t *c = mreq->owner;
+    kvr_sim_engine_t *e = c->engine;
+    bool last = ev == KVR_SIM_EV_FINISHED;
+    int32_t drop = e->faults.drop_after_tokens;
+    if (drop >= 0 && mreq->generated > (uint32_t)drop) {
+        /* The fault: the answer is cut once drop tokens went out. */
+        e->requests_dropped++;
+        kvr_sim_model_cancel(&rank->model, mreq);
+        kvr_http_req_abandon(c->http);
+        call_free(c);
+        return;
+    }
+    const char *word = word_at(c, mreq->generated);
+    if (mreq->generated == 1 && c->stream && c->chat) {
+        /* vLLM's first chunk announces the role with empty content. */
+        char buf[512];
+        int n = snprintf(buf, sizeof buf,
+                         "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
+                         ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                         "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+                         c->id, c->created, e->fleet->model_json);
+        kvr_http_stream_write(c->http, buf, (size_t)n);
+    }
+    if (c->stream) {
+        stream_chunk(c, word, last);
+    } else {
+        size_t wl = strlen(word);
+        if (c->text_len + wl + 2 > c->text_cap) {
+            c->text_cap = (c->text_len + wl + 2) * 2;
+            c->text = kvr_xrealloc(c->text, c->text_cap);
+        }
+        if (c->text_len)
+            c->text[c->text_len++] = ' ';
+        memcpy(c->text + c->text_len, word, wl + 1);
+        c->text_len += wl;
+    }
+    if (!last)
+        return;
+    uint64_t now = kvr_sim_now_ns();
+    kvr_sim_rank_observe(rank, (double)(mreq->first_token_ns - mreq->arrival_ns) / 1e9,
+                         (double)(now - mreq->arrival_ns) / 1e9);
+    if (c->stream) {
+        stream_finish(c);
+    } else {
+        respond_whole(c);
+    }
+    call_free(c);
+}
+
+/* ---- requests ---- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} text_t;
+
+static void text_add(text_t *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->buf = kvr_xrealloc(t->buf, t->cap);
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->len += n;
+    t->buf[t->len] = '\0';
+}
+
+/* The routing text, built exactly as the router builds it (router/keys.c). */
+static int prompt_text(json_t *root, bool chat, text_t *t, const char **why)
+{
+    if (chat) {
+        json_t *messages = json_object_get(root, "messages");
+        if (!json_is_array(messages)) {
+            *why = "'messages' must be an array";
+            return -1;
+        }
+        size_t i;
+        json_t *msg;
+        json_array_foreach(messages, i, msg) {
+            json_t *content = json_object_get(msg, "content");
+            if (json_is_string(content)) {
+                text_add(t, json_string_value(content), json_string_length(content));
+            } else if (json_is_array(content)) {
+                size_t k;
+                json_t *part;
+                json_array_foreach(content, k, part) {
+                    json_t *text = json_object_get(part, "text");
+                    if (json_is_string(text))
+                        text_add(t, json_string_value(text), json_string_length(text));
+                }
+            } else if (!json_is_null(content)) {
+                *why = "'content' must be a string or an array of parts";
+                return -1;
+            }
+        }
+        return 0;
+    }
+    json_t *prompt = json_object_get(root, "prompt");
+    if (json_is_string(prompt)) {
+        text_add(t, json_string_value(prompt), json_string_length(prompt));
+        return 0;
+    }
+    if (json_is_array(prompt)) {
+        size_t i;
+        json_t *item;
+        json_array_foreach(prompt, i, item) {
+            if (json_is_string(item))
+                text_add(t, json_string_value(item), json_string_length(item));
+        }
+        return 0;
+    }
+    *why = "'prompt' must be a string or an array";
+    return -1;
+}
+
+static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat)
+{
+    kvr_sim_fleet_t *fleet = e->fleet;
+    e->requests_total++;
+    size_t len;
+    const char *body = kvr_http_req_body(req, &len);
+    json_error_t jerr;
+    json_t *root = json_loadb(body, len, 0, &jerr);
+    char msg[256];
+    if (!json_is_object(root)) {
+        snprintf(msg, sizeof msg, "request body is not a JSON object: %s", jerr.text);
+        goto fail_400;
+    }
+    text_t text = {0};
+    const char *why = NULL;
+    if (prompt_text(root, chat, &text, &why) < 0) {
+        snprintf(msg, sizeof msg, "%s", why);
+        free(text.buf);
+        goto fail_400;
+    }
+    json_t *mt = json_object_get(root, "max_tokens");
+    if (!json_is_integer(mt))
+        mt = json_object_get(root, "max_completion_tokens");
+    json_int_t max_tokens = json_is_integer(mt) ? json_integer_value(mt) : fleet->cfg.default_max_tokens;
+    uint64_t prompt_tokens = text.len / KVR_BYTES_PER_TOKEN;
+    if (prompt_tokens == 0)
+        prompt_tokens = 1;
+    if (max_tokens < 1) {
+        snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", (long long)max_tokens);
+        free(text.buf);
+        goto fail_400;
+    }
+    kvr_sim_rank_t *rank = &e->ranks[e->next_rank++ % (uint32_t)e->dp];
+    uint64_t need = prompt_tokens + (uint64_t)max_tokens;
+    if (need > fleet->cfg.max_model_len ||
+        need + KVR_SIM_BLOCK_TOKENS > kvr_sim_model_kv_capacity_tokens(&rank->model)) {
+        snprintf(msg, sizeof msg,
+                 "This model's maximum context length is %u tokens. However, you requested %" PRIu64
+                 " tokens (%" PRIu64 " in the messages, %lld in the completion).",
+                 fleet->cfg.max_model_len, need, prompt_tokens, (long long)max_tokens);
+        free(text.buf);
+        goto fail_400;
+    }
+    if (e->faults.error_rate > 0 &&
+        (double)(kvr_sim_engine_rand(e) >> 11) * 0x1.0p-53 < e->faults.error_rate) {
+        free(text.buf);
+        json_decref(root);
+        e->requests_rejected++;
+        kvr_http_respond_error(req, 503, "server_error", "engine overloaded (simulated fault)",
+                               NULL, 0);
+        return;
+    }
+    kvr_sim_call_t *c = kvr_xcalloc(1, sizeof *c);
+    c->engine = e;
+    c->rank = rank;
+    c->http = req;
+    c->chat = chat;
+    c->stream = json_is_true(json_object_get(root, "stream"));
+    c->include_usage =
+        json_is_true(json_object_get(json_object_get(root, "stream_options"), "include_usage"));
+    c->created = (uint64_t)time(NULL);
+    c->word_seed = kvr_sim_engine_rand(e);
+    uint64_t rid = ++e->next_request_id;
+    snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64, chat ? "chatcmpl" : "cmpl", e->index, rid);
+    size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
+    c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
+    c->mreq.n_hashes = kvr_prefix_hash_blocks(text.buf, text.len, c->mreq.hashes, max_blocks);
+    c->mreq.id = rid;
+    c->mreq.prompt_tokens = (uint32_t)prompt_tokens;
+    c->mreq.max_tokens = (uint32_t)max_tokens;
+    c->mreq.owner = c;
+    free(text.buf);
+    json_decref(root);
+    c->next = e->calls;
+    if (e->calls)
+        e->calls->prev = c;
+    e->calls = c;
+    kvr_http_req_on_abort(req, call_abort, c);
+    if (c->stream)
+        kvr_http_stream_begin(req, 200, "text/event-stream; charset=utf-8", NULL, 0,
+                              KVR_HTTP_CHUNKED);
+    kvr_sim_model_submit(&rank->model, &c->mreq, kvr_sim_now_ns());
+    kvr_sim_rank_kick(rank);
+    return;
+
+fail_400:
+    json_decref(root);
+    e->requests_rejected++;
+    kvr_http_respond_error(req, 400, "BadRequestError", msg, NULL, 0);
+}
+
+static void serve_models(kvr_sim_engine_t *e, kvr_http_req_t *req)
+{
+    const kvr_sim_config_t *cfg = &e->fleet->cfg;
+    json_t *doc = json_pack("{s:s,s:[{s:s,s:s,s:I,s:s,s:s,s:n,s:i}]}", "object", "list", "data",
+                            "id", cfg->model_name, "object", "model", "created",
+                            (json_int_t)time(NULL), "owned_by",
+                            cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm", "root",
+                            cfg->model_name, "parent", "max_model_len", (int)cfg->max_model_len);
+    char *body = json_dumps(doc, JSON_COMPACT);
+    kvr_http_respond(req, 200, "application/json", NULL, 0, body, strlen(body));
+    free(body);
+    json_decref(doc);
+}
+
+bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req)
+{
+    const char *path = kvr_http_req_path(req);
+    const char *method = kvr_http_req_method(req);
+    bool post = strcmp(method, "POST") == 0;
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (strcmp(path, "/v1/chat/completions") == 0 || strcmp(path, "/v1/completions") == 0) {
+        if (!post)
+            kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
+        else
+            serve_completion(e, req, path[4] == 'c' && path[5] == 'h');
+        return true;
+    }
+    if (strcmp(path, "/v1/models") == 0) {
+        if (!get)
+            kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
+        else
+            serve_models(e, req);
+        return true;
+    }
+    if (strcmp(path, "/health") == 0) {
+        kvr_http_respond(req, 200, NULL, NULL, 0, NULL, 0);
+        return true;
+    }
+    return false;
+}
