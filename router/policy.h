@@ -101,6 +101,8 @@ typedef struct kvr_policy_config_s {
     uint64_t index_tokens_per_engine; /* LRU budget when the feed does not tell the KV capacity */
     uint64_t index_ttl_ns;
     uint64_t index_max_blocks;  /* (block, engine) entries over the whole fleet: bounds the index's memory */
+    /* migration of pinned sessions (sticky, affinity) */
+    double migrate_factor;      /* re-home when the pin's eff_requests > factor x fleet mean + 1; 0 = off */
 } kvr_policy_config_t;
 
 typedef struct kvr_policy_ops_s {
@@ -133,5 +135,12 @@ void kvr_policy_config_defaults(kvr_policy_config_t *config);
 int kvr_policy_config_set(kvr_policy_config_t *config, const char *key, const char *value);
 /** Writes the policy options with their defaults and meaning, for --help. */
 void kvr_policy_config_help(FILE *out);
+/**
+ * True when a session pinned to views[pinned] should be placed again
+ * because its engine's eff_requests exceeds migrate_factor x fleet mean + 1
+ * (never when migrate_factor is 0). The core re-runs the policy and counts it.
+ */
+bool kvr_policy_migrate_due(const kvr_policy_config_t *config, const kvr_engine_view_t *views, size_t n,
+                            size_t pinned);
 
 #endif

@@ -52,6 +52,8 @@ static const opt_t options[] = {
      "prefix index: entries older than this count as evicted (0 = never)"},
     {"index-max-blocks", OPT_U64, F(index_max_blocks), 1048576, 1, 1073741824,
      "prefix index: (block, engine) entries across the fleet, about 80 bytes each"},
+    {"migrate-factor", OPT_DOUBLE, F(migrate_factor), 0, 0, 1e6,
+     "sticky/affinity: re-home a pinned session above factor x fleet mean eff_requests + 1 (0 = off)"},
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
