@@ -219,9 +219,10 @@ def freshness(feed_path, recs, step_ns=1_000_000, large_prefill=50_000):
     n_windows = 0
     for r in ok_records(recs):
         uncached = (r.get("prompt_tokens") or 0) - (r.get("cached_tokens") or 0)
-        if uncached <= large_prefill or r.get("ttft_ms") is None or not r.get("engine"):
+        engine = r.get("engine_url") or r.get("engine")
+        if uncached <= large_prefill or r.get("ttft_ms") is None or not engine:
             continue
-        url, port = engine_key(r["engine"])
+        url, port = engine_key(engine)
         slot = by_url.get(url, by_port.get(port))
         if slot is None:
             continue
@@ -253,9 +254,31 @@ def cell_stats(recs):
             "ttft_mean": mean(t), "cache_hit": cache_hit(recs), "inst_per_session": inst_per_session(recs)}
 
 
+def normalise_engines(recs, cell_dir):
+    """Each arm runs a fresh fleet on fresh ports: engines are compared by their
+    position in the fleet (engines.txt, one base URL per line, written by
+    run.sh), not by URL. The URL stays in engine_url for the feed match."""
+    path = os.path.join(cell_dir, "engines.txt")
+    if not os.path.exists(path):
+        return recs
+    with open(path) as f:
+        position = {line.strip().rstrip("/"): i for i, line in enumerate(f) if line.strip()}
+    for r in recs:
+        url = (r.get("engine") or "").rstrip("/")
+        if url in position:
+            r["engine_url"] = r["engine"]
+            r["engine"] = "e%d" % position[url]
+    return recs
+
+
+def load_cell(run_dir, policy, arm):
+    d = os.path.join(run_dir, policy, arm)
+    return normalise_engines(load_records(os.path.join(d, "replay.jsonl")), d)
+
+
 def compare_policy(run_dir, policy):
-    r0 = load_records(os.path.join(run_dir, policy, "es0", "replay.jsonl"))
-    r1 = load_records(os.path.join(run_dir, policy, "es1", "replay.jsonl"))
+    r0 = load_cell(run_dir, policy, "es0")
+    r1 = load_cell(run_dir, policy, "es1")
     s0, s1 = cell_stats(r0), cell_stats(r1)
     row = {"policy": policy, "load_use": LOAD_USE.get(policy, ""), "es0": s0, "es1": s1,
            "reroute_pct": reroute_pct(r0, r1),

@@ -120,15 +120,19 @@ start() { # logfile program args...
   last_pid=$!
 }
 
+forget() { # pid: no longer ours to stop
+  local keep=() p
+  for p in "${pids[@]}"; do [[ $p == "$1" ]] || keep+=("$p"); done
+  pids=("${keep[@]}")
+}
+
 stop() { # pid: TERM, wait up to 10 s, then KILL
   local pid=$1
   kill -TERM "$pid" 2>/dev/null || true
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -KILL "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
-  local keep=() p
-  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || keep+=("$p"); done
-  pids=("${keep[@]}")
+  forget "$pid"
 }
 
 # count consecutive free loopback ports; prints the first
@@ -186,6 +190,7 @@ run_cell() { # policy es
   shm_names+=("$shm")
   local urls=() i
   for ((i = 0; i < engines; i++)); do urls+=("http://127.0.0.1:$((base + i))"); done
+  printf '%s\n' "${urls[@]}" >"$dir/engines.txt"
 
   # shellcheck disable=SC2086
   start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines "$engines" --seed "$seed" \
@@ -222,8 +227,14 @@ run_cell() { # policy es
   [[ -n $duration ]] && rp+=(--duration "$duration")
   ((quiet)) && rp+=(--quiet)
   say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), router :$rport"
+  # In the background and waited for, so a TERM or Ctrl-C reaches the trap at once.
   local rc=0
-  "$REPLAY" "${rp[@]}" | tee "$dir/replay.txt" | { ((quiet)) && cat >/dev/null || sed 's/^/    /'; } || rc=$?
+  "$REPLAY" "${rp[@]}" >"$dir/replay.txt" &
+  local replay_pid=$!
+  pids+=("$replay_pid")
+  wait "$replay_pid" || rc=$?
+  forget "$replay_pid"
+  ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
   curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
   curl -s --max-time 5 "http://127.0.0.1:$rport/engines" >"$dir/engines.json" || true
 

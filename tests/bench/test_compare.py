@@ -46,6 +46,23 @@ class Reroute(unittest.TestCase):
         self.assertIsNone(compare.reroute_pct([], es1))
 
 
+class FleetPositions(unittest.TestCase):
+    def test_arms_on_different_ports_compare_by_fleet_position(self):
+        with tempfile.TemporaryDirectory() as d:
+            for arm, base, engines in (("es0", 9000, [0, 1]), ("es1", 7000, [0, 0])):
+                cell = os.path.join(d, "p", arm)
+                os.makedirs(cell)
+                with open(os.path.join(cell, "engines.txt"), "w") as f:
+                    f.write("http://127.0.0.1:%d\nhttp://127.0.0.1:%d\n" % (base, base + 1))
+                with open(os.path.join(cell, "replay.jsonl"), "w") as f:
+                    for i, e in enumerate(engines):
+                        f.write(json.dumps(rec(i, "s", "http://127.0.0.1:%d" % (base + e))) + "\n")
+            r0, r1 = compare.load_cell(d, "p", "es0"), compare.load_cell(d, "p", "es1")
+            self.assertEqual([r["engine"] for r in r1], ["e0", "e0"])
+            self.assertEqual(r1[0]["engine_url"], "http://127.0.0.1:7000")
+            self.assertAlmostEqual(compare.reroute_pct(r0, r1), 50.0)
+
+
 class Figures(unittest.TestCase):
     def test_cache_hit_is_token_weighted_over_successes(self):
         recs = [rec(0, "a", "e", prompt=1000, cached=900), rec(1, "a", "e", prompt=3000, cached=100),

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The main job in one command (make demo): build, then on a 4-engine simulated
+# fleet with statefeed and router, replay a short agentic trace for `sticky`
+# and `affinity` with the feed off (ES=0) and on (ES=1), and print the
+# comparison table. Every process it starts is stopped on exit or Ctrl-C.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+# The short preset is a minute of agentic sessions; the simulator and the
+# replay both run it SPEED times faster, so four cells fit in about two minutes.
+SPEED=${SPEED:-2}
+POLICIES=${POLICIES:-sticky,affinity}
+out="build/demo/run-$(date -u +%Y%m%dT%H%M%SZ)"
+
+child=""
+on_exit() {
+  # run.sh stops its fleet itself; this only makes sure it is gone.
+  if [[ -n $child ]] && kill -0 "$child" 2>/dev/null; then
+    kill -TERM "$child" 2>/dev/null || true
+    wait "$child" 2>/dev/null || true
+  fi
+}
+trap on_exit EXIT
+trap 'echo "demo: interrupted" >&2; exit 130' INT TERM
+
+echo "demo: building into build/plain"
+cmake -S . -B build/plain >/dev/null
+cmake --build build/plain -j "$(nproc)" --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
+  kvroute-tracegen kvroute-feedsample >/dev/null
+
+started=$SECONDS
+echo "demo: 4 simulated engines, statefeed, router; policies $POLICIES; ES=0 vs ES=1 (speed x$SPEED)"
+bench/ablate/run.sh --bin build/plain --no-build --policies "$POLICIES" --engines 4 --preset short \
+  --speed "$SPEED" --time-scale "$SPEED" --quiet --out "$out" &
+child=$!
+rc=0
+wait "$child" || rc=$?
+child=""
+echo
+echo "demo: done in $((SECONDS - started)) s; results, raw records and charts in $out/"
+echo "      (TTFT in real milliseconds at x$SPEED: simulated engine time is $SPEED times longer)"
+exit "$rc"
