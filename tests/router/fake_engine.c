@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "tests/router/fake_engine.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "common/http_server.h"
+
+typedef struct fake_req_s fake_req_t;
+
+typedef struct fake_engine_s {
+    kvr_fake_fleet_t *fleet;
+    int index;
+    kvr_http_server_t *srv;
+    uint16_t port;
+    char force[128];
+    atomic_uint requests, aborted;
+} fake_engine_t;
+
+struct kvr_fake_fleet_s {
+    uv_loop_t loop;
+    uv_async_t wake;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    fake_engine_t engines[KVR_FAKE_MAX];
+    int n;
+    atomic_int release_pending, stop_pending;
+    atomic_uint held;
+    fake_req_t *parked;
+    int servers_open;
+};
+
+struct fake_req_s {
+    fake_engine_t *engine;
+    kvr_http_req_t *req;
+    uv_timer_t timer;
+    int status, chunks, interval_ms, delay_ms, cut, hang, hold;
+    int sent;
+    bool timer_open;
+    fake_req_t *next_parked;
+};
+
+static int script_int(const char *script, const char *key, int dflt)
+{
+    size_t kl = strlen(key);
+    for (const char *p = script; p && *p;) {
+        if (strncmp(p, key, kl) == 0 && p[kl] == '=')
+            return atoi(p + kl + 1);
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    return dflt;
+}
+
+static void on_timer_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void fake_free(fake_req_t *fr)
+{
+    if (fr->timer_open) {
+        uv_timer_stop(&fr->timer);
+        uv_close((uv_handle_t *)&fr->timer, on_timer_closed);
+    } else {
+        free(fr);
+    }
+}
+
+static void unpark(fake_req_t *fr)
+{
+    kvr_fake_fleet_t *f = fr->engine->fleet;
+    for (fake_req_t **pp = &f->parked; *pp; pp = &(*pp)->next_parked) {
+        if (*pp == fr) {
+            *pp = fr->next_parked;
+            atomic_fetch_sub(&f->held, 1);
+            return;
+        }
+    }
+}
+
+static void on_abort(kvr_http_req_t *req, void *arg)
+{
+    fake_req_t *fr = arg;
+    atomic_fetch_add(&fr->engine->aborted, 1);
+    unpark(fr);
+    kvr_http_req_abandon(req);
+    fake_free(fr);
+}
+
+static void respond_whole(fake_req_t *fr)
+{
+    char body[256];
+    if (fr->status >= 400) {
+        int n = snprintf(body, sizeof body, "{\"error\":{\"message\":\"scripted\",\"type\":\"server_error\",\"code\":%d}}",
+                         fr->status);
+        kvr_http_respond(fr->req, fr->status, "application/json", NULL, 0, body, (size_t)n);
+    } else {
+        int n = snprintf(body, sizeof body, "{\"engine\":%d,\"choices\":[{\"message\":{\"content\":\"hi\"}}]}",
+                         fr->engine->index);
+        kvr_http_respond(fr->req, 200, "application/json", NULL, 0, body, (size_t)n);
+    }
+    fake_free(fr);
+}
+
+static void on_stream_tick(uv_timer_t *t)
+{
+    fake_req_t *fr = t->data;
+    if (fr->sent == 0 && fr->chunks >= 0) {
+        /* first tick after delay_ms: the head */
+    }
+    if (fr->cut > 0 && fr->sent >= fr->cut) {
+        kvr_http_req_abandon(fr->req); /* the engine dies mid-stream */
+        fake_free(fr);
+        return;
+    }
+    char ev[128];
+    if (fr->sent < fr->chunks) {
+        int n = snprintf(ev, sizeof ev, "data: {\"engine\":%d,\"n\":%d}\n\n", fr->engine->index, fr->sent);
+        kvr_http_stream_write(fr->req, ev, (size_t)n);
+        fr->sent++;
+        uv_timer_start(&fr->timer, on_stream_tick, (uint64_t)fr->interval_ms, 0);
+        return;
+    }
+    static const char done[] = "data: [DONE]\n\n";
+    kvr_http_stream_write(fr->req, done, sizeof done - 1);
+    kvr_http_stream_end(fr->req);
+    fake_free(fr);
+}
+
+static void start_response(fake_req_t *fr)
+{
+    if (fr->chunks <= 0 && fr->cut <= 0) {
+        respond_whole(fr);
+        return;
+    }
+    kvr_http_stream_begin(fr->req, 200, "text/event-stream", NULL, 0, KVR_HTTP_CHUNKED);
+    on_stream_tick(&fr->timer);
+}
+
+static void on_delay(uv_timer_t *t)
+{
+    start_response(t->data);
+}
+
+static void on_request(kvr_http_req_t *req, void *user)
+{
+    fake_engine_t *e = user;
+    kvr_fake_fleet_t *f = e->fleet;
+    const char *path = kvr_http_req_path(req);
+    if (strcmp(kvr_http_req_method(req), "GET") == 0) {
+        char body[256];
+        int n;
+        if (strcmp(path, "/v1/models") == 0)
+            n = snprintf(body, sizeof body, "{\"object\":\"list\",\"data\":[{\"id\":\"m-%d\",\"object\":\"model\"},"
+                                            "{\"id\":\"shared\",\"object\":\"model\"}]}", e->index);
+        else if (strcmp(path, "/metrics") == 0)
+            n = snprintf(body, sizeof body, "vllm:num_requests_running 0\nvllm:num_requests_waiting 0\n");
+        else
+            n = snprintf(body, sizeof body, "{\"status\":\"ok\"}");
+        kvr_http_respond(req, 200, "application/json", NULL, 0, body, (size_t)n);
+        return;
+    }
+    atomic_fetch_add(&e->requests, 1);
+    char script[128];
+    pthread_mutex_lock(&f->lock);
+    snprintf(script, sizeof script, "%s", e->force);
+    pthread_mutex_unlock(&f->lock);
+    if (!script[0]) {
+        const char *h = kvr_http_req_header(req, "X-Fake");
+        snprintf(script, sizeof script, "%s", h ? h : "");
+    }
+    fake_req_t *fr = calloc(1, sizeof *fr);
+    fr->engine = e;
+    fr->req = req;
+    fr->status = script_int(script, "status", 200);
+    fr->chunks = script_int(script, "chunks", 0);
+    fr->interval_ms = script_int(script, "interval_ms", 5);
+    fr->delay_ms = script_int(script, "delay_ms", 0);
+    fr->cut = script_int(script, "cut", 0);
+    fr->hang = script_int(script, "hang", 0);
+    fr->hold = script_int(script, "hold", 0);
+    uv_timer_init(&f->loop, &fr->timer);
+    fr->timer.data = fr;
+    fr->timer_open = true;
+    kvr_http_req_on_abort(req, on_abort, fr);
+    if (fr->hang)
+        return;
+    if (fr->hold) {
+        fr->next_parked = f->parked;
+        f->parked = fr;
+        atomic_fetch_add(&f->held, 1);
+        return;
+    }
+    if (fr->delay_ms > 0)
+        uv_timer_start(&fr->timer, on_delay, (uint64_t)fr->delay_ms, 0);
+    else
+        start_response(fr);
+}
+
+static void on_server_closed(void *arg)
+{
+    kvr_fake_fleet_t *f = arg;
+    if (--f->servers_open == 0)
+        uv_close((uv_handle_t *)&f->wake, NULL);
+}
+
+static void on_wake(uv_async_t *a)
+{
+    kvr_fake_fleet_t *f = a->data;
+    if (atomic_exchange(&f->release_pending, 0)) {
+        while (f->parked) {
+            fake_req_t *fr = f->parked;
+            f->parked = fr->next_parked;
+            atomic_fetch_sub(&f->held, 1);
+            start_response(fr);
+        }
+    }
+    if (atomic_exchange(&f->stop_pending, 0)) {
+        while (f->parked) {
+            fake_req_t *fr = f->parked;
+            f->parked = fr->next_parked;
+            atomic_fetch_sub(&f->held, 1);
+            respond_whole(fr);
+        }
+        for (int i = 0; i < f->n; i++)
+            kvr_http_server_destroy(f->engines[i].srv, on_server_closed, f);
+    }
+}
+
+static void *run(void *arg)
+{
+    kvr_fake_fleet_t *f = arg;
+    uv_run(&f->loop, UV_RUN_DEFAULT);
+    return NULL;
+}
+
+kvr_fake_fleet_t *kvr_fake_start(int n)
+{
+    cr_assert_leq(n, KVR_FAKE_MAX);
+    kvr_fake_fleet_t *f = calloc(1, sizeof *f);
+    f->n = n;
+    pthread_mutex_init(&f->lock, NULL);
+    uv_loop_init(&f->loop);
+    uv_async_init(&f->loop, &f->wake, on_wake);
+    f->wake.data = f;
+    for (int i = 0; i < n; i++) {
+        fake_engine_t *e = &f->engines[i];
+        e->fleet = f;
+        e->index = i;
+        kvr_http_server_config_t cfg;
+        kvr_http_server_config_init(&cfg);
+        cfg.port = 0;
+        cfg.on_request = on_request;
+        cfg.user = e;
+        cr_assert_eq(kvr_http_server_create(&f->loop, &cfg, &e->srv), 0);
+        e->port = (uint16_t)kvr_http_server_port(e->srv);
+        f->servers_open++;
+    }
+    cr_assert_eq(pthread_create(&f->thread, NULL, run, f), 0);
+    return f;
+}
+
+void kvr_fake_stop(kvr_fake_fleet_t *f)
+{
+    if (!f)
+        return;
+    atomic_store(&f->stop_pending, 1);
+    uv_async_send(&f->wake);
+    pthread_join(f->thread, NULL);
+    uv_loop_close(&f->loop);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
+}
+
+uint16_t kvr_fake_port(const kvr_fake_fleet_t *f, int i)
+{
+    return f->engines[i].port;
+}
+
+void kvr_fake_force(kvr_fake_fleet_t *f, int i, const char *script)
+{
+    pthread_mutex_lock(&f->lock);
+    snprintf(f->engines[i].force, sizeof f->engines[i].force, "%s", script);
+    pthread_mutex_unlock(&f->lock);
+}
+
+void kvr_fake_release(kvr_fake_fleet_t *f)
+{
+    atomic_store(&f->release_pending, 1);
+    uv_async_send(&f->wake);
+}
+
+unsigned kvr_fake_requests(const kvr_fake_fleet_t *f, int i)
+{
+    if (i >= 0)
+        return atomic_load(&f->engines[i].requests);
+    unsigned n = 0;
+    for (int k = 0; k < f->n; k++)
+        n += atomic_load(&f->engines[k].requests);
+    return n;
+}
+
+unsigned kvr_fake_aborted(const kvr_fake_fleet_t *f, int i)
+{
+    if (i >= 0)
+        return atomic_load(&f->engines[i].aborted);
+    unsigned n = 0;
+    for (int k = 0; k < f->n; k++)
+        n += atomic_load(&f->engines[k].aborted);
+    return n;
+}
+
+unsigned kvr_fake_held(const kvr_fake_fleet_t *f)
+{
+    return atomic_load(&f->held);
+}

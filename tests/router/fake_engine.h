@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_TESTS_ROUTER_FAKE_ENGINE_H
+#define KVR_TESTS_ROUTER_FAKE_ENGINE_H
+
+/*
+ * Scripted engines for the gateway's integration tests: n HTTP servers on
+ * one libuv loop in a thread of the test process. Each request's behaviour
+ * comes from its X-Fake header (forwarded by kvroute untouched) or from a
+ * per-engine override, e.g. "chunks=5,interval_ms=20", "status=500",
+ * "hang=1", "hold=1", "cut=2,chunks=10", "delay_ms=100".
+ * Non-streamed answers are {"engine":i,...}; streams are SSE events
+ * "data: {\"engine\":i,\"n\":k}\n\n" then "data: [DONE]\n\n".
+ */
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define KVR_FAKE_MAX 8
+
+typedef struct kvr_fake_fleet_s kvr_fake_fleet_t;
+
+/** Starts n engines on free loopback ports; aborts the test on failure. */
+kvr_fake_fleet_t *kvr_fake_start(int n);
+/** Stops every engine (parked requests are dropped) and joins the thread. */
+void kvr_fake_stop(kvr_fake_fleet_t *f);
+uint16_t kvr_fake_port(const kvr_fake_fleet_t *f, int i);
+/** Behaviour for every request of engine i, overriding X-Fake ("" clears). */
+void kvr_fake_force(kvr_fake_fleet_t *f, int i, const char *script);
+/** Answers every request parked by hold=1. */
+void kvr_fake_release(kvr_fake_fleet_t *f);
+/** Requests received (POST only), aborted by the client (kvroute), on engine i; -1 = all engines. */
+unsigned kvr_fake_requests(const kvr_fake_fleet_t *f, int i);
+unsigned kvr_fake_aborted(const kvr_fake_fleet_t *f, int i);
+/** Requests parked by hold=1 right now. */
+unsigned kvr_fake_held(const kvr_fake_fleet_t *f);
+
+#endif

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute end to end in front of scripted engines: what passes through
+ * untouched, what is retried, what each failure answers, and that the
+ * shadow counters return to zero after every one of them.
+ */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/router/router_harness.h"
+#include "tests/support/proc.h"
+
+static kvr_harness_t h;
+
+static void teardown(void)
+{
+    kvr_harness_stop(&h);
+}
+
+TestSuite(proxy, .fini = teardown, .timeout = 30.);
+
+static const char chat[] = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+static const char chat_stream[] =
+    "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+
+static int post(const char *headers, const char *body, char **resp)
+{
+    return kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, body, resp, 5000);
+}
+
+static int connect_router(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(h.port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    return fd;
+}
+
+/* Reads until needle shows up (true) or timeout/EOF (false). */
+static bool read_until(int fd, const char *needle, char *buf, size_t cap, unsigned timeout_ms)
+{
+    size_t len = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    while (len + 1 < cap && poll(&p, 1, (int)timeout_ms) > 0) {
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = '\0';
+        if (strstr(buf, needle))
+            return true;
+    }
+    return false;
+}
+
+Test(proxy, non_streamed_answer_passes_with_request_id_and_engine_header)
+{
+    kvr_harness_start(&h, 2, NULL);
+    char *resp;
+    cr_assert_eq(post("X-Request-ID: my-req-1\r\n", chat, &resp), 200);
+    char v[128];
+    cr_expect_str_eq(kvr_harness_header(resp, "X-Request-ID", v, sizeof v), "my-req-1");
+    cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v));
+    cr_expect_eq(strncmp(v, "http://127.0.0.1:", 17), 0);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"choices\""));
+    free(resp);
+    /* without one, an id is generated and echoed */
+    cr_assert_eq(post(NULL, chat, &resp), 200);
+    cr_expect_not_null(kvr_harness_header(resp, "X-Request-ID", v, sizeof v));
+    cr_expect_gt(strlen(v), 4);
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
+
+Test(proxy, engine_header_can_be_turned_off)
+{
+    const char *extra[] = {"--no-engine-header", NULL};
+    kvr_harness_start(&h, 1, extra);
+    char *resp;
+    cr_assert_eq(post(NULL, chat, &resp), 200);
+    char v[128];
+    cr_expect_null(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v));
+    free(resp);
+}
+
+Test(proxy, sse_stream_arrives_untouched)
+{
+    kvr_harness_start(&h, 1, NULL);
+    char *resp;
+    cr_assert_eq(post("X-Fake: chunks=5,interval_ms=10\r\n", chat_stream, &resp), 200);
+    char v[64];
+    cr_expect_str_eq(kvr_harness_header(resp, "Content-Type", v, sizeof v), "text/event-stream");
+    char *body = (char *)kvr_test_http_body(resp);
+    cr_assert_geq(kvr_harness_dechunk(body), 0, "stream must end with a clean last chunk");
+    char want[1024] = "";
+    for (int i = 0; i < 5; i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "data: {\"engine\":0,\"n\":%d}\n\n", i);
+    strcat(want, "data: [DONE]\n\n");
+    cr_expect_str_eq(body, want);
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"200\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_ttft_seconds_count"), 1);
+}
+
+typedef struct burst_arg_s {
+    int status;
+    char engine[64];
+} burst_arg_t;
+
+static void *burst_one(void *arg)
+{
+    burst_arg_t *b = arg;
+    char *resp = NULL;
+    b->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", "X-Fake: hold=1\r\n", chat, &resp, 15000);
+    if (resp && !kvr_harness_header(resp, "X-Kvroute-Engine", b->engine, sizeof b->engine))
+        b->engine[0] = '\0';
+    free(resp);
+    return NULL;
+}
+
+Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
+{
+    const char *extra[] = {"--policy", "load_only", NULL};
+    kvr_harness_start(&h, 4, extra);
+    static burst_arg_t args[100];
+    pthread_t threads[100];
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(pthread_create(&threads[i], NULL, burst_one, &args[i]), 0);
+    for (int waited = 0; kvr_fake_held(h.fleet) < 100 && waited < 10000; waited += 20)
+        kvr_test_sleep_ms(20);
+    cr_expect_eq(kvr_fake_held(h.fleet), 100);
+    cr_expect_eq(kvr_harness_shadow_total(&h) > 0, 1, "held requests are in the shadow counters");
+    kvr_fake_release(h.fleet);
+    for (int i = 0; i < 100; i++)
+        pthread_join(threads[i], NULL);
+    int per_engine[4] = {0};
+    for (int i = 0; i < 100; i++) {
+        cr_expect_eq(args[i].status, 200);
+        for (int e = 0; e < 4; e++) {
+            char url[64];
+            snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, e));
+            if (strcmp(args[i].engine, url) == 0)
+                per_engine[e]++;
+        }
+    }
+    for (int e = 0; e < 4; e++)
+        cr_expect_eq(per_engine[e], 25, "engine %d got %d of 100", e, per_engine[e]);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
+
+Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
+{
+    kvr_harness_start(&h, 1, NULL);
+    int fd = connect_router();
+    char req[512];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=200,interval_ms=20\r\n"
+                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    char buf[8192];
+    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    cr_expect_gt(kvr_harness_shadow_total(&h), 0);
+    close(fd);
+    for (int waited = 0; kvr_fake_aborted(h.fleet, 0) < 1 && waited < 3000; waited += 20)
+        kvr_test_sleep_ms(20);
+    cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1, "the engine's request must be aborted too");
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 1);
+}
+
+Test(proxy, engine_crash_mid_stream_ends_the_client_stream_cleanly)
+{
+    kvr_harness_start(&h, 1, NULL);
+    char *resp;
+    cr_assert_eq(post("X-Fake: chunks=10,interval_ms=10,cut=2\r\n", chat_stream, &resp), 200);
+    char *body = (char *)kvr_test_http_body(resp);
+    cr_assert_geq(kvr_harness_dechunk(body), 0, "the client stream must end with its last chunk");
+    cr_expect_not_null(strstr(body, "\"n\":1"));
+    cr_expect_null(strstr(body, "\"n\":2"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_cut_total"), 1);
+}
+
+Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
+{
+    uint16_t dead = kvr_test_free_port();
+    char dead_url[64];
+    snprintf(dead_url, sizeof dead_url, "http://127.0.0.1:%u", dead);
+    const char *extra[] = {"--policy", "round_robin", "--engine", dead_url, "--retries", "2",
+                           "--health-interval-ms", "60000", "--fail-threshold", "100", NULL};
+    kvr_harness_start(&h, 2, extra);
+    kvr_fake_force(h.fleet, 0, "status=503");
+    char good[64];
+    snprintf(good, sizeof good, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
+    for (int i = 0; i < 6; i++) {
+        char *resp;
+        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", i);
+        char v[64];
+        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), good);
+        free(resp);
+    }
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"status_5xx\"}"), 0);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    /* with no other engine left, the engine's own 5xx reaches the client */
+    kvr_fake_force(h.fleet, 1, "status=500");
+    char *resp;
+    int status = post(NULL, chat, &resp);
+    cr_expect(status == 500 || status == 503 || status == 502, "got %d", status);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"error\""));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
+
+Test(proxy, dead_engine_leaves_the_candidate_set_and_returns)
+{
+    const char *extra[] = {"--fail-threshold", "1", NULL};
+    kvr_harness_start(&h, 2, extra);
+    char *resp;
+    kvr_fake_force(h.fleet, 0, "status=503");
+    /* 5xx answers take engine 0 out; health checks (200) bring it back */
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    char sample[128];
+    snprintf(sample, sizeof sample, "kvroute_engine_failures_total{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
+    cr_expect_gt(kvr_harness_metric(&h, sample), 0);
+    kvr_fake_force(h.fleet, 0, "");
+    kvr_test_sleep_ms(600);
+    snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 0));
+    cr_expect_eq(kvr_harness_metric(&h, sample), 1);
+    unsigned before = kvr_fake_requests(h.fleet, 0);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    cr_expect_gt(kvr_fake_requests(h.fleet, 0), before, "a recovered engine is routed to again");
+}
+
+Test(proxy, first_byte_and_idle_timeouts)
+{
+    const char *extra[] = {"--first-byte-timeout-ms", "300", "--idle-timeout-ms", "300", NULL};
+    kvr_harness_start(&h, 1, extra);
+    char *resp;
+    cr_assert_eq(post("X-Fake: hang=1\r\n", chat, &resp), 504);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":504"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    for (int waited = 0; kvr_fake_aborted(h.fleet, 0) < 1 && waited < 2000; waited += 20)
+        kvr_test_sleep_ms(20);
+    cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
+
+    cr_assert_eq(post("X-Fake: chunks=3,interval_ms=1000\r\n", chat_stream, &resp), 200);
+    char *body = (char *)kvr_test_http_body(resp);
+    cr_expect_geq(kvr_harness_dechunk(body), 0);
+    cr_expect_not_null(strstr(body, "\"n\":0"));
+    cr_expect_null(strstr(body, "[DONE]"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"first_byte\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"idle\"}"), 1);
+}
+
+Test(proxy, bad_input_gets_its_status)
+{
+    const char *extra[] = {"--max-body-bytes", "2048", "--max-header-bytes", "2048", "--request-timeout-ms", "300", NULL};
+    kvr_harness_start(&h, 1, extra);
+    char *resp;
+    cr_expect_eq(post(NULL, "{\"messages\": [", &resp), 400);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"invalid_request_error\""));
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "GET", "/v1/chat/completions", NULL, NULL, &resp, 3000), 405);
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v2/nothing", NULL, chat, &resp, 3000), 404);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"error\""));
+    free(resp);
+    char *big = malloc(4096);
+    memset(big, 'a', 4095);
+    big[4095] = '\0';
+    cr_expect_eq(post(NULL, big, &resp), 413);
+    free(resp);
+    char headers[4096];
+    snprintf(headers, sizeof headers, "X-Big: %.3000s\r\n", big);
+    cr_expect_eq(post(headers, chat, &resp), 431);
+    free(resp);
+    free(big);
+    /* a slow client: half a request, then nothing */
+    int fd = connect_router();
+    const char partial[] = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess";
+    cr_assert_eq(write(fd, partial, sizeof partial - 1), (ssize_t)sizeof partial - 1);
+    char buf[2048];
+    cr_expect(read_until(fd, "408", buf, sizeof buf, 3000), "a slow client gets 408");
+    close(fd);
+    cr_expect_eq(kvr_fake_requests(h.fleet, -1), 0, "nothing bad reached the engine");
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_test_http(h.port, "GET", "/health", NULL, NULL, &resp, 3000), 200);
+    free(resp);
+}
+
+Test(proxy, models_are_the_union_of_the_engines)
+{
+    kvr_harness_start(&h, 2, NULL);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 3000), 200);
+    const char *body = kvr_test_http_body(resp);
+    cr_expect_not_null(strstr(body, "\"m-0\""));
+    cr_expect_not_null(strstr(body, "\"m-1\""));
+    const char *first = strstr(body, "\"shared\"");
+    cr_expect(first && !strstr(first + 1, "\"shared\""), "a model two engines serve is listed once");
+    free(resp);
+}
+
+Test(proxy, sigterm_drains_in_flight_requests_then_exits)
+{
+    kvr_harness_start(&h, 1, NULL);
+    int fd = connect_router();
+    char req[512];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=10,interval_ms=50\r\n"
+                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    char buf[16384];
+    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    kill(h.pid, SIGTERM);
+    cr_expect(read_until(fd, "[DONE]", buf + strlen(buf), sizeof buf - strlen(buf), 5000),
+              "the in-flight stream finishes after SIGTERM");
+    close(fd);
+    int status = kvr_test_stop(h.pid, SIGTERM, 5000);
+    h.pid = 0;
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+}
+
+Test(proxy, admin_adds_and_removes_engines_behind_the_token)
+{
+    const char *extra[] = {"--admin-token", "s3cret", NULL};
+    kvr_harness_start(&h, 2, extra);
+    char *resp;
+    char body[128];
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 1));
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", NULL, body, &resp, 3000), 401);
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body, &resp, 3000),
+                 409, "already there");
+    free(resp);
+    char path[128];
+    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u", kvr_fake_port(h.fleet, 1));
+    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, NULL, NULL, &resp, 3000), 401);
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL, &resp, 3000), 200);
+    free(resp);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    cr_expect_eq(kvr_fake_requests(h.fleet, 1), 0, "a removed engine gets nothing");
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body, &resp, 3000), 201);
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "DELETE", "/engines/http%3A%2F%2Fnope", "Authorization: Bearer s3cret\r\n",
+                               NULL, &resp, 3000), 404);
+    free(resp);
+}
+
+Test(proxy, sighup_reloads_the_engine_list)
+{
+    char cfg_path[128];
+    kvr_test_unique_name(cfg_path, sizeof cfg_path, "/tmp/kvroute-test-cfg");
+    kvr_fake_fleet_t *fleet = kvr_fake_start(2);
+    FILE *f = fopen(cfg_path, "w");
+    fprintf(f, "# engines\nengine http://127.0.0.1:%u\npolicy round_robin\n", kvr_fake_port(fleet, 0));
+    fclose(f);
+    const char *extra[] = {"--config", cfg_path, NULL};
+    kvr_harness_start(&h, 0, extra);
+    h.fleet = fleet;
+    char *resp;
+    cr_assert_eq(post(NULL, chat, &resp), 200);
+    free(resp);
+    f = fopen(cfg_path, "w");
+    fprintf(f, "engine http://127.0.0.1:%u\n", kvr_fake_port(fleet, 1));
+    fclose(f);
+    kill(h.pid, SIGHUP);
+    kvr_test_sleep_ms(300);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    cr_expect_eq(kvr_fake_requests(fleet, 0), 1);
+    cr_expect_eq(kvr_fake_requests(fleet, 1), 3);
+    unlink(cfg_path);
+}
