@@ -102,20 +102,32 @@ __attribute__((format(printf, 2, 3))) static void out_printf(out_t *o, const cha
 
 typedef enum { GAUGE, COUNTER } kind_t;
 
+/* prometheus_client writes Python floats: "3.0", "0.25". */
+static const char *pyfloat(char *buf, size_t cap, double v)
+{
+    if (v == (double)(long long)v && v > -1e15 && v < 1e15)
+        snprintf(buf, cap, "%.1f", v);
+    else
+        snprintf(buf, cap, "%.17g", v);
+    return buf;
+}
+
 typedef double (*rank_value_fn)(kvr_sim_rank_t *rank);
 
 static void family(out_t *o, kvr_sim_engine_t *e, const char *name, kind_t kind, const char *help,
                    rank_value_fn value, const char *const *labels)
 {
+    char num[40];
     out_printf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
                kind == COUNTER ? "counter" : "gauge");
     for (int r = 0; r < e->dp; r++)
-        out_printf(o, "%s{%s} %.17g\n", name, labels[r], value(&e->ranks[r]));
+        out_printf(o, "%s{%s} %s\n", name, labels[r], pyfloat(num, sizeof num, value(&e->ranks[r])));
 }
 
 static void histogram(out_t *o, kvr_sim_engine_t *e, const char *name, const char *help, bool e2e,
                       const char *const *labels)
 {
+    char num[40];
     out_printf(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     for (int r = 0; r < e->dp; r++) {
         kvr_sim_rank_t *rank = &e->ranks[r];
@@ -123,13 +135,14 @@ static void histogram(out_t *o, kvr_sim_engine_t *e, const char *name, const cha
         uint64_t cum = 0;
         for (int i = 0; i < KVR_SIM_TTFT_BUCKETS; i++) {
             cum += b[i];
-            out_printf(o, "%s_bucket{%s,le=\"%g\"} %llu\n", name, labels[r], buckets[i],
-                       (unsigned long long)cum);
+            out_printf(o, "%s_bucket{%s,le=\"%s\"} %llu.0\n", name, labels[r],
+                       pyfloat(num, sizeof num, buckets[i]), (unsigned long long)cum);
         }
         cum += b[KVR_SIM_TTFT_BUCKETS];
-        out_printf(o, "%s_bucket{%s,le=\"+Inf\"} %llu\n", name, labels[r], (unsigned long long)cum);
-        out_printf(o, "%s_count{%s} %llu\n", name, labels[r], (unsigned long long)cum);
-        out_printf(o, "%s_sum{%s} %.17g\n", name, labels[r], e2e ? rank->e2e_sum : rank->ttft_sum);
+        out_printf(o, "%s_bucket{%s,le=\"+Inf\"} %llu.0\n", name, labels[r], (unsigned long long)cum);
+        out_printf(o, "%s_count{%s} %llu.0\n", name, labels[r], (unsigned long long)cum);
+        out_printf(o, "%s_sum{%s} %s\n", name, labels[r],
+                   pyfloat(num, sizeof num, e2e ? rank->e2e_sum : rank->ttft_sum));
     }
 }
 
@@ -178,7 +191,7 @@ static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
     out_printf(&o, "# HELP vllm:request_success_total Count of successfully processed requests.\n"
                    "# TYPE vllm:request_success_total counter\n");
     for (int r = 0; r < e->dp; r++)
-        out_printf(&o, "vllm:request_success_total{%s,finished_reason=\"length\"} %llu\n", labels[r],
+        out_printf(&o, "vllm:request_success_total{%s,finished_reason=\"length\"} %llu.0\n", labels[r],
                    (unsigned long long)e->ranks[r].model.requests_finished);
     histogram(&o, e, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
               false, labels);
