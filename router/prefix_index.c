@@ -226,6 +226,13 @@ static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine)
     while (eng->tokens > budget && eng->tail) {
         remove_entry(idx, eng->tail);
         idx->stats.evicted_budget++;
+        /* As in alloc_entry: fetch the next victims while this one goes. */
+        if (eng->tail) {
+            const entry_t *next = &idx->entries[eng->tail];
+            prefetch_slot(idx, next->hash);
+            if (next->eprev)
+                __builtin_prefetch(&idx->entries[next->eprev]);
+        }
     }
 }
 
@@ -241,6 +248,17 @@ static uint32_t alloc_entry(kvr_prefix_index_t *idx)
     /* Full: the fleet-wide least recently sent entry goes. */
     remove_entry(idx, idx->gtail);
     idx->stats.evicted_global++;
+    /*
+     * Evictions come in runs (one per new block of a prompt) and walk the
+     * LRU list from its tail, so the next victim's slot and the one after
+     * it are fetched while this block is being recorded.
+     */
+    if (idx->gtail) {
+        const entry_t *next = &idx->entries[idx->gtail];
+        prefetch_slot(idx, next->hash);
+        if (next->gprev)
+            __builtin_prefetch(&idx->entries[next->gprev]);
+    }
     uint32_t e = idx->free_head;
     idx->free_head = idx->entries[e].next_holder;
     return e;

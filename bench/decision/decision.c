@@ -10,7 +10,8 @@
  * and on_dispatch (recording the prompt in the index) separately, since the
  * router runs both on its one event-loop thread for every request.
  *
- *   kvroute-bench-decision [--quick] [--policies a,b,...] [--seed N]
+ *   kvroute-bench-decision [--quick] [--policies a,b,...] [--engines N] [--sessions N]
+ *                          [--tokens N] [--no-hash] [policy options]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -222,13 +223,22 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
+    bool quick = false, hashing = true;
+    uint32_t only_engines = 0, only_sessions = 0, only_tokens = 0;
     char policies_arg[256] = "cache_aware,affinity,lmetric,cost,load_only";
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
+        } else if (strcmp(argv[i], "--no-hash") == 0) {
+            hashing = false;
+        } else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
+            only_engines = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--sessions") == 0 && i + 1 < argc) {
+            only_sessions = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc) {
+            only_tokens = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--policies") == 0 && i + 1 < argc) {
             snprintf(policies_arg, sizeof(policies_arg), "%s", argv[++i]);
         } else if (strncmp(argv[i], "--", 2) == 0 && i + 1 < argc &&
@@ -245,11 +255,25 @@ int main(int argc, char **argv)
     }
     /* cache_aware is measured with owner pressure on: its most expensive path. */
     cfg.owner_pressure = true;
-    bench_hashing(quick);
+    if (hashing)
+        bench_hashing(quick);
 
-    const uint32_t engines[] = {8, 64, 512};
-    const uint32_t sessions[] = {1000, 100000};
-    const uint32_t prompts[] = {2048, 32768, 131072};
+    uint32_t engines[] = {8, 64, 512};
+    uint32_t sessions[] = {1000, 100000};
+    uint32_t prompts[] = {2048, 32768, 131072};
+    size_t n_engines = 3, n_sessions = 2, n_prompts = 3;
+    if (only_engines) {
+        engines[0] = only_engines < KVR_MAX_ENGINES ? only_engines : KVR_MAX_ENGINES;
+        n_engines = 1;
+    }
+    if (only_sessions) {
+        sessions[0] = only_sessions;
+        n_sessions = 1;
+    }
+    if (only_tokens) {
+        prompts[0] = only_tokens < TPB ? TPB : only_tokens;
+        n_prompts = 1;
+    }
     printf("# decision cost, us per request (pick = index walk + scoring; dispatch = recording the prompt)\n");
     printf("# index: %llu blocks fleet-wide, %llu tokens per engine; sessions hold %u-block histories\n",
            (unsigned long long)cfg.index_max_blocks, (unsigned long long)cfg.index_tokens_per_engine,
@@ -258,13 +282,13 @@ int main(int argc, char **argv)
            "tokens", "pick_mean", "pick_p50", "pick_p99", "dispatch", "total", "matched/blocks", "fill");
     char *save = NULL;
     for (char *p = strtok_r(policies_arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-        for (size_t e = 0; e < 3; e++) {
+        for (size_t e = 0; e < n_engines; e++) {
             if (quick && engines[e] == 512)
                 continue;
-            for (size_t s = 0; s < 2; s++) {
+            for (size_t s = 0; s < n_sessions; s++) {
                 if (quick && sessions[s] > 1000)
                     continue;
-                for (size_t t = 0; t < 3; t++) {
+                for (size_t t = 0; t < n_prompts; t++) {
                     if (quick && prompts[t] > 32768)
                         continue;
                     run_t run = {p, engines[e], sessions[s], prompts[t]};
