@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ES=1 against a real segment: fresh slots give real values, a stale writer
+ * falls back to shadow and is counted; ES=0 never maps the segment at all.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "shm_layout/shm_layout.h"
+#include "tests/router/router_harness.h"
+#include "tests/support/proc.h"
+
+static kvr_harness_t h;
+static kvr_shm_t writer;
+static char seg_name[64];
+static char log_file[128];
+
+static void teardown(void)
+{
+    kvr_harness_stop(&h);
+    kvr_shm_close(&writer);
+    kvr_shm_unlink(seg_name);
+    if (log_file[0])
+        unlink(log_file);
+}
+
+TestSuite(es, .fini = teardown, .timeout = 30.);
+
+static const char chat[] = "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"session_id\":\"s1\"}";
+
+static void make_segment(void)
+{
+    kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-es");
+    cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
+}
+
+/* The fleet must exist first: slots are named by the engines' URLs. */
+static int add_slot(int engine)
+{
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, engine));
+    return kvr_shm_add_engine(&writer, url);
+}
+
+static void publish(int slot, uint32_t running, uint32_t waiting)
+{
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, (uint32_t)slot, &st);
+    uint64_t now = kvr_clock_now_ns();
+    st.flags |= KVR_SLOT_HEALTHY;
+    st.running = running;
+    st.waiting = waiting;
+    st.sample_time_ns = now;
+    st.publish_time_ns = now;
+    st.sample_seq++;
+    kvr_shm_write_slot(&writer, (uint32_t)slot, &st);
+    kvr_shm_heartbeat(&writer, now);
+}
+
+static json_t *engine_json(int engine)
+{
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000), 200);
+    json_t *doc = json_loads(kvr_test_http_body(resp), 0, NULL);
+    free(resp);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, engine));
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "engines"), i, e) {
+        if (strcmp(json_string_value(json_object_get(e, "id")), url) == 0) {
+            json_incref(e);
+            json_decref(doc);
+            return e;
+        }
+    }
+    json_decref(doc);
+    cr_assert_fail("engine %d not in /engines", engine);
+    return NULL;
+}
+
+static bool maps_segment(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)h.pid);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    bool found = false;
+    while (fgets(line, sizeof line, f))
+        found |= strstr(line, seg_name + 1) != NULL;
+    fclose(f);
+    return found;
+}
+
+static void start_with(const char *es)
+{
+    kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
+    const char *extra[] = {"--es", es, "--shm", seg_name, "--max-age-ms", "500", "--decision-log", log_file,
+                           "--policy", "sticky", NULL};
+    /* engines first (their URLs name the slots), then the router */
+    kvr_harness_start(&h, 2, extra);
+}
+
+Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
+{
+    make_segment();
+    start_with("1");
+    int s0 = add_slot(0), s1 = add_slot(1);
+    cr_assert_geq(s0, 0);
+    cr_assert_geq(s1, 0);
+    publish(s0, 7, 2);
+    publish(s1, 0, 0);
+
+    json_t *e = engine_json(0);
+    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "fresh");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 9);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "real"), "running")), 7);
+    json_decref(e);
+
+    /* a new session lands on the engine that is idle by eff */
+    publish(s0, 7, 2);
+    publish(s1, 0, 0);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    char v[64], want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
+    cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
+    free(resp);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"fresh\"}"), 0);
+    cr_expect(maps_segment(), "ES=1 maps the segment");
+
+    /* the writer stops beating: shadow only, counted */
+    kvr_test_sleep_ms(700);
+    e = engine_json(0);
+    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "writer_stale");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 0);
+    json_decref(e);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    free(resp);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_stale_fallbacks_total"), 2);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"writer_stale\"}"), 2);
+
+    /* one decision line per request, with the feed state it used */
+    FILE *f = fopen(log_file, "r");
+    cr_assert_not_null(f);
+    char line[2048];
+    int lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        json_t *d = json_loads(line, 0, NULL);
+        cr_assert_not_null(d, "decision line is JSON: %s", line);
+        cr_expect_str_eq(json_string_value(json_object_get(d, "session")), "s1");
+        cr_expect_str_eq(json_string_value(json_object_get(d, "policy")), "load_only");
+        cr_expect_str_eq(json_string_value(json_object_get(d, "placement")), "oneshot");
+        cr_expect_str_eq(json_string_value(json_object_get(d, "engine")), want);
+        cr_expect_not_null(json_object_get(d, "request_id"));
+        cr_expect_not_null(json_object_get(d, "eff"));
+        if (lines == 0) {
+            cr_expect_str_eq(json_string_value(json_object_get(d, "feed")), "fresh");
+            cr_expect(json_is_real(json_object_get(d, "feed_age_ms")));
+        } else {
+            cr_expect_str_eq(json_string_value(json_object_get(d, "reason")), "sticky_pin");
+        }
+        json_decref(d);
+        lines++;
+    }
+    fclose(f);
+    cr_expect_eq(lines, 2);
+}
+
+Test(es, es0_never_opens_the_segment)
+{
+    make_segment();
+    start_with("0");
+    int s0 = add_slot(0);
+    publish(s0, 50, 50);
+    char *resp;
+    for (int i = 0; i < 3; i++) {
+        publish(s0, 50, 50);
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+        free(resp);
+    }
+    json_t *e = engine_json(0);
+    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "off");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 0);
+    json_decref(e);
+    cr_expect_not(maps_segment(), "ES=0 must never map the segment");
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_enabled"), 0);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_opens_total"), 0);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_stale_fallbacks_total"), 0);
+}
