@@ -188,7 +188,13 @@ run_arm() { # off|on
     --max-running "$slots" --seed "$seed" --time-scale "$time_scale" $sim_args
   local sim_pid=$last_pid
   wait_port $((base + 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
-  start "$dir/statefeed.log" "$FEED" --shm "$shm" --engine "$e0,kind=sglang" --engine "$e1,kind=sglang"
+  # Router and feed periods shrink with the time scale, so that in simulated
+  # time they are what they would be against real engines.
+  local period cooldown
+  period=$(python3 -c "print(max(10, round(50 / $time_scale)))")
+  cooldown=$(python3 -c "print(max(1, round(1000 / $time_scale)))")
+  start "$dir/statefeed.log" "$FEED" --shm "$shm" --period-ms "$period" \
+    --engine "$e0,kind=sglang" --engine "$e1,kind=sglang"
   local feed_pid=$last_pid
   start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
   local sampler_pid=$last_pid
@@ -197,7 +203,7 @@ run_arm() { # off|on
   # shellcheck disable=SC2086
   start "$dir/router.log" "$ROUTER" --listen "127.0.0.1:$rport" --engine "$e0" --engine "$e1" \
     --policy cache_aware --owner-pressure "$op" --es 1 --shm "$shm" --decision-log "$dir/decisions.jsonl" \
-    --seed "$seed" $router_args
+    --seed "$seed" --spill-cooldown-ms "$cooldown" $router_args
   local router_pid=$last_pid
   wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
   sleep 1
@@ -224,7 +230,10 @@ run_arm() { # off|on
   echo "hot_owner: arm $arm: owner running $running, peer running $(running_of "$peer"); releasing the rest"
   local rc=0
   "$REPLAY" --url "$url" --closed-loop --trace "$out/phase2.trace.jsonl" --out "$dir/phase2.jsonl" \
-    --run-id p2-$arm --quiet || rc=$?
+    --run-id p2-$arm --quiet &
+  local p2=$!
+  pids+=("$p2")
+  wait "$p2" || rc=$?
   wait "$p1" || rc=$?
   curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
   printf '{"owner": "%s", "peer": "%s", "time_scale": %s, "turns": %s, "held_start_running": %s}\n' \

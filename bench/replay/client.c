@@ -22,6 +22,8 @@ struct kvr_client_s {
     char engine_header[64];
     kvr_replay_req_t *inflight; /* doubly linked, for cancel_all */
     size_t n_inflight;
+    int dispatching;            /* inside check_done: done callbacks may destroy the client */
+    bool destroy_pending;
 };
 
 /* One socket curl asked us to watch. */
@@ -32,6 +34,7 @@ typedef struct {
 } sock_ctx_t;
 
 static void check_done(kvr_client_t *c);
+static void destroy_now(kvr_client_t *c);
 
 static void free_handle_cb(uv_handle_t *h)
 {
@@ -259,13 +262,18 @@ static void check_done(kvr_client_t *c)
 {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(c->multi, &left)) != NULL) {
+    c->dispatching++;
+    while (!c->destroy_pending && (msg = curl_multi_info_read(c->multi, &left)) != NULL) {
         if (msg->msg != CURLMSG_DONE)
             continue;
         kvr_replay_req_t *r = NULL;
         curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
         finish(c, r, msg->data.result);
     }
+    /* A done callback that destroyed the client only marked it: free it now
+     * that nothing on this stack touches it any more. */
+    if (--c->dispatching == 0 && c->destroy_pending)
+        destroy_now(c);
 }
 
 int kvr_client_create(kvr_client_t **out, uv_loop_t *loop, long timeout_ms, const char *engine_header,
@@ -360,6 +368,15 @@ void kvr_client_destroy(kvr_client_t *c)
     if (!c)
         return;
     kvr_client_cancel_all(c);
+    if (c->dispatching) {
+        c->destroy_pending = true;
+        return;
+    }
+    destroy_now(c);
+}
+
+static void destroy_now(kvr_client_t *c)
+{
     curl_multi_cleanup(c->multi);
     uv_timer_stop(c->timer);
     uv_close((uv_handle_t *)c->timer, free_handle_cb_self);
