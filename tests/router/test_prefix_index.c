@@ -178,13 +178,35 @@ Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout 
     for (uint32_t round = 0; round < 5000; round++) {
         uint64_t r = (rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33;
         chain(a, 40, 1 + r % 50, r % 7 == 0 ? 20 : 0);
-        kvr_prefix_index_insert(idx, a, 1 + r % 40, (uint32_t)(r % 4), round * (S / 10));
+        size_t n = 1 + r % 40;
+        uint64_t now = round * (S / 10);
+        switch (r % 13) {
+        case 0:
+            kvr_prefix_index_remove_engine(idx, (uint32_t)(r % 4));
+            break;
+        case 1:
+            kvr_prefix_index_set_budget(idx, (uint32_t)(r % 4), (r % 3) * 20 * TPB);
+            break;
+        case 2: case 3: case 4: {
+            uint32_t best = kvr_prefix_index_match(idx, a, n, now, views, 4, match, placed);
+            for (int v = 0; v < 4; v++) {
+                cr_assert_leq(match[v], n);
+                cr_assert_leq(match[v], best);
+                cr_assert_leq(placed[v], now);
+            }
+            break;
+        }
+        default:
+            kvr_prefix_index_insert(idx, a, n, (uint32_t)(r % 4), now);
+            cr_assert_eq(kvr_prefix_index_match(idx, a, n, now, &views[r % 4], 1, match, NULL) > 0, true,
+                         "a prompt just recorded matches at least its head");
+        }
     }
     kvr_prefix_index_stats_t st;
     kvr_prefix_index_stats(idx, &st);
     uint64_t tokens = 0;
     for (uint32_t e = 0; e < 4; e++) {
-        cr_expect_leq(kvr_prefix_index_engine_tokens(idx, e), 64 * TPB);
+        cr_expect_leq(kvr_prefix_index_engine_tokens(idx, e), 64 * TPB, "budgets never exceed the default");
         tokens += kvr_prefix_index_engine_tokens(idx, e);
     }
     cr_expect_eq(tokens, st.entries * TPB);
