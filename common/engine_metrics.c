@@ -22,30 +22,33 @@ typedef enum {
 
 typedef struct gauge_name_s {
     const char *suffix;
+    size_t len;
     gauge_t gauge;
 } gauge_name_t;
 
+#define GAUGE(suffix, gauge) {suffix, sizeof(suffix) - 1, gauge}
+
 static const gauge_name_t vllm_gauges[] = {
-    {"num_requests_running", GAUGE_RUNNING},
-    {"num_requests_waiting", GAUGE_WAITING},
-    {"kv_cache_usage_perc", GAUGE_KV_USAGE},  /* a 0..1 fraction despite the name */
-    {"gpu_cache_usage_perc", GAUGE_KV_USAGE}, /* its name before vLLM 0.10 */
-    {"cache_config_info", GAUGE_CACHE_CONFIG},
+    GAUGE("num_requests_running", GAUGE_RUNNING),
+    GAUGE("num_requests_waiting", GAUGE_WAITING),
+    GAUGE("kv_cache_usage_perc", GAUGE_KV_USAGE),  /* a 0..1 fraction despite the name */
+    GAUGE("gpu_cache_usage_perc", GAUGE_KV_USAGE), /* its name before vLLM 0.10 */
+    GAUGE("cache_config_info", GAUGE_CACHE_CONFIG),
 };
 
 static const gauge_name_t sglang_gauges[] = {
-    {"num_running_reqs", GAUGE_RUNNING},
-    {"num_queue_reqs", GAUGE_WAITING},
-    {"token_usage", GAUGE_KV_USAGE},
-    {"utilization", GAUGE_UTILIZATION},
-    {"num_used_tokens", GAUGE_KV_USED},
-    {"max_total_num_tokens", GAUGE_KV_CAPACITY},
+    GAUGE("num_running_reqs", GAUGE_RUNNING),
+    GAUGE("num_queue_reqs", GAUGE_WAITING),
+    GAUGE("token_usage", GAUGE_KV_USAGE),
+    GAUGE("utilization", GAUGE_UTILIZATION),
+    GAUGE("num_used_tokens", GAUGE_KV_USED),
+    GAUGE("max_total_num_tokens", GAUGE_KV_CAPACITY),
 };
 
-static int lookup(const gauge_name_t *table, size_t n, const char *suffix, gauge_t *out)
+static int lookup(const gauge_name_t *table, size_t n, const char *suffix, size_t len, gauge_t *out)
 {
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(table[i].suffix, suffix) == 0) {
+        if (table[i].len == len && memcmp(table[i].suffix, suffix, len) == 0) {
             *out = table[i].gauge;
             return 1;
         }
@@ -53,19 +56,29 @@ static int lookup(const gauge_name_t *table, size_t n, const char *suffix, gauge
     return 0;
 }
 
-/* Which engine family and gauge a sample name is, if any. */
-static int classify(const char *name, kvr_engine_kind_t *kind, gauge_t *gauge)
+/* Which engine family and gauge a sample name (len bytes) is, if any. */
+static int classify(const char *name, size_t len, kvr_engine_kind_t *kind, gauge_t *gauge)
 {
-    if (strncmp(name, "vllm:", 5) == 0) {
+    if (len > 5 && memcmp(name, "vllm:", 5) == 0) {
         *kind = KVR_ENGINE_KIND_VLLM;
-        return lookup(vllm_gauges, sizeof(vllm_gauges) / sizeof(vllm_gauges[0]), name + 5, gauge);
-    }
-    if (strncmp(name, "sglang:", 7) == 0 || strncmp(name, "sglang_", 7) == 0) {
-        *kind = KVR_ENGINE_KIND_SGLANG;
-        return lookup(sglang_gauges, sizeof(sglang_gauges) / sizeof(sglang_gauges[0]), name + 7,
+        return lookup(vllm_gauges, sizeof(vllm_gauges) / sizeof(vllm_gauges[0]), name + 5, len - 5,
                       gauge);
     }
+    if (len > 7 && (memcmp(name, "sglang:", 7) == 0 || memcmp(name, "sglang_", 7) == 0)) {
+        *kind = KVR_ENGINE_KIND_SGLANG;
+        return lookup(sglang_gauges, sizeof(sglang_gauges) / sizeof(sglang_gauges[0]), name + 7,
+                      len - 7, gauge);
+    }
     return 0;
+}
+
+/* kvr_prom_name_filter: histograms and counters of a page are skipped unparsed. */
+static bool wanted(const char *name, size_t len, void *arg)
+{
+    (void)arg;
+    kvr_engine_kind_t kind;
+    gauge_t gauge;
+    return classify(name, len, &kind, &gauge);
 }
 
 /* Counts a distinct engine / dp_rank label value as one more data-parallel rank. */
@@ -112,7 +125,7 @@ int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *arg)
     kvr_engine_metrics_t *m = arg;
     kvr_engine_kind_t kind;
     gauge_t gauge;
-    if (!classify(sample->name, &kind, &gauge))
+    if (!classify(sample->name, strlen(sample->name), &kind, &gauge))
         return 0;
     /* A negative or non-finite load is a broken engine, not a reading to route on. */
     if (!isfinite(sample->value) || sample->value < 0)
@@ -223,7 +236,7 @@ int kvr_engine_metrics_parse(const char *text, size_t len, kvr_engine_state_t *o
         err = &local;
     kvr_engine_metrics_t m;
     kvr_engine_metrics_init(&m);
-    int rc = kvr_prom_parse(text, len, kvr_engine_metrics_sample, &m, err);
+    int rc = kvr_prom_parse_filtered(text, len, wanted, kvr_engine_metrics_sample, &m, err);
     if (rc == KVR_EPARSE && err->reason && strcmp(err->reason, "stopped by the sample handler") == 0)
         err->reason = "negative or non-finite engine gauge";
     if (rc != 0)

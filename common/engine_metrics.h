@@ -73,7 +73,10 @@ int kvr_engine_metrics_finish(const kvr_engine_metrics_t *m, kvr_engine_state_t 
                               const char **reason);
 
 /**
- * Convenience: parse a whole page and finish. On failure *out is untouched.
+ * Convenience: parse a whole page and finish. Lines of other families are
+ * skipped once their name is read (kvr_prom_parse_filtered), so a malformed
+ * histogram line does not hide the gauges; text that is not a metrics page
+ * fails on its first line. On failure *out is untouched.
  * Returns 0, KVR_EPARSE (err->line / err->reason say where), -ENODATA, -ENOMEM.
  * err may be NULL.
  */

@@ -27,19 +27,31 @@ typedef struct prom_cursor_s {
     char *out;       /* next free byte of the scratch buffer */
 } prom_cursor_t;
 
+/* Character classes, by table: the parser touches every byte of every page. */
+enum { CH_BLANK = 1, CH_NAME_START = 2, CH_NAME = 4, CH_COLON = 8 };
+static unsigned char char_class[256];
+
+static void char_class_init(void)
+{
+    if (char_class['a'])
+        return; /* filled on first use; the same bytes every time, so racing fills agree */
+    for (int c = 0; c < 256; c++) {
+        unsigned char k = 0;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+            k |= CH_NAME_START | CH_NAME;
+        if (c >= '0' && c <= '9')
+            k |= CH_NAME;
+        if (c == ':')
+            k |= CH_COLON;
+        if (c == ' ' || c == '\t')
+            k |= CH_BLANK;
+        char_class[c] = k;
+    }
+}
+
 static int is_blank(char c)
 {
-    return c == ' ' || c == '\t';
-}
-
-static int is_name_start(char c, int allow_colon)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
-}
-
-static int is_name_char(char c, int allow_colon)
-{
-    return is_name_start(c, allow_colon) || (c >= '0' && c <= '9');
+    return char_class[(unsigned char)c] & CH_BLANK;
 }
 
 static void skip_blanks(prom_cursor_t *c)
@@ -51,39 +63,51 @@ static void skip_blanks(prom_cursor_t *c)
 /* Copies a metric (colons allowed) or label name into scratch. */
 static const char *take_name(prom_cursor_t *c, int allow_colon)
 {
-    if (c->p >= c->end || !is_name_start(*c->p, allow_colon))
+    unsigned char start_mask = CH_NAME_START | (allow_colon ? CH_COLON : 0);
+    unsigned char mask = CH_NAME | (allow_colon ? CH_COLON : 0);
+    const char *from = c->p;
+    if (from >= c->end || !(char_class[(unsigned char)*from] & start_mask))
         return NULL;
-    char *start = c->out;
-    while (c->p < c->end && is_name_char(*c->p, allow_colon))
-        *c->out++ = *c->p++;
-    *c->out++ = '\0';
-    return start;
+    const char *q = from + 1;
+    while (q < c->end && (char_class[(unsigned char)*q] & mask))
+        q++;
+    char *name = c->out;
+    memcpy(name, from, (size_t)(q - from));
+    name[q - from] = '\0';
+    c->out += (q - from) + 1;
+    c->p = q;
+    return name;
 }
 
 /* Copies a quoted label value, resolving \\ \" \n; the opening quote is already consumed. */
 static const char *take_label_value(prom_cursor_t *c, const char **reason)
 {
     char *start = c->out;
-    while (c->p < c->end) {
-        char ch = *c->p++;
-        if (ch == '"') {
+    for (;;) {
+        /* Runs without escapes move in one copy: most values have none. */
+        const char *quote = memchr(c->p, '"', (size_t)(c->end - c->p));
+        if (!quote)
+            break;
+        const char *slash = memchr(c->p, '\\', (size_t)(quote - c->p));
+        const char *stop = slash ? slash : quote;
+        memcpy(c->out, c->p, (size_t)(stop - c->p));
+        c->out += stop - c->p;
+        c->p = stop + 1;
+        if (!slash) {
             *c->out++ = '\0';
             return start;
         }
-        if (ch == '\\') {
-            if (c->p >= c->end)
-                break;
-            char esc = *c->p++;
-            if (esc == 'n')
-                ch = '\n';
-            else if (esc == '\\' || esc == '"')
-                ch = esc;
-            else {
-                *reason = "invalid escape in label value";
-                return NULL;
-            }
+        if (c->p >= c->end)
+            break;
+        char esc = *c->p++;
+        if (esc == 'n')
+            *c->out++ = '\n';
+        else if (esc == '\\' || esc == '"')
+            *c->out++ = esc;
+        else {
+            *reason = "invalid escape in label value";
+            return NULL;
         }
-        *c->out++ = ch;
     }
     *reason = "unterminated label value";
     return NULL;
@@ -164,6 +188,8 @@ static int parse_special(const char *t, double *out)
         neg = *u == '-';
         u++;
     }
+    if (!((*u | 0x20) >= 'a' && (*u | 0x20) <= 'z'))
+        return 0; /* the common case, a number, costs one comparison */
     if (strcasecmp(u, "inf") == 0 || strcasecmp(u, "infinity") == 0) {
         *out = neg ? -INFINITY : INFINITY;
         return 1;
@@ -172,6 +198,68 @@ static int parse_special(const char *t, double *out)
         *out = NAN;
         return 1;
     }
+    return 0;
+}
+
+/*
+ * Exact without strtod when the decimal has at most 15 significant digits
+ * and a power of ten up to 22: both the digits and the power are exact
+ * doubles, so one multiplication or division rounds once, correctly
+ * (Clinger's fast path). Exporters' gauges ("7.0", "0.42", "1.7324e+09")
+ * almost always qualify; anything else goes to strtod.
+ */
+static int parse_decimal_fast(const char *t, double *out)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *q = t;
+    int neg = 0;
+    if (*q == '+' || *q == '-')
+        neg = *q++ == '-';
+    uint64_t mantissa = 0;
+    int digits = 0, exp10 = 0, any = 0;
+    for (; *q >= '0' && *q <= '9'; q++, any = 1) {
+        if (mantissa == 0 && *q == '0')
+            continue; /* leading zeros are not significant */
+        if (++digits > 15)
+            return -1;
+        mantissa = mantissa * 10 + (uint64_t)(*q - '0');
+    }
+    if (*q == '.') {
+        for (q++; *q >= '0' && *q <= '9'; q++, any = 1) {
+            if (mantissa == 0 && *q == '0') {
+                exp10--;
+                continue;
+            }
+            if (++digits > 15)
+                return -1;
+            mantissa = mantissa * 10 + (uint64_t)(*q - '0');
+            exp10--;
+        }
+    }
+    if (!any)
+        return -1;
+    if (*q == 'e' || *q == 'E') {
+        q++;
+        int eneg = 0, e = 0, edigits = 0;
+        if (*q == '+' || *q == '-')
+            eneg = *q++ == '-';
+        for (; *q >= '0' && *q <= '9' && edigits < 4; q++, edigits++)
+            e = e * 10 + (*q - '0');
+        if (edigits == 0 || edigits == 4)
+            return -1;
+        exp10 += eneg ? -e : e;
+    }
+    if (*q != '\0')
+        return -1;
+    double v = (double)mantissa;
+    if (mantissa != 0) {
+        if (exp10 < -22 || exp10 > 22)
+            return -1;
+        v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
+    }
+    *out = neg ? -v : v;
     return 0;
 }
 
@@ -185,6 +273,8 @@ static int parse_value(const char *t, double *out)
               *q == '-'))
             return -1;
     }
+    if (parse_decimal_fast(t, out) == 0)
+        return 0;
     char *endp = NULL;
     errno = 0;
     double v = strtod(t, &endp);
@@ -266,8 +356,26 @@ static int parse_sample_line(prom_cursor_t *c, kvr_prom_sample_t *s, const char 
     return 0;
 }
 
+/* The metric name at the start of a sample line: its length, 0 when it is not a name. */
+static size_t name_length(const char *p, const char *end)
+{
+    const unsigned char start_mask = CH_NAME_START | CH_COLON, mask = CH_NAME | CH_COLON;
+    if (p >= end || !(char_class[(unsigned char)*p] & start_mask))
+        return 0;
+    const char *q = p + 1;
+    while (q < end && (char_class[(unsigned char)*q] & mask))
+        q++;
+    return (size_t)(q - p);
+}
+
 int kvr_prom_parse(const char *text, size_t len, kvr_prom_sample_cb cb, void *arg,
                    kvr_prom_error_t *err)
+{
+    return kvr_prom_parse_filtered(text, len, NULL, cb, arg, err);
+}
+
+int kvr_prom_parse_filtered(const char *text, size_t len, kvr_prom_name_filter filter,
+                            kvr_prom_sample_cb cb, void *arg, kvr_prom_error_t *err)
 {
     kvr_prom_error_t scratch_err;
     if (!err)
@@ -282,6 +390,7 @@ int kvr_prom_parse(const char *text, size_t len, kvr_prom_sample_cb cb, void *ar
         err->reason = "NUL byte in page";
         return KVR_EPARSE;
     }
+    char_class_init();
     /* A line's pieces never outgrow the line plus one NUL per piece. */
     char *scratch = malloc(len + 2 * KVR_PROM_MAX_LABELS + 8);
     if (!scratch) {
@@ -306,8 +415,24 @@ int kvr_prom_parse(const char *text, size_t len, kvr_prom_sample_cb cb, void *ar
         skip_blanks(&c);
         if (c.p == c.end || *c.p == '#')
             continue; /* blank line, HELP, TYPE, UNIT, EOF or a plain comment */
+        if (filter) {
+            size_t name_len = name_length(c.p, c.end);
+            if (name_len == 0) {
+                err->line = line_no;
+                err->reason = "invalid metric name";
+                rc = KVR_EPARSE;
+                goto done;
+            }
+            if (!filter(c.p, name_len, arg))
+                continue;
+        }
 
-        memset(&sample, 0, sizeof(sample));
+        /* Only what the callback may read is reset: the label array is 512 bytes. */
+        sample.name = NULL;
+        sample.label_count = 0;
+        sample.value = 0;
+        sample.has_timestamp = false;
+        sample.timestamp_ms = 0;
         sample.line = line_no;
         const char *reason = NULL;
         rc = parse_sample_line(&c, &sample, &reason);

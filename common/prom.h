@@ -55,6 +55,19 @@ typedef int (*kvr_prom_sample_cb)(const kvr_prom_sample_t *sample, void *arg);
 int kvr_prom_parse(const char *text, size_t len, kvr_prom_sample_cb cb, void *arg,
                    kvr_prom_error_t *err);
 
+/** Decides from a metric name (len bytes, not NUL-terminated) whether its samples are wanted. */
+typedef bool (*kvr_prom_name_filter)(const char *name, size_t len, void *arg);
+
+/**
+ * kvr_prom_parse for readers that need a few families of a large page: a
+ * sample line whose metric name filter refuses is skipped once the name is
+ * seen to be a valid metric name, unparsed like a comment, so a malformed
+ * line of an unwanted family does not fail the page. Text that is not
+ * exposition format still fails on its first sample line. filter gets arg too.
+ */
+int kvr_prom_parse_filtered(const char *text, size_t len, kvr_prom_name_filter filter,
+                            kvr_prom_sample_cb cb, void *arg, kvr_prom_error_t *err);
+
 /** The value of label name on sample, NULL when absent. */
 const char *kvr_prom_label(const kvr_prom_sample_t *sample, const char *name);
 

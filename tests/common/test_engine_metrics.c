@@ -169,3 +169,13 @@ Test(engine_metrics, usage_over_one_is_clamped, .timeout = 5.)
     cr_assert(s.kv_usage == 1.0);
     cr_assert_eq(s.waiting, 0);
 }
+
+Test(engine_metrics, malformed_histogram_line_does_not_hide_gauges, .timeout = 5.)
+{
+    static const char page[] = "vllm:num_requests_running{engine=\"0\"} 2\n"
+                               "vllm:e2e_request_latency_seconds_bucket{le=\"0.5\" 3\n"
+                               "vllm:num_requests_waiting{engine=\"0\"} 1\n";
+    kvr_engine_state_t s = parse_ok(page, NULL);
+    cr_assert_eq(s.running, 2);
+    cr_assert_eq(s.waiting, 1);
+}

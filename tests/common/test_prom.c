@@ -6,12 +6,14 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/engine_metrics.h"
 #include "common/error.h"
 #include "common/prom.h"
 #include "tests/common/engine_pages.h"
@@ -260,7 +262,47 @@ Test(prom, mutated_pages_never_crash, .timeout = 20.)
             cr_assert(rc == 0 || rc == KVR_EPARSE, "rc %d", rc);
             if (rc)
                 cr_assert(err.line >= 1 && err.reason);
+            kvr_engine_state_t state;
+            memset(&state, 0, sizeof(state));
+            rc = kvr_engine_metrics_parse(copy, len, &state, NULL, &err);
+            cr_assert(rc == 0 || rc == KVR_EPARSE || rc == -ENODATA, "rc %d", rc);
+            if (rc == 0)
+                cr_assert(state.kv_usage >= 0 && state.kv_usage <= 1);
         }
         free(copy);
     }
+}
+
+static bool only_gauges(const char *name, size_t len, void *arg)
+{
+    (void)arg;
+    return len == 5 && memcmp(name, "gauge", 5) == 0;
+}
+
+Test(prom, filtered_parse_skips_unwanted_lines_but_not_garbage, .timeout = 5.)
+{
+    static const char page[] = "# TYPE h histogram\n"
+                               "h_bucket{le=\"0.5\" broken 3\n" /* unwanted and malformed: skipped */
+                               "gauge{a=\"1\"} 2\n"
+                               "other 1 2 3 4\n";
+    struct collected c;
+    memset(&c, 0, sizeof(c));
+    c.want_label = "a";
+    kvr_prom_error_t err;
+    cr_assert_eq(kvr_prom_parse_filtered(page, strlen(page), only_gauges, collect, &c, &err), 0,
+                 "line %zu: %s", err.line, err.reason ? err.reason : "?");
+    cr_assert_eq(c.count, 1);
+    cr_assert_str_eq(c.first_name, "gauge");
+    cr_assert_str_eq(c.first_label_value, "1");
+    /* The unfiltered parser refuses the same page. */
+    cr_assert_eq(kvr_prom_parse(page, strlen(page), NULL, NULL, &err), KVR_EPARSE);
+    cr_assert_eq(err.line, 2);
+
+    static const char not_a_page[] = "gauge 1\n<html>oops</html>\n";
+    cr_assert_eq(kvr_prom_parse_filtered(not_a_page, strlen(not_a_page), only_gauges, NULL, NULL, &err),
+                 KVR_EPARSE);
+    cr_assert_eq(err.line, 2);
+    static const char bad_wanted[] = "gauge{a=\"1} 2\n";
+    cr_assert_eq(kvr_prom_parse_filtered(bad_wanted, strlen(bad_wanted), only_gauges, NULL, NULL, &err),
+                 KVR_EPARSE, "wanted lines are fully checked");
 }

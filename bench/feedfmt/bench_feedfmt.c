@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-bench-feedfmt: what reading engine state costs the feed per
+ * sample. Times the Prometheus parser and engine-metrics extraction on a
+ * vLLM-sized /metrics page, the SGLang /v1/loads parser, and the push frame
+ * encode and decode, then prints per-operation figures and the CPU share of
+ * one core they would take at a given fleet size and tick rate.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/engine_metrics.h"
+#include "common/error.h"
+#include "common/prom.h"
+#include "common/sglang_loads.h"
+#include "common/state_frame.h"
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} buf_t;
+
+static void put(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(buf_t *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)n + 64;
+        b->data = realloc(b->data, b->cap);
+        if (!b->data) {
+            fprintf(stderr, "kvroute-bench-feedfmt: out of memory\n");
+            exit(1);
+        }
+    }
+}
+
+/* A page shaped like vLLM V1's: gauges, counters with _created, and histograms, per engine. */
+static void vllm_page(buf_t *b, int engines)
+{
+    static const char *hists[] = {"time_to_first_token_seconds", "inter_token_latency_seconds",
+                                  "e2e_request_latency_seconds", "request_queue_time_seconds",
+                                  "request_inference_time_seconds", "request_prefill_time_seconds",
+                                  "request_decode_time_seconds", "request_prompt_tokens",
+                                  "request_generation_tokens", "iteration_tokens_total"};
+    static const double le[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5,
+                                0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0};
+    const char *model = "model_name=\"meta-llama/Llama-3.1-8B-Instruct\"";
+    put(b, "# HELP python_gc_objects_collected_total Objects collected during gc\n"
+           "# TYPE python_gc_objects_collected_total counter\n");
+    for (int g = 0; g < 3; g++)
+        put(b, "python_gc_objects_collected_total{generation=\"%d\"} %d.0\n", g, 1000 * (g + 1));
+    const char *gauges[] = {"num_requests_running", "num_requests_waiting", "kv_cache_usage_perc"};
+    for (int i = 0; i < 3; i++) {
+        put(b, "# HELP vllm:%s A gauge.\n# TYPE vllm:%s gauge\n", gauges[i], gauges[i]);
+        for (int e = 0; e < engines; e++)
+            put(b, "vllm:%s{engine=\"%d\",%s} %g\n", gauges[i], e, model, i == 2 ? 0.42 : 7.0 + e);
+    }
+    put(b, "# HELP vllm:prompt_tokens_total Prefill tokens.\n# TYPE vllm:prompt_tokens_total counter\n");
+    for (int e = 0; e < engines; e++)
+        put(b, "vllm:prompt_tokens_total{engine=\"%d\",%s} 1.23456789e+08\n"
+               "vllm:prompt_tokens_created{engine=\"%d\",%s} 1.7644e+09\n", e, model, e, model);
+    for (size_t h = 0; h < sizeof(hists) / sizeof(hists[0]); h++) {
+        put(b, "# HELP vllm:%s A histogram.\n# TYPE vllm:%s histogram\n", hists[h], hists[h]);
+        for (int e = 0; e < engines; e++) {
+            for (size_t i = 0; i < sizeof(le) / sizeof(le[0]); i++)
+                put(b, "vllm:%s_bucket{engine=\"%d\",le=\"%g\",%s} %zu.0\n", hists[h], e, le[i], model,
+                    i * 37);
+            put(b, "vllm:%s_bucket{engine=\"%d\",le=\"+Inf\",%s} 777.0\n", hists[h], e, model);
+            put(b, "vllm:%s_count{engine=\"%d\",%s} 777.0\n", hists[h], e, model);
+            put(b, "vllm:%s_sum{engine=\"%d\",%s} 1234.5678\n", hists[h], e, model);
+        }
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: kvroute-bench-feedfmt [--iterations N] [--engines N] [--period-ms N]\n"
+          "\n"
+          "Times the feed's format code and prints one line per operation:\n"
+          "ns per operation, operations per second on one core, and the share of one\n"
+          "core it takes to handle every engine once per tick.\n"
+          "\n"
+          "  --iterations N   repetitions of each operation (default 20000)\n"
+          "  --engines N      fleet size for the CPU-share column (default 64)\n"
+          "  --period-ms N    tick period for the CPU-share column (default 50)\n"
+          "  --help           this text\n",
+          out);
+}
+
+static void report(const char *op, size_t bytes, double seconds, long iterations, long engines,
+                   long period_ms)
+{
+    double ns = seconds * 1e9 / (double)iterations;
+    double per_second = (double)engines * 1000.0 / (double)period_ms;
+    printf("op=%s bytes=%zu ns_per_op=%.0f ops_per_s=%.0f cpu_share_at_%ld_engines_%ldms=%.4f%%\n", op,
+           bytes, ns, 1e9 / ns, engines, period_ms, ns * per_second / 1e9 * 100.0);
+}
+
+int main(int argc, char **argv)
+{
+    long iterations = 20000, engines = 64, period_ms = 50;
+    static const struct option opts[] = {{"iterations", required_argument, NULL, 'i'},
+                                         {"engines", required_argument, NULL, 'e'},
+                                         {"period-ms", required_argument, NULL, 'p'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'i': iterations = strtol(optarg, NULL, 10); break;
+        case 'e': engines = strtol(optarg, NULL, 10); break;
+        case 'p': period_ms = strtol(optarg, NULL, 10); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 1;
+        }
+    }
+    if (iterations < 1 || engines < 1 || period_ms < 1) {
+        fprintf(stderr, "kvroute-bench-feedfmt: --iterations, --engines and --period-ms must be > 0\n");
+        return 1;
+    }
+
+    /* One engine's page (DP=1) and a DP=4 page. */
+    for (int dp = 1; dp <= 4; dp *= 4) {
+        buf_t page = {0};
+        vllm_page(&page, dp);
+        kvr_engine_state_t state;
+        memset(&state, 0, sizeof(state));
+        double t0 = now_s();
+        for (long i = 0; i < iterations; i++) {
+            kvr_prom_error_t err;
+            int rc = kvr_engine_metrics_parse(page.data, page.len, &state, NULL, &err);
+            if (rc != 0) {
+                fprintf(stderr, "kvroute-bench-feedfmt: page rejected at line %zu: %s\n", err.line,
+                        err.reason);
+                return 1;
+            }
+        }
+        report(dp == 1 ? "vllm_metrics_page_dp1" : "vllm_metrics_page_dp4", page.len, now_s() - t0,
+               iterations, engines, period_ms);
+        free(page.data);
+    }
+
+    buf_t loads = {0};
+    put(&loads, "{\"loads\": [");
+    for (int r = 0; r < 4; r++)
+        put(&loads, "%s{\"dp_rank\": %d, \"num_running_reqs\": 38, \"num_waiting_reqs\": 116,"
+                    " \"max_running_requests\": 48, \"num_used_tokens\": 150000,"
+                    " \"max_total_num_tokens\": 160000, \"token_usage\": 0.94, \"utilization\": 0.97,"
+                    " \"num_total_tokens\": 250000, \"gen_throughput\": 1020.5}",
+            r ? ", " : "", r);
+    put(&loads, "]}");
+    double t0 = now_s();
+    for (long i = 0; i < iterations; i++) {
+        kvr_engine_state_t state;
+        if (kvr_sglang_loads_parse(loads.data, loads.len, &state, NULL) != 0) {
+            fprintf(stderr, "kvroute-bench-feedfmt: loads body rejected\n");
+            return 1;
+        }
+    }
+    report("sglang_loads_dp4", loads.len, now_s() - t0, iterations, engines, period_ms);
+    free(loads.data);
+
+    kvr_state_frame_t frame;
+    memset(&frame, 0, sizeof(frame));
+    snprintf(frame.state.engine_id, sizeof(frame.state.engine_id), "http://10.0.0.5:8000");
+    frame.sample_unix_ns = 1764474000123456789ull;
+    frame.has_seq = true;
+    frame.state.running = 38;
+    frame.state.waiting = 116;
+    frame.state.max_running = 48;
+    frame.state.kv_tokens_used = 150000;
+    frame.state.kv_tokens_capacity = 160000;
+    frame.state.kv_usage = 0.9375;
+    frame.state.pending_prefill_tokens = 100000;
+    frame.state.max_prefill_remaining = 65536;
+    frame.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL;
+    char wire[KVR_STATE_FRAME_MAX];
+    size_t len = 0;
+    t0 = now_s();
+    for (long i = 0; i < iterations; i++) {
+        frame.seq = (uint64_t)i;
+        if (kvr_state_frame_encode(&frame, wire, sizeof(wire), &len) != 0)
+            return 1;
+    }
+    report("push_frame_encode", len, now_s() - t0, iterations, engines, period_ms);
+    t0 = now_s();
+    for (long i = 0; i < iterations; i++) {
+        kvr_state_frame_t out;
+        if (kvr_state_frame_decode(wire, len, &out, NULL) != 0)
+            return 1;
+    }
+    report("push_frame_decode", len, now_s() - t0, iterations, engines, period_ms);
+    return 0;
+}
