@@ -46,16 +46,21 @@ void kvr_sim_rank_kick(kvr_sim_rank_t *rank)
     if (rank->timer_armed || rank->model.step_in_flight || e->fleet->stopping ||
         e->faults.stalled || e->faults.crashed)
         return;
-    uint64_t sim_ns = kvr_sim_model_step_begin(&rank->model, kvr_sim_now_ns());
-    if (sim_ns == 0)
+    uint64_t now = kvr_sim_now_ns();
+    uint64_t sim_ns = kvr_sim_model_step_begin(&rank->model, now);
+    if (sim_ns == 0) {
+        rank->due_ns = 0;
         return;
-    /* libuv timers tick in ms: carry the remainder so long runs keep the
-     * simulated pace instead of rounding every step. */
-    rank->carry_ns += (uint64_t)((double)sim_ns / e->fleet->cfg.time_scale);
-    uint64_t ms = rank->carry_ns / KVR_NS_PER_MS;
-    rank->carry_ns -= ms * KVR_NS_PER_MS;
+    }
+    /* Steps are scheduled against absolute deadlines: a busy engine starts
+     * its next step when the last one was due, not when the loop got round
+     * to it, so timer lateness and millisecond rounding do not accumulate. */
+    uint64_t start = rank->due_ns && now - rank->due_ns < 50 * KVR_NS_PER_MS ? rank->due_ns : now;
+    rank->due_ns = start + (uint64_t)((double)sim_ns / e->fleet->cfg.time_scale);
+    uint64_t due_ms = (rank->due_ns + KVR_NS_PER_MS - 1) / KVR_NS_PER_MS;
+    uint64_t loop_ms = uv_now(e->fleet->loop);
     rank->timer_armed = true;
-    uv_timer_start(&rank->step_timer, step_cb, ms, 0);
+    uv_timer_start(&rank->step_timer, step_cb, due_ms > loop_ms ? due_ms - loop_ms : 0, 0);
 }
 
 static void engine_kick_all(kvr_sim_engine_t *e)

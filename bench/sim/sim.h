@@ -63,7 +63,7 @@ typedef struct kvr_sim_rank_s {
     kvr_sim_model_t model;
     uv_timer_t step_timer;
     bool timer_armed;
-    uint64_t carry_ns;          /* sub-millisecond remainder of step times not yet slept */
+    uint64_t due_ns;            /* when the step in flight ends (monotonic), 0 when idle */
     /* histograms and rates for the telemetry */
     uint64_t ttft_buckets[KVR_SIM_TTFT_BUCKETS + 1]; /* last one is +Inf */
     double ttft_sum;
