@@ -130,25 +130,31 @@ static int add_loads_rank(loads_sum_t *sum, const json_t *rank, const char **rea
 
 /*
  * One rank of the older /get_load: num_reqs counts running and waiting
- * together, num_tokens is the KV tokens held.
+ * together, num_tokens is the KV tokens held, and later releases add
+ * num_pending_tokens (admitted, not yet prefilled).
  */
 static int add_get_load_rank(loads_sum_t *sum, const json_t *rank, const char **reason)
 {
-    uint64_t reqs, waiting, tokens = 0;
-    bool has_tokens;
+    uint64_t reqs, waiting, tokens = 0, pending = 0;
+    bool has_tokens, has_pending;
     if (!json_is_object(rank)) {
         *reason = "a /get_load entry is not an object";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_reqs", &reqs) != 0 ||
         get_count(rank, "num_waiting_reqs", &waiting) != 0 ||
-        get_optional_count(rank, "num_tokens", &tokens, &has_tokens) != 0) {
+        get_optional_count(rank, "num_tokens", &tokens, &has_tokens) != 0 ||
+        get_optional_count(rank, "num_pending_tokens", &pending, &has_pending) != 0) {
         *reason = "a /get_load entry lacks valid num_reqs or num_waiting_reqs";
         return KVR_EPARSE;
     }
     sum->running += reqs > waiting ? reqs - waiting : 0;
     sum->waiting += waiting;
     sum->kv_used += tokens;
+    if (has_pending) {
+        sum->pending_prefill += pending;
+        sum->ranks_with_total++;
+    }
     sum->ranks++;
     return 0;
 }

@@ -15,8 +15,9 @@
  * the ranks that report num_total_tokens (flagged only when all do).
  *
  * The older GET /get_load answers either one object or an array of objects
- * (one per DP rank) with num_reqs / num_waiting_reqs / num_tokens; it is
- * accepted too, without caps.
+ * (one per DP rank) with num_reqs (running + waiting) / num_waiting_reqs /
+ * num_tokens and, in later releases, num_pending_tokens; it is accepted too,
+ * without caps.
  */
 
 #include <stddef.h>

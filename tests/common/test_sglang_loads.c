@@ -87,10 +87,15 @@ Test(sglang_loads, older_get_load_shapes, .timeout = 5.)
     cr_assert_eq(s.kv_tokens_used, 5700);
     cr_assert_eq(s.dp_ranks, 2);
     cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE);
+    cr_assert_not(s.flags & KVR_SLOT_HAS_PENDING_PREFILL);
     s = parse_ok("{\"num_reqs\": 2, \"num_waiting_reqs\": 1}");
     cr_assert_eq(s.running, 1);
     cr_assert_eq(s.waiting, 1);
     cr_assert_eq(s.dp_ranks, 1);
+    s = parse_ok("{\"dp_rank\": 0, \"num_reqs\": 4, \"num_waiting_reqs\": 2, \"num_tokens\": 10,"
+                 " \"num_pending_tokens\": 9000, \"ts_tic\": 1.5}");
+    cr_assert(s.flags & KVR_SLOT_HAS_PENDING_PREFILL);
+    cr_assert_eq(s.pending_prefill_tokens, 9000);
 }
 
 Test(sglang_loads, identity_bits_kept, .timeout = 5.)
