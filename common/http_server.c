@@ -254,6 +254,8 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
     kvr_http_req_t *req = conn->req;
+    if (req->headers) /* trailers of a chunked body: counted, not kept */
+        return header_budget(conn, len);
     if (header_budget(conn, len + 4) < 0)
         return -1;
     if (req->nheaders == 0 || req->hoffs[2 * req->nheaders - 1] != (size_t)-1) {
@@ -276,6 +278,8 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 static int on_header_field_complete(llhttp_t *p)
 {
     kvr_http_req_t *req = parser_conn(p)->req;
+    if (req->headers)
+        return 0;
     buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
     req->hoffs[2 * req->nheaders - 1] = req->hbuf_len;
     req->in_value = 1;
@@ -288,6 +292,8 @@ static int on_header_value(llhttp_t *p, const char *at, size_t len)
     if (header_budget(conn, len) < 0)
         return -1;
     kvr_http_req_t *req = conn->req;
+    if (req->headers)
+        return 0;
     buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, at, len);
     return 0;
 }
@@ -295,6 +301,8 @@ static int on_header_value(llhttp_t *p, const char *at, size_t len)
 static int on_header_value_complete(llhttp_t *p)
 {
     kvr_http_req_t *req = parser_conn(p)->req;
+    if (req->headers)
+        return 0;
     buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
     req->in_value = 0;
     return 0;

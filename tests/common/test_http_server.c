@@ -31,6 +31,7 @@ static int port;
 static atomic_int aborts;
 static atomic_int finished_streams;
 static atomic_int server_closed;
+static atomic_int ref_done;
 
 /* ---- handlers ---- */
 
@@ -83,6 +84,13 @@ static void hang_abort(kvr_http_req_t *req, void *arg)
     kvr_http_req_abandon(req);
 }
 
+static void ref_written(void *arg, int status)
+{
+    (void)arg;
+    if (status == 0)
+        atomic_fetch_add(&ref_done, 1);
+}
+
 static void on_request(kvr_http_req_t *req, void *user)
 {
     (void)user;
@@ -106,6 +114,12 @@ static void on_request(kvr_http_req_t *req, void *user)
         kvr_http_req_on_abort(req, ticker_abort, t);
         kvr_http_stream_begin(req, 200, "text/event-stream", NULL, 0, KVR_HTTP_CHUNKED);
         uv_timer_start(&t->timer, ticker_cb, 5, 5);
+    } else if (strcmp(path, "/ref") == 0) {
+        static const char parts[3][8] = {"alpha ", "beta ", "gamma"};
+        kvr_http_stream_begin(req, 200, "text/plain", NULL, 0, KVR_HTTP_CHUNKED);
+        for (int i = 0; i < 3; i++)
+            kvr_http_stream_write_ref(req, parts[i], strlen(parts[i]), ref_written, NULL);
+        kvr_http_stream_end(req);
     } else if (strcmp(path, "/hang") == 0) {
         kvr_http_req_on_abort(req, hang_abort, NULL);
     } else if (strcmp(path, "/length") == 0) {
@@ -310,6 +324,35 @@ Test(http_server, chunked_request_body_is_delivered_whole, .timeout = 10.)
     cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
     cr_assert(strstr(buf, "Content-Length: 11\r\n"));
     cr_assert(strstr(buf, "\r\n\r\nhello world"));
+    close(fd);
+    stop();
+}
+
+Test(http_server, trailers_are_accepted_and_ignored, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 "3\r\nabc\r\n0\r\nX-Trailer: yes\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "\r\n\r\nabc"));
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "the connection goes on");
+    close(fd);
+    stop();
+}
+
+Test(http_server, by_reference_writes_call_back_once_each, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /ref HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "6\r\nalpha \r\n5\r\nbeta \r\n5\r\ngamma\r\n0\r\n\r\n"), "%s", buf);
+    wait_for(&ref_done, 3);
+    cr_assert_eq(atomic_load(&ref_done), 3);
     close(fd);
     stop();
 }
