@@ -204,7 +204,9 @@ def engine_key(name):
     return name, (m.group(1) if m else None)
 
 
-def freshness(feed_path, recs, step_ns=1_000_000, large_prefill=50_000):
+def freshness(feed_path, recs, step_ns=1_000_000, large_prefill=50_000, time_scale=1.0):
+    """Slot ages on the sampler's 1 ms grid; reported ages are multiplied by
+    time_scale (records' ttft_ms are already scaled, so windows are unscaled back)."""
     slots, start, end = load_feed(feed_path)
     overall = AgeHistogram(step_ns)
     during = AgeHistogram(step_ns)
@@ -227,7 +229,7 @@ def freshness(feed_path, recs, step_ns=1_000_000, large_prefill=50_000):
         if slot is None:
             continue
         t0 = r["send_mono_ns"]
-        windows.setdefault(slot, []).append((t0, t0 + int(r["ttft_ms"] * 1e6)))
+        windows.setdefault(slot, []).append((t0, t0 + int(r["ttft_ms"] / time_scale * 1e6)))
         n_windows += 1
     for slot, entry in slots.items():
         ch = entry["changes"]
@@ -241,8 +243,23 @@ def freshness(feed_path, recs, step_ns=1_000_000, large_prefill=50_000):
                 lo, hi = max(t_seen, w0), min(t_next, w1)
                 if lo < hi:
                     add_interval(during, lo, hi, sample_time, step_ns)
-    return {"overall": overall.summary(), "during_large_prefill": during.summary(),
-            "large_prefill_windows": n_windows, "engines": len(slots)}
+    res = {"overall": overall.summary(), "during_large_prefill": during.summary(),
+           "large_prefill_windows": n_windows, "engines": len(slots)}
+    for key in ("overall", "during_large_prefill"):
+        h = res[key]
+        if h and time_scale != 1.0:
+            for k in ("p50_ms", "p99_ms", "max_ms"):
+                h[k] *= time_scale
+            h["share_over_2s"] = overall_share(overall if key == "overall" else during, 2000 / time_scale)
+    return res
+
+
+def overall_share(hist, limit_ms):
+    """Share of samples older than limit_ms (real time)."""
+    counts = hist.counts()
+    total = sum(counts)
+    over = sum(c for b, c in enumerate(counts) if b * hist.step > limit_ms * 1e6)
+    return 100.0 * over / total if total else 0.0
 
 
 # ---- the run --------------------------------------------------------------
@@ -271,9 +288,20 @@ def normalise_engines(recs, cell_dir):
     return recs
 
 
+# Simulated seconds per real second of the run: times are reported in
+# simulated time, what the same fleet of real engines would show.
+TIME_SCALE = 1.0
+
+
 def load_cell(run_dir, policy, arm):
     d = os.path.join(run_dir, policy, arm)
-    return normalise_engines(load_records(os.path.join(d, "replay.jsonl")), d)
+    recs = normalise_engines(load_records(os.path.join(d, "replay.jsonl")), d)
+    if TIME_SCALE != 1.0:
+        for r in recs:
+            for k in ("ttft_ms", "e2e_ms", "first_byte_ms"):
+                if r.get(k) is not None:
+                    r[k] *= TIME_SCALE
+    return recs
 
 
 def compare_policy(run_dir, policy):
@@ -284,7 +312,7 @@ def compare_policy(run_dir, policy):
            "reroute_pct": reroute_pct(r0, r1),
            "verdict": verdict(s0["ttft_p90"], s1["ttft_p90"], s0["errors_pct"], s1["errors_pct"])}
     feed = os.path.join(run_dir, policy, "es1", "feed.txt")
-    row["feed"] = freshness(feed, r1) if os.path.exists(feed) else None
+    row["feed"] = freshness(feed, r1, time_scale=TIME_SCALE) if os.path.exists(feed) else None
     row["reasons"] = {arm: decision_reasons(os.path.join(run_dir, policy, arm, "router-metrics.txt"))
                       for arm in ("es0", "es1")}
     return row, r0, r1
@@ -402,7 +430,11 @@ def main(argv=None):
     ap.add_argument("--policies", help="comma-separated order (default: every policy folder, sorted)")
     ap.add_argument("--no-charts", action="store_true", help="skip gnuplot")
     ap.add_argument("--header", default="", help="text put above the tables in results.md")
+    ap.add_argument("--time-scale", type=float, default=1.0,
+                    help="simulated seconds per real second of the run; times are reported simulated")
     args = ap.parse_args(argv)
+    global TIME_SCALE
+    TIME_SCALE = args.time_scale
     if not os.path.isdir(args.run_dir):
         print("compare: no such run directory: %s" % args.run_dir, file=sys.stderr)
         return 2
@@ -415,7 +447,9 @@ def main(argv=None):
     made = [] if args.no_charts else charts(args.run_dir, rows, cells)
     with open(os.path.join(args.run_dir, "summary.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    md = ["# Ablation results", "", args.header, "", "## ES=0 vs ES=1 per policy", "", table(rows), "",
+    note = ("Times are simulated: the fleet ran %g times faster than real time and every time "
+            "below is real time x %g." % (TIME_SCALE, TIME_SCALE)) if TIME_SCALE != 1.0 else ""
+    md = ["# Ablation results", "", args.header, "", note, "", "## ES=0 vs ES=1 per policy", "", table(rows), "",
           "Successful requests per cell (ok/sent): " + "; ".join(
               "%s es0 %d/%d, es1 %d/%d" % (r["policy"], r["es0"]["ok"], r["es0"]["requests"],
                                            r["es1"]["ok"], r["es1"]["requests"]) for r in rows), "",

@@ -9,7 +9,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 orig_args="$*"
-policies="round_robin,random,power_of_two,load_only,sticky,lmetric,affinity,cache_aware,cost"
+policies="sticky,affinity,load_only,lmetric,cache_aware,cost,power_of_two,round_robin,random"
 trace="" preset="study" window="" engines=4 seed=1 speed=1 time_scale=1 duration=""
 out="" bin="$root/build/plain" build=1 quiet=0 sim_args="" router_args="" arms="0,1"
 max_inflight=512
@@ -159,6 +159,11 @@ sys.exit("no free port range")
 EOF
 }
 
+scaled() { # value floor: value / time scale, rounded, at least floor
+  python3 -c "import sys; print(max(int(sys.argv[2]), round(float(sys.argv[1]) / float(sys.argv[3]))))" \
+    "$1" "$2" "$time_scale"
+}
+
 wait_port() { # port seconds pid
   local port=$1 deadline=$((SECONDS + $2)) pid=$3
   while ((SECONDS < deadline)); do
@@ -198,7 +203,10 @@ run_cell() { # policy es
   local sim_pid=$last_pid
   wait_port $((base + engines - 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
 
-  local feed_args=(--shm "$shm")
+  # At a time scale above 1 the feed period, the router's max age, reconcile
+  # period and cooldowns shrink by it, so in simulated time they are what they
+  # would be against real engines.
+  local feed_args=(--shm "$shm" --period-ms "$(scaled 50 10)")
   for i in "${urls[@]}"; do feed_args+=(--engine "$i"); done
   start "$dir/statefeed.log" "$FEED" "${feed_args[@]}"
   local feed_pid=$last_pid
@@ -209,7 +217,9 @@ run_cell() { # policy es
   fi
 
   local r_args=(--listen "127.0.0.1:$rport" --es "$es" --shm "$shm" --seed "$seed"
-                --decision-log "$dir/decisions.jsonl")
+                --decision-log "$dir/decisions.jsonl" --max-age-ms "$(scaled 2000 50)"
+                --reconcile-s "$(scaled 30 1)" --spill-cooldown-ms "$(scaled 1000 1)"
+                --index-ttl-ms "$(scaled 300000 1000)" --session-ttl-s "$(scaled 600 10)")
   case $policy in
     cache_aware_op) r_args+=(--policy cache_aware --owner-pressure 1) ;;
     *) r_args+=(--policy "$policy") ;;
@@ -265,6 +275,7 @@ for policy in "${policy_list[@]}"; do
 done
 
 header="$(sed 's/$/  /' "$out/run.txt")"
-python3 "$root/bench/ablate/compare.py" "$out" --policies "$policies" --header "$header"
+python3 "$root/bench/ablate/compare.py" "$out" --policies "$policies" --header "$header" \
+  --time-scale "$time_scale"
 say "results: $out/results.md"
 exit "$failed"
