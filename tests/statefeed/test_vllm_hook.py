@@ -22,6 +22,8 @@ import time
 import unittest
 from types import SimpleNamespace
 
+import msgpack
+
 SOURCE_DIR = os.environ.get("KVR_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "deploy", "hooks", "vllm"))
@@ -136,6 +138,37 @@ class HookUnitTest(unittest.TestCase):
             shutil.rmtree(tmp)
         with self.assertRaises(ValueError):
             kvroute_push.PushSender("tcp:127.0.0.1:1")
+
+    def test_idle_frames_repeat_busy_frames_do_not(self):
+        tmp = tempfile.mkdtemp(prefix="kvr-hook-")
+        path = os.path.join(tmp, "sink.sock")
+        sink = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sink.bind(path)
+        sink.settimeout(2)
+        sender = kvroute_push.PushSender("unix:" + path, idle_ms=40)
+        try:
+            sender.send(kvroute_push.build_frame("http://e", 0, 0, seq=sender.next_seq()))
+            frames = [msgpack.unpackb(sink.recv(2048)) for _ in range(4)]
+            self.assertEqual([f["running"] for f in frames], [0, 0, 0, 0])
+            seqs = [f["seq"] for f in frames]
+            self.assertEqual(seqs, sorted(set(seqs)), "each repeat is a new frame")
+            self.assertGreater(frames[-1]["ts_ns"], frames[0]["ts_ns"], "repeats carry a fresh time")
+            sender.send(kvroute_push.build_frame("http://e", 3, 1, seq=sender.next_seq()))
+            time.sleep(0.2)  # several idle periods
+            sink.setblocking(False)
+            rest = []
+            while True:
+                try:
+                    rest.append(msgpack.unpackb(sink.recv(2048)))
+                except BlockingIOError:
+                    break
+            self.assertEqual([f["running"] for f in rest if f["running"]], [3],
+                             "a busy frame is sent once, never repeated")
+            self.assertEqual(rest[-1]["running"], 3)
+        finally:
+            sender.close()
+            sink.close()
+            shutil.rmtree(tmp)
 
     def test_oversized_frame_refused(self):
         with self.assertRaises(ValueError):

@@ -26,6 +26,9 @@ Environment:
   KVROUTE_PUSH_ADDR   unix:/path, /path or udp:HOST:PORT
                       (default unix:/run/kvroute/push.sock)
   KVROUTE_PUSH_PROBE  1 to let register_scheduler_probe patch the scheduler
+  KVROUTE_PUSH_IDLE_MS  while the last frame said "idle" (nothing running,
+                      waiting or pending), repeat it with a fresh time this
+                      often (default 200; 0 = never)
 """
 
 import errno
@@ -41,6 +44,7 @@ import msgpack
 FRAME_VERSION = 1
 FRAME_MAX = 1024
 DEFAULT_ADDR = "unix:/run/kvroute/push.sock"
+DEFAULT_IDLE_MS = 200
 
 log = logging.getLogger("kvroute_push")
 
@@ -128,17 +132,38 @@ def prefill_backlog(requests):
     return pending, largest
 
 
-class PushSender:
-    """Fire-and-forget datagrams: a step must never wait on, or fail with, the feed."""
+def _is_idle(frame):
+    return not frame["running"] and not frame["waiting"] and not frame.get("pending_prefill")
 
-    def __init__(self, address=None):
+
+class PushSender:
+    """Fire-and-forget datagrams: a step must never wait on, or fail with, the feed.
+
+    An idle engine takes no steps, so it would send no frames and its slot
+    would age until routers stop trusting it, and owner-pressure routing
+    falls back fleet-wide when any candidate is stale. So while the last
+    frame said idle, a daemon thread repeats it every idle_ms with a fresh
+    time: an idle engine stays idle until a request arrives, and a request
+    makes a step, whose frame replaces the idle one. Busy frames are never
+    repeated: a stuck engine's slot ages honestly.
+    """
+
+    def __init__(self, address=None, idle_ms=None):
         address = address or os.environ.get("KVROUTE_PUSH_ADDR") or DEFAULT_ADDR
         self.address = address
         self.sent = 0
         self.dropped = 0
+        self.repeated = 0
+        if idle_ms is None:
+            idle_ms = int(os.environ.get("KVROUTE_PUSH_IDLE_MS", DEFAULT_IDLE_MS))
+        self.idle_ms = max(0, idle_ms)
         self._seq = itertools.count(1)
         self._lock = threading.Lock()
         self._warned = False
+        self._last_idle = None  # the last frame sent, when it said idle
+        self._last_send = 0.0
+        self._repeater = None
+        self._closed = False
         if address.startswith("udp:"):
             host, _, port = address[4:].rpartition(":")
             if not host or not port.isdigit():
@@ -166,14 +191,40 @@ class PushSender:
             self._drop("encode", exc)
             return False
         with self._lock:
-            try:
-                self._sock.sendto(data, self._target)
-            except OSError as exc:
-                # No statefeed yet, or its queue is full: the next step sends again.
-                self._drop("send", exc)
-                return False
-            self.sent += 1
+            self._last_idle = dict(frame) if _is_idle(frame) else None
+            self._last_send = time.monotonic()
+            if self._last_idle is not None and self.idle_ms and self._repeater is None:
+                self._repeater = threading.Thread(target=self._repeat_idle, daemon=True,
+                                                  name="kvroute-push-idle")
+                self._repeater.start()
+            return self._send_locked(data)
+
+    def _send_locked(self, data):
+        try:
+            self._sock.sendto(data, self._target)
+        except OSError as exc:
+            # No statefeed yet, or its queue is full: the next step sends again.
+            self._drop("send", exc)
+            return False
+        self.sent += 1
         return True
+
+    def _repeat_idle(self):
+        period = self.idle_ms / 1000.0
+        while True:
+            time.sleep(period / 2)
+            with self._lock:
+                if self._closed:
+                    return
+                frame = self._last_idle
+                if frame is None or time.monotonic() - self._last_send < period:
+                    continue
+                frame["ts_ns"] = time.time_ns()
+                if "seq" in frame:
+                    frame["seq"] = self.next_seq()
+                self._last_send = time.monotonic()
+                if self._send_locked(encode_frame(frame)):
+                    self.repeated += 1
 
     def _drop(self, stage, exc):
         self.dropped += 1
@@ -184,7 +235,10 @@ class PushSender:
                         stage, self.address, reason, self.dropped)
 
     def close(self):
-        self._sock.close()
+        with self._lock:
+            self._closed = True
+            self._last_idle = None
+            self._sock.close()
 
 
 def _engine_id_from_env():
