@@ -170,6 +170,47 @@ class HookUnitTest(unittest.TestCase):
             sink.close()
             shutil.rmtree(tmp)
 
+    def test_subclasses_vllm_base_even_with_new_abstract_hooks(self):
+        """With a stand-in vllm.v1.metrics.loggers, the logger is a StatLoggerBase."""
+        import abc
+        import importlib
+        import types
+
+        class StatLoggerBase(abc.ABC):
+            @abc.abstractmethod
+            def __init__(self, vllm_config, engine_index=0): ...
+
+            @abc.abstractmethod
+            def record(self, scheduler_stats, iteration_stats, engine_idx=0): ...
+
+            @abc.abstractmethod
+            def log_engine_initialized(self): ...
+
+            @abc.abstractmethod
+            def record_sleep_state(self, sleep, level): ...  # a hook from a later release
+
+        names = ["vllm", "vllm.v1", "vllm.v1.metrics", "vllm.v1.metrics.loggers"]
+        saved = {n: sys.modules.get(n) for n in names}
+        for n in names:
+            sys.modules[n] = types.ModuleType(n)
+        sys.modules["vllm.v1.metrics.loggers"].StatLoggerBase = StatLoggerBase
+        try:
+            module = importlib.reload(kvroute_push)
+            sender = CaptureSender()
+            logger = module.KvrouteStatLogger(vllm_config(), 0, engine_id="http://e", sender=sender,
+                                              rank_table=module._RankTable())
+            self.assertIsInstance(logger, StatLoggerBase)
+            logger.record_sleep_state(1, 1)
+            logger.record(scheduler_stats(2, 1, 0.5), None, 0)
+            self.assertEqual(sender.frames[-1]["running"], 2)
+        finally:
+            for n in names:
+                if saved[n] is None:
+                    sys.modules.pop(n, None)
+                else:
+                    sys.modules[n] = saved[n]
+            importlib.reload(kvroute_push)
+
     def test_oversized_frame_refused(self):
         with self.assertRaises(ValueError):
             kvroute_push.encode_frame(kvroute_push.build_frame("http://" + "x" * 2000, 1, 1))

@@ -325,6 +325,19 @@ class KvrouteStatLogger(_StatLoggerBase):
     def log(self):
         pass
 
+    def __getattr__(self, name):
+        # Hooks a later vLLM adds to the logger interface (record_*, log_*)
+        # are not ours to act on: answer them with a no-op instead of failing.
+        if name.startswith(("record_", "log_")):
+            return lambda *args, **kwargs: None
+        raise AttributeError(name)
+
+
+# vLLM's StatLoggerBase gains abstract methods between releases (its own docs
+# call the interface unstable); the ones this logger has no use for must not
+# make it uninstantiable.
+KvrouteStatLogger.__abstractmethods__ = frozenset()
+
 
 def _sum_ranks(engine_id, ranks, seq):
     states = list(ranks.values())
