@@ -171,6 +171,7 @@ static void poll_done(kvr_http_conn_t *conn, int result, void *arg)
     kvr_feed_engine_t *e = arg;
     (void)conn;
     uint64_t now = kvr_clock_now_ns();
+    e->feed->polls_in_flight--;
     kvr_feed_record_latency(e, now - e->poll_started_ns);
     if (e->removed)
         return;
@@ -185,6 +186,8 @@ static void start_poll(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
      * was read after this instant, so the published age is never too young. */
     e->poll_started_ns = now_ns;
     int rc = kvr_http_get(&e->http, &feed->ring, path, feed->cfg.timeout_ns, poll_done, e);
+    if (rc == 0)
+        feed->polls_in_flight++;
     if (rc < 0) {
         e->polls_failed++;
         kvr_feed_publish_failure(feed, e, kvr_strerror(rc), false, now_ns);

@@ -98,7 +98,9 @@ typedef struct kvr_feed_s {
     kvr_op_t tick_op;
     struct __kernel_timespec tick_ts;
     uint64_t next_tick_ns;
+    uint64_t last_tick_ns;
     uint64_t ticks;
+    unsigned polls_in_flight;  /* HTTP polls started and not yet answered */
     uint64_t tick_lag_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
     uint64_t tick_lag_sum_ns, tick_lag_count;
     /* signals */

@@ -169,14 +169,47 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
     return 0;
 }
 
+/*
+ * Takes every datagram already queued, DRAIN_BATCH per syscall. A Unix
+ * datagram socket queues only net.unix.max_dgram_qlen frames (10 by default),
+ * and a fleet's hooks tend to send in bursts, so one frame per completion
+ * would drop most of a burst at the sender.
+ */
+#define DRAIN_BATCH 32
+static void drain(kvr_feed_t *feed, kvr_push_sock_t *sock)
+{
+    static char bufs[DRAIN_BATCH][KVR_STATE_FRAME_MAX + 1];
+    struct mmsghdr msgs[DRAIN_BATCH];
+    struct iovec iov[DRAIN_BATCH];
+    for (int round = 0; round < 64; round++) {
+        for (int i = 0; i < DRAIN_BATCH; i++) {
+            iov[i].iov_base = bufs[i];
+            iov[i].iov_len = sizeof(bufs[i]);
+            memset(&msgs[i], 0, sizeof(msgs[i]));
+            msgs[i].msg_hdr.msg_iov = &iov[i];
+            msgs[i].msg_hdr.msg_iovlen = 1;
+        }
+        int n = recvmmsg(sock->fd, msgs, DRAIN_BATCH, MSG_DONTWAIT, NULL);
+        if (n <= 0)
+            return;
+        uint64_t now = kvr_clock_now_ns();
+        for (int i = 0; i < n; i++)
+            kvr_feed_push_frame(feed, bufs[i], msgs[i].msg_len, now);
+        if (n < DRAIN_BATCH)
+            return;
+    }
+}
+
 void kvr_feed_push_on_cqe(kvr_feed_t *feed, kvr_push_sock_t *sock, int res)
 {
     if (sock->fd < 0)
         return;
-    if (res >= 0)
+    if (res >= 0) {
         kvr_feed_push_frame(feed, sock->buf, (size_t)res, kvr_clock_now_ns());
-    else if (res != -EINTR && res != -EAGAIN)
+        drain(feed, sock);
+    } else if (res != -EINTR && res != -EAGAIN) {
         KVR_WARN("push_recv_failed reason=\"%s\"", kvr_strerror(res));
+    }
     if (!feed->stopping)
         arm(feed, sock);
 }

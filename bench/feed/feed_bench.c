@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "common/clock.h"
 #include "shm_layout/shm_layout.h"
 
@@ -34,6 +36,7 @@ typedef struct {
     unsigned seconds;
     unsigned prefill_tokens;
     unsigned base_port;
+    unsigned push_idle_ms;
 } bench_opts_t;
 
 static void usage(FILE *out)
@@ -47,10 +50,13 @@ static void usage(FILE *out)
           "  --sim PATH            kvroute-sim binary (default: the one built with this)\n"
           "  --statefeed PATH      kvroute-statefeed binary (default: the one built with this)\n"
           "  --engines LIST        fleet sizes, comma separated (default 8,64)\n"
-          "  --sources LIST        scrape, push or both (default scrape,push)\n"
+          "  --sources LIST        scrape, push (Unix datagram socket), push-udp, comma\n"
+          "                        separated (default scrape,push,push-udp)\n"
           "  --period-ms N         statefeed tick (default 50)\n"
           "  --seconds N           sampling window per run (default 5)\n"
           "  --prefill-tokens N    prompt tokens of the prefill sent to each engine (default 100000)\n"
+          "  --push-idle-ms N      the simulated hook's frame cadence when no step ends sooner\n"
+          "                        (kvroute-sim --push-idle-ms; default: the simulator's)\n"
           "  --base-port N         first engine port (default: a free range near 31000)\n"
           "  --help                this text\n",
           out);
@@ -96,9 +102,9 @@ static unsigned free_range(unsigned start, unsigned count)
 {
     for (unsigned base = start; base + count < 60000; base += count + 1) {
         unsigned i = 0;
-        while (i < count + 1 && port_free(base + i)) /* +1: the admin port */
+        while (i < count + 2 && port_free(base + i)) /* +2: admin and push ports */
             i++;
-        if (i == count + 1)
+        if (i == count + 2)
             return base;
     }
     return 0;
@@ -156,24 +162,63 @@ static int send_prefill(unsigned port, unsigned tokens)
     return fd;
 }
 
-static uint64_t cpu_ticks(pid_t pid)
+/* CPU time of pid in ns from /proc/PID/schedstat: clock-tick accounting in
+ * /proc/PID/stat is too coarse for a daemon that uses well under 1% of a core. */
+/* Requests the fleet holds (running + waiting over every engine and rank), from /admin/state; -1 on error. */
+static long fleet_requests(unsigned admin_port)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = connect_port(admin_port);
+    if (fd < 0)
+        return -1;
+    const char *req = "GET /admin/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    if (write(fd, req, strlen(req)) < 0) {
+        close(fd);
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len + 4096 > cap)
+            buf = realloc(buf, cap *= 2);
+        ssize_t r = read(fd, buf + len, cap - len - 1);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    long total = -1;
+    char *body = strstr(buf, "\r\n\r\n");
+    json_t *doc = body ? json_loads(body + 4, 0, NULL) : NULL;
+    json_t *engines = json_object_get(doc, "engines");
+    if (json_is_array(engines)) {
+        total = 0;
+        size_t i, j;
+        json_t *e, *r;
+        json_array_foreach(engines, i, e) {
+            json_array_foreach(json_object_get(e, "ranks"), j, r) {
+                total += (long)json_integer_value(json_object_get(r, "running"));
+                total += (long)json_integer_value(json_object_get(r, "waiting"));
+            }
+        }
+    }
+    json_decref(doc);
+    free(buf);
+    return total;
+}
+
+static uint64_t cpu_ns(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    unsigned long long on_cpu = 0;
+    if (fscanf(f, "%llu", &on_cpu) != 1)
+        on_cpu = 0;
     fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    if (p == NULL)
-        return 0;
-    unsigned long long utime = 0, stime = 0;
-    /* fields after ")": state(3) ... utime(14) stime(15) */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
-        return 0;
-    return utime + stime;
+    return on_cpu;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -191,10 +236,11 @@ static double pct_ms(const uint64_t *v, size_t n, double q)
 }
 
 /* One run: fleet of n engines, statefeed from source; prints one line. */
-static int run_one(const bench_opts_t *o, unsigned n, bool push)
+static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
 {
     char tag[64], shm_name[96], cfg_path[128], sock_path[128], sim_log[128], feed_log[128];
-    snprintf(tag, sizeof(tag), "kvr-feedbench-%d-%u-%s", (int)getpid(), n, push ? "push" : "scrape");
+    const char *source = udp ? "push-udp" : push ? "push" : "scrape";
+    snprintf(tag, sizeof(tag), "kvr-feedbench-%d-%u-%s", (int)getpid(), n, source);
     snprintf(shm_name, sizeof(shm_name), "/%s", tag);
     snprintf(cfg_path, sizeof(cfg_path), "/tmp/%s.conf", tag);
     snprintf(sock_path, sizeof(sock_path), "/tmp/%s.sock", tag);
@@ -205,32 +251,42 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push)
         fprintf(stderr, "feed-bench: no free port range for %u engines\n", n);
         return -1;
     }
-    unsigned admin = base + n;
+    unsigned admin = base + n, udp_port = base + n + 1;
 
     FILE *cf = fopen(cfg_path, "w");
     if (cf == NULL)
         return -1;
     fprintf(cf, "shm %s\nperiod-ms %u\n", shm_name, o->period_ms);
-    if (push)
+    if (push && udp)
+        fprintf(cf, "push-udp 127.0.0.1:%u\n", udp_port);
+    else if (push)
         fprintf(cf, "push-socket %s\n", sock_path);
     for (unsigned i = 0; i < n; i++)
         fprintf(cf, "engine http://127.0.0.1:%u%s\n", base + i, push ? ",kind=push" : "");
     fclose(cf);
 
-    char port_s[16], n_s[16], admin_s[16], push_s[160];
+    char port_s[16], n_s[16], admin_s[16], push_s[160], idle_s[16];
     snprintf(port_s, sizeof(port_s), "%u", base);
     snprintf(n_s, sizeof(n_s), "%u", n);
     snprintf(admin_s, sizeof(admin_s), "%u", admin);
-    snprintf(push_s, sizeof(push_s), "unix:%s", sock_path);
+    if (udp)
+        snprintf(push_s, sizeof(push_s), "udp:127.0.0.1:%u", udp_port);
+    else
+        snprintf(push_s, sizeof(push_s), "unix:%s", sock_path);
+    snprintf(idle_s, sizeof(idle_s), "%u", o->push_idle_ms);
     /* statefeed first, so the push socket exists when the fleet starts sending */
     char *feed_argv[] = {(char *)o->feed_path, "--config", cfg_path, NULL};
     pid_t feed = spawn(feed_argv, feed_log);
     usleep(200000);
-    char *sim_argv[12] = {(char *)o->sim_path, "--port", port_s, "--engines", n_s, "--admin-port", admin_s};
+    char *sim_argv[16] = {(char *)o->sim_path, "--port", port_s, "--engines", n_s, "--admin-port", admin_s};
     int a = 7;
     if (push) {
         sim_argv[a++] = "--push";
         sim_argv[a++] = push_s;
+        if (o->push_idle_ms) {
+            sim_argv[a++] = "--push-idle-ms";
+            sim_argv[a++] = idle_s;
+        }
     }
     sim_argv[a] = NULL;
     pid_t sim = spawn(sim_argv, sim_log);
@@ -270,12 +326,21 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push)
     }
     for (unsigned i = 0; i < n; i++)
         conns[i] = send_prefill(base + i, o->prefill_tokens);
-    usleep(100000); /* the prefill is admitted and running */
+    /* Measure once the simulator holds every prefill: ingesting 64 prompts of
+     * 400 KB in one process is the simulator's cost, not the feed's. */
+    uint64_t admit_deadline = kvr_clock_now_ns() + 20 * KVR_NS_PER_SEC;
+    long held = 0;
+    while (kvr_clock_now_ns() < admit_deadline && (held = fleet_requests(admin)) < (long)n)
+        usleep(20000);
+    if (held < (long)n)
+        fprintf(stderr, "feed-bench: only %ld of %u prefills admitted; measuring anyway\n", held, n);
+    usleep(2 * o->period_ms * 1000);
 
     size_t cap = (size_t)o->seconds * 1000 * n + n, count = 0, unhealthy = 0;
     ages = malloc(cap * sizeof(*ages));
     uint64_t pending_seen = 0;
-    uint64_t cpu0 = cpu_ticks(feed), t0 = kvr_clock_now_ns();
+    uint64_t sim_cpu0 = cpu_ns(sim);
+    uint64_t cpu0 = cpu_ns(feed), t0 = kvr_clock_now_ns();
     uint64_t end = t0 + (uint64_t)o->seconds * KVR_NS_PER_SEC;
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
@@ -299,17 +364,18 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push)
         }
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
     }
-    uint64_t cpu1 = cpu_ticks(feed), t1 = kvr_clock_now_ns();
-    double cpu_s = (double)(cpu1 - cpu0) / (double)sysconf(_SC_CLK_TCK);
+    uint64_t cpu1 = cpu_ns(feed), t1 = kvr_clock_now_ns();
+    double cpu_s = (double)(cpu1 - cpu0) / 1e9;
     double wall_s = (double)(t1 - t0) / 1e9;
     double cpu_pct = 100.0 * cpu_s / wall_s;
+    double sim_cpu_pct = 100.0 * (double)(cpu_ns(sim) - sim_cpu0) / 1e9 / wall_s;
     qsort(ages, count, sizeof(*ages), cmp_u64);
     printf("feed_bench source=%s engines=%u period_ms=%u prefill_tokens=%u samples=%zu "
            "age_p50_ms=%.1f age_p99_ms=%.1f age_max_ms=%.1f unhealthy_samples=%zu "
-           "max_pending_prefill_seen=%llu statefeed_cpu_pct=%.2f cpu_pct_per_engine=%.3f\n",
-           push ? "push" : "scrape", n, o->period_ms, o->prefill_tokens, count, pct_ms(ages, count, 0.50),
+           "max_pending_prefill_seen=%llu statefeed_cpu_pct=%.3f cpu_pct_per_engine=%.4f sim_cpu_pct=%.1f\n",
+           source, n, o->period_ms, o->prefill_tokens, count, pct_ms(ages, count, 0.50),
            pct_ms(ages, count, 0.99), count ? (double)ages[count - 1] / 1e6 : 0.0, unhealthy,
-           (unsigned long long)pending_seen, cpu_pct, cpu_pct / n);
+           (unsigned long long)pending_seen, cpu_pct, cpu_pct / n, sim_cpu_pct);
     fflush(stdout);
     rc = 0;
 
@@ -344,7 +410,7 @@ int main(int argc, char **argv)
         .period_ms = 50, .seconds = 5, .prefill_tokens = 100000,
     };
     snprintf(o.engine_counts, sizeof(o.engine_counts), "8,64");
-    snprintf(o.sources, sizeof(o.sources), "scrape,push");
+    snprintf(o.sources, sizeof(o.sources), "scrape,push,push-udp");
     for (int i = 1; i < argc; i++) {
         const char *f = argv[i];
         if (strcmp(f, "--help") == 0) {
@@ -370,6 +436,8 @@ int main(int argc, char **argv)
             o.seconds = (unsigned)atoi(v);
         else if (strcmp(f, "--prefill-tokens") == 0)
             o.prefill_tokens = (unsigned)atoi(v);
+        else if (strcmp(f, "--push-idle-ms") == 0)
+            o.push_idle_ms = (unsigned)atoi(v);
         else if (strcmp(f, "--base-port") == 0)
             o.base_port = (unsigned)atoi(v);
         else {
@@ -386,7 +454,8 @@ int main(int argc, char **argv)
     char sources[32];
     snprintf(sources, sizeof(sources), "%s", o.sources);
     for (char *src = strtok(sources, ","); src != NULL; src = strtok(NULL, ",")) {
-        bool push = strcmp(src, "push") == 0;
+        bool udp = strcmp(src, "push-udp") == 0;
+        bool push = udp || strcmp(src, "push") == 0;
         if (!push && strcmp(src, "scrape") != 0) {
             fprintf(stderr, "feed-bench: unknown source %s\n", src);
             return 2;
@@ -400,7 +469,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "feed-bench: bad engine count %s\n", c);
                 return 2;
             }
-            failures += run_one(&o, n, push) < 0;
+            failures += run_one(&o, n, push, udp) < 0;
         }
     }
     return failures ? 1 : 0;
