@@ -285,7 +285,7 @@ static char *render_loads(kvr_sim_engine_t *e, bool legacy, size_t *len)
     json_t *doc = legacy ? loads
                          : json_pack("{s:f,s:i,s:o}", "timestamp", (double)kvr_clock_wall_ns() / 1e9,
                                      "dp_rank_count", e->dp, "loads", loads);
-    char *text = json_dumps(doc, JSON_COMPACT);
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
     json_decref(doc);
     *len = strlen(text);
     return text;

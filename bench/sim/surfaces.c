@@ -2,7 +2,7 @@
 /*
  * The OpenAI-compatible surface as vLLM serves it: /v1/chat/completions and
  * /v1/completions (streamed as one SSE chunk per decode step, or whole),
- * /v1/models and /health. The simulator has no tokenizer: the prompt is the
+ * /v1/models and /health, and SGLang's native /generate. The simulator has no tokenizer: the prompt is the
  * text the router also routes on (message contents in order, or prompt),
  * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks.
  */
@@ -25,6 +25,7 @@ struct kvr_sim_call_s {
     kvr_http_req_t *http;
     kvr_sim_call_t *prev, *next;
     bool chat, stream, include_usage;
+    bool native; /* SGLang /generate: cumulative text, meta_info */
     uint64_t created;
     uint64_t word_seed;
     char id[48];
@@ -157,6 +158,45 @@ static void respond_whole(kvr_sim_call_t *c)
     json_decref(doc);
 }
 
+/* SGLang's /generate answer: the text so far and meta_info (streamed events repeat it whole). */
+static char *native_json(const kvr_sim_call_t *c, bool last, uint64_t now_ns)
+{
+    const kvr_sim_req_t *r = &c->mreq;
+    json_t *finish = last ? json_pack("{s:s,s:i}", "type", "length", "length", (int)r->generated)
+                          : json_null();
+    json_t *doc = json_pack("{s:s,s:{s:s,s:o,s:i,s:i,s:i,s:f}}", "text", c->text ? c->text : "",
+                            "meta_info", "id", c->id, "finish_reason", finish, "prompt_tokens",
+                            (int)r->prompt_tokens, "completion_tokens", (int)r->generated,
+                            "cached_tokens", (int)r->cached_tokens, "e2e_latency",
+                            (double)(now_ns - r->arrival_ns) / 1e9);
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    json_decref(doc);
+    return text;
+}
+
+static void native_event(kvr_sim_call_t *c, bool last)
+{
+    char *json = native_json(c, last, kvr_sim_now_ns());
+    if (!c->stream) {
+        kvr_http_respond(c->http, 200, "application/json", NULL, 0, json, strlen(json));
+        free(json);
+        return;
+    }
+    size_t n = strlen(json);
+    char *buf = kvr_xmalloc(n + 9);
+    memcpy(buf, "data: ", 6);
+    memcpy(buf + 6, json, n);
+    memcpy(buf + 6 + n, "\n\n", 2);
+    kvr_http_stream_write(c->http, buf, n + 8);
+    free(buf);
+    free(json);
+    if (last) {
+        static const char done[] = "data: [DONE]\n\n";
+        kvr_http_stream_write(c->http, done, sizeof done - 1);
+        kvr_http_stream_end(c->http);
+    }
+}
+
 void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
 {
     kvr_sim_rank_t *rank = arg;
@@ -173,7 +213,7 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
         return;
     }
     const char *word = word_at(c, mreq->generated);
-    if (mreq->generated == 1 && c->stream && c->chat) {
+    if (mreq->generated == 1 && c->stream && c->chat && !c->native) {
         /* vLLM's first chunk announces the role with empty content. */
         char buf[512];
         int n = snprintf(buf, sizeof buf,
@@ -183,7 +223,7 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
                          c->id, c->created, e->fleet->model_json);
         kvr_http_stream_write(c->http, buf, (size_t)n);
     }
-    if (c->stream) {
+    if (c->stream && !c->native) {
         stream_chunk(c, word, last);
     } else {
         size_t wl = strlen(word);
@@ -196,16 +236,19 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
         memcpy(c->text + c->text_len, word, wl + 1);
         c->text_len += wl;
     }
+    if (c->native && c->stream && !last)
+        native_event(c, false);
     if (!last)
         return;
     uint64_t now = kvr_sim_now_ns();
     kvr_sim_rank_observe(rank, (double)(mreq->first_token_ns - mreq->arrival_ns) / 1e9,
                          (double)(now - mreq->arrival_ns) / 1e9);
-    if (c->stream) {
+    if (c->native)
+        native_event(c, true);
+    else if (c->stream)
         stream_finish(c);
-    } else {
+    else
         respond_whole(c);
-    }
     call_free(c);
 }
 
@@ -228,7 +271,7 @@ static void text_add(text_t *t, const char *s, size_t n)
 }
 
 /* The routing text, built exactly as the router builds it (router/keys.c). */
-static int prompt_text(json_t *root, bool chat, text_t *t, const char **why)
+static int prompt_text(json_t *root, bool chat, bool native, text_t *t, const char **why)
 {
     if (chat) {
         json_t *messages = json_object_get(root, "messages");
@@ -257,7 +300,7 @@ static int prompt_text(json_t *root, bool chat, text_t *t, const char **why)
         }
         return 0;
     }
-    json_t *prompt = json_object_get(root, "prompt");
+    json_t *prompt = json_object_get(root, native ? "text" : "prompt");
     if (json_is_string(prompt)) {
         text_add(t, json_string_value(prompt), json_string_length(prompt));
         return 0;
@@ -271,11 +314,11 @@ static int prompt_text(json_t *root, bool chat, text_t *t, const char **why)
         }
         return 0;
     }
-    *why = "'prompt' must be a string or an array";
+    *why = native ? "'text' must be a string or an array" : "'prompt' must be a string or an array";
     return -1;
 }
 
-static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat)
+static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat, bool native)
 {
     kvr_sim_fleet_t *fleet = e->fleet;
     e->requests_total++;
@@ -290,13 +333,14 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     }
     text_t text = {0};
     const char *why = NULL;
-    if (prompt_text(root, chat, &text, &why) < 0) {
+    if (prompt_text(root, chat, native, &text, &why) < 0) {
         snprintf(msg, sizeof msg, "%s", why);
         free(text.buf);
         goto fail_400;
     }
-    json_t *mt = json_object_get(root, "max_tokens");
-    if (!json_is_integer(mt))
+    json_t *mt = native ? json_object_get(json_object_get(root, "sampling_params"), "max_new_tokens")
+                        : json_object_get(root, "max_tokens");
+    if (!native && !json_is_integer(mt))
         mt = json_object_get(root, "max_completion_tokens");
     json_int_t max_tokens = json_is_integer(mt) ? json_integer_value(mt) : fleet->cfg.default_max_tokens;
     uint64_t prompt_tokens = text.len / KVR_BYTES_PER_TOKEN;
@@ -332,13 +376,15 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->rank = rank;
     c->http = req;
     c->chat = chat;
+    c->native = native;
     c->stream = json_is_true(json_object_get(root, "stream"));
     c->include_usage =
         json_is_true(json_object_get(json_object_get(root, "stream_options"), "include_usage"));
     c->created = (uint64_t)time(NULL);
     c->word_seed = kvr_sim_engine_rand(e);
     uint64_t rid = ++e->next_request_id;
-    snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64, chat ? "chatcmpl" : "cmpl", e->index, rid);
+    snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64, native ? "gen" : chat ? "chatcmpl" : "cmpl",
+             e->index, rid);
     size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
     c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
     c->mreq.n_hashes = kvr_prefix_hash_blocks(text.buf, text.len, c->mreq.hashes, max_blocks);
@@ -390,7 +436,14 @@ bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req)
         if (!post)
             kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
         else
-            serve_completion(e, req, path[4] == 'c' && path[5] == 'h');
+            serve_completion(e, req, path[4] == 'c' && path[5] == 'h', false);
+        return true;
+    }
+    if (strcmp(path, "/generate") == 0 && e->fleet->cfg.flavor == KVR_SIM_FLAVOR_SGLANG) {
+        if (!post)
+            kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
+        else
+            serve_completion(e, req, false, true);
         return true;
     }
     if (strcmp(path, "/v1/models") == 0) {

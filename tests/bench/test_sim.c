@@ -5,7 +5,10 @@
  * telemetry checked by promtool and by field names, its push frames decoded,
  * and every fault mode doing what it says.
  */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -151,6 +154,101 @@ Test(sim, same_prefix_reports_cached_tokens, .timeout = 30.)
     stop_sim();
 }
 
+/* Sends n POSTs at once on n connections and reads every answer to the end. */
+static void post_many(uint16_t port, const char *path, char **bodies, size_t n, char **resps)
+{
+    int fds[64];
+    size_t lens[64] = {0}, caps[64];
+    cr_assert_leq(n, 64);
+    for (size_t i = 0; i < n; i++) {
+        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
+        inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+        cr_assert_eq(connect(fds[i], (struct sockaddr *)&sa, sizeof sa), 0);
+        char head[256];
+        int hn = snprintf(head, sizeof head,
+                          "POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                          "Content-Length: %zu\r\n\r\n", path, strlen(bodies[i]));
+        cr_assert_eq(write(fds[i], head, (size_t)hn), hn);
+        cr_assert_eq(write(fds[i], bodies[i], strlen(bodies[i])), (ssize_t)strlen(bodies[i]));
+        caps[i] = 4096;
+        resps[i] = calloc(1, caps[i]);
+    }
+    size_t open_fds = n;
+    while (open_fds) {
+        struct pollfd pfd[64];
+        for (size_t i = 0; i < n; i++)
+            pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+        cr_assert_gt(poll(pfd, n, 20000), 0, "answers keep coming");
+        for (size_t i = 0; i < n; i++) {
+            if (fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (lens[i] + 2048 > caps[i]) {
+                caps[i] *= 2;
+                resps[i] = realloc(resps[i], caps[i]);
+            }
+            ssize_t r = read(fds[i], resps[i] + lens[i], caps[i] - lens[i] - 1);
+            if (r <= 0) {
+                close(fds[i]);
+                fds[i] = -1;
+                pfd[i].fd = -1;
+                open_fds--;
+                continue;
+            }
+            lens[i] += (size_t)r;
+            resps[i][lens[i]] = '\0';
+        }
+    }
+}
+
+static long state_field(uint16_t port, const char *field)
+{
+    char *resp;
+    cr_assert_eq(kvr_test_http(port, "GET", "/admin/state", NULL, NULL, &resp, 5000), 200);
+    json_t *doc = body_json(resp);
+    json_t *rank = json_array_get(json_object_get(json_array_get(json_object_get(doc, "engines"), 0), "ranks"), 0);
+    long v = (long)json_integer_value(json_object_get(rank, field));
+    json_decref(doc);
+    free(resp);
+    return v;
+}
+
+Test(sim, kv_pressure_evicts_preempts_and_metrics_agree, .timeout = 60.)
+{
+    /* 128 blocks of KV, 4 slots; 12 requests of 25 distinct prompt blocks and
+     * 200 output tokens (39 blocks each): four of them outgrow the cache. */
+    const char *args[] = {"--max-running", "4", "--kv-tokens", "2048", "--time-scale", "20", NULL};
+    start_sim(1, args);
+    char *bodies[12], *resps[12];
+    for (int i = 0; i < 12; i++)
+        bodies[i] = chat_body((char)('A' + i), 1600, "go", 200, false);
+    post_many(sim_port, "/v1/chat/completions", bodies, 12, resps);
+    for (int i = 0; i < 12; i++) {
+        cr_assert_eq(strncmp(resps[i], "HTTP/1.1 200", 12), 0, "%.200s", resps[i]);
+        json_t *doc = body_json(resps[i]);
+        cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "usage"), "completion_tokens")), 200);
+        json_decref(doc);
+        free(resps[i]);
+        free(bodies[i]);
+    }
+    cr_assert_leq(state_field(sim_port, "peak_running"), 4, "max_running is never exceeded");
+    cr_assert_eq(state_field(sim_port, "peak_running"), 4, "the overflow waited for slots");
+    long preemptions = state_field(sim_port, "preemptions");
+    cr_assert_gt(preemptions, 0);
+    cr_assert_gt(state_field(sim_port, "evictions"), 0, "LRU blocks made room");
+    cr_assert_eq(state_field(sim_port, "running") + state_field(sim_port, "waiting"), 0);
+    char *resp, want[160];
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
+    snprintf(want, sizeof want,
+             "vllm:num_preemptions_total{model_name=\"sim-30b-a3b\",engine=\"0\"} %ld.0\n", preemptions);
+    cr_assert(strstr(resp, want), "metrics agree: %s", want);
+    cr_assert(strstr(resp, "vllm:request_success_total{model_name=\"sim-30b-a3b\",engine=\"0\","
+                           "finished_reason=\"length\"} 12.0\n"));
+    cr_assert(strstr(resp, "vllm:kv_cache_usage_perc{model_name=\"sim-30b-a3b\",engine=\"0\"} 0.0\n"));
+    free(resp);
+    stop_sim();
+}
+
 /* promtool check metrics: parses or fails (1); lint findings exit 3. Real
  * engines' names contain ':' which promtool's linter flags, so that finding,
  * and only that one, is accepted. */
@@ -230,6 +328,24 @@ Test(sim, sglang_metrics_and_loads, .timeout = 30.)
     cr_assert_eq(json_array_size(doc), 2);
     cr_assert_not_null(json_object_get(json_array_get(doc, 0), "num_reqs"));
     json_decref(doc);
+    free(resp);
+    /* SGLang's native /generate, whole and streamed (cumulative text per event). */
+    const char *gen = "{\"text\":\"native prompt text\",\"sampling_params\":{\"max_new_tokens\":4}";
+    char body[256];
+    snprintf(body, sizeof body, "%s}", gen);
+    cr_assert_eq(post(sim_port, "/generate", body, &resp), 200);
+    doc = body_json(resp);
+    json_t *meta = json_object_get(doc, "meta_info");
+    cr_assert_eq(json_integer_value(json_object_get(meta, "completion_tokens")), 4);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(meta, "finish_reason"), "type")),
+                     "length");
+    cr_assert_not_null(json_object_get(meta, "cached_tokens"));
+    json_decref(doc);
+    free(resp);
+    snprintf(body, sizeof body, "%s,\"stream\":true}", gen);
+    cr_assert_eq(post(sim_port, "/generate", body, &resp), 200);
+    cr_assert_eq(count(resp, "data: {\"text\":"), 4);
+    cr_assert(strstr(resp, "data: [DONE]"));
     free(resp);
     stop_sim();
 }
