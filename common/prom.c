@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,10 +32,10 @@ typedef struct prom_cursor_s {
 enum { CH_BLANK = 1, CH_NAME_START = 2, CH_NAME = 4, CH_COLON = 8 };
 static unsigned char char_class[256];
 
-static void char_class_init(void)
+static pthread_once_t char_class_once = PTHREAD_ONCE_INIT;
+
+static void char_class_fill(void)
 {
-    if (char_class['a'])
-        return; /* filled on first use; the same bytes every time, so racing fills agree */
     for (int c = 0; c < 256; c++) {
         unsigned char k = 0;
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
@@ -47,6 +48,11 @@ static void char_class_init(void)
             k |= CH_BLANK;
         char_class[c] = k;
     }
+}
+
+static void char_class_init(void)
+{
+    pthread_once(&char_class_once, char_class_fill);
 }
 
 static int is_blank(char c)
