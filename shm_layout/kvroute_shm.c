@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-shm: the operator's view of a state segment. create, dump (table
+ * or JSON), watch. Every failure is one line on stderr and a non-zero exit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "shm_layout/shm_layout.h"
+
+static const char usage[] =
+    "usage: kvroute-shm COMMAND NAME [options]\n"
+    "\n"
+    "Inspect or create a kvroute state segment (the POSIX shared-memory object\n"
+    "kvroute-statefeed writes and kvroute routers read). NAME is the shm name,\n"
+    "e.g. /kvroute-state (the leading '/' may be omitted).\n"
+    "\n"
+    "commands:\n"
+    "  create NAME --capacity N   create an empty segment with N engine slots\n"
+    "                             (refused while a live writer owns NAME)\n"
+    "  dump NAME [--json]         print the header and one row per engine:\n"
+    "                             engine, healthy, age, running, waiting, cap,\n"
+    "                             KV, pending prefill, source\n"
+    "  watch NAME [--interval-ms MS]  redraw the dump every MS (default 500)\n"
+    "                             until interrupted\n"
+    "\n"
+    "options:\n"
+    "  --capacity N      slots for create (1..65536)\n"
+    "  --json            dump as one JSON object\n"
+    "  --interval-ms MS  refresh period for watch\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "exit status: 0 ok, 1 the segment is missing, foreign, corrupt or of another\n"
+    "ABI major version, 2 usage error\n";
+
+static void die_usage(const char *msg)
+{
+    fprintf(stderr, "kvroute-shm: %s (see kvroute-shm --help)\n", msg);
+    exit(2);
+}
+
+static int open_or_explain(kvr_shm_t *shm, const char *name)
+{
+    int rc = kvr_shm_open(shm, name);
+    if (rc == -ENOENT)
+        fprintf(stderr, "kvroute-shm: %s: no such segment (is kvroute-statefeed running?)\n", name);
+    else if (rc < 0)
+        fprintf(stderr, "kvroute-shm: %s: %s\n", name, kvr_strerror(rc));
+    return rc;
+}
+
+static const char *writer_text(const kvr_shm_t *shm, uint64_t now)
+{
+    switch (kvr_shm_check_heartbeat(shm, now, 2 * KVR_NS_PER_SEC)) {
+    case 0: return "live";
+    case KVR_ESHM_STALE: return "stale";
+    default:
+        return atomic_load(&shm->header->writer_state) == KVR_SHM_WRITER_STOPPED ? "stopped"
+                                                                                 : "none";
+    }
+}
+
+static void dump_table(const kvr_shm_t *shm, FILE *out)
+{
+    const kvr_shm_header_t *h = shm->header;
+    uint64_t now = kvr_clock_now_ns();
+    uint64_t beat = atomic_load(&h->heartbeat_ns);
+    fprintf(out,
+            "segment %s  abi %u.%u  capacity %u  engines %u  generation %llu\n"
+            "writer pid %lld  %s  heartbeat %.1f ms ago\n\n",
+            shm->name, h->abi_major, h->abi_minor, h->capacity, atomic_load(&h->engines_in_use),
+            (unsigned long long)kvr_shm_generation(shm), (long long)atomic_load(&h->writer_pid),
+            writer_text(shm, now), (double)kvr_clock_age_ns(now, beat) / 1e6);
+    fprintf(out, "%-4s %-34s %-7s %9s %7s %7s %5s %6s %12s %8s\n", "slot", "engine", "healthy",
+            "age_ms", "running", "waiting", "cap", "kv%", "pending_pf", "source");
+    for (uint32_t i = 0; i < h->capacity; i++) {
+        kvr_engine_state_t s;
+        uint64_t age;
+        int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
+        if (rc == -ENOENT)
+            continue;
+        if (rc < 0) {
+            fprintf(out, "%-4u (unreadable: %s)\n", i, kvr_strerror(rc));
+            continue;
+        }
+        char age_text[32];
+        if (s.sample_seq == 0)
+            snprintf(age_text, sizeof age_text, "never");
+        else
+            snprintf(age_text, sizeof age_text, "%.1f", (double)age / 1e6);
+        char cap[16];
+        if (s.max_running)
+            snprintf(cap, sizeof cap, "%u%s", s.max_running,
+                     s.flags & KVR_SLOT_CAPS_COMPLETE ? "" : "?");
+        else
+            snprintf(cap, sizeof cap, "-");
+        fprintf(out, "%-4u %-34.34s %-7s %9s %7u %7u %5s %6.1f %12llu %8s\n", i, s.engine_id,
+                s.flags & KVR_SLOT_HEALTHY ? "yes" : "no", age_text, s.running, s.waiting, cap,
+                s.kv_usage * 100.0, (unsigned long long)s.pending_prefill_tokens,
+                kvr_source_name(kvr_slot_source(s.flags)));
+    }
+}
+
+static json_t *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t age)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "slot", json_integer(index));
+    json_object_set_new(o, "engine", json_string(s->engine_id));
+    json_object_set_new(o, "healthy", json_boolean(s->flags & KVR_SLOT_HEALTHY));
+    json_object_set_new(o, "caps_complete", json_boolean(s->flags & KVR_SLOT_CAPS_COMPLETE));
+    json_object_set_new(o, "source", json_string(kvr_source_name(kvr_slot_source(s->flags))));
+    json_object_set_new(o, "sampled", json_boolean(s->sample_seq != 0));
+    json_object_set_new(o, "age_ms", s->sample_seq ? json_real((double)age / 1e6) : json_null());
+    json_object_set_new(o, "sample_seq", json_integer((json_int_t)s->sample_seq));
+    json_object_set_new(o, "dp_ranks", json_integer(s->dp_ranks));
+    json_object_set_new(o, "running", json_integer(s->running));
+    json_object_set_new(o, "waiting", json_integer(s->waiting));
+    json_object_set_new(o, "max_running", json_integer(s->max_running));
+    json_object_set_new(o, "kv_tokens_used", json_integer((json_int_t)s->kv_tokens_used));
+    json_object_set_new(o, "kv_tokens_capacity", json_integer((json_int_t)s->kv_tokens_capacity));
+    json_object_set_new(o, "kv_usage", json_real(s->kv_usage));
+    json_object_set_new(o, "pending_prefill_tokens",
+                        (s->flags & KVR_SLOT_HAS_PENDING_PREFILL)
+                            ? json_integer((json_int_t)s->pending_prefill_tokens)
+                            : json_null());
+    json_object_set_new(o, "max_prefill_remaining",
+                        json_integer((json_int_t)s->max_prefill_remaining));
+    json_object_set_new(o, "utilization",
+                        (s->flags & KVR_SLOT_HAS_UTILIZATION) ? json_real(s->utilization)
+                                                              : json_null());
+    json_object_set_new(o, "consecutive_failures", json_integer(s->consecutive_failures));
+    return o;
+}
+
+static int dump_json(const kvr_shm_t *shm, FILE *out)
+{
+    const kvr_shm_header_t *h = shm->header;
+    uint64_t now = kvr_clock_now_ns();
+    json_t *root = json_object();
+    json_object_set_new(root, "name", json_string(shm->name));
+    json_object_set_new(root, "abi_major", json_integer(h->abi_major));
+    json_object_set_new(root, "abi_minor", json_integer(h->abi_minor));
+    json_object_set_new(root, "capacity", json_integer(h->capacity));
+    json_object_set_new(root, "engines_in_use", json_integer(atomic_load(&h->engines_in_use)));
+    json_object_set_new(root, "generation", json_integer((json_int_t)kvr_shm_generation(shm)));
+    json_object_set_new(root, "writer_pid", json_integer(atomic_load(&h->writer_pid)));
+    json_object_set_new(root, "writer", json_string(writer_text(shm, now)));
+    json_object_set_new(root, "heartbeat_age_ms",
+                        json_real((double)kvr_clock_age_ns(now, atomic_load(&h->heartbeat_ns)) / 1e6));
+    json_t *engines = json_array();
+    for (uint32_t i = 0; i < h->capacity; i++) {
+        kvr_engine_state_t s;
+        uint64_t age;
+        int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
+        if (rc == 0)
+            json_array_append_new(engines, slot_json(&s, i, age));
+        else if (rc != -ENOENT)
+            fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i, kvr_strerror(rc));
+    }
+    json_object_set_new(root, "engines", engines);
+    int rc = json_dumpf(root, out, JSON_COMPACT) == 0 ? 0 : -EIO;
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"capacity", required_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"interval-ms", required_argument, NULL, 'i'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long capacity = 0, interval_ms = 500;
+    bool json = false;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        char *end;
+        switch (opt) {
+        case 'c':
+            capacity = strtol(optarg, &end, 10);
+            if (*end || capacity < 1 || capacity > KVR_SHM_MAX_CAPACITY)
+                die_usage("--capacity takes a whole number from 1 to 65536");
+            break;
+        case 'j': json = true; break;
+        case 'i':
+            interval_ms = strtol(optarg, &end, 10);
+            if (*end || interval_ms < 10 || interval_ms > 3600000)
+                die_usage("--interval-ms takes a whole number from 10 to 3600000");
+            break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: die_usage("unknown option");
+        }
+    }
+    if (argc - optind != 2)
+        die_usage("expected COMMAND NAME");
+    const char *command = argv[optind], *name = argv[optind + 1];
+    kvr_shm_t shm;
+
+    if (strcmp(command, "create") == 0) {
+        if (capacity == 0)
+            die_usage("create needs --capacity N");
+        int rc = kvr_shm_create(&shm, name, (uint32_t)capacity);
+        if (rc == -EBUSY) {
+            fprintf(stderr, "kvroute-shm: %s: owned by a live writer; not replaced\n", name);
+            return 1;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_strerror(rc));
+            return 1;
+        }
+        /* No writer will tick this segment: say so rather than look live for 2 s. */
+        atomic_store(&shm.header->writer_state, KVR_SHM_WRITER_NONE);
+        printf("created %s: %ld slots, %zu bytes\n", shm.name, capacity, shm.map_len);
+        kvr_shm_close(&shm);
+        return 0;
+    }
+    if (strcmp(command, "dump") == 0) {
+        if (open_or_explain(&shm, name) < 0)
+            return 1;
+        int rc = json ? dump_json(&shm, stdout) : (dump_table(&shm, stdout), 0);
+        kvr_shm_close(&shm);
+        return rc < 0 ? 1 : 0;
+    }
+    if (strcmp(command, "watch") == 0) {
+        signal(SIGINT, on_interrupt);
+        signal(SIGTERM, on_interrupt);
+        if (open_or_explain(&shm, name) < 0)
+            return 1;
+        bool tty = isatty(STDOUT_FILENO);
+        while (!interrupted) {
+            if (tty)
+                fputs("\033[H\033[2J", stdout);
+            dump_table(&shm, stdout);
+            fputc('\n', stdout);
+            fflush(stdout);
+            usleep((useconds_t)interval_ms * 1000);
+        }
+        kvr_shm_close(&shm);
+        return 0;
+    }
+    die_usage("unknown command");
+}

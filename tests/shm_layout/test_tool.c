@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* kvroute-shm as an operator uses it: against a live segment and broken ones. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "shm_layout/shm_layout.h"
+#include "tests/support/proc.h"
+
+/* Runs kvroute-shm with args; returns its exit code, output in *out (caller frees). */
+static int run_tool(char **out, const char *a1, const char *a2, const char *a3)
+{
+    char log[128];
+    kvr_test_unique_name(log, sizeof log, "/tmp/kvr-test-tool");
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), (char *)a1, (char *)a2,
+                    (char *)a3, NULL};
+    pid_t pid = kvr_test_spawn(argv, log);
+    cr_assert_gt(pid, 0);
+    int status = kvr_test_stop(pid, 0, 10000); /* signal 0: just wait for it */
+    FILE *f = fopen(log, "r");
+    cr_assert_not_null(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    unlink(log);
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(kvroute_shm, dump_json_shows_what_the_writer_published, .timeout = 20.)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-tool");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 4), 0);
+    int idx = kvr_shm_add_engine(&w, "http://127.0.0.1:30000");
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&w, (uint32_t)idx, &s);
+    uint64_t now = kvr_clock_now_ns();
+    s.sample_time_ns = now;
+    s.sample_seq = 7;
+    s.flags |= KVR_SLOT_HEALTHY | KVR_SLOT_HAS_PENDING_PREFILL;
+    s.flags = kvr_slot_with_source(s.flags, KVR_SOURCE_PUSH);
+    s.running = 12;
+    s.waiting = 3;
+    s.max_running = 64;
+    s.pending_prefill_tokens = 4096;
+    kvr_shm_write_slot(&w, (uint32_t)idx, &s);
+    kvr_shm_heartbeat(&w, now);
+
+    char *out;
+    cr_assert_eq(run_tool(&out, "dump", name, "--json"), 0, "%s", out);
+    json_error_t err;
+    json_t *root = json_loads(out, 0, &err);
+    cr_assert_not_null(root, "not JSON: %s", out);
+    cr_expect_str_eq(json_string_value(json_object_get(root, "writer")), "live");
+    json_t *e = json_array_get(json_object_get(root, "engines"), 0);
+    cr_assert_not_null(e);
+    cr_expect_str_eq(json_string_value(json_object_get(e, "engine")), "http://127.0.0.1:30000");
+    cr_expect_eq(json_integer_value(json_object_get(e, "running")), 12);
+    cr_expect_eq(json_integer_value(json_object_get(e, "waiting")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(e, "max_running")), 64);
+    cr_expect_eq(json_integer_value(json_object_get(e, "pending_prefill_tokens")), 4096);
+    cr_expect_str_eq(json_string_value(json_object_get(e, "source")), "push");
+    cr_expect(json_is_true(json_object_get(e, "healthy")));
+    json_decref(root);
+    free(out);
+
+    cr_assert_eq(run_tool(&out, "dump", name, NULL), 0);
+    cr_expect_not_null(strstr(out, "http://127.0.0.1:30000"), "table lists the engine: %s", out);
+    free(out);
+    kvr_shm_close(&w);
+    kvr_shm_unlink(name);
+}
+
+/* Writes a header-shaped object with one defect and checks the tool's one-line refusal. */
+static void expect_refusal(void (*spoil)(kvr_shm_header_t *, size_t *), const char *words)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-tool-bad");
+    size_t len = KVR_SHM_HEADER_SIZE + 2 * (size_t)KVR_SHM_SLOT_SIZE;
+    kvr_shm_header_t *h = calloc(1, len);
+    h->magic = KVR_SHM_MAGIC;
+    h->abi_major = KVR_SHM_ABI_MAJOR;
+    h->header_size = KVR_SHM_HEADER_SIZE;
+    h->slot_size = KVR_SHM_SLOT_SIZE;
+    h->capacity = 2;
+    spoil(h, &len);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, h, len), (ssize_t)len);
+    close(fd);
+    free(h);
+    char *out;
+    int code = run_tool(&out, "dump", name, NULL);
+    shm_unlink(name);
+    cr_expect_eq(code, 1, "exit code for '%s'", words);
+    cr_expect_not_null(strstr(out, words), "expected '%s' in: %s", words, out);
+    cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line: %s", out);
+    free(out);
+}
+
+static void bad_magic(kvr_shm_header_t *h, size_t *len) { (void)len; h->magic = 42; }
+static void other_major(kvr_shm_header_t *h, size_t *len) { (void)len; h->abi_major = 2; }
+static void truncated(kvr_shm_header_t *h, size_t *len) { (void)h; *len = 40; }
+
+Test(kvroute_shm, broken_segments_get_one_clear_line_and_exit_1, .timeout = 20.)
+{
+    expect_refusal(bad_magic, "bad magic");
+    expect_refusal(other_major, "ABI major");
+    expect_refusal(truncated, "smaller than the segment header");
+    char *out;
+    cr_expect_eq(run_tool(&out, "dump", "/kvr-test-no-such-segment", NULL), 1);
+    cr_expect_not_null(strstr(out, "no such segment"), "%s", out);
+    free(out);
+    cr_expect_eq(run_tool(&out, "frobnicate", "/x", NULL), 2);
+    free(out);
+}
