@@ -27,13 +27,15 @@ typedef struct entry_s {
 typedef struct slot_s {
     uint64_t hash;
     uint32_t head;          /* first holder; 0 = empty slot */
+    uint32_t n_holders;     /* lets a walk see where engines drop out without reading entries */
 } slot_t;
 
 typedef struct engine_s {
     uint32_t head, tail;    /* head = most recently sent */
     uint64_t tokens;
     uint64_t budget;        /* 0 = the index default */
-    uint32_t stamp;         /* walk that last wrote match/placed */
+    uint32_t stamp;         /* walk that last wrote match */
+    uint32_t mark;          /* survivor mark at a walk's drop point */
     uint32_t match;
     uint64_t placed_ns;
 } engine_t;
@@ -50,6 +52,8 @@ struct kvr_prefix_index_s {
     uint64_t default_budget;
     uint64_t ttl_ns;
     uint32_t walk;
+    uint32_t mark;
+    uint16_t alive[KVR_MAX_ENGINES]; /* scratch of a walk: engines matching every block so far */
     kvr_prefix_index_stats_t stats;
     engine_t engines[KVR_MAX_ENGINES];
 };
@@ -130,6 +134,7 @@ static void delete_slot(kvr_prefix_index_t *idx, uint64_t hole)
     }
     idx->slots[hole].head = 0;
     idx->slots[hole].hash = 0;
+    idx->slots[hole].n_holders = 0;
     idx->stats.blocks--;
 }
 
@@ -182,6 +187,7 @@ static void remove_entry(kvr_prefix_index_t *idx, uint32_t e)
     int64_t si = find_slot(idx, x->hash);
     assert(si >= 0);
     slot_t *s = &idx->slots[si];
+    s->n_holders--;
     if (s->head == e) {
         s->head = x->next_holder;
     } else {
@@ -324,60 +330,6 @@ void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *vi
     }
 }
 
-uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                                uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
-                                uint32_t *match_blocks, uint64_t *placed_ns)
-{
-    if (++idx->walk == 0) {
-        for (size_t i = 0; i < KVR_MAX_ENGINES; i++)
-            idx->engines[i].stamp = 0;
-        idx->walk = 1;
-    }
-    const uint32_t walk = idx->walk;
-    /*
-     * An engine still matches at block i only if it matched every block
-     * before it, so the walk stops at the first block nobody extends.
-     */
-    for (size_t i = 0; i < n_blocks; i++) {
-        if (i + PREFETCH_SLOT < n_blocks)
-            prefetch_slot(idx, hashes[i + PREFETCH_SLOT]);
-        if (i + PREFETCH_ENTRY < n_blocks)
-            prefetch_holder(idx, hashes[i + PREFETCH_ENTRY]);
-        int64_t si = find_slot(idx, hashes[i]);
-        if (si < 0)
-            break;
-        uint32_t extended = 0;
-        for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
-            const entry_t *x = &idx->entries[e];
-            if (expired(idx, x, now_ns))
-                continue;
-            engine_t *eng = &idx->engines[x->engine];
-            if (i == 0) {
-                eng->stamp = walk;
-            } else if (eng->stamp != walk || eng->match != i) {
-                continue;
-            }
-            eng->match = (uint32_t)i + 1;
-            eng->placed_ns = x->placed_ns;
-            extended++;
-        }
-        if (extended == 0)
-            break;
-    }
-    uint32_t best = 0;
-    for (size_t v = 0; v < n_views; v++) {
-        uint32_t ei = views[v].index;
-        const engine_t *eng = ei < KVR_MAX_ENGINES ? &idx->engines[ei] : NULL;
-        bool hit = eng && eng->stamp == walk;
-        match_blocks[v] = hit ? eng->match : 0;
-        if (placed_ns)
-            placed_ns[v] = hit ? eng->placed_ns : 0;
-        if (match_blocks[v] > best)
-            best = match_blocks[v];
-    }
-    return best;
-}
-
 static uint32_t find_holder(const kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index)
 {
     int64_t si = find_slot(idx, hash);
@@ -386,6 +338,30 @@ static uint32_t find_holder(const kvr_prefix_index_t *idx, uint64_t hash, uint32
     for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder)
         if (idx->entries[e].engine == engine_index)
             return e;
+    return 0;
+}
+
+/*
+ * find_holder for recording: the entry found moves to the front of its
+ * block's holders, so a session's next turn on the same engine finds it
+ * first even when a shared prefix has many holders.
+ */
+static uint32_t find_holder_to_front(kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index)
+{
+    int64_t si = find_slot(idx, hash);
+    if (si < 0)
+        return 0;
+    slot_t *s = &idx->slots[si];
+    for (uint32_t prev = 0, e = s->head; e; prev = e, e = idx->entries[e].next_holder) {
+        if (idx->entries[e].engine != engine_index)
+            continue;
+        if (prev) {
+            idx->entries[prev].next_holder = idx->entries[e].next_holder;
+            idx->entries[e].next_holder = s->head;
+            s->head = e;
+        }
+        return e;
+    }
     return 0;
 }
 
@@ -427,7 +403,7 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
         if (k >= PREFETCH_ENTRY)
             prefetch_holder(idx, hashes[k - PREFETCH_ENTRY]);
         uint64_t hash = hashes[k];
-        uint32_t found = find_holder(idx, hash, engine_index);
+        uint32_t found = find_holder_to_front(idx, hash, engine_index);
         if (found) {
             touch(idx, found, now_ns);
             continue;
@@ -444,6 +420,7 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
         x->engine = (uint16_t)engine_index;
         x->next_holder = idx->slots[slot].head;
         idx->slots[slot].head = e;
+        idx->slots[slot].n_holders++;
         if (added)
             idx->stats.blocks++;
         push_front(idx, e);
@@ -451,6 +428,84 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
         idx->engines[engine_index].tokens += TPB;
     }
     enforce_budget(idx, engine_index);
+}
+
+uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                                uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+                                uint32_t *match_blocks, uint64_t *placed_ns)
+{
+    /* Expired entries leave first, so holder counts mean live holders. */
+    expire_old(idx, now_ns);
+    if (++idx->walk == 0) {
+        for (size_t i = 0; i < KVR_MAX_ENGINES; i++)
+            idx->engines[i].stamp = 0;
+        idx->walk = 1;
+    }
+    const uint32_t walk = idx->walk;
+    /*
+     * Every prompt is recorded from its first block, last block first, so an
+     * engine that holds block i also holds block i - 1 (more recent, so
+     * evicted and expired later). The holders of block i are then a subset
+     * of the holders of block i - 1, and an unchanged count means nobody
+     * dropped out: the walk reads only slots, and entries only where the
+     * count falls.
+     */
+    uint32_t n_alive = 0;
+    size_t i = 0;
+    int64_t si = n_blocks ? find_slot(idx, hashes[0]) : -1;
+    if (si >= 0) {
+        for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
+            engine_t *eng = &idx->engines[idx->entries[e].engine];
+            if (eng->stamp == walk)
+                continue;
+            eng->stamp = walk;
+            eng->match = 0;
+            idx->alive[n_alive++] = idx->entries[e].engine;
+        }
+        uint32_t count = idx->slots[si].n_holders;
+        for (i = 1; i < n_blocks && n_alive > 0; i++) {
+            if (i + PREFETCH_SLOT < n_blocks)
+                prefetch_slot(idx, hashes[i + PREFETCH_SLOT]);
+            si = find_slot(idx, hashes[i]);
+            uint32_t c = si < 0 ? 0 : idx->slots[si].n_holders;
+            if (c == count)
+                continue;
+            count = c;
+            if (++idx->mark == 0) {
+                for (size_t k = 0; k < KVR_MAX_ENGINES; k++)
+                    idx->engines[k].mark = 0;
+                idx->mark = 1;
+            }
+            if (si >= 0)
+                for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder)
+                    idx->engines[idx->entries[e].engine].mark = idx->mark;
+            uint32_t kept = 0;
+            for (uint32_t k = 0; k < n_alive; k++) {
+                engine_t *eng = &idx->engines[idx->alive[k]];
+                if (eng->mark == idx->mark)
+                    idx->alive[kept++] = idx->alive[k];
+                else
+                    eng->match = (uint32_t)i;
+            }
+            n_alive = kept;
+        }
+        for (uint32_t k = 0; k < n_alive; k++)
+            idx->engines[idx->alive[k]].match = (uint32_t)i;
+    }
+    uint32_t best = 0;
+    for (size_t v = 0; v < n_views; v++) {
+        uint32_t ei = views[v].index;
+        const engine_t *eng = ei < KVR_MAX_ENGINES ? &idx->engines[ei] : NULL;
+        uint32_t m = eng && eng->stamp == walk ? eng->match : 0;
+        match_blocks[v] = m;
+        if (placed_ns) {
+            uint32_t e = m ? find_holder(idx, hashes[m - 1], ei) : 0;
+            placed_ns[v] = e ? idx->entries[e].placed_ns : 0;
+        }
+        if (m > best)
+            best = m;
+    }
+    return best;
 }
 
 void kvr_prefix_index_remove_engine(kvr_prefix_index_t *idx, uint32_t engine_index)
