@@ -378,9 +378,13 @@ class LiveStatefeedTest(unittest.TestCase):
             self.assertEqual(dump.returncode, 0, dump.stderr)
             entry = find_engine(json.loads(dump.stdout), self.engine)
             self.assertIsNotNone(entry, "kvroute-shm dump lists the engine: " + dump.stdout[:2000])
-            for key, want in (("running", 38), ("waiting", 116), ("max_running", 48)):
-                if key in entry:
-                    self.assertEqual(entry[key], want, key)
+            expected = {"source": "push", "healthy": True, "caps_complete": True, "running": 38,
+                        "waiting": 116, "max_running": 48, "dp_ranks": 1,
+                        "kv_tokens_used": 14400, "kv_tokens_capacity": 16000,
+                        "pending_prefill_tokens": None}  # not measured: shown as null
+            for key, want in expected.items():
+                self.assertEqual(entry.get(key), want, "kvroute-shm dump: %s in %r" % (key, entry))
+            self.assertAlmostEqual(entry["kv_usage"], 0.9)
 
         def req(prompt, computed):
             return SimpleNamespace(num_prompt_tokens=prompt, num_computed_tokens=computed)
