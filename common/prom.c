@@ -2,7 +2,6 @@
 #include "common/prom.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
