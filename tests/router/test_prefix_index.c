@@ -218,3 +218,37 @@ Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout 
     cr_expect_eq(st.blocks, 0);
     kvr_prefix_index_destroy(idx);
 }
+
+Test(prefix_index, shared_head_on_every_engine_then_one_owner, .timeout = 5.)
+{
+    kvr_engine_view_t v[8];
+    for (uint32_t i = 0; i < 8; i++)
+        v[i] = fx_view(i, 0);
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    /* Every engine served the 6-block system prompt with its own question after it. */
+    uint64_t p[16];
+    for (uint32_t e = 0; e < 8; e++) {
+        chain(p, 16, 10 + e, 6);
+        kvr_prefix_index_insert(idx, p, 10 + e, e, 1 * S);
+    }
+    uint32_t m[8];
+    uint64_t placed8[8];
+    chain(p, 16, 13, 6); /* engine 3's conversation, one block longer */
+    cr_expect_eq(kvr_prefix_index_match(idx, p, 16, 2 * S, v, 8, m, placed8), 13);
+    for (uint32_t e = 0; e < 8; e++) {
+        cr_expect_eq(m[e], e == 3 ? 13 : 6, "engine %u", e);
+        cr_expect_eq(placed8[e], 1 * S);
+    }
+    /* A request with only the system prompt and a new question. */
+    chain(p, 16, 99, 6);
+    cr_expect_eq(kvr_prefix_index_match(idx, p, 16, 2 * S, v, 8, m, NULL), 6);
+    for (uint32_t e = 0; e < 8; e++)
+        cr_expect_eq(m[e], 6);
+    /* Engines lose the system prompt's tail at different depths: 2 keeps 3 blocks, 5 keeps 1. */
+    kvr_prefix_index_set_budget(idx, 2, 3 * TPB);
+    kvr_prefix_index_set_budget(idx, 5, 1 * TPB);
+    kvr_prefix_index_match(idx, p, 16, 2 * S, v, 8, m, NULL);
+    for (uint32_t e = 0; e < 8; e++)
+        cr_expect_eq(m[e], e == 2 ? 3 : e == 5 ? 1 : 6, "engine %u after trimming", e);
+    kvr_prefix_index_destroy(idx);
+}
