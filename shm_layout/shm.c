@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "shm_layout/shm_layout.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -152,6 +153,7 @@ fail_fd:
 
 void kvr_shm_write_slot(kvr_shm_t *shm, uint32_t index, const kvr_engine_state_t *state)
 {
+    assert(shm->writable && index < shm->header->capacity);
     kvr_shm_slot_t *slot = kvr_shm_slot(shm, index);
     uint64_t words[KVR_SLOT_WORDS];
     memcpy(words, state, sizeof words);
