@@ -15,6 +15,7 @@
  * watermark hands the prefix to another owner or, bounded by a replication
  * ceiling and a cooldown, spills it to a clearly cooler engine.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "router/policies/policy_util.h"
@@ -92,6 +93,12 @@ static bool cooler(const kvr_engine_view_t *views, const double *pressure, size_
     return views[a].eff_requests < views[b].eff_requests;
 }
 
+/* A match covering more than cache_threshold of the prompt: one predicate for the rule and for owners. */
+static bool cache_hit(const kvr_policy_config_t *cfg, const kvr_route_request_t *req, uint32_t match)
+{
+    return match > 0 && req->n_blocks > 0 && (double)match / (double)req->n_blocks > cfg->cache_threshold;
+}
+
 /* SGLang's balance check: both the absolute and the relative gap must be exceeded. */
 static bool imbalanced(const kvr_policy_config_t *cfg, const kvr_engine_view_t *views, size_t n)
 {
@@ -166,18 +173,16 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
         finish(out, st, shortest_queue(ca, views, n, pressure), "balance_shortest_queue");
         return;
     }
-    double rate = req->n_blocks ? (double)best / (double)req->n_blocks : 0;
-    if (best == 0 || rate <= cfg->cache_threshold) {
+    if (!cache_hit(cfg, req, best)) {
         finish(out, st, shortest_queue(ca, views, n, pressure), "cache_miss");
         return;
     }
 
     /* Owners: engines where this request would be a cache hit. The primary holds the deepest match. */
-    const double need = cfg->cache_threshold * (double)req->n_blocks;
     size_t primary = SIZE_MAX, other = SIZE_MAX, hold = SIZE_MAX;
     uint32_t owners = 0;
     for (size_t v = 0; v < n; v++) {
-        if ((double)st->match[v] <= need)
+        if (!cache_hit(cfg, req, st->match[v]))
             continue;
         owners++;
         if (cooler(views, pressure, v, hold))
@@ -187,6 +192,7 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
                 primary = v;
         }
     }
+    assert(primary != SIZE_MAX); /* the best match is itself a cache hit */
     const double watermark = cfg->high_watermark - EPS;
     if (pressure[primary] < watermark) {
         /*
@@ -200,7 +206,7 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
         return;
     }
     for (size_t v = 0; v < n; v++) {
-        if (v != primary && (double)st->match[v] > need && pressure[v] < watermark &&
+        if (v != primary && cache_hit(cfg, req, st->match[v]) && pressure[v] < watermark &&
             cooler(views, pressure, v, other))
             other = v;
     }
@@ -214,7 +220,7 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
     if (owners < cfg->replication_ceiling && !in_cooldown(ca, prefix, req->now_ns)) {
         double limit = pressure[primary] - cfg->owner_slack + EPS;
         for (size_t v = 0; v < n; v++) {
-            if ((double)st->match[v] > need || pressure[v] >= watermark || pressure[v] > limit)
+            if (cache_hit(cfg, req, st->match[v]) || pressure[v] >= watermark || pressure[v] > limit)
                 continue;
             if (cooler(views, pressure, v, spill))
                 spill = v;
@@ -245,8 +251,7 @@ static void cache_aware_pick(void *state, const kvr_route_request_t *req, const 
         finish(out, st, shortest_queue(ca, views, n, NULL), "balance_shortest_queue");
         return;
     }
-    double rate = req->n_blocks ? (double)best / (double)req->n_blocks : 0;
-    if (best == 0 || rate <= cfg->cache_threshold) {
+    if (!cache_hit(cfg, req, best)) {
         finish(out, st, shortest_queue(ca, views, n, NULL), "cache_miss");
         return;
     }
