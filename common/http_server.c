@@ -126,6 +126,12 @@ static void conn_timer_cb(uv_timer_t *timer)
     case KVR__HTTP_DISPATCHED:
         break;
     case KVR__HTTP_IDLE:
+        if (conn->in_len) { /* a pipelined request waiting since the last response */
+            conn_process(conn);
+            break;
+        }
+        kvr__http_conn_close(conn);
+        break;
     case KVR__HTTP_CLOSING:
         kvr__http_conn_close(conn);
         break;
@@ -180,8 +186,8 @@ static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
     (void)handle;
     (void)suggested;
-    /* One static read buffer: input is copied into the connection right away. */
-    static char slab[64 * 1024];
+    /* One read buffer per thread: input is copied into the connection right away. */
+    static _Thread_local char slab[64 * 1024];
     *buf = uv_buf_init(slab, sizeof slab);
 }
 
@@ -463,8 +469,14 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     else
         llhttp_resume(&conn->parser);
     conn->upgrade_paused = 0;
-    uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
-    conn_process(conn);
+    /* A pipelined request already buffered is parsed from the loop, never from
+     * inside this call: the handler finishing this one may be in the middle of
+     * its own bookkeeping and must not see on_request re-entered. */
+    uv_timer_start(&conn->timer, conn_timer_cb, conn->in_len ? 0 : srv->cfg.idle_timeout_ms, 0);
+    if (conn->read_stopped) {
+        conn->read_stopped = 0;
+        uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+    }
 }
 
 /* ---- listener ---- */

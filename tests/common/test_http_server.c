@@ -32,6 +32,11 @@ static atomic_int aborts;
 static atomic_int finished_streams;
 static atomic_int server_closed;
 static atomic_int ref_done;
+static atomic_int drains;
+static atomic_size_t max_queued;
+
+#define BIG_CHUNK (128 * 1024)
+#define BIG_CHUNKS 64
 
 /* ---- handlers ---- */
 
@@ -91,6 +96,13 @@ static void ref_written(void *arg, int status)
         atomic_fetch_add(&ref_done, 1);
 }
 
+static void big_drained(kvr_http_req_t *req, void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&drains, 1);
+    kvr_http_stream_end(req);
+}
+
 static void on_request(kvr_http_req_t *req, void *user)
 {
     (void)user;
@@ -120,6 +132,15 @@ static void on_request(kvr_http_req_t *req, void *user)
         for (int i = 0; i < 3; i++)
             kvr_http_stream_write_ref(req, parts[i], strlen(parts[i]), ref_written, NULL);
         kvr_http_stream_end(req);
+    } else if (strcmp(path, "/big") == 0) {
+        static char chunk[BIG_CHUNK];
+        memset(chunk, 'z', sizeof chunk);
+        kvr_http_stream_begin(req, 200, "application/octet-stream", NULL, 0, KVR_HTTP_CHUNKED);
+        for (int i = 0; i < BIG_CHUNKS; i++)
+            kvr_http_stream_write(req, chunk, sizeof chunk);
+        atomic_store(&max_queued, kvr_http_stream_queued(req));
+        /* Ends once the client has taken everything: the router's backpressure pattern. */
+        kvr_http_req_on_drain(req, big_drained, NULL);
     } else if (strcmp(path, "/hang") == 0) {
         kvr_http_req_on_abort(req, hang_abort, NULL);
     } else if (strcmp(path, "/length") == 0) {
@@ -308,6 +329,53 @@ Test(http_server, pipelined_requests_are_answered_in_order, .timeout = 10.)
     cr_assert(first && second && first < second, "responses in request order");
     cr_assert_eq(strncmp(buf, "HTTP/1.1 200", 12), 0);
     cr_assert_eq(strncmp(first + 9, "HTTP/1.1 200", 12), 0);
+    close(fd);
+    stop();
+}
+
+Test(http_server, pipelined_request_waits_for_an_async_response, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /echo?tag=after HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[8192] = "";
+    size_t len = 0;
+    while (!strstr(buf, "X-Tag: after") && len < sizeof buf - 1) {
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(n, 0);
+        len += (size_t)n;
+        buf[len] = '\0';
+    }
+    char *end_of_stream = strstr(buf, "\r\n0\r\n\r\n");
+    char *second = strstr(buf, "X-Tag: after");
+    cr_assert(end_of_stream && end_of_stream < second, "the stream ends before the next answer starts");
+    close(fd);
+    stop();
+}
+
+Test(http_server, backpressure_is_reported_and_drain_fires, .timeout = 20.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+    usleep(200000); /* let the queue build up while nobody reads */
+    cr_assert_gt(atomic_load(&max_queued), 0, "bytes the socket could not take are counted");
+    cr_assert_eq(atomic_load(&drains), 0, "no drain while the client does not read");
+    size_t cap = (size_t)BIG_CHUNK * BIG_CHUNKS + 65536, len = 0;
+    char *buf = malloc(cap + 1);
+    buf[0] = '\0';
+    for (;;) {
+        ssize_t n = recv(fd, buf + len, cap - len, 0);
+        cr_assert_gt(n, 0, "stream complete before EOF");
+        len += (size_t)n;
+        buf[len] = '\0';
+        if (len >= 5 && memcmp(buf + len - 5, "0\r\n\r\n", 5) == 0)
+            break;
+    }
+    cr_assert_gt(len, (size_t)BIG_CHUNK * BIG_CHUNKS);
+    wait_for(&drains, 1);
+    cr_assert_eq(atomic_load(&drains), 1);
+    free(buf);
     close(fd);
     stop();
 }
