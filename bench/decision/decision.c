@@ -164,7 +164,7 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
 
     /*
      * Continuations: a pool of recent sessions re-send their prompt with its
-     * last eighth new, as agentic turns do at a steady context size. The
+     * last eighth new, as long multi-turn sessions do at a steady context size. The
      * pool is what the fleet's budgets can hold at half capacity, so matches
      * are as deep as a real cache would allow; one untimed pass warms it.
      */

@@ -24,7 +24,7 @@
 #define COOLDOWN_SLOTS 4096u
 
 typedef struct {
-    kvr__indexed_t base;    /* first: the shared helpers take this state */
+    kvr__indexed_t base;    /* first: the shared kvr__indexed_* functions take this state */
     uint32_t shortest_cursor;
     struct {
         uint64_t prefix;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Helpers the policies share: load picks, LMetric pick, prefix-index state. */
+/* What the policies share: load picks, LMetric pick, prefix-index state. */
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
