@@ -60,7 +60,8 @@ int kvr_shm_validate(const void *base, size_t len)
         return KVR_ESHM_TRUNCATED;
     if (h->header_size < KVR_SHM_HEADER_SIZE || h->header_size % 64 != 0)
         return KVR_ESHM_HEADER_SIZE;
-    if (h->slot_size != KVR_SHM_SLOT_SIZE)
+    /* A newer minor may have appended slot fields: a larger stride is fine, a smaller one is not. */
+    if (h->slot_size < KVR_SHM_SLOT_SIZE || h->slot_size % 64 != 0)
         return KVR_ESHM_SLOT_SIZE;
     if (h->capacity == 0 || h->capacity > KVR_SHM_MAX_CAPACITY ||
         (size_t)h->header_size + (size_t)h->capacity * h->slot_size > len)
@@ -82,7 +83,7 @@ int kvr_shm_check_heartbeat(const kvr_shm_t *shm, uint64_t now_ns, uint64_t max_
 kvr_shm_slot_t *kvr_shm_slot(const kvr_shm_t *shm, uint32_t index)
 {
     return (kvr_shm_slot_t *)((char *)shm->base + shm->header->header_size +
-                              (size_t)index * KVR_SHM_SLOT_SIZE);
+                              (size_t)index * shm->header->slot_size);
 }
 
 uint64_t kvr_shm_generation(const kvr_shm_t *shm)

@@ -10,6 +10,8 @@
  *
  * Layout: one kvr_shm_header_t at offset 0 (header_size bytes), then
  * `capacity` slots of slot_size bytes each, every slot 64-byte aligned.
+ * Readers take header_size and slot_size from the header, so a newer minor
+ * that appends header or slot fields stays readable by older readers.
  */
 
 #include <stdalign.h>
@@ -123,8 +125,9 @@ typedef struct kvr_shm_s {
 /* ---- both sides --------------------------------------------------------- */
 
 /**
- * Checks a mapping of len bytes: magic, major version, header and slot sizes,
- * capacity against len. A newer minor is accepted (fields were appended).
+ * Checks a mapping of len bytes: magic, major version, header and slot sizes
+ * (at least this build's, multiples of 64), capacity against len. A newer
+ * minor is accepted (fields were appended).
  * Returns 0 or KVR_ESHM_MAGIC / _MAJOR / _TRUNCATED / _HEADER_SIZE /
  * _SLOT_SIZE / _CAPACITY.
  */

@@ -188,7 +188,8 @@ Test(segment, engine_id_without_nul_is_rejected_on_read)
 /* Criterion runs each parameter in a fresh process: the table holds no pointers. */
 typedef enum {
     INTACT, BAD_MAGIC, OTHER_MAJOR, NEWER_MINOR, SMALLER_THAN_HEADER, TINY_OBJECT,
-    CAPACITY_PAST_MAPPING, ZERO_CAPACITY, SLOT_SIZE_MISMATCH, HEADER_SIZE_TOO_SMALL,
+    CAPACITY_PAST_MAPPING, ZERO_CAPACITY, SLOT_SIZE_MISMATCH, SLOT_SIZE_UNALIGNED, SLOT_SIZE_LARGER,
+    HEADER_SIZE_TOO_SMALL,
 } defect_t;
 
 typedef struct {
@@ -207,7 +208,12 @@ static void corrupt(kvr_shm_header_t *h, size_t *len, defect_t defect)
     case TINY_OBJECT: *len = 12; break;
     case CAPACITY_PAST_MAPPING: h->capacity = 9; break;
     case ZERO_CAPACITY: h->capacity = 0; break;
-    case SLOT_SIZE_MISMATCH: h->slot_size = KVR_SHM_SLOT_SIZE + 64; break;
+    case SLOT_SIZE_MISMATCH: h->slot_size = KVR_SHM_SLOT_SIZE - 64; break;
+    case SLOT_SIZE_UNALIGNED: h->slot_size = KVR_SHM_SLOT_SIZE + 8; break;
+    case SLOT_SIZE_LARGER: /* a newer minor appended slot fields */
+        h->slot_size = KVR_SHM_SLOT_SIZE + 64;
+        h->capacity = 4;
+        break;
     case HEADER_SIZE_TOO_SMALL: h->header_size = 64; break;
     }
 }
@@ -224,6 +230,8 @@ ParameterizedTestParameters(segment_validate, each_defect)
         {CAPACITY_PAST_MAPPING, KVR_ESHM_CAPACITY},
         {ZERO_CAPACITY, KVR_ESHM_CAPACITY},
         {SLOT_SIZE_MISMATCH, KVR_ESHM_SLOT_SIZE},
+        {SLOT_SIZE_UNALIGNED, KVR_ESHM_SLOT_SIZE},
+        {SLOT_SIZE_LARGER, 0},
         {HEADER_SIZE_TOO_SMALL, KVR_ESHM_HEADER_SIZE},
     };
     return cr_make_param_array(corrupt_case_t, cases, sizeof cases / sizeof cases[0]);
