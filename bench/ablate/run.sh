@@ -235,11 +235,12 @@ run_cell() { # policy es
   local rp=(--url "http://127.0.0.1:$rport/v1/chat/completions" --trace "$trace" --out "$dir/replay.jsonl"
             --speed "$speed" --run-id "$policy-es$es" --max-inflight "$max_inflight")
   [[ -n $duration ]] && rp+=(--duration "$duration")
-  ((quiet)) && rp+=(--quiet)
   say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), router :$rport"
   # In the background and waited for, so a TERM or Ctrl-C reaches the trap at once.
   local rc=0
-  "$REPLAY" "${rp[@]}" >"$dir/replay.txt" &
+  # The summary always goes to replay.txt; the progress line only to a terminal that asked for it.
+  if ((quiet)); then "$REPLAY" "${rp[@]}" >"$dir/replay.txt" 2>"$dir/replay.err" &
+  else "$REPLAY" "${rp[@]}" >"$dir/replay.txt" & fi
   local replay_pid=$!
   pids+=("$replay_pid")
   wait "$replay_pid" || rc=$?
