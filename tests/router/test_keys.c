@@ -47,7 +47,8 @@ static key_case_t cases[] = {
     {"{\"messages\":\"hi\"}", "", "", -EINVAL, "", "", 0, false},
     {"{\"messages\":[{\"content\":5}]}", "", "", -EINVAL, "", "", 0, false},
     {"{\"prompt\":{}}", "", "", -EINVAL, "", "", 0, false},
-    {"{\"a\":1,\"a\":2}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"messages\":[{\"content\":\"x\"}]} trailing", "", "", -EINVAL, "", "", 0, false},
+    {"{\"messages\":[{\"content\":\"x\"}]}", "", "", 0, "", "x", 0, false},
 };
 
 ParameterizedTestParameters(keys, extract)

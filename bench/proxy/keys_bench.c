@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-bench-keys: what extracting the routing keys costs per request
+ * body size (agentic prompts reach 100k+ tokens): the two Debian JSON
+ * parsers the project links (jansson, cJSON) on the same body, the whole
+ * extraction (cJSON parse + text + prefix block hashes) and the hashing
+ * alone, next to a plain memchr pass over the bytes as the floor.
+ */
+#include <cjson/cJSON.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/prefix_hash.h"
+#include "router/keys.h"
+
+/* An agentic chat: a long system prompt, then alternating turns, with JSON escapes in the text. */
+static char *make_body(size_t target, size_t *len)
+{
+    size_t cap = target + 4096;
+    char *b = malloc(cap);
+    size_t n = (size_t)snprintf(b, cap, "{\"model\":\"m\",\"stream\":true,\"max_tokens\":256,\"session_id\":\"s-1\","
+                                        "\"messages\":[");
+    static const char words[] = "the tool returned \\\"ok\\\" for file src/main.c line 42\\n ";
+    int turn = 0;
+    while (n + 600 < target) {
+        n += (size_t)snprintf(b + n, cap - n, "%s{\"role\":\"%s\",\"content\":\"", turn ? "," : "",
+                              turn == 0 ? "system" : turn % 2 ? "user" : "assistant");
+        size_t chunk = turn == 0 ? target / 4 : 2048;
+        for (size_t w = 0; w < chunk && n + sizeof words + 64 < target; w += sizeof words - 1)
+            n += (size_t)snprintf(b + n, cap - n, "%s", words);
+        n += (size_t)snprintf(b + n, cap - n, "\"}");
+        turn++;
+    }
+    n += (size_t)snprintf(b + n, cap - n, "]}");
+    *len = n;
+    return b;
+}
+
+static double per_op_us(uint64_t t0, uint64_t t1, int iters)
+{
+    return (double)(t1 - t0) / 1e3 / iters;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        printf("usage: kvroute-bench-keys\n\nTimes routing-key extraction for 4 KB, 128 KB and 512 KB chat bodies:\n"
+               "memchr floor, jansson parse, cJSON parse, the router's whole extraction (cJSON + text +\n"
+               "block hashes) and the hashing alone, in microseconds per body; one line per size.\n");
+        return 0;
+    }
+    static const size_t sizes[] = {4 * 1024, 128 * 1024, 512 * 1024};
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    printf("%-8s %10s %10s %12s %12s %12s %10s %12s\n", "body", "bytes", "memchr_us", "jansson_us", "cjson_us",
+           "extract_us", "hash_us", "extract_MB/s");
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t len;
+        char *body = make_body(sizes[s], &len);
+        int iters = sizes[s] <= 4096 ? 20000 : sizes[s] <= 131072 ? 400 : 100;
+        volatile size_t sink = 0;
+
+        uint64_t t0 = kvr_clock_now_ns();
+        for (int i = 0; i < iters; i++) {
+            const char *p = body;
+            size_t left = len;
+            while ((p = memchr(p, '"', left))) {
+                sink++;
+                p++;
+                left = len - (size_t)(p - body);
+            }
+        }
+        uint64_t t1 = kvr_clock_now_ns();
+        double scan = per_op_us(t0, t1, iters);
+
+        t0 = kvr_clock_now_ns();
+        for (int i = 0; i < iters; i++) {
+            json_t *doc = json_loadb(body, len, 0, NULL);
+            sink += doc != NULL;
+            json_decref(doc);
+        }
+        t1 = kvr_clock_now_ns();
+        double parse = per_op_us(t0, t1, iters);
+
+        t0 = kvr_clock_now_ns();
+        for (int i = 0; i < iters; i++) {
+            cJSON *doc = cJSON_ParseWithLength(body, len);
+            sink += doc != NULL;
+            cJSON_Delete(doc);
+        }
+        t1 = kvr_clock_now_ns();
+        double cparse = per_op_us(t0, t1, iters);
+
+        kvr_route_keys_t keys;
+        char err[256];
+        t0 = kvr_clock_now_ns();
+        for (int i = 0; i < iters; i++) {
+            if (kvr_keys_extract(&cfg, body, len, NULL, &keys, err, sizeof err) < 0) {
+                fprintf(stderr, "kvroute-bench-keys: %s\n", err);
+                return 1;
+            }
+            sink += keys.n_blocks;
+            kvr_keys_free(&keys);
+        }
+        t1 = kvr_clock_now_ns();
+        double extract = per_op_us(t0, t1, iters);
+
+        kvr_keys_extract(&cfg, body, len, NULL, &keys, err, sizeof err);
+        uint64_t *hashes = malloc((keys.text_len / KVR_PREFIX_BLOCK_BYTES + 1) * sizeof *hashes);
+        t0 = kvr_clock_now_ns();
+        for (int i = 0; i < iters; i++)
+            sink += kvr_prefix_hash_blocks(keys.text, keys.text_len, hashes, keys.text_len / KVR_PREFIX_BLOCK_BYTES + 1);
+        t1 = kvr_clock_now_ns();
+        double hash = per_op_us(t0, t1, iters);
+        free(hashes);
+        kvr_keys_free(&keys);
+
+        char label[32];
+        snprintf(label, sizeof label, "%zuKB", sizes[s] / 1024);
+        printf("%-8s %10zu %10.2f %12.2f %12.2f %12.2f %10.2f %12.1f\n", label, len, scan, parse, cparse, extract,
+               hash, (double)len / extract);
+        free(body);
+        (void)sink;
+    }
+    return 0;
+}
