@@ -20,9 +20,12 @@
  *
  * Errors the server produces itself are OpenAI-shaped JSON
  * ({"error":{"message":...,"type":...,"code":<status>}}): 400 malformed
- * request, 405 CONNECT/upgrade, 408 request not read in time, 413 body larger
- * than max_body_bytes, 431 request line + headers larger than
- * max_header_bytes. After any of these the connection is closed.
+ * request, 405 CONNECT, 408 request not read in time, 413 body larger than
+ * max_body_bytes (refused from Content-Length before the body is read, or
+ * as a chunked body grows past it), 431 request line + headers larger than
+ * max_header_bytes. After any of these the connection is closed. A request
+ * asking for an Upgrade is served as a plain request, then the connection
+ * is closed. "Expect: 100-continue" is answered before the body is read.
  *
  * Lifetime of a request (kvr_http_req_t):
  *  - It is created by the server and handed to on_request. From then on the
@@ -194,13 +197,18 @@ int kvr_http_stream_write_ref(kvr_http_req_t *req, const void *data, size_t len,
 /** Bytes queued on the connection and not yet written to the socket (backpressure). */
 size_t kvr_http_stream_queued(const kvr_http_req_t *req);
 
-/** Registers a callback run each time the queued bytes fall to zero (replaces any earlier one). */
+/**
+ * Registers a callback run each time the queued bytes fall to zero while the
+ * request is still owned (replaces any earlier one): pause the producer when
+ * kvr_http_stream_queued() is high, resume it here.
+ */
 void kvr_http_req_on_drain(kvr_http_req_t *req, kvr_http_drain_cb cb, void *arg);
 
 /**
  * Ends the response (the terminating chunk when chunked) and finishes the
  * request; the connection then serves its next request. A Content-Length
  * stream that is short is closed instead, so the client sees it truncated.
+ * Without kvr_http_stream_begin it sends an empty 200.
  */
 int kvr_http_stream_end(kvr_http_req_t *req);
 
