@@ -17,13 +17,15 @@ static const char usage_text[] =
     "Simulated LLM inference engines (vLLM or SGLang flavour) for kvroute's tests\n"
     "and benchmarks. Engine i of N listens on --port + i and serves\n"
     "/v1/chat/completions, /v1/completions, /v1/models, /health, /metrics (and for\n"
-    "SGLang /v1/loads, /get_load), plus /admin/fault and /admin/state.\n"
+    "SGLang /generate, /v1/loads, /get_load), plus /admin/fault and /admin/state.\n"
     "\n"
     "Fleet:\n"
     "  --engines N             engines in this process, on consecutive ports (default 1)\n"
     "  --port P                first engine's port (default 8100)\n"
     "  --host ADDR             address to listen on, IPv4 or IPv6 literal (default 127.0.0.1)\n"
     "  --flavor vllm|sglang    telemetry surfaces and metric names to imitate (default vllm)\n"
+    "  --vllm-v0-metrics       vLLM flavour: publish KV usage under the older name\n"
+    "                          vllm:gpu_cache_usage_perc instead of vllm:kv_cache_usage_perc\n"
     "  --dp N                  data-parallel ranks per engine; slots and KV are split\n"
     "                          evenly, requests go to ranks round-robin (default 1)\n"
     "  --model NAME            served model name (default sim-30b-a3b)\n"
@@ -70,7 +72,7 @@ enum {
     OPT_STEP_PER_SEQ, OPT_KV_TOKENS, OPT_STEP_SCALE, OPT_TIME_SCALE, OPT_DEFAULT_MAX_TOKENS,
     OPT_MAX_MODEL_LEN, OPT_SEED, OPT_PUSH, OPT_PUSH_INTERVAL, OPT_PUSH_IDLE, OPT_FAULT_ENGINES,
     OPT_CRASH_AFTER, OPT_STALL, OPT_SLOW_METRICS, OPT_ERROR_RATE, OPT_DROP_AFTER,
-    OPT_GARBAGE_METRICS, OPT_LOG_LEVEL, OPT_HELP,
+    OPT_GARBAGE_METRICS, OPT_LOG_LEVEL, OPT_HELP, OPT_VLLM_V0,
 };
 
 static const struct option options[] = {
@@ -79,6 +81,7 @@ static const struct option options[] = {
     {"host", required_argument, 0, OPT_HOST},
     {"flavor", required_argument, 0, OPT_FLAVOR},
     {"dp", required_argument, 0, OPT_DP},
+    {"vllm-v0-metrics", no_argument, 0, OPT_VLLM_V0},
     {"model", required_argument, 0, OPT_MODEL},
     {"engine-id-prefix", required_argument, 0, OPT_ENGINE_ID_PREFIX},
     {"admin-port", required_argument, 0, OPT_ADMIN_PORT},
@@ -193,6 +196,7 @@ int main(int argc, char **argv)
             else
                 die("expected vllm or sglang");
             break;
+        case OPT_VLLM_V0: cfg.vllm_v0_metrics = true; break;
         case OPT_DP: cfg.dp = (int)parse_uint(optarg, 1, 64); break;
         case OPT_MODEL: cfg.model_name = optarg; break;
         case OPT_ENGINE_ID_PREFIX: cfg.engine_id_prefix = optarg; break;

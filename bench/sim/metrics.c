@@ -176,8 +176,8 @@ static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
            "Number of requests in model execution batches.", v_running, labels);
     family(&o, e, "vllm:num_requests_waiting", GAUGE, "Number of requests waiting to be processed.",
            v_waiting, labels);
-    family(&o, e, "vllm:kv_cache_usage_perc", GAUGE, "KV-cache usage. 1 means 100 percent usage.",
-           v_kv_usage, labels);
+    family(&o, e, e->fleet->cfg.vllm_v0_metrics ? "vllm:gpu_cache_usage_perc" : "vllm:kv_cache_usage_perc",
+           GAUGE, "KV-cache usage. 1 means 100 percent usage.", v_kv_usage, labels);
     family(&o, e, "vllm:prefix_cache_queries_total", COUNTER,
            "Prefix cache queries, in terms of number of queried tokens.", v_queries, labels);
     family(&o, e, "vllm:prefix_cache_hits_total", COUNTER,

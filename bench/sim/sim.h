@@ -37,6 +37,7 @@ typedef struct kvr_sim_config_s {
     int engines;
     int dp;                     /* ranks per engine */
     kvr_sim_flavor_t flavor;
+    bool vllm_v0_metrics;       /* KV gauge under its pre-v1 name vllm:gpu_cache_usage_perc */
     const char *model_name;
     kvr_sim_params_t params;    /* per engine; max_running and kv_tokens are split over ranks */
     double time_scale;          /* simulated seconds per real second */

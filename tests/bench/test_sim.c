@@ -352,8 +352,15 @@ Test(sim, sglang_metrics_and_loads, .timeout = 30.)
 
 Test(sim, vllm_has_no_sglang_loads, .timeout = 30.)
 {
-    start_sim(1, NULL);
+    const char *args[] = {"--vllm-v0-metrics", NULL};
+    start_sim(1, args);
     char *resp;
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
+    cr_assert(strstr(resp, "\nvllm:gpu_cache_usage_perc{"), "the older KV gauge name");
+    cr_assert_null(strstr(resp, "vllm:kv_cache_usage_perc"));
+    free(resp);
+    cr_assert_eq(post(sim_port, "/generate", "{\"text\":\"x\"}", &resp), 404, "no SGLang API on vLLM");
+    free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 404);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200);
