@@ -148,10 +148,28 @@ static json_t *engine_state_json(kvr_sim_engine_t *e)
 static void crash_timer_cb(uv_timer_t *t)
 {
     kvr_sim_engine_t *e = t->data;
-    if (e->faults.crashed && e->server) {
-        KVR_WARN("sim_engine_crashed engine=%s", e->engine_id);
-        kvr_http_server_destroy(e->server, NULL, NULL);
-        e->server = NULL;
+    if (!e->faults.crashed || !e->server)
+        return;
+    KVR_WARN("sim_engine_crashed engine=%s", e->engine_id);
+    /* Destroying the server aborts every request in flight, which cancels
+     * them in the model: the ranks are empty afterwards. */
+    kvr_http_server_destroy(e->server, NULL, NULL);
+    e->server = NULL;
+    kvr_sim_calls_abort_all(e);
+    /* A restarted engine comes back with a cold cache and fresh counters. */
+    for (int r = 0; r < e->dp; r++) {
+        kvr_sim_rank_t *rank = &e->ranks[r];
+        kvr_sim_params_t p = rank->model.params;
+        kvr_sim_model_close(&rank->model);
+        if (kvr_sim_model_init(&rank->model, &p) < 0)
+            abort(); /* parameters that worked at start-up; only memory can fail */
+        memset(rank->ttft_buckets, 0, sizeof rank->ttft_buckets);
+        memset(rank->e2e_buckets, 0, sizeof rank->e2e_buckets);
+        rank->ttft_sum = rank->e2e_sum = 0;
+        rank->ttft_count = 0;
+        rank->rate_last_ns = 0;
+        rank->gen_throughput = rank->utilization = 0;
+        rank->due_ns = 0;
     }
 }
 

@@ -433,6 +433,15 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
     start_sim(2, args);
     cr_assert(kvr_test_wait_port(admin, 5000));
     char *resp;
+    char *body = chat_body('c', 3200, "warm", 2, false);
+    uint16_t second = (uint16_t)(sim_port + 1);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(post(second, "/v1/chat/completions", body, &resp), 200);
+        json_t *warm = body_json(resp);
+        cr_assert_eq(cached_tokens(warm) > 0, i == 1, "warm on the second request only");
+        json_decref(warm);
+        free(resp);
+    }
     cr_assert_eq(kvr_test_http(admin, "POST", "/admin/fault?engine=1", NULL, "{\"crash\":true}",
                                &resp, 5000), 200);
     free(resp);
@@ -448,6 +457,12 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
     free(resp);
     cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
     free(resp);
+    cr_assert_eq(post(second, "/v1/chat/completions", body, &resp), 200);
+    json_t *doc = body_json(resp);
+    cr_assert_eq(cached_tokens(doc), 0, "a restarted engine has a cold cache");
+    json_decref(doc);
+    free(resp);
+    free(body);
     stop_sim();
 }
 
