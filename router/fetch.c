@@ -59,7 +59,7 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
 int kvr_fetch(kvr_upstream_pool_t *pool, const char *path, uint64_t timeout_ms, size_t max_body,
               kvr_fetch_cb cb, void *arg, kvr_fetch_t **out)
 {
-    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end};
+    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, NULL};
     kvr_fetch_t *f = kvr_xcalloc(1, sizeof *f);
     f->cb = cb;
     f->arg = arg;

@@ -35,7 +35,14 @@ typedef struct proxy_s {
     uint32_t tried[PROXY_MAX_ATTEMPTS];
     uint32_t attempts;
     uint64_t start_ns;
-    bool responded;               /* the response head went to the client */
+    bool responded;               /* committed to this engine's answer: no retry any more */
+    bool head_pending;            /* head not written yet: the first batch joins it in one write */
+    int64_t content_length;
+    const char *content_type;
+    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
+    size_t n_out;
+    char *pending;                /* body bytes of the first batch */
+    size_t pending_len, pending_cap;
     bool paused;
     bool sse;
     int status;                   /* the status the client got */
@@ -93,6 +100,7 @@ static void finish(proxy_t *p, int status)
     if (p->route.engine || p->route.status)
         kvr_router_log_decision(r, p->request_id, p->keys.session_id, &p->route, status, p->attempts);
     kvr_keys_free(&p->keys);
+    free(p->pending);
     free(p);
     r->in_flight--;
     if (r->draining && r->in_flight == 0 && r->on_drained)
@@ -152,28 +160,47 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
     kvr_charge_first_byte(&p->charge);
     kvr_histogram_observe(&r->metrics.ttft, (double)kvr_clock_age_ns(kvr_clock_now_ns(), p->start_ns) / 1e9);
 
-    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
+    /* Header strings stay valid until the upstream request ends: they live in its buffer. */
     size_t k = 0;
-    const char *content_type = NULL;
+    p->content_type = NULL;
     for (size_t i = 0; i < n && k < PROXY_MAX_FORWARD_HEADERS; i++) {
         if (strcasecmp(headers[i].name, "content-type") == 0) {
-            content_type = headers[i].value;
+            p->content_type = headers[i].value;
             continue;
         }
         if (hop_by_hop(headers[i].name) || strcasecmp(headers[i].name, "x-request-id") == 0 ||
             strcasecmp(headers[i].name, "x-kvroute-engine") == 0)
             continue;
-        out[k++] = headers[i];
+        p->out[k++] = headers[i];
     }
-    out[k++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
+    p->out[k++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
     if (r->cfg.engine_header)
-        out[k++] = (kvr_http_header_t){"X-Kvroute-Engine", e->id};
-    p->sse = content_type && strncasecmp(content_type, "text/event-stream", 17) == 0;
+        p->out[k++] = (kvr_http_header_t){"X-Kvroute-Engine", e->id};
+    p->n_out = k;
+    p->sse = p->content_type && strncasecmp(p->content_type, "text/event-stream", 17) == 0;
     p->status = status;
+    p->content_length = content_length;
     p->responded = true;
-    kvr_http_stream_begin(p->req, status, content_type, out, k,
-                          content_length >= 0 ? content_length : KVR_HTTP_CHUNKED);
+    p->head_pending = true;
+}
+
+/* End of one batch of upstream bytes: the head and what came with it go out together. */
+static void flush_head(proxy_t *p)
+{
+    if (!p->head_pending)
+        return;
+    p->head_pending = false;
+    kvr_http_stream_begin(p->req, p->status, p->content_type, p->out, p->n_out,
+                          p->content_length >= 0 ? p->content_length : KVR_HTTP_CHUNKED);
     kvr_http_req_on_drain(p->req, on_client_drain, p);
+    if (p->pending_len)
+        kvr_http_stream_write(p->req, p->pending, p->pending_len);
+    p->pending_len = 0;
+}
+
+static void on_flush(void *arg)
+{
+    flush_head(arg);
 }
 
 /* KV held grows with output: one SSE event is about one decode step's token(s). */
@@ -199,6 +226,15 @@ static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
     count_output(p, data, len);
+    if (p->head_pending) {
+        if (p->pending_len + len > p->pending_cap) {
+            p->pending_cap = (p->pending_len + len) * 2;
+            p->pending = kvr_xrealloc(p->pending, p->pending_cap);
+        }
+        memcpy(p->pending + p->pending_len, data, len);
+        p->pending_len += len;
+        return;
+    }
     kvr_http_stream_write(p->req, data, len);
     if (!p->paused && kvr_http_stream_queued(p->req) > PROXY_BACKPRESSURE_BYTES) {
         p->paused = true;
@@ -213,11 +249,15 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     kvr_engine_t *e = p->route.engine;
     p->up = NULL;
     if (status == 0) {
-        kvr_http_stream_end(p->req);
+        if (p->head_pending) /* the whole answer came in one batch: one write with its length */
+            kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending, p->pending_len);
+        else
+            kvr_http_stream_end(p->req);
         finish(p, p->status);
         return;
     }
     if (p->responded) {
+        flush_head(p);
         /* Bytes already flowed: the client gets a clean end of what there was. */
         if (status == -ETIMEDOUT)
             r->metrics.timeouts_total[KVR_TIMEOUT_IDLE]++;
@@ -271,7 +311,7 @@ static void on_client_abort(kvr_http_req_t *req, void *arg)
 static void dispatch(proxy_t *p)
 {
     kvr_router_t *r = p->r;
-    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end};
+    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
     for (;;) {
         p->route_req.now_ns = kvr_clock_now_ns();
         kvr_router_route(r, &p->route_req, p->tried, p->attempts, &p->charge, &p->route);

@@ -370,7 +370,10 @@ static void conn_feed(up_conn_t *c, const char *data, size_t len)
     if (err != HPE_OK) {
         KVR_DEBUG("upstream_parse_error host=%s error=%s", c->pool->host, llhttp_errno_name(err));
         req_fail(u, -EPROTO);
+        return;
     }
+    if (u->phase == KVR_UPSTREAM_BODY && u->cbs.on_flush)
+        u->cbs.on_flush(u->arg);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
@@ -446,8 +449,26 @@ static int conn_send(up_conn_t *c, kvr_upstream_t *u)
     u->in_value = false;
     uv_buf_t bufs[2] = {uv_buf_init(u->head, (unsigned)u->head_len),
                         uv_buf_init((char *)u->body, (unsigned)u->body_len)};
+    unsigned nbufs = u->body_len ? 2 : 1;
+    /* Most requests fit the socket buffer: one writev now, no write watcher to arm and disarm. */
+    int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
+    size_t total = u->head_len + u->body_len;
+    if (sent >= 0 && (size_t)sent == total) {
+        if (u->phase == KVR_UPSTREAM_CONNECT)
+            u->phase = KVR_UPSTREAM_WAIT;
+        timer_arm(c, u->timeouts.first_byte_ms);
+        return 0;
+    }
+    size_t skip = sent > 0 ? (size_t)sent : 0;
+    unsigned first = 0;
+    if (skip >= bufs[0].len) {
+        skip -= bufs[0].len;
+        first = 1;
+    }
+    bufs[first].base += skip;
+    bufs[first].len -= (unsigned)skip;
     c->write_req.data = c;
-    int rc = uv_write(&c->write_req, (uv_stream_t *)&c->tcp, bufs, u->body_len ? 2 : 1, on_write);
+    int rc = uv_write(&c->write_req, (uv_stream_t *)&c->tcp, bufs + first, nbufs - first, on_write);
     if (rc < 0)
         return rc;
     c->writing = true;
@@ -506,19 +527,36 @@ static int conn_start(kvr_upstream_t *u, up_conn_t *c)
 
 /* ---- requests -------------------------------------------------------------- */
 
+/* Called for every proxied request: plain copies, no format parsing. */
+static void put(char *head, size_t *len, const char *s, size_t n)
+{
+    memcpy(head + *len, s, n);
+    *len += n;
+}
+
 static char *build_head(const char *method, const char *path, const char *host,
                         const kvr_http_header_t *headers, size_t n, size_t body_len, size_t *out_len)
 {
-    size_t cap = strlen(method) + strlen(path) + strlen(host) + 128;
+    size_t cap = strlen(method) + strlen(path) + strlen(host) + 96;
     for (size_t i = 0; i < n; i++)
         cap += strlen(headers[i].name) + strlen(headers[i].value) + 4;
     char *head = kvr_xmalloc(cap);
-    size_t len = (size_t)snprintf(head, cap, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, host);
-    for (size_t i = 0; i < n; i++)
-        len += (size_t)snprintf(head + len, cap - len, "%s: %s\r\n", headers[i].name, headers[i].value);
+    size_t len = 0;
+    put(head, &len, method, strlen(method));
+    put(head, &len, " ", 1);
+    put(head, &len, path, strlen(path));
+    put(head, &len, " HTTP/1.1\r\nHost: ", 17);
+    put(head, &len, host, strlen(host));
+    put(head, &len, "\r\n", 2);
+    for (size_t i = 0; i < n; i++) {
+        put(head, &len, headers[i].name, strlen(headers[i].name));
+        put(head, &len, ": ", 2);
+        put(head, &len, headers[i].value, strlen(headers[i].value));
+        put(head, &len, "\r\n", 2);
+    }
     if (body_len > 0 || strcmp(method, "POST") == 0)
         len += (size_t)snprintf(head + len, cap - len, "Content-Length: %zu\r\n", body_len);
-    len += (size_t)snprintf(head + len, cap - len, "\r\n");
+    put(head, &len, "\r\n", 2);
     *out_len = len;
     return head;
 }

@@ -43,6 +43,12 @@ typedef struct kvr_upstream_cbs_s {
      * it happened in. The handle is freed after this returns.
      */
     void (*on_end)(void *arg, int status, kvr_upstream_phase_t phase);
+    /**
+     * May be NULL. Runs after each batch of response bytes was handed over
+     * (on_head / on_data) and the response is not complete yet: a caller that
+     * gathers a batch into one write flushes it here.
+     */
+    void (*on_flush)(void *arg);
 } kvr_upstream_cbs_t;
 
 typedef struct kvr_upstream_timeouts_s {
