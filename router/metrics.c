@@ -187,6 +187,12 @@ static void engine_gauges(out_t *o, engine_snapshot_t *s, size_t n)
         if (s[i].v.feed_age_ns)
             outf(o, "kvroute_engine_feed_age_seconds{engine=\"%s\"} %.6f\n", label(s[i].e->id, l, sizeof l),
                  (double)s[i].v.feed_age_ns / 1e9);
+    head(o, "kvroute_engine_reconcile_drift", "gauge",
+         "ES=0: shadow requests minus the engine's own running + waiting at the last /metrics reconciliation");
+    for (size_t i = 0; i < n; i++)
+        if (s[i].e->reconciled_ns)
+            outf(o, "kvroute_engine_reconcile_drift{engine=\"%s\"} %lld\n", label(s[i].e->id, l, sizeof l),
+                 (long long)s[i].e->reconcile_drift);
     head(o, "kvroute_engine_dispatched_total", "counter", "requests dispatched to the engine, retries included");
     for (size_t i = 0; i < n; i++)
         outf(o, "kvroute_engine_dispatched_total{engine=\"%s\"} %llu\n", label(s[i].e->id, l, sizeof l),

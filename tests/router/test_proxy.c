@@ -401,3 +401,36 @@ Test(proxy, sighup_reloads_the_engine_list)
     cr_expect_eq(kvr_fake_requests(fleet, 1), 3);
     unlink(cfg_path);
 }
+
+Test(proxy, metrics_pass_promtool_and_es0_reconciles_against_engine_metrics)
+{
+    const char *extra[] = {"--reconcile-s", "1", NULL};
+    kvr_harness_start(&h, 2, extra);
+    char *resp;
+    cr_assert_eq(post("X-Fake: chunks=2\r\n", chat_stream, &resp), 200);
+    free(resp);
+    cr_assert_eq(post("X-Fake: status=400\r\n", chat, &resp), 400);
+    free(resp);
+    for (int waited = 0; kvr_harness_metric(&h, "kvroute_reconcile_runs_total") < 2 && waited < 4000; waited += 100)
+        kvr_test_sleep_ms(100);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_reconcile_runs_total"), 2);
+    char sample[128];
+    snprintf(sample, sizeof sample, "kvroute_engine_reconcile_drift{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
+    cr_expect_eq(kvr_harness_metric(&h, sample), 0, "nothing in flight, the engine says 0: no drift");
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"400\"}"), 1);
+    if (system("command -v promtool >/dev/null 2>&1") != 0)
+        cr_skip_test("promtool missing: apt-get install prometheus");
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    char path[128];
+    kvr_test_unique_name(path, sizeof path, "/tmp/kvroute-test-metrics");
+    FILE *f = fopen(path, "w");
+    fputs(kvr_test_http_body(resp), f);
+    fclose(f);
+    free(resp);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "promtool check metrics < %s >/dev/null 2>&1", path);
+    int rc = system(cmd);
+    unlink(path);
+    cr_expect_eq(rc, 0, "promtool check metrics rejects /metrics");
+}
