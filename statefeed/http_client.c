@@ -37,6 +37,11 @@ static struct io_uring_sqe *ring_sqe_pair(struct io_uring *ring)
     return io_uring_get_sqe(ring);
 }
 
+bool kvr_ring_can_skip(const struct io_uring *ring)
+{
+    return (ring->features & IORING_FEAT_CQE_SKIP) != 0;
+}
+
 int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
                           struct __kernel_timespec *ts, uint64_t deadline_ns)
 {
@@ -50,6 +55,9 @@ int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
     sqe->flags |= IOSQE_IO_LINK;
     io_uring_prep_link_timeout(t, ts, 0);
     io_uring_sqe_set_data64(t, KVR_OP_IGNORE);
+    /* Its completion says nothing the guarded operation does not: skip it. */
+    if (kvr_ring_can_skip(ring))
+        t->flags |= IOSQE_CQE_SKIP_SUCCESS;
     return 0;
 }
 
@@ -94,6 +102,8 @@ int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url)
     conn->fd = -1;
     conn->op.kind = KVR_OP_HTTP;
     conn->op.owner = conn;
+    conn->send_op.kind = KVR_OP_HTTP_SEND;
+    conn->send_op.owner = conn;
     if (strncmp(url, "http://", 7) != 0)
         return -EINVAL;
     const char *host = url + 7;
@@ -191,22 +201,29 @@ static int submit_connect(kvr_http_conn_t *conn, struct io_uring *ring)
 }
 
 /*
- * The request goes out without a timeout of its own: one request of a few
- * hundred bytes is in flight per connection at most, so the send buffer is
- * never full and the send completes at once. The receive that follows carries
- * the deadline. One armed timer less per poll is a fair share of the
- * daemon's CPU at 20 polls per second per engine.
+ * One poll on an open connection is one chain: SEND -> RECV -> LINK_TIMEOUT.
+ * The send's success posts no completion (IOSQE_CQE_SKIP_SUCCESS) and the
+ * timeout's none either, so a poll costs one completion and one wakeup. If the
+ * send fails, the kernel fails it, then cancels the receive: both completions
+ * arrive, in that order, and the receive's cancellation finishes the request
+ * with the send's error. MSG_WAITALL keeps a short send from breaking the link.
  */
-static int submit_send(kvr_http_conn_t *conn, struct io_uring *ring)
+static int submit_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(ring);
-    if (sqe == NULL)
+    if (io_uring_sq_space_left(ring) < 3)
+        io_uring_submit(ring);
+    if (io_uring_sq_space_left(ring) < 3)
         return -EBUSY;
-    conn->stage = KVR_HTTP_SENDING;
-    io_uring_prep_send(sqe, conn->fd, conn->request + conn->request_sent,
-                       conn->request_len - conn->request_sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-    io_uring_sqe_set_data(sqe, &conn->op);
-    return 0;
+    struct io_uring_sqe *send = io_uring_get_sqe(ring);
+    conn->stage = KVR_HTTP_RECEIVING;
+    conn->send_error = 0;
+    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
+    io_uring_sqe_set_data(send, &conn->send_op);
+    send->flags |= IOSQE_IO_LINK | (kvr_ring_can_skip(ring) ? IOSQE_CQE_SKIP_SUCCESS : 0);
+    struct io_uring_sqe *recv = io_uring_get_sqe(ring);
+    io_uring_prep_recv(recv, conn->fd, conn->recv_buf, conn->recv_cap, 0);
+    io_uring_sqe_set_data(recv, &conn->op);
+    return kvr_ring_link_timeout(ring, recv, &conn->timeout_ts, conn->deadline_ns);
 }
 
 static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
@@ -223,7 +240,6 @@ static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
 /* Sends on the open connection or connects first. */
 static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
 {
-    conn->request_sent = 0;
     conn->received_total = 0;
     conn->complete = false;
     conn->too_large = false;
@@ -233,7 +249,7 @@ static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->parser.data = conn;
     if (conn->fd >= 0) {
         conn->reused = true;
-        return submit_send(conn, ring);
+        return submit_exchange(conn, ring);
     }
     return submit_connect(conn, ring);
 }
@@ -307,34 +323,28 @@ static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
         finish(conn, -EBUSY);
 }
 
+void kvr_http_on_send_cqe(kvr_http_conn_t *conn, int res)
+{
+    /* Only failures arrive here where the kernel can skip successes. */
+    if (res < 0)
+        conn->send_error = res;
+    else if ((size_t)res < conn->request_len)
+        conn->send_error = -EIO;
+}
+
 void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res)
 {
-    /* The linked timeout fired: the operation reports -ECANCELED. */
-    if (res == -ECANCELED)
-        res = -ETIMEDOUT;
+    if (res == -ECANCELED && conn->send_error != 0)
+        res = conn->send_error; /* the receive was cancelled because the send failed */
+    else if (res == -ECANCELED)
+        res = -ETIMEDOUT; /* the linked timeout fired */
     switch (conn->stage) {
     case KVR_HTTP_CONNECTING:
         if (res < 0) {
             finish(conn, res);
             return;
         }
-        if (submit_send(conn, ring) < 0)
-            finish(conn, -EBUSY);
-        return;
-    case KVR_HTTP_SENDING:
-        if (res < 0) {
-            if (retry_fresh(conn, ring))
-                return;
-            finish(conn, res);
-            return;
-        }
-        conn->request_sent += (size_t)res;
-        if (conn->request_sent < conn->request_len) {
-            if (submit_send(conn, ring) < 0)
-                finish(conn, -EBUSY);
-            return;
-        }
-        if (submit_recv(conn, ring) < 0)
+        if (submit_exchange(conn, ring) < 0)
             finish(conn, -EBUSY);
         return;
     case KVR_HTTP_RECEIVING:

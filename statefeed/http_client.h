@@ -24,8 +24,7 @@
 typedef enum {
     KVR_HTTP_IDLE = 0,   /* no request in flight (connection may be open) */
     KVR_HTTP_CONNECTING,
-    KVR_HTTP_SENDING,
-    KVR_HTTP_RECEIVING,
+    KVR_HTTP_RECEIVING,  /* request sent (or being sent, linked) and the answer awaited */
 } kvr_http_stage_t;
 
 typedef struct kvr_http_conn_s kvr_http_conn_t;
@@ -42,10 +41,12 @@ struct kvr_http_conn_s {
     socklen_t addr_len;
     char host_header[160];
     char request[512];
-    size_t request_len, request_sent;
+    size_t request_len;
+    int send_error;          /* the linked send's failure, reported by the cancelled receive */
     uint64_t deadline_ns;    /* CLOCK_MONOTONIC */
     struct __kernel_timespec timeout_ts;
-    kvr_op_t op;
+    kvr_op_t op;             /* connect and receive completions */
+    kvr_op_t send_op;        /* send completions (failures only, where the kernel can skip) */
     llhttp_t parser;
     llhttp_settings_t settings;
     char *recv_buf;
@@ -81,6 +82,12 @@ int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
 /** Feeds one completion of conn's op (kind KVR_OP_HTTP). */
 void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res);
 
+/** Feeds one completion of conn's send_op (kind KVR_OP_HTTP_SEND). */
+void kvr_http_on_send_cqe(kvr_http_conn_t *conn, int res);
+
+/** True when the kernel can skip successful completions (IOSQE_CQE_SKIP_SUCCESS). */
+bool kvr_ring_can_skip(const struct io_uring *ring);
+
 /** Drops the connection (the next request reconnects). */
 void kvr_http_disconnect(kvr_http_conn_t *conn);
 
@@ -98,8 +105,9 @@ struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring);
 
 /**
  * Prepares a link timeout after sqe (sqe gets IOSQE_IO_LINK) that expires at
- * deadline_ns; ts must live until the ring is submitted. Returns 0 or -EBUSY
- * when no SQE was available (sqe is then turned into a NOP that fails).
+ * deadline_ns; ts must live until the ring is submitted. Its own completion
+ * is skipped where the kernel can. Returns 0 or -EBUSY when no SQE was
+ * available (sqe then runs without a timeout).
  */
 int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
                           struct __kernel_timespec *ts, uint64_t deadline_ns);

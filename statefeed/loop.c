@@ -102,6 +102,9 @@ static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
     case KVR_OP_HTTP:
         kvr_http_on_cqe(op->owner, &feed->ring, cqe->res);
         return;
+    case KVR_OP_HTTP_SEND:
+        kvr_http_on_send_cqe(op->owner, cqe->res);
+        return;
     case KVR_OP_PUSH:
         kvr_feed_push_on_cqe(feed, op->owner, cqe->res);
         return;

@@ -13,7 +13,8 @@
 typedef enum {
     KVR_OP_TICK = 1,      /* the period timer */
     KVR_OP_SIGNAL,        /* read from the signalfd */
-    KVR_OP_HTTP,          /* an engine poll's socket step (owner: kvr_http_conn_t) */
+    KVR_OP_HTTP,          /* an engine poll's connect or receive (owner: kvr_http_conn_t) */
+    KVR_OP_HTTP_SEND,     /* an engine poll's send, failures only (owner: kvr_http_conn_t) */
     KVR_OP_PUSH,          /* a datagram on a push socket (owner: kvr_push_sock_t) */
     KVR_OP_UV_POLL,       /* the libuv backend fd became readable */
     KVR_OP_EXPORT_ACCEPT, /* relay export: a subscriber connected */

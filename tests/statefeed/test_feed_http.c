@@ -38,6 +38,8 @@ static int get(struct io_uring *ring, kvr_http_conn_t *c, const char *path, uint
             kvr_op_t *op = io_uring_cqe_get_data(cqe);
             if (op != NULL && op->kind == KVR_OP_HTTP)
                 kvr_http_on_cqe(op->owner, ring, cqe->res);
+            else if (op != NULL && op->kind == KVR_OP_HTTP_SEND)
+                kvr_http_on_send_cqe(op->owner, cqe->res);
             seen++;
         }
         io_uring_cq_advance(ring, seen);
