@@ -165,14 +165,8 @@ static int copy_str(char *dst, size_t cap, const char *value)
 static int apply_flag(kvr_feed_config_t *cfg, const char *flag, const char *value,
                       bool from_file, bool engines_only)
 {
-    if (strcmp(flag, "engine") == 0) {
-        int rc = add_engine_spec(cfg, value, from_file);
-        if (rc == -EEXIST) {
-            fprintf(stderr, "kvroute-statefeed: engine %s given twice\n", value);
-            return -EINVAL;
-        }
-        return rc;
-    }
+    if (strcmp(flag, "engine") == 0)
+        return add_engine_spec(cfg, value, from_file);
     if (engines_only)
         return 0;
     if (strcmp(flag, "shm") == 0)
@@ -258,7 +252,8 @@ int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool eng
         int r = apply_flag(cfg, flag, value, true, engines_only);
         if (r < 0) {
             fprintf(stderr, "kvroute-statefeed: %s:%u: %s '%s %s'\n", path, lineno,
-                    r == -ENOENT ? "unknown flag" : "bad value in", flag, value);
+                    r == -ENOENT ? "unknown flag" : r == -EEXIST ? "engine given twice" : "bad value in",
+                    flag, value);
             rc = -EINVAL;
             break;
         }
@@ -267,39 +262,68 @@ int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool eng
     return rc;
 }
 
+/* Splits "--flag=value" or "--flag value"; advances *i past the value. */
+static int split_arg(int argc, char **argv, int *i, char *flag, size_t cap, const char **value)
+{
+    const char *arg = argv[*i];
+    if (strncmp(arg, "--", 2) != 0) {
+        fprintf(stderr, "kvroute-statefeed: unexpected argument '%s' (see --help)\n", arg);
+        return -EINVAL;
+    }
+    const char *eq = strchr(arg + 2, '=');
+    if (eq != NULL) {
+        size_t n = (size_t)(eq - (arg + 2));
+        if (n >= cap)
+            n = cap - 1;
+        memcpy(flag, arg + 2, n);
+        flag[n] = '\0';
+        *value = eq + 1;
+        return 0;
+    }
+    snprintf(flag, cap, "%s", arg + 2);
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "kvroute-statefeed: --%s needs a value (see --help)\n", flag);
+        return -EINVAL;
+    }
+    *value = argv[++*i];
+    return 0;
+}
+
 int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
 {
+    /* The file first, so a flag on the command line overrides the same line in it. */
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             kvr_feed_usage(stdout);
             return 1;
         }
-        if (strncmp(arg, "--", 2) != 0) {
-            fprintf(stderr, "kvroute-statefeed: unexpected argument '%s' (see --help)\n", arg);
-            return -EINVAL;
-        }
+    }
+    for (int i = 1; i < argc; i++) {
         char flag[64];
         const char *value;
-        const char *eq = strchr(arg + 2, '=');
-        if (eq != NULL) {
-            size_t n = (size_t)(eq - (arg + 2));
-            if (n >= sizeof(flag))
-                n = sizeof(flag) - 1;
-            memcpy(flag, arg + 2, n);
-            flag[n] = '\0';
-            value = eq + 1;
-        } else {
-            snprintf(flag, sizeof(flag), "%s", arg + 2);
-            if (i + 1 >= argc) {
-                fprintf(stderr, "kvroute-statefeed: --%s needs a value (see --help)\n", flag);
-                return -EINVAL;
-            }
-            value = argv[++i];
+        if (split_arg(argc, argv, &i, flag, sizeof(flag), &value) < 0)
+            return -EINVAL;
+        if (strcmp(flag, "config") == 0 && apply_flag(cfg, flag, value, false, false) < 0) {
+            fprintf(stderr, "kvroute-statefeed: bad value for --config: '%s'\n", value);
+            return -EINVAL;
         }
+    }
+    if (cfg->config_path[0] != '\0' && kvr_feed_config_load_file(cfg, cfg->config_path, false) < 0)
+        return -EINVAL;
+    for (int i = 1; i < argc; i++) {
+        char flag[64];
+        const char *value;
+        if (split_arg(argc, argv, &i, flag, sizeof(flag), &value) < 0)
+            return -EINVAL;
+        if (strcmp(flag, "config") == 0)
+            continue;
         int rc = apply_flag(cfg, flag, value, false, false);
         if (rc == -ENOENT) {
             fprintf(stderr, "kvroute-statefeed: unknown flag --%s (see --help)\n", flag);
+            return -EINVAL;
+        }
+        if (rc == -EEXIST) {
+            fprintf(stderr, "kvroute-statefeed: engine %s given twice\n", value);
             return -EINVAL;
         }
         if (rc < 0) {
@@ -307,8 +331,6 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
             return -EINVAL;
         }
     }
-    if (cfg->config_path[0] != '\0' && kvr_feed_config_load_file(cfg, cfg->config_path, false) < 0)
-        return -EINVAL;
     if (cfg->timeout_ns == 0)
         cfg->timeout_ns = 4 * cfg->period_ns;
     if (cfg->push_max_age_ns == 0)

@@ -66,18 +66,19 @@ Test(feed_config, defaults_and_file, .timeout = 5.)
     fclose(fp);
     kvr_feed_config_t cfg;
     kvr_feed_config_init(&cfg);
-    char *argv[] = {"kvroute-statefeed", "--config", path, "--engine", "http://c:3", NULL};
-    cr_assert_eq(kvr_feed_config_parse_args(&cfg, 5, argv), 0);
+    char *argv[] = {"kvroute-statefeed", "--engine", "http://c:3", "--config", path,
+                    "--fail-threshold=7", NULL};
+    cr_assert_eq(kvr_feed_config_parse_args(&cfg, 6, argv), 0);
     cr_expect_eq(cfg.period_ns, 20 * KVR_NS_PER_MS);
     cr_expect_eq(cfg.timeout_ns, 80 * KVR_NS_PER_MS, "timeout defaults to four periods");
-    cr_expect_eq(cfg.fail_threshold, 5);
+    cr_expect_eq(cfg.fail_threshold, 7, "the command line overrides the file");
     cr_expect_str_eq(cfg.shm_name, "/kvroute-state");
     cr_assert_eq(cfg.engine_count, 3);
-    cr_expect_str_eq(cfg.engines[0].url, "http://c:3");
-    cr_expect_not(cfg.engines[0].from_file);
-    cr_expect_str_eq(cfg.engines[1].url, "http://a:1");
-    cr_expect(cfg.engines[1].from_file);
-    cr_expect_eq(cfg.engines[2].kind, KVR_FEED_KIND_SGLANG);
+    cr_expect_str_eq(cfg.engines[0].url, "http://a:1");
+    cr_expect(cfg.engines[0].from_file);
+    cr_expect_eq(cfg.engines[1].kind, KVR_FEED_KIND_SGLANG);
+    cr_expect_str_eq(cfg.engines[2].url, "http://c:3");
+    cr_expect_not(cfg.engines[2].from_file, "SIGHUP must not remove command-line engines");
     kvr_feed_config_free(&cfg);
     unlink(path);
 }
