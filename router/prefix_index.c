@@ -54,6 +54,8 @@ struct kvr_prefix_index_s {
     uint32_t walk;
     uint32_t mark;
     uint16_t alive[KVR_MAX_ENGINES]; /* scratch of a walk: engines matching every block so far */
+    uint32_t *prompt;       /* scratch of an insert: the prompt's entry per block */
+    size_t prompt_cap;
     kvr_prefix_index_stats_t stats;
     engine_t engines[KVR_MAX_ENGINES];
 };
@@ -242,6 +244,23 @@ static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine)
     }
 }
 
+static void evict_oldest(kvr_prefix_index_t *idx)
+{
+    remove_entry(idx, idx->gtail);
+    idx->stats.evicted_global++;
+    /*
+     * Evictions come in runs (one per new block of a prompt) and walk the
+     * LRU list from its tail, so the next victim's slot and the one after
+     * it are fetched while this one is removed.
+     */
+    if (idx->gtail) {
+        const entry_t *next = &idx->entries[idx->gtail];
+        prefetch_slot(idx, next->hash);
+        if (next->gprev)
+            __builtin_prefetch(&idx->entries[next->gprev]);
+    }
+}
+
 static uint32_t alloc_entry(kvr_prefix_index_t *idx)
 {
     if (idx->free_head) {
@@ -252,19 +271,7 @@ static uint32_t alloc_entry(kvr_prefix_index_t *idx)
     if (idx->next_unused <= idx->max_entries)
         return idx->next_unused++;
     /* Full: the fleet-wide least recently sent entry goes. */
-    remove_entry(idx, idx->gtail);
-    idx->stats.evicted_global++;
-    /*
-     * Evictions come in runs (one per new block of a prompt) and walk the
-     * LRU list from its tail, so the next victim's slot and the one after
-     * it are fetched while this block is being recorded.
-     */
-    if (idx->gtail) {
-        const entry_t *next = &idx->entries[idx->gtail];
-        prefetch_slot(idx, next->hash);
-        if (next->gprev)
-            __builtin_prefetch(&idx->entries[next->gprev]);
-    }
+    evict_oldest(idx);
     uint32_t e = idx->free_head;
     idx->free_head = idx->entries[e].next_holder;
     return e;
@@ -307,6 +314,7 @@ void kvr_prefix_index_destroy(kvr_prefix_index_t *idx)
 {
     if (!idx)
         return;
+    free(idx->prompt);
     free(idx->slots);
     free(idx->entries);
     free(idx);
@@ -375,11 +383,61 @@ static void touch(kvr_prefix_index_t *idx, uint32_t e, uint64_t now_ns)
     push_front(idx, e);
 }
 
-void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                             uint32_t engine_index, uint64_t now_ns)
+/* A fresh entry for (hash, engine), on its block's holders but on no LRU list yet. */
+static uint32_t new_entry(kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index, uint64_t now_ns)
 {
-    assert(engine_index < KVR_MAX_ENGINES);
-    expire_old(idx, now_ns);
+    /* Allocation may evict and shift slots, so the slot is found after it. */
+    uint32_t e = alloc_entry(idx);
+    bool added;
+    uint64_t slot = find_or_add_slot(idx, hash, &added);
+    entry_t *x = &idx->entries[e];
+    memset(x, 0, sizeof(*x));
+    x->hash = hash;
+    x->placed_ns = now_ns;
+    x->touched_ns = now_ns;
+    x->engine = (uint16_t)engine_index;
+    x->next_holder = idx->slots[slot].head;
+    idx->slots[slot].head = e;
+    idx->slots[slot].n_holders++;
+    if (added)
+        idx->stats.blocks++;
+    idx->stats.entries++;
+    idx->engines[engine_index].tokens += TPB;
+    return e;
+}
+
+/* Links e into both LRU lists just behind `after` (same engine), or at the front. */
+static void insert_behind(kvr_prefix_index_t *idx, uint32_t e, uint32_t after)
+{
+    if (!after) {
+        push_front(idx, e);
+        return;
+    }
+    entry_t *x = &idx->entries[e], *a = &idx->entries[after];
+    engine_t *eng = &idx->engines[x->engine];
+    x->eprev = after;
+    x->enext = a->enext;
+    if (a->enext)
+        idx->entries[a->enext].eprev = e;
+    else
+        eng->tail = e;
+    a->enext = e;
+    x->gprev = after;
+    x->gnext = a->gnext;
+    if (a->gnext)
+        idx->entries[a->gnext].gprev = e;
+    else
+        idx->gtail = e;
+    a->gnext = e;
+}
+
+/*
+ * Recording in one pass, for prompts that may not fit the index at all: the
+ * fleet-wide eviction can then reach the prompt's own entries.
+ */
+static void insert_one_pass(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                            uint32_t engine_index, uint64_t now_ns)
+{
     /*
      * When new entries will have to evict fleet-wide, first move this
      * prompt's own entries out of the LRU tail, so the eviction cannot take
@@ -408,24 +466,64 @@ void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, si
             touch(idx, found, now_ns);
             continue;
         }
-        /* Allocation may evict and shift slots, so the slot is found again after it. */
-        uint32_t e = alloc_entry(idx);
-        bool added;
-        uint64_t slot = find_or_add_slot(idx, hash, &added);
-        entry_t *x = &idx->entries[e];
-        memset(x, 0, sizeof(*x));
-        x->hash = hash;
-        x->placed_ns = now_ns;
-        x->touched_ns = now_ns;
-        x->engine = (uint16_t)engine_index;
-        x->next_holder = idx->slots[slot].head;
-        idx->slots[slot].head = e;
-        idx->slots[slot].n_holders++;
-        if (added)
-            idx->stats.blocks++;
-        push_front(idx, e);
-        idx->stats.entries++;
-        idx->engines[engine_index].tokens += TPB;
+        push_front(idx, new_entry(idx, hash, engine_index, now_ns));
+    }
+}
+
+void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                             uint32_t engine_index, uint64_t now_ns)
+{
+    assert(engine_index < KVR_MAX_ENGINES);
+    expire_old(idx, now_ns);
+    /* With room for every block no eviction can reach the prompt: one pass does. */
+    bool room = idx->stats.entries + n_blocks <= idx->max_entries;
+    if (!room && n_blocks > idx->prompt_cap && n_blocks <= idx->max_entries / 2) {
+        uint32_t *grown = realloc(idx->prompt, n_blocks * sizeof(uint32_t));
+        if (grown) {
+            idx->prompt = grown;
+            idx->prompt_cap = n_blocks;
+        }
+    }
+    if (room || n_blocks > idx->prompt_cap) {
+        insert_one_pass(idx, hashes, n_blocks, engine_index, now_ns);
+        enforce_budget(idx, engine_index);
+        return;
+    }
+    /*
+     * Two passes. The first touches the blocks the engine already holds,
+     * last block first, so the first blocks end up most recent and LRU
+     * eviction trims a prompt from its tail, as engines' radix caches do;
+     * they are then all at the front of the LRU lists, out of reach of the
+     * fleet-wide eviction that makes room for the missing ones. The second
+     * adds the missing blocks, each just behind the block before it.
+     */
+    uint32_t *ids = idx->prompt;
+    size_t missing = 0, first_missing = n_blocks;
+    for (size_t k = n_blocks; k-- > 0;) {
+        if (k >= PREFETCH_SLOT)
+            prefetch_slot(idx, hashes[k - PREFETCH_SLOT]);
+        if (k >= PREFETCH_ENTRY)
+            prefetch_holder(idx, hashes[k - PREFETCH_ENTRY]);
+        ids[k] = find_holder_to_front(idx, hashes[k], engine_index);
+        if (ids[k]) {
+            touch(idx, ids[k], now_ns);
+        } else {
+            missing++;
+            first_missing = k;
+        }
+    }
+    if (missing > 0) {
+        /* The prompt is at most half the index, so the room never comes from its own entries. */
+        while (idx->max_entries - idx->stats.entries < missing)
+            evict_oldest(idx);
+        for (size_t k = first_missing; k < n_blocks; k++) {
+            if (k + PREFETCH_SLOT < n_blocks && !ids[k + PREFETCH_SLOT])
+                prefetch_slot(idx, hashes[k + PREFETCH_SLOT]);
+            if (ids[k])
+                continue;
+            ids[k] = new_entry(idx, hashes[k], engine_index, now_ns);
+            insert_behind(idx, ids[k], k ? ids[k - 1] : 0);
+        }
     }
     enforce_budget(idx, engine_index);
 }

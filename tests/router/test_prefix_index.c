@@ -170,9 +170,10 @@ Test(prefix_index, removed_engine_is_forgotten, .init = setup_views, .timeout = 
 }
 
 /* Churn through many prompts on many engines and check the table against a recount. */
-Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout = 10.)
+/* max_entries 300 stays under the budgets' sum; 100 forces fleet-wide evictions; 30 records in one pass. */
+static void churn(uint64_t max_entries)
 {
-    kvr_prefix_index_t *idx = make(64 * TPB, 50 * S, 300);
+    kvr_prefix_index_t *idx = make(64 * TPB, 50 * S, max_entries);
     uint64_t a[40];
     uint64_t rng = 7;
     for (uint32_t round = 0; round < 5000; round++) {
@@ -210,13 +211,24 @@ Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout 
         tokens += kvr_prefix_index_engine_tokens(idx, e);
     }
     cr_expect_eq(tokens, st.entries * TPB);
-    cr_expect_leq(st.entries, 300);
+    cr_expect_leq(st.entries, max_entries);
     for (uint32_t e = 0; e < 4; e++)
         kvr_prefix_index_remove_engine(idx, e);
     kvr_prefix_index_stats(idx, &st);
     cr_expect_eq(st.entries, 0);
     cr_expect_eq(st.blocks, 0);
     kvr_prefix_index_destroy(idx);
+}
+
+Test(prefix_index, churn_keeps_counts_consistent, .init = setup_views, .timeout = 10.)
+{
+    churn(300);
+}
+
+Test(prefix_index, churn_under_fleet_cap, .init = setup_views, .timeout = 10.)
+{
+    churn(100);
+    churn(30);
 }
 
 Test(prefix_index, shared_head_on_every_engine_then_one_owner, .timeout = 5.)
@@ -226,9 +238,9 @@ Test(prefix_index, shared_head_on_every_engine_then_one_owner, .timeout = 5.)
         v[i] = fx_view(i, 0);
     kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
     /* Every engine served the 6-block system prompt with its own question after it. */
-    uint64_t p[16];
+    uint64_t p[20];
     for (uint32_t e = 0; e < 8; e++) {
-        chain(p, 16, 10 + e, 6);
+        chain(p, 20, 10 + e, 6);
         kvr_prefix_index_insert(idx, p, 10 + e, e, 1 * S);
     }
     uint32_t m[8];
