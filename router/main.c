@@ -39,6 +39,10 @@ static void on_timers_closed(kvr_router_t *r)
     uv_close((uv_handle_t *)&app.sig_int, on_handle_closed);
     uv_close((uv_handle_t *)&app.sig_hup, on_handle_closed);
     uv_close((uv_handle_t *)&app.drain_timer, on_handle_closed);
+    /* Closing the watchers restored the default actions: a late signal must not kill a clean exit. */
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
 }
 
 static void on_server_closed(void *arg)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/support/proc.h"
@@ -49,12 +50,17 @@ void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra
 int kvr_harness_stop(kvr_harness_t *h)
 {
     int status = -1;
-    if (h->pid > 0)
+    bool clean = true;
+    if (h->pid > 0) {
         status = kvr_test_stop(h->pid, SIGTERM, 5000);
+        /* A sanitizer report or a crash at shutdown is a failure of the test that ran. */
+        clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        cr_expect(clean, "kvroute exited with status %d; its log is kept at %s", status, h->log_path);
+    }
     h->pid = 0;
     kvr_fake_stop(h->fleet);
     h->fleet = NULL;
-    if (h->log_path[0])
+    if (h->log_path[0] && clean)
         unlink(h->log_path);
     return status;
 }
