@@ -81,7 +81,8 @@ void kvr_feed_usage(FILE *out)
         "                        (HOST defaults to 0.0.0.0)\n"
         "  --import tcp:HOST:PORT\n"
         "                        subscribe to another statefeed's export and write its\n"
-        "                        engines here (sample time = receipt time - age)\n"
+        "                        engines here (sample time = receipt time - age);\n"
+        "                        repeatable, one per scheduler host (at most 16)\n"
         "Operations:\n"
         "  --listen HOST:PORT    serve this daemon's own Prometheus /metrics (tick lag,\n"
         "                        poll latency, failures and slot ages per engine)\n"
@@ -202,9 +203,11 @@ static int apply_flag(kvr_feed_config_t *cfg, const char *flag, const char *valu
     if (strcmp(flag, "export") == 0)
         return strncmp(value, "tcp:", 4) ? -EINVAL
                                          : copy_str(cfg->export_addr, sizeof(cfg->export_addr), value);
-    if (strcmp(flag, "import") == 0)
-        return strncmp(value, "tcp:", 4) ? -EINVAL
-                                         : copy_str(cfg->import_addr, sizeof(cfg->import_addr), value);
+    if (strcmp(flag, "import") == 0) {
+        if (strncmp(value, "tcp:", 4) != 0 || cfg->import_count == KVR_FEED_MAX_IMPORTS)
+            return -EINVAL;
+        return copy_str(cfg->import_addrs[cfg->import_count++], sizeof(cfg->import_addrs[0]), value);
+    }
     if (strcmp(flag, "listen") == 0)
         return copy_str(cfg->listen_addr, sizeof(cfg->listen_addr), value);
     if (strcmp(flag, "log-level") == 0) {
@@ -335,7 +338,7 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
         cfg->timeout_ns = 4 * cfg->period_ns;
     if (cfg->push_max_age_ns == 0)
         cfg->push_max_age_ns = 10 * cfg->period_ns;
-    if (cfg->engine_count == 0 && cfg->import_addr[0] == '\0' && cfg->config_path[0] == '\0') {
+    if (cfg->engine_count == 0 && cfg->import_count == 0 && cfg->config_path[0] == '\0') {
         fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --config or --import (see --help)\n");
         return -EINVAL;
     }

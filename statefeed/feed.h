@@ -19,6 +19,7 @@
 
 #define KVR_FEED_MAX_ENGINES_CONFIG 4096
 #define KVR_FEED_LATENCY_BUCKETS 12
+#define KVR_FEED_MAX_IMPORTS 16
 
 typedef enum {
     KVR_FEED_KIND_VLLM = 0, /* scrape /metrics */
@@ -48,7 +49,8 @@ typedef struct kvr_feed_config_s {
     char push_socket[108];
     char push_udp[256];
     char export_addr[256];     /* "tcp:PORT" or "tcp:HOST:PORT" */
-    char import_addr[256];     /* "tcp:HOST:PORT" */
+    char import_addrs[KVR_FEED_MAX_IMPORTS][256]; /* "tcp:HOST:PORT" each */
+    unsigned import_count;
     char listen_addr[256];     /* "HOST:PORT" */
     char log_level[16];
 } kvr_feed_config_t;
@@ -62,6 +64,7 @@ typedef struct kvr_feed_engine_s {
     bool removed;              /* dropped by a reload; freed when no request is in flight */
     uint32_t slot;
     kvr_http_conn_t http;      /* scrape / loads engines */
+    unsigned relay_source;     /* relay engines: 1 + index of the --import that owns it */
     bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
     uint64_t poll_started_ns;
     uint64_t backoff_until_ns;

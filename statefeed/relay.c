@@ -38,22 +38,30 @@ typedef struct {
     bool sending;
 } subscriber_t;
 
+/* One --import: a subscription to another statefeed's export. */
+typedef struct {
+    unsigned index;              /* engines it owns carry index + 1 in relay_source */
+    const char *addr_text;       /* "tcp:HOST:PORT" as configured */
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    int fd;
+    bool connected, busy;
+    kvr_op_t op;
+    struct __kernel_timespec ts;
+    msgpack_unpacker unpacker;
+    bool unpacker_ready;
+    uint64_t backoff_ns, retry_at_ns, last_frame_ns;
+    uint64_t frames_rejected;
+} import_t;
+
 typedef struct kvr_relay_s {
     /* export */
     int listen_fd;
     kvr_op_t accept_op;
     subscriber_t subs[MAX_SUBSCRIBERS];
-    /* import */
-    struct sockaddr_storage import_addr;
-    socklen_t import_addr_len;
-    int import_fd;
-    bool import_connected, import_busy;
-    kvr_op_t import_op;
-    struct __kernel_timespec import_ts;
-    msgpack_unpacker unpacker;
-    bool unpacker_ready;
-    uint64_t import_backoff_ns, import_retry_at_ns, last_frame_ns;
-    uint64_t frames_rejected;
+    /* imports */
+    import_t imports[KVR_FEED_MAX_IMPORTS];
+    unsigned import_count;
 } kvr_relay_t;
 
 static int resolve(const char *hostport, bool passive, struct sockaddr_storage *addr, socklen_t *len)
@@ -121,15 +129,13 @@ static int export_start(kvr_feed_t *feed, kvr_relay_t *r)
 
 int kvr_feed_relay_start(kvr_feed_t *feed)
 {
-    if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_addr[0] == '\0')
+    if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_count == 0)
         return 0;
     kvr_relay_t *r = calloc(1, sizeof(*r));
     if (r == NULL)
         return -ENOMEM;
     r->listen_fd = -1;
-    r->import_fd = -1;
     r->accept_op.kind = KVR_OP_EXPORT_ACCEPT;
-    r->import_op.kind = KVR_OP_IMPORT;
     for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
         r->subs[i].fd = -1;
         r->subs[i].op.kind = KVR_OP_EXPORT_SEND;
@@ -141,14 +147,21 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
         if (rc < 0)
             return rc;
     }
-    if (feed->cfg.import_addr[0] != '\0') {
-        if (resolve(feed->cfg.import_addr + 4, false, &r->import_addr, &r->import_addr_len) < 0) {
-            KVR_ERROR("import_failed addr=%s reason=\"expected tcp:HOST:PORT\"", feed->cfg.import_addr);
+    for (unsigned i = 0; i < feed->cfg.import_count; i++) {
+        import_t *imp = &r->imports[i];
+        imp->index = i;
+        imp->fd = -1;
+        imp->op.kind = KVR_OP_IMPORT;
+        imp->op.owner = imp;
+        imp->addr_text = feed->cfg.import_addrs[i];
+        r->import_count++;
+        if (resolve(imp->addr_text + 4, false, &imp->addr, &imp->addr_len) < 0) {
+            KVR_ERROR("import_failed addr=%s reason=\"expected tcp:HOST:PORT\"", imp->addr_text);
             return -EINVAL;
         }
-        if (!msgpack_unpacker_init(&r->unpacker, IMPORT_RECV_CHUNK))
+        if (!msgpack_unpacker_init(&imp->unpacker, IMPORT_RECV_CHUNK))
             return -ENOMEM;
-        r->unpacker_ready = true;
+        imp->unpacker_ready = true;
     }
     return 0;
 }
@@ -256,61 +269,61 @@ static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 
 /* ---- import ---------------------------------------------------------------- */
 
-static void import_disconnect(kvr_feed_t *feed, kvr_relay_t *r, int why)
+static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why)
 {
-    if (r->import_fd >= 0)
-        close(r->import_fd);
-    if (r->import_connected || why != -ECONNREFUSED)
-        KVR_WARN("import_disconnected addr=%s reason=\"%s\"", feed->cfg.import_addr, kvr_strerror(why));
-    r->import_fd = -1;
-    r->import_connected = false;
-    r->import_busy = false;
-    r->import_backoff_ns = r->import_backoff_ns ? r->import_backoff_ns * 2 : feed->cfg.period_ns;
-    if (r->import_backoff_ns > feed->cfg.backoff_max_ns)
-        r->import_backoff_ns = feed->cfg.backoff_max_ns;
-    r->import_retry_at_ns = kvr_clock_now_ns() + r->import_backoff_ns;
-    msgpack_unpacker_reset(&r->unpacker);
+    if (imp->fd >= 0)
+        close(imp->fd);
+    if (imp->connected || why != -ECONNREFUSED)
+        KVR_WARN("import_disconnected addr=%s reason=\"%s\"", imp->addr_text, kvr_strerror(why));
+    imp->fd = -1;
+    imp->connected = false;
+    imp->busy = false;
+    imp->backoff_ns = imp->backoff_ns ? imp->backoff_ns * 2 : feed->cfg.period_ns;
+    if (imp->backoff_ns > feed->cfg.backoff_max_ns)
+        imp->backoff_ns = feed->cfg.backoff_max_ns;
+    imp->retry_at_ns = kvr_clock_now_ns() + imp->backoff_ns;
+    msgpack_unpacker_reset(&imp->unpacker);
 }
 
-static void import_arm(kvr_feed_t *feed, kvr_relay_t *r)
+static void import_arm(kvr_feed_t *feed, import_t *imp)
 {
     if (io_uring_sq_space_left(&feed->ring) < 2)
         io_uring_submit(&feed->ring);
     struct io_uring_sqe *sqe = io_uring_get_sqe(&feed->ring);
     if (sqe == NULL) {
-        import_disconnect(feed, r, -EBUSY);
+        import_disconnect(feed, imp, -EBUSY);
         return;
     }
     /* The exporter sends every tick: a second of silence means a dead stream. */
     uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
-    if (!r->import_connected) {
-        io_uring_prep_connect(sqe, r->import_fd, (struct sockaddr *)&r->import_addr, r->import_addr_len);
+    if (!imp->connected) {
+        io_uring_prep_connect(sqe, imp->fd, (struct sockaddr *)&imp->addr, imp->addr_len);
     } else {
-        if (!msgpack_unpacker_reserve_buffer(&r->unpacker, IMPORT_RECV_CHUNK) ||
-            msgpack_unpacker_buffer_capacity(&r->unpacker) == 0) {
+        if (!msgpack_unpacker_reserve_buffer(&imp->unpacker, IMPORT_RECV_CHUNK) ||
+            msgpack_unpacker_buffer_capacity(&imp->unpacker) == 0) {
             io_uring_prep_nop(sqe);
             io_uring_sqe_set_data(sqe, NULL);
-            import_disconnect(feed, r, -ENOMEM);
+            import_disconnect(feed, imp, -ENOMEM);
             return;
         }
-        io_uring_prep_recv(sqe, r->import_fd, msgpack_unpacker_buffer(&r->unpacker),
-                           msgpack_unpacker_buffer_capacity(&r->unpacker), 0);
+        io_uring_prep_recv(sqe, imp->fd, msgpack_unpacker_buffer(&imp->unpacker),
+                           msgpack_unpacker_buffer_capacity(&imp->unpacker), 0);
     }
-    io_uring_sqe_set_data(sqe, &r->import_op);
-    r->import_busy = true;
-    kvr_ring_link_timeout(&feed->ring, sqe, &r->import_ts, kvr_clock_now_ns() + idle);
+    io_uring_sqe_set_data(sqe, &imp->op);
+    imp->busy = true;
+    kvr_ring_link_timeout(&feed->ring, sqe, &imp->ts, kvr_clock_now_ns() + idle);
 }
 
-static void import_connect(kvr_feed_t *feed, kvr_relay_t *r)
+static void import_connect(kvr_feed_t *feed, import_t *imp)
 {
-    r->import_fd = socket(r->import_addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (r->import_fd < 0) {
-        import_disconnect(feed, r, -errno);
+    imp->fd = socket(imp->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (imp->fd < 0) {
+        import_disconnect(feed, imp, -errno);
         return;
     }
     int one = 1;
-    setsockopt(r->import_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    import_arm(feed, r);
+    setsockopt(imp->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    import_arm(feed, imp);
 }
 
 static const msgpack_object *map_get(const msgpack_object *map, const char *key)
@@ -325,7 +338,7 @@ static const msgpack_object *map_get(const msgpack_object *map, const char *key)
     return NULL;
 }
 
-static int import_table(kvr_feed_t *feed, const msgpack_object *root, uint64_t now_ns)
+static int import_table(kvr_feed_t *feed, import_t *imp, const msgpack_object *root, uint64_t now_ns)
 {
     if (root->type != MSGPACK_OBJECT_MAP)
         return KVR_EPARSE;
@@ -360,8 +373,9 @@ static int import_table(kvr_feed_t *feed, const msgpack_object *root, uint64_t n
             if (kvr_feed_engine_add(feed, f.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
                 continue;
             e = feed->engines[feed->engine_count - 1];
-        } else if (e->kind != KVR_FEED_KIND_RELAY) {
-            continue; /* polled here too: the local source is closer to the truth */
+            e->relay_source = imp->index + 1;
+        } else if (e->kind != KVR_FEED_KIND_RELAY || e->relay_source != imp->index + 1) {
+            continue; /* polled here, or relayed by another import first: one writer per slot */
         }
         for (unsigned j = 0; j < known; j++)
             if (feed->engines[j] == e)
@@ -372,52 +386,53 @@ static int import_table(kvr_feed_t *feed, const msgpack_object *root, uint64_t n
         kvr_feed_publish_relayed(feed, e, &f.state, now_ns - age_ns, healthy->via.boolean, now_ns);
     }
     for (unsigned j = 0; j < known; j++)
-        if (!seen[j] && feed->engines[j]->kind == KVR_FEED_KIND_RELAY)
+        if (!seen[j] && feed->engines[j]->kind == KVR_FEED_KIND_RELAY &&
+            feed->engines[j]->relay_source == imp->index + 1)
             kvr_feed_engine_remove(feed, feed->engines[j]);
     return 0;
 }
 
-static void import_on_cqe(kvr_feed_t *feed, kvr_relay_t *r, int res)
+static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
 {
-    r->import_busy = false;
+    imp->busy = false;
     if (res == -ECANCELED)
         res = -ETIMEDOUT;
     if (res < 0) {
-        import_disconnect(feed, r, res);
+        import_disconnect(feed, imp, res);
         return;
     }
-    if (!r->import_connected) {
-        r->import_connected = true;
-        r->import_backoff_ns = 0;
-        KVR_INFO("import_connected addr=%s", feed->cfg.import_addr);
-        import_arm(feed, r);
+    if (!imp->connected) {
+        imp->connected = true;
+        imp->backoff_ns = 0;
+        KVR_INFO("import_connected addr=%s", imp->addr_text);
+        import_arm(feed, imp);
         return;
     }
     if (res == 0) {
-        import_disconnect(feed, r, -ECONNRESET);
+        import_disconnect(feed, imp, -ECONNRESET);
         return;
     }
-    msgpack_unpacker_buffer_consumed(&r->unpacker, (size_t)res);
+    msgpack_unpacker_buffer_consumed(&imp->unpacker, (size_t)res);
     uint64_t now = kvr_clock_now_ns();
     msgpack_unpacked result;
     msgpack_unpacked_init(&result);
     msgpack_unpack_return ret;
-    while ((ret = msgpack_unpacker_next(&r->unpacker, &result)) == MSGPACK_UNPACK_SUCCESS) {
-        int rc = import_table(feed, &result.data, now);
+    while ((ret = msgpack_unpacker_next(&imp->unpacker, &result)) == MSGPACK_UNPACK_SUCCESS) {
+        int rc = import_table(feed, imp, &result.data, now);
         if (rc < 0) {
-            r->frames_rejected++;
-            KVR_WARN("import_frame_rejected addr=%s reason=\"%s\"", feed->cfg.import_addr, kvr_strerror(rc));
+            imp->frames_rejected++;
+            KVR_WARN("import_frame_rejected addr=%s reason=\"%s\"", imp->addr_text, kvr_strerror(rc));
         } else {
-            r->last_frame_ns = now;
+            imp->last_frame_ns = now;
         }
     }
     msgpack_unpacked_destroy(&result);
     if (ret == MSGPACK_UNPACK_PARSE_ERROR ||
-        msgpack_unpacker_message_size(&r->unpacker) > IMPORT_MAX_BUFFER) {
-        import_disconnect(feed, r, KVR_EPARSE);
+        msgpack_unpacker_message_size(&imp->unpacker) > IMPORT_MAX_BUFFER) {
+        import_disconnect(feed, imp, KVR_EPARSE);
         return;
     }
-    import_arm(feed, r);
+    import_arm(feed, imp);
 }
 
 /* ---- both ------------------------------------------------------------------ */
@@ -429,16 +444,17 @@ void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns)
         return;
     if (r->listen_fd >= 0)
         export_tick(feed, r, now_ns);
-    if (!r->unpacker_ready)
-        return;
-    if (r->import_fd < 0 && !r->import_busy && now_ns >= r->import_retry_at_ns)
-        import_connect(feed, r);
-    /* No table for two periods: each relayed engine counts a failure per tick,
-     * so health follows the link while sample times stay where they were. */
-    if (kvr_clock_age_ns(now_ns, r->last_frame_ns) > 2 * feed->cfg.period_ns) {
+    for (unsigned k = 0; k < r->import_count; k++) {
+        import_t *imp = &r->imports[k];
+        if (imp->fd < 0 && !imp->busy && now_ns >= imp->retry_at_ns)
+            import_connect(feed, imp);
+        /* No table for two periods: each engine of this import counts a failure
+         * per tick, so health follows the link while sample times stay put. */
+        if (kvr_clock_age_ns(now_ns, imp->last_frame_ns) <= 2 * feed->cfg.period_ns)
+            continue;
         for (unsigned i = 0; i < feed->engine_count; i++) {
             kvr_feed_engine_t *e = feed->engines[i];
-            if (!e->removed && e->kind == KVR_FEED_KIND_RELAY)
+            if (!e->removed && e->kind == KVR_FEED_KIND_RELAY && e->relay_source == imp->index + 1)
                 kvr_feed_publish_failure(feed, e, "relay stream silent", false, now_ns);
         }
     }
@@ -486,7 +502,7 @@ void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
         return;
     }
     case KVR_OP_IMPORT:
-        import_on_cqe(feed, r, res);
+        import_on_cqe(feed, op->owner, res);
         return;
     default:
         return;
@@ -504,10 +520,12 @@ void kvr_feed_relay_stop(kvr_feed_t *feed)
         sub_close(&r->subs[i]);
         free(r->subs[i].buf);
     }
-    if (r->import_fd >= 0)
-        close(r->import_fd);
-    if (r->unpacker_ready)
-        msgpack_unpacker_destroy(&r->unpacker);
+    for (unsigned k = 0; k < r->import_count; k++) {
+        if (r->imports[k].fd >= 0)
+            close(r->imports[k].fd);
+        if (r->imports[k].unpacker_ready)
+            msgpack_unpacker_destroy(&r->imports[k].unpacker);
+    }
     free(r);
     feed->relay = NULL;
 }

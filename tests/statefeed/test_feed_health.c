@@ -363,3 +363,39 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     feed_stop(&f);
     responder_stop(r);
 }
+
+Test(feed_health, relay_from_two_hosts, .timeout = 30.)
+{
+    responder_t *r = responder_start(2);
+    char urls[2][64], body[128];
+    feed_proc_t ex[2], b;
+    char exp[2][40], imp[2][48];
+    for (unsigned i = 0; i < 2; i++) {
+        page(body, sizeof(body), 20 + i);
+        responder_set_bodies(r, i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), responder_port(r, i));
+        uint16_t port = kvr_test_free_port();
+        snprintf(exp[i], sizeof(exp[i]), "tcp:127.0.0.1:%u", port);
+        snprintf(imp[i], sizeof(imp[i]), "tcp:127.0.0.1:%u", port);
+        const char *args[] = {"--engine", urls[i], "--export", exp[i], NULL};
+        cr_assert(feed_start(&ex[i], args), "exporter %u did not start; log in %s", i, ex[i].log_path);
+        cr_assert(kvr_test_wait_port(port, 3000));
+    }
+    const char *args_b[] = {"--import", imp[0], "--import", imp[1], NULL};
+    cr_assert(feed_start(&b, args_b), "importer did not start; log in %s", b.log_path);
+    kvr_engine_state_t s;
+    for (unsigned i = 0; i < 2; i++) {
+        uint32_t want = 20 + i;
+        cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, 3000, &s), "engine %u never relayed", i);
+    }
+    /* One scheduler host goes away: only its engine turns unhealthy. */
+    feed_stop(&ex[0]);
+    cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, 3000, NULL), "lost host's engine still healthy");
+    uint64_t age;
+    cr_assert(feed_read(&b, urls[1], &s, &age));
+    cr_expect(s.flags & KVR_SLOT_HEALTHY, "the other host's engine was hurt");
+    cr_expect_lt(age, FRESH_NS);
+    feed_stop(&ex[1]);
+    feed_stop(&b);
+    responder_stop(r);
+}
