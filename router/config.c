@@ -341,11 +341,9 @@ int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv
 
 int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len)
 {
-    if (strcmp(cfg->policy, "sticky") == 0) {
-        strcpy(cfg->policy, "load_only");
-        if (!cfg->placement_set)
-            cfg->placement = KVR_PLACEMENT_ONESHOT;
-    }
+    /* sticky keeps its name in metrics and logs; the registry maps it to load_only. */
+    if (strcmp(cfg->policy, "sticky") == 0 && !cfg->placement_set)
+        cfg->placement = KVR_PLACEMENT_ONESHOT;
     if (!kvr_policy_find(cfg->policy)) {
         char names[512] = "";
         FILE *m = fmemopen(names, sizeof names - 1, "w");

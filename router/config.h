@@ -31,7 +31,7 @@ typedef struct kvr_router_config_s {
     int listen_port;
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;
-    char policy[32];                  /* the scoring policy (sticky resolves to load_only) */
+    char policy[32];                  /* the scoring policy's name as given (sticky scores as load_only) */
     kvr_placement_t placement;
     bool placement_set;               /* --placement given: sticky does not override it */
     bool es;                          /* feed on (ES=1) */

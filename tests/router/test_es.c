@@ -155,7 +155,7 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
         json_t *d = json_loads(line, 0, NULL);
         cr_assert_not_null(d, "decision line is JSON: %s", line);
         cr_expect_str_eq(json_string_value(json_object_get(d, "session")), "s1");
-        cr_expect_str_eq(json_string_value(json_object_get(d, "policy")), "load_only");
+        cr_expect_str_eq(json_string_value(json_object_get(d, "policy")), "sticky");
         cr_expect_str_eq(json_string_value(json_object_get(d, "placement")), "oneshot");
         cr_expect_str_eq(json_string_value(json_object_get(d, "engine")), want);
         cr_expect_not_null(json_object_get(d, "request_id"));
@@ -193,4 +193,38 @@ Test(es, es0_never_opens_the_segment)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_enabled"), 0);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_opens_total"), 0);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_stale_fallbacks_total"), 0);
+}
+
+Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
+{
+    make_segment();
+    kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
+    const char *extra[] = {"--es", "1", "--shm", seg_name, "--admission", "enforce", "--max-waiting", "0",
+                           "--policy", "load_only", NULL};
+    kvr_harness_start(&h, 2, extra);
+    int slot[2] = {add_slot(0), add_slot(1)};
+    for (int i = 0; i < 2; i++) {
+        kvr_engine_state_t st;
+        kvr_shm_writer_state(&writer, (uint32_t)slot[i], &st);
+        st.flags |= KVR_SLOT_HEALTHY | KVR_SLOT_CAPS_COMPLETE;
+        st.max_running = 4;
+        st.dp_ranks = 1;
+        kvr_shm_write_slot(&writer, (uint32_t)slot[i], &st);
+    }
+    publish(slot[0], 4, 3);
+    publish(slot[1], 4, 1);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 429);
+    char v[32];
+    cr_expect_not_null(kvr_harness_header(resp, "Retry-After", v, sizeof v));
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":429"));
+    free(resp);
+    cr_expect_eq(kvr_fake_requests(h.fleet, -1), 0);
+    /* one engine frees a slot: admitted again */
+    publish(slot[0], 4, 3);
+    publish(slot[1], 2, 0);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"rejected\"}"), 1);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
