@@ -111,16 +111,15 @@ static bool push_fresh(const kvr_feed_t *feed, const kvr_feed_engine_t *e, uint6
     return e->last_push_ns != 0 && kvr_clock_age_ns(now_ns, e->last_push_ns) < feed->cfg.push_max_age_ns;
 }
 
-static const char *poll_path(kvr_feed_engine_t *e, char *buf, size_t cap)
+static const char *poll_path(kvr_feed_engine_t *e, char *buf, size_t cap, uint64_t now_ns)
 {
     const char *base = e->id + 7;
     const char *path = strchr(base, '/');
     size_t plen = path ? strlen(path) : 0;
     while (plen > 0 && path[plen - 1] == '/')
         plen--;
-    const char *tail = (e->kind == KVR_FEED_KIND_SGLANG && !e->loads_unsupported)
-                           ? "/v1/loads?include=core"
-                           : "/metrics";
+    e->poll_is_loads = kvr_feed_loads_wanted(e, now_ns);
+    const char *tail = e->poll_is_loads ? "/v1/loads?include=core" : "/metrics";
     snprintf(buf, cap, "%.*s%s", (int)plen, path ? path : "", tail);
     return buf;
 }
@@ -128,19 +127,15 @@ static const char *poll_path(kvr_feed_engine_t *e, char *buf, size_t cap)
 static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, uint64_t now_ns)
 {
     kvr_http_conn_t *c = &e->http;
-    bool was_loads = e->kind == KVR_FEED_KIND_SGLANG && !e->loads_unsupported;
+    bool was_loads = e->poll_is_loads;
     if (result < 0) {
         e->polls_failed++;
         kvr_feed_publish_failure(feed, e, kvr_strerror(result), false, now_ns);
         schedule_backoff(feed, e, now_ns);
         return;
     }
-    if (was_loads && (c->status == 404 || c->status == 405 || c->status == 400 || c->status == 501)) {
-        /* An SGLang without /v1/loads: its /metrics is the next best source. */
-        e->loads_unsupported = true;
-        KVR_WARN("loads_unsupported engine=%s status=%d fallback=/metrics", e->id, c->status);
-        return;
-    }
+    if (was_loads && kvr_feed_loads_fallback(e, c->status, now_ns))
+        return; /* /metrics from the next tick on */
     if (c->status != 200) {
         e->polls_failed++;
         kvr_feed_publish_failure(feed, e, "HTTP status not 200", false, now_ns);
@@ -181,7 +176,7 @@ static void poll_done(kvr_http_conn_t *conn, int result, void *arg)
 static void start_poll(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
 {
     char path[512];
-    poll_path(e, path, sizeof(path));
+    poll_path(e, path, sizeof(path), now_ns);
     /* The poll's start bounds the observation from below: the engine's state
      * was read after this instant, so the published age is never too young. */
     e->poll_started_ns = now_ns;

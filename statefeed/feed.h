@@ -66,6 +66,8 @@ typedef struct kvr_feed_engine_s {
     kvr_http_conn_t http;      /* scrape / loads engines */
     unsigned relay_source;     /* relay engines: 1 + index of the --import that owns it */
     bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
+    bool poll_is_loads;        /* the poll in flight asked /v1/loads */
+    uint64_t loads_retry_ns;   /* when to try /v1/loads again after a fallback */
     uint64_t poll_started_ns;
     uint64_t backoff_until_ns;
     uint64_t backoff_ns;
@@ -163,6 +165,10 @@ void kvr_feed_engines_reap(kvr_feed_t *feed);
 int kvr_feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
 /** Parses a /v1/loads body into out; 0 or negative with *reason. */
 int kvr_feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+/** True when this poll of engine should ask /v1/loads (SGLang, not fallen back, or time to retry). */
+bool kvr_feed_loads_wanted(kvr_feed_engine_t *engine, uint64_t now_ns);
+/** Handles a /v1/loads answer with this status: true when it means "not supported" (fallback armed). */
+bool kvr_feed_loads_fallback(kvr_feed_engine_t *engine, int status, uint64_t now_ns);
 
 /* ---- publish.c ---- */
 /**
