@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,4 +91,22 @@ Test(feed_config, duplicate_engine_refused, .timeout = 5.)
     char *argv[] = {"kvroute-statefeed", "--engine", "http://a:1", "--engine", "http://a:1", NULL};
     cr_expect_lt(kvr_feed_config_parse_args(&cfg, 5, argv), 0);
     kvr_feed_config_free(&cfg);
+}
+
+/* The shipped examples must parse: operators start from them. */
+Test(feed_config, deploy_examples_parse, .timeout = 5.)
+{
+    const char *src = getenv("KVR_SOURCE_DIR");
+    cr_assert_not_null(src, "run through ctest");
+    const char *files[] = {"deploy/examples/kvroute-statefeed.conf", "deploy/examples/kvroute-statefeed-relay.conf"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", src, files[i]);
+        if (access(path, R_OK) != 0)
+            continue; /* not in this tree */
+        kvr_feed_config_t cfg;
+        kvr_feed_config_init(&cfg);
+        cr_expect_eq(kvr_feed_config_load_file(&cfg, path, false), 0, "%s does not parse", files[i]);
+        kvr_feed_config_free(&cfg);
+    }
 }
