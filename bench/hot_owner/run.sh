@@ -157,10 +157,12 @@ except Exception:
   --session-rate 1000 --window 100000 --think 0 --decode-ms 0 --output-tokens "$output_tokens" \
   --output-max "$output_tokens" --first-user-tokens 400 --user-tokens 300 --length-sigma 0.3 \
   --seed "$seed" -o "$out/trace.jsonl"
-python3 - "$out" "$held" <<'EOF'
+python3 - "$out" "$held" "$output_tokens" <<'EOF'
 import json, sys
-out, held = sys.argv[1], int(sys.argv[2])
+out, held, output_tokens = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 lines = [json.loads(l) for l in open(out + "/trace.jsonl")]
+for d in lines:
+    d["output_length"] = output_tokens  # every turn generates exactly this many tokens
 with open(out + "/phase1.trace.jsonl", "w") as p1, open(out + "/phase2.trace.jsonl", "w") as p2:
     for d in lines:
         (p1 if int(d["session_id"][1:]) < held else p2).write(json.dumps(d) + "\n")
