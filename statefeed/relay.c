@@ -403,7 +403,6 @@ static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
     }
     if (!imp->connected) {
         imp->connected = true;
-        imp->backoff_ns = 0;
         KVR_INFO("import_connected addr=%s", imp->addr_text);
         import_arm(feed, imp);
         return;
@@ -416,18 +415,24 @@ static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
     uint64_t now = kvr_clock_now_ns();
     msgpack_unpacked result;
     msgpack_unpacked_init(&result);
-    msgpack_unpack_return ret;
-    while ((ret = msgpack_unpacker_next(&imp->unpacker, &result)) == MSGPACK_UNPACK_SUCCESS) {
+    msgpack_unpack_return ret = MSGPACK_UNPACK_CONTINUE;
+    bool rejected = false;
+    while (!rejected && (ret = msgpack_unpacker_next(&imp->unpacker, &result)) == MSGPACK_UNPACK_SUCCESS) {
         int rc = import_table(feed, imp, &result.data, now);
         if (rc < 0) {
+            /* A stream that carried one bad table cannot be trusted to be in
+             * step: drop it and reconnect with backoff (one log line each). */
             imp->frames_rejected++;
-            KVR_WARN("import_frame_rejected addr=%s reason=\"%s\"", imp->addr_text, kvr_strerror(rc));
+            KVR_WARN("import_frame_rejected addr=%s reason=\"%s\" rejected_total=%llu", imp->addr_text,
+                     kvr_strerror(rc), (unsigned long long)imp->frames_rejected);
+            rejected = true;
         } else {
             imp->last_frame_ns = now;
+            imp->backoff_ns = 0; /* a good table, not a connect, proves the peer */
         }
     }
     msgpack_unpacked_destroy(&result);
-    if (ret == MSGPACK_UNPACK_PARSE_ERROR ||
+    if (rejected || ret == MSGPACK_UNPACK_PARSE_ERROR ||
         msgpack_unpacker_message_size(&imp->unpacker) > IMPORT_MAX_BUFFER) {
         import_disconnect(feed, imp, KVR_EPARSE);
         return;

@@ -5,7 +5,12 @@
  * removes engines; relay keeps values and ages; SIGTERM tells readers the
  * writer is gone.
  */
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,4 +403,54 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
     feed_stop(&ex[1]);
     feed_stop(&b);
     responder_stop(r);
+}
+
+/* A fake exporter: accepts connections and answers each with junk. */
+static void *junk_exporter(void *arg)
+{
+    int lfd = *(int *)arg;
+    static const unsigned char junk[][24] = {
+        {0x93, 0x01, 0x02, 0x03},                                   /* an array, not a table */
+        {0x81, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02},                /* {"relay":2} */
+        {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x91, 0x07},
+        {0xc1, 0xc1, 0xc1, 0xc1},                                   /* never-used type byte */
+    };
+    for (int round = 0; round < 4; round++) {
+        int fd = accept(lfd, NULL, NULL);
+        if (fd < 0)
+            return NULL;
+        for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+            if (write(fd, junk[i], sizeof(junk[i])) < 0)
+                break;
+        kvr_test_sleep_ms(100);
+        close(fd);
+    }
+    return NULL;
+}
+
+Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
+{
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    cr_assert_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+    cr_assert_eq(listen(lfd, 4), 0);
+    socklen_t len = sizeof(a);
+    getsockname(lfd, (struct sockaddr *)&a, &len);
+    pthread_t t;
+    pthread_create(&t, NULL, junk_exporter, &lfd);
+    char imp[48];
+    snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", ntohs(a.sin_port));
+    feed_proc_t f;
+    const char *args[] = {"--import", imp, NULL};
+    cr_assert(feed_start(&f, args), "importer did not start; log in %s", f.log_path);
+    kvr_test_sleep_ms(600);
+    cr_expect(kvr_test_alive(f.pid), "junk on the relay stream killed the daemon");
+    cr_expect_eq(f.shm.header->engines_in_use, 0, "junk turned into engines");
+    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, kvr_clock_now_ns(), KVR_NS_PER_SEC), 0,
+                 "the loop stopped beating");
+    int st = feed_stop(&f);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    shutdown(lfd, SHUT_RDWR);
+    close(lfd);
+    pthread_join(t, NULL);
 }
