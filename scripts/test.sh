@@ -31,5 +31,5 @@ run_suite() { # name cmake-flags... -- ctest-flags...
 
 run_suite plain -DCMAKE_BUILD_TYPE=RelWithDebInfo --
 run_suite asan -DCMAKE_BUILD_TYPE=Debug -DKVR_ASAN=ON -- -LE slow
-run_suite tsan -DCMAKE_BUILD_TYPE=Debug -DKVR_TSAN=ON -- -L seqlock
+run_suite tsan -DCMAKE_BUILD_TYPE=Debug -DKVR_TSAN=ON -- -L tsan
 echo "=== all test suites passed ==="
