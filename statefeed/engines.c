@@ -111,6 +111,16 @@ static bool push_fresh(const kvr_feed_t *feed, const kvr_feed_engine_t *e, uint6
     return e->last_push_ns != 0 && kvr_clock_age_ns(now_ns, e->last_push_ns) < feed->cfg.push_max_age_ns;
 }
 
+/* A failed poll: counted, and published unless a fresh push speaks for the
+ * engine (a hook can be healthy while /metrics is firewalled or slow). */
+static void poll_failed(kvr_feed_t *feed, kvr_feed_engine_t *e, const char *reason, bool immediate,
+                        uint64_t now_ns)
+{
+    e->polls_failed++;
+    if (!push_fresh(feed, e, now_ns))
+        kvr_feed_publish_failure(feed, e, reason, immediate, now_ns);
+}
+
 static const char *poll_path(kvr_feed_engine_t *e, char *buf, size_t cap, uint64_t now_ns)
 {
     const char *base = e->id + 7;
@@ -129,16 +139,14 @@ static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, ui
     kvr_http_conn_t *c = &e->http;
     bool was_loads = e->poll_is_loads;
     if (result < 0) {
-        e->polls_failed++;
-        kvr_feed_publish_failure(feed, e, kvr_strerror(result), false, now_ns);
+        poll_failed(feed, e, kvr_strerror(result), false, now_ns);
         schedule_backoff(feed, e, now_ns);
         return;
     }
     if (was_loads && kvr_feed_loads_fallback(e, c->status, now_ns))
         return; /* /metrics from the next tick on */
     if (c->status != 200) {
-        e->polls_failed++;
-        kvr_feed_publish_failure(feed, e, "HTTP status not 200", false, now_ns);
+        poll_failed(feed, e, "HTTP status not 200", false, now_ns);
         return;
     }
     e->backoff_ns = 0;
@@ -149,9 +157,8 @@ static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, ui
     int rc = was_loads ? kvr_feed_loads_parse(body, c->body_len, &state, &reason)
                        : kvr_feed_scrape_parse(body, c->body_len, &state, &reason);
     if (rc < 0) {
-        e->polls_failed++;
         e->garbage++;
-        kvr_feed_publish_failure(feed, e, reason, true, now_ns);
+        poll_failed(feed, e, reason, true, now_ns);
         return;
     }
     e->polls_ok++;
@@ -184,8 +191,7 @@ static void start_poll(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
     if (rc == 0)
         feed->polls_in_flight++;
     if (rc < 0) {
-        e->polls_failed++;
-        kvr_feed_publish_failure(feed, e, kvr_strerror(rc), false, now_ns);
+        poll_failed(feed, e, kvr_strerror(rc), false, now_ns);
         schedule_backoff(feed, e, now_ns);
     }
 }
@@ -211,8 +217,9 @@ void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns)
                 break; /* the previous poll still has its own deadline running */
             if (now_ns < e->backoff_until_ns) {
                 /* No sample this tick: counted, so health follows time, not attempts. */
-                kvr_feed_publish_failure(feed, e, e->last_reason ? e->last_reason : "backing off",
-                                         false, now_ns);
+                if (!push_fresh(feed, e, now_ns))
+                    kvr_feed_publish_failure(feed, e, e->last_reason ? e->last_reason : "backing off",
+                                             false, now_ns);
                 break;
             }
             start_poll(feed, e, now_ns);

@@ -237,3 +237,35 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     cr_expect_neq(access(sock, F_OK), 0, "push socket path left behind");
     responder_stop(r);
 }
+
+Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 20.)
+{
+    responder_t *r = responder_start(1);
+    responder_set_mode(r, 0, RESPONDER_DOWN); /* /metrics unreachable, the hook still pushes */
+    char url[64], sock[128], base[64];
+    feed_url(url, sizeof(url), responder_port(r, 0));
+    kvr_test_unique_name(base, sizeof(base), "kvr-push");
+    snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
+    feed_proc_t f;
+    const char *args[] = {"--engine", url, "--push-socket", sock, "--push-max-age-ms", "200", NULL};
+    cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    char buf[KVR_STATE_FRAME_MAX];
+    unsigned healthy = 0, reads = 0;
+    for (int i = 0; i < 40; i++) { /* 800 ms of frames every 20 ms */
+        size_t len = make_frame(url, 3, 0, buf, sizeof(buf));
+        send_dgram(sock, buf, len);
+        kvr_test_sleep_ms(20);
+        kvr_engine_state_t s;
+        if (i >= 5 && feed_read(&f, url, &s, NULL)) {
+            reads++;
+            healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
+        }
+    }
+    cr_expect_gt(reads, 30);
+    cr_expect_eq(healthy, reads, "failing polls flapped a freshly pushed engine (%u of %u healthy)", healthy,
+                 reads);
+    /* The pushes stop: now the failing polls count again. */
+    cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL), "engine stayed healthy without any source");
+    feed_stop(&f);
+    responder_stop(r);
+}
