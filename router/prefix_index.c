@@ -37,7 +37,6 @@ typedef struct engine_s {
     uint32_t stamp;         /* walk that last wrote match */
     uint32_t mark;          /* survivor mark at a walk's drop point */
     uint32_t match;
-    uint64_t placed_ns;
 } engine_t;
 
 struct kvr_prefix_index_s {
