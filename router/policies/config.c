@@ -39,7 +39,7 @@ static const opt_t options[] = {
     {"owner-slack", OPT_DOUBLE, F(owner_slack), 0.10, 0, 10,
      "cache_aware: a spill target's pressure must be at least this below the owner's"},
     {"replication-ceiling", OPT_U32, F(replication_ceiling), 3, 1, KVR_MAX_ENGINES,
-     "cache_aware: most engines one prefix may be spilled onto (owners included)"},
+     "cache_aware: no spill once a prefix has this many owners"},
     {"spill-cooldown-ms", OPT_MS, F(spill_cooldown_ns), 1000, 0, 3.6e6,
      "cache_aware: at most one spill per prefix in this window; placements this young are provisional"},
     {"overlap-weight", OPT_DOUBLE, F(overlap_weight), 1.0, 0, 1e6,
@@ -154,8 +154,10 @@ void kvr_policy_config_help(FILE *out)
         char def[32];
         if (o->type == OPT_BOOL)
             snprintf(def, sizeof(def), "%s", o->def != 0 ? "on" : "off");
-        else
+        else if (o->type == OPT_DOUBLE)
             snprintf(def, sizeof(def), "%g", o->def);
+        else
+            snprintf(def, sizeof(def), "%.0f", o->def);
         fprintf(out, "  --%-26s %s (default %s)\n", o->key, o->help, def);
     }
 }
