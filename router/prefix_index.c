@@ -233,9 +233,9 @@ static void enforce_budget(kvr_prefix_index_t *idx, uint32_t engine)
     while (eng->tokens > budget && eng->tail) {
         remove_entry(idx, eng->tail);
         idx->stats.evicted_budget++;
-        /* As in alloc_entry: fetch the next victims while this one goes. */
-        if (eng->tail) {
-            const entry_t *next = &idx->entries[eng->tail];
+        /* As in evict_oldest: fetch the next victims while this one goes. */
+        if (eng->tail && idx->entries[eng->tail].eprev) {
+            const entry_t *next = &idx->entries[idx->entries[eng->tail].eprev];
             prefetch_slot(idx, next->hash);
             if (next->eprev)
                 __builtin_prefetch(&idx->entries[next->eprev]);
@@ -252,8 +252,9 @@ static void evict_oldest(kvr_prefix_index_t *idx)
      * LRU list from its tail, so the next victim's slot and the one after
      * it are fetched while this one is removed.
      */
-    if (idx->gtail) {
-        const entry_t *next = &idx->entries[idx->gtail];
+    if (idx->gtail && idx->entries[idx->gtail].gprev) {
+        /* Two ahead: the entry one ahead was fetched by the previous eviction. */
+        const entry_t *next = &idx->entries[idx->entries[idx->gtail].gprev];
         prefetch_slot(idx, next->hash);
         if (next->gprev)
             __builtin_prefetch(&idx->entries[next->gprev]);
