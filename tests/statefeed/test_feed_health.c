@@ -25,8 +25,8 @@
 #include "tests/support/proc.h"
 
 #define PERIOD_MS 50
-/* Generous bound for "fresh": ten periods, well under a router's 2 s max age. */
-#define FRESH_NS (500ull * KVR_NS_PER_MS)
+/* Generous bound for "fresh": twenty periods, half a router's 2 s max age. */
+#define FRESH_NS (1000ull * KVR_NS_PER_MS)
 
 static void page(char *out, size_t cap, unsigned running)
 {
@@ -60,9 +60,9 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     cr_assert(feed_read(&f, urls[1], &before, NULL));
     uint64_t down_at = kvr_clock_now_ns();
     responder_set_mode(r, 1, RESPONDER_DOWN);
-    /* threshold 3 at 50 ms: unhealthy within 10 periods, with room for a slow CI. */
-    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, 10 * PERIOD_MS, &s),
-              "dead engine still healthy after 10 periods");
+    /* threshold 3 at 50 ms: unhealthy within 20 periods, with room for a slow CI. */
+    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, 20 * PERIOD_MS, &s),
+              "dead engine still healthy after 20 periods");
     cr_expect_geq(s.consecutive_failures, 3);
     cr_expect_leq(s.sample_time_ns, down_at, "a sample time moved without a sample");
     cr_expect_eq(s.running, before.running, "a dead engine's last values are kept, not zeroed");
@@ -87,7 +87,9 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 30.)
     enum { N = 4 };
     responder_t *r = responder_start(N);
     char urls[N][64], body[128];
-    const char *args[2 * N + 1];
+    /* A poll deadline far above the freshness bound: a loop that waited for
+     * the stalled engine before polling the others would fail this test. */
+    const char *args[2 * N + 3];
     int a = 0;
     for (int i = 0; i < N; i++) {
         page(body, sizeof(body), 4);
@@ -96,6 +98,8 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 30.)
         args[a++] = "--engine";
         args[a++] = urls[i];
     }
+    args[a++] = "--timeout-ms";
+    args[a++] = "1500";
     args[a] = NULL;
     feed_proc_t f;
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
@@ -124,8 +128,9 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 30.)
     kvr_engine_state_t s;
     uint64_t age;
     cr_assert(feed_read(&f, urls[0], &s, &age));
-    cr_expect_not(s.flags & KVR_SLOT_HEALTHY, "the stalled engine is still healthy");
     cr_expect_gt(age, 1000 * KVR_NS_PER_MS, "the stalled engine's age did not grow");
+    /* Its poll times out at the deadline: then it counts failures like any other. */
+    cr_expect(feed_wait(&f, urls[0], feed_pred_unhealthy, NULL, 10000, NULL), "the stalled engine stayed healthy");
     feed_stop(&f);
     responder_stop(r);
 }
@@ -228,7 +233,7 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
     cr_assert(feed_read(&b, urls[0], &sb, &age_b));
     cr_expect_gt(age_b, 500 * KVR_NS_PER_MS, "relayed age of a stalled engine did not grow");
     uint64_t diff = age_a > age_b ? age_a - age_b : age_b - age_a;
-    cr_expect_lt(diff, 150 * KVR_NS_PER_MS, "ages differ by %llu ms across the relay",
+    cr_expect_lt(diff, 300 * KVR_NS_PER_MS, "ages differ by %llu ms across the relay",
                  (unsigned long long)(diff / KVR_NS_PER_MS));
     cr_expect_not(sb.flags & KVR_SLOT_HEALTHY, "remote unhealthy must relay as unhealthy");
 
@@ -420,7 +425,7 @@ static void *junk_exporter(void *arg)
         if (fd < 0)
             return NULL;
         for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
-            if (write(fd, junk[i], sizeof(junk[i])) < 0)
+            if (send(fd, junk[i], sizeof(junk[i]), MSG_NOSIGNAL) < 0)
                 break;
         kvr_test_sleep_ms(100);
         close(fd);
