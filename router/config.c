@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "router/engines.h"
+
 typedef enum { OPT_STR, OPT_U64, OPT_BOOL, OPT_SPECIAL } opt_kind_t;
 
 typedef struct opt_s {
@@ -365,6 +367,21 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
+    for (size_t i = 0; i < cfg->n_engines; i++) {
+        char host[256];
+        struct sockaddr_storage addr;
+        socklen_t addr_len;
+        int rc = kvr_engine_parse_url(cfg->engines[i], host, sizeof host, &addr, &addr_len);
+        if (rc == -EHOSTUNREACH) {
+            snprintf(err, err_len, "--engine %s: host does not resolve", cfg->engines[i]);
+            return -EINVAL;
+        }
+        if (rc < 0 || strlen(cfg->engines[i]) >= KVR_SHM_ENGINE_ID_MAX) {
+            snprintf(err, err_len, "--engine %s: expected a base URL http://HOST:PORT (at most %d bytes)",
+                     cfg->engines[i], KVR_SHM_ENGINE_ID_MAX - 1);
+            return -EINVAL;
+        }
+    }
     return 0;
 }
 
