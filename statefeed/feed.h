@@ -72,13 +72,12 @@ typedef struct kvr_feed_engine_s {
     uint64_t backoff_until_ns;
     uint64_t backoff_ns;
     uint64_t last_push_ns;     /* local receipt of the last push frame, 0 = never */
-    uint64_t last_push_seq;
+    uint64_t last_push_seq;    /* the sender's frame counter, for loss accounting */
     bool has_push_seq;
-    uint64_t last_sample_ns;   /* local time of the last sample from any source */
     const char *last_reason;   /* why the last poll failed, for the transition log */
     bool logged_unhealthy;
     /* own metrics */
-    uint64_t polls_ok, polls_failed, garbage, push_frames;
+    uint64_t polls_ok, polls_failed, garbage, push_frames, push_frames_lost;
     uint64_t latency_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
     uint64_t latency_sum_ns, latency_count;
 } kvr_feed_engine_t;

@@ -139,6 +139,16 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
         engine_label(label, sizeof(label), e->id);
         put(&t, "kvroute_statefeed_push_frames_total{%s} %llu\n", label, (unsigned long long)e->push_frames);
     }
+    put(&t, "# HELP kvroute_statefeed_push_frames_lost_total Push frames missing from the sender's sequence.\n"
+            "# TYPE kvroute_statefeed_push_frames_lost_total counter\n");
+    for (unsigned i = 0; i < feed->engine_count; i++) {
+        kvr_feed_engine_t *e = feed->engines[i];
+        if (e->removed || !e->has_push_seq)
+            continue;
+        engine_label(label, sizeof(label), e->id);
+        put(&t, "kvroute_statefeed_push_frames_lost_total{%s} %llu\n", label,
+            (unsigned long long)e->push_frames_lost);
+    }
     put(&t, "# HELP kvroute_statefeed_slot_age_seconds Age of each slot's sample (-1: never sampled).\n"
             "# TYPE kvroute_statefeed_slot_age_seconds gauge\n");
     put(&t, "# HELP kvroute_statefeed_slot_healthy 1 when the slot is marked healthy.\n"

@@ -66,7 +66,6 @@ void kvr_feed_publish_sample(kvr_feed_t *feed, kvr_feed_engine_t *engine,
     state.sample_seq++;
     state.consecutive_failures = 0;
     kvr_shm_write_slot(&feed->shm, engine->slot, &state);
-    engine->last_sample_ns = sample_ns;
     if (engine->logged_unhealthy) {
         KVR_INFO("engine_healthy engine=%s source=%s", engine->id, kvr_source_name(source));
         engine->logged_unhealthy = false;
@@ -118,5 +117,4 @@ void kvr_feed_publish_relayed(kvr_feed_t *feed, kvr_feed_engine_t *engine,
         state.sample_seq++;
     state.consecutive_failures = sample->consecutive_failures;
     kvr_shm_write_slot(&feed->shm, engine->slot, &state);
-    engine->last_sample_ns = sample_ns;
 }

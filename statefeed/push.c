@@ -162,6 +162,10 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
     e->push_frames++;
     e->last_push_ns = now_ns;
     if (frame.has_seq) {
+        /* Gaps in the sender's counter are frames lost on the way (a full
+         * datagram queue, UDP loss); a counter that starts over is a restart. */
+        if (e->has_push_seq && frame.seq > e->last_push_seq + 1)
+            e->push_frames_lost += frame.seq - e->last_push_seq - 1;
         e->last_push_seq = frame.seq;
         e->has_push_seq = true;
     }

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -268,4 +269,45 @@ Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 20.)
     cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL), "engine stayed healthy without any source");
     feed_stop(&f);
     responder_stop(r);
+}
+
+Test(feed_sources, push_losses_counted, .timeout = 20.)
+{
+    char sock[128], base[64], listen[32];
+    kvr_test_unique_name(base, sizeof(base), "kvr-push");
+    snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
+    uint16_t port = kvr_test_free_port();
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
+    const char *engine = "http://10.1.1.1:8000";
+    feed_proc_t f;
+    const char *args[] = {"--engine", "http://10.1.1.1:8000,kind=push", "--push-socket", sock, "--listen", listen, NULL};
+    cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    cr_assert(kvr_test_wait_port(port, 3000));
+    const uint64_t seqs[] = {1, 2, 5, 6}; /* 3 and 4 lost on the way */
+    for (size_t i = 0; i < 4; i++) {
+        kvr_state_frame_t fr;
+        memset(&fr, 0, sizeof(fr));
+        fr.version = KVR_STATE_FRAME_VERSION;
+        fr.sample_unix_ns = kvr_clock_wall_ns();
+        fr.has_seq = true;
+        fr.seq = seqs[i];
+        snprintf(fr.state.engine_id, sizeof(fr.state.engine_id), "%s", engine);
+        fr.state.running = (uint32_t)i;
+        char buf[KVR_STATE_FRAME_MAX];
+        size_t len = 0;
+        cr_assert_eq(kvr_state_frame_encode(&fr, buf, sizeof(buf), &len), 0);
+        send_dgram(sock, buf, len);
+        kvr_test_sleep_ms(5);
+    }
+    uint32_t want = 3;
+    cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL));
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    char line[160];
+    snprintf(line, sizeof(line), "kvroute_statefeed_push_frames_lost_total{engine=\"%s\"} 2\n", engine);
+    cr_expect_not_null(strstr(resp, line), "lost frames not counted:\n%s", resp);
+    snprintf(line, sizeof(line), "kvroute_statefeed_push_frames_total{engine=\"%s\"} 4\n", engine);
+    cr_expect_not_null(strstr(resp, line), "accepted frames not counted");
+    free(resp);
+    feed_stop(&f);
 }
