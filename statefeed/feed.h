@@ -215,6 +215,15 @@ void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns);
 /** Completions of relay operations. */
 void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res);
 void kvr_feed_relay_stop(kvr_feed_t *feed);
+/** What the metrics endpoint reports about relays. */
+typedef struct kvr_feed_relay_stats_s {
+    unsigned subscribers;                        /* --export: connected subscribers */
+    unsigned imports;                            /* --import count */
+    const char *import_addr[KVR_FEED_MAX_IMPORTS];
+    bool import_connected[KVR_FEED_MAX_IMPORTS];
+    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* tables that did not decode */
+} kvr_feed_relay_stats_t;
+void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out);
 
 /* ---- metrics.c ---- */
 /** Starts the --listen endpoint (libuv server polled from the ring). */

@@ -67,11 +67,11 @@ static void put_histogram(text_t *t, const char *name, const char *labels, const
     put(t, "%s_count%s%s%s %llu\n", name, open, labels, close, (unsigned long long)count);
 }
 
-/* Engine ids are URLs: only '"' and '\\' need escaping in a label value. */
-static void engine_label(char *out, size_t cap, const char *id)
+/* name="value" with the exposition format's escapes (\\, \", newline). */
+static void label_pair(char *out, size_t cap, const char *name, const char *id)
 {
     size_t o = 0;
-    o += (size_t)snprintf(out, cap, "engine=\"");
+    o += (size_t)snprintf(out, cap, "%s=\"", name);
     for (const char *p = id; *p && o + 3 < cap; p++) {
         if (*p == '"' || *p == '\\')
             out[o++] = '\\';
@@ -81,6 +81,11 @@ static void engine_label(char *out, size_t cap, const char *id)
         out[o++] = '"';
     }
     out[o] = '\0';
+}
+
+static void engine_label(char *out, size_t cap, const char *id)
+{
+    label_pair(out, cap, "engine", id);
 }
 
 char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
@@ -106,9 +111,27 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
             "kvroute_statefeed_push_unknown_engine_total %llu\n",
         (unsigned long long)feed->push_unknown_engine);
 
+    kvr_feed_relay_stats_t rs;
+    kvr_feed_relay_stats(feed, &rs);
+    if (feed->cfg.export_addr[0] != '\0')
+        put(&t, "# HELP kvroute_statefeed_export_subscribers Relay subscribers connected.\n"
+                "# TYPE kvroute_statefeed_export_subscribers gauge\nkvroute_statefeed_export_subscribers %u\n",
+            rs.subscribers);
+    if (rs.imports > 0)
+        put(&t, "# HELP kvroute_statefeed_import_connected 1 while the relay import is connected.\n"
+                "# TYPE kvroute_statefeed_import_connected gauge\n"
+                "# HELP kvroute_statefeed_import_rejected_total Relay tables that did not decode.\n"
+                "# TYPE kvroute_statefeed_import_rejected_total counter\n");
+    char label[KVR_SHM_ENGINE_ID_MAX * 2 + 16];
+    for (unsigned k = 0; k < rs.imports; k++) {
+        label_pair(label, sizeof(label), "addr", rs.import_addr[k]);
+        put(&t, "kvroute_statefeed_import_connected{%s} %d\n", label, rs.import_connected[k] ? 1 : 0);
+        put(&t, "kvroute_statefeed_import_rejected_total{%s} %llu\n", label,
+            (unsigned long long)rs.import_rejected[k]);
+    }
+
     put(&t, "# HELP kvroute_statefeed_poll_seconds Poll latency per engine, request to answer.\n"
             "# TYPE kvroute_statefeed_poll_seconds histogram\n");
-    char label[KVR_SHM_ENGINE_ID_MAX * 2 + 16];
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
         if (e->removed || e->latency_count == 0)

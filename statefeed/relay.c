@@ -514,6 +514,22 @@ void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
     }
 }
 
+void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    const kvr_relay_t *r = feed->relay;
+    if (r == NULL)
+        return;
+    for (int i = 0; i < MAX_SUBSCRIBERS; i++)
+        out->subscribers += r->subs[i].fd >= 0;
+    out->imports = r->import_count;
+    for (unsigned k = 0; k < r->import_count; k++) {
+        out->import_addr[k] = r->imports[k].addr_text;
+        out->import_connected[k] = r->imports[k].connected;
+        out->import_rejected[k] = r->imports[k].frames_rejected;
+    }
+}
+
 void kvr_feed_relay_stop(kvr_feed_t *feed)
 {
     kvr_relay_t *r = feed->relay;

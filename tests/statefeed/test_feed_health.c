@@ -391,16 +391,29 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
         cr_assert(feed_start(&ex[i], args), "exporter %u did not start; log in %s", i, ex[i].log_path);
         cr_assert(kvr_test_wait_port(port, 3000));
     }
-    const char *args_b[] = {"--import", imp[0], "--import", imp[1], NULL};
+    uint16_t mport = kvr_test_free_port();
+    char listen[32];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", mport);
+    const char *args_b[] = {"--import", imp[0], "--import", imp[1], "--listen", listen, NULL};
     cr_assert(feed_start(&b, args_b), "importer did not start; log in %s", b.log_path);
     kvr_engine_state_t s;
     for (unsigned i = 0; i < 2; i++) {
         uint32_t want = 20 + i;
         cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, 3000, &s), "engine %u never relayed", i);
     }
+    char *resp = NULL, line[128];
+    cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_connected{addr=\"%s\"} 1\n", imp[0]);
+    cr_expect_not_null(strstr(resp, line), "import state not reported");
+    free(resp);
     /* One scheduler host goes away: only its engine turns unhealthy. */
     feed_stop(&ex[0]);
     cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, 3000, NULL), "lost host's engine still healthy");
+    resp = NULL;
+    cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_connected{addr=\"%s\"} 0\n", imp[0]);
+    cr_expect_not_null(strstr(resp, line), "lost import still reported connected");
+    free(resp);
     uint64_t age;
     cr_assert(feed_read(&b, urls[1], &s, &age));
     cr_expect(s.flags & KVR_SLOT_HEALTHY, "the other host's engine was hurt");
