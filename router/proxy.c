@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,6 @@ typedef struct proxy_s {
     kvr_upstream_t *up;
     const char *body;
     size_t body_len;
-    kvr_http_header_t fwd[PROXY_MAX_FORWARD_HEADERS];
     size_t n_fwd;
     uint32_t tried[PROXY_MAX_ATTEMPTS];
     uint32_t attempts;
@@ -39,7 +39,6 @@ typedef struct proxy_s {
     bool head_pending;            /* head not written yet: the first batch joins it in one write */
     int64_t content_length;
     const char *content_type;
-    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
     size_t n_out;
     char *pending;                /* body bytes of the first batch */
     size_t pending_len, pending_cap;
@@ -49,9 +48,43 @@ typedef struct proxy_s {
     uint64_t body_bytes;
     uint64_t sse_events;
     char last_byte;
+    /* Filled before use (n_fwd, n_out say how far): not cleared when recycled. */
+    kvr_http_header_t fwd[PROXY_MAX_FORWARD_HEADERS];
+    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
 } proxy_t;
 
 static void dispatch(proxy_t *p);
+
+/*
+ * A proxy_t is a few KB; recycling them keeps that memset-and-free churn off
+ * the allocator on every request (it showed in profiles at 25k req/s).
+ */
+#define PROXY_FREE_LIST_MAX 256
+static proxy_t *free_list[PROXY_FREE_LIST_MAX];
+static size_t free_count;
+
+static proxy_t *proxy_alloc(void)
+{
+    if (free_count == 0)
+        return kvr_xcalloc(1, sizeof(proxy_t));
+    proxy_t *p = free_list[--free_count];
+    char *pending = p->pending;
+    size_t cap = p->pending_cap;
+    memset(p, 0, offsetof(proxy_t, fwd));
+    p->pending = pending;
+    p->pending_cap = cap;
+    return p;
+}
+
+static void proxy_release(proxy_t *p)
+{
+    if (free_count < PROXY_FREE_LIST_MAX && p->pending_cap <= 65536) {
+        free_list[free_count++] = p;
+        return;
+    }
+    free(p->pending);
+    free(p);
+}
 
 static bool hop_by_hop(const char *name)
 {
@@ -100,8 +133,7 @@ static void finish(proxy_t *p, int status)
     if (p->route.engine || p->route.status)
         kvr_router_log_decision(r, p->request_id, p->keys.session_id, &p->route, status, p->attempts);
     kvr_keys_free(&p->keys);
-    free(p->pending);
-    free(p);
+    proxy_release(p);
     r->in_flight--;
     if (r->draining && r->in_flight == 0 && r->on_drained)
         r->on_drained(r);
@@ -345,7 +377,7 @@ static void dispatch(proxy_t *p)
 
 void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
 {
-    proxy_t *p = kvr_xcalloc(1, sizeof *p);
+    proxy_t *p = proxy_alloc();
     p->r = r;
     p->req = req;
     p->start_ns = kvr_http_req_start_ns(req);

@@ -102,7 +102,7 @@ static void *one_shot(void *arg)
 {
     shot_t *s = arg;
     char *resp = NULL;
-    const char *body = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":150,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+    const char *body = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":300,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
     s->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 30000);
     s->engine = resp ? engine_of(resp) : -1;
     free(resp);
@@ -124,7 +124,7 @@ Test(sim, burst_of_100_under_load_only_spreads_evenly)
         if (shots[i].engine >= 0 && shots[i].engine < ENGINES)
             per[shots[i].engine]++;
     }
-    /* 150 output tokens keep every request in flight for well over the burst's arrival */
+    /* 300 output tokens keep every request in flight for well over the burst's arrival */
     for (int i = 0; i < ENGINES; i++)
         cr_expect(per[i] >= 23 && per[i] <= 27, "engine %d got %d of 100", i, per[i]);
     cr_expect(kvr_harness_wait_zero(&h, 3000));
