@@ -185,6 +185,19 @@ static void on_request(kvr_http_req_t *req, void *user)
     fr->cut = script_int(script, "cut", 0);
     fr->hang = script_int(script, "hang", 0);
     fr->hold = script_int(script, "hold", 0);
+    if (script_int(script, "echo", 0)) {
+        /* What arrived, byte for byte: its length and FNV-1a hash. */
+        size_t len;
+        const unsigned char *body = (const unsigned char *)kvr_http_req_body(req, &len);
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < len; i++)
+            h = (h ^ body[i]) * 1099511628211ull;
+        char out[128];
+        int n = snprintf(out, sizeof out, "{\"len\":%zu,\"fnv\":\"%016llx\"}", len, (unsigned long long)h);
+        kvr_http_respond(req, 200, "application/json", NULL, 0, out, (size_t)n);
+        free(fr);
+        return;
+    }
     uv_timer_init(&f->loop, &fr->timer);
     fr->timer.data = fr;
     fr->timer_open = true;
@@ -256,6 +269,7 @@ kvr_fake_fleet_t *kvr_fake_start(int n)
         kvr_http_server_config_t cfg;
         kvr_http_server_config_init(&cfg);
         cfg.port = 0;
+        cfg.max_body_bytes = 16u << 20;
         cfg.on_request = on_request;
         cfg.user = e;
         cr_assert_eq(kvr_http_server_create(&f->loop, &cfg, &e->srv), 0);

@@ -7,7 +7,8 @@
  * one libuv loop in a thread of the test process. Each request's behaviour
  * comes from its X-Fake header (forwarded by kvroute untouched) or from a
  * per-engine override, e.g. "chunks=5,interval_ms=20", "status=500",
- * "hang=1", "hold=1", "cut=2,chunks=10", "delay_ms=100".
+ * "hang=1", "hold=1", "cut=2,chunks=10", "delay_ms=100", "echo=1" (answers
+ * {"len":N,"fnv":"<FNV-1a of the body>"}).
  * Non-streamed answers are {"engine":i,...}; streams are SSE events
  * "data: {\"engine\":i,\"n\":k}\n\n" then "data: [DONE]\n\n".
  */

@@ -434,3 +434,26 @@ Test(proxy, metrics_pass_promtool_and_es0_reconciles_against_engine_metrics)
     unlink(path);
     cr_expect_eq(rc, 0, "promtool check metrics rejects /metrics");
 }
+
+Test(proxy, a_large_body_reaches_the_engine_byte_for_byte)
+{
+    kvr_harness_start(&h, 1, NULL);
+    /* an agentic prompt: 600 KB of text with escapes, unicode and odd spacing */
+    size_t cap = 700 * 1024, n = 0;
+    char *body = malloc(cap);
+    n += (size_t)snprintf(body + n, cap - n, "{ \"messages\" : [ {\"role\":\"system\",\"content\":\"");
+    while (n < 600 * 1024)
+        n += (size_t)snprintf(body + n, cap - n, "caf\\u00e9 \\\"quoted\\\" tab\\t \xc3\xa9t\xc3\xa9 %zu ", n);
+    n += (size_t)snprintf(body + n, cap - n, "\"}],\n \"stream\": false }\n");
+    uint64_t want = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        want = (want ^ (unsigned char)body[i]) * 1099511628211ull;
+    char *resp;
+    cr_assert_eq(post("X-Fake: echo=1\r\n", body, &resp), 200);
+    char expect[128];
+    snprintf(expect, sizeof expect, "{\"len\":%zu,\"fnv\":\"%016llx\"}", n, (unsigned long long)want);
+    cr_expect_str_eq(kvr_test_http_body(resp), expect);
+    free(resp);
+    free(body);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
