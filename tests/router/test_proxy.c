@@ -240,8 +240,9 @@ Test(proxy, dead_engine_leaves_the_candidate_set_and_returns)
              kvr_fake_port(h.fleet, 0));
     cr_expect_gt(kvr_harness_metric(&h, sample), 0);
     kvr_fake_force(h.fleet, 0, "");
-    kvr_test_sleep_ms(600);
     snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 0));
+    for (int waited = 0; kvr_harness_metric(&h, sample) != 1 && waited < 5000; waited += 100)
+        kvr_test_sleep_ms(100); /* health checks every 200 ms bring it back */
     cr_expect_eq(kvr_harness_metric(&h, sample), 1);
     unsigned before = kvr_fake_requests(h.fleet, 0);
     for (int i = 0; i < 4; i++) {
@@ -392,7 +393,10 @@ Test(proxy, sighup_reloads_the_engine_list)
     fprintf(f, "engine http://127.0.0.1:%u\n", kvr_fake_port(fleet, 1));
     fclose(f);
     kill(h.pid, SIGHUP);
-    kvr_test_sleep_ms(300);
+    char gone[96];
+    snprintf(gone, sizeof gone, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 1));
+    for (int waited = 0; kvr_harness_metric(&h, gone) != 1 && waited < 5000; waited += 50)
+        kvr_test_sleep_ms(50);
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(post(NULL, chat, &resp), 200);
         free(resp);
