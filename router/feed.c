@@ -69,7 +69,9 @@ static void try_open(kvr_feed_t *feed, uint64_t now_ns)
     feed->next_open_ns = now_ns + FEED_REOPEN_INTERVAL_NS;
     dev_t dev = 0;
     ino_t ino = 0;
-    object_identity(feed->name, &dev, &ino);
+    int id_rc = object_identity(feed->name, &dev, &ino);
+    if (feed->open && id_rc == 0 && dev == feed->dev && ino == feed->ino)
+        return; /* the same object: a stale writer stays stale until a new one replaces it */
     kvr_shm_t shm;
     int rc = kvr_shm_open(&shm, feed->name);
     if (rc < 0) {

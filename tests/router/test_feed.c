@@ -136,6 +136,9 @@ Test(feed, stale_heartbeat_means_shadow_for_every_engine)
     kvr_engine_view_t v;
     cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_WRITER_STALE);
     cr_expect_eq(v.eff_requests, 0);
+    kvr_test_sleep_ms(600); /* past the reopen interval: the same object is not mapped again */
+    kvr_feed_refresh(&feed, kvr_clock_now_ns());
+    cr_expect_eq(feed.opens_total, 1);
     kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
     now = kvr_clock_now_ns();
     kvr_feed_refresh(&feed, now);
