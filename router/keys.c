@@ -75,6 +75,49 @@ int kvr_keys_config_parse(kvr_keys_config_t *cfg, const char *list)
  * are not copied twice: the text buffer is the one copy.
  */
 
+/*
+ * cJSON allocates every node and string separately; a parse is freed as a
+ * whole right after the keys are copied out, so its nodes come from a bump
+ * arena that is reset per body (malloc beyond it). One per thread.
+ */
+#define KEYS_ARENA_BYTES (256 * 1024)
+
+static _Thread_local struct {
+    char *base;
+    size_t used;
+} arena;
+
+static void *arena_malloc(size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (arena.base && n <= KEYS_ARENA_BYTES - arena.used) {
+        void *p = arena.base + arena.used;
+        arena.used += n;
+        return p;
+    }
+    return malloc(n);
+}
+
+static void arena_free(void *p)
+{
+    if (arena.base && (char *)p >= arena.base && (char *)p < arena.base + KEYS_ARENA_BYTES)
+        return;
+    free(p);
+}
+
+static void arena_begin(void)
+{
+    static bool hooks_set;
+    if (!hooks_set) {
+        cJSON_Hooks hooks = {arena_malloc, arena_free};
+        cJSON_InitHooks(&hooks);
+        hooks_set = true;
+    }
+    if (!arena.base)
+        arena.base = kvr_xmalloc(KEYS_ARENA_BYTES);
+    arena.used = 0;
+}
+
 static bool is_string(const cJSON *v)
 {
     return cJSON_IsString(v) && v->valuestring;
@@ -234,6 +277,7 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
 {
     memset(out, 0, sizeof *out);
     const char *end = NULL;
+    arena_begin();
     cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
     if (!root) {
         parse_error(body, len, err, err_len);
