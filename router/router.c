@@ -194,7 +194,8 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
         int v = find_view(views_buf, n, pin->engine);
         if (v < 0) {
             place = PLACE_REPLACED; /* the pin is down, removed, or failed this request */
-        } else if (r->cfg.migrate_load > 0 && views_buf[v].eff_requests > r->cfg.migrate_load && n > 1) {
+        } else if ((r->cfg.migrate_load > 0 && views_buf[v].eff_requests > r->cfg.migrate_load && n > 1) ||
+                   kvr_policy_migrate_due(&r->cfg.policy_config, views_buf, n, (size_t)v)) {
             place = PLACE_MIGRATED;
         } else {
             d.view = v;

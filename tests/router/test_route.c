@@ -14,11 +14,15 @@ static uv_loop_t loop;
 static kvr_router_t router;
 static bool router_up;
 
+static const char *migrate_factor; /* --migrate-factor for the next start(), NULL = default */
+
 static void start(size_t n_engines, const char *policy, kvr_placement_t placement, bool es, const char *shm,
                   uint32_t migrate_load)
 {
     kvr_router_config_t cfg;
     kvr_router_config_defaults(&cfg);
+    if (migrate_factor)
+        cr_assert_eq(kvr_policy_config_set(&cfg.policy_config, "migrate-factor", migrate_factor), 0);
     for (size_t i = 0; i < n_engines; i++) {
         char url[64];
         snprintf(url, sizeof url, "http://127.0.0.1:%zu", 19000 + i);
@@ -224,5 +228,31 @@ Test(route, charge_end_is_idempotent_and_exact)
     cr_expect_eq(e->shadow_kv_tokens, 350);
     kvr_charge_end(&c);
     kvr_charge_end(&c);
+    expect_all_zero();
+}
+
+Test(route, migrate_factor_moves_a_pin_far_above_the_fleet_mean)
+{
+    migrate_factor = "1.0";
+    start(2, "sticky", KVR_PLACEMENT_ONESHOT, false, NULL, 0);
+    migrate_factor = NULL;
+    kvr_charge_t c[6] = {0};
+    kvr_route_result_t res;
+    kvr_route_request_t req = request("s", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
+    kvr_engine_t *home = res.engine;
+    /* 2 in flight vs 0: threshold 1.0 x mean 1 + 1 = 2, not above it: stays */
+    kvr_charge_begin(&c[1], home, 10);
+    req = request("s", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[2], &res);
+    cr_expect_eq(res.engine, home);
+    cr_expect(res.pinned);
+    /* 3 in flight vs 0: 3 > 1.5 + 1: placed again */
+    req = request("s", 10);
+    kvr_router_route(&router, &req, NULL, 0, &c[3], &res);
+    cr_expect_neq(res.engine, home);
+    cr_expect_eq(router.metrics.sessions_migrated_total, 1);
+    for (int i = 0; i < 4; i++)
+        kvr_charge_end(&c[i]);
     expect_all_zero();
 }
