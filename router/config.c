@@ -46,6 +46,7 @@ static const opt_t options[] = {
     {"first-byte-timeout-ms", U64(first_byte_timeout_ms, 3600000), "MS", "request sent to first response byte (default 120000); 504 when it expires"},
     {"idle-timeout-ms", U64(idle_timeout_ms, 3600000), "MS", "longest silence inside an upstream response (default 60000)"},
     {"max-body-bytes", U64(max_body_bytes, 1ull << 31), "N", "largest request body, beyond it 413 (default 16777216)"},
+    {"parse-offload-bytes", U64(parse_offload_bytes, 1ull << 31), "N", "request bodies of at least N bytes are parsed on the libuv threadpool, not the event loop; 0 = never (default 65536)"},
     {"max-header-bytes", U64(max_header_bytes, 1 << 20), "N", "largest request line + headers, beyond it 431 (default 16384)"},
     {"request-timeout-ms", U64(request_timeout_ms, 3600000), "MS", "a client must send its whole request within this, else 408 (default 30000)"},
     {"keepalive", U64(keepalive_per_engine, 100000), "N", "idle upstream connections kept open per engine (default 64)"},
@@ -84,6 +85,7 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
     cfg->first_byte_timeout_ms = 120000;
     cfg->idle_timeout_ms = 60000;
     cfg->max_body_bytes = 16u << 20;
+    cfg->parse_offload_bytes = 65536;
     cfg->max_header_bytes = 16384;
     cfg->request_timeout_ms = 30000;
     cfg->keepalive_per_engine = 64;

@@ -2,6 +2,7 @@
 #include "router/keys.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,14 +106,17 @@ static void arena_free(void *p)
     free(p);
 }
 
+static void set_hooks(void)
+{
+    cJSON_Hooks hooks = {arena_malloc, arena_free};
+    cJSON_InitHooks(&hooks);
+}
+
 static void arena_begin(void)
 {
-    static bool hooks_set;
-    if (!hooks_set) {
-        cJSON_Hooks hooks = {arena_malloc, arena_free};
-        cJSON_InitHooks(&hooks);
-        hooks_set = true;
-    }
+    /* Large bodies are parsed on the libuv threadpool too: hooks once, arenas per thread. */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, set_hooks);
     if (!arena.base)
         arena.base = kvr_xmalloc(KEYS_ARENA_BYTES);
     arena.used = 0;
@@ -253,9 +257,8 @@ static uint32_t get_max_tokens(const cJSON *root)
 }
 
 /* cJSON reports only where it stopped; line and column are what a client can act on. */
-static void parse_error(const char *body, size_t len, char *err, size_t err_len)
+static void parse_error(const char *body, size_t len, const char *at, char *err, size_t err_len)
 {
-    const char *at = cJSON_GetErrorPtr();
     if (!at || at < body || at > body + len) {
         snprintf(err, err_len, "malformed JSON body");
         return;
@@ -280,7 +283,7 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     arena_begin();
     cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
     if (!root) {
-        parse_error(body, len, err, err_len);
+        parse_error(body, len, end, err, err_len); /* end, not cJSON_GetErrorPtr(): a global */
         return -EINVAL;
     }
     while (end && end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))

@@ -45,7 +45,8 @@ void kvr_keys_config_defaults(kvr_keys_config_t *cfg);
 int kvr_keys_config_parse(kvr_keys_config_t *cfg, const char *list);
 
 /**
- * Extracts the keys of one request body. header_session is the session
+ * Extracts the keys of one request body. Thread-safe: the router runs it on
+ * the libuv threadpool for large bodies. header_session is the session
  * header's value (NULL when absent). Returns 0, or -EINVAL for a body that
  * is not a JSON object or has wrongly typed fields, with a one-line reason
  * in err (meant for the client's 400).

@@ -29,6 +29,12 @@ typedef struct proxy_s {
     kvr_route_result_t route;
     kvr_charge_t charge;
     kvr_upstream_t *up;
+    uv_work_t work;               /* key extraction on the threadpool (large bodies) */
+    bool extracting;
+    bool client_gone;             /* the client left while the keys were being extracted */
+    int extract_rc;
+    const char *session_header;
+    char extract_err[256];
     const char *body;
     size_t body_len;
     size_t n_fwd;
@@ -337,6 +343,11 @@ static void on_client_abort(kvr_http_req_t *req, void *arg)
 {
     proxy_t *p = arg;
     p->r->metrics.client_aborts_total++;
+    if (p->extracting) {
+        /* A worker thread still reads the body: the request is finished when it is done. */
+        p->client_gone = true;
+        return;
+    }
     KVR_DEBUG("client_abort request_id=%s engine=%s", p->request_id,
               p->route.engine ? p->route.engine->id : "-");
     kvr_http_req_abandon(req);
@@ -378,20 +389,11 @@ static void dispatch(proxy_t *p)
     }
 }
 
-void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
+/* The keys are known (or the body is bad): route and forward. */
+static void keys_ready(proxy_t *p)
 {
-    proxy_t *p = proxy_alloc();
-    p->r = r;
-    p->req = req;
-    p->start_ns = kvr_http_req_start_ns(req);
-    r->in_flight++;
-    kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id, sizeof p->request_id);
-    p->body = kvr_http_req_body(req, &p->body_len);
-
-    char err[256];
-    if (kvr_keys_extract(&r->cfg.keys, p->body, p->body_len, kvr_http_req_header(req, r->cfg.session_header),
-                         &p->keys, err, sizeof err) < 0) {
-        respond_error(p, 400, err);
+    if (p->extract_rc < 0) {
+        respond_error(p, 400, p->extract_err);
         return;
     }
     p->route_req = (kvr_route_request_t){
@@ -404,6 +406,43 @@ void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
         .prompt_tokens = p->keys.prompt_tokens,
         .max_tokens = p->keys.max_tokens,
     };
+    dispatch(p);
+}
+
+static void extract(proxy_t *p)
+{
+    p->extract_rc = kvr_keys_extract(&p->r->cfg.keys, p->body, p->body_len, p->session_header, &p->keys,
+                                     p->extract_err, sizeof p->extract_err);
+}
+
+static void on_extract_work(uv_work_t *w)
+{
+    extract(w->data);
+}
+
+static void on_extract_done(uv_work_t *w, int status)
+{
+    proxy_t *p = w->data;
+    (void)status; /* never cancelled */
+    p->extracting = false;
+    if (p->client_gone) {
+        kvr_http_req_abandon(p->req);
+        finish(p, 499);
+        return;
+    }
+    keys_ready(p);
+}
+
+void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
+{
+    proxy_t *p = proxy_alloc();
+    p->r = r;
+    p->req = req;
+    p->start_ns = kvr_http_req_start_ns(req);
+    r->in_flight++;
+    kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id, sizeof p->request_id);
+    p->body = kvr_http_req_body(req, &p->body_len);
+    p->session_header = kvr_http_req_header(req, r->cfg.session_header);
     size_t nh = kvr_http_req_header_count(req);
     for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
         const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
@@ -412,5 +451,18 @@ void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
     }
     p->fwd[p->n_fwd++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
     kvr_http_req_on_abort(req, on_client_abort, p);
-    dispatch(p);
+    /*
+     * A 512 KB agentic prompt takes a millisecond or more to parse: on the
+     * threadpool it does not stall every other stream. The pick itself stays
+     * on the loop thread, so shadow counters keep their one-thread order.
+     */
+    if (r->cfg.parse_offload_bytes > 0 && p->body_len >= r->cfg.parse_offload_bytes) {
+        p->work.data = p;
+        if (uv_queue_work(r->loop, &p->work, on_extract_work, on_extract_done) == 0) {
+            p->extracting = true;
+            return;
+        }
+    }
+    extract(p);
+    keys_ready(p);
 }

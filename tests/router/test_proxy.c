@@ -461,3 +461,37 @@ Test(proxy, a_large_body_reaches_the_engine_byte_for_byte)
     free(body);
     cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
+
+Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
+{
+    kvr_harness_start(&h, 1, NULL);
+    size_t n = 6u << 20;
+    char *body = malloc(n + 64);
+    size_t len = (size_t)snprintf(body, 64, "{\"messages\":[{\"role\":\"user\",\"content\":\"");
+    memset(body + len, 'x', n - len - 8);
+    len = n - 8;
+    len += (size_t)snprintf(body + len, 64, "\"}]}");
+    for (int round = 0; round < 3; round++) {
+        int fd = connect_router();
+        char head[256];
+        int hn = snprintf(head, sizeof head, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                                             "X-Fake: chunks=50,interval_ms=20\r\nContent-Length: %zu\r\n\r\n", len);
+        cr_assert_eq(write(fd, head, (size_t)hn), hn);
+        size_t off = 0;
+        while (off < len) {
+            ssize_t w = write(fd, body + off, len - off);
+            cr_assert_gt(w, 0);
+            off += (size_t)w;
+        }
+        close(fd); /* gone while the router parses (or just after) */
+    }
+    free(body);
+    cr_expect(kvr_harness_wait_zero(&h, 5000));
+    for (int waited = 0; kvr_harness_metric(&h, "kvroute_in_flight") != 0 && waited < 5000; waited += 50)
+        kvr_test_sleep_ms(50);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_in_flight"), 0);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 3);
+    char *resp;
+    cr_expect_eq(post(NULL, chat, &resp), 200, "kvroute still serves");
+    free(resp);
+}
