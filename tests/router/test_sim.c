@@ -2,6 +2,7 @@
 /* kvroute in front of live kvroute-sim engines: the behaviour users rely on, end to end. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +10,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "shm_layout/shm_layout.h"
 #include "tests/router/router_harness.h"
 #include "tests/support/proc.h"
 
 #define ENGINES 4
 
-static pid_t sim_pid;
+static pid_t sim_pid, feed_pid;
 static uint16_t sim_port, admin_port;
 static kvr_harness_t h;
 
 static void teardown(void)
 {
     kvr_harness_stop(&h);
+    if (feed_pid > 0)
+        kvr_test_stop(feed_pid, SIGTERM, 5000);
+    feed_pid = 0;
     if (sim_pid > 0)
         kvr_test_stop(sim_pid, SIGTERM, 5000);
     sim_pid = 0;
@@ -28,7 +33,14 @@ static void teardown(void)
 
 TestSuite(sim, .fini = teardown, .timeout = 60.);
 
+static void start_with(const char *policy, const char *const *more);
+
 static void start(const char *policy)
+{
+    start_with(policy, NULL);
+}
+
+static void start_with(const char *policy, const char *const *more)
 {
     sim_port = kvr_test_free_port_range(ENGINES);
     admin_port = kvr_test_free_port();
@@ -43,7 +55,7 @@ static void start(const char *policy)
     for (int i = 0; i < ENGINES; i++)
         cr_assert(kvr_test_wait_port((uint16_t)(sim_port + i), 5000));
     static char urls[ENGINES][64];
-    const char *extra[2 * ENGINES + 8];
+    const char *extra[2 * ENGINES + 16];
     size_t k = 0;
     for (int i = 0; i < ENGINES; i++) {
         snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u", sim_port + i);
@@ -54,6 +66,8 @@ static void start(const char *policy)
     extra[k++] = policy;
     extra[k++] = "--fail-threshold";
     extra[k++] = "1";
+    for (size_t i = 0; more && more[i] && k < sizeof extra / sizeof extra[0] - 1; i++)
+        extra[k++] = more[i];
     extra[k] = NULL;
     kvr_harness_start(&h, 0, extra);
 }
@@ -210,4 +224,91 @@ Test(sim, openai_npm_client_through_the_router)
         kvr_test_stop(pid, 0, 0); /* already reaped: only drops it from the cleanup list */
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "node script failed (status %d)", st);
     cr_expect(kvr_harness_wait_zero(&h, 3000));
+}
+
+static void *direct_long_request(void *arg)
+{
+    uint16_t port = (uint16_t)(uintptr_t)arg;
+    char *resp = NULL;
+    const char *body = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":3000,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+    kvr_test_http(port, "POST", "/v1/chat/completions", NULL, body, &resp, 60000);
+    free(resp);
+    return NULL;
+}
+
+static long engine_eff_requests(int engine)
+{
+    char *resp;
+    if (kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000) != 200) {
+        free(resp);
+        return -1;
+    }
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"id\":\"http://127.0.0.1:%u\"", sim_port + engine);
+    const char *e = strstr(kvr_test_http_body(resp), needle);
+    const char *eff = e ? strstr(e, "\"eff\":{\"requests\":") : NULL;
+    long v = eff ? strtol(eff + strlen("\"eff\":{\"requests\":"), NULL, 10) : -1;
+    free(resp);
+    return v;
+}
+
+Test(sim, es1_through_a_live_statefeed_sees_load_the_router_did_not_send)
+{
+    char shm[64];
+    kvr_test_unique_name(shm, sizeof shm, "/kvr-test-e2e");
+    const char *more[] = {"--es", "1", "--shm", shm, NULL};
+    start_with("sticky", more);
+    /* the statefeed scrapes every engine's /metrics into the segment the router reads */
+    const char *feed_argv[4 * ENGINES + 12];
+    size_t k = 0;
+    static char urls[ENGINES][64];
+    feed_argv[k++] = kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED");
+    feed_argv[k++] = "--shm";
+    feed_argv[k++] = shm;
+    feed_argv[k++] = "--period-ms";
+    feed_argv[k++] = "50";
+    feed_argv[k++] = "--log-level";
+    feed_argv[k++] = "warn";
+    for (int i = 0; i < ENGINES; i++) {
+        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u", sim_port + i);
+        feed_argv[k++] = "--engine";
+        feed_argv[k++] = urls[i];
+    }
+    feed_argv[k] = NULL;
+    feed_pid = kvr_test_spawn((char *const *)feed_argv, NULL);
+    cr_assert_gt(feed_pid, 0);
+
+    /* engines 0..2 get 6 long requests each straight from "other clients"; engine 3 stays idle */
+    for (int e = 0; e < ENGINES - 1; e++) {
+        for (int i = 0; i < 6; i++) {
+            pthread_t t;
+            cr_assert_eq(pthread_create(&t, NULL, direct_long_request, (void *)(uintptr_t)(sim_port + e)), 0);
+            pthread_detach(t);
+        }
+    }
+    for (int waited = 0; waited < 5000; waited += 100) {
+        bool seen = true;
+        for (int e = 0; e < ENGINES - 1; e++)
+            seen &= engine_eff_requests(e) >= 6;
+        if (seen)
+            break;
+        kvr_test_sleep_ms(100);
+    }
+    for (int e = 0; e < ENGINES - 1; e++)
+        cr_assert_geq(engine_eff_requests(e), 6, "engine %d's real load never reached the router", e);
+
+    /* new sessions go where the real load is lowest, although the router sent nothing anywhere */
+    for (int s = 0; s < 4; s++) {
+        char session[32];
+        snprintf(session, sizeof session, "e2e-%d", s);
+        char *resp;
+        cr_assert_eq(turn(session, &resp), 200);
+        cr_expect_eq(engine_of(resp), ENGINES - 1, "session %d", s);
+        free(resp);
+    }
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"fresh\"}"), 0);
+    kvr_harness_stop(&h);
+    kvr_test_stop(feed_pid, SIGTERM, 5000);
+    feed_pid = 0;
+    kvr_shm_unlink(shm);
 }
