@@ -108,16 +108,21 @@ def error_rate(recs):
     return 100.0 * sum(1 for r in recs if not r.get("ok")) / len(recs) if recs else None
 
 
-def verdict(p90_0, p90_1, err_0, err_1):
+def verdict(p90_0, p90_1, err_0, err_1, noise=None):
+    """noise: the relative p90 change two identical runs can show (an A/A
+    control measures it); smaller changes are not called a difference."""
+    noise = NOISE if noise is None else noise
     if p90_0 is None or p90_1 is None:
         return "no data"
     if (err_0 or 0) > 1.0 or (err_1 or 0) > 1.0:
         return "errors: see cell logs"
     change = (p90_1 - p90_0) / p90_0 if p90_0 > 0 else 0.0
-    if change <= -NOISE:
+    if change <= -noise:
         return "ES=1 better (p90 %+.0f%%)" % (100 * change)
-    if change >= NOISE:
+    if change >= noise:
         return "ES=1 worse (p90 %+.0f%%)" % (100 * change)
+    if abs(change) >= 0.005:
+        return "within noise (p90 %+.0f%%)" % (100 * change)
     return "no material difference"
 
 
@@ -310,7 +315,7 @@ def compare_policy(run_dir, policy):
     s0, s1 = cell_stats(r0), cell_stats(r1)
     row = {"policy": policy, "load_use": LOAD_USE.get(policy, ""), "es0": s0, "es1": s1,
            "reroute_pct": reroute_pct(r0, r1),
-           "verdict": verdict(s0["ttft_p90"], s1["ttft_p90"], s0["errors_pct"], s1["errors_pct"])}
+           "verdict": verdict(s0["ttft_p90"], s1["ttft_p90"], s0["errors_pct"], s1["errors_pct"], NOISE)}
     feed = os.path.join(run_dir, policy, "es1", "feed.txt")
     row["feed"] = freshness(feed, r1, time_scale=TIME_SCALE) if os.path.exists(feed) else None
     row["reasons"] = {arm: decision_reasons(os.path.join(run_dir, policy, arm, "router-metrics.txt"))
@@ -430,11 +435,15 @@ def main(argv=None):
     ap.add_argument("--policies", help="comma-separated order (default: every policy folder, sorted)")
     ap.add_argument("--no-charts", action="store_true", help="skip gnuplot")
     ap.add_argument("--header", default="", help="text put above the tables in results.md")
+    ap.add_argument("--noise", type=float, default=NOISE,
+                    help="relative TTFT p90 change below which the verdict is 'within noise' (default 0.05);"
+                         " set it from an A/A control (two runs of one cell)")
     ap.add_argument("--time-scale", type=float, default=1.0,
                     help="simulated seconds per real second of the run; times are reported simulated")
     args = ap.parse_args(argv)
-    global TIME_SCALE
+    global TIME_SCALE, NOISE
     TIME_SCALE = args.time_scale
+    NOISE = args.noise
     if not os.path.isdir(args.run_dir):
         print("compare: no such run directory: %s" % args.run_dir, file=sys.stderr)
         return 2

@@ -76,7 +76,9 @@ class Figures(unittest.TestCase):
     def test_verdict(self):
         self.assertTrue(compare.verdict(1000, 800, 0, 0).startswith("ES=1 better"))
         self.assertTrue(compare.verdict(1000, 1200, 0, 0).startswith("ES=1 worse"))
-        self.assertEqual(compare.verdict(1000, 1020, 0, 0), "no material difference")
+        self.assertEqual(compare.verdict(1000, 1020, 0, 0), "within noise (p90 +2%)")
+        self.assertEqual(compare.verdict(1000, 1001, 0, 0), "no material difference")
+        self.assertEqual(compare.verdict(1000, 800, 0, 0, noise=0.3), "within noise (p90 -20%)")
         self.assertEqual(compare.verdict(1000, 800, 5.0, 0), "errors: see cell logs")
         self.assertEqual(compare.verdict(None, 800, 0, 0), "no data")
 
