@@ -430,6 +430,7 @@ def policies_in(run_dir):
 
 
 def main(argv=None):
+    global TIME_SCALE, NOISE
     ap = argparse.ArgumentParser(description="Compare ES=0 vs ES=1 arms of an ablation run.")
     ap.add_argument("run_dir", help="run directory holding <policy>/es0 and <policy>/es1")
     ap.add_argument("--policies", help="comma-separated order (default: every policy folder, sorted)")
@@ -441,7 +442,6 @@ def main(argv=None):
     ap.add_argument("--time-scale", type=float, default=1.0,
                     help="simulated seconds per real second of the run; times are reported simulated")
     args = ap.parse_args(argv)
-    global TIME_SCALE, NOISE
     TIME_SCALE = args.time_scale
     NOISE = args.noise
     if not os.path.isdir(args.run_dir):
