@@ -4,9 +4,9 @@
  * Content-Length, streamed bodies (chunked or with a known length), the
  * OpenAI-shaped error body, and the write queue with its backpressure count.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,15 +63,25 @@ int kvr_http_error_json(char *out, size_t cap, int status, const char *type, con
         type = status == 429 ? "rate_limit_error"
                : status >= 500 ? "server_error"
                                : "invalid_request_error";
-    json_t *doc = json_pack("{s:{s:s,s:s,s:i}}", "error", "message", message ? message : "",
-                            "type", type, "code", status);
-    if (!doc)
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *error = cJSON_AddObjectToObject(doc, "error");
+    if (!cJSON_AddStringToObject(error, "message", message ? message : "") ||
+        !cJSON_AddStringToObject(error, "type", type) ||
+        !cJSON_AddNumberToObject(error, "code", status)) {
+        cJSON_Delete(doc);
         return -ENOMEM;
-    size_t n = json_dumpb(doc, out, cap, JSON_COMPACT);
-    json_decref(doc);
-    if (n == 0 || n >= cap)
+    }
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text)
+        return -ENOMEM;
+    size_t n = strlen(text);
+    if (n >= cap) {
+        cJSON_free(text);
         return -ENOSPC;
-    out[n] = '\0';
+    }
+    memcpy(out, text, n + 1);
+    cJSON_free(text);
     return (int)n;
 }
 

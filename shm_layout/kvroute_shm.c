@@ -3,9 +3,9 @@
  * kvroute-shm: the operator's view of a state segment. create, dump (table
  * or JSON), watch. Every failure is one line on stderr and a non-zero exit.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,34 +109,37 @@ static void dump_table(const kvr_shm_t *shm, FILE *out)
     }
 }
 
-static json_t *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t age)
+static cJSON *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t age)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "slot", json_integer(index));
-    json_object_set_new(o, "engine", json_string(s->engine_id));
-    json_object_set_new(o, "healthy", json_boolean(s->flags & KVR_SLOT_HEALTHY));
-    json_object_set_new(o, "caps_complete", json_boolean(s->flags & KVR_SLOT_CAPS_COMPLETE));
-    json_object_set_new(o, "source", json_string(kvr_source_name(kvr_slot_source(s->flags))));
-    json_object_set_new(o, "sampled", json_boolean(s->sample_seq != 0));
-    json_object_set_new(o, "age_ms", s->sample_seq ? json_real((double)age / 1e6) : json_null());
-    json_object_set_new(o, "sample_seq", json_integer((json_int_t)s->sample_seq));
-    json_object_set_new(o, "dp_ranks", json_integer(s->dp_ranks));
-    json_object_set_new(o, "running", json_integer(s->running));
-    json_object_set_new(o, "waiting", json_integer(s->waiting));
-    json_object_set_new(o, "max_running", json_integer(s->max_running));
-    json_object_set_new(o, "kv_tokens_used", json_integer((json_int_t)s->kv_tokens_used));
-    json_object_set_new(o, "kv_tokens_capacity", json_integer((json_int_t)s->kv_tokens_capacity));
-    json_object_set_new(o, "kv_usage", json_real(s->kv_usage));
-    json_object_set_new(o, "pending_prefill_tokens",
-                        (s->flags & KVR_SLOT_HAS_PENDING_PREFILL)
-                            ? json_integer((json_int_t)s->pending_prefill_tokens)
-                            : json_null());
-    json_object_set_new(o, "max_prefill_remaining",
-                        json_integer((json_int_t)s->max_prefill_remaining));
-    json_object_set_new(o, "utilization",
-                        (s->flags & KVR_SLOT_HAS_UTILIZATION) ? json_real(s->utilization)
-                                                              : json_null());
-    json_object_set_new(o, "consecutive_failures", json_integer(s->consecutive_failures));
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "slot", index);
+    cJSON_AddStringToObject(o, "engine", s->engine_id);
+    cJSON_AddBoolToObject(o, "healthy", (s->flags & KVR_SLOT_HEALTHY) != 0);
+    cJSON_AddBoolToObject(o, "caps_complete", (s->flags & KVR_SLOT_CAPS_COMPLETE) != 0);
+    cJSON_AddStringToObject(o, "source", kvr_source_name(kvr_slot_source(s->flags)));
+    cJSON_AddBoolToObject(o, "sampled", s->sample_seq != 0);
+    if (s->sample_seq)
+        cJSON_AddNumberToObject(o, "age_ms", (double)age / 1e6);
+    else
+        cJSON_AddNullToObject(o, "age_ms");
+    cJSON_AddNumberToObject(o, "sample_seq", s->sample_seq);
+    cJSON_AddNumberToObject(o, "dp_ranks", s->dp_ranks);
+    cJSON_AddNumberToObject(o, "running", s->running);
+    cJSON_AddNumberToObject(o, "waiting", s->waiting);
+    cJSON_AddNumberToObject(o, "max_running", s->max_running);
+    cJSON_AddNumberToObject(o, "kv_tokens_used", s->kv_tokens_used);
+    cJSON_AddNumberToObject(o, "kv_tokens_capacity", s->kv_tokens_capacity);
+    cJSON_AddNumberToObject(o, "kv_usage", s->kv_usage);
+    if (s->flags & KVR_SLOT_HAS_PENDING_PREFILL)
+        cJSON_AddNumberToObject(o, "pending_prefill_tokens", s->pending_prefill_tokens);
+    else
+        cJSON_AddNullToObject(o, "pending_prefill_tokens");
+    cJSON_AddNumberToObject(o, "max_prefill_remaining", s->max_prefill_remaining);
+    if (s->flags & KVR_SLOT_HAS_UTILIZATION)
+        cJSON_AddNumberToObject(o, "utilization", s->utilization);
+    else
+        cJSON_AddNullToObject(o, "utilization");
+    cJSON_AddNumberToObject(o, "consecutive_failures", s->consecutive_failures);
     return o;
 }
 
@@ -144,31 +147,32 @@ static int dump_json(const kvr_shm_t *shm, FILE *out)
 {
     const kvr_shm_header_t *h = shm->header;
     uint64_t now = kvr_clock_now_ns();
-    json_t *root = json_object();
-    json_object_set_new(root, "name", json_string(shm->name));
-    json_object_set_new(root, "abi_major", json_integer(h->abi_major));
-    json_object_set_new(root, "abi_minor", json_integer(h->abi_minor));
-    json_object_set_new(root, "capacity", json_integer(h->capacity));
-    json_object_set_new(root, "engines_in_use", json_integer(atomic_load(&h->engines_in_use)));
-    json_object_set_new(root, "generation", json_integer((json_int_t)kvr_shm_generation(shm)));
-    json_object_set_new(root, "writer_pid", json_integer(atomic_load(&h->writer_pid)));
-    json_object_set_new(root, "writer", json_string(writer_text(shm, now)));
-    json_object_set_new(root, "heartbeat_age_ms",
-                        json_real((double)kvr_clock_age_ns(now, atomic_load(&h->heartbeat_ns)) / 1e6));
-    json_t *engines = json_array();
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "name", shm->name);
+    cJSON_AddNumberToObject(root, "abi_major", h->abi_major);
+    cJSON_AddNumberToObject(root, "abi_minor", h->abi_minor);
+    cJSON_AddNumberToObject(root, "capacity", h->capacity);
+    cJSON_AddNumberToObject(root, "engines_in_use", atomic_load(&h->engines_in_use));
+    cJSON_AddNumberToObject(root, "generation", kvr_shm_generation(shm));
+    cJSON_AddNumberToObject(root, "writer_pid", atomic_load(&h->writer_pid));
+    cJSON_AddStringToObject(root, "writer", writer_text(shm, now));
+    cJSON_AddNumberToObject(root, "heartbeat_age_ms",
+                            (double)kvr_clock_age_ns(now, atomic_load(&h->heartbeat_ns)) / 1e6);
+    cJSON *engines = cJSON_AddArrayToObject(root, "engines");
     for (uint32_t i = 0; i < h->capacity; i++) {
         kvr_engine_state_t s;
         uint64_t age;
         int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
         if (rc == 0)
-            json_array_append_new(engines, slot_json(&s, i, age));
+            cJSON_AddItemToArray(engines, slot_json(&s, i, age));
         else if (rc != -ENOENT)
             fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i, kvr_strerror(rc));
     }
-    json_object_set_new(root, "engines", engines);
-    int rc = json_dumpf(root, out, JSON_COMPACT) == 0 ? 0 : -EIO;
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    int rc = text && fputs(text, out) >= 0 ? 0 : -EIO;
     fputc('\n', out);
-    json_decref(root);
+    cJSON_free(text);
     return rc;
 }
 

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
+#include <cjson/cJSON.h>
 
 #include "common/clock.h"
 #include "shm_layout/shm_layout.h"
@@ -189,20 +189,24 @@ static long fleet_requests(unsigned admin_port)
     buf[len] = '\0';
     long total = -1;
     char *body = strstr(buf, "\r\n\r\n");
-    json_t *doc = body ? json_loads(body + 4, 0, NULL) : NULL;
-    json_t *engines = json_object_get(doc, "engines");
-    if (json_is_array(engines)) {
+    cJSON *doc = body ? cJSON_Parse(body + 4) : NULL;
+    const cJSON *engines = cJSON_GetObjectItemCaseSensitive(doc, "engines");
+    if (cJSON_IsArray(engines)) {
         total = 0;
-        size_t i, j;
-        json_t *e, *r;
-        json_array_foreach(engines, i, e) {
-            json_array_foreach(json_object_get(e, "ranks"), j, r) {
-                total += (long)json_integer_value(json_object_get(r, "running"));
-                total += (long)json_integer_value(json_object_get(r, "waiting"));
+        const cJSON *e, *r;
+        cJSON_ArrayForEach(e, engines) {
+            const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(e, "ranks");
+            if (!cJSON_IsArray(ranks))
+                continue;
+            cJSON_ArrayForEach(r, ranks) {
+                const cJSON *running = cJSON_GetObjectItemCaseSensitive(r, "running");
+                const cJSON *waiting = cJSON_GetObjectItemCaseSensitive(r, "waiting");
+                total += cJSON_IsNumber(running) ? (long)running->valuedouble : 0;
+                total += cJSON_IsNumber(waiting) ? (long)waiting->valuedouble : 0;
             }
         }
     }
-    json_decref(doc);
+    cJSON_Delete(doc);
     free(buf);
     return total;
 }

@@ -3,8 +3,8 @@
  * The fleet: one HTTP server per engine, the ranks' step timers, faults and
  * the admin endpoints that set them (POST /admin/fault, GET /admin/state).
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,41 +108,50 @@ static void release_held(kvr_sim_engine_t *e)
 
 /* ---- admin ---- */
 
-static json_t *engine_state_json(kvr_sim_engine_t *e)
+static cJSON *engine_state_json(kvr_sim_engine_t *e)
 {
-    json_t *ranks = json_array();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "engine", e->index);
+    cJSON_AddStringToObject(o, "engine_id", e->engine_id);
+    cJSON_AddNumberToObject(o, "port", e->port);
+    const kvr_sim_faults_t *f = &e->faults;
+    cJSON *faults = cJSON_AddObjectToObject(o, "faults");
+    cJSON_AddBoolToObject(faults, "crash", f->crashed);
+    cJSON_AddBoolToObject(faults, "stall", f->stalled);
+    cJSON_AddNumberToObject(faults, "slow_metrics_ms", f->slow_metrics_ms);
+    cJSON_AddNumberToObject(faults, "error_rate", f->error_rate);
+    cJSON_AddNumberToObject(faults, "drop_after_tokens", f->drop_after_tokens);
+    cJSON_AddBoolToObject(faults, "garbage_metrics", f->garbage_metrics);
+    cJSON_AddNumberToObject(o, "requests_total", e->requests_total);
+    cJSON_AddNumberToObject(o, "requests_rejected", e->requests_rejected);
+    cJSON_AddNumberToObject(o, "requests_dropped", e->requests_dropped);
+    cJSON_AddNumberToObject(o, "requests_aborted", e->requests_aborted);
+    cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
     for (int r = 0; r < e->dp; r++) {
         kvr_sim_model_t *m = &e->ranks[r].model;
         uint64_t pending, largest;
         kvr_sim_model_pending_prefill(m, &pending, &largest);
-        json_array_append_new(
-            ranks,
-            json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}",
-                      "dp_rank", r, "running", (json_int_t)m->running.count, "waiting",
-                      (json_int_t)m->waiting.count, "max_running",
-                      (json_int_t)m->params.max_running, "peak_running",
-                      (json_int_t)m->peak_running, "kv_used_tokens",
-                      (json_int_t)kvr_sim_model_kv_used_tokens(m), "kv_capacity_tokens",
-                      (json_int_t)kvr_sim_model_kv_capacity_tokens(m), "cached_blocks",
-                      (json_int_t)m->cache.lru_blocks, "used_blocks",
-                      (json_int_t)m->cache.used_blocks, "evictions",
-                      (json_int_t)m->cache.evictions, "preemptions", (json_int_t)m->preemptions,
-                      "prefix_queries_tokens", (json_int_t)m->prefix_queries_tokens,
-                      "prefix_hits_tokens", (json_int_t)m->prefix_hits_tokens,
-                      "requests_finished", (json_int_t)m->requests_finished,
-                      "pending_prefill_tokens", (json_int_t)pending, "steps",
-                      (json_int_t)m->steps, "step_scale", m->params.step_scale));
+        cJSON *rank = cJSON_CreateObject();
+        cJSON_AddItemToArray(ranks, rank);
+        cJSON_AddNumberToObject(rank, "dp_rank", r);
+        cJSON_AddNumberToObject(rank, "running", m->running.count);
+        cJSON_AddNumberToObject(rank, "waiting", m->waiting.count);
+        cJSON_AddNumberToObject(rank, "max_running", m->params.max_running);
+        cJSON_AddNumberToObject(rank, "peak_running", m->peak_running);
+        cJSON_AddNumberToObject(rank, "kv_used_tokens", kvr_sim_model_kv_used_tokens(m));
+        cJSON_AddNumberToObject(rank, "kv_capacity_tokens", kvr_sim_model_kv_capacity_tokens(m));
+        cJSON_AddNumberToObject(rank, "cached_blocks", m->cache.lru_blocks);
+        cJSON_AddNumberToObject(rank, "used_blocks", m->cache.used_blocks);
+        cJSON_AddNumberToObject(rank, "evictions", m->cache.evictions);
+        cJSON_AddNumberToObject(rank, "preemptions", m->preemptions);
+        cJSON_AddNumberToObject(rank, "prefix_queries_tokens", m->prefix_queries_tokens);
+        cJSON_AddNumberToObject(rank, "prefix_hits_tokens", m->prefix_hits_tokens);
+        cJSON_AddNumberToObject(rank, "requests_finished", m->requests_finished);
+        cJSON_AddNumberToObject(rank, "pending_prefill_tokens", pending);
+        cJSON_AddNumberToObject(rank, "steps", m->steps);
+        cJSON_AddNumberToObject(rank, "step_scale", m->params.step_scale);
     }
-    const kvr_sim_faults_t *f = &e->faults;
-    return json_pack("{s:i,s:s,s:i,s:{s:b,s:b,s:i,s:f,s:i,s:b},s:I,s:I,s:I,s:I,s:o}", "engine",
-                     e->index, "engine_id", e->engine_id, "port", e->port, "faults", "crash",
-                     f->crashed, "stall", f->stalled, "slow_metrics_ms", (int)f->slow_metrics_ms,
-                     "error_rate", f->error_rate, "drop_after_tokens", (int)f->drop_after_tokens,
-                     "garbage_metrics", f->garbage_metrics, "requests_total",
-                     (json_int_t)e->requests_total, "requests_rejected",
-                     (json_int_t)e->requests_rejected, "requests_dropped",
-                     (json_int_t)e->requests_dropped, "requests_aborted",
-                     (json_int_t)e->requests_aborted, "ranks", ranks);
+    return o;
 }
 
 static void crash_timer_cb(uv_timer_t *t)
@@ -173,42 +182,59 @@ static void crash_timer_cb(uv_timer_t *t)
     }
 }
 
+/* The whole body as one JSON value; anything but whitespace after it is an error, as in the router. */
+static cJSON *parse_body(const char *body, size_t len)
+{
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(body, len, &end, false);
+    while (doc && end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    if (doc && end != body + len) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
 /* Applies one fault document to an engine; a message in err on a bad field. */
-static int apply_faults(kvr_sim_engine_t *e, json_t *doc, char *err, size_t errlen)
+static int apply_faults(kvr_sim_engine_t *e, const cJSON *doc, char *err, size_t errlen)
 {
     kvr_sim_faults_t f = e->faults;
     double step_scale = e->ranks[0].model.params.step_scale;
-    json_t *v;
-    if (json_is_true(json_object_get(doc, "clear"))) {
+    const cJSON *v;
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "clear"))) {
         memset(&f, 0, sizeof f);
         f.drop_after_tokens = -1;
         step_scale = 1.0;
     }
-    if ((v = json_object_get(doc, "crash")))
-        f.crashed = json_is_true(v);
-    if ((v = json_object_get(doc, "stall")))
-        f.stalled = json_is_true(v);
-    if ((v = json_object_get(doc, "garbage_metrics")))
-        f.garbage_metrics = json_is_true(v);
-    if ((v = json_object_get(doc, "slow_metrics_ms"))) {
-        if (!json_is_integer(v) || json_integer_value(v) < 0)
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "crash")))
+        f.crashed = cJSON_IsTrue(v);
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "stall")))
+        f.stalled = cJSON_IsTrue(v);
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "garbage_metrics")))
+        f.garbage_metrics = cJSON_IsTrue(v);
+    /* cJSON numbers are doubles: an integer field must hold a whole value in range. */
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "slow_metrics_ms"))) {
+        double ms = cJSON_GetNumberValue(v);
+        if (!(ms >= 0 && ms <= UINT32_MAX) || ms != floor(ms))
             return snprintf(err, errlen, "slow_metrics_ms must be a non-negative integer"), -EINVAL;
-        f.slow_metrics_ms = (uint32_t)json_integer_value(v);
+        f.slow_metrics_ms = (uint32_t)ms;
     }
-    if ((v = json_object_get(doc, "error_rate"))) {
-        double rate = json_number_value(v);
-        if (!json_is_number(v) || rate < 0 || rate > 1)
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "error_rate"))) {
+        double rate = cJSON_GetNumberValue(v);
+        if (!cJSON_IsNumber(v) || rate < 0 || rate > 1)
             return snprintf(err, errlen, "error_rate must be a number in 0..1"), -EINVAL;
         f.error_rate = rate;
     }
-    if ((v = json_object_get(doc, "drop_after_tokens"))) {
-        if (!json_is_integer(v) || json_integer_value(v) < -1)
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "drop_after_tokens"))) {
+        double n = cJSON_GetNumberValue(v);
+        if (!(n >= -1 && n <= INT32_MAX) || n != floor(n))
             return snprintf(err, errlen, "drop_after_tokens must be an integer >= -1"), -EINVAL;
-        f.drop_after_tokens = (int32_t)json_integer_value(v);
+        f.drop_after_tokens = (int32_t)n;
     }
-    if ((v = json_object_get(doc, "step_scale"))) {
-        step_scale = json_number_value(v);
-        if (!json_is_number(v) || !(step_scale > 0))
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "step_scale"))) {
+        step_scale = cJSON_GetNumberValue(v);
+        if (!cJSON_IsNumber(v) || !(step_scale > 0))
             return snprintf(err, errlen, "step_scale must be a number > 0"), -EINVAL;
     }
     bool was_crashed = e->faults.crashed, was_stalled = e->faults.stalled;
@@ -257,34 +283,37 @@ static void serve_admin(kvr_sim_fleet_t *fleet, kvr_sim_engine_t *self, kvr_http
         }
         size_t len;
         const char *body = kvr_http_req_body(req, &len);
-        json_error_t jerr;
-        json_t *doc = json_loadb(body, len, 0, &jerr);
-        if (!json_is_object(doc)) {
-            json_decref(doc);
+        cJSON *doc = parse_body(body, len);
+        if (!cJSON_IsObject(doc)) {
+            cJSON_Delete(doc);
             kvr_http_respond_error(req, 400, NULL, "body must be a JSON object of faults", NULL, 0);
             return;
         }
         char err[160];
         for (int i = first; i <= last; i++) {
             if (apply_faults(&fleet->engines[i], doc, err, sizeof err) < 0) {
-                json_decref(doc);
+                cJSON_Delete(doc);
                 kvr_http_respond_error(req, 400, NULL, err, NULL, 0);
                 return;
             }
         }
-        json_decref(doc);
+        cJSON_Delete(doc);
     } else if (strcmp(path, "/admin/state") != 0) {
         kvr_http_respond_error(req, 404, NULL, "admin paths: /admin/fault, /admin/state", NULL, 0);
         return;
     }
-    json_t *arr = json_array();
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(doc, "engines");
     for (int i = first; i <= last; i++)
-        json_array_append_new(arr, engine_state_json(&fleet->engines[i]));
-    json_t *doc = json_pack("{s:o}", "engines", arr);
-    char *text = json_dumps(doc, JSON_COMPACT);
+        cJSON_AddItemToArray(arr, engine_state_json(&fleet->engines[i]));
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text) {
+        kvr_http_respond_error(req, 500, NULL, "out of memory", NULL, 0);
+        return;
+    }
     kvr_http_respond(req, 200, "application/json", NULL, 0, text, strlen(text));
-    free(text);
-    json_decref(doc);
+    cJSON_free(text);
 }
 
 /* ---- request dispatch ---- */
@@ -355,11 +384,11 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
     fleet->loop = loop;
     fleet->cfg = *cfg;
     fleet->push_fd = -1;
-    json_t *name = json_string(cfg->model_name);
-    char *quoted = json_dumps(name, JSON_ENCODE_ANY);
+    cJSON *name = cJSON_CreateString(cfg->model_name);
+    char *quoted = cJSON_PrintUnformatted(name);
     snprintf(fleet->model_json, sizeof fleet->model_json, "%s", quoted ? quoted : "\"sim\"");
-    free(quoted);
-    json_decref(name);
+    cJSON_free(quoted);
+    cJSON_Delete(name);
     int rc = kvr_sim_push_open(fleet);
     if (rc < 0)
         return rc;

@@ -5,7 +5,7 @@
  * SGLang's /v1/loads (one loads[] entry per DP rank) and /get_load. Slow and
  * garbage telemetry faults are applied here.
  */
-#include <jansson.h>
+#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,38 +256,46 @@ static char *render_sglang(kvr_sim_engine_t *e, size_t *len)
     return o.buf;
 }
 
+/* /v1/loads ({timestamp, dp_rank_count, loads[]}) or /get_load's bare array; NULL without memory. */
 static char *render_loads(kvr_sim_engine_t *e, bool legacy, size_t *len)
 {
-    json_t *loads = json_array();
+    cJSON *doc, *loads;
+    if (legacy) {
+        doc = loads = cJSON_CreateArray();
+    } else {
+        doc = cJSON_CreateObject();
+        cJSON_AddNumberToObject(doc, "timestamp", (double)kvr_clock_wall_ns() / 1e9);
+        cJSON_AddNumberToObject(doc, "dp_rank_count", e->dp);
+        loads = cJSON_AddArrayToObject(doc, "loads");
+    }
     for (int r = 0; r < e->dp; r++) {
         kvr_sim_rank_t *rank = &e->ranks[r];
         kvr_sim_model_t *m = &rank->model;
         uint64_t used = kvr_sim_model_kv_used_tokens(m), pending, largest;
         kvr_sim_model_pending_prefill(m, &pending, &largest);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(loads, o);
+        cJSON_AddNumberToObject(o, "dp_rank", r);
         if (legacy) {
-            json_array_append_new(loads, json_pack("{s:i,s:I,s:I,s:I}", "dp_rank", r, "num_reqs",
-                                                   (json_int_t)(m->running.count + m->waiting.count),
-                                                   "num_waiting_reqs", (json_int_t)m->waiting.count,
-                                                   "num_tokens", (json_int_t)used));
+            cJSON_AddNumberToObject(o, "num_reqs", m->running.count + m->waiting.count);
+            cJSON_AddNumberToObject(o, "num_waiting_reqs", m->waiting.count);
+            cJSON_AddNumberToObject(o, "num_tokens", used);
             continue;
         }
-        json_array_append_new(
-            loads,
-            json_pack("{s:i,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f}", "dp_rank", r,
-                      "num_running_reqs", (json_int_t)m->running.count, "num_waiting_reqs",
-                      (json_int_t)m->waiting.count, "max_running_requests",
-                      (json_int_t)m->params.max_running, "num_used_tokens", (json_int_t)used,
-                      "num_total_tokens", (json_int_t)(used + pending), "max_total_num_tokens",
-                      (json_int_t)kvr_sim_model_kv_capacity_tokens(m), "token_usage", kv_usage(m),
-                      "gen_throughput", rank->gen_throughput, "cache_hit_rate", hit_rate(m),
-                      "utilization", rank->utilization));
+        cJSON_AddNumberToObject(o, "num_running_reqs", m->running.count);
+        cJSON_AddNumberToObject(o, "num_waiting_reqs", m->waiting.count);
+        cJSON_AddNumberToObject(o, "max_running_requests", m->params.max_running);
+        cJSON_AddNumberToObject(o, "num_used_tokens", used);
+        cJSON_AddNumberToObject(o, "num_total_tokens", used + pending);
+        cJSON_AddNumberToObject(o, "max_total_num_tokens", kvr_sim_model_kv_capacity_tokens(m));
+        cJSON_AddNumberToObject(o, "token_usage", kv_usage(m));
+        cJSON_AddNumberToObject(o, "gen_throughput", rank->gen_throughput);
+        cJSON_AddNumberToObject(o, "cache_hit_rate", hit_rate(m));
+        cJSON_AddNumberToObject(o, "utilization", rank->utilization);
     }
-    json_t *doc = legacy ? loads
-                         : json_pack("{s:f,s:i,s:o}", "timestamp", (double)kvr_clock_wall_ns() / 1e9,
-                                     "dp_rank_count", e->dp, "loads", loads);
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    json_decref(doc);
-    *len = strlen(text);
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    *len = text ? strlen(text) : 0;
     return text;
 }
 
@@ -324,11 +332,15 @@ static void respond_telemetry(kvr_sim_engine_t *e, kvr_http_req_t *req, telemetr
         body = e->fleet->cfg.flavor == KVR_SIM_FLAVOR_SGLANG ? render_sglang(e, &len)
                                                              : render_vllm(e, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, body, len);
+        free(body);
     } else {
         body = render_loads(e, what == T_GET_LOAD, &len);
-        kvr_http_respond(req, 200, "application/json", NULL, 0, body, len);
+        if (body)
+            kvr_http_respond(req, 200, "application/json", NULL, 0, body, len);
+        else
+            kvr_http_respond_error(req, 500, NULL, "out of memory", NULL, 0);
+        cJSON_free(body);
     }
-    free(body);
 }
 
 static void delayed_closed(uv_handle_t *h)

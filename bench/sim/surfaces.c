@@ -6,8 +6,9 @@
  * text the router also routes on (message contents in order, or prompt),
  * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks.
  */
+#include <cjson/cJSON.h>
 #include <inttypes.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,50 +137,78 @@ static void stream_finish(kvr_sim_call_t *c)
 static void respond_whole(kvr_sim_call_t *c)
 {
     const kvr_sim_req_t *r = &c->mreq;
-    json_t *usage = json_pack("{s:i,s:i,s:i,s:{s:i}}", "prompt_tokens", (int)r->prompt_tokens,
-                              "total_tokens", (int)(r->prompt_tokens + r->generated),
-                              "completion_tokens", (int)r->generated, "prompt_tokens_details",
-                              "cached_tokens", (int)r->cached_tokens);
-    json_t *choice;
-    if (c->chat)
-        choice = json_pack("{s:i,s:{s:s,s:s,s:[]},s:n,s:s,s:n}", "index", 0, "message", "role",
-                           "assistant", "content", c->text ? c->text : "", "tool_calls",
-                           "logprobs", "finish_reason", "length", "stop_reason");
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "id", c->id);
+    cJSON_AddStringToObject(doc, "object", c->chat ? "chat.completion" : "text_completion");
+    cJSON_AddNumberToObject(doc, "created", c->created);
+    cJSON_AddStringToObject(doc, "model", c->engine->fleet->cfg.model_name);
+    cJSON *choice = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "choices"), choice);
+    cJSON_AddNumberToObject(choice, "index", 0);
+    if (c->chat) {
+        cJSON *message = cJSON_AddObjectToObject(choice, "message");
+        cJSON_AddStringToObject(message, "role", "assistant");
+        cJSON_AddStringToObject(message, "content", c->text ? c->text : "");
+        cJSON_AddArrayToObject(message, "tool_calls");
+    } else {
+        cJSON_AddStringToObject(choice, "text", c->text ? c->text : "");
+    }
+    cJSON_AddNullToObject(choice, "logprobs");
+    cJSON_AddStringToObject(choice, "finish_reason", "length");
+    cJSON_AddNullToObject(choice, "stop_reason");
+    cJSON *usage = cJSON_AddObjectToObject(doc, "usage");
+    cJSON_AddNumberToObject(usage, "prompt_tokens", r->prompt_tokens);
+    cJSON_AddNumberToObject(usage, "total_tokens", r->prompt_tokens + r->generated);
+    cJSON_AddNumberToObject(usage, "completion_tokens", r->generated);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(usage, "prompt_tokens_details"),
+                            "cached_tokens", r->cached_tokens);
+    char *body = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (body)
+        kvr_http_respond(c->http, 200, "application/json", NULL, 0, body, strlen(body));
     else
-        choice = json_pack("{s:i,s:s,s:n,s:s,s:n}", "index", 0, "text", c->text ? c->text : "",
-                           "logprobs", "finish_reason", "length", "stop_reason");
-    json_t *doc = json_pack("{s:s,s:s,s:I,s:s,s:[o],s:o}", "id", c->id, "object",
-                            c->chat ? "chat.completion" : "text_completion", "created",
-                            (json_int_t)c->created, "model", c->engine->fleet->cfg.model_name,
-                            "choices", choice, "usage", usage);
-    char *body = json_dumps(doc, JSON_COMPACT);
-    kvr_http_respond(c->http, 200, "application/json", NULL, 0, body, strlen(body));
-    free(body);
-    json_decref(doc);
+        kvr_http_respond_error(c->http, 500, NULL, "out of memory", NULL, 0);
+    cJSON_free(body);
 }
 
 /* SGLang's /generate answer: the text so far and meta_info (streamed events repeat it whole). */
 static char *native_json(const kvr_sim_call_t *c, bool last, uint64_t now_ns)
 {
     const kvr_sim_req_t *r = &c->mreq;
-    json_t *finish = last ? json_pack("{s:s,s:i}", "type", "length", "length", (int)r->generated)
-                          : json_null();
-    json_t *doc = json_pack("{s:s,s:{s:s,s:o,s:i,s:i,s:i,s:f}}", "text", c->text ? c->text : "",
-                            "meta_info", "id", c->id, "finish_reason", finish, "prompt_tokens",
-                            (int)r->prompt_tokens, "completion_tokens", (int)r->generated,
-                            "cached_tokens", (int)r->cached_tokens, "e2e_latency",
-                            (double)(now_ns - r->arrival_ns) / 1e9);
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    json_decref(doc);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "text", c->text ? c->text : "");
+    cJSON *meta = cJSON_AddObjectToObject(doc, "meta_info");
+    cJSON_AddStringToObject(meta, "id", c->id);
+    if (last) {
+        cJSON *finish = cJSON_AddObjectToObject(meta, "finish_reason");
+        cJSON_AddStringToObject(finish, "type", "length");
+        cJSON_AddNumberToObject(finish, "length", r->generated);
+    } else {
+        cJSON_AddNullToObject(meta, "finish_reason");
+    }
+    cJSON_AddNumberToObject(meta, "prompt_tokens", r->prompt_tokens);
+    cJSON_AddNumberToObject(meta, "completion_tokens", r->generated);
+    cJSON_AddNumberToObject(meta, "cached_tokens", r->cached_tokens);
+    cJSON_AddNumberToObject(meta, "e2e_latency", (double)(now_ns - r->arrival_ns) / 1e9);
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
     return text;
 }
 
 static void native_event(kvr_sim_call_t *c, bool last)
 {
     char *json = native_json(c, last, kvr_sim_now_ns());
+    if (!json) {
+        /* Out of memory: the answer cannot be written; end it rather than send half. */
+        if (!c->stream)
+            kvr_http_respond_error(c->http, 500, NULL, "out of memory", NULL, 0);
+        else if (last)
+            kvr_http_stream_end(c->http);
+        return;
+    }
     if (!c->stream) {
         kvr_http_respond(c->http, 200, "application/json", NULL, 0, json, strlen(json));
-        free(json);
+        cJSON_free(json);
         return;
     }
     size_t n = strlen(json);
@@ -189,7 +218,7 @@ static void native_event(kvr_sim_call_t *c, bool last)
     memcpy(buf + 6 + n, "\n\n", 2);
     kvr_http_stream_write(c->http, buf, n + 8);
     free(buf);
-    free(json);
+    cJSON_free(json);
     if (last) {
         static const char done[] = "data: [DONE]\n\n";
         kvr_http_stream_write(c->http, done, sizeof done - 1);
@@ -271,51 +300,77 @@ static void text_add(text_t *t, const char *s, size_t n)
 }
 
 /* The routing text, built exactly as the router builds it (router/keys.c). */
-static int prompt_text(json_t *root, bool chat, bool native, text_t *t, const char **why)
+static int prompt_text(const cJSON *root, bool chat, bool native, text_t *t, const char **why)
 {
     if (chat) {
-        json_t *messages = json_object_get(root, "messages");
-        if (!json_is_array(messages)) {
+        const cJSON *messages = cJSON_GetObjectItemCaseSensitive(root, "messages");
+        if (!cJSON_IsArray(messages)) {
             *why = "'messages' must be an array";
             return -1;
         }
-        size_t i;
-        json_t *msg;
-        json_array_foreach(messages, i, msg) {
-            json_t *content = json_object_get(msg, "content");
-            if (json_is_string(content)) {
-                text_add(t, json_string_value(content), json_string_length(content));
-            } else if (json_is_array(content)) {
-                size_t k;
-                json_t *part;
-                json_array_foreach(content, k, part) {
-                    json_t *text = json_object_get(part, "text");
-                    if (json_is_string(text))
-                        text_add(t, json_string_value(text), json_string_length(text));
+        const cJSON *msg;
+        cJSON_ArrayForEach(msg, messages) {
+            const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
+            if (cJSON_IsString(content)) {
+                text_add(t, content->valuestring, strlen(content->valuestring));
+            } else if (cJSON_IsArray(content)) {
+                const cJSON *part;
+                cJSON_ArrayForEach(part, content) {
+                    const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
+                    if (cJSON_IsString(text))
+                        text_add(t, text->valuestring, strlen(text->valuestring));
                 }
-            } else if (!json_is_null(content)) {
+            } else if (!cJSON_IsNull(content)) {
                 *why = "'content' must be a string or an array of parts";
                 return -1;
             }
         }
         return 0;
     }
-    json_t *prompt = json_object_get(root, native ? "text" : "prompt");
-    if (json_is_string(prompt)) {
-        text_add(t, json_string_value(prompt), json_string_length(prompt));
+    const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(root, native ? "text" : "prompt");
+    if (cJSON_IsString(prompt)) {
+        text_add(t, prompt->valuestring, strlen(prompt->valuestring));
         return 0;
     }
-    if (json_is_array(prompt)) {
-        size_t i;
-        json_t *item;
-        json_array_foreach(prompt, i, item) {
-            if (json_is_string(item))
-                text_add(t, json_string_value(item), json_string_length(item));
+    if (cJSON_IsArray(prompt)) {
+        const cJSON *item;
+        cJSON_ArrayForEach(item, prompt) {
+            if (cJSON_IsString(item))
+                text_add(t, item->valuestring, strlen(item->valuestring));
         }
         return 0;
     }
     *why = native ? "'text' must be a string or an array" : "'prompt' must be a string or an array";
     return -1;
+}
+
+/* The whole body as one JSON value, as the router parses it; on failure, where in err. */
+static cJSON *parse_body(const char *body, size_t len, char *err, size_t errlen)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
+    if (!root) {
+        snprintf(err, errlen, "invalid JSON at byte %td", end && end >= body ? end - body : 0);
+        return NULL;
+    }
+    while (end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    if (end != body + len) {
+        snprintf(err, errlen, "data after the JSON value at byte %td", end - body);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* A whole number, as JSON integers were read before: cJSON keeps every number as a double. */
+static bool whole_number(const cJSON *v, long long *out)
+{
+    double d = cJSON_GetNumberValue(v);
+    if (!(d >= -0x1p63 && d < 0x1p63) || d != floor(d))
+        return false;
+    *out = (long long)d;
+    return true;
 }
 
 static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat, bool native)
@@ -324,11 +379,11 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     e->requests_total++;
     size_t len;
     const char *body = kvr_http_req_body(req, &len);
-    json_error_t jerr;
-    json_t *root = json_loadb(body, len, 0, &jerr);
+    char jerr[96] = "";
+    cJSON *root = parse_body(body, len, jerr, sizeof jerr);
     char msg[256];
-    if (!json_is_object(root)) {
-        snprintf(msg, sizeof msg, "request body is not a JSON object: %s", jerr.text);
+    if (!cJSON_IsObject(root)) {
+        snprintf(msg, sizeof msg, "request body is not a JSON object: %s", jerr);
         goto fail_400;
     }
     text_t text = {0};
@@ -338,16 +393,18 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         free(text.buf);
         goto fail_400;
     }
-    json_t *mt = native ? json_object_get(json_object_get(root, "sampling_params"), "max_new_tokens")
-                        : json_object_get(root, "max_tokens");
-    if (!native && !json_is_integer(mt))
-        mt = json_object_get(root, "max_completion_tokens");
-    json_int_t max_tokens = json_is_integer(mt) ? json_integer_value(mt) : fleet->cfg.default_max_tokens;
+    const cJSON *mt =
+        native ? cJSON_GetObjectItemCaseSensitive(
+                     cJSON_GetObjectItemCaseSensitive(root, "sampling_params"), "max_new_tokens")
+               : cJSON_GetObjectItemCaseSensitive(root, "max_tokens");
+    long long max_tokens = fleet->cfg.default_max_tokens;
+    if (!whole_number(mt, &max_tokens) && !native)
+        whole_number(cJSON_GetObjectItemCaseSensitive(root, "max_completion_tokens"), &max_tokens);
     uint64_t prompt_tokens = text.len / KVR_BYTES_PER_TOKEN;
     if (prompt_tokens == 0)
         prompt_tokens = 1;
     if (max_tokens < 1) {
-        snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", (long long)max_tokens);
+        snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", max_tokens);
         free(text.buf);
         goto fail_400;
     }
@@ -358,14 +415,14 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         snprintf(msg, sizeof msg,
                  "This model's maximum context length is %u tokens. However, you requested %" PRIu64
                  " tokens (%" PRIu64 " in the messages, %lld in the completion).",
-                 fleet->cfg.max_model_len, need, prompt_tokens, (long long)max_tokens);
+                 fleet->cfg.max_model_len, need, prompt_tokens, max_tokens);
         free(text.buf);
         goto fail_400;
     }
     if (e->faults.error_rate > 0 &&
         (double)(kvr_sim_engine_rand(e) >> 11) * 0x1.0p-53 < e->faults.error_rate) {
         free(text.buf);
-        json_decref(root);
+        cJSON_Delete(root);
         e->requests_rejected++;
         kvr_http_respond_error(req, 503, "server_error", "engine overloaded (simulated fault)",
                                NULL, 0);
@@ -377,9 +434,9 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->http = req;
     c->chat = chat;
     c->native = native;
-    c->stream = json_is_true(json_object_get(root, "stream"));
-    c->include_usage =
-        json_is_true(json_object_get(json_object_get(root, "stream_options"), "include_usage"));
+    c->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "stream"));
+    c->include_usage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "stream_options"), "include_usage"));
     c->created = (uint64_t)time(NULL);
     c->word_seed = kvr_sim_engine_rand(e);
     uint64_t rid = ++e->next_request_id;
@@ -393,7 +450,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->mreq.max_tokens = (uint32_t)max_tokens;
     c->mreq.owner = c;
     free(text.buf);
-    json_decref(root);
+    cJSON_Delete(root);
     c->next = e->calls;
     if (e->calls)
         e->calls->prev = c;
@@ -407,7 +464,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     return;
 
 fail_400:
-    json_decref(root);
+    cJSON_Delete(root);
     e->requests_rejected++;
     kvr_http_respond_error(req, 400, "BadRequestError", msg, NULL, 0);
 }
@@ -415,15 +472,24 @@ fail_400:
 static void serve_models(kvr_sim_engine_t *e, kvr_http_req_t *req)
 {
     const kvr_sim_config_t *cfg = &e->fleet->cfg;
-    json_t *doc = json_pack("{s:s,s:[{s:s,s:s,s:I,s:s,s:s,s:n,s:i}]}", "object", "list", "data",
-                            "id", cfg->model_name, "object", "model", "created",
-                            (json_int_t)time(NULL), "owned_by",
-                            cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm", "root",
-                            cfg->model_name, "parent", "max_model_len", (int)cfg->max_model_len);
-    char *body = json_dumps(doc, JSON_COMPACT);
-    kvr_http_respond(req, 200, "application/json", NULL, 0, body, strlen(body));
-    free(body);
-    json_decref(doc);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "object", "list");
+    cJSON *model = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "data"), model);
+    cJSON_AddStringToObject(model, "id", cfg->model_name);
+    cJSON_AddStringToObject(model, "object", "model");
+    cJSON_AddNumberToObject(model, "created", (double)time(NULL));
+    cJSON_AddStringToObject(model, "owned_by", cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm");
+    cJSON_AddStringToObject(model, "root", cfg->model_name);
+    cJSON_AddNullToObject(model, "parent");
+    cJSON_AddNumberToObject(model, "max_model_len", cfg->max_model_len);
+    char *body = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (body)
+        kvr_http_respond(req, 200, "application/json", NULL, 0, body, strlen(body));
+    else
+        kvr_http_respond_error(req, 500, NULL, "out of memory", NULL, 0);
+    cJSON_free(body);
 }
 
 bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req)

@@ -7,9 +7,10 @@
  *   --shm NAME --engine ID print the engine's slot from a live segment as JSON,
  *                          read with the seqlock reader routers use
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,31 +45,38 @@ static void usage(FILE *out)
 
 static void print_frame(int rc, const char *reason, const kvr_state_frame_t *f)
 {
-    json_t *o;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rc", rc);
     if (rc != 0) {
-        o = json_pack("{s:i, s:s}", "rc", rc, "reason", reason ? reason : kvr_strerror(rc));
+        cJSON_AddStringToObject(o, "reason", reason ? reason : kvr_strerror(rc));
     } else {
         const kvr_engine_state_t *s = &f->state;
-        o = json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:f,"
-                      " s:b, s:b, s:b, s:b}",
-                      "rc", 0, "engine", s->engine_id, "ts_ns", (json_int_t)f->sample_unix_ns,
-                      "seq", (json_int_t)f->seq, "running", (json_int_t)s->running,
-                      "waiting", (json_int_t)s->waiting, "max_running", (json_int_t)s->max_running,
-                      "dp_ranks", (json_int_t)s->dp_ranks, "kv_used", (json_int_t)s->kv_tokens_used,
-                      "kv_capacity", (json_int_t)s->kv_tokens_capacity, "kv_usage", s->kv_usage,
-                      "pending_prefill", (json_int_t)s->pending_prefill_tokens,
-                      "max_prefill_remaining", (json_int_t)s->max_prefill_remaining,
-                      "utilization", s->utilization,
-                      "caps_complete", (s->flags & KVR_SLOT_CAPS_COMPLETE) != 0,
-                      "has_pending_prefill", (s->flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0,
-                      "has_utilization", (s->flags & KVR_SLOT_HAS_UTILIZATION) != 0,
-                      "has_seq", f->has_seq);
+        /* Wall-clock nanoseconds need all 64 bits; a double would round them. */
+        char ts[24];
+        snprintf(ts, sizeof ts, "%" PRIu64, f->sample_unix_ns);
+        cJSON_AddStringToObject(o, "engine", s->engine_id);
+        cJSON_AddRawToObject(o, "ts_ns", ts);
+        cJSON_AddNumberToObject(o, "seq", f->seq);
+        cJSON_AddNumberToObject(o, "running", s->running);
+        cJSON_AddNumberToObject(o, "waiting", s->waiting);
+        cJSON_AddNumberToObject(o, "max_running", s->max_running);
+        cJSON_AddNumberToObject(o, "dp_ranks", s->dp_ranks);
+        cJSON_AddNumberToObject(o, "kv_used", s->kv_tokens_used);
+        cJSON_AddNumberToObject(o, "kv_capacity", s->kv_tokens_capacity);
+        cJSON_AddNumberToObject(o, "kv_usage", s->kv_usage);
+        cJSON_AddNumberToObject(o, "pending_prefill", s->pending_prefill_tokens);
+        cJSON_AddNumberToObject(o, "max_prefill_remaining", s->max_prefill_remaining);
+        cJSON_AddNumberToObject(o, "utilization", s->utilization);
+        cJSON_AddBoolToObject(o, "caps_complete", (s->flags & KVR_SLOT_CAPS_COMPLETE) != 0);
+        cJSON_AddBoolToObject(o, "has_pending_prefill", (s->flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0);
+        cJSON_AddBoolToObject(o, "has_utilization", (s->flags & KVR_SLOT_HAS_UTILIZATION) != 0);
+        cJSON_AddBoolToObject(o, "has_seq", f->has_seq);
     }
-    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    char *text = cJSON_PrintUnformatted(o);
     printf("%s\n", text ? text : "{\"rc\": -12}");
     fflush(stdout);
-    free(text);
-    json_decref(o);
+    cJSON_free(text);
+    cJSON_Delete(o);
 }
 
 static int print_slot(const char *name, const char *engine_id)
@@ -90,26 +98,29 @@ static int print_slot(const char *name, const char *engine_id)
         kvr_shm_close(&shm);
         return 1;
     }
-    json_t *o = json_pack("{s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:f,"
-                          " s:b, s:b, s:b, s:I}",
-                          "engine", s.engine_id, "source", kvr_source_name(kvr_slot_source(s.flags)),
-                          "healthy", (s.flags & KVR_SLOT_HEALTHY) != 0,
-                          "running", (json_int_t)s.running, "waiting", (json_int_t)s.waiting,
-                          "max_running", (json_int_t)s.max_running, "dp_ranks", (json_int_t)s.dp_ranks,
-                          "kv_used", (json_int_t)s.kv_tokens_used,
-                          "kv_capacity", (json_int_t)s.kv_tokens_capacity,
-                          "sample_seq", (json_int_t)s.sample_seq, "kv_usage", s.kv_usage,
-                          "pending_prefill", (json_int_t)s.pending_prefill_tokens,
-                          "max_prefill_remaining", (json_int_t)s.max_prefill_remaining,
-                          "utilization", s.utilization,
-                          "caps_complete", (s.flags & KVR_SLOT_CAPS_COMPLETE) != 0,
-                          "has_pending_prefill", (s.flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0,
-                          "has_utilization", (s.flags & KVR_SLOT_HAS_UTILIZATION) != 0,
-                          "age_ns", (json_int_t)age_ns);
-    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "engine", s.engine_id);
+    cJSON_AddStringToObject(o, "source", kvr_source_name(kvr_slot_source(s.flags)));
+    cJSON_AddBoolToObject(o, "healthy", (s.flags & KVR_SLOT_HEALTHY) != 0);
+    cJSON_AddNumberToObject(o, "running", s.running);
+    cJSON_AddNumberToObject(o, "waiting", s.waiting);
+    cJSON_AddNumberToObject(o, "max_running", s.max_running);
+    cJSON_AddNumberToObject(o, "dp_ranks", s.dp_ranks);
+    cJSON_AddNumberToObject(o, "kv_used", s.kv_tokens_used);
+    cJSON_AddNumberToObject(o, "kv_capacity", s.kv_tokens_capacity);
+    cJSON_AddNumberToObject(o, "sample_seq", s.sample_seq);
+    cJSON_AddNumberToObject(o, "kv_usage", s.kv_usage);
+    cJSON_AddNumberToObject(o, "pending_prefill", s.pending_prefill_tokens);
+    cJSON_AddNumberToObject(o, "max_prefill_remaining", s.max_prefill_remaining);
+    cJSON_AddNumberToObject(o, "utilization", s.utilization);
+    cJSON_AddBoolToObject(o, "caps_complete", (s.flags & KVR_SLOT_CAPS_COMPLETE) != 0);
+    cJSON_AddBoolToObject(o, "has_pending_prefill", (s.flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0);
+    cJSON_AddBoolToObject(o, "has_utilization", (s.flags & KVR_SLOT_HAS_UTILIZATION) != 0);
+    cJSON_AddNumberToObject(o, "age_ns", age_ns);
+    char *text = cJSON_PrintUnformatted(o);
     printf("%s\n", text ? text : "{}");
-    free(text);
-    json_decref(o);
+    cJSON_free(text);
+    cJSON_Delete(o);
     kvr_shm_close(&shm);
     return 0;
 }

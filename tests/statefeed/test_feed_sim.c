@@ -5,8 +5,8 @@
  * each source, and the simulator's faults turn into honest health.
  */
 #include <arpa/inet.h>
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
-#include <jansson.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -77,6 +77,13 @@ typedef struct {
     long running, waiting, pending_prefill, max_running;
 } truth_t;
 
+/* A rank's count from /admin/state; 0 when absent. */
+static long count_of(const cJSON *rank, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, key);
+    return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+}
+
 static bool sim_truth(const sim_t *s, unsigned engine, truth_t *t)
 {
     char path[64], *resp = NULL;
@@ -85,20 +92,22 @@ static bool sim_truth(const sim_t *s, unsigned engine, truth_t *t)
         free(resp);
         return false;
     }
-    json_t *doc = json_loads(kvr_test_http_body(resp), 0, NULL);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
-    json_t *e = json_array_get(json_object_get(doc, "engines"), 0);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(e, "ranks");
     memset(t, 0, sizeof(*t));
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(e, "ranks"), i, r) {
-        t->running += (long)json_integer_value(json_object_get(r, "running"));
-        t->waiting += (long)json_integer_value(json_object_get(r, "waiting"));
-        t->pending_prefill += (long)json_integer_value(json_object_get(r, "pending_prefill_tokens"));
-        t->max_running += (long)json_integer_value(json_object_get(r, "max_running"));
+    const cJSON *r;
+    if (cJSON_IsArray(ranks)) {
+        cJSON_ArrayForEach(r, ranks) {
+            t->running += count_of(r, "running");
+            t->waiting += count_of(r, "waiting");
+            t->pending_prefill += count_of(r, "pending_prefill_tokens");
+            t->max_running += count_of(r, "max_running");
+        }
     }
     bool ok = e != NULL;
-    json_decref(doc);
+    cJSON_Delete(doc);
     return ok;
 }
 
