@@ -6,10 +6,10 @@
  * and every fault mode doing what it says.
  */
 #include <arpa/inet.h>
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,14 +65,20 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-static json_t *body_json(const char *resp)
+static cJSON *body_json(const char *resp)
 {
     const char *body = kvr_test_http_body(resp);
     cr_assert_not_null(body);
-    json_error_t err;
-    json_t *doc = json_loads(body, 0, &err);
-    cr_assert_not_null(doc, "JSON body: %s in %s", err.text, body);
+    cJSON *doc = cJSON_Parse(body);
+    cr_assert_not_null(doc, "JSON body: %s", body);
     return doc;
+}
+
+/* obj[key] as a whole number; -1 when absent or not a number. */
+static long count_of(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
 }
 
 /* A chat request whose first message is prefix_char repeated prefix_bytes times. */
@@ -82,20 +88,38 @@ static char *chat_body(char prefix_char, size_t prefix_bytes, const char *tail, 
     char *prefix = malloc(prefix_bytes + 1);
     memset(prefix, prefix_char, prefix_bytes);
     prefix[prefix_bytes] = '\0';
-    json_t *doc = json_pack("{s:s,s:[{s:s,s:s},{s:s,s:s}],s:i,s:b,s:{s:b}}", "model", "sim",
-                            "messages", "role", "system", "content", prefix, "role", "user",
-                            "content", tail, "max_tokens", max_tokens, "stream", stream,
-                            "stream_options", "include_usage", 1);
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_decref(doc);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "model", "sim");
+    cJSON *messages = cJSON_AddArrayToObject(doc, "messages");
+    cJSON *system = cJSON_CreateObject();
+    cJSON_AddItemToArray(messages, system);
+    cJSON_AddStringToObject(system, "role", "system");
+    cJSON_AddStringToObject(system, "content", prefix);
+    cJSON *user = cJSON_CreateObject();
+    cJSON_AddItemToArray(messages, user);
+    cJSON_AddStringToObject(user, "role", "user");
+    cJSON_AddStringToObject(user, "content", tail);
+    cJSON_AddNumberToObject(doc, "max_tokens", max_tokens);
+    cJSON_AddBoolToObject(doc, "stream", stream);
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(doc, "stream_options"), "include_usage", true);
+    char *json = cJSON_PrintUnformatted(doc);
+    cr_assert_not_null(json);
+    char *text = strdup(json); /* callers free() it */
+    cJSON_free(json);
+    cJSON_Delete(doc);
     free(prefix);
     return text;
 }
 
-static long cached_tokens(json_t *doc)
+static long completion_tokens(const cJSON *doc)
 {
-    return (long)json_integer_value(json_object_get(
-        json_object_get(json_object_get(doc, "usage"), "prompt_tokens_details"), "cached_tokens"));
+    return count_of(cJSON_GetObjectItemCaseSensitive(doc, "usage"), "completion_tokens");
+}
+
+static long cached_tokens(const cJSON *doc)
+{
+    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(doc, "usage");
+    return count_of(cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens_details"), "cached_tokens");
 }
 
 Test(sim, chat_stream_is_vllm_shaped, .timeout = 30.)
@@ -128,21 +152,21 @@ Test(sim, same_prefix_reports_cached_tokens, .timeout = 30.)
     char *b = chat_body('P', 6400, "another question entirely", 3, false);
     char *c = chat_body('Q', 6400, "first question", 3, false);
     cr_assert_eq(post(sim_port, "/v1/chat/completions", a, &resp), 200);
-    json_t *doc = body_json(resp);
+    cJSON *doc = body_json(resp);
     cr_assert_eq(cached_tokens(doc), 0);
-    cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "usage"), "completion_tokens")), 3);
-    json_decref(doc);
+    cr_assert_eq(completion_tokens(doc), 3);
+    cJSON_Delete(doc);
     free(resp);
     cr_assert_eq(post(sim_port, "/v1/chat/completions", b, &resp), 200);
     doc = body_json(resp);
     /* 6400 shared bytes = 100 blocks of 16 tokens. */
     cr_assert_eq(cached_tokens(doc), 1600, "cached %ld", cached_tokens(doc));
-    json_decref(doc);
+    cJSON_Delete(doc);
     free(resp);
     cr_assert_eq(post(sim_port, "/v1/chat/completions", c, &resp), 200);
     doc = body_json(resp);
     cr_assert_eq(cached_tokens(doc), 0, "a different prefix reports none");
-    json_decref(doc);
+    cJSON_Delete(doc);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
     cr_assert(strstr(resp, "vllm:prefix_cache_hits_total{model_name=\"sim-30b-a3b\",engine=\"0\"} 1600.0\n"),
@@ -205,10 +229,11 @@ static long state_field(uint16_t port, const char *field)
 {
     char *resp;
     cr_assert_eq(kvr_test_http(port, "GET", "/admin/state", NULL, NULL, &resp, 5000), 200);
-    json_t *doc = body_json(resp);
-    json_t *rank = json_array_get(json_object_get(json_array_get(json_object_get(doc, "engines"), 0), "ranks"), 0);
-    long v = (long)json_integer_value(json_object_get(rank, field));
-    json_decref(doc);
+    cJSON *doc = body_json(resp);
+    const cJSON *engine = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
+    const cJSON *rank = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(engine, "ranks"), 0);
+    long v = count_of(rank, field);
+    cJSON_Delete(doc);
     free(resp);
     return v;
 }
@@ -225,9 +250,9 @@ Test(sim, kv_pressure_evicts_preempts_and_metrics_agree, .timeout = 60.)
     post_many(sim_port, "/v1/chat/completions", bodies, 12, resps);
     for (int i = 0; i < 12; i++) {
         cr_assert_eq(strncmp(resps[i], "HTTP/1.1 200", 12), 0, "%.200s", resps[i]);
-        json_t *doc = body_json(resps[i]);
-        cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "usage"), "completion_tokens")), 200);
-        json_decref(doc);
+        cJSON *doc = body_json(resps[i]);
+        cr_assert_eq(completion_tokens(doc), 200);
+        cJSON_Delete(doc);
         free(resps[i]);
         free(bodies[i]);
     }
@@ -311,23 +336,26 @@ Test(sim, sglang_metrics_and_loads, .timeout = 30.)
     promtool_accepts(kvr_test_http_body(resp));
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads?include=core", NULL, NULL, &resp, 5000), 200);
-    json_t *doc = body_json(resp);
-    json_t *loads = json_object_get(doc, "loads");
-    cr_assert_eq(json_array_size(loads), 2, "one entry per DP rank");
+    cJSON *doc = body_json(resp);
+    const cJSON *loads = cJSON_GetObjectItemCaseSensitive(doc, "loads");
+    cr_assert(cJSON_IsArray(loads));
+    cr_assert_eq(cJSON_GetArraySize(loads), 2, "one entry per DP rank");
     const char *fields[] = {"num_running_reqs", "num_waiting_reqs", "max_running_requests",
                             "num_used_tokens", "max_total_num_tokens", "num_total_tokens",
                             "token_usage", "utilization", "cache_hit_rate", "dp_rank"};
     for (size_t r = 0; r < 2; r++)
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-            cr_assert_not_null(json_object_get(json_array_get(loads, r), fields[i]), "%s", fields[i]);
-    cr_assert_eq(json_integer_value(json_object_get(json_array_get(loads, 1), "max_running_requests")), 32);
-    json_decref(doc);
+            cr_assert_not_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(loads, (int)r), fields[i]),
+                               "%s", fields[i]);
+    cr_assert_eq(count_of(cJSON_GetArrayItem(loads, 1), "max_running_requests"), 32);
+    cJSON_Delete(doc);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/get_load", NULL, NULL, &resp, 5000), 200);
     doc = body_json(resp);
-    cr_assert_eq(json_array_size(doc), 2);
-    cr_assert_not_null(json_object_get(json_array_get(doc, 0), "num_reqs"));
-    json_decref(doc);
+    cr_assert(cJSON_IsArray(doc));
+    cr_assert_eq(cJSON_GetArraySize(doc), 2);
+    cr_assert_not_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(doc, 0), "num_reqs"));
+    cJSON_Delete(doc);
     free(resp);
     /* SGLang's native /generate, whole and streamed (cumulative text per event). */
     const char *gen = "{\"text\":\"native prompt text\",\"sampling_params\":{\"max_new_tokens\":4}";
@@ -335,12 +363,14 @@ Test(sim, sglang_metrics_and_loads, .timeout = 30.)
     snprintf(body, sizeof body, "%s}", gen);
     cr_assert_eq(post(sim_port, "/generate", body, &resp), 200);
     doc = body_json(resp);
-    json_t *meta = json_object_get(doc, "meta_info");
-    cr_assert_eq(json_integer_value(json_object_get(meta, "completion_tokens")), 4);
-    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(meta, "finish_reason"), "type")),
-                     "length");
-    cr_assert_not_null(json_object_get(meta, "cached_tokens"));
-    json_decref(doc);
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "meta_info");
+    cr_assert_eq(count_of(meta, "completion_tokens"), 4);
+    const char *finish = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(meta, "finish_reason"), "type"));
+    cr_assert_not_null(finish);
+    cr_assert_str_eq(finish, "length");
+    cr_assert_not_null(cJSON_GetObjectItemCaseSensitive(meta, "cached_tokens"));
+    cJSON_Delete(doc);
     free(resp);
     snprintf(body, sizeof body, "%s,\"stream\":true}", gen);
     cr_assert_eq(post(sim_port, "/generate", body, &resp), 200);
@@ -437,9 +467,9 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
     uint16_t second = (uint16_t)(sim_port + 1);
     for (int i = 0; i < 2; i++) {
         cr_assert_eq(post(second, "/v1/chat/completions", body, &resp), 200);
-        json_t *warm = body_json(resp);
+        cJSON *warm = body_json(resp);
         cr_assert_eq(cached_tokens(warm) > 0, i == 1, "warm on the second request only");
-        json_decref(warm);
+        cJSON_Delete(warm);
         free(resp);
     }
     cr_assert_eq(kvr_test_http(admin, "POST", "/admin/fault?engine=1", NULL, "{\"crash\":true}",
@@ -458,9 +488,9 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
     cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
     free(resp);
     cr_assert_eq(post(second, "/v1/chat/completions", body, &resp), 200);
-    json_t *doc = body_json(resp);
+    cJSON *doc = body_json(resp);
     cr_assert_eq(cached_tokens(doc), 0, "a restarted engine has a cold cache");
-    json_decref(doc);
+    cJSON_Delete(doc);
     free(resp);
     free(body);
     stop_sim();
@@ -493,8 +523,7 @@ Test(sim, slow_and_garbage_metrics, .timeout = 30.)
     cr_assert_eq(post(sim_port, "/admin/fault", "{\"slow_metrics_ms\":0,\"garbage_metrics\":true}", &resp), 200);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 200);
-    json_error_t err;
-    cr_assert_null(json_loads(kvr_test_http_body(resp), 0, &err), "garbage is not JSON");
+    cr_assert_null(cJSON_Parse(kvr_test_http_body(resp)), "garbage is not JSON");
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
     cr_assert_null(strstr(resp, "# TYPE sglang:num_running_reqs gauge"));
@@ -540,9 +569,12 @@ static char *completion_text(const char *seed)
     start_sim(1, args);
     char *resp;
     cr_assert_eq(post(sim_port, "/v1/completions", "{\"prompt\":\"same prompt\",\"max_tokens\":12}", &resp), 200);
-    json_t *doc = body_json(resp);
-    char *text = strdup(json_string_value(json_object_get(json_array_get(json_object_get(doc, "choices"), 0), "text")));
-    json_decref(doc);
+    cJSON *doc = body_json(resp);
+    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "choices"), 0);
+    const char *choice_text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(choice, "text"));
+    cr_assert_not_null(choice_text);
+    char *text = strdup(choice_text);
+    cJSON_Delete(doc);
     free(resp);
     stop_sim();
     return text;
