@@ -80,18 +80,25 @@ int kvr_keys_config_parse(kvr_keys_config_t *cfg, const char *list)
  * cJSON allocates every node and string separately; a parse is freed as a
  * whole right after the keys are copied out, so its nodes come from a bump
  * arena that is reset per body (malloc beyond it). One per thread.
+ *
+ * cJSON's hooks are process-wide and the rest of the router builds and
+ * parses documents with cJSON too (/engines, /v1/models, admin bodies), some
+ * of which outlive the next body. So the arena serves only while a body is
+ * being parsed here (active); every other allocation is plain malloc, and
+ * arena_free tells the two apart by address.
  */
 #define KEYS_ARENA_BYTES (256 * 1024)
 
 static _Thread_local struct {
     char *base;
     size_t used;
+    bool active;
 } arena;
 
 static void *arena_malloc(size_t n)
 {
     n = (n + 15) & ~(size_t)15;
-    if (arena.base && n <= KEYS_ARENA_BYTES - arena.used) {
+    if (arena.active && n <= KEYS_ARENA_BYTES - arena.used) {
         void *p = arena.base + arena.used;
         arena.used += n;
         return p;
@@ -112,14 +119,20 @@ static void set_hooks(void)
     cJSON_InitHooks(&hooks);
 }
 
-static void arena_begin(void)
+void kvr_keys_init(void)
 {
     /* Large bodies are parsed on the libuv threadpool too: hooks once, arenas per thread. */
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, set_hooks);
+}
+
+static void arena_begin(void)
+{
+    kvr_keys_init();
     if (!arena.base)
         arena.base = kvr_xmalloc(KEYS_ARENA_BYTES);
     arena.used = 0;
+    arena.active = true;
 }
 
 static bool is_string(const cJSON *v)
@@ -282,6 +295,7 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     const char *end = NULL;
     arena_begin();
     cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
+    arena.active = false; /* the parse is the only allocation; nodes still free by address */
     if (!root) {
         parse_error(body, len, end, err, err_len); /* end, not cJSON_GetErrorPtr(): a global */
         return -EINVAL;

@@ -45,6 +45,13 @@ void kvr_keys_config_defaults(kvr_keys_config_t *cfg);
 int kvr_keys_config_parse(kvr_keys_config_t *cfg, const char *list);
 
 /**
+ * Installs the parse arena's cJSON hooks (process-wide). Idempotent and
+ * called by kvr_keys_extract; the router calls it at start-up, before any
+ * thread uses cJSON, so the hooks never change under a running parse.
+ */
+void kvr_keys_init(void);
+
+/**
  * Extracts the keys of one request body. Thread-safe: the router runs it on
  * the libuv threadpool for large bodies. header_session is the session
  * header's value (NULL when absent). Returns 0, or -EINVAL for a body that

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "router/metrics.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,49 +291,90 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     return o.buf;
 }
 
+static void add_real(cJSON *o, const char *name, double v)
+{
+    char buf[KVR_JSON_REAL_MAX];
+    cJSON_AddRawToObject(o, name, kvr_json_format_real(buf, v)); /* "3.0", not cJSON's "3" */
+}
+
+static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *snap)
+{
+    const kvr_engine_view_t *v = &snap->v;
+    kvr_engine_t *e = snap->e;
+    uint32_t idle = 0, busy = 0;
+    if (e->pool)
+        kvr_upstream_pool_stats(e->pool, &idle, &busy);
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        return;
+    }
+    cJSON_AddStringToObject(o, "id", e->id);
+    cJSON_AddNumberToObject(o, "index", (int)e->index);
+    cJSON_AddBoolToObject(o, "healthy", kvr_engine_is_candidate(e));
+    cJSON_AddBoolToObject(o, "removed", e->removed);
+    cJSON_AddNumberToObject(o, "consecutive_failures", (int)e->consecutive_failures);
+    cJSON *shadow = cJSON_AddObjectToObject(o, "shadow");
+    cJSON_AddNumberToObject(shadow, "requests", (int)v->shadow_requests);
+    cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
+    cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
+    cJSON *eff = cJSON_AddObjectToObject(o, "eff");
+    cJSON_AddNumberToObject(eff, "requests", (int)v->eff_requests);
+    cJSON_AddNumberToObject(eff, "running", (int)v->eff_running);
+    cJSON_AddNumberToObject(eff, "waiting", (int)v->eff_waiting);
+    cJSON_AddNumberToObject(eff, "pending_prefill_tokens", (double)v->eff_pending_prefill_tokens);
+    cJSON_AddNumberToObject(eff, "kv_tokens", (double)v->eff_kv_tokens);
+    cJSON_AddNumberToObject(o, "dispatched", (double)e->dispatched_total);
+    cJSON_AddNumberToObject(o, "failures", (double)e->failures_total);
+    cJSON *upstream = cJSON_AddObjectToObject(o, "upstream");
+    cJSON_AddNumberToObject(upstream, "idle", (int)idle);
+    cJSON_AddNumberToObject(upstream, "busy", (int)busy);
+    if (v->feed_fresh) {
+        cJSON *real = cJSON_AddObjectToObject(o, "real");
+        cJSON_AddNumberToObject(real, "running", (int)v->real_running);
+        cJSON_AddNumberToObject(real, "waiting", (int)v->real_waiting);
+        cJSON_AddNumberToObject(real, "pending_prefill_tokens", (double)v->real_pending_prefill_tokens);
+        cJSON_AddNumberToObject(real, "kv_tokens", (double)v->real_kv_tokens);
+        cJSON_AddNumberToObject(real, "max_running", (int)v->max_running);
+        cJSON_AddBoolToObject(real, "caps_complete", v->caps_complete);
+        if (real)
+            add_real(real, "kv_usage", v->kv_usage);
+    } else {
+        cJSON_AddNullToObject(o, "real");
+    }
+    cJSON_AddStringToObject(o, "feed", r->feed.enabled ? kvr_feed_state_name(snap->state) : "off");
+    if (v->feed_age_ns)
+        add_real(o, "feed_age_ms", (double)v->feed_age_ns / 1e6);
+    else
+        cJSON_AddNullToObject(o, "feed_age_ms");
+    cJSON_AddNumberToObject(o, "sessions", (double)kvr_sessions_count_on(&r->sessions, e->index));
+}
+
 char *kvr_router_render_engines(kvr_router_t *r, size_t *len)
 {
     engine_snapshot_t *snaps = kvr_xmalloc((r->engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
-    json_t *arr = json_array();
-    for (size_t i = 0; i < n; i++) {
-        const kvr_engine_view_t *v = &snaps[i].v;
-        kvr_engine_t *e = snaps[i].e;
-        uint32_t idle = 0, busy = 0;
-        if (e->pool)
-            kvr_upstream_pool_stats(e->pool, &idle, &busy);
-        json_t *o = json_pack(
-            "{s:s, s:i, s:b, s:b, s:i, s:{s:i, s:I, s:I}, s:{s:i, s:i, s:i, s:I, s:I}, s:I, s:I, s:{s:i, s:i}}",
-            "id", e->id, "index", (int)e->index, "healthy", kvr_engine_is_candidate(e), "removed", e->removed,
-            "consecutive_failures", (int)e->consecutive_failures, "shadow", "requests", (int)v->shadow_requests,
-            "pending_prefill_tokens", (json_int_t)v->shadow_pending_prefill_tokens, "kv_tokens",
-            (json_int_t)v->shadow_kv_tokens, "eff", "requests", (int)v->eff_requests, "running",
-            (int)v->eff_running, "waiting", (int)v->eff_waiting, "pending_prefill_tokens",
-            (json_int_t)v->eff_pending_prefill_tokens, "kv_tokens", (json_int_t)v->eff_kv_tokens, "dispatched",
-            (json_int_t)e->dispatched_total, "failures", (json_int_t)e->failures_total, "upstream", "idle",
-            (int)idle, "busy", (int)busy);
-        if (!o)
-            continue;
-        json_t *real = v->feed_fresh
-                           ? json_pack("{s:i, s:i, s:I, s:I, s:i, s:b, s:f}", "running", (int)v->real_running,
-                                       "waiting", (int)v->real_waiting, "pending_prefill_tokens",
-                                       (json_int_t)v->real_pending_prefill_tokens, "kv_tokens",
-                                       (json_int_t)v->real_kv_tokens, "max_running", (int)v->max_running,
-                                       "caps_complete", v->caps_complete, "kv_usage", v->kv_usage)
-                           : json_null();
-        json_object_set_new(o, "real", real);
-        json_object_set_new(o, "feed", json_string(r->feed.enabled ? kvr_feed_state_name(snaps[i].state) : "off"));
-        json_object_set_new(o, "feed_age_ms", v->feed_age_ns ? json_real((double)v->feed_age_ns / 1e6) : json_null());
-        json_object_set_new(o, "sessions", json_integer((json_int_t)kvr_sessions_count_on(&r->sessions, e->index)));
-        json_array_append_new(arr, o);
-    }
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *arr = cJSON_AddArrayToObject(doc, "engines");
+    for (size_t i = 0; arr && i < n; i++)
+        render_engine(arr, r, &snaps[i]);
     free(snaps);
-    json_t *doc = json_pack("{s:o, s:s, s:s, s:b}", "engines", arr, "policy", r->cfg.policy, "placement",
-                            kvr_placement_name(r->cfg.placement), "es", r->cfg.es);
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_decref(doc);
-    if (!text)
-        text = kvr_xstrdup("{}");
+    cJSON_AddStringToObject(doc, "policy", r->cfg.policy);
+    cJSON_AddStringToObject(doc, "placement", kvr_placement_name(r->cfg.placement));
+    cJSON_AddBoolToObject(doc, "es", r->cfg.es);
+    /* Printed into one buffer of ours (free()-able, no growth copies), enlarged if too small. */
+    size_t cap = 1024 + n * 1024;
+    char *text = kvr_xmalloc(cap);
+    bool ok = doc && cJSON_PrintPreallocated(doc, text, (int)cap, false);
+    while (doc && !ok && cap < (64u << 20)) {
+        cap *= 2;
+        free(text);
+        text = kvr_xmalloc(cap);
+        ok = cJSON_PrintPreallocated(doc, text, (int)cap, false);
+    }
+    if (!ok)
+        snprintf(text, cap, "{}");
+    cJSON_Delete(doc);
     *len = strlen(text);
     return text;
 }

@@ -2,7 +2,8 @@
 #include "router/router.h"
 
 #include <errno.h>
-#include <jansson.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +51,7 @@ void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e)
 
 int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
 {
+    kvr_keys_init(); /* cJSON's hooks are set before any thread parses or prints */
     memset(r, 0, sizeof *r);
     r->loop = loop;
     r->cfg = *cfg;
@@ -280,39 +282,116 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
     }
 }
 
+/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+    size_t n;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+void kvr_json_put_string(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    putc('"', f);
+    while (*p) {
+        unsigned char c = *p;
+        size_t n = 1;
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            p++;
+            continue;
+        }
+        if (c >= 0x80 && (n = utf8_len(p)) > 0) {
+            p += n;
+            continue;
+        }
+        fwrite(run, 1, (size_t)(p - run), f);
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                fputs("\\ufffd", f); /* a byte that is not UTF-8: the line stays valid JSON */
+        }
+        run = ++p;
+    }
+    fwrite(run, 1, (size_t)(p - run), f);
+    putc('"', f);
+}
+
+const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
+{
+    if (!isfinite(v))
+        return "null";
+    /* The shortest of 15 or 17 digits that reads back the same value... */
+    int n = snprintf(buf, KVR_JSON_REAL_MAX, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        n = snprintf(buf, KVR_JSON_REAL_MAX, "%.17g", v);
+    /* ...written as a real even when whole, so readers keep its type. */
+    if (!strpbrk(buf, ".eE") && n > 0 && n + 2 < KVR_JSON_REAL_MAX)
+        memcpy(buf + n, ".0", 3);
+    return buf;
+}
+
+/*
+ * One line per request, so it is written straight into the log's stdio
+ * buffer: no document is built. Strings go through kvr_json_put_string; the
+ * key order and the number types are the decision log's format (README).
+ */
 void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,
                              const kvr_route_result_t *res, int status, uint32_t attempt)
 {
-    if (!r->decision_log)
+    FILE *f = r->decision_log;
+    if (!f)
         return;
     const kvr_engine_view_t *v = &res->view;
-    json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:o, s:s, s:i, s:i, s:b, s:b}", "request_id", request_id,
-                          "session", session_id ? json_string(session_id) : json_null(), "policy",
-                          r->cfg.policy, "placement", res->placement ? res->placement : "",
-                          "engine", res->engine ? json_string(res->engine->id) : json_null(), "reason",
-                          res->reason ? res->reason : "", "status", status, "attempt", (int)attempt,
-                          "pinned", res->pinned, "es", r->cfg.es);
-    if (!o)
-        return;
-    json_object_set_new(o, "eff", json_pack("{s:I, s:I, s:I, s:I, s:I}", "requests", (json_int_t)v->eff_requests,
-                                            "running", (json_int_t)v->eff_running, "waiting",
-                                            (json_int_t)v->eff_waiting, "pending_prefill_tokens",
-                                            (json_int_t)v->eff_pending_prefill_tokens, "kv_tokens",
-                                            (json_int_t)v->eff_kv_tokens));
-    json_object_set_new(o, "shadow_requests", json_integer(v->shadow_requests));
-    json_object_set_new(o, "feed", json_string(r->cfg.es ? kvr_feed_state_name(res->feed_state) : "off"));
-    json_object_set_new(o, "feed_age_ms", v->feed_fresh || v->feed_age_ns
-                                              ? json_real((double)v->feed_age_ns / 1e6)
-                                              : json_null());
-    json_object_set_new(o, "prefix_match_blocks", json_integer(res->prefix_match_blocks));
-    json_object_set_new(o, "seed_lease", json_boolean(res->seed_lease));
-    json_object_set_new(o, "ts_ms", json_integer((json_int_t)(kvr_clock_wall_ns() / KVR_NS_PER_MS)));
-    char *line = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (line) {
-        fputs(line, r->decision_log);
-        fputc('\n', r->decision_log);
-        fflush(r->decision_log); /* one line per request, readable while running */
-        free(line);
-    }
+    fputs("{\"request_id\":", f);
+    kvr_json_put_string(f, request_id);
+    fputs(",\"session\":", f);
+    kvr_json_put_string(f, session_id);
+    fputs(",\"policy\":", f);
+    kvr_json_put_string(f, r->cfg.policy);
+    fputs(",\"placement\":", f);
+    kvr_json_put_string(f, res->placement ? res->placement : "");
+    fputs(",\"engine\":", f);
+    kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
+    fputs(",\"reason\":", f);
+    kvr_json_put_string(f, res->reason ? res->reason : "");
+    fprintf(f,
+            ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
+            ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
+            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
+            status, (int)attempt, res->pinned ? "true" : "false", r->cfg.es ? "true" : "false", v->eff_requests,
+            v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens, v->eff_kv_tokens, v->shadow_requests);
+    kvr_json_put_string(f, r->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
+    char real[KVR_JSON_REAL_MAX];
+    fprintf(f, ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
+            v->feed_fresh || v->feed_age_ns ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6) : "null",
+            res->prefix_match_blocks, res->seed_lease ? "true" : "false",
+            (uint64_t)(kvr_clock_wall_ns() / KVR_NS_PER_MS));
+    fflush(f); /* one line per request, readable while running */
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "router/server.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,21 +16,55 @@
 #define MODELS_TIMEOUT_MS 5000
 #define MODELS_MAX_BODY (1u << 20)
 
-static void respond_json(kvr_http_req_t *req, int status, char *text, size_t len)
+/* Small documents print into the stack; larger ones (a long /v1/models list) on the heap. */
+static void respond_doc(kvr_http_req_t *req, int status, cJSON *doc)
 {
-    kvr_http_respond(req, status, "application/json", NULL, 0, text, len);
-    free(text);
-}
-
-static void respond_doc(kvr_http_req_t *req, int status, json_t *doc)
-{
-    char *text = json_dumps(doc, JSON_COMPACT);
-    json_decref(doc);
+    char buf[1024];
+    char *text = NULL;
+    if (doc && cJSON_PrintPreallocated(doc, buf, (int)sizeof buf, false))
+        text = buf;
+    else if (doc)
+        text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
     if (!text) {
         kvr_http_respond_error(req, 500, NULL, "could not encode the response", NULL, 0);
         return;
     }
-    respond_json(req, status, text, strlen(text));
+    kvr_http_respond(req, status, "application/json", NULL, 0, text, strlen(text));
+    if (text != buf)
+        cJSON_free(text);
+}
+
+/* A JSON text as jansson's loader took it: one object, nothing but whitespace after it. */
+static cJSON *parse_object(const char *body, size_t len)
+{
+    const char *end = NULL;
+    cJSON *doc = body && len ? cJSON_ParseWithLengthOpts(body, len, &end, false) : NULL;
+    if (!doc)
+        return NULL;
+    while (end && end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    if (end != body + len || !cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+static const char *string_field(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static cJSON *doc_status(const char *status, int engines)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(doc, "status", status) || !cJSON_AddNumberToObject(doc, "engines", engines)) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
 }
 
 /* ---- GET /v1/models: the union of the engines' lists ---- */
@@ -48,12 +82,12 @@ struct models_s {
     kvr_fetch_t *fetches[KVR_MAX_ENGINES];
     models_part_t parts[KVR_MAX_ENGINES];
     size_t n, pending, answered;
-    json_t *data;
+    cJSON *data; /* the union so far: model objects moved out of the engines' answers */
 };
 
 static void models_free(models_t *m)
 {
-    json_decref(m->data);
+    cJSON_Delete(m->data);
     free(m);
 }
 
@@ -62,7 +96,14 @@ static void models_reply(models_t *m)
     if (m->answered == 0) {
         kvr_http_respond_error(m->req, 502, NULL, "no engine answered /v1/models", NULL, 0);
     } else {
-        respond_doc(m->req, 200, json_pack("{s:s, s:O}", "object", "list", "data", m->data));
+        cJSON *doc = cJSON_CreateObject();
+        if (cJSON_AddStringToObject(doc, "object", "list") && cJSON_AddItemToObject(doc, "data", m->data)) {
+            m->data = NULL; /* the document owns it now */
+        } else {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+        respond_doc(m->req, 200, doc);
     }
     models_free(m);
 }
@@ -73,30 +114,29 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
     models_t *m = part->m;
     m->fetches[part->i] = NULL;
     if (status >= 200 && status < 300) {
-        json_t *doc = json_loadb(body, len, 0, NULL);
-        json_t *data = json_object_get(doc, "data");
-        if (json_is_array(data)) {
+        cJSON *doc = parse_object(body, len);
+        cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+        if (cJSON_IsArray(data) && m->data) {
             m->answered++;
-            size_t i;
-            json_t *model;
-            json_array_foreach(data, i, model) {
-                const char *id = json_string_value(json_object_get(model, "id"));
+            cJSON *next;
+            for (cJSON *model = data->child; model; model = next) {
+                next = model->next;
+                const char *id = string_field(model, "id");
                 if (!id)
                     continue;
                 bool seen = false;
-                size_t j;
-                json_t *have;
-                json_array_foreach(m->data, j, have) {
-                    if (strcmp(json_string_value(json_object_get(have, "id")), id) == 0) {
+                const cJSON *have;
+                cJSON_ArrayForEach(have, m->data) {
+                    if (strcmp(string_field(have, "id"), id) == 0) {
                         seen = true;
                         break;
                     }
                 }
                 if (!seen)
-                    json_array_append(m->data, model);
+                    cJSON_AddItemToArray(m->data, cJSON_DetachItemViaPointer(data, model));
             }
         }
-        json_decref(doc);
+        cJSON_Delete(doc);
     }
     if (--m->pending == 0)
         models_reply(m);
@@ -120,7 +160,7 @@ static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
     models_t *m = kvr_xcalloc(1, sizeof *m);
     m->r = r;
     m->req = req;
-    m->data = json_array();
+    m->data = cJSON_CreateArray();
     m->pending = 1; /* held until every fetch started, so a synchronous end cannot reply early */
     for (uint32_t i = 0; i < r->engines.n_slots; i++) {
         kvr_engine_t *e = r->engines.engines[i];
@@ -171,10 +211,10 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
         return;
     size_t len;
     const char *body = kvr_http_req_body(req, &len);
-    json_t *doc = json_loadb(body, len, 0, NULL);
-    const char *url = json_string_value(json_object_get(doc, "url"));
+    cJSON *doc = parse_object(body, len);
+    const char *url = string_field(doc, "url");
     if (!url) {
-        json_decref(doc);
+        cJSON_Delete(doc);
         kvr_http_respond_error(req, 400, NULL, "expected a JSON body {\"url\": \"http://host:port\"}", NULL, 0);
         return;
     }
@@ -183,12 +223,17 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
     if (rc < 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "cannot add engine %s: %s", url, kvr_strerror(rc));
-        json_decref(doc);
+        cJSON_Delete(doc);
         kvr_http_respond_error(req, rc == -EEXIST ? 409 : 400, NULL, msg, NULL, 0);
         return;
     }
-    json_decref(doc);
-    respond_doc(req, 201, json_pack("{s:s, s:i}", "id", e->id, "index", (int)e->index));
+    cJSON_Delete(doc);
+    cJSON *out = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(out, "id", e->id) || !cJSON_AddNumberToObject(out, "index", (int)e->index)) {
+        cJSON_Delete(out);
+        out = NULL;
+    }
+    respond_doc(req, 201, out);
 }
 
 static int hexval(char c)
@@ -226,8 +271,13 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
         return;
     }
     kvr_router_remove_engine(r, e);
-    respond_doc(req, 200, json_pack("{s:s, s:i, s:i}", "removed", e->id, "index", (int)e->index, "in_flight",
-                                    (int)e->shadow_requests));
+    cJSON *out = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(out, "removed", e->id) || !cJSON_AddNumberToObject(out, "index", (int)e->index) ||
+        !cJSON_AddNumberToObject(out, "in_flight", (int)e->shadow_requests)) {
+        cJSON_Delete(out);
+        out = NULL;
+    }
+    respond_doc(req, 200, out);
 }
 
 /* ---- dispatch ---- */
@@ -277,9 +327,8 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         if (!get)
             return method_not_allowed(req, "GET");
         bool ready = !r->draining && kvr_router_has_candidate(r, NULL, 0);
-        respond_doc(req, ready ? 200 : 503,
-                    json_pack("{s:s, s:i}", "status", ready ? "ready" : r->draining ? "draining" : "no_healthy_engine",
-                              "engines", (int)r->engines.count));
+        const char *status = ready ? "ready" : r->draining ? "draining" : "no_healthy_engine";
+        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)r->engines.count));
         return;
     }
     if (strcmp(path, "/metrics") == 0) {
@@ -301,7 +350,8 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         if (get) {
             size_t len;
             char *text = kvr_router_render_engines(r, &len);
-            respond_json(req, 200, text, len);
+            kvr_http_respond(req, 200, "application/json", NULL, 0, text, len);
+            free(text);
         } else if (post) {
             handle_add_engine(r, req);
         } else {

@@ -136,5 +136,5 @@ awk '{r[$1" "$2]=$3; p99[$1" "$2]=$5}
             printf "%-8s kvroute/nginx req/s %.2f   kvroute/direct req/s %.2f   p99 kvroute/nginx %.2f\n",
                    a[1], r[m]/r[a[1]" nginx"], r[m]/r[a[1]" direct"], p99[m]/p99[a[1]" nginx"]}}' "$tmp/results" | sort
 echo
-echo "routing-key extraction (the router parses with cJSON; jansson shown for comparison), microseconds per body:"
+echo "routing-key extraction (the router parses with cJSON), microseconds per body:"
 "$keys_bin"

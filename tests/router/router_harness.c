@@ -2,7 +2,7 @@
 #include "tests/router/router_harness.h"
 
 #include <criterion/criterion.h>
-#include <jansson.h>
+#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,23 +73,25 @@ long kvr_harness_shadow_total(const kvr_harness_t *h)
         free(resp);
         return -1;
     }
-    json_t *doc = json_loads(kvr_test_http_body(resp), 0, NULL);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
-    json_t *engines = json_object_get(doc, "engines");
-    if (!json_is_array(engines)) {
-        json_decref(doc);
+    const cJSON *engines = cJSON_GetObjectItemCaseSensitive(doc, "engines");
+    if (!cJSON_IsArray(engines)) {
+        cJSON_Delete(doc);
         return -1;
     }
     long total = 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach(engines, i, e) {
-        json_t *s = json_object_get(e, "shadow");
-        total += (long)json_integer_value(json_object_get(s, "requests"));
-        total += (long)json_integer_value(json_object_get(s, "pending_prefill_tokens"));
-        total += (long)json_integer_value(json_object_get(s, "kv_tokens"));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, engines) {
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "shadow");
+        static const char *const fields[] = {"requests", "pending_prefill_tokens", "kv_tokens"};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, fields[i]);
+            if (cJSON_IsNumber(v))
+                total += (long)v->valuedouble;
+        }
     }
-    json_decref(doc);
+    cJSON_Delete(doc);
     return total;
 }
 

@@ -4,7 +4,7 @@
  * falls back to shadow and is counted; ES=0 never maps the segment at all.
  */
 #include <criterion/criterion.h>
-#include <jansson.h>
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,26 +62,59 @@ static void publish(int slot, uint32_t running, uint32_t waiting)
     kvr_shm_heartbeat(&writer, now);
 }
 
-static json_t *engine_json(int engine)
+static const cJSON *field(const cJSON *o, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+static const char *str(const cJSON *v)
+{
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Integer fields only: -1 when absent or not a whole number. */
+static long long num(const cJSON *v)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long long)v->valuedouble)
+        return -1;
+    return (long long)v->valuedouble;
+}
+
+/* The engine's entry of GET /engines, detached from the document: free with cJSON_Delete. */
+static cJSON *engine_json(int engine)
 {
     char *resp;
     cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000), 200);
-    json_t *doc = json_loads(kvr_test_http_body(resp), 0, NULL);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, engine));
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "engines"), i, e) {
-        if (strcmp(json_string_value(json_object_get(e, "id")), url) == 0) {
-            json_incref(e);
-            json_decref(doc);
+    cJSON *engines = cJSON_GetObjectItemCaseSensitive(doc, "engines");
+    cJSON *e;
+    cJSON_ArrayForEach(e, engines) {
+        const char *id = str(field(e, "id"));
+        if (id && strcmp(id, url) == 0) {
+            cJSON_DetachItemViaPointer(engines, e);
+            cJSON_Delete(doc);
             return e;
         }
     }
-    json_decref(doc);
+    cJSON_Delete(doc);
     cr_assert_fail("engine %d not in /engines", engine);
     return NULL;
+}
+
+/* The decision log writes feed_age_ms as a real ("3.0" when whole), as a typed reader expects. */
+static bool is_real_text(const char *line, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\":", name);
+    const char *p = strstr(line, key);
+    if (!p)
+        return false;
+    p += strlen(key);
+    size_t n = strspn(p, "-+0123456789.eE");
+    return n > 0 && memchr(p, '.', n) != NULL;
 }
 
 static bool maps_segment(void)
@@ -117,11 +150,11 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
     publish(s0, 7, 2);
     publish(s1, 0, 0);
 
-    json_t *e = engine_json(0);
-    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "fresh");
-    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 9);
-    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "real"), "running")), 7);
-    json_decref(e);
+    cJSON *e = engine_json(0);
+    cr_expect_str_eq(str(field(e, "feed")), "fresh");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), 9);
+    cr_expect_eq(num(field(field(e, "real"), "running")), 7);
+    cJSON_Delete(e);
 
     /* a new session lands on the engine that is idle by eff */
     publish(s0, 7, 2);
@@ -138,9 +171,9 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
     /* the writer stops beating: shadow only, counted */
     kvr_test_sleep_ms(700);
     e = engine_json(0);
-    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "writer_stale");
-    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 0);
-    json_decref(e);
+    cr_expect_str_eq(str(field(e, "feed")), "writer_stale");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), 0);
+    cJSON_Delete(e);
     cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
     free(resp);
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_stale_fallbacks_total"), 2);
@@ -152,21 +185,22 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
     char line[2048];
     int lines = 0;
     while (fgets(line, sizeof line, f)) {
-        json_t *d = json_loads(line, 0, NULL);
-        cr_assert_not_null(d, "decision line is JSON: %s", line);
-        cr_expect_str_eq(json_string_value(json_object_get(d, "session")), "s1");
-        cr_expect_str_eq(json_string_value(json_object_get(d, "policy")), "sticky");
-        cr_expect_str_eq(json_string_value(json_object_get(d, "placement")), "oneshot");
-        cr_expect_str_eq(json_string_value(json_object_get(d, "engine")), want);
-        cr_expect_not_null(json_object_get(d, "request_id"));
-        cr_expect_not_null(json_object_get(d, "eff"));
+        cJSON *d = cJSON_Parse(line);
+        cr_assert(cJSON_IsObject(d), "decision line is JSON: %s", line);
+        cr_expect_str_eq(str(field(d, "session")), "s1");
+        cr_expect_str_eq(str(field(d, "policy")), "sticky");
+        cr_expect_str_eq(str(field(d, "placement")), "oneshot");
+        cr_expect_str_eq(str(field(d, "engine")), want);
+        cr_expect(cJSON_IsString(field(d, "request_id")));
+        cr_expect(cJSON_IsObject(field(d, "eff")));
         if (lines == 0) {
-            cr_expect_str_eq(json_string_value(json_object_get(d, "feed")), "fresh");
-            cr_expect(json_is_real(json_object_get(d, "feed_age_ms")));
+            cr_expect_str_eq(str(field(d, "feed")), "fresh");
+            cr_expect(cJSON_IsNumber(field(d, "feed_age_ms")));
+            cr_expect(is_real_text(line, "feed_age_ms"), "feed_age_ms is a real: %s", line);
         } else {
-            cr_expect_str_eq(json_string_value(json_object_get(d, "reason")), "sticky_pin");
+            cr_expect_str_eq(str(field(d, "reason")), "sticky_pin");
         }
-        json_decref(d);
+        cJSON_Delete(d);
         lines++;
     }
     fclose(f);
@@ -185,10 +219,10 @@ Test(es, es0_never_opens_the_segment)
         cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
         free(resp);
     }
-    json_t *e = engine_json(0);
-    cr_expect_str_eq(json_string_value(json_object_get(e, "feed")), "off");
-    cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "eff"), "requests")), 0);
-    json_decref(e);
+    cJSON *e = engine_json(0);
+    cr_expect_str_eq(str(field(e, "feed")), "off");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), 0);
+    cJSON_Delete(e);
     cr_expect_not(maps_segment(), "ES=0 must never map the segment");
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_enabled"), 0);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_opens_total"), 0);

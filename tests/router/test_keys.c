@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
@@ -151,4 +152,34 @@ Test(keys, overlong_session_id_is_rejected, .timeout = 5.)
     char err[128];
     const char *body = "{\"prompt\":\"p\"}";
     cr_assert_eq(kvr_keys_extract(&cfg, body, strlen(body), id, &k, err, sizeof err), -EINVAL);
+}
+
+/* The parse arena serves only kvr_keys_extract: a document parsed or built elsewhere survives the next body. */
+Test(keys, other_cjson_documents_outlive_the_next_body, .timeout = 5.)
+{
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_route_keys_t k;
+    char err[128];
+    static const char body[] = "{\"prompt\":\"first body, long enough to fill some of the arena\",\"user\":\"u1\"}";
+    cr_assert_eq(kvr_keys_extract(&cfg, body, sizeof body - 1, NULL, &k, err, sizeof err), 0, "%s", err);
+    kvr_keys_free(&k);
+
+    cJSON *kept = cJSON_Parse("{\"data\":[{\"id\":\"model-a\"},{\"id\":\"model-b\"}]}");
+    cJSON *built = cJSON_CreateObject();
+    cJSON_AddStringToObject(built, "id", "engine-1");
+    cr_assert_not_null(kept);
+
+    static const char other[] = "{\"prompt\":\"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\","
+                                "\"session_id\":\"YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY\"}";
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(kvr_keys_extract(&cfg, other, sizeof other - 1, NULL, &k, err, sizeof err), 0, "%s", err);
+        kvr_keys_free(&k);
+    }
+    char *text = cJSON_PrintUnformatted(kept);
+    cr_expect_str_eq(text, "{\"data\":[{\"id\":\"model-a\"},{\"id\":\"model-b\"}]}");
+    cJSON_free(text);
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(built, "id")->valuestring, "engine-1");
+    cJSON_Delete(kept);
+    cJSON_Delete(built);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Routing decisions: shadow counters seen by every pick, oneshot pins, eff from the feed. */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,4 +257,86 @@ Test(route, migrate_factor_moves_a_pin_far_above_the_fleet_mean)
     for (int i = 0; i < 4; i++)
         kvr_charge_end(&c[i]);
     expect_all_zero();
+}
+
+/* ---- the JSON the router writes: /engines and the decision log ---- */
+
+static const cJSON *field(const cJSON *o, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+Test(route, engines_document_keeps_its_fields_and_types)
+{
+    start(2, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    size_t len;
+    char *text = kvr_router_render_engines(&router, &len);
+    cr_expect_eq(strlen(text), len);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(cJSON_IsObject(doc), "%s", text);
+    cr_expect_str_eq(field(doc, "policy")->valuestring, "load_only");
+    cr_expect(cJSON_IsFalse(field(doc, "es")));
+    const cJSON *engines = field(doc, "engines");
+    cr_assert_eq(cJSON_GetArraySize(engines), 2);
+    const cJSON *e = cJSON_GetArrayItem(engines, 1);
+    cr_expect_str_eq(field(e, "id")->valuestring, "http://127.0.0.1:19001");
+    cr_expect_eq(field(e, "index")->valuedouble, 1);
+    cr_expect(cJSON_IsBool(field(e, "healthy")));
+    cr_expect(cJSON_IsNumber(field(field(e, "shadow"), "kv_tokens")));
+    cr_expect(cJSON_IsNumber(field(field(e, "eff"), "pending_prefill_tokens")));
+    cr_expect(cJSON_IsNumber(field(field(e, "upstream"), "idle")));
+    cr_expect(cJSON_IsNull(field(e, "real")));
+    cr_expect(cJSON_IsNull(field(e, "feed_age_ms")));
+    cr_expect_str_eq(field(e, "feed")->valuestring, "off");
+    cJSON_Delete(doc);
+    free(text);
+}
+
+Test(route, decision_line_escapes_what_clients_send)
+{
+    start(2, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    char *buf = NULL;
+    size_t size = 0;
+    router.decision_log = open_memstream(&buf, &size);
+    cr_assert_not_null(router.decision_log);
+    kvr_route_request_t req = request(NULL, 10);
+    kvr_charge_t charge = {0};
+    kvr_route_result_t res;
+    kvr_router_route(&router, &req, NULL, 0, &charge, &res);
+    cr_assert_not_null(res.engine);
+    /* quote, backslash, control bytes, valid UTF-8, then bytes that are not UTF-8 */
+    kvr_router_log_decision(&router, "r\"1", "s\\\n\x01\xc3\xa9\xf0\x9f\x98\x80|\xff\xc3(\xed\xa0\x80", &res, 200, 1);
+    kvr_charge_end(&charge);
+    cr_assert_gt(size, 0);
+    cr_expect_eq(buf[size - 1], '\n');
+    cJSON *d = cJSON_Parse(buf);
+    cr_assert(cJSON_IsObject(d), "%s", buf);
+    cr_expect_str_eq(field(d, "request_id")->valuestring, "r\"1");
+    cr_expect_str_eq(field(d, "session")->valuestring,
+                     "s\\\n\x01\xc3\xa9\xf0\x9f\x98\x80|\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    cr_expect_str_eq(field(d, "engine")->valuestring, res.engine->id);
+    cr_expect_eq(field(d, "status")->valuedouble, 200);
+    cr_expect_eq(field(d, "attempt")->valuedouble, 1);
+    cr_expect(cJSON_IsFalse(field(d, "pinned")));
+    cr_expect(cJSON_IsNumber(field(field(d, "eff"), "kv_tokens")));
+    cr_expect(cJSON_IsNull(field(d, "feed_age_ms")));
+    cr_expect(cJSON_IsNumber(field(d, "ts_ms")));
+    cJSON_Delete(d);
+    fclose(router.decision_log);
+    router.decision_log = NULL;
+    free(buf);
+}
+
+Test(json, reals_read_back_exactly_and_stay_reals)
+{
+    char buf[KVR_JSON_REAL_MAX];
+    cr_expect_str_eq(kvr_json_format_real(buf, 3), "3.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, 0), "0.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, -1), "-1.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, 1.7), "1.7");
+    cr_expect_str_eq(kvr_json_format_real(buf, 1e20), "1e+20");
+    cr_expect_str_eq(kvr_json_format_real(buf, NAN), "null");
+    cr_expect_str_eq(kvr_json_format_real(buf, INFINITY), "null");
+    double third = 1.0 / 3;
+    cr_expect_eq(strtod(kvr_json_format_real(buf, third), NULL), third);
 }
