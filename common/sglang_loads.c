@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "common/sglang_loads.h"
 
-#include <jansson.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,46 +22,52 @@ typedef struct loads_sum_s {
     bool has_kv_usage;
 } loads_sum_t;
 
-/* A non-negative whole count; JSON reals with an integral value are accepted (Python floats). */
-static int get_count(const json_t *rank, const char *key, uint64_t *out)
+/* A non-negative whole count; reals with an integral value are accepted (Python floats). */
+static int get_count(const cJSON *rank, const char *key, uint64_t *out)
 {
-    const json_t *v = json_object_get(rank, key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, key);
     if (!v)
         return -ENOENT;
-    if (json_is_integer(v)) {
-        json_int_t i = json_integer_value(v);
-        if (i < 0)
-            return KVR_EPARSE;
-        *out = (uint64_t)i;
-        return 0;
-    }
-    if (json_is_real(v)) {
-        double d = json_real_value(v);
-        if (!(d >= 0 && d < 1.8e19) || d != floor(d))
-            return KVR_EPARSE;
-        *out = (uint64_t)d;
-        return 0;
-    }
-    return KVR_EPARSE;
+    if (!cJSON_IsNumber(v))
+        return KVR_EPARSE;
+    double d = v->valuedouble;
+    if (!(d >= 0 && d < 1.8e19) || d != floor(d))
+        return KVR_EPARSE;
+    *out = (uint64_t)d;
+    return 0;
 }
 
 /* A 0..1 fraction; larger values are clamped (engines briefly over-commit), negatives rejected. */
-static int get_fraction(const json_t *rank, const char *key, double *out)
+static int get_fraction(const cJSON *rank, const char *key, double *out)
 {
-    const json_t *v = json_object_get(rank, key);
-    if (!v || json_is_null(v))
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, key);
+    if (!v || cJSON_IsNull(v))
         return -ENOENT;
-    if (!json_is_number(v))
+    if (!cJSON_IsNumber(v))
         return KVR_EPARSE;
-    double d = json_number_value(v);
+    double d = v->valuedouble;
     if (!(d >= 0) || !isfinite(d))
         return KVR_EPARSE;
     *out = d > 1 ? 1 : d;
     return 0;
 }
 
+/*
+ * cJSON keeps duplicate keys and answers lookups with the first: a body that
+ * names a count twice is ambiguous, so it is refused, as JSON parsers with
+ * duplicate checks do. Objects here have a dozen keys: pairwise is cheap.
+ */
+static bool has_duplicate_keys(const cJSON *object)
+{
+    for (const cJSON *a = object->child; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (a->string && b->string && strcmp(a->string, b->string) == 0)
+                return true;
+    return false;
+}
+
 /* Optional count: absent is fine, present must be valid. */
-static int get_optional_count(const json_t *rank, const char *key, uint64_t *out, bool *present)
+static int get_optional_count(const cJSON *rank, const char *key, uint64_t *out, bool *present)
 {
     int rc = get_count(rank, key, out);
     *present = rc == 0;
@@ -73,13 +79,13 @@ static int get_optional_count(const json_t *rank, const char *key, uint64_t *out
 }
 
 /* One rank of /v1/loads. */
-static int add_loads_rank(loads_sum_t *sum, const json_t *rank, const char **reason)
+static int add_loads_rank(loads_sum_t *sum, const cJSON *rank, const char **reason)
 {
     uint64_t running, waiting, max_running = 0, used = 0, capacity = 0, total = 0;
     bool has_max_running, has_used, has_capacity, has_total;
     double fraction;
-    if (!json_is_object(rank)) {
-        *reason = "a loads[] entry is not an object";
+    if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
+        *reason = "a loads[] entry is not an object with distinct keys";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_running_reqs", &running) != 0 ||
@@ -133,12 +139,12 @@ static int add_loads_rank(loads_sum_t *sum, const json_t *rank, const char **rea
  * together, num_tokens is the KV tokens held, and later releases add
  * num_pending_tokens (admitted, not yet prefilled).
  */
-static int add_get_load_rank(loads_sum_t *sum, const json_t *rank, const char **reason)
+static int add_get_load_rank(loads_sum_t *sum, const cJSON *rank, const char **reason)
 {
     uint64_t reqs, waiting, tokens = 0, pending = 0;
     bool has_tokens, has_pending;
-    if (!json_is_object(rank)) {
-        *reason = "a /get_load entry is not an object";
+    if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
+        *reason = "a /get_load entry is not an object with distinct keys";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_reqs", &reqs) != 0 ||
@@ -194,40 +200,55 @@ static void store(const loads_sum_t *sum, kvr_engine_state_t *out)
         out->pending_prefill_tokens = 0;
 }
 
+/* Only blanks may follow the JSON value. */
+static bool only_whitespace(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    return true;
+}
+
 int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out,
                            const char **reason)
 {
     const char *why = NULL;
     int rc = 0;
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
+    const char *parse_end = NULL;
+    cJSON *root = len ? cJSON_ParseWithLengthOpts(json, len, &parse_end, false) : NULL;
+    if (!root || !only_whitespace(parse_end, json + len)) {
         why = "body is not valid JSON";
         rc = KVR_EPARSE;
         goto fail_parse;
     }
+    if (cJSON_IsObject(root) && has_duplicate_keys(root)) {
+        why = "body repeats a key";
+        rc = KVR_EPARSE;
+        goto fail_shape;
+    }
 
     loads_sum_t sum;
     memset(&sum, 0, sizeof(sum));
-    const json_t *loads = json_is_object(root) ? json_object_get(root, "loads") : NULL;
+    const cJSON *loads = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "loads") : NULL;
     if (loads) {
-        if (!json_is_array(loads) || json_array_size(loads) == 0 ||
-            json_array_size(loads) > LOADS_MAX_RANKS) {
+        int n = cJSON_IsArray(loads) ? cJSON_GetArraySize(loads) : 0;
+        if (n == 0 || n > LOADS_MAX_RANKS) {
             why = "loads is not a non-empty array";
             rc = KVR_EPARSE;
             goto fail_shape;
         }
-        for (size_t i = 0; i < json_array_size(loads) && rc == 0; i++)
-            rc = add_loads_rank(&sum, json_array_get(loads, i), &why);
-    } else if (json_is_array(root)) {
-        if (json_array_size(root) == 0 || json_array_size(root) > LOADS_MAX_RANKS) {
+        for (const cJSON *rank = loads->child; rank && rc == 0; rank = rank->next)
+            rc = add_loads_rank(&sum, rank, &why);
+    } else if (cJSON_IsArray(root)) {
+        int n = cJSON_GetArraySize(root);
+        if (n == 0 || n > LOADS_MAX_RANKS) {
             why = "/get_load array is empty";
             rc = KVR_EPARSE;
             goto fail_shape;
         }
-        for (size_t i = 0; i < json_array_size(root) && rc == 0; i++)
-            rc = add_get_load_rank(&sum, json_array_get(root, i), &why);
-    } else if (json_is_object(root) && json_object_get(root, "num_reqs")) {
+        for (const cJSON *rank = root->child; rank && rc == 0; rank = rank->next)
+            rc = add_get_load_rank(&sum, rank, &why);
+    } else if (cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "num_reqs")) {
         rc = add_get_load_rank(&sum, root, &why);
     } else {
         why = "no loads[] array (not a /v1/loads answer)";
@@ -237,11 +258,11 @@ int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out
         goto fail_shape;
 
     store(&sum, out);
-    json_decref(root);
+    cJSON_Delete(root);
     return 0;
 
 fail_shape:
-    json_decref(root);
+    cJSON_Delete(root);
 fail_parse:
     if (reason)
         *reason = why;

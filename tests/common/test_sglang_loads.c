@@ -130,6 +130,8 @@ static const char *const refused[] = {
     "{\"loads\": [{\"num_running_reqs\": 1, \"num_running_reqs\": 2, \"num_waiting_reqs\": 0}]}",
     "[]",
     "[{\"num_reqs\": 1}]",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]} trailing",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}], \"loads\": []}",
     "# HELP vllm:num_requests_running x\nvllm:num_requests_running 1\n",
 };
 #define REFUSED (sizeof(refused) / sizeof(refused[0]))
