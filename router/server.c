@@ -35,7 +35,7 @@ static void respond_doc(kvr_http_req_t *req, int status, cJSON *doc)
         cJSON_free(text);
 }
 
-/* A JSON text as jansson's loader took it: one object, nothing but whitespace after it. */
+/* A strict JSON body: one object, nothing but whitespace after it (cJSON alone would stop early). */
 static cJSON *parse_object(const char *body, size_t len)
 {
     const char *end = NULL;
