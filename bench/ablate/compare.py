@@ -392,7 +392,8 @@ def charts(run_dir, rows, cells):
                                     fmt(r["es1"]["ttft_p90"], "%.1f", "0")))
     if not shutil.which("gnuplot"):
         return made
-    script = ["set terminal pngcairo size 900,560", "set grid", "set key bottom right",
+    # noenhanced: policy names carry underscores, which gnuplot would set as subscripts
+    script = ["set terminal pngcairo size 900,560 noenhanced", "set grid", "set key bottom right",
               "set xlabel 'TTFT (ms)'", "set ylabel 'fraction of requests'", "set logscale x"]
     for r in rows:
         p = r["policy"]
