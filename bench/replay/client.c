@@ -2,11 +2,11 @@
 #include "bench/replay/client.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/replay/json.h"
 #include "common/clock.h"
 
 /* A response body larger than this is not an SSE stream we need to keep lines of. */
@@ -120,18 +120,24 @@ static int timer_fn(CURLM *multi, long timeout_ms, void *userp)
     return 0;
 }
 
-static void take_usage(kvr_replay_req_t *r, json_t *usage)
+/* A token count: a whole number that fits a long; anything else leaves the count as it was. */
+static void take_count(long *dst, const cJSON *v)
 {
-    json_t *v;
-    if ((v = json_object_get(usage, "prompt_tokens")) && json_is_integer(v))
-        r->prompt_tokens = (long)json_integer_value(v);
-    if ((v = json_object_get(usage, "completion_tokens")) && json_is_integer(v))
-        r->completion_tokens = (long)json_integer_value(v);
-    json_t *details = json_object_get(usage, "prompt_tokens_details");
-    if ((v = json_object_get(details, "cached_tokens")) && json_is_integer(v))
-        r->cached_tokens = (long)json_integer_value(v);
-    else if ((v = json_object_get(usage, "cached_tokens")) && json_is_integer(v))
-        r->cached_tokens = (long)json_integer_value(v); /* SGLang's older placement */
+    double d;
+    if (kvr_rj_whole(v, -9.2e18, 9.2e18, &d))
+        *dst = (long)d;
+}
+
+static void take_usage(kvr_replay_req_t *r, const cJSON *usage)
+{
+    take_count(&r->prompt_tokens, kvr_rj_get(usage, "prompt_tokens"));
+    take_count(&r->completion_tokens, kvr_rj_get(usage, "completion_tokens"));
+    double d;
+    const cJSON *details = kvr_rj_get(usage, "prompt_tokens_details");
+    const cJSON *cached = kvr_rj_get(details, "cached_tokens");
+    if (!kvr_rj_whole(cached, -9.2e18, 9.2e18, &d))
+        cached = kvr_rj_get(usage, "cached_tokens"); /* SGLang's older placement */
+    take_count(&r->cached_tokens, cached);
 }
 
 static void sse_event(kvr_replay_req_t *r, const char *data, size_t len)
@@ -140,30 +146,34 @@ static void sse_event(kvr_replay_req_t *r, const char *data, size_t len)
         r->saw_done = true;
         return;
     }
-    json_t *ev = json_loadb(data, len, 0, NULL);
-    if (!ev)
+    const char *end = NULL;
+    cJSON *ev = cJSON_ParseWithLengthOpts(data, len, &end, false);
+    if (!ev || !kvr_rj_blank(end, data + len)) {
+        cJSON_Delete(ev);
         return;
-    json_t *err = json_object_get(ev, "error");
-    if (err && !r->error[0]) {
-        json_t *msg = json_object_get(err, "message");
-        snprintf(r->error, sizeof(r->error), "stream error: %s",
-                 json_is_string(msg) ? json_string_value(msg) : "unknown");
     }
-    json_t *usage = json_object_get(ev, "usage");
-    if (json_is_object(usage))
+    const cJSON *err = kvr_rj_get(ev, "error");
+    if (err && !r->error[0]) {
+        const cJSON *msg = kvr_rj_get(err, "message");
+        snprintf(r->error, sizeof(r->error), "stream error: %s",
+                 cJSON_IsString(msg) ? msg->valuestring : "unknown");
+    }
+    const cJSON *usage = kvr_rj_get(ev, "usage");
+    if (cJSON_IsObject(usage))
         take_usage(r, usage);
-    json_t *choice = json_array_get(json_object_get(ev, "choices"), 0);
+    const cJSON *choices = kvr_rj_get(ev, "choices");
+    const cJSON *choice = cJSON_IsArray(choices) ? choices->child : NULL;
     if (choice) {
-        json_t *content = json_object_get(json_object_get(choice, "delta"), "content");
+        const cJSON *content = kvr_rj_get(kvr_rj_get(choice, "delta"), "content");
         if (!content)
-            content = json_object_get(choice, "text");
-        if (json_is_string(content) && json_string_length(content) > 0) {
+            content = kvr_rj_get(choice, "text");
+        if (cJSON_IsString(content) && content->valuestring[0]) {
             if (!r->first_token_ns)
                 r->first_token_ns = kvr_clock_now_ns();
             r->content_chunks++;
         }
     }
-    json_decref(ev);
+    cJSON_Delete(ev);
 }
 
 /* Splits what arrived into SSE lines; keeps the unfinished tail for the next call. */

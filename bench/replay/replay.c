@@ -7,9 +7,9 @@
  * Open-loop is the default because a router that makes engines slower must
  * not be rewarded with fewer requests: arrivals do not wait for answers.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -103,15 +103,30 @@ static char *build_body(const rp_state_t *s, const kvr_trace_request_t *tr, size
     if (!text)
         return NULL;
     kvr_trace_text(tr, s->opt.block_size, index, text);
-    json_t *msg = json_pack("{ssss%}", "role", "user", "content", text, text_len);
+    text[text_len] = '\0';
+    /* The prompt (up to 64 MB) goes into the tree by reference, not as a copy. */
+    cJSON *body = cJSON_CreateObject(), *msg = cJSON_CreateObject();
+    cJSON *content = cJSON_CreateStringReference(text);
+    bool ok = cJSON_AddStringToObject(body, "model", s->opt.model) != NULL;
+    if (!cJSON_AddItemToArray(cJSON_AddArrayToObject(body, "messages"), msg)) {
+        cJSON_Delete(msg);
+        msg = NULL;
+        ok = false;
+    }
+    ok = cJSON_AddStringToObject(msg, "role", "user") && ok;
+    if (!cJSON_AddItemToObject(msg, "content", content)) {
+        cJSON_Delete(content);
+        ok = false;
+    }
+    ok = cJSON_AddNumberToObject(body, "max_tokens", tr->output_length ? tr->output_length : 1) && ok;
+    ok = cJSON_AddTrueToObject(body, "stream") && ok;
+    ok = cJSON_AddTrueToObject(body, "ignore_eos") && ok;
+    ok = cJSON_AddTrueToObject(cJSON_AddObjectToObject(body, "stream_options"), "include_usage") && ok;
+    /* No allocator hooks are installed in this program, so the text is malloc'd and the
+     * client frees it with free(). */
+    char *out = ok ? cJSON_PrintUnformatted(body) : NULL;
+    cJSON_Delete(body);
     free(text);
-    json_t *body = json_pack("{sss[o]sIsbsbs{sb}}", "model", s->opt.model, "messages", msg, "max_tokens",
-                             (json_int_t)(tr->output_length ? tr->output_length : 1), "stream", 1,
-                             "ignore_eos", 1, "stream_options", "include_usage", 1);
-    if (!body)
-        return NULL;
-    char *out = json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(body);
     if (out)
         *len = strlen(out);
     return out;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Records, summary and session chaining of kvroute-replay. */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/replay/json.h"
 #include "bench/replay/replay.h"
 
 bool kvr_replay_result_ok(const kvr_replay_result_t *res)
@@ -13,16 +13,94 @@ bool kvr_replay_result_ok(const kvr_replay_result_t *res)
     return res->finished && res->req.status >= 200 && res->req.status < 300 && !res->req.error[0];
 }
 
-static json_t *ms_or_null(uint64_t from_ns, uint64_t to_ns)
+/*
+ * Records keep the types their readers depend on: integers print as
+ * integers at full 64-bit width (cJSON's doubles would round nanosecond
+ * clocks and print large values in exponent form), and times in ms print as
+ * reals with 9 significant digits and always a '.' or an exponent, so that
+ * 12 ms is written 12.0 and reads back as a float.
+ */
+static void add_int(cJSON *o, const char *key, long long v)
 {
-    if (!from_ns || !to_ns || to_ns < from_ns)
-        return json_null();
-    return json_real((double)(to_ns - from_ns) / 1e6);
+    char buf[24];
+    snprintf(buf, sizeof(buf), "%lld", v);
+    cJSON_AddRawToObject(o, key, buf);
 }
 
-static json_t *count_or_null(long v)
+static void add_real(cJSON *o, const char *key, double v)
 {
-    return v < 0 ? json_null() : json_integer(v);
+    if (!isfinite(v)) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    char buf[40];
+    int n = snprintf(buf, sizeof(buf) - 2, "%.9g", v);
+    if (n < 0 || (size_t)n >= sizeof(buf) - 2) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    char *e = strchr(buf, 'e');
+    if (!e && !strchr(buf, '.'))
+        memcpy(buf + n, ".0", 3);
+    if (e) {
+        /* 1.5e+09 -> 1.5e9, 1.5e-07 -> 1.5e-7 */
+        char *digits = e + 1, *from = digits + 1;
+        if (*digits == '-')
+            digits++;
+        while (*from == '0')
+            from++;
+        if (from != digits)
+            memmove(digits, from, strlen(from) + 1);
+    }
+    cJSON_AddRawToObject(o, key, buf);
+}
+
+static void add_ms_or_null(cJSON *o, const char *key, uint64_t from_ns, uint64_t to_ns)
+{
+    if (!from_ns || !to_ns || to_ns < from_ns)
+        cJSON_AddNullToObject(o, key);
+    else
+        add_real(o, key, (double)(to_ns - from_ns) / 1e6);
+}
+
+static void add_count_or_null(cJSON *o, const char *key, long v)
+{
+    if (v < 0)
+        cJSON_AddNullToObject(o, key);
+    else
+        add_int(o, key, v);
+}
+
+/* A string field, NULL as null; a byte that is not UTF-8 becomes U+FFFD so the line stays valid JSON. */
+static void add_text(cJSON *o, const char *key, const char *s)
+{
+    if (!s) {
+        cJSON_AddNullToObject(o, key);
+        return;
+    }
+    size_t len = strlen(s), bad = kvr_rj_utf8_check(s, len);
+    if (bad == len) {
+        cJSON_AddStringToObject(o, key, s);
+        return;
+    }
+    char *clean = malloc(len * 3 + 1);
+    if (!clean)
+        return;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    char *w = clean;
+    while (p < end) {
+        size_t n = *p < 0x80 ? 1 : kvr_rj_utf8_len(p, end);
+        if (n) {
+            memcpy(w, p, n);
+            w += n, p += n;
+        } else {
+            memcpy(w, "\xEF\xBF\xBD", 3);
+            w += 3, p++;
+        }
+    }
+    *w = '\0';
+    cJSON_AddStringToObject(o, key, clean);
+    free(clean);
 }
 
 void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr_replay_result_t *res,
@@ -31,32 +109,41 @@ void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr
     const kvr_replay_req_t *r = &res->req;
     char request_id[128];
     snprintf(request_id, sizeof(request_id), "%s-%zu", run_id, r->index);
-    json_t *rec = json_object();
-    json_object_set_new(rec, "index", json_integer((json_int_t)r->index));
-    json_object_set_new(rec, "request_id", json_string(request_id));
-    json_object_set_new(rec, "session", tr->session_id ? json_string(tr->session_id) : json_null());
-    json_object_set_new(rec, "turn", tr->turn >= 0 ? json_integer(tr->turn) : json_null());
-    json_object_set_new(rec, "engine", r->engine[0] ? json_string(r->engine) : json_null());
-    json_object_set_new(rec, "target", json_string(r->url));
-    json_object_set_new(rec, "scheduled_ms", json_real(res->due_rel_ms));
-    json_object_set_new(rec, "send_ms", json_real(res->send_rel_ms));
-    json_object_set_new(rec, "send_mono_ns", json_integer((json_int_t)r->send_ns));
-    json_object_set_new(rec, "end_mono_ns", json_integer((json_int_t)r->end_ns));
-    json_object_set_new(rec, "ttft_ms", ms_or_null(r->send_ns, r->first_token_ns));
-    json_object_set_new(rec, "first_byte_ms", ms_or_null(r->send_ns, r->first_byte_ns));
-    json_object_set_new(rec, "e2e_ms", ms_or_null(r->send_ns, r->end_ns));
-    json_object_set_new(rec, "input_length", json_integer(tr->input_length));
-    json_object_set_new(rec, "output_length", json_integer(tr->output_length));
-    json_object_set_new(rec, "prompt_tokens", count_or_null(r->prompt_tokens));
-    json_object_set_new(rec, "cached_tokens", count_or_null(r->cached_tokens));
-    json_object_set_new(rec, "output_tokens", count_or_null(r->completion_tokens));
-    json_object_set_new(rec, "status", json_integer(r->status));
-    json_object_set_new(rec, "ok", json_boolean(kvr_replay_result_ok(res)));
-    json_object_set_new(rec, "error", r->error[0] ? json_string(r->error) : json_null());
+    cJSON *rec = cJSON_CreateObject();
+    if (!rec)
+        return;
+    add_int(rec, "index", (long long)r->index);
+    add_text(rec, "request_id", request_id);
+    add_text(rec, "session", tr->session_id);
+    if (tr->turn >= 0)
+        add_int(rec, "turn", tr->turn);
+    else
+        cJSON_AddNullToObject(rec, "turn");
+    add_text(rec, "engine", r->engine[0] ? r->engine : NULL);
+    add_text(rec, "target", r->url);
+    add_real(rec, "scheduled_ms", res->due_rel_ms);
+    add_real(rec, "send_ms", res->send_rel_ms);
+    add_int(rec, "send_mono_ns", (long long)r->send_ns);
+    add_int(rec, "end_mono_ns", (long long)r->end_ns);
+    add_ms_or_null(rec, "ttft_ms", r->send_ns, r->first_token_ns);
+    add_ms_or_null(rec, "first_byte_ms", r->send_ns, r->first_byte_ns);
+    add_ms_or_null(rec, "e2e_ms", r->send_ns, r->end_ns);
+    add_int(rec, "input_length", tr->input_length);
+    add_int(rec, "output_length", tr->output_length);
+    add_count_or_null(rec, "prompt_tokens", r->prompt_tokens);
+    add_count_or_null(rec, "cached_tokens", r->cached_tokens);
+    add_count_or_null(rec, "output_tokens", r->completion_tokens);
+    add_int(rec, "status", r->status);
+    cJSON_AddBoolToObject(rec, "ok", kvr_replay_result_ok(res));
+    add_text(rec, "error", r->error[0] ? r->error : NULL);
     (void)start_ns;
-    json_dumpf(rec, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-    fputc('\n', out);
-    json_decref(rec);
+    char *text = cJSON_PrintUnformatted(rec);
+    cJSON_Delete(rec);
+    if (text) {
+        fputs(text, out);
+        fputc('\n', out);
+        cJSON_free(text);
+    }
 }
 
 static int cmp_double(const void *a, const void *b)

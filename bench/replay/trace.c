@@ -2,68 +2,81 @@
 #include "bench/replay/trace.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/replay/json.h"
 #include "common/error.h"
 #include "common/prefix_hash.h"
 
-static int parse_request(json_t *line, kvr_trace_request_t *r, const char **why)
+/* cJSON's numbers are doubles, exact below 2^53 only: ids of 2^53 or more are refused, not rounded. */
+static int parse_request(const cJSON *line, kvr_trace_request_t *r, const char **why)
 {
-    json_t *ts = json_object_get(line, "timestamp");
-    json_t *in = json_object_get(line, "input_length");
-    json_t *out = json_object_get(line, "output_length");
-    json_t *ids = json_object_get(line, "hash_ids");
-    json_t *session = json_object_get(line, "session_id");
-    json_t *turn = json_object_get(line, "turn");
+    const cJSON *ts = kvr_rj_get(line, "timestamp");
+    const cJSON *in = kvr_rj_get(line, "input_length");
+    const cJSON *out = kvr_rj_get(line, "output_length");
+    const cJSON *ids = kvr_rj_get(line, "hash_ids");
+    const cJSON *session = kvr_rj_get(line, "session_id");
+    const cJSON *turn = kvr_rj_get(line, "turn");
+    double v;
 
     memset(r, 0, sizeof(*r));
     r->turn = -1;
-    if (!json_is_number(ts) || json_number_value(ts) < 0) {
+    if (!cJSON_IsNumber(ts) || !(ts->valuedouble >= 0)) {
         *why = "timestamp missing or negative";
         return KVR_EPARSE;
     }
-    r->timestamp_ms = (uint64_t)json_number_value(ts);
-    if (!json_is_integer(in) || json_integer_value(in) < 0 || json_integer_value(in) > (1 << 24)) {
+    if (!(ts->valuedouble < 18446744073709551616.0)) {
+        *why = "timestamp out of range";
+        return KVR_EPARSE;
+    }
+    r->timestamp_ms = (uint64_t)ts->valuedouble;
+    if (!kvr_rj_whole(in, 0, 1 << 24, &v)) {
         *why = "input_length missing or out of range";
         return KVR_EPARSE;
     }
-    r->input_length = (uint32_t)json_integer_value(in);
-    if (!json_is_integer(out) || json_integer_value(out) < 0 || json_integer_value(out) > (1 << 24)) {
+    r->input_length = (uint32_t)v;
+    if (!kvr_rj_whole(out, 0, 1 << 24, &v)) {
         *why = "output_length missing or out of range";
         return KVR_EPARSE;
     }
-    r->output_length = (uint32_t)json_integer_value(out);
-    if (ids && !json_is_array(ids)) {
+    r->output_length = (uint32_t)v;
+    if (ids && !cJSON_IsArray(ids)) {
         *why = "hash_ids is not an array";
         return KVR_EPARSE;
     }
-    if (turn && json_is_integer(turn))
-        r->turn = (int32_t)json_integer_value(turn);
+    /* A turn that is not a whole number is ignored; a huge one wraps as an int64 would. */
+    if (kvr_rj_whole(turn, -9.2e18, 9.2e18, &v))
+        r->turn = (int32_t)(int64_t)v;
     /* Sessions may be named by strings or numbers in other generators' traces. */
-    if (json_is_string(session)) {
-        r->session_id = strdup(json_string_value(session));
-    } else if (json_is_integer(session)) {
+    if (cJSON_IsString(session)) {
+        if (!(r->session_id = strdup(session->valuestring)))
+            return -ENOMEM;
+    } else if (kvr_rj_whole(session, -9.2e18, 9.2e18, &v)) {
+        if (v < -KVR_RJ_EXACT_MAX || v > KVR_RJ_EXACT_MAX) {
+            *why = "session_id is a number of magnitude 2^53 or more (write it as a string)";
+            return KVR_EPARSE;
+        }
         char buf[32];
-        snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(session));
-        r->session_id = strdup(buf);
+        snprintf(buf, sizeof(buf), "%lld", (long long)v);
+        if (!(r->session_id = strdup(buf)))
+            return -ENOMEM;
     }
-    if ((json_is_string(session) || json_is_integer(session)) && !r->session_id)
-        return -ENOMEM;
-    r->n_hash_ids = ids ? json_array_size(ids) : 0;
+    r->n_hash_ids = ids ? (size_t)cJSON_GetArraySize(ids) : 0;
     if (r->n_hash_ids) {
         r->hash_ids = malloc(r->n_hash_ids * sizeof(uint64_t));
         if (!r->hash_ids)
             return -ENOMEM;
-        for (size_t i = 0; i < r->n_hash_ids; i++) {
-            json_t *id = json_array_get(ids, i);
-            if (!json_is_integer(id)) {
-                *why = "hash_ids holds a non-integer";
+        size_t i = 0;
+        for (const cJSON *id = ids->child; id && i < r->n_hash_ids; id = id->next, i++) {
+            if (!kvr_rj_whole(id, -KVR_RJ_EXACT_MAX, KVR_RJ_EXACT_MAX, &v)) {
+                bool big = cJSON_IsNumber(id) &&
+                           (id->valuedouble > KVR_RJ_EXACT_MAX || id->valuedouble < -KVR_RJ_EXACT_MAX);
+                *why = big ? "hash_ids holds an id of magnitude 2^53 or more" : "hash_ids holds a non-integer";
                 return KVR_EPARSE;
             }
-            r->hash_ids[i] = (uint64_t)json_integer_value(id);
+            r->hash_ids[i] = (uint64_t)(int64_t)v;
         }
     }
     return 0;
@@ -93,12 +106,20 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
         size_t start = strspn(line, " \t\r\n");
         if (line[start] == '\0')
             continue;
-        json_error_t jerr;
-        json_t *obj = json_loadb(line, (size_t)n, 0, &jerr);
-        if (!obj || !json_is_object(obj)) {
-            snprintf(errbuf, errlen, "%s:%zu: not a JSON object%s%s", path, lineno, obj ? "" : ": ",
-                     obj ? "" : jerr.text);
-            json_decref(obj);
+        cJSON *obj = NULL;
+        char why_not[64] = "";
+        const char *end = NULL;
+        size_t bad = kvr_rj_utf8_check(line, (size_t)n);
+        if (bad < (size_t)n)
+            snprintf(why_not, sizeof(why_not), ": not UTF-8 at byte %zu", bad);
+        else if (!(obj = cJSON_ParseWithLengthOpts(line, (size_t)n, &end, false)))
+            snprintf(why_not, sizeof(why_not), ": invalid JSON at byte %td",
+                     end && end >= line ? end - line : 0);
+        else if (!kvr_rj_blank(end, line + n))
+            snprintf(why_not, sizeof(why_not), ": data after the JSON value at byte %td", end - line);
+        if (!obj || why_not[0] || !cJSON_IsObject(obj)) {
+            snprintf(errbuf, errlen, "%s:%zu: not a JSON object%s", path, lineno, why_not);
+            cJSON_Delete(obj);
             rc = KVR_EPARSE;
             goto fail_line;
         }
@@ -106,7 +127,7 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
             size_t ncap = cap ? cap * 2 : 1024;
             kvr_trace_request_t *reqs = realloc(trace->requests, ncap * sizeof(*reqs));
             if (!reqs) {
-                json_decref(obj);
+                cJSON_Delete(obj);
                 rc = -ENOMEM;
                 goto fail_line;
             }
@@ -115,7 +136,7 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
         }
         const char *why = "out of memory";
         rc = parse_request(obj, &trace->requests[trace->len], &why);
-        json_decref(obj);
+        cJSON_Delete(obj);
         if (rc) {
             request_free(&trace->requests[trace->len]);
             snprintf(errbuf, errlen, "%s:%zu: %s", path, lineno, why);

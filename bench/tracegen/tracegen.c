@@ -11,11 +11,12 @@
  * block of a prompt gets a fresh id (its content changes when the prompt
  * grows), exactly as a content hash of it would.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,24 +242,57 @@ static int request_cmp(const void *a, const void *b)
     return x->turn < y->turn ? -1 : x->turn > y->turn;
 }
 
+/* A count as an integer at full 64-bit width: cJSON's doubles would round past 2^53
+ * and print 1e15 and up in exponent form. NULL when out of memory. */
+static cJSON *count_json(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof(buf), "%" PRIu64, v);
+    return cJSON_CreateRaw(buf);
+}
+
+static bool add_count(cJSON *o, const char *key, uint64_t v)
+{
+    cJSON *item = count_json(v);
+    if (!cJSON_AddItemToObject(o, key, item)) {
+        cJSON_Delete(item);
+        return false;
+    }
+    return true;
+}
+
+/* {"timestamp":..,"input_length":..,"output_length":..,"hash_ids":[..],"session_id":"s00000","turn":..} */
+static char *request_line(const tg_request_t *r)
+{
+    char session_id[32];
+    snprintf(session_id, sizeof(session_id), "s%05u", r->session);
+    cJSON *line = cJSON_CreateObject();
+    bool ok = add_count(line, "timestamp", r->timestamp_ms) && add_count(line, "input_length", r->input_length) &&
+              add_count(line, "output_length", r->output_length);
+    cJSON *ids = ok ? cJSON_AddArrayToObject(line, "hash_ids") : NULL;
+    ok = ids != NULL;
+    for (size_t k = 0; ok && k < r->n_ids; k++) {
+        cJSON *id = count_json(r->hash_ids[k]);
+        if (!cJSON_AddItemToArray(ids, id)) {
+            cJSON_Delete(id);
+            ok = false;
+        }
+    }
+    ok = ok && cJSON_AddStringToObject(line, "session_id", session_id) && add_count(line, "turn", r->turn);
+    char *text = ok ? cJSON_PrintUnformatted(line) : NULL;
+    cJSON_Delete(line);
+    return text;
+}
+
 static int write_trace(FILE *f, const tg_trace_t *t)
 {
     for (size_t i = 0; i < t->len; i++) {
-        const tg_request_t *r = &t->items[i];
-        char session_id[32];
-        snprintf(session_id, sizeof(session_id), "s%05u", r->session);
-        json_t *ids = json_array();
-        for (size_t k = 0; k < r->n_ids; k++)
-            json_array_append_new(ids, json_integer((json_int_t)r->hash_ids[k]));
-        json_t *line = json_pack("{sIsIsIsosssI}", "timestamp", (json_int_t)r->timestamp_ms,
-                                 "input_length", (json_int_t)r->input_length, "output_length",
-                                 (json_int_t)r->output_length, "hash_ids", ids, "session_id",
-                                 session_id, "turn", (json_int_t)r->turn);
-        if (!line)
+        char *text = request_line(&t->items[i]);
+        if (!text)
             return -ENOMEM;
-        int rc = json_dumpf(line, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        json_decref(line);
-        if (rc != 0 || fputc('\n', f) == EOF)
+        int rc = fputs(text, f);
+        cJSON_free(text);
+        if (rc == EOF || fputc('\n', f) == EOF)
             return -EIO;
     }
     return 0;

@@ -59,6 +59,31 @@ Test(replay_trace, loads_mooncake_lines_without_sessions, .timeout = 10.)
     remove(path);
 }
 
+Test(replay_trace, a_repeated_key_means_its_last_value_and_numeric_sessions_are_named, .timeout = 10.)
+{
+    char path[128];
+    write_file(path, sizeof(path),
+               "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"input_length\": 7,"
+               " \"session_id\": 42, \"turn\": 3}\n"
+               "{\"timestamp\": 2.9, \"input_length\": 5, \"output_length\": 1, \"session_id\": 1.5,"
+               " \"turn\": 2.5, \"hash_ids\": [-1, 9007199254740991]}\n");
+    kvr_trace_t t;
+    char err[256];
+    cr_assert_eq(kvr_trace_load(&t, path, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(t.len, 2);
+    cr_assert_eq(t.requests[0].input_length, 7, "the last input_length counts");
+    cr_assert_str_eq(t.requests[0].session_id, "42");
+    cr_assert_eq(t.requests[0].turn, 3);
+    cr_assert_eq(t.requests[1].timestamp_ms, 2);
+    cr_assert_null(t.requests[1].session_id, "a fractional session number names no session");
+    cr_assert_eq(t.requests[1].turn, -1, "nor is 2.5 a turn");
+    cr_assert_eq(t.requests[1].n_hash_ids, 2);
+    cr_assert_eq(t.requests[1].hash_ids[0], UINT64_MAX);
+    cr_assert_eq(t.requests[1].hash_ids[1], 9007199254740991ull);
+    kvr_trace_free(&t);
+    remove(path);
+}
+
 typedef struct {
     char line[160];
     char expect[48]; /* part of the error message naming the fault */
@@ -73,6 +98,15 @@ ParameterizedTestParameters(replay_trace, bad_lines_are_reported_with_line_numbe
         {"{\"timestamp\": 1, \"input_length\": 5}", "output_length"},
         {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": 3}", "hash_ids"},
         {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [\"x\"]}", "hash_ids"},
+        /* ids are exact below 2^53 only (cJSON's numbers are doubles): refused from there, never rounded */
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [9007199254740993]}",
+         "hash_ids holds an id of magnitude"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"session_id\": 18014398509481985}",
+         "session_id"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"session_id\": \"a\xff\"}",
+         "not a JSON object: not UTF-8 at byte"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1} x", "data after the JSON value"},
+        {"[1, 2]", ":2: not a JSON object"},
     };
     return cr_make_param_array(bad_line_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -150,6 +184,71 @@ Test(replay_sessions, turns_chain_in_order_and_sessionless_requests_stand_alone,
     cr_assert_eq(prev[3], SIZE_MAX, "a request without session is scheduled by time");
     cr_assert_eq(prev[4], 0);
     free(prev);
+}
+
+static char *record_of(const kvr_trace_request_t *tr, const kvr_replay_result_t *res)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f);
+    kvr_replay_write_record(f, tr, res, "run", 0);
+    fclose(f);
+    return buf;
+}
+
+/* The analysis scripts read these lines: field order and number types are a format. */
+Test(replay_record, fields_order_and_number_types_are_fixed, .timeout = 10.)
+{
+    kvr_trace_request_t tr = {.input_length = 100, .output_length = 5, .turn = 2, .session_id = "s1"};
+    kvr_replay_result_t res = {.sent = true, .finished = true, .due_rel_ms = 12.0, .send_rel_ms = 1.5e9};
+    res.req = (kvr_replay_req_t){.index = 7, .url = "http://r/v1", .send_ns = 9007199254740993ull, .status = 200,
+                                 .prompt_tokens = 100, .cached_tokens = -1, .completion_tokens = 5};
+    res.req.first_byte_ns = res.req.send_ns + 1500000;
+    res.req.first_token_ns = res.req.send_ns + 2000000;
+    res.req.end_ns = res.req.send_ns + 1234567891;
+    snprintf(res.req.engine, sizeof(res.req.engine), "http://e0");
+    /* whole ms stay reals (12.0), reals keep 9 digits, nanosecond clocks keep all 64 bits */
+    char *line = record_of(&tr, &res);
+    cr_assert_str_eq(line,
+                     "{\"index\":7,\"request_id\":\"run-7\",\"session\":\"s1\",\"turn\":2,\"engine\":\"http://e0\","
+                     "\"target\":\"http://r/v1\",\"scheduled_ms\":12.0,\"send_ms\":1.5e9,"
+                     "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":2.0,"
+                     "\"first_byte_ms\":1.5,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
+                     "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":200,\"ok\":true,"
+                     "\"error\":null}\n");
+    free(line);
+
+    tr.session_id = NULL;
+    tr.turn = -1;
+    res.req.status = 500;
+    res.req.engine[0] = '\0';
+    res.due_rel_ms = 0.000123456789012;
+    res.send_rel_ms = -3;
+    res.req.first_token_ns = res.req.first_byte_ns = 0;
+    snprintf(res.req.error, sizeof(res.req.error), "HTTP 500: {\"m\":\"tab\there\"}");
+    line = record_of(&tr, &res);
+    cr_assert_str_eq(line,
+                     "{\"index\":7,\"request_id\":\"run-7\",\"session\":null,\"turn\":null,\"engine\":null,"
+                     "\"target\":\"http://r/v1\",\"scheduled_ms\":0.000123456789,\"send_ms\":-3.0,"
+                     "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":null,"
+                     "\"first_byte_ms\":null,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
+                     "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":500,\"ok\":false,"
+                     "\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\"}\n");
+    free(line);
+}
+
+/* An error text cut inside a UTF-8 character (or any stray byte) still gives a valid line. */
+Test(replay_record, bytes_that_are_not_utf8_become_replacement_characters, .timeout = 10.)
+{
+    kvr_trace_request_t tr = {.input_length = 1, .output_length = 1, .turn = -1};
+    kvr_replay_result_t res = {.sent = true, .finished = true};
+    res.req = (kvr_replay_req_t){.index = 1, .url = "http://r/v1", .status = 500, .prompt_tokens = -1,
+                                 .cached_tokens = -1, .completion_tokens = -1};
+    snprintf(res.req.error, sizeof(res.req.error), "HTTP 500: caf\xc3\xa9 cut \xe2\x82");
+    char *line = record_of(&tr, &res);
+    cr_assert(strstr(line, "\"error\":\"HTTP 500: caf\xc3\xa9 cut \xef\xbf\xbd\xef\xbf\xbd\"}\n"), "%s", line);
+    free(line);
 }
 
 Test(replay_summary, percentiles_interpolate, .timeout = 10.)

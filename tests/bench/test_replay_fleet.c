@@ -4,8 +4,8 @@
  * line per trace request, and numbers that agree with the trace and with each
  * other (tokens, engine names, times, cache reuse of a pinned session).
  */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +33,47 @@ static int run_and_wait(char *const argv[], const char *log, unsigned timeout_ms
     int status = kvr_test_stop(pid, 0, timeout_ms);
     cr_assert(WIFEXITED(status), "%s did not finish in time", argv[0]);
     return WEXITSTATUS(status);
+}
+
+static const cJSON *field(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* An integer field's value; -1 when absent or not a number. */
+static long long int_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    return cJSON_IsNumber(v) ? (long long)v->valuedouble : -1;
+}
+
+/* A real field's value; 0 when absent or not a number. */
+static double real_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* A string field, NULL when absent or not a string. */
+static const char *str_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = field(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* How the line writes a field's value: a real has a '.' or an exponent, an integer only digits. */
+static bool written_as(const char *line, const char *key, bool real)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *v = strstr(line, pat);
+    if (!v)
+        return false;
+    v += strlen(pat);
+    size_t len = strcspn(v, ",}");
+    if (real)
+        return strcspn(v, ".e") < len;
+    return len > 0 && strspn(v, "0123456789") == len;
 }
 
 Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = stop_all)
@@ -69,13 +110,13 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
     cr_assert_eq(run_and_wait(rp, log, 90000), 0, "replay reported failures (see %s)", log);
 
     /* the trace, by index */
-    json_t *lines[512];
+    cJSON *lines[512];
     size_t n_trace = 0;
     FILE *f = fopen(trace, "r");
     char *line = NULL;
     size_t cap = 0;
     while (getline(&line, &cap, f) > 0 && n_trace < 512)
-        lines[n_trace++] = json_loads(line, 0, NULL);
+        lines[n_trace++] = cJSON_Parse(line);
     fclose(f);
     cr_assert(n_trace >= 5, "trace too small: %zu", n_trace);
 
@@ -84,36 +125,40 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
     f = fopen(out, "r");
     cr_assert(f);
     while (getline(&line, &cap, f) > 0) {
-        json_t *r = json_loads(line, 0, NULL);
+        cJSON *r = cJSON_Parse(line);
         cr_assert(r, "record %zu is not JSON", n_out);
         n_out++;
-        size_t idx = (size_t)json_integer_value(json_object_get(r, "index"));
-        cr_assert(idx < n_trace && !seen[idx], "each trace index once");
+        long long idx = int_of(r, "index");
+        cr_assert(idx >= 0 && (size_t)idx < n_trace && !seen[idx], "each trace index once");
         seen[idx] = true;
-        json_t *t = lines[idx];
-        cr_assert(json_is_true(json_object_get(r, "ok")), "request %zu failed: %s", idx,
-                  json_string_value(json_object_get(r, "error")));
-        cr_assert_eq(json_integer_value(json_object_get(r, "status")), 200);
-        const char *engine = json_string_value(json_object_get(r, "engine"));
+        const cJSON *t = lines[idx];
+        cr_assert(t, "trace line %lld is not JSON", idx);
+        cr_assert(cJSON_IsTrue(field(r, "ok")), "request %lld failed: %s", idx, str_of(r, "error"));
+        cr_assert_eq(int_of(r, "status"), 200);
+        const char *engine = str_of(r, "engine");
         cr_assert(engine && (strcmp(engine, e0) == 0 || strcmp(engine, e1) == 0), "engine %s", engine);
-        cr_assert_str_eq(json_string_value(json_object_get(r, "session")),
-                         json_string_value(json_object_get(t, "session_id")));
-        json_int_t in = json_integer_value(json_object_get(t, "input_length"));
-        json_int_t outlen = json_integer_value(json_object_get(t, "output_length"));
-        cr_assert_eq(json_integer_value(json_object_get(r, "prompt_tokens")), in, "4 bytes per token");
-        cr_assert_eq(json_integer_value(json_object_get(r, "output_tokens")), outlen, "max_tokens honoured");
-        json_int_t cached = json_integer_value(json_object_get(r, "cached_tokens"));
+        cr_assert(str_of(r, "session") && str_of(t, "session_id"));
+        cr_assert_str_eq(str_of(r, "session"), str_of(t, "session_id"));
+        long long in = int_of(t, "input_length"), outlen = int_of(t, "output_length");
+        cr_assert_eq(int_of(r, "prompt_tokens"), in, "4 bytes per token");
+        cr_assert_eq(int_of(r, "output_tokens"), outlen, "max_tokens honoured");
+        long long cached = int_of(r, "cached_tokens");
         cr_assert(cached >= 0 && cached <= in);
-        double ttft = json_real_value(json_object_get(r, "ttft_ms"));
-        double e2e = json_real_value(json_object_get(r, "e2e_ms"));
+        double ttft = real_of(r, "ttft_ms"), e2e = real_of(r, "e2e_ms");
         cr_assert(ttft > 0 && ttft <= e2e, "ttft %.1f e2e %.1f", ttft, e2e);
-        cr_assert(json_real_value(json_object_get(r, "send_ms")) + 0.5 >=
-                  json_real_value(json_object_get(r, "scheduled_ms")), "never sent early");
-        if (json_integer_value(json_object_get(t, "turn")) > 0) {
+        cr_assert(real_of(r, "send_ms") + 0.5 >= real_of(r, "scheduled_ms"), "never sent early");
+        /* times are reals and counts integers, as the records' readers expect */
+        const char *times[] = {"scheduled_ms", "send_ms", "ttft_ms", "first_byte_ms", "e2e_ms"};
+        for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++)
+            cr_assert(written_as(line, times[k], true), "%s is not written as a real: %s", times[k], line);
+        const char *counts[] = {"index", "send_mono_ns", "end_mono_ns", "prompt_tokens", "status"};
+        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+            cr_assert(written_as(line, counts[k], false), "%s is not written as an integer: %s", counts[k], line);
+        if (int_of(t, "turn") > 0) {
             later_turns++;
             later_turn_cached += cached > 0;
         }
-        json_decref(r);
+        cJSON_Delete(r);
     }
     free(line);
     fclose(f);
@@ -123,6 +168,6 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
         cr_assert(later_turn_cached * 10 >= later_turns * 9, "%zu of %zu later turns hit the cache",
                   later_turn_cached, later_turns);
     for (size_t i = 0; i < n_trace; i++)
-        json_decref(lines[i]);
+        cJSON_Delete(lines[i]);
     remove(trace), remove(out), remove(log);
 }

@@ -4,8 +4,10 @@
  * for a seed, sessions grow their prefixes turn by turn, and the study preset
  * has the published shape.
  */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
-#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +76,45 @@ Test(tracegen, same_seed_same_bytes_other_seed_other_trace, .timeout = 60.)
 typedef struct {
     char id[32];
     int turn;
-    json_t *ids;
-    json_int_t input;
+    cJSON *ids;
+    long long input;
 } last_turn_t;
+
+/* Outside strings, no '.', exponent or sign: every number is written as an integer. */
+static bool numbers_are_integers(const char *line)
+{
+    bool in_string = false;
+    for (const char *p = line; *p; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = false;
+        } else if (*p == '"') {
+            in_string = true;
+        } else if (strchr(".eE+", *p)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static cJSON *parse_line(const char *line, size_t lineno)
+{
+    const char *end = NULL;
+    cJSON *o = cJSON_ParseWithOpts(line, &end, false);
+    cr_assert(o, "line %zu is not JSON (at byte %td)", lineno, end ? end - line : 0);
+    return o;
+}
+
+/* The field as an integer; the test fails when it is absent or not a whole number. */
+static long long int_field(const cJSON *o, const char *key, size_t lineno)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    cr_assert(cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9e15,
+              "line %zu lacks an integer %s", lineno, key);
+    return (long long)v->valuedouble;
+}
 
 Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
 {
@@ -88,25 +126,24 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
     cr_assert(f);
     static last_turn_t sessions[4096];
     size_t n_sessions = 0, lines = 0, later_turns = 0;
-    json_int_t last_ts = -1;
+    long long last_ts = -1;
     char *line = NULL;
     size_t cap = 0;
     while (getline(&line, &cap, f) > 0) {
         lines++;
-        json_error_t err;
-        json_t *o = json_loads(line, 0, &err);
-        cr_assert(o, "line %zu is not JSON: %s", lines, err.text);
-        json_int_t ts, in, out, turn;
-        const char *sid;
-        json_t *ids;
-        cr_assert_eq(json_unpack(o, "{s:I,s:I,s:I,s:o,s:s,s:I}", "timestamp", &ts, "input_length", &in,
-                                 "output_length", &out, "hash_ids", &ids, "session_id", &sid, "turn", &turn),
-                     0, "line %zu lacks a field", lines);
+        cJSON *o = parse_line(line, lines);
+        cr_assert(numbers_are_integers(line), "line %zu has a number that is not an integer: %s", lines, line);
+        long long ts = int_field(o, "timestamp", lines), in = int_field(o, "input_length", lines);
+        long long out = int_field(o, "output_length", lines), turn = int_field(o, "turn", lines);
+        cJSON *ids = cJSON_DetachItemFromObjectCaseSensitive(o, "hash_ids");
+        const cJSON *sid_item = cJSON_GetObjectItemCaseSensitive(o, "session_id");
+        cr_assert(cJSON_IsArray(ids) && cJSON_IsString(sid_item), "line %zu lacks a field", lines);
+        const char *sid = sid_item->valuestring;
         cr_assert(ts >= last_ts, "timestamps must not go back (line %zu)", lines);
         cr_assert(ts < 120000, "a request past the window (line %zu)", lines);
         last_ts = ts;
         cr_assert(in > 0 && out > 0);
-        cr_assert_eq((json_int_t)json_array_size(ids), (in + 63) / 64, "ids must cover the prompt");
+        cr_assert_eq((long long)cJSON_GetArraySize(ids), (in + 63) / 64, "ids must cover the prompt");
         size_t k = 0;
         while (k < n_sessions && strcmp(sessions[k].id, sid) != 0)
             k++;
@@ -121,21 +158,22 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
             cr_assert(in > sessions[k].input, "a later turn's prompt is longer");
             /* every full block of the previous prompt is a prefix of this one */
             size_t full = (size_t)(sessions[k].input / 64);
-            for (size_t b = 0; b < full; b++)
-                cr_assert(json_equal(json_array_get(ids, b), json_array_get(sessions[k].ids, b)),
-                          "session %s turn %lld breaks the prefix at block %zu", sid, (long long)turn, b);
-            json_decref(sessions[k].ids);
+            const cJSON *a = ids->child, *b = sessions[k].ids->child;
+            for (size_t blk = 0; blk < full; blk++, a = a->next, b = b->next)
+                cr_assert(a && b && cJSON_Compare(a, b, true),
+                          "session %s turn %lld breaks the prefix at block %zu", sid, turn, blk);
+            cJSON_Delete(sessions[k].ids);
         }
         sessions[k].turn = (int)turn;
         sessions[k].input = in;
-        sessions[k].ids = json_incref(ids);
-        json_decref(o);
+        sessions[k].ids = ids;
+        cJSON_Delete(o);
     }
     free(line);
     fclose(f);
     cr_assert(lines > 20 && n_sessions > 5 && later_turns > 5, "%zu lines, %zu sessions", lines, n_sessions);
     for (size_t k = 0; k < n_sessions; k++)
-        json_decref(sessions[k].ids);
+        cJSON_Delete(sessions[k].ids);
     remove(path);
 }
 
@@ -147,23 +185,22 @@ Test(tracegen, study_preset_has_the_published_shape, .timeout = 60.)
     FILE *f = fopen(path, "r");
     cr_assert(f);
     size_t lines = 0, turn0 = 0;
-    json_int_t max_ts = 0;
+    long long max_ts = 0;
     char *line = NULL;
     size_t cap = 0;
     while (getline(&line, &cap, f) > 0) {
-        json_t *o = json_loads(line, 0, NULL);
-        cr_assert(o);
         lines++;
-        turn0 += json_integer_value(json_object_get(o, "turn")) == 0;
-        json_int_t ts = json_integer_value(json_object_get(o, "timestamp"));
+        cJSON *o = parse_line(line, lines);
+        turn0 += int_field(o, "turn", lines) == 0;
+        long long ts = int_field(o, "timestamp", lines);
         max_ts = ts > max_ts ? ts : max_ts;
-        json_decref(o);
+        cJSON_Delete(o);
     }
     free(line);
     fclose(f);
     cr_assert(lines >= 1000 && lines <= 1400, "~1,200 requests, got %zu", lines);
     cr_assert(turn0 >= 230 && turn0 <= 310, "~270 sessions, got %zu", turn0);
-    cr_assert(max_ts > 550000 && max_ts < 600000, "a 600 s window, last at %lld ms", (long long)max_ts);
+    cr_assert(max_ts > 550000 && max_ts < 600000, "a 600 s window, last at %lld ms", max_ts);
     remove(path);
 }
 
