@@ -6,7 +6,6 @@
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +110,8 @@ static cJSON *parse_line(const char *line, size_t lineno)
 static long long int_field(const cJSON *o, const char *key, size_t lineno)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    cr_assert(cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9e15,
+    cr_assert(cJSON_IsNumber(v) && v->valuedouble > -9e15 && v->valuedouble < 9e15 &&
+                  v->valuedouble == (double)(long long)v->valuedouble,
               "line %zu lacks an integer %s", lineno, key);
     return (long long)v->valuedouble;
 }
