@@ -19,9 +19,9 @@ kvr_require(uv libuv libuv1-dev)
 kvr_require(uring liburing liburing-dev)
 kvr_require(msgpack msgpack libmsgpack-dev)
 kvr_require(xxhash libxxhash libxxhash-dev)
-kvr_require(jansson jansson libjansson-dev)
-# The router's routing-key extraction parses every request body on the event loop;
-# cJSON does that 5-10x faster than jansson (bench/proxy: kvroute-bench-keys).
+# cJSON is the project's one JSON library. The router's routing-key extraction parses
+# every request body on the event loop, and cJSON does that 5-10x faster than jansson
+# (bench/proxy: kvroute-bench-keys).
 kvr_require(cjson libcjson libcjson-dev)
 if(KVR_TESTS)
   kvr_require(criterion criterion libcriterion-dev)

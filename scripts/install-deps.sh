@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libjansson-dev libcjson-dev
+  libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libcjson-dev
   node-llhttp libcurl4-openssl-dev
   nodejs npm python3 python3-msgpack
   prometheus gnuplot-nox nginx-light wrk procps
