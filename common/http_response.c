@@ -129,11 +129,50 @@ int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned 
     return 0;
 }
 
+/*
+ * Writes bufs at once when nothing is queued ahead of them (one writev, no
+ * write request, no callback, no POLLOUT watcher to arm and disarm: the
+ * drain of a finished uv_write costs an epoll_ctl per response). Whatever
+ * the socket does not take is copied and queued like any other write. For
+ * callers that need no completion callback and have no drain to report.
+ */
+static int conn_write_now(kvr__http_conn_t *conn, uv_buf_t *bufs, unsigned nbufs)
+{
+    if (uv_is_closing((uv_handle_t *)&conn->tcp))
+        return -EPIPE;
+    size_t total = 0;
+    for (unsigned i = 0; i < nbufs; i++)
+        total += bufs[i].len;
+    size_t sent = 0;
+    if (conn->queued_bytes == 0) {
+        int rc = uv_try_write((uv_stream_t *)&conn->tcp, bufs, nbufs);
+        if (rc > 0)
+            sent = (size_t)rc;
+        if (sent == total)
+            return 0;
+    }
+    char *rest = kvr_xmalloc(total - sent);
+    size_t len = 0, skip = sent;
+    for (unsigned i = 0; i < nbufs; i++) {
+        size_t n = bufs[i].len;
+        if (skip >= n) {
+            skip -= n;
+            continue;
+        }
+        memcpy(rest + len, bufs[i].base + skip, n - skip);
+        len += n - skip;
+        skip = 0;
+    }
+    uv_buf_t buf = uv_buf_init(rest, (unsigned)len);
+    return kvr__http_conn_write(conn, &buf, 1, rest, NULL, NULL);
+}
+
 /* ---- framing ---- */
 
 typedef struct {
     char *buf;
     size_t len, cap;
+    int heap; /* buf was allocated here (else it is the caller's, e.g. on its stack) */
 } strbuf_t;
 
 static void sb_add(strbuf_t *sb, const char *data, size_t n)
@@ -142,7 +181,14 @@ static void sb_add(strbuf_t *sb, const char *data, size_t n)
         size_t ncap = sb->cap ? sb->cap : 512;
         while (ncap < sb->len + n + 1)
             ncap *= 2;
-        sb->buf = kvr_xrealloc(sb->buf, ncap);
+        if (sb->heap || !sb->buf) {
+            sb->buf = kvr_xrealloc(sb->heap ? sb->buf : NULL, ncap);
+        } else {
+            char *nb = kvr_xmalloc(ncap);
+            memcpy(nb, sb->buf, sb->len);
+            sb->buf = nb;
+        }
+        sb->heap = 1;
         sb->cap = ncap;
     }
     memcpy(sb->buf + sb->len, data, n);
@@ -196,12 +242,14 @@ int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
     }
     if (conn->srv->destroying)
         req->keep_alive = 0;
-    strbuf_t sb = {0};
+    /* Head and body leave in one writev, straight from where they are. */
+    char stack[2048];
+    strbuf_t sb = {stack, 0, sizeof stack, 0};
     build_head(&sb, req, status, content_type, headers, nheaders, (int64_t)len);
-    if (!req->head && len)
-        sb_add(&sb, body, len);
-    uv_buf_t buf = uv_buf_init(sb.buf, (unsigned)sb.len);
-    int rc = kvr__http_conn_write(conn, &buf, 1, sb.buf, NULL, NULL);
+    uv_buf_t bufs[2] = {uv_buf_init(sb.buf, (unsigned)sb.len), uv_buf_init((char *)body, (unsigned)len)};
+    int rc = conn_write_now(conn, bufs, !req->head && len ? 2 : 1);
+    if (sb.heap)
+        free(sb.buf);
     kvr__http_req_finished(req, rc < 0);
     return rc < 0 ? -EPIPE : 0;
 }
