@@ -318,9 +318,21 @@ def compare_policy(run_dir, policy):
            "verdict": verdict(s0["ttft_p90"], s1["ttft_p90"], s0["errors_pct"], s1["errors_pct"], NOISE)}
     feed = os.path.join(run_dir, policy, "es1", "feed.txt")
     row["feed"] = freshness(feed, r1, time_scale=TIME_SCALE) if os.path.exists(feed) else None
-    row["reasons"] = {arm: decision_reasons(os.path.join(run_dir, policy, arm, "router-metrics.txt"))
-                      for arm in ("es0", "es1")}
+    row["reasons"] = {arm: cell_reasons(os.path.join(run_dir, policy, arm)) for arm in ("es0", "es1")}
     return row, r0, r1
+
+
+def cell_reasons(cell_dir):
+    """Decision counts by reason, summed over the cell's routers: router-metrics.txt
+    with one router, router-metrics-r<k>.txt each with several (run.sh --routers)."""
+    out = {}
+    if not os.path.isdir(cell_dir):
+        return out
+    for name in sorted(os.listdir(cell_dir)):
+        if re.match(r"^router-metrics(-r\d+)?\.txt$", name):
+            for reason, n in decision_reasons(os.path.join(cell_dir, name)).items():
+                out[reason] = out.get(reason, 0) + n
+    return out
 
 
 def decision_reasons(path):

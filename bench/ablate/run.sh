@@ -12,7 +12,7 @@ orig_args="$*"
 policies="sticky,affinity,load_only,lmetric,cache_aware,cost,power_of_two,round_robin,random"
 trace="" preset="study" window="" engines=4 seed=1 speed=1 time_scale=1 duration=""
 out="" bin="$root/build/plain" build=1 quiet=0 sim_args="" router_args="" arms="0,1"
-max_inflight=512
+max_inflight=512 routers=1
 
 usage() {
   cat <<EOF
@@ -33,6 +33,11 @@ Runs ES=0 and ES=1 for each policy on a fresh simulated fleet and compares them.
   --duration S        replay only the first S seconds of the trace
   --max-inflight N    replay concurrency bound (default 512)
   --arms LIST         ES values to run (default 0,1)
+  --routers N         kvroute processes in front of the one fleet (default 1): same flags,
+                      same engines, same statefeed segment, each its own port and decision
+                      log; the trace is split by session (round-robin in order of first
+                      appearance, the same split in every cell) and one replay per router
+                      sends its part; the records are merged with the whole trace's indexes
   --out DIR           run directory (default build/ablate/run-<date>)
   --bin DIR           build directory holding the programs (default build/plain)
   --no-build          do not run cmake --build first
@@ -59,6 +64,7 @@ while (($#)); do
     --duration) duration=$2; shift ;;
     --max-inflight) max_inflight=$2; shift ;;
     --arms) arms=$2; shift ;;
+    --routers) routers=$2; shift ;;
     --out) out=$2; shift ;;
     --bin) bin=$2; shift ;;
     --no-build) build=0 ;;
@@ -72,6 +78,7 @@ while (($#)); do
 done
 
 [[ $engines =~ ^[0-9]+$ && $engines -ge 1 ]] || die "--engines must be a positive number"
+[[ $routers =~ ^[0-9]+$ && $routers -ge 1 ]] || die "--routers must be a positive number"
 out=${out:-$root/build/ablate/run-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -184,6 +191,18 @@ if [[ -z $trace ]]; then
 fi
 [[ -s $trace ]] || die "trace $trace is empty or missing"
 
+# ---- several routers: the trace split by session, once for every cell ----
+split_offsets=()
+if ((routers > 1)); then
+  mkdir -p "$out/split"
+  while read -r k off; do
+    [[ $off == none ]] && die "--routers $routers: part $k of the trace has no request (fewer sessions than routers)"
+    split_offsets[k]=$off
+  done < <(python3 "$root/bench/ablate/split_trace.py" split "$trace" "$routers" "$out/split")
+  say "trace split by session over $routers routers: $(for ((k = 0; k < routers; k++)); do
+    printf 'r%d %d requests, ' "$k" "$(wc -l <"$out/split/trace-r$k.jsonl")"; done)"
+fi
+
 # ---- one cell ---------------------------------------------------------------
 run_cell() { # policy es
   local policy=$1 es=$2 dir=$out/$1/es$2
@@ -216,8 +235,7 @@ run_cell() { # policy es
     sampler_pid=$last_pid
   fi
 
-  local r_args=(--listen "127.0.0.1:$rport" --es "$es" --shm "$shm" --seed "$seed"
-                --decision-log "$dir/decisions.jsonl" --max-age-ms "$(scaled 2000 50)"
+  local r_args=(--es "$es" --shm "$shm" --seed "$seed" --max-age-ms "$(scaled 2000 50)"
                 --reconcile-s "$(scaled 30 1)" --spill-cooldown-ms "$(scaled 1000 1)"
                 --index-ttl-ms "$(scaled 300000 1000)" --session-ttl-s "$(scaled 600 10)")
   case $policy in
@@ -225,32 +243,81 @@ run_cell() { # policy es
     *) r_args+=(--policy "$policy") ;;
   esac
   for i in "${urls[@]}"; do r_args+=(--engine "$i"); done
-  # shellcheck disable=SC2086
-  start "$dir/router.log" "$ROUTER" "${r_args[@]}" $router_args
-  local router_pid=$last_pid
-  wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
+  # One router, or several reading the same segment, each its own port and decision log.
+  local rports=() router_pids=() sfx=() k
+  if ((routers == 1)); then rports=("$rport"); sfx=("")
+  else
+    rport=$(free_ports "$routers")
+    for ((k = 0; k < routers; k++)); do rports+=($((rport + k))); sfx+=("-r$k"); done
+  fi
+  for ((k = 0; k < routers; k++)); do
+    # shellcheck disable=SC2086
+    start "$dir/router${sfx[k]}.log" "$ROUTER" --listen "127.0.0.1:${rports[k]}" \
+      --decision-log "$dir/decisions${sfx[k]}.jsonl" "${r_args[@]}" $router_args
+    router_pids+=("$last_pid")
+  done
+  for ((k = 0; k < routers; k++)); do
+    wait_port "${rports[k]}" 20 "${router_pids[k]}" || { cat "$dir/router${sfx[k]}.log" >&2; die "router did not start"; }
+  done
   # The feed must be live before an ES=1 arm starts, or its first decisions are shadow-only.
   sleep 1
 
-  local rp=(--url "http://127.0.0.1:$rport/v1/chat/completions" --trace "$trace" --out "$dir/replay.jsonl"
-            --speed "$speed" --run-id "$policy-es$es" --max-inflight "$max_inflight")
-  [[ -n $duration ]] && rp+=(--duration "$duration")
-  say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), router :$rport"
-  # In the background and waited for, so a TERM or Ctrl-C reaches the trap at once.
   local rc=0
-  # The summary always goes to replay.txt; the progress line only to a terminal that asked for it.
-  if ((quiet)); then "$REPLAY" "${rp[@]}" >"$dir/replay.txt" 2>"$dir/replay.err" &
-  else "$REPLAY" "${rp[@]}" >"$dir/replay.txt" & fi
-  local replay_pid=$!
-  pids+=("$replay_pid")
-  wait "$replay_pid" || rc=$?
-  forget "$replay_pid"
-  ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
-  curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
-  curl -s --max-time 5 "http://127.0.0.1:$rport/engines" >"$dir/engines.json" || true
+  if ((routers == 1)); then
+    local rp=(--url "http://127.0.0.1:$rport/v1/chat/completions" --trace "$trace" --out "$dir/replay.jsonl"
+              --speed "$speed" --run-id "$policy-es$es" --max-inflight "$max_inflight")
+    [[ -n $duration ]] && rp+=(--duration "$duration")
+    say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), router :$rport"
+    # In the background and waited for, so a TERM or Ctrl-C reaches the trap at once.
+    # The summary always goes to replay.txt; the progress line only to a terminal that asked for it.
+    if ((quiet)); then "$REPLAY" "${rp[@]}" >"$dir/replay.txt" 2>"$dir/replay.err" &
+    else "$REPLAY" "${rp[@]}" >"$dir/replay.txt" & fi
+    local replay_pid=$!
+    pids+=("$replay_pid")
+    wait "$replay_pid" || rc=$?
+    forget "$replay_pid"
+    ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
+  else
+    say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), routers :$rport..$((rport + routers - 1))"
+    # One replay per router, each sending its part of the trace. A replay's clock
+    # starts at its file's first request, so part k starts offset_k / speed later
+    # than the earliest part: launched in order of offset, sleeping in between.
+    local replay_pids=() t0 now due delay schedule
+    # "<ns after the first launch> <part>" lines, earliest first; worked out before
+    # the clock starts so the first replay is not late by it
+    schedule=$(for ((k = 0; k < routers; k++)); do
+                 awk -v o="${split_offsets[k]}" -v s="$speed" -v k="$k" 'BEGIN { printf "%.0f %d\n", o / s * 1e6, k }'
+               done | sort -n)
+    t0=$(date +%s%N)
+    while read -r delay k; do
+      due=$((t0 + delay))
+      now=$(date +%s%N)
+      if ((due > now)); then sleep "$(printf '%d.%09d' $(((due - now) / 1000000000)) $(((due - now) % 1000000000)))"; fi
+      local rp=(--url "http://127.0.0.1:${rports[k]}/v1/chat/completions" --trace "$out/split/trace-r$k.jsonl"
+                --out "$dir/replay-r$k.jsonl" --speed "$speed" --run-id "$policy-es$es-r$k"
+                --max-inflight "$max_inflight")
+      [[ -n $duration ]] && rp+=(--duration "$duration")
+      "$REPLAY" "${rp[@]}" >"$dir/replay-r$k.txt" 2>"$dir/replay-r$k.err" &
+      replay_pids[k]=$!
+      pids+=("$!")
+    done <<<"$schedule"
+    for ((k = 0; k < routers; k++)); do
+      wait "${replay_pids[k]}" || rc=$?
+      forget "${replay_pids[k]}"
+    done
+    local parts=()
+    for ((k = 0; k < routers; k++)); do parts+=("$dir/replay-r$k.jsonl"); done
+    python3 "$root/bench/ablate/split_trace.py" merge "$out/split" "$routers" "$dir/replay.jsonl" "${parts[@]}"
+    for ((k = 0; k < routers; k++)); do echo "== router $k"; cat "$dir/replay-r$k.txt"; done >"$dir/replay.txt"
+    ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
+  fi
+  for ((k = 0; k < routers; k++)); do
+    curl -s --max-time 5 "http://127.0.0.1:${rports[k]}/metrics" >"$dir/router-metrics${sfx[k]}.txt" || true
+    curl -s --max-time 5 "http://127.0.0.1:${rports[k]}/engines" >"$dir/engines${sfx[k]}.json" || true
+  done
 
   [[ -n $sampler_pid ]] && stop "$sampler_pid"
-  stop "$router_pid"
+  for k in "${router_pids[@]}"; do stop "$k"; done
   stop "$feed_pid"
   stop "$sim_pid"
   rm -f "/dev/shm/${shm#/}"
@@ -262,7 +329,7 @@ date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
 commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)
 command: bench/ablate/run.sh $orig_args
-policies: $policies; engines: $engines; seed: $seed; speed: $speed; time scale: $time_scale
+policies: $policies; engines: $engines; routers: $routers; seed: $seed; speed: $speed; time scale: $time_scale
 trace: $trace ($(wc -l <"$trace") requests)
 EOF
 

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.environ.get("KVR_SOURCE_DIR",
                                                os.path.join(os.path.dirname(__file__), "..", "..")),
                                 "bench", "ablate"))
 import compare  # noqa: E402
+import split_trace  # noqa: E402
 
 
 def rec(index, session, engine, ttft=100.0, ok=True, prompt=1000, cached=500, send=0):
@@ -155,6 +156,51 @@ class WholeRun(unittest.TestCase):
             self.assertTrue(cols[7].startswith("ES=1 better"))
             with open(os.path.join(d, "summary.json")) as f:
                 self.assertEqual(json.load(f)[0]["policy"], "sticky")
+
+
+class SeveralRouters(unittest.TestCase):
+    """run.sh --routers N: the trace split by session, the records merged back."""
+
+    def test_split_by_session_and_merge_restores_trace_indexes(self):
+        trace = [{"timestamp": 100, "session_id": "a"}, {"timestamp": 150, "session_id": "b"},
+                 {"timestamp": 200, "session_id": "a"}, {"timestamp": 260, "session_id": "c"},
+                 {"timestamp": 300, "session_id": "b"}, {"timestamp": 310}]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "trace.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(t) + "\n" for t in trace)
+            # sessions round-robin by first appearance: a->0, b->1, c->0, the sessionless line->1
+            self.assertEqual(split_trace.split(path, 2, d), [0, 50])
+            parts = []
+            for k in range(2):
+                with open(os.path.join(d, "trace-r%d.jsonl" % k)) as f:
+                    parts.append([json.loads(l) for l in f])
+            self.assertEqual([t.get("session_id") for t in parts[0]], ["a", "a", "c"])
+            self.assertEqual([t.get("session_id") for t in parts[1]], ["b", "b", None])
+            # each replay indexes its own file; the merge maps back to the whole trace
+            replays = []
+            for k in range(2):
+                rp = os.path.join(d, "replay-r%d.jsonl" % k)
+                with open(rp, "w") as f:
+                    for i in reversed(range(len(parts[k]))):  # written as they finish
+                        f.write(json.dumps(rec(i, parts[k][i].get("session_id"), "e%d" % k)) + "\n")
+                replays.append(rp)
+            merged = os.path.join(d, "replay.jsonl")
+            self.assertEqual(split_trace.merge(d, 2, merged, replays), 6)
+            recs = compare.load_records(merged)
+            by_index = {r["index"]: r for r in recs}
+            self.assertEqual(sorted(by_index), list(range(6)))
+            self.assertEqual([by_index[i]["router"] for i in range(6)], [0, 1, 0, 0, 1, 1])
+            self.assertEqual([by_index[i]["session"] for i in range(6)], ["a", "b", "a", "c", "b", None])
+            self.assertEqual(by_index[3]["router_index"], 2)
+
+    def test_reasons_summed_over_routers(self):
+        with tempfile.TemporaryDirectory() as d:
+            for k, (hit, miss) in enumerate(((3, 1), (4, 0))):
+                with open(os.path.join(d, "router-metrics-r%d.txt" % k), "w") as f:
+                    f.write('kvroute_decisions_total{policy="sticky",reason="sticky_pin"} %d\n' % hit)
+                    f.write('kvroute_decisions_total{policy="sticky",reason="least_load"} %d\n' % miss)
+            self.assertEqual(compare.cell_reasons(d), {"sticky_pin": 7, "least_load": 1})
 
 
 if __name__ == "__main__":
