@@ -2,9 +2,14 @@
 /*
  * Push: a msgpack state frame (common/state_frame.h) per engine after each
  * step, at most one per push interval, and one per idle interval while
- * nothing happens, to a Unix datagram socket or UDP. Sends never block: a
- * frame that cannot go out now (no listener yet, full buffer) is dropped,
- * as an engine-side hook would do.
+ * nothing happens, to a Unix datagram socket or UDP. A frame that cannot go
+ * out (no listener yet, full buffer) is dropped, as an engine-side hook
+ * would do. A Unix datagram socket queues only net.unix.max_dgram_qlen (10)
+ * frames; real hooks are separate processes that each wait a moment for
+ * room, so here a send to a full Unix queue waits up to PUSH_UNIX_WAIT_MS for
+ * the reader. A reader that lets one such wait expire is taken as stalled:
+ * sends stop waiting until one goes through again, so a stopped reader
+ * cannot slow the fleet down.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +25,8 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/state_frame.h"
+
+#define PUSH_UNIX_WAIT_MS 10
 
 int kvr_sim_push_open(kvr_sim_fleet_t *fleet)
 {
@@ -63,9 +70,14 @@ int kvr_sim_push_open(kvr_sim_fleet_t *fleet)
     } else {
         return -EINVAL;
     }
-    fleet->push_fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    fleet->push_fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fleet->push_fd < 0)
         return -errno;
+    fleet->push_blocking = family == AF_UNIX;
+    if (fleet->push_blocking) {
+        struct timeval tv = {.tv_sec = 0, .tv_usec = PUSH_UNIX_WAIT_MS * 1000};
+        setsockopt(fleet->push_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    }
     KVR_INFO("sim_push_target target=%s", target);
     return 0;
 }
@@ -123,8 +135,13 @@ void kvr_sim_push_frame(kvr_sim_engine_t *e, bool force)
     size_t len;
     if (kvr_state_frame_encode(&f, buf, sizeof buf, &len) < 0)
         return;
-    if (sendto(fleet->push_fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL,
-               (struct sockaddr *)&fleet->push_addr, fleet->push_addr_len) < 0) {
+    bool unix_target = fleet->push_addr.ss_family == AF_UNIX;
+    int flags = MSG_NOSIGNAL | (unix_target && fleet->push_blocking ? 0 : MSG_DONTWAIT);
+    ssize_t sent = sendto(fleet->push_fd, buf, len, flags, (struct sockaddr *)&fleet->push_addr,
+                          fleet->push_addr_len);
+    if (unix_target)
+        fleet->push_blocking = sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+    if (sent < 0) {
         /* Logged once per thousand, so a missing listener does not flood the log. */
         if (fleet->push_errors++ % 1000 == 0)
             KVR_WARN("sim_push_failed error=\"%s\" failures=%llu", strerror(errno),

@@ -107,6 +107,7 @@ struct kvr_sim_fleet_s {
     struct sockaddr_storage push_addr;
     socklen_t push_addr_len;
     uint64_t push_errors;
+    bool push_blocking;         /* Unix target: sends wait (bounded) for room in its queue */
     uv_timer_t crash_timer;
     bool stopping;
     int pending_closes;
