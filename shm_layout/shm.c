@@ -177,8 +177,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* One attempt: 0 with a consistent copy, -EAGAIN when a write overlapped. */
-static int read_once(const kvr_shm_slot_t *slot, uint64_t *words)
+/* One attempt: 0 with a consistent copy taken at counter *seq, -EAGAIN when a write overlapped. */
+static int read_once(const kvr_shm_slot_t *slot, uint64_t *words, uint64_t *seq)
 {
     uint64_t begin = atomic_load_explicit(&slot->seq, memory_order_acquire);
     if (begin & 1)
@@ -188,11 +188,25 @@ static int read_once(const kvr_shm_slot_t *slot, uint64_t *words)
     /* Orders the payload loads before the re-check (Boehm's fence-based reader). */
     atomic_thread_fence(memory_order_acquire);
     uint64_t end = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+    *seq = begin;
     return begin == end ? 0 : -EAGAIN;
 }
 
-int kvr_shm_read_slot(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
-                      kvr_engine_state_t *out, uint64_t *age_ns)
+/* What every successful read checks of its copy, cached or not. */
+static int check_copy(const kvr_engine_state_t *s, uint64_t now_ns, uint64_t *age_ns)
+{
+    if (!(s->flags & KVR_SLOT_IN_USE))
+        return -ENOENT;
+    if (s->engine_id[KVR_SHM_ENGINE_ID_MAX - 1] != '\0' &&
+        memchr(s->engine_id, '\0', sizeof s->engine_id) == NULL)
+        return KVR_ESHM_ENGINE_ID;
+    if (age_ns != NULL)
+        *age_ns = kvr_clock_age_ns(now_ns, s->sample_time_ns);
+    return 0;
+}
+
+static int read_slot_at(const kvr_shm_t *shm, uint32_t index, kvr_engine_state_t *out,
+                        uint64_t *seq)
 {
     if (index >= shm->header->capacity)
         return -ERANGE;
@@ -200,20 +214,41 @@ int kvr_shm_read_slot(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
     uint64_t words[KVR_SLOT_WORDS];
     int rc = -EAGAIN;
     for (int attempt = 0; attempt < KVR_SHM_READ_RETRIES && rc != 0; attempt++) {
-        rc = read_once(slot, words);
+        rc = read_once(slot, words, seq);
         if (rc != 0)
             cpu_relax();
     }
     if (rc != 0)
         return KVR_ESHM_BUSY;
     memcpy(out, words, sizeof *out);
-    if (!(out->flags & KVR_SLOT_IN_USE))
-        return -ENOENT;
-    if (memchr(out->engine_id, '\0', sizeof out->engine_id) == NULL)
-        return KVR_ESHM_ENGINE_ID;
-    if (age_ns != NULL)
-        *age_ns = kvr_clock_age_ns(now_ns, out->sample_time_ns);
     return 0;
+}
+
+int kvr_shm_read_slot(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
+                      kvr_engine_state_t *out, uint64_t *age_ns)
+{
+    uint64_t seq;
+    int rc = read_slot_at(shm, index, out, &seq);
+    return rc < 0 ? rc : check_copy(out, now_ns, age_ns);
+}
+
+int kvr_shm_read_slot_cached(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
+                             kvr_shm_slot_cache_t *cache, uint64_t *age_ns)
+{
+    if (index >= shm->header->capacity)
+        return -ERANGE;
+    /* One writer, and every write moves the counter: an even counter equal to the
+     * one the copy was taken at means the slot has not changed since. */
+    uint64_t seq = atomic_load_explicit(&kvr_shm_slot(shm, index)->seq, memory_order_acquire);
+    if (!cache->valid || cache->index != index || seq != cache->seq) {
+        cache->valid = false;
+        int rc = read_slot_at(shm, index, &cache->state, &cache->seq);
+        if (rc < 0)
+            return rc;
+        cache->index = index;
+        cache->valid = true;
+    }
+    return check_copy(&cache->state, now_ns, age_ns);
 }
 
 int kvr_shm_find(const kvr_shm_t *shm, const char *engine_id)

@@ -169,6 +169,27 @@ int kvr_shm_open(kvr_shm_t *shm, const char *name);
 int kvr_shm_read_slot(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
                       kvr_engine_state_t *out, uint64_t *age_ns);
 
+/** A reader's copy of one slot and the counter it was taken at (kvr_shm_read_slot_cached). */
+typedef struct kvr_shm_slot_cache_s {
+    kvr_engine_state_t state;
+    uint64_t seq;
+    uint32_t index;
+    bool valid;                /* false: nothing cached; set it so after a remap */
+} kvr_shm_slot_cache_t;
+
+/**
+ * kvr_shm_read_slot() for a reader that reads the same slot far more often
+ * than the writer writes it (a router deciding thousands of times a second
+ * on a 20 Hz feed): when the slot's counter still equals the one cache was
+ * taken at, cache->state is current and only the counter was read. Otherwise
+ * the slot is read as kvr_shm_read_slot() does, into cache. Returns the same
+ * codes; on 0, cache->state is a consistent copy and *age_ns its age. The
+ * cache belongs to one mapping: clear cache->valid when the segment is
+ * reopened.
+ */
+int kvr_shm_read_slot_cached(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
+                             kvr_shm_slot_cache_t *cache, uint64_t *age_ns);
+
 /**
  * Finds the slot holding engine_id. Returns its index, -ENOENT when no slot
  * holds it. Slots the seqlock could not read are skipped.

@@ -157,6 +157,33 @@ Test(segment, read_returns_a_copy_and_its_age)
     kvr_shm_close(&r);
 }
 
+Test(segment, cached_read_follows_every_write_and_skips_the_copy_otherwise)
+{
+    int idx = kvr_shm_add_engine(&writer, "http://127.0.0.1:9001");
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_open(&r, seg_name), 0);
+    kvr_shm_slot_cache_t cache = {.valid = false};
+    for (uint32_t running = 1; running <= 5; running++) {
+        s.running = running;
+        s.sample_time_ns = 1000 * running;
+        kvr_shm_write_slot(&writer, (uint32_t)idx, &s);
+        uint64_t age;
+        cr_assert_eq(kvr_shm_read_slot_cached(&r, (uint32_t)idx, 10000, &cache, &age), 0);
+        cr_expect_eq(cache.state.running, running, "the cache saw write %u", running);
+        cr_expect_eq(age, 10000 - 1000 * running);
+        /* No write in between: the copy is reused, the age still moves with now. */
+        cache.state.waiting = 77; /* marks the copy: a re-read would overwrite it */
+        cr_assert_eq(kvr_shm_read_slot_cached(&r, (uint32_t)idx, 20000, &cache, &age), 0);
+        cr_expect_eq(cache.state.waiting, 77);
+        cr_expect_eq(age, 20000 - 1000 * running);
+    }
+    cr_expect_eq(kvr_shm_read_slot_cached(&r, 6, 0, &cache, NULL), -ENOENT, "unused slot");
+    cr_expect_eq(kvr_shm_read_slot_cached(&r, 8, 0, &cache, NULL), -ERANGE);
+    kvr_shm_close(&r);
+}
+
 Test(segment, heartbeat_stale_and_writer_stopped_are_told_apart)
 {
     kvr_shm_t r;

@@ -21,6 +21,7 @@
 typedef struct {
     kvr_shm_t *shm;
     atomic_bool *stop;
+    bool cached;
     long torn, ok;
 } arg_t;
 
@@ -35,8 +36,15 @@ static void *reader_main(void *p)
 {
     arg_t *a = p;
     kvr_engine_state_t s;
+    kvr_shm_slot_cache_t cache = {.valid = false};
     for (int i = 0; i < READS; i++) {
-        int rc = kvr_shm_read_slot(a->shm, 0, kvr_clock_now_ns(), &s, NULL);
+        int rc;
+        if (a->cached) {
+            rc = kvr_shm_read_slot_cached(a->shm, 0, kvr_clock_now_ns(), &cache, NULL);
+            s = cache.state;
+        } else {
+            rc = kvr_shm_read_slot(a->shm, 0, kvr_clock_now_ns(), &s, NULL);
+        }
         if (rc == KVR_ESHM_BUSY)
             continue;
         if (rc != 0 || !kvr_torture_consistent(&s))
@@ -65,7 +73,7 @@ static int torture(void)
     kvr_shm_write_slot(&shm, 0, &first);
     pthread_create(&wt, NULL, writer_main, &w);
     for (int i = 0; i < READERS; i++) {
-        r[i] = (arg_t){.shm = &shm};
+        r[i] = (arg_t){.shm = &shm, .cached = i % 2 == 1};
         pthread_create(&rt[i], NULL, reader_main, &r[i]);
     }
     int failed = 0;
