@@ -40,6 +40,8 @@ struct kvr_http_server_s {
     kvr_http_closed_cb closed;
     void *closed_arg;
     llhttp_settings_t settings;
+    kvr_http_req_t *free_reqs; /* finished requests kept with their buffers for the next ones */
+    size_t n_free_reqs;
 };
 
 struct kvr__http_conn_s {
@@ -67,8 +69,9 @@ struct kvr_http_req_s {
     kvr_http_server_t *srv;
     char method[16];
     char *target; /* raw request target, NUL-terminated */
-    size_t target_len;
+    size_t target_len, target_cap;
     char *path;   /* copy of target up to '?' */
+    size_t path_cap;
     const char *query;
     char *hbuf;   /* "name\0value\0" pairs */
     size_t hbuf_len, hbuf_cap;
@@ -76,6 +79,9 @@ struct kvr_http_req_s {
     size_t nheaders, hoffs_cap;
     int in_value;
     kvr_http_header_t *headers; /* built when the headers are complete */
+    size_t headers_cap;
+    int headers_done;           /* later header callbacks are trailers */
+    kvr_http_req_t *next_free;  /* on the server's free list */
     char *body;
     size_t body_len, body_cap;
     size_t header_bytes;
