@@ -201,14 +201,30 @@ static void sb_str(strbuf_t *sb, const char *s)
     sb_add(sb, s, strlen(s));
 }
 
+/* Decimal digits of v at the end of out (24 bytes); returns where they start. */
+static char *put_u64(char *out, uint64_t v)
+{
+    char *p = out + 24;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
 /* Status line and headers; framing is the Content-Length, or -1 chunked, or -2 none. */
 static void build_head(strbuf_t *sb, const kvr_http_req_t *req, int status,
                        const char *content_type, const kvr_http_header_t *headers, size_t nheaders,
                        int64_t framing)
 {
-    char line[128];
-    snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, kvr_http_status_reason(status));
-    sb_str(sb, line);
+    /* Every response passes here: plain copies, no format parsing. */
+    char num[24];
+    char *d = put_u64(num, status < 0 ? 0u : (uint64_t)status);
+    sb_add(sb, "HTTP/1.1 ", 9);
+    sb_add(sb, d, (size_t)(num + sizeof num - d));
+    sb_add(sb, " ", 1);
+    sb_str(sb, kvr_http_status_reason(status));
+    sb_add(sb, "\r\n", 2);
     if (content_type) {
         sb_str(sb, "Content-Type: ");
         sb_str(sb, content_type);
@@ -221,8 +237,10 @@ static void build_head(strbuf_t *sb, const kvr_http_req_t *req, int status,
         sb_str(sb, "\r\n");
     }
     if (framing >= 0) {
-        snprintf(line, sizeof line, "Content-Length: %" PRId64 "\r\n", framing);
-        sb_str(sb, line);
+        d = put_u64(num, (uint64_t)framing);
+        sb_add(sb, "Content-Length: ", 16);
+        sb_add(sb, d, (size_t)(num + sizeof num - d));
+        sb_add(sb, "\r\n", 2);
     } else if (framing == KVR_HTTP_CHUNKED) {
         sb_str(sb, "Transfer-Encoding: chunked\r\n");
     }

@@ -393,7 +393,10 @@ static int on_headers_complete(llhttp_t *p)
     size_t path_len = 0;
     buf_append(&req->path, &path_len, &req->path_cap, req->target, plen);
     req->query = q ? q + 1 : "";
-    snprintf(req->method, sizeof req->method, "%s", llhttp_method_name((llhttp_method_t)p->method));
+    const char *method = llhttp_method_name((llhttp_method_t)p->method);
+    size_t mlen = strnlen(method, sizeof req->method - 1);
+    memcpy(req->method, method, mlen);
+    req->method[mlen] = '\0';
     req->http_minor = p->http_minor;
     req->keep_alive = llhttp_should_keep_alive(p);
     req->head = p->method == HTTP_HEAD;

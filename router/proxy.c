@@ -92,34 +92,71 @@ static void proxy_release(proxy_t *p)
     free(p);
 }
 
-static bool hop_by_hop(const char *name)
+/* name (of length len) is lit, ignoring case; lit is lower case. */
+static bool name_is(const char *name, size_t len, const char *lit, size_t lit_len)
 {
-    /* Every header of every request and answer passes here: most are ruled out by their first letter. */
-    if (!strchr("cCkKtTuUpPhHeE", name[0]) || name[0] == '\0')
-        return false;
-    static const char *const names[] = {
-        "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection",
-        "proxy-authenticate", "proxy-authorization", "content-length", "host", "expect",
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(name, names[i]) == 0)
-            return true;
-    return false;
+    return len == lit_len && strncasecmp(name, lit, len) == 0;
+}
+#define NAME_IS(name, len, lit) name_is(name, len, lit, sizeof lit - 1)
+
+/* Every header of every request and answer passes here: the length rules out almost all. */
+static bool hop_by_hop(const char *name, size_t len)
+{
+    switch (len) {
+    case 2: return NAME_IS(name, len, "te");
+    case 4: return NAME_IS(name, len, "host");
+    case 6: return NAME_IS(name, len, "expect");
+    case 7: return NAME_IS(name, len, "trailer") || NAME_IS(name, len, "upgrade");
+    case 10: return NAME_IS(name, len, "connection") || NAME_IS(name, len, "keep-alive");
+    case 14: return NAME_IS(name, len, "content-length");
+    case 16: return NAME_IS(name, len, "proxy-connection");
+    case 17: return NAME_IS(name, len, "transfer-encoding");
+    case 18: return NAME_IS(name, len, "proxy-authenticate");
+    case 19: return NAME_IS(name, len, "proxy-authorization");
+    default: return false;
+    }
+}
+
+/* Generated request ids, e.g. kvr-00001a2b3c4d5e6f-42: written by hand, this runs per request. */
+static void format_request_id(char *out, size_t cap, uint64_t prefix, uint64_t seq)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[48];
+    size_t n = 0;
+    memcpy(buf, "kvr-", 4);
+    n = 4;
+    for (int shift = 60; shift >= 0; shift -= 4)
+        buf[n++] = hex[(prefix >> shift) & 0xf];
+    buf[n++] = '-';
+    char digits[24];
+    size_t nd = 0;
+    do {
+        digits[nd++] = (char)('0' + seq % 10);
+        seq /= 10;
+    } while (seq);
+    while (nd)
+        buf[n++] = digits[--nd];
+    if (cap == 0)
+        return;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, buf, n);
+    out[n] = '\0';
 }
 
 void kvr_proxy_request_id(kvr_router_t *r, const char *given, char *out, size_t cap)
 {
-    if (given && given[0] && strlen(given) < cap && strlen(given) <= 128) {
+    size_t glen = given ? strlen(given) : 0;
+    if (glen && glen < cap && glen <= 128) {
         bool ok = true;
         for (const char *c = given; *c && ok; c++)
             ok = isgraph((unsigned char)*c) && *c != '"' && *c != '\\';
         if (ok) {
-            snprintf(out, cap, "%s", given);
+            memcpy(out, given, glen + 1);
             return;
         }
     }
-    snprintf(out, cap, "kvr-%016llx-%llu", (unsigned long long)r->id_prefix,
-             (unsigned long long)++r->request_seq);
+    format_request_id(out, cap, r->id_prefix, ++r->request_seq);
 }
 
 /* The one place a proxied request ends: every charge and lease is released here. */
@@ -205,12 +242,13 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
     size_t k = 0;
     p->content_type = NULL;
     for (size_t i = 0; i < n && k < PROXY_MAX_FORWARD_HEADERS; i++) {
-        if (strcasecmp(headers[i].name, "content-type") == 0) {
+        const char *name = headers[i].name;
+        size_t len = strlen(name);
+        if (NAME_IS(name, len, "content-type")) {
             p->content_type = headers[i].value;
             continue;
         }
-        if (hop_by_hop(headers[i].name) || strcasecmp(headers[i].name, "x-request-id") == 0 ||
-            strcasecmp(headers[i].name, "x-kvroute-engine") == 0)
+        if (hop_by_hop(name, len) || NAME_IS(name, len, "x-request-id") || NAME_IS(name, len, "x-kvroute-engine"))
             continue;
         p->out[k++] = headers[i];
     }
@@ -446,7 +484,8 @@ void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
     size_t nh = kvr_http_req_header_count(req);
     for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
         const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
-        if (!hop_by_hop(h->name) && strcasecmp(h->name, "x-request-id") != 0)
+        size_t len = strlen(h->name);
+        if (!hop_by_hop(h->name, len) && !NAME_IS(h->name, len, "x-request-id"))
             p->fwd[p->n_fwd++] = *h;
     }
     p->fwd[p->n_fwd++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
