@@ -36,6 +36,7 @@ int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, 
     int rc = 0;
     if (kind == KVR_FEED_KIND_VLLM || kind == KVR_FEED_KIND_SGLANG) {
         rc = kvr_http_conn_init(&e->http, id);
+        e->http.defer_recv = true;
         if (rc < 0) {
             KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", id,
                       rc == -EINVAL ? "not an http:// URL" : "host does not resolve");
@@ -226,6 +227,12 @@ void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns)
             break;
         }
     }
+}
+
+void kvr_feed_engines_recv_phase(kvr_feed_t *feed, bool probe)
+{
+    for (unsigned i = 0; i < feed->engine_count; i++)
+        kvr_http_recv_now(&feed->engines[i]->http, &feed->ring, probe);
 }
 
 void kvr_feed_engines_reload(kvr_feed_t *feed)

@@ -105,6 +105,10 @@ typedef struct kvr_feed_s {
     uint64_t last_tick_ns;
     uint64_t ticks;
     unsigned polls_in_flight;  /* HTTP polls started and not yet answered */
+    kvr_op_t recv_phase_op;
+    struct __kernel_timespec recv_phase_ts;
+    bool recv_phase_armed;
+    unsigned recv_phase_round; /* probes since the tick */
     uint64_t tick_lag_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
     uint64_t tick_lag_sum_ns, tick_lag_count;
     /* signals */
@@ -154,6 +158,8 @@ void kvr_feed_engine_remove(kvr_feed_t *feed, kvr_feed_engine_t *engine);
 kvr_feed_engine_t *kvr_feed_engine_find(kvr_feed_t *feed, const char *id);
 /** Starts this tick's polls. */
 void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns);
+/** Posts the receives of the polls whose requests are out (see kvr_http_recv_now). */
+void kvr_feed_engines_recv_phase(kvr_feed_t *feed, bool probe);
 /** Applies the config file's engine list again (SIGHUP). */
 void kvr_feed_engines_reload(kvr_feed_t *feed);
 /** Frees removed engines whose requests have all completed. */

@@ -61,6 +61,31 @@ int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
     return 0;
 }
 
+/* Copies the body so far into conn->body_buf, which it may then extend. */
+static void body_own(kvr_http_conn_t *conn, size_t extra)
+{
+    if (conn->body == conn->body_buf && conn->body_buf != NULL)
+        return;
+    if (conn->body_len + extra + 1 > conn->body_cap) {
+        size_t cap = conn->body_cap ? conn->body_cap : 16384;
+        while (cap < conn->body_len + extra + 1)
+            cap *= 2;
+        /* The old contents need not survive: the body so far lives in recv_buf. */
+        free(conn->body_buf);
+        conn->body_buf = kvr_xmalloc(cap);
+        conn->body_cap = cap;
+    }
+    if (conn->body_len > 0)
+        memcpy(conn->body_buf, conn->body, conn->body_len);
+    conn->body_buf[conn->body_len] = '\0';
+    conn->body = conn->body_buf;
+}
+
+/*
+ * A body that arrives whole in one receive (the usual /metrics page) is read
+ * where it lies in recv_buf; only one split across receives or chunks is
+ * copied into conn->body_buf.
+ */
 static int on_body(llhttp_t *parser, const char *at, size_t len)
 {
     kvr_http_conn_t *conn = parser->data;
@@ -68,17 +93,36 @@ static int on_body(llhttp_t *parser, const char *at, size_t len)
         conn->too_large = true;
         return HPE_USER;
     }
+    if (conn->body_len == 0 && conn->body == NULL) {
+        conn->body = at;
+        conn->body_len = len;
+        return 0;
+    }
+    body_own(conn, len);
     if (conn->body_len + len + 1 > conn->body_cap) {
         size_t cap = conn->body_cap ? conn->body_cap : 16384;
         while (cap < conn->body_len + len + 1)
             cap *= 2;
-        conn->body = kvr_xrealloc(conn->body, cap);
+        conn->body_buf = kvr_xrealloc(conn->body_buf, cap);
         conn->body_cap = cap;
     }
-    memcpy(conn->body + conn->body_len, at, len);
+    memcpy(conn->body_buf + conn->body_len, at, len);
     conn->body_len += len;
-    conn->body[conn->body_len] = '\0';
+    conn->body_buf[conn->body_len] = '\0';
+    conn->body = conn->body_buf;
     return 0;
+}
+
+/* The body in recv_buf gets its terminating NUL in the byte after it (a
+ * receive leaves one spare byte); what follows one response is not ours. */
+static void body_terminate(kvr_http_conn_t *conn)
+{
+    if (conn->body == NULL) {
+        conn->body = "";
+        return;
+    }
+    if (conn->body != conn->body_buf)
+        ((char *)conn->recv_buf)[conn->body + conn->body_len - conn->recv_buf] = '\0';
 }
 
 static int on_headers_complete(llhttp_t *parser)
@@ -166,15 +210,16 @@ void kvr_http_conn_close(kvr_http_conn_t *conn)
 {
     kvr_http_disconnect(conn);
     free(conn->recv_buf);
-    free(conn->body);
+    free(conn->body_buf);
     conn->recv_buf = NULL;
-    conn->body = NULL;
+    conn->body_buf = NULL;
     conn->body_cap = conn->body_len = 0;
 }
 
 static void finish(kvr_http_conn_t *conn, int result)
 {
     conn->stage = KVR_HTTP_IDLE;
+    body_terminate(conn);
     if (result < 0 || !llhttp_should_keep_alive(&conn->parser))
         kvr_http_disconnect(conn);
     conn->done(conn, result, conn->done_arg);
@@ -221,9 +266,25 @@ static int submit_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
     io_uring_sqe_set_data(send, &conn->send_op);
     send->flags |= IOSQE_IO_LINK | (kvr_ring_can_skip(ring) ? IOSQE_CQE_SKIP_SUCCESS : 0);
     struct io_uring_sqe *recv = io_uring_get_sqe(ring);
-    io_uring_prep_recv(recv, conn->fd, conn->recv_buf, conn->recv_cap, 0);
+    io_uring_prep_recv(recv, conn->fd, conn->recv_buf, conn->recv_cap - 1, 0);
     io_uring_sqe_set_data(recv, &conn->op);
     return kvr_ring_link_timeout(ring, recv, &conn->timeout_ts, conn->deadline_ns);
+}
+
+/* defer_recv: the request alone; its success posts no completion. A request
+ * of a few hundred bytes on an idle connection goes out at once. */
+static int submit_send(kvr_http_conn_t *conn, struct io_uring *ring)
+{
+    struct io_uring_sqe *send = kvr_ring_sqe(ring);
+    if (send == NULL)
+        return -EBUSY;
+    conn->stage = KVR_HTTP_SENT;
+    conn->send_error = 0;
+    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
+    io_uring_sqe_set_data(send, &conn->send_op);
+    if (kvr_ring_can_skip(ring))
+        send->flags |= IOSQE_CQE_SKIP_SUCCESS;
+    return 0;
 }
 
 static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
@@ -232,7 +293,7 @@ static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
     if (sqe == NULL)
         return -EBUSY;
     conn->stage = KVR_HTTP_RECEIVING;
-    io_uring_prep_recv(sqe, conn->fd, conn->recv_buf, conn->recv_cap, 0);
+    io_uring_prep_recv(sqe, conn->fd, conn->recv_buf, conn->recv_cap - 1, 0);
     io_uring_sqe_set_data(sqe, &conn->op);
     return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
 }
@@ -245,10 +306,13 @@ static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->too_large = false;
     conn->status = 0;
     conn->body_len = 0;
+    conn->body = NULL;
     llhttp_init(&conn->parser, HTTP_RESPONSE, &conn->settings);
     conn->parser.data = conn;
     if (conn->fd >= 0) {
         conn->reused = true;
+        if (conn->defer_recv && !conn->retried && kvr_ring_can_skip(ring))
+            return submit_send(conn, ring);
         return submit_exchange(conn, ring);
     }
     return submit_connect(conn, ring);
@@ -319,6 +383,41 @@ static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
         finish(conn, conn->too_large ? -EFBIG : KVR_EPARSE);
         return;
     }
+    /* The next receive overwrites recv_buf: a partial body moves out first. */
+    if (conn->body != NULL && conn->body != conn->body_buf)
+        body_own(conn, 0);
+    if (submit_recv(conn, ring) < 0)
+        finish(conn, -EBUSY);
+}
+
+void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe)
+{
+    if (conn->stage != KVR_HTTP_SENT)
+        return;
+    if (conn->send_error == 0 && kvr_clock_now_ns() >= conn->deadline_ns) {
+        conn->stage = KVR_HTTP_RECEIVING;
+        finish(conn, -ETIMEDOUT);
+        return;
+    }
+    if (conn->send_error != 0) {
+        int err = conn->send_error;
+        conn->stage = KVR_HTTP_RECEIVING;
+        if ((err == -ECONNRESET || err == -EPIPE) && retry_fresh(conn, ring))
+            return;
+        finish(conn, err);
+        return;
+    }
+    if (probe) {
+        struct io_uring_sqe *sqe = kvr_ring_sqe(ring);
+        if (sqe == NULL) {
+            finish(conn, -EBUSY);
+            return;
+        }
+        conn->stage = KVR_HTTP_PROBING;
+        io_uring_prep_recv(sqe, conn->fd, conn->recv_buf, conn->recv_cap - 1, MSG_DONTWAIT);
+        io_uring_sqe_set_data(sqe, &conn->op);
+        return;
+    }
     if (submit_recv(conn, ring) < 0)
         finish(conn, -EBUSY);
 }
@@ -339,6 +438,20 @@ void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res)
     else if (res == -ECANCELED)
         res = -ETIMEDOUT; /* the linked timeout fired */
     switch (conn->stage) {
+    case KVR_HTTP_PROBING:
+        if (res == -EAGAIN) {
+            conn->stage = KVR_HTTP_SENT; /* nothing yet: the owner probes again */
+            return;
+        }
+        conn->stage = KVR_HTTP_RECEIVING;
+        if (res < 0) {
+            if ((res == -ECONNRESET || res == -EPIPE) && retry_fresh(conn, ring))
+                return;
+            finish(conn, res);
+            return;
+        }
+        on_recv(conn, ring, res);
+        return;
     case KVR_HTTP_CONNECTING:
         if (res < 0) {
             finish(conn, res);
@@ -356,6 +469,7 @@ void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res)
         }
         on_recv(conn, ring, res);
         return;
+    case KVR_HTTP_SENT:
     case KVR_HTTP_IDLE:
         return; /* a late completion after the request ended */
     }

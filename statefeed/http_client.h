@@ -25,6 +25,8 @@ typedef enum {
     KVR_HTTP_IDLE = 0,   /* no request in flight (connection may be open) */
     KVR_HTTP_CONNECTING,
     KVR_HTTP_RECEIVING,  /* request sent (or being sent, linked) and the answer awaited */
+    KVR_HTTP_SENT,       /* defer_recv: request sent, receive not posted yet */
+    KVR_HTTP_PROBING,    /* defer_recv: a receive that does not wait is posted */
 } kvr_http_stage_t;
 
 typedef struct kvr_http_conn_s kvr_http_conn_t;
@@ -55,10 +57,15 @@ struct kvr_http_conn_s {
     bool complete;
     bool too_large;
     int status;              /* HTTP status of the last response */
-    char *body;
+    const char *body;        /* NUL-terminated, in recv_buf or body_buf; valid until the next request */
+    char *body_buf;          /* owned copy, only for a body that spans receives */
     size_t body_len, body_cap;
     kvr_http_done_cb done;
     void *done_arg;
+    /* Set by the owner: a request on an open connection posts only the send;
+     * kvr_http_recv_now posts the receive once the answer has likely arrived,
+     * so it completes inside that submission instead of waking the thread. */
+    bool defer_recv;
 };
 
 /**
@@ -78,6 +85,14 @@ void kvr_http_conn_close(kvr_http_conn_t *conn);
  */
 int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
                  uint64_t timeout_ns, kvr_http_done_cb done, void *arg);
+
+/**
+ * defer_recv: for a request in stage KVR_HTTP_SENT, posts a receive that
+ * takes what has arrived without waiting (probe: an empty socket puts the
+ * request back in KVR_HTTP_SENT) or one that waits, bounded by the request's
+ * deadline; or finishes the request with the send's failure or a timeout.
+ */
+void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe);
 
 /** Feeds one completion of conn's op (kind KVR_OP_HTTP). */
 void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res);

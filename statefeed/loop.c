@@ -19,6 +19,16 @@
 #define RING_ENTRIES 4096
 #define BATCH_WAIT_NS 1000000     /* longest wait for more of a tick's answers */
 #define BATCH_WINDOW_NS 5000000ull /* after a tick, answers are awaited in batches */
+/*
+ * A tick sends its requests, then every RECV_PHASE_NS takes the answers that
+ * have arrived with receives that do not wait: each completes inside the
+ * submission, where a waiting receive would arm a poll whose wakeup
+ * interrupts the thread once per answer. After RECV_PHASE_ROUNDS the
+ * stragglers get receives that wait. A sample's time is its poll's start,
+ * so this adds at most one phase to the age a router reads.
+ */
+#define RECV_PHASE_NS 1000000ll
+#define RECV_PHASE_ROUNDS 8u
 
 static void arm_signal(kvr_feed_t *feed)
 {
@@ -44,6 +54,22 @@ static void arm_tick(kvr_feed_t *feed)
     io_uring_sqe_set_data(sqe, &feed->tick_op);
 }
 
+static void arm_recv_phase(kvr_feed_t *feed)
+{
+    if (feed->recv_phase_armed || feed->polls_in_flight == 0)
+        return;
+    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    if (sqe == NULL) {
+        kvr_feed_engines_recv_phase(feed, false);
+        return;
+    }
+    feed->recv_phase_ts.tv_sec = 0;
+    feed->recv_phase_ts.tv_nsec = RECV_PHASE_NS;
+    io_uring_prep_timeout(sqe, &feed->recv_phase_ts, 0, 0);
+    io_uring_sqe_set_data(sqe, &feed->recv_phase_op);
+    feed->recv_phase_armed = true;
+}
+
 static void on_tick(kvr_feed_t *feed)
 {
     uint64_t now = kvr_clock_now_ns();
@@ -60,6 +86,8 @@ static void on_tick(kvr_feed_t *feed)
         kvr_feed_engines_reload(feed);
     }
     kvr_feed_engines_tick(feed, now);
+    feed->recv_phase_round = 0;
+    arm_recv_phase(feed);
     kvr_feed_relay_tick(feed, now);
     kvr_feed_metrics_tick(feed);
     kvr_feed_engines_reap(feed);
@@ -99,8 +127,14 @@ static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
     case KVR_OP_SIGNAL:
         on_signal(feed, cqe->res);
         return;
+    case KVR_OP_RECV_PHASE:
+        feed->recv_phase_armed = false;
+        kvr_feed_engines_recv_phase(feed, ++feed->recv_phase_round < RECV_PHASE_ROUNDS);
+        return;
     case KVR_OP_HTTP:
         kvr_http_on_cqe(op->owner, &feed->ring, cqe->res);
+        if (((kvr_http_conn_t *)op->owner)->stage == KVR_HTTP_SENT)
+            arm_recv_phase(feed); /* probed too early: again next phase */
         return;
     case KVR_OP_HTTP_SEND:
         kvr_http_on_send_cqe(op->owner, cqe->res);
@@ -126,6 +160,7 @@ int kvr_feed_open(kvr_feed_t *feed)
     feed->push_unix.fd = feed->push_udp.fd = -1;
     feed->tick_op.kind = KVR_OP_TICK;
     feed->signal_op.kind = KVR_OP_SIGNAL;
+    feed->recv_phase_op.kind = KVR_OP_RECV_PHASE;
 
     rc = io_uring_queue_init(RING_ENTRIES, &feed->ring, 0);
     if (rc < 0) {
@@ -199,7 +234,7 @@ int kvr_feed_run(kvr_feed_t *feed)
     while (!feed->stopping) {
         int rc;
         /* Only right after a tick: a stalled poll must not turn the wait into a 1 ms spin. */
-        if (feed->polls_in_flight > 1 &&
+        if (feed->polls_in_flight > 1 && !feed->recv_phase_armed &&
             kvr_clock_now_ns() - feed->last_tick_ns < BATCH_WINDOW_NS) {
             /*
              * A tick's answers arrive within a millisecond or so of each
