@@ -35,9 +35,11 @@ typedef struct kvr_engine_s {
     uint64_t shadow_pending_prefill_tokens;
     uint64_t shadow_kv_tokens;
 
-    /* Feed mapping (ES=1): slot index valid for feed_generation, -1 when unknown. */
+    /* Feed mapping (ES=1): slot index valid for feed_generation, -1 when unknown;
+     * the slot's last copy, reused while its seqlock counter has not moved. */
     int feed_slot;
     uint64_t feed_generation;
+    kvr_shm_slot_cache_t feed_cache;
 
     /* Totals for /metrics. */
     uint64_t dispatched_total;

@@ -157,8 +157,9 @@ static void fill_eff(kvr_engine_view_t *v)
     v->eff_kv_tokens = v->real_kv_tokens > v->shadow_kv_tokens ? v->real_kv_tokens : v->shadow_kv_tokens;
 }
 
+/* On a state other than no_segment/writer_stale/slot_missing/slot_busy, *st points at the slot's copy. */
 static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
-                                  kvr_engine_state_t *st, uint64_t *age_ns)
+                                  const kvr_engine_state_t **st, uint64_t *age_ns)
 {
     if (!feed->open)
         return KVR_FEED_NO_SEGMENT;
@@ -169,17 +170,20 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
     if (e->feed_generation != key) {
         e->feed_slot = kvr_shm_find(&feed->shm, e->id);
         e->feed_generation = key;
+        e->feed_cache.valid = false; /* a copy from another mapping or slot proves nothing */
     }
     if (e->feed_slot < 0)
         return KVR_FEED_SLOT_MISSING;
-    int rc = kvr_shm_read_slot(&feed->shm, (uint32_t)e->feed_slot, now_ns, st, age_ns);
+    int rc = kvr_shm_read_slot_cached(&feed->shm, (uint32_t)e->feed_slot, now_ns, &e->feed_cache,
+                                      age_ns);
     if (rc == KVR_ESHM_BUSY)
         return KVR_FEED_SLOT_BUSY;
-    if (rc < 0 || strcmp(st->engine_id, e->id) != 0) {
+    if (rc < 0 || strcmp(e->feed_cache.state.engine_id, e->id) != 0) {
         e->feed_generation = 0; /* the slot changed hands without a generation bump: re-map next time */
         return KVR_FEED_SLOT_MISSING;
     }
-    if (!(st->flags & KVR_SLOT_HEALTHY))
+    *st = &e->feed_cache.state;
+    if (!((*st)->flags & KVR_SLOT_HEALTHY))
         return KVR_FEED_SLOT_UNHEALTHY;
     if (*age_ns > feed->max_age_ns)
         return KVR_FEED_SLOT_STALE;
@@ -194,24 +198,24 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         fill_eff(view);
         return KVR_FEED_NO_SEGMENT; /* ES=0: shadow by design, not a fallback */
     }
-    kvr_engine_state_t st;
+    const kvr_engine_state_t *st = NULL;
     uint64_t age_ns = 0;
     kvr_feed_state_t state = read_slot(feed, e, now_ns, &st, &age_ns);
     if (state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE || state == KVR_FEED_SLOT_UNHEALTHY)
         view->feed_age_ns = age_ns;
     if (state == KVR_FEED_FRESH) {
         view->feed_fresh = true;
-        view->real_running = st.running;
-        view->real_waiting = st.waiting;
-        view->real_pending_prefill_tokens = st.pending_prefill_tokens;
-        view->real_kv_tokens = st.kv_tokens_used;
-        view->max_prefill_remaining = st.max_prefill_remaining;
-        view->max_running = st.max_running;
-        view->dp_ranks = st.dp_ranks;
-        view->caps_complete = (st.flags & KVR_SLOT_CAPS_COMPLETE) != 0;
-        view->kv_capacity_tokens = st.kv_tokens_capacity;
-        view->kv_usage = st.kv_usage;
-        view->utilization = (st.flags & KVR_SLOT_HAS_UTILIZATION) ? st.utilization : -1.0;
+        view->real_running = st->running;
+        view->real_waiting = st->waiting;
+        view->real_pending_prefill_tokens = st->pending_prefill_tokens;
+        view->real_kv_tokens = st->kv_tokens_used;
+        view->max_prefill_remaining = st->max_prefill_remaining;
+        view->max_running = st->max_running;
+        view->dp_ranks = st->dp_ranks;
+        view->caps_complete = (st->flags & KVR_SLOT_CAPS_COMPLETE) != 0;
+        view->kv_capacity_tokens = st->kv_tokens_capacity;
+        view->kv_usage = st->kv_usage;
+        view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? st->utilization : -1.0;
     }
     if (count)
         feed->fallbacks_total[state]++;
