@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/upstream.h"
@@ -282,66 +283,6 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
     }
 }
 
-/* Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF)
-            return 0;
-    return n;
-}
-
-void kvr_json_put_string(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    const unsigned char *p = (const unsigned char *)s, *run = p;
-    putc('"', f);
-    while (*p) {
-        unsigned char c = *p;
-        size_t n = 1;
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-            p++;
-            continue;
-        }
-        if (c >= 0x80 && (n = utf8_len(p)) > 0) {
-            p += n;
-            continue;
-        }
-        fwrite(run, 1, (size_t)(p - run), f);
-        switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            if (c < 0x20)
-                fprintf(f, "\\u%04x", c);
-            else
-                fputs("\\ufffd", f); /* a byte that is not UTF-8: the line stays valid JSON */
-        }
-        run = ++p;
-    }
-    fwrite(run, 1, (size_t)(p - run), f);
-    putc('"', f);
-}
 
 const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
 {

@@ -91,8 +91,6 @@ int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
 
-/** Writes s as a JSON string ("null" for NULL): escapes, and U+FFFD for bytes that are not UTF-8. */
-void kvr_json_put_string(FILE *f, const char *s);
 
 #define KVR_JSON_REAL_MAX 32
 /** v as a JSON number that reads back exactly and stays a real when whole ("3.0"); "null" if not finite. */

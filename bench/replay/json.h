@@ -52,38 +52,4 @@ static inline bool kvr_rj_blank(const char *p, const char *end)
     return true;
 }
 
-/** Length of the valid UTF-8 sequence at p (lead byte >= 0x80), 0 when it is not one. */
-static inline size_t kvr_rj_utf8_len(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF)
-            return 0;
-    return n;
-}
-
-/** Offset of the first byte of [s, s + len) that is not UTF-8, or len when all are. */
-static inline size_t kvr_rj_utf8_check(const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s, *end = p + len;
-    while (p < end) {
-        size_t n = *p < 0x80 ? 1 : kvr_rj_utf8_len(p, end);
-        if (n == 0)
-            return (size_t)(p - (const unsigned char *)s);
-        p += n;
-    }
-    return len;
-}
-
 #endif

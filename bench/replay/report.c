@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/replay/json.h"
+#include "common/json_text.h"
 #include "bench/replay/replay.h"
 
 bool kvr_replay_result_ok(const kvr_replay_result_t *res)
@@ -78,7 +79,7 @@ static void add_text(cJSON *o, const char *key, const char *s)
         cJSON_AddNullToObject(o, key);
         return;
     }
-    size_t len = strlen(s), bad = kvr_rj_utf8_check(s, len);
+    size_t len = strlen(s), bad = kvr_json_utf8_valid_prefix(s, len);
     if (bad == len) {
         cJSON_AddStringToObject(o, key, s);
         return;
@@ -89,7 +90,7 @@ static void add_text(cJSON *o, const char *key, const char *s)
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     char *w = clean;
     while (p < end) {
-        size_t n = *p < 0x80 ? 1 : kvr_rj_utf8_len(p, end);
+        size_t n = *p < 0x80 ? 1 : kvr_json_utf8_len(p, end);
         if (n) {
             memcpy(w, p, n);
             w += n, p += n;

@@ -8,6 +8,7 @@
 
 #include "bench/replay/json.h"
 #include "common/error.h"
+#include "common/json_text.h"
 #include "common/prefix_hash.h"
 
 /* cJSON's numbers are doubles, exact below 2^53 only: ids of 2^53 or more are refused, not rounded. */
@@ -109,7 +110,7 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
         cJSON *obj = NULL;
         char why_not[64] = "";
         const char *end = NULL;
-        size_t bad = kvr_rj_utf8_check(line, (size_t)n);
+        size_t bad = kvr_json_utf8_valid_prefix(line, (size_t)n);
         if (bad < (size_t)n)
             snprintf(why_not, sizeof(why_not), ": not UTF-8 at byte %zu", bad);
         else if (!(obj = cJSON_ParseWithLengthOpts(line, (size_t)n, &end, false)))
