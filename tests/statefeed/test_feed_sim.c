@@ -53,9 +53,11 @@ static void sim_start(sim_t *s, unsigned engines, const char *const *extra)
     cr_assert(kvr_test_wait_port(s->admin, 5000), "kvroute-sim did not start; log in %s", s->log);
 }
 
+/* Reached only when the test's assertions held: a failing test keeps its log. */
 static void sim_stop(sim_t *s)
 {
     kvr_test_stop(s->pid, SIGTERM, 3000);
+    unlink(s->log);
 }
 
 static void sim_url(const sim_t *s, unsigned i, char *out, size_t cap)
