@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The test command: every Criterion suite through ctest, then again under
-# ASan+UBSan, then the seqlock suites under TSan. Warnings are errors here.
+# ASan+UBSan, then the seqlock suites under TSan, then each fuzz target for a
+# bounded time (scripts/fuzz.sh). Warnings are errors here.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -32,4 +33,6 @@ run_suite() { # name cmake-flags... -- ctest-flags...
 run_suite plain -DCMAKE_BUILD_TYPE=RelWithDebInfo --
 run_suite asan -DCMAKE_BUILD_TYPE=Debug -DKVR_ASAN=ON -- -LE slow
 run_suite tsan -DCMAKE_BUILD_TYPE=Debug -DKVR_TSAN=ON -- -L tsan
+echo "=== fuzzing: every target for ${KVR_FUZZ_SECONDS:-60}s (tests/fuzz/README.md) ==="
+"$root/scripts/fuzz.sh"
 echo "=== all test suites passed ==="
