@@ -22,7 +22,14 @@ typedef struct loads_sum_s {
     bool has_kv_usage;
 } loads_sum_t;
 
-/* A non-negative whole count; reals with an integral value are accepted (Python floats). */
+/* 2^64 as a double: every double below it converts to uint64_t without overflow. */
+#define TWO_POW_64 18446744073709551616.0
+
+/*
+ * A non-negative whole count; reals with an integral value are accepted
+ * (Python floats). NaN, infinities, negatives, fractions and values that do
+ * not fit 64 bits are refused: no conversion is left undefined.
+ */
 static int get_count(const cJSON *rank, const char *key, uint64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, key);
@@ -31,10 +38,21 @@ static int get_count(const cJSON *rank, const char *key, uint64_t *out)
     if (!cJSON_IsNumber(v))
         return KVR_EPARSE;
     double d = v->valuedouble;
-    if (!(d >= 0 && d < 1.8e19) || d != floor(d))
+    if (!(d >= 0 && d < TWO_POW_64) || d != floor(d))
         return KVR_EPARSE;
     *out = (uint64_t)d;
     return 0;
+}
+
+/*
+ * Sums over ranks are checked: a wrapped sum would turn a flood into an idle
+ * engine (two ranks of 2^63 running add up to 0), and a saturated one would
+ * be a guess (a saturated capacity reads as empty), so an overflow refuses
+ * the whole answer. No real engine comes near 2^64 of anything.
+ */
+static bool add_checked(uint64_t *sum, uint64_t v)
+{
+    return !__builtin_add_overflow(*sum, v, sum);
 }
 
 /* A 0..1 fraction; larger values are clamped (engines briefly over-commit), negatives rejected. */
@@ -100,18 +118,18 @@ static int add_loads_rank(loads_sum_t *sum, const cJSON *rank, const char **reas
         *reason = "a rank has a negative or non-numeric token or cap figure";
         return KVR_EPARSE;
     }
-    sum->running += running;
-    sum->waiting += waiting;
-    sum->max_running += max_running;
-    sum->kv_used += used;
-    sum->kv_capacity += capacity;
+    if (!add_checked(&sum->running, running) || !add_checked(&sum->waiting, waiting) ||
+        !add_checked(&sum->max_running, max_running) || !add_checked(&sum->kv_used, used) ||
+        !add_checked(&sum->kv_capacity, capacity) ||
+        /* num_total_tokens counts what is held plus what is admitted but not yet prefilled */
+        !add_checked(&sum->pending_prefill, has_total && total > used ? total - used : 0)) {
+        *reason = "a sum over DP ranks overflows 64 bits";
+        return KVR_EPARSE;
+    }
     if (has_max_running && max_running > 0)
         sum->ranks_with_caps++;
-    if (has_total) {
-        /* num_total_tokens counts what is held plus what is admitted but not yet prefilled */
-        sum->pending_prefill += total > used ? total - used : 0;
+    if (has_total)
         sum->ranks_with_total++;
-    }
     int rc = get_fraction(rank, "token_usage", &fraction);
     if (rc == 0) {
         if (!sum->has_kv_usage || fraction > sum->kv_usage)
@@ -154,13 +172,14 @@ static int add_get_load_rank(loads_sum_t *sum, const cJSON *rank, const char **r
         *reason = "a /get_load entry lacks valid num_reqs or num_waiting_reqs";
         return KVR_EPARSE;
     }
-    sum->running += reqs > waiting ? reqs - waiting : 0;
-    sum->waiting += waiting;
-    sum->kv_used += tokens;
-    if (has_pending) {
-        sum->pending_prefill += pending;
-        sum->ranks_with_total++;
+    if (!add_checked(&sum->running, reqs > waiting ? reqs - waiting : 0) ||
+        !add_checked(&sum->waiting, waiting) || !add_checked(&sum->kv_used, tokens) ||
+        !add_checked(&sum->pending_prefill, pending)) {
+        *reason = "a sum over DP ranks overflows 64 bits";
+        return KVR_EPARSE;
     }
+    if (has_pending)
+        sum->ranks_with_total++;
     sum->ranks++;
     return 0;
 }
@@ -216,10 +235,15 @@ int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out
     int rc = 0;
     const char *parse_end = NULL;
     cJSON *root = len ? cJSON_ParseWithLengthOpts(json, len, &parse_end, false) : NULL;
-    if (!root || !only_whitespace(parse_end, json + len)) {
+    if (!root) {
         why = "body is not valid JSON";
         rc = KVR_EPARSE;
         goto fail_parse;
+    }
+    if (!only_whitespace(parse_end, json + len)) {
+        why = "body has bytes after the JSON value";
+        rc = KVR_EPARSE;
+        goto fail_shape;
     }
     if (cJSON_IsObject(root) && has_duplicate_keys(root)) {
         why = "body repeats a key";
