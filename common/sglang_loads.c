@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -73,14 +74,30 @@ static int get_fraction(const cJSON *rank, const char *key, double *out)
 /*
  * cJSON keeps duplicate keys and answers lookups with the first: a body that
  * names a count twice is ambiguous, so it is refused, as JSON parsers with
- * duplicate checks do. Objects here have a dozen keys: pairwise is cheap.
+ * duplicate checks do. SGLang's objects have a few dozen keys; one with more
+ * than LOADS_MAX_KEYS is refused outright, and the check sorts the names, so
+ * an 8 MB object of distinct keys costs n log n, not n^2 string compares.
  */
+#define LOADS_MAX_KEYS 512
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static bool has_duplicate_keys(const cJSON *object)
 {
-    for (const cJSON *a = object->child; a; a = a->next)
-        for (const cJSON *b = a->next; b; b = b->next)
-            if (a->string && b->string && strcmp(a->string, b->string) == 0)
-                return true;
+    const char *names[LOADS_MAX_KEYS];
+    size_t n = 0;
+    for (const cJSON *item = object->child; item; item = item->next) {
+        if (n == LOADS_MAX_KEYS)
+            return true; /* too many to be an SGLang answer: refused like a repeat */
+        names[n++] = item->string ? item->string : "";
+    }
+    qsort(names, n, sizeof names[0], compare_names);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            return true;
     return false;
 }
 
@@ -103,7 +120,7 @@ static int add_loads_rank(loads_sum_t *sum, const cJSON *rank, const char **reas
     bool has_max_running, has_used, has_capacity, has_total;
     double fraction;
     if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
-        *reason = "a loads[] entry is not an object with distinct keys";
+        *reason = "a loads[] entry is not an object with distinct keys (at most 512)";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_running_reqs", &running) != 0 ||
@@ -162,7 +179,7 @@ static int add_get_load_rank(loads_sum_t *sum, const cJSON *rank, const char **r
     uint64_t reqs, waiting, tokens = 0, pending = 0;
     bool has_tokens, has_pending;
     if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
-        *reason = "a /get_load entry is not an object with distinct keys";
+        *reason = "a /get_load entry is not an object with distinct keys (at most 512)";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_reqs", &reqs) != 0 ||
@@ -246,7 +263,7 @@ int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out
         goto fail_shape;
     }
     if (cJSON_IsObject(root) && has_duplicate_keys(root)) {
-        why = "body repeats a key";
+        why = "body repeats a key or has more than 512";
         rc = KVR_EPARSE;
         goto fail_shape;
     }

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,4 +240,36 @@ Test(sglang_loads, refused_answers_free_the_parsed_tree, .timeout = 5.)
         cr_expect_eq(cjson_live, 0, "body %zu leaves %ld cJSON allocations: %s", i, cjson_live, bodies[i]);
     }
     cJSON_InitHooks(NULL);
+}
+
+/* An object of n distinct filler keys plus the two counts, as a loads[] entry. */
+static char *wide_rank(size_t n, size_t *len)
+{
+    size_t cap = n * 16 + 128;
+    char *body = malloc(cap);
+    cr_assert_not_null(body);
+    size_t at = (size_t)snprintf(body, cap, "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(body + at, cap - at, ", \"k%zu\": 0", i);
+    at += (size_t)snprintf(body + at, cap - at, "}]}");
+    *len = at;
+    return body;
+}
+
+Test(sglang_loads, objects_with_hundreds_of_thousands_of_keys_are_refused, .timeout = 10.)
+{
+    /* Pairwise duplicate checks made this body cost ~10^10 string compares per poll. */
+    size_t len;
+    char *body = wide_rank(200000, &len);
+    kvr_engine_state_t s;
+    memset(&s, 0, sizeof(s));
+    const char *reason = NULL;
+    cr_expect_eq(kvr_sglang_loads_parse(body, len, &s, &reason), KVR_EPARSE);
+    cr_expect(reason && strstr(reason, "512"), "reason: %s", reason ? reason : "(none)");
+    free(body);
+    /* An entry with a few hundred extra fields is still an answer. */
+    body = wide_rank(500, &len);
+    cr_expect_eq(kvr_sglang_loads_parse(body, len, &s, &reason), 0, "%s", reason ? reason : "");
+    cr_expect_eq(s.running, 1);
+    free(body);
 }
