@@ -7,8 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "common/error.h"
+
+/* 2^64 as a double: every double below it converts to uint64_t without overflow. */
+#define TWO_POW_64 18446744073709551616.0
 
 typedef enum {
     GAUGE_RUNNING,
@@ -99,20 +103,72 @@ static void note_rank(kvr_engine_metrics_t *m, const kvr_prom_sample_t *s)
         memcpy(m->rank_ids[m->rank_count++], key, sizeof(key));
 }
 
-/* num_gpu_blocks × block_size from vllm:cache_config_info's labels; 0 when absent. */
+/* A label value that is a plain base-10 count fitting 64 bits (no sign, blank or suffix). */
+static bool label_count(const char *text, uint64_t *out)
+{
+    if (!text || !(*text >= '0' && *text <= '9'))
+        return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno == ERANGE || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+/*
+ * num_gpu_blocks × block_size from vllm:cache_config_info's labels; 0 when
+ * absent or not counts ("None" before profiling). A product that overflows
+ * 64 bits is returned as is (a double) and refused by finish like any other
+ * capacity that does not fit.
+ */
 static double cache_config_capacity(const kvr_prom_sample_t *s)
 {
-    const char *blocks = kvr_prom_label(s, "num_gpu_blocks");
-    const char *block_size = kvr_prom_label(s, "block_size");
-    if (!blocks || !block_size)
+    uint64_t blocks, block_size;
+    if (!label_count(kvr_prom_label(s, "num_gpu_blocks"), &blocks) ||
+        !label_count(kvr_prom_label(s, "block_size"), &block_size))
         return 0;
-    char *end1 = NULL, *end2 = NULL;
-    unsigned long long b = strtoull(blocks, &end1, 10);
-    unsigned long long bs = strtoull(block_size, &end2, 10);
-    if (end1 == blocks || *end1 || end2 == block_size || *end2 || blocks[0] == '-' ||
-        block_size[0] == '-')
-        return 0;
-    return (double)b * (double)bs;
+    return (double)blocks * (double)block_size;
+}
+
+/*
+ * A series' identity: its name and its label set in any order, hashed. The
+ * labels are sorted by name (at most KVR_PROM_MAX_LABELS, and the parser
+ * refuses a name given twice), each piece hashed with its NUL so "ab"+"c"
+ * and "a"+"bc" differ.
+ */
+static uint64_t series_hash(const kvr_prom_sample_t *s)
+{
+    const kvr_prom_label_t *sorted[KVR_PROM_MAX_LABELS];
+    size_t n = s->label_count;
+    for (size_t i = 0; i < n; i++) {
+        const kvr_prom_label_t *l = &s->labels[i];
+        size_t j = i;
+        for (; j > 0 && strcmp(sorted[j - 1]->name, l->name) > 0; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = l;
+    }
+    uint64_t h = XXH3_64bits(s->name, strlen(s->name) + 1);
+    for (size_t i = 0; i < n; i++) {
+        h = XXH3_64bits_withSeed(sorted[i]->name, strlen(sorted[i]->name) + 1, h);
+        h = XXH3_64bits_withSeed(sorted[i]->value, strlen(sorted[i]->value) + 1, h);
+    }
+    return h;
+}
+
+/* Records a recognised series; -EEXIST when it was already seen, -E2BIG when there are too many. */
+static int note_series(kvr_engine_metrics_t *m, const kvr_prom_sample_t *s)
+{
+    uint64_t h = series_hash(s);
+    for (size_t i = 0; i < m->series_count; i++) {
+        if (m->series_hashes[i] == h)
+            return -EEXIST;
+    }
+    if (m->series_count == KVR_ENGINE_METRICS_MAX_SERIES)
+        return -E2BIG;
+    m->series_hashes[m->series_count++] = h;
+    return 0;
 }
 
 void kvr_engine_metrics_init(kvr_engine_metrics_t *m)
@@ -128,8 +184,16 @@ int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *arg)
     if (!classify(sample->name, strlen(sample->name), &kind, &gauge))
         return 0;
     /* A negative or non-finite load is a broken engine, not a reading to route on. */
-    if (!isfinite(sample->value) || sample->value < 0)
+    if (!isfinite(sample->value) || sample->value < 0) {
+        m->refused = "negative or non-finite engine gauge";
         return KVR_EPARSE;
+    }
+    int rc = note_series(m, sample);
+    if (rc != 0) {
+        m->refused = rc == -EEXIST ? "an engine series appears twice on the page"
+                                   : "more engine series on the page than kvroute accepts";
+        return KVR_EPARSE;
+    }
     if (m->kind == KVR_ENGINE_KIND_UNKNOWN)
         m->kind = kind;
     else if (m->kind != kind)
@@ -176,6 +240,7 @@ int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *arg)
     return 0;
 }
 
+/* A request count: saturates, since a count too large can only make the engine look busier. */
 static uint32_t to_u32(double v)
 {
     if (!(v > 0))
@@ -185,13 +250,22 @@ static uint32_t to_u32(double v)
     return (uint32_t)llround(v);
 }
 
-static uint64_t to_u64(double v)
+/*
+ * A token figure: false when it does not fit 64 bits. Not saturated: a
+ * saturated capacity would make any usage ratio read as an empty engine.
+ * (llround cannot be used: it overflows long long from 2^63 on.)
+ */
+static bool to_u64(double v, uint64_t *out)
 {
-    if (!(v > 0))
-        return 0;
-    if (v >= 1.8e19)
-        return UINT64_MAX;
-    return (uint64_t)llround(v);
+    if (!(v > 0)) {
+        *out = 0;
+        return true;
+    }
+    double r = round(v);
+    if (!(r < TWO_POW_64))
+        return false;
+    *out = (uint64_t)r;
+    return true;
 }
 
 static double fraction(double v)
@@ -207,17 +281,22 @@ int kvr_engine_metrics_finish(const kvr_engine_metrics_t *m, kvr_engine_state_t 
             *reason = "no running or waiting gauge on the page";
         return -ENODATA;
     }
+    uint64_t capacity = 0, used = 0;
+    double usage = m->has_kv_usage ? fraction(m->kv_usage) : 0;
+    if ((m->has_kv_tokens_capacity && !to_u64(m->kv_tokens_capacity, &capacity)) ||
+        !to_u64(m->has_kv_tokens_used ? m->kv_tokens_used : usage * (double)capacity, &used)) {
+        if (reason)
+            *reason = "a KV token gauge does not fit 64 bits";
+        return KVR_EPARSE;
+    }
     out->running = to_u32(m->running);
     out->waiting = to_u32(m->waiting);
     out->max_running = 0; /* Prometheus pages carry no batch caps */
-    out->kv_tokens_capacity = m->has_kv_tokens_capacity ? to_u64(m->kv_tokens_capacity) : 0;
-    out->kv_usage = m->has_kv_usage ? fraction(m->kv_usage) : 0;
-    if (m->has_kv_tokens_used)
-        out->kv_tokens_used = to_u64(m->kv_tokens_used);
-    else
-        out->kv_tokens_used = to_u64(out->kv_usage * (double)out->kv_tokens_capacity);
-    if (!m->has_kv_usage && out->kv_tokens_capacity > 0)
-        out->kv_usage = fraction((double)out->kv_tokens_used / (double)out->kv_tokens_capacity);
+    out->kv_tokens_capacity = capacity;
+    out->kv_tokens_used = used;
+    out->kv_usage = usage;
+    if (!m->has_kv_usage && capacity > 0)
+        out->kv_usage = fraction((double)used / (double)capacity);
     out->pending_prefill_tokens = 0;
     out->max_prefill_remaining = 0;
     out->utilization = m->has_utilization ? fraction(m->utilization) : 0;
@@ -237,8 +316,8 @@ int kvr_engine_metrics_parse(const char *text, size_t len, kvr_engine_state_t *o
     kvr_engine_metrics_t m;
     kvr_engine_metrics_init(&m);
     int rc = kvr_prom_parse_filtered(text, len, wanted, kvr_engine_metrics_sample, &m, err);
-    if (rc == KVR_EPARSE && err->reason && strcmp(err->reason, "stopped by the sample handler") == 0)
-        err->reason = "negative or non-finite engine gauge";
+    if (rc == KVR_EPARSE && m.refused)
+        err->reason = m.refused;
     if (rc != 0)
         return rc;
     kvr_engine_state_t next = *out;

@@ -17,6 +17,11 @@
  * Counts are summed over series (vLLM's `engine`, SGLang's `dp_rank` or any
  * other label split); usage fractions and utilization take the max. A page
  * carries no batch caps, so CAPS_COMPLETE is never set from here.
+ *
+ * A series (name and label set, in any label order) that appears twice is
+ * refused: exporters never emit one, and summing it would double the load.
+ * Token figures that do not fit 64 bits are refused too; request counts
+ * beyond 32 bits saturate (they can only read busier than they are).
  */
 
 #include <stdbool.h>
@@ -27,6 +32,7 @@
 #include "shm_layout/shm_layout.h"
 
 #define KVR_ENGINE_METRICS_MAX_RANKS 64 /* distinct engine/dp_rank labels counted into dp_ranks */
+#define KVR_ENGINE_METRICS_MAX_SERIES 2048 /* recognised series per page; more is refused */
 
 typedef enum {
     KVR_ENGINE_KIND_UNKNOWN = 0, /* no recognised gauge seen yet */
@@ -43,8 +49,11 @@ typedef struct kvr_engine_metrics_s {
     bool has_running, has_waiting, has_kv_usage, has_utilization;
     bool has_kv_tokens_used, has_kv_tokens_capacity;
     bool mixed_kinds;            /* both vllm and sglang gauges seen */
+    const char *refused;         /* static text: why a sample was refused, NULL until one is */
     size_t rank_count;
     char rank_ids[KVR_ENGINE_METRICS_MAX_RANKS][32]; /* distinct engine/dp_rank label values */
+    size_t series_count;
+    uint64_t series_hashes[KVR_ENGINE_METRICS_MAX_SERIES]; /* recognised series seen, to refuse repeats */
 } kvr_engine_metrics_t;
 
 /** Resets the accumulator. */
@@ -53,7 +62,8 @@ void kvr_engine_metrics_init(kvr_engine_metrics_t *m);
 /**
  * Feeds one sample; usable directly as a kvr_prom_sample_cb with arg = m.
  * Returns 0, or KVR_EPARSE when a recognised gauge is negative or NaN
- * (a broken engine, not a load of zero).
+ * (a broken engine, not a load of zero), repeats a series already fed, or
+ * the page has more than KVR_ENGINE_METRICS_MAX_SERIES recognised series.
  */
 int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *m);
 
@@ -65,9 +75,10 @@ int kvr_engine_metrics_sample(const kvr_prom_sample_t *sample, void *m);
  * HAS_PENDING_PREFILL cleared, HAS_UTILIZATION as seen). engine_id, times,
  * sample_seq, consecutive_failures, IN_USE, HEALTHY and the source bits are
  * left as they are, so a caller can start from the slot's current state.
- * Returns 0, or -ENODATA when the page had neither a running nor a waiting
- * gauge (not an engine page, or an engine still starting), with *reason set
- * (reason may be NULL).
+ * Returns 0, -ENODATA when the page had neither a running nor a waiting
+ * gauge (not an engine page, or an engine still starting), or KVR_EPARSE
+ * when a token figure does not fit 64 bits, with *reason set (reason may be
+ * NULL). On failure *out is untouched.
  */
 int kvr_engine_metrics_finish(const kvr_engine_metrics_t *m, kvr_engine_state_t *out,
                               const char **reason);

@@ -141,6 +141,13 @@ static int parse_labels(prom_cursor_t *c, kvr_prom_sample_t *s, const char **rea
             *reason = "invalid label name";
             return KVR_EPARSE;
         }
+        /* Prometheus refuses a label set naming one label twice: which value would count? */
+        for (size_t i = 0; i < s->label_count; i++) {
+            if (strcmp(s->labels[i].name, label->name) == 0) {
+                *reason = "duplicate label name";
+                return KVR_EPARSE;
+            }
+        }
         skip_blanks(c);
         if (c->p >= c->end || *c->p != '=') {
             *reason = "expected '=' after label name";

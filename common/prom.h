@@ -7,10 +7,11 @@
  * subset engines actually emit). It walks a whole page once and hands every
  * sample to a callback; HELP/TYPE/other comments are skipped, exemplars
  * ("# {trace_id=...} 1.0") and "# EOF" are ignored, label values are
- * unescaped (\" \\ \n). Input comes from the network, so every malformed line
- * is an error with its line number and a reason, never a crash and never a
- * silent zero. The parser allocates one scratch buffer per call (the size of
- * the page) and nothing else.
+ * unescaped (\" \\ \n), and a label named twice in one set is an error.
+ * Input comes from the network, so every malformed line is an error with
+ * its line number and a reason, never a crash and never a silent zero. The
+ * parser allocates one scratch buffer per call (the size of the page) and
+ * nothing else.
  */
 
 #include <stdbool.h>

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -22,7 +23,14 @@ typedef struct loads_sum_s {
     bool has_kv_usage;
 } loads_sum_t;
 
-/* A non-negative whole count; reals with an integral value are accepted (Python floats). */
+/* 2^64 as a double: every double below it converts to uint64_t without overflow. */
+#define TWO_POW_64 18446744073709551616.0
+
+/*
+ * A non-negative whole count; reals with an integral value are accepted
+ * (Python floats). NaN, infinities, negatives, fractions and values that do
+ * not fit 64 bits are refused: no conversion is left undefined.
+ */
 static int get_count(const cJSON *rank, const char *key, uint64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, key);
@@ -31,10 +39,21 @@ static int get_count(const cJSON *rank, const char *key, uint64_t *out)
     if (!cJSON_IsNumber(v))
         return KVR_EPARSE;
     double d = v->valuedouble;
-    if (!(d >= 0 && d < 1.8e19) || d != floor(d))
+    if (!(d >= 0 && d < TWO_POW_64) || d != floor(d))
         return KVR_EPARSE;
     *out = (uint64_t)d;
     return 0;
+}
+
+/*
+ * Sums over ranks are checked: a wrapped sum would turn a flood into an idle
+ * engine (two ranks of 2^63 running add up to 0), and a saturated one would
+ * be a guess (a saturated capacity reads as empty), so an overflow refuses
+ * the whole answer. No real engine comes near 2^64 of anything.
+ */
+static bool add_checked(uint64_t *sum, uint64_t v)
+{
+    return !__builtin_add_overflow(*sum, v, sum);
 }
 
 /* A 0..1 fraction; larger values are clamped (engines briefly over-commit), negatives rejected. */
@@ -55,14 +74,30 @@ static int get_fraction(const cJSON *rank, const char *key, double *out)
 /*
  * cJSON keeps duplicate keys and answers lookups with the first: a body that
  * names a count twice is ambiguous, so it is refused, as JSON parsers with
- * duplicate checks do. Objects here have a dozen keys: pairwise is cheap.
+ * duplicate checks do. SGLang's objects have a few dozen keys; one with more
+ * than LOADS_MAX_KEYS is refused outright, and the check sorts the names, so
+ * an 8 MB object of distinct keys costs n log n, not n^2 string compares.
  */
+#define LOADS_MAX_KEYS 512
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static bool has_duplicate_keys(const cJSON *object)
 {
-    for (const cJSON *a = object->child; a; a = a->next)
-        for (const cJSON *b = a->next; b; b = b->next)
-            if (a->string && b->string && strcmp(a->string, b->string) == 0)
-                return true;
+    const char *names[LOADS_MAX_KEYS];
+    size_t n = 0;
+    for (const cJSON *item = object->child; item; item = item->next) {
+        if (n == LOADS_MAX_KEYS)
+            return true; /* too many to be an SGLang answer: refused like a repeat */
+        names[n++] = item->string ? item->string : "";
+    }
+    qsort(names, n, sizeof names[0], compare_names);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            return true;
     return false;
 }
 
@@ -85,7 +120,7 @@ static int add_loads_rank(loads_sum_t *sum, const cJSON *rank, const char **reas
     bool has_max_running, has_used, has_capacity, has_total;
     double fraction;
     if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
-        *reason = "a loads[] entry is not an object with distinct keys";
+        *reason = "a loads[] entry is not an object with distinct keys (at most 512)";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_running_reqs", &running) != 0 ||
@@ -100,18 +135,18 @@ static int add_loads_rank(loads_sum_t *sum, const cJSON *rank, const char **reas
         *reason = "a rank has a negative or non-numeric token or cap figure";
         return KVR_EPARSE;
     }
-    sum->running += running;
-    sum->waiting += waiting;
-    sum->max_running += max_running;
-    sum->kv_used += used;
-    sum->kv_capacity += capacity;
+    if (!add_checked(&sum->running, running) || !add_checked(&sum->waiting, waiting) ||
+        !add_checked(&sum->max_running, max_running) || !add_checked(&sum->kv_used, used) ||
+        !add_checked(&sum->kv_capacity, capacity) ||
+        /* num_total_tokens counts what is held plus what is admitted but not yet prefilled */
+        !add_checked(&sum->pending_prefill, has_total && total > used ? total - used : 0)) {
+        *reason = "a sum over DP ranks overflows 64 bits";
+        return KVR_EPARSE;
+    }
     if (has_max_running && max_running > 0)
         sum->ranks_with_caps++;
-    if (has_total) {
-        /* num_total_tokens counts what is held plus what is admitted but not yet prefilled */
-        sum->pending_prefill += total > used ? total - used : 0;
+    if (has_total)
         sum->ranks_with_total++;
-    }
     int rc = get_fraction(rank, "token_usage", &fraction);
     if (rc == 0) {
         if (!sum->has_kv_usage || fraction > sum->kv_usage)
@@ -144,7 +179,7 @@ static int add_get_load_rank(loads_sum_t *sum, const cJSON *rank, const char **r
     uint64_t reqs, waiting, tokens = 0, pending = 0;
     bool has_tokens, has_pending;
     if (!cJSON_IsObject(rank) || has_duplicate_keys(rank)) {
-        *reason = "a /get_load entry is not an object with distinct keys";
+        *reason = "a /get_load entry is not an object with distinct keys (at most 512)";
         return KVR_EPARSE;
     }
     if (get_count(rank, "num_reqs", &reqs) != 0 ||
@@ -154,13 +189,14 @@ static int add_get_load_rank(loads_sum_t *sum, const cJSON *rank, const char **r
         *reason = "a /get_load entry lacks valid num_reqs or num_waiting_reqs";
         return KVR_EPARSE;
     }
-    sum->running += reqs > waiting ? reqs - waiting : 0;
-    sum->waiting += waiting;
-    sum->kv_used += tokens;
-    if (has_pending) {
-        sum->pending_prefill += pending;
-        sum->ranks_with_total++;
+    if (!add_checked(&sum->running, reqs > waiting ? reqs - waiting : 0) ||
+        !add_checked(&sum->waiting, waiting) || !add_checked(&sum->kv_used, tokens) ||
+        !add_checked(&sum->pending_prefill, pending)) {
+        *reason = "a sum over DP ranks overflows 64 bits";
+        return KVR_EPARSE;
     }
+    if (has_pending)
+        sum->ranks_with_total++;
     sum->ranks++;
     return 0;
 }
@@ -216,13 +252,18 @@ int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out
     int rc = 0;
     const char *parse_end = NULL;
     cJSON *root = len ? cJSON_ParseWithLengthOpts(json, len, &parse_end, false) : NULL;
-    if (!root || !only_whitespace(parse_end, json + len)) {
+    if (!root) {
         why = "body is not valid JSON";
         rc = KVR_EPARSE;
         goto fail_parse;
     }
+    if (!only_whitespace(parse_end, json + len)) {
+        why = "body has bytes after the JSON value";
+        rc = KVR_EPARSE;
+        goto fail_shape;
+    }
     if (cJSON_IsObject(root) && has_duplicate_keys(root)) {
-        why = "body repeats a key";
+        why = "body repeats a key or has more than 512";
         rc = KVR_EPARSE;
         goto fail_shape;
     }

@@ -33,8 +33,11 @@
  * consecutive_failures, IN_USE, HEALTHY and the source bits are left as they
  * are. On failure *out is untouched.
  * Returns 0, or KVR_EPARSE with *reason (static text; reason may be NULL)
- * for invalid JSON, a missing or empty loads[], a rank that is not an object,
- * a required count missing, negative or not a number.
+ * for invalid JSON or bytes after it, a missing or empty loads[], a rank
+ * that is not an object with distinct keys (at most 512), a required count
+ * missing, negative, not a whole number or not within 64 bits, and a sum
+ * over ranks that would not fit 64 bits (refused, not wrapped or saturated:
+ * either would turn a flood into a guess, a wrap into an idle engine).
  */
 int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out,
                            const char **reason);

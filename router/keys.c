@@ -2,6 +2,7 @@
 #include "router/keys.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -226,6 +227,22 @@ static int take_session(kvr_route_keys_t *out, const char *value, size_t len, ch
     return 0;
 }
 
+/*
+ * A numeric session id is routed on as its decimal text. Only whole numbers
+ * below 2^53 in magnitude qualify, where every integer is a double: from
+ * there on, different ids in the body parse to one double (2^53 + 1 reads
+ * as 2^53) and would share a pin, and a cast of 1e19 to an integer is
+ * undefined. NaN and infinities fail the range test.
+ */
+static bool whole_number_id(double d, long long *out)
+{
+    const double exact = 9007199254740992.0; /* 2^53 */
+    if (!(d > -exact && d < exact) || d != floor(d))
+        return false;
+    *out = (long long)d;
+    return true;
+}
+
 static int find_session(const kvr_keys_config_t *cfg, const cJSON *root, const char *header_session,
                         kvr_route_keys_t *out, char *err, size_t err_len)
 {
@@ -239,9 +256,16 @@ static int find_session(const kvr_keys_config_t *cfg, const cJSON *root, const c
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, field);
             if (is_string(v)) {
                 rc = take_session(out, v->valuestring, strlen(v->valuestring), err, err_len);
-            } else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+            } else if (cJSON_IsNumber(v)) {
+                long long id;
+                if (!whole_number_id(v->valuedouble, &id)) {
+                    snprintf(err, err_len,
+                             "'%s' must be a string or a whole number below 2^53 in magnitude "
+                             "(send larger ids as strings)", field);
+                    return -EINVAL;
+                }
                 char num[32];
-                int n = snprintf(num, sizeof num, "%lld", (long long)v->valuedouble);
+                int n = snprintf(num, sizeof num, "%lld", id);
                 rc = take_session(out, num, (size_t)n, err, err_len);
             }
         }

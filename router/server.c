@@ -182,6 +182,26 @@ static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
 
 /* ---- admin ---- */
 
+/*
+ * Whether the Authorization value is "Bearer <token>", in time that depends
+ * only on the sizes of the buffers, never on where the first difference is:
+ * every byte of the expected value is compared (a shorter value reads as
+ * NULs), and the length difference is folded in without a branch.
+ */
+static bool bearer_matches(const char *auth, const char *token)
+{
+    char want[8 + sizeof(((kvr_router_config_t *)0)->admin_token)];
+    memset(want, 0, sizeof want);
+    int want_len = snprintf(want, sizeof want, "Bearer %s", token);
+    size_t auth_len = strlen(auth);
+    volatile unsigned diff = (unsigned)((size_t)want_len ^ auth_len);
+    for (size_t i = 0; i < sizeof want; i++) {
+        unsigned char a = i < auth_len ? (unsigned char)auth[i] : 0;
+        diff |= a ^ (unsigned char)want[i];
+    }
+    return diff == 0;
+}
+
 static bool admin_allowed(kvr_router_t *r, kvr_http_req_t *req)
 {
     if (!r->cfg.admin_token[0]) {
@@ -190,14 +210,7 @@ static bool admin_allowed(kvr_router_t *r, kvr_http_req_t *req)
         return false;
     }
     const char *auth = kvr_http_req_header(req, "Authorization");
-    char want[300];
-    snprintf(want, sizeof want, "Bearer %s", r->cfg.admin_token);
-    /* Compare every byte whatever the first difference, so timing does not leak the token. */
-    unsigned diff = auth ? (unsigned)(strlen(auth) ^ strlen(want)) : 1u;
-    if (auth)
-        for (size_t i = 0; want[i]; i++)
-            diff |= (unsigned char)want[i] ^ (unsigned char)(i < strlen(auth) ? auth[i] : 0);
-    if (diff != 0) {
+    if (!auth || !bearer_matches(auth, r->cfg.admin_token)) {
         kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
         kvr_http_respond_error(req, 401, "authentication_error", "missing or wrong bearer token", &h, 1);
         return false;
@@ -222,14 +235,14 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
     int rc = kvr_router_add_engine(r, url, &e);
     if (rc < 0) {
         char msg[300];
-        snprintf(msg, sizeof msg, "cannot add engine %s: %s", url, kvr_strerror(rc));
+        snprintf(msg, sizeof msg, "cannot add engine %.200s: %s", url, kvr_strerror(rc));
         cJSON_Delete(doc);
         kvr_http_respond_error(req, rc == -EEXIST ? 409 : 400, NULL, msg, NULL, 0);
         return;
     }
     cJSON_Delete(doc);
     cJSON *out = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(out, "id", e->id) || !cJSON_AddNumberToObject(out, "index", (int)e->index)) {
+    if (!cJSON_AddStringToObject(out, "id", e->id) || !cJSON_AddNumberToObject(out, "index", (double)e->index)) {
         cJSON_Delete(out);
         out = NULL;
     }
@@ -241,27 +254,79 @@ static int hexval(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+/*
+ * Percent-decodes the id of DELETE /engines/{id} into out (cap bytes).
+ * Refused rather than guessed at: a '%' without two hex digits, %00 (it
+ * would cut the id short, "0%00x" naming engine 0) and an id that does not
+ * fit (a truncated id could name another engine).
+ */
+static const char *decode_engine_id(const char *raw, char *out, size_t cap)
+{
+    size_t j = 0;
+    for (size_t i = 0; raw[i]; i++) {
+        char c = raw[i];
+        if (c == '%') {
+            int hi = hexval(raw[i + 1]), lo = hi >= 0 ? hexval(raw[i + 2]) : -1;
+            if (hi < 0 || lo < 0)
+                return "malformed percent-encoding in the engine id";
+            c = (char)(hi * 16 + lo);
+            if (c == '\0')
+                return "the engine id contains %00";
+            i += 2;
+        }
+        if (j + 1 >= cap)
+            return "the engine id is too long";
+        out[j++] = c;
+    }
+    out[j] = '\0';
+    return NULL;
+}
+
+/*
+ * An engine index: base-10 digits only (no sign, blank or suffix), within
+ * 32 bits. 1 when id is such an index, 0 when it is not a number at all (it
+ * can only be a URL), -ERANGE when it is digits but too large: strtoul's
+ * wrap and a cast to 32 bits made "4294967296" name engine 0.
+ */
+static int parse_engine_index(const char *id, uint32_t *out)
+{
+    if (!id[0])
+        return 0;
+    for (const char *p = id; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(id, &end, 10);
+    if (errno == ERANGE || *end != '\0' || v > UINT32_MAX)
+        return -ERANGE;
+    *out = (uint32_t)v;
+    return 1;
+}
+
 static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const char *raw_id)
 {
     if (!admin_allowed(r, req))
         return;
     char id[512];
-    size_t j = 0;
-    for (size_t i = 0; raw_id[i] && j + 1 < sizeof id; i++) {
-        if (raw_id[i] == '%' && hexval(raw_id[i + 1]) >= 0 && hexval(raw_id[i + 2]) >= 0) {
-            id[j++] = (char)(hexval(raw_id[i + 1]) * 16 + hexval(raw_id[i + 2]));
-            i += 2;
-        } else {
-            id[j++] = raw_id[i];
-        }
+    const char *bad = decode_engine_id(raw_id, id, sizeof id);
+    if (bad) {
+        kvr_http_respond_error(req, 400, NULL, bad, NULL, 0);
+        return;
     }
-    id[j] = '\0';
     kvr_engine_t *e = kvr_engine_table_find(&r->engines, id);
     if (!e) {
-        char *end;
-        unsigned long index = strtoul(id, &end, 10);
-        if (id[0] && *end == '\0') {
-            e = kvr_engine_table_get(&r->engines, (uint32_t)index);
+        uint32_t index;
+        int rc = parse_engine_index(id, &index);
+        if (rc < 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "engine index %.40s is out of range (indexes are 0..%u)", id,
+                     r->engines.n_slots ? r->engines.n_slots - 1 : 0);
+            kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
+            return;
+        }
+        if (rc == 1) {
+            e = kvr_engine_table_get(&r->engines, index);
             if (e && e->removed)
                 e = NULL;
         }
@@ -272,8 +337,8 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
     }
     kvr_router_remove_engine(r, e);
     cJSON *out = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(out, "removed", e->id) || !cJSON_AddNumberToObject(out, "index", (int)e->index) ||
-        !cJSON_AddNumberToObject(out, "in_flight", (int)e->shadow_requests)) {
+    if (!cJSON_AddStringToObject(out, "removed", e->id) || !cJSON_AddNumberToObject(out, "index", (double)e->index) ||
+        !cJSON_AddNumberToObject(out, "in_flight", (double)e->shadow_requests)) {
         cJSON_Delete(out);
         out = NULL;
     }

@@ -176,6 +176,9 @@ static const struct bad_case bad_cases[] = {
          "l20=\"\",l21=\"\",l22=\"\",l23=\"\",l24=\"\",l25=\"\",l26=\"\",l27=\"\",l28=\"\",l29=\"\","
          "l30=\"\",l31=\"\",l32=\"\"} 1\n",
          1, 0},
+        /* one label named twice: which value would count? */
+        {"ok 1\nm{a=\"1\",a=\"2\"} 1\n", 2, 1},
+        {"m{a=\"1\",b=\"2\",a=\"1\"} 1\n", 1, 0},
 };
 #define BAD_CASES (sizeof(bad_cases) / sizeof(bad_cases[0]))
 

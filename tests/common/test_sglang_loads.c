@@ -4,8 +4,11 @@
  * ranks, caps complete only when every rank has its cap, pending prefill
  * from num_total_tokens, and malformed answers refused with a reason.
  */
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -133,6 +136,29 @@ static const char *const refused[] = {
     "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]} trailing",
     "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}], \"loads\": []}",
     "# HELP vllm:num_requests_running x\nvllm:num_requests_running 1\n",
+    /* counts that do not fit 64 bits, or are not numbers a count can be */
+    "{\"loads\": [{\"num_running_reqs\": 18446744073709551616, \"num_waiting_reqs\": 0}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1e400, \"num_waiting_reqs\": 0}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_total_num_tokens\": 2e19}]}",
+    /* sums over ranks that would wrap 64 bits: two ranks of 2^63 running summed to 0 (idle) */
+    "{\"loads\": [{\"num_running_reqs\": 9223372036854775808, \"num_waiting_reqs\": 0},"
+    "           {\"num_running_reqs\": 9223372036854775808, \"num_waiting_reqs\": 0}]}",
+    "{\"loads\": [{\"num_running_reqs\": 0, \"num_waiting_reqs\": 9223372036854775808},"
+    "           {\"num_running_reqs\": 0, \"num_waiting_reqs\": 9223372036854775808}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 9223372036854775808},"
+    "           {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 9223372036854775808}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_total_num_tokens\": 1.5e19},"
+    "           {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_total_num_tokens\": 1.5e19}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"num_used_tokens\": 1e19},"
+    "           {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"num_used_tokens\": 1e19}]}",
+    "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"num_used_tokens\": 0, \"num_total_tokens\": 1e19},"
+    "           {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"num_used_tokens\": 0, \"num_total_tokens\": 1e19}]}",
+    "[{\"num_reqs\": 9223372036854775808, \"num_waiting_reqs\": 0},"
+    " {\"num_reqs\": 9223372036854775808, \"num_waiting_reqs\": 0}]",
+    "[{\"num_reqs\": 1, \"num_waiting_reqs\": 0, \"num_tokens\": 1e19},"
+    " {\"num_reqs\": 1, \"num_waiting_reqs\": 0, \"num_tokens\": 1e19}]",
+    "[{\"num_reqs\": 1, \"num_waiting_reqs\": 0, \"num_pending_tokens\": 1e19},"
+    " {\"num_reqs\": 1, \"num_waiting_reqs\": 0, \"num_pending_tokens\": 1e19}]",
 };
 #define REFUSED (sizeof(refused) / sizeof(refused[0]))
 
@@ -165,4 +191,85 @@ Test(sglang_loads, truncations_never_crash, .timeout = 10.)
         int rc = kvr_sglang_loads_parse(LOADS_DP2, cut, &s, NULL);
         cr_assert_eq(rc, KVR_EPARSE, "prefix of %zu bytes accepted", cut);
     }
+}
+
+Test(sglang_loads, large_counts_that_fit_are_kept_and_saturate_into_32_bits, .timeout = 5.)
+{
+    /* 1.5e19 fits 64 bits: kept exactly, not cut to 2^63; running beyond 2^32 reads as full */
+    kvr_engine_state_t s = parse_ok(
+        "{\"loads\": [{\"num_running_reqs\": 9223372036854775808, \"num_waiting_reqs\": 0,"
+        "             \"max_total_num_tokens\": 1.5e19, \"num_used_tokens\": 1e19}]}");
+    cr_assert_eq(s.running, UINT32_MAX);
+    cr_assert_eq(s.kv_tokens_capacity, 15000000000000000000ull);
+    cr_assert_eq(s.kv_tokens_used, 10000000000000000000ull);
+}
+
+/* cJSON allocations still outstanding, through hooks that count them. */
+static long cjson_live;
+
+static void *counting_malloc(size_t n)
+{
+    cjson_live++;
+    return malloc(n);
+}
+
+static void counting_free(void *p)
+{
+    if (p)
+        cjson_live--;
+    free(p);
+}
+
+Test(sglang_loads, refused_answers_free_the_parsed_tree, .timeout = 5.)
+{
+    cJSON_Hooks hooks = {counting_malloc, counting_free};
+    cJSON_InitHooks(&hooks);
+    static const char *const bodies[] = {
+        "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]} trailing",
+        "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]}{}",
+        "[{\"num_reqs\": 1, \"num_waiting_reqs\": 0}] x",
+        "{\"loads\": [{\"num_running_reqs\": -1, \"num_waiting_reqs\": 0}]}",
+        "{\"loads\": [",
+        LOADS_DP2,
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        kvr_engine_state_t s;
+        memset(&s, 0, sizeof(s));
+        cjson_live = 0;
+        (void)kvr_sglang_loads_parse(bodies[i], strlen(bodies[i]), &s, NULL);
+        cr_expect_eq(cjson_live, 0, "body %zu leaves %ld cJSON allocations: %s", i, cjson_live, bodies[i]);
+    }
+    cJSON_InitHooks(NULL);
+}
+
+/* An object of n distinct filler keys plus the two counts, as a loads[] entry. */
+static char *wide_rank(size_t n, size_t *len)
+{
+    size_t cap = n * 16 + 128;
+    char *body = malloc(cap);
+    cr_assert_not_null(body);
+    size_t at = (size_t)snprintf(body, cap, "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(body + at, cap - at, ", \"k%zu\": 0", i);
+    at += (size_t)snprintf(body + at, cap - at, "}]}");
+    *len = at;
+    return body;
+}
+
+Test(sglang_loads, objects_with_hundreds_of_thousands_of_keys_are_refused, .timeout = 10.)
+{
+    /* Pairwise duplicate checks made this body cost ~10^10 string compares per poll. */
+    size_t len;
+    char *body = wide_rank(200000, &len);
+    kvr_engine_state_t s;
+    memset(&s, 0, sizeof(s));
+    const char *reason = NULL;
+    cr_expect_eq(kvr_sglang_loads_parse(body, len, &s, &reason), KVR_EPARSE);
+    cr_expect(reason && strstr(reason, "512"), "reason: %s", reason ? reason : "(none)");
+    free(body);
+    /* An entry with a few hundred extra fields is still an answer. */
+    body = wide_rank(500, &len);
+    cr_expect_eq(kvr_sglang_loads_parse(body, len, &s, &reason), 0, "%s", reason ? reason : "");
+    cr_expect_eq(s.running, 1);
+    free(body);
 }

@@ -15,7 +15,7 @@ typedef struct key_case_s {
     char header[16];       /* X-Session-ID value, "" = absent */
     char order[32];        /* --session-keys, "" = default */
     int rc;
-    char session[16];      /* expected, "" = none */
+    char session[24];      /* expected, "" = none */
     char text[32];         /* expected routing text (when rc == 0) */
     unsigned max_tokens;
     bool stream;
@@ -41,6 +41,23 @@ static key_case_t cases[] = {
     {"{\"prompt\":\"p\",\"session_id\":\"\",\"user\":\"u\"}", "", "", 0, "u", "p", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":\"s\",\"user\":\"u\"}", "h", "user,header", 0, "u", "p", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":\"s\"}", "h", "user", 0, "", "p", 0, false},
+    /* numeric ids: whole numbers a double holds exactly; anything else is a clear 400 */
+    {"{\"prompt\":\"p\",\"session_id\":-7}", "", "", 0, "-7", "p", 0, false},
+    {"{\"prompt\":\"p\",\"user\":3e3}", "", "", 0, "3000", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":9007199254740991}", "", "", 0, "9007199254740991", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":1e19}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":-1e19}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":9223372036854775808}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":9007199254740993}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":1e400}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":1.5}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"user\":1e19}", "", "", -EINVAL, "", "", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":1e19}", "h", "", 0, "h", "p", 0, false}, /* the header wins first */
+    /* max_tokens beyond 32 bits, or not a usable count, never wraps */
+    {"{\"prompt\":\"p\",\"max_tokens\":1e19}", "", "", 0, "", "p", 4294967295u, false},
+    {"{\"prompt\":\"p\",\"max_tokens\":1e400}", "", "", 0, "", "p", 4294967295u, false},
+    {"{\"prompt\":\"p\",\"max_tokens\":-5}", "", "", 0, "", "p", 0, false},
+    {"{\"prompt\":\"p\",\"max_tokens\":0.5}", "", "", 0, "", "p", 0, false},
     /* malformed */
     {"{\"messages\":[", "", "", -EINVAL, "", "", 0, false},
     {"[1,2]", "", "", -EINVAL, "", "", 0, false},
