@@ -55,7 +55,7 @@ struct kvr__http_conn_s {
     int handles_open;
     int in_process;   /* inside the parse loop: finishing must not re-enter it */
     int read_stopped; /* too much pipelined input buffered while dispatched */
-    int upgrade_paused;
+    int req_complete; /* on_message_complete paused the parser on conn->req */
     int err_status;   /* status for a request the server refuses (413, 431, 405) */
     kvr_http_req_t *req;
     char *in;         /* received bytes not yet parsed */

@@ -405,6 +405,10 @@ static int on_headers_complete(llhttp_t *p)
         conn->err_status = 405;
         return -1;
     }
+    /* No protocol switch is offered: the Upgrade header is ignored (RFC 9110
+     * 7.8), so llhttp reads the body and any next request as HTTP/1.1 instead
+     * of stopping at the message end with no request to hand over. */
+    p->upgrade = 0;
     if ((p->flags & F_CONTENT_LENGTH) && p->content_length > srv->cfg.max_body_bytes) {
         conn->err_status = 413;
         return -1;
@@ -432,8 +436,8 @@ static int on_body(llhttp_t *p, const char *at, size_t len)
 
 static int on_message_complete(llhttp_t *p)
 {
-    (void)p;
     /* One request at a time: stop here, leftovers wait for the response. */
+    parser_conn(p)->req_complete = 1;
     return HPE_PAUSED;
 }
 
@@ -469,16 +473,17 @@ static void conn_process(kvr__http_conn_t *conn)
             conn->in_len = 0;
             break;
         }
-        if (err == HPE_PAUSED || err == HPE_PAUSED_UPGRADE) {
+        if (err == HPE_PAUSED && conn->req_complete && conn->req) {
             size_t used = (size_t)(llhttp_get_error_pos(&conn->parser) - conn->in);
             memmove(conn->in, conn->in + used, conn->in_len - used);
             conn->in_len -= used;
-            conn->upgrade_paused = err == HPE_PAUSED_UPGRADE;
-            if (conn->upgrade_paused)
-                conn->req->keep_alive = 0; /* upgrades are not supported: answer, then close */
+            conn->req_complete = 0;
             conn_dispatch(conn);
             continue;
         }
+        /* Anything else (a parse error, or a pause the server did not ask
+         * for, such as HTTP/2's preface) is refused: there is no complete
+         * request to hand over. */
         int status = conn->err_status ? conn->err_status : 400;
         const char *why = status == 413   ? "request body too large"
                           : status == 431 ? "request headers too large"
@@ -527,11 +532,7 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     }
     conn->state = KVR__HTTP_IDLE;
     conn->err_status = 0;
-    if (conn->upgrade_paused)
-        llhttp_resume_after_upgrade(&conn->parser);
-    else
-        llhttp_resume(&conn->parser);
-    conn->upgrade_paused = 0;
+    llhttp_resume(&conn->parser);
     /* A pipelined request already buffered is parsed from the loop, never from
      * inside this call: the handler finishing this one may be in the middle of
      * its own bookkeeping and must not see on_request re-entered. */

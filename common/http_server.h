@@ -23,9 +23,13 @@
  * request, 405 CONNECT, 408 request not read in time, 413 body larger than
  * max_body_bytes (refused from Content-Length before the body is read, or
  * as a chunked body grows past it), 431 request line + headers larger than
- * max_header_bytes. After any of these the connection is closed. A request
- * asking for an Upgrade is served as a plain request, then the connection
- * is closed. "Expect: 100-continue" is answered before the body is read.
+ * max_header_bytes. After any of these the connection is closed. The server
+ * never switches protocols: a request with Upgrade (WebSocket, h2c) is read
+ * and answered as plain HTTP/1.1, the Upgrade header ignored as RFC 9110
+ * 7.8 allows, and the connection stays open for the next request; the
+ * client learns of the refusal from the absence of 101. HTTP/2's preface
+ * ("PRI * HTTP/2.0") is refused with 400. "Expect: 100-continue" is
+ * answered before the body is read.
  *
  * Lifetime of a request (kvr_http_req_t):
  *  - It is created by the server and handed to on_request. From then on the

@@ -6,6 +6,7 @@
  * handle closed and uv_loop_close() == 0.
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <netinet/in.h>
@@ -425,6 +426,51 @@ Test(http_server, by_reference_writes_call_back_once_each, .timeout = 10.)
     stop();
 }
 
+/* The server does not switch protocols: an Upgrade request is answered as plain
+ * HTTP/1.1 and the connection goes on, so a byte after it starts a new request. */
+Test(http_server, upgrade_request_then_one_more_byte_keeps_the_server_alive, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 404, "answered as a plain request");
+    cr_assert_null(strstr(buf, "101"), "no protocol switch");
+    send_str(fd, "G");
+    send_str(fd, "ET /echo?tag=same HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "the byte began the next request");
+    cr_assert(strstr(buf, "X-Tag: same"));
+    close(fd);
+    int fd2 = client();
+    send_str(fd2, "GET /echo?tag=new HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd2, buf, sizeof buf), 200, "the server is still alive");
+    close(fd2);
+    stop();
+}
+
+Test(http_server, upgrade_request_with_a_body_is_read_as_http, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n"
+                 "Content-Length: 4\r\n\r\nbody"
+                 "GET /echo?tag=next HTTP/1.1\r\nHost: x\r\n\r\n");
+    /* Both responses may arrive in one read: collect until the second is whole. */
+    char buf[4096] = "";
+    size_t len = 0;
+    while (!strstr(buf, "X-Tag: next") && len < sizeof buf - 1) {
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(n, 0, "the pipelined request is served");
+        len += (size_t)n;
+        buf[len] = '\0';
+    }
+    cr_assert_eq(strncmp(buf, "HTTP/1.1 200", 12), 0);
+    char *body = strstr(buf, "\r\n\r\nbody");
+    cr_assert(body && body < strstr(buf, "X-Tag: next"), "the body was read as HTTP");
+    close(fd);
+    stop();
+}
+
 Test(http_server, expect_continue_gets_an_interim_response, .timeout = 10.)
 {
     start(NULL);
@@ -449,7 +495,7 @@ typedef struct {
 
 static refusal_case_t *refusal_cases(size_t *count)
 {
-    static refusal_case_t cases[6];
+    static refusal_case_t cases[16];
     size_t n = 0;
     snprintf(cases[n].request, sizeof cases[n].request,
              "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n");
@@ -471,6 +517,9 @@ static refusal_case_t *refusal_cases(size_t *count)
     cases[n++].status = 400;
     snprintf(cases[n].request, sizeof cases[n].request, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
     cases[n++].status = 405;
+    snprintf(cases[n].request, sizeof cases[n].request, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    cases[n++].status = 400;
+    assert(n <= sizeof cases / sizeof cases[0]);
     for (size_t i = 0; i < n; i++)
         snprintf(cases[i].type, sizeof cases[i].type, "invalid_request_error");
     *count = n;
