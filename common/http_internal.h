@@ -57,6 +57,9 @@ struct kvr__http_conn_s {
     int read_stopped; /* too much pipelined input buffered while dispatched */
     int req_complete; /* on_message_complete paused the parser on conn->req */
     int err_status;   /* status for a request the server refuses (413, 431, 405) */
+    const char *err_reason; /* why, when the server refused a request llhttp accepted */
+    const char *exec_base;  /* start of the bytes llhttp_execute is parsing */
+    int exec_tail_lf;       /* the bytes parsed so far end in a line break (and blanks) */
     kvr_http_req_t *req;
     char *in;         /* received bytes not yet parsed */
     size_t in_len, in_cap;

@@ -345,9 +345,33 @@ static int on_header_field_complete(llhttp_t *p)
     return 0;
 }
 
+/*
+ * True when the value bytes at `at` follow a line break with only blanks
+ * between: an obs-fold continuation line (RFC 9112 5.2), which this llhttp
+ * joins to the previous value in every mode. A proxy in front may read the
+ * folded header differently (a folded Content-Length most of all), so the
+ * server refuses it with 400 as the RFC allows. Blanks before a value that
+ * begins on the header's own line always lead back to its ':'.
+ */
+static int value_after_line_break(const kvr__http_conn_t *conn, const char *at)
+{
+    for (const char *q = at; q > conn->exec_base;) {
+        char c = *--q;
+        if (c == '\n')
+            return 1;
+        if (c != ' ' && c != '\t' && c != '\r')
+            return 0;
+    }
+    return conn->exec_tail_lf;
+}
+
 static int on_header_value(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
+    if (value_after_line_break(conn, at)) {
+        conn->err_reason = "obsolete line folding in a header";
+        return -1;
+    }
     if (header_budget(conn, len) < 0)
         return -1;
     kvr_http_req_t *req = conn->req;
@@ -455,6 +479,23 @@ static void conn_dispatch(kvr__http_conn_t *conn)
     srv->cfg.on_request(req, srv->cfg.user);
 }
 
+/* Runs llhttp over data and remembers how the consumed bytes end, for value_after_line_break. */
+static llhttp_errno_t parse(kvr__http_conn_t *conn, const char *data, size_t len)
+{
+    conn->exec_base = data;
+    llhttp_errno_t err = llhttp_execute(&conn->parser, data, len);
+    const char *end = err == HPE_OK ? data + len : llhttp_get_error_pos(&conn->parser);
+    for (const char *q = end; q && q > data;) {
+        char c = *--q;
+        if (c == ' ' || c == '\t' || c == '\r')
+            continue;
+        conn->exec_tail_lf = c == '\n';
+        break;
+    }
+    conn->exec_base = NULL;
+    return err;
+}
+
 static void conn_process(kvr__http_conn_t *conn)
 {
     if (conn->in_process)
@@ -468,7 +509,7 @@ static void conn_process(kvr__http_conn_t *conn)
             conn->state = KVR__HTTP_READING;
             uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.request_timeout_ms, 0);
         }
-        llhttp_errno_t err = llhttp_execute(&conn->parser, conn->in, conn->in_len);
+        llhttp_errno_t err = parse(conn, conn->in, conn->in_len);
         if (err == HPE_OK) {
             conn->in_len = 0;
             break;
@@ -488,7 +529,8 @@ static void conn_process(kvr__http_conn_t *conn)
         const char *why = status == 413   ? "request body too large"
                           : status == 431 ? "request headers too large"
                           : status == 405 ? "method not allowed"
-                                          : llhttp_get_error_reason(&conn->parser);
+                          : conn->err_reason ? conn->err_reason
+                                             : llhttp_get_error_reason(&conn->parser);
         KVR_INFO("http_request_refused peer=%s status=%d reason=\"%s\"", conn->peer, status,
                  why ? why : "malformed request");
         char msg[160];
@@ -532,6 +574,7 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     }
     conn->state = KVR__HTTP_IDLE;
     conn->err_status = 0;
+    conn->err_reason = NULL;
     llhttp_resume(&conn->parser);
     /* A pipelined request already buffered is parsed from the loop, never from
      * inside this call: the handler finishing this one may be in the middle of
@@ -599,6 +642,13 @@ static void on_connection(uv_stream_t *listener, int status)
         snprintf(conn->peer, sizeof conn->peer, "%s:%d", ip, port);
     }
     llhttp_init(&conn->parser, HTTP_REQUEST, &srv->settings);
+    /* Strict: no leniency that lets two readers frame a request differently
+     * (kvr_llhttp is also built with LLHTTP_STRICT_MODE, which checks the
+     * CRLF after each chunk and after every line). */
+    llhttp_set_lenient_headers(&conn->parser, 0);
+    llhttp_set_lenient_chunked_length(&conn->parser, 0);
+    llhttp_set_lenient_keep_alive(&conn->parser, 0);
+    llhttp_set_lenient_transfer_encoding(&conn->parser, 0);
     conn->parser.data = conn;
     conn->state = KVR__HTTP_IDLE;
     uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);

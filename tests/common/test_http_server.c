@@ -487,6 +487,28 @@ Test(http_server, expect_continue_gets_an_interim_response, .timeout = 10.)
     stop();
 }
 
+/* Folding is judged on the bytes, wherever the reads split them. */
+Test(http_server, header_split_across_reads_is_folded_only_after_a_line_break, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab");
+    usleep(20000);
+    send_str(fd, "  cd\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "a value split mid-line is one value");
+    cr_assert(strstr(buf, "X-Request-ID: ab  cd\r\n"), "%s", buf);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab\r\n");
+    usleep(20000);
+    send_str(fd, " cd\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 400, "a continuation line is refused");
+    cr_assert(strstr(buf, "folding"), "%s", buf);
+    close(fd);
+    stop();
+}
+
 typedef struct {
     char request[3000];
     int status;
@@ -518,6 +540,33 @@ static refusal_case_t *refusal_cases(size_t *count)
     snprintf(cases[n].request, sizeof cases[n].request, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
     cases[n++].status = 405;
     snprintf(cases[n].request, sizeof cases[n].request, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    cases[n++].status = 400;
+    /* Strict parsing: what a lenient reader would take one way and another reader another. */
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\r\nX-Folded: one\r\n two\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\r\nX-Folded:\r\n\ttwo\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n 3\r\n\r\nabc");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5\r\nhelloXX0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5zz\r\nhello\r\n0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5\rXhello\r\n0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nHost : x\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\rX-Other: y\r\n\r\n");
     cases[n++].status = 400;
     assert(n <= sizeof cases / sizeof cases[0]);
     for (size_t i = 0; i < n; i++)
