@@ -45,7 +45,12 @@ struct kvr_http_server_s {
 };
 
 struct kvr__http_conn_s {
-    uv_tcp_t tcp;
+    union {                 /* TCP from the listener; a Unix socket from kvr_http_server_adopt_fd */
+        uv_handle_t handle;
+        uv_stream_t stream;
+        uv_tcp_t tcp;
+        uv_pipe_t pipe;
+    } io;
     uv_timer_t timer;
     uv_shutdown_t shutdown;
     kvr_http_server_t *srv;

@@ -114,6 +114,26 @@ int kvr_http_server_port(const kvr_http_server_t *srv);
 /** Connections currently open. */
 size_t kvr_http_server_connections(const kvr_http_server_t *srv);
 
+/**
+ * Memory held for the open connections: connection objects, input buffered
+ * and not yet parsed, and the requests being read or served (their target,
+ * headers and body). Input is parsed straight from the read and only the
+ * bytes of a pipelined next request are kept, so an idle connection holds
+ * about a kilobyte. Queued response bytes are not included
+ * (kvr_http_stream_queued counts them).
+ */
+size_t kvr_http_server_connection_bytes(const kvr_http_server_t *srv);
+
+/**
+ * Serves an already connected stream socket (TCP, or a Unix socket such as
+ * one end of a socketpair) as if the listener had accepted it: for tests and
+ * fuzzing, which drive the server without a network. On 0 the server owns
+ * fd and closes it with the connection; on a negative errno (-EINVAL: not a
+ * stream socket or the server is being destroyed, -EBUSY: max_connections
+ * reached) the caller keeps it.
+ */
+int kvr_http_server_adopt_fd(kvr_http_server_t *srv, uv_os_sock_t fd);
+
 /* ---- the request ---- */
 
 /** Method name, e.g. "GET", "POST". */

@@ -35,6 +35,10 @@ static atomic_int server_closed;
 static atomic_int ref_done;
 static atomic_int drains;
 static atomic_size_t max_queued;
+static uv_async_t probe_async;
+static atomic_int probes;
+static atomic_size_t probed_connections;
+static atomic_size_t probed_bytes;
 
 #define BIG_CHUNK (128 * 1024)
 #define BIG_CHUNKS 64
@@ -175,11 +179,37 @@ static void stop_cb(uv_async_t *a)
     kvr_http_server_destroy(server, server_gone, NULL);
     uv_close((uv_handle_t *)&stop_async, NULL);
     uv_close((uv_handle_t *)&tick_async, NULL);
+    uv_close((uv_handle_t *)&probe_async, NULL);
 }
 
 static void tick_cb(uv_async_t *a)
 {
     (void)a;
+}
+
+/* The server's own accounting, read on the loop thread. */
+static void probe_cb(uv_async_t *a)
+{
+    (void)a;
+    atomic_store(&probed_connections, kvr_http_server_connections(server));
+    atomic_store(&probed_bytes, kvr_http_server_connection_bytes(server));
+    atomic_fetch_add(&probes, 1);
+}
+
+/* Probes until the server has `connections` open; returns the bytes they hold. */
+static size_t probe_when_open(size_t connections)
+{
+    for (int i = 0; i < 300; i++) {
+        int seen = atomic_load(&probes);
+        uv_async_send(&probe_async);
+        while (atomic_load(&probes) == seen)
+            usleep(1000);
+        if (atomic_load(&probed_connections) == connections)
+            return atomic_load(&probed_bytes);
+        usleep(10000);
+    }
+    cr_assert_fail("the server never had %zu connections open", connections);
+    return 0;
 }
 
 static void *loop_main(void *arg)
@@ -206,6 +236,7 @@ static void start(tweak_fn tweak)
     cr_assert_gt(port, 0);
     uv_async_init(&loop, &stop_async, stop_cb);
     uv_async_init(&loop, &tick_async, tick_cb);
+    uv_async_init(&loop, &probe_async, probe_cb);
     pthread_create(&loop_thread, NULL, loop_main, NULL);
 }
 
@@ -698,6 +729,87 @@ Test(http_server, destroy_aborts_requests_in_flight, .timeout = 10.)
     cr_assert_eq(atomic_load(&aborts), 1, "the pending handler learned of the shutdown");
     cr_assert(peer_closed(fd));
     close(fd);
+}
+
+static void large_bodies(kvr_http_server_config_t *cfg)
+{
+    cfg->max_body_bytes = 256 * 1024;
+}
+
+#define MANY_CONNECTIONS 64
+#define LARGE_BODY (200 * 1024)
+
+/* Buffers follow the input: nothing is reserved per connection up front, and
+ * what a large request needed is released when it is answered. */
+Test(http_server, idle_connections_hold_little_memory, .timeout = 20.)
+{
+    start(large_bodies);
+    int fds[MANY_CONNECTIONS];
+    for (int i = 0; i < MANY_CONNECTIONS; i++)
+        fds[i] = client();
+    size_t silent = probe_when_open(MANY_CONNECTIONS);
+    cr_assert_lt(silent / MANY_CONNECTIONS, 2048, "a connection that sent nothing holds %zu bytes",
+                 silent / MANY_CONNECTIONS);
+
+    char head[128];
+    snprintf(head, sizeof head, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n",
+             LARGE_BODY);
+    char *body = malloc(LARGE_BODY);
+    memset(body, 'b', LARGE_BODY);
+    size_t cap = LARGE_BODY + 4096;
+    char *resp = malloc(cap);
+    for (int i = 0; i < MANY_CONNECTIONS; i++) {
+        send_str(fds[i], head);
+        send_all(fds[i], body, LARGE_BODY);
+        cr_assert_eq(read_response(fds[i], resp, cap), 200);
+    }
+    size_t after = probe_when_open(MANY_CONNECTIONS);
+    cr_assert_lt(after / MANY_CONNECTIONS, 2048,
+                 "a connection idle after a %d-byte request holds %zu bytes", LARGE_BODY,
+                 after / MANY_CONNECTIONS);
+    free(resp);
+    free(body);
+    for (int i = 0; i < MANY_CONNECTIONS; i++)
+        close(fds[i]);
+    stop();
+}
+
+/* Bytes of a pipelined request wait in the connection only until it is parsed. */
+Test(http_server, pipelined_bytes_are_counted_and_released_once_served, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
+    size_t hanging = 0;
+    for (int i = 0; i < 300 && hanging < 1024; i++)
+        hanging = probe_when_open(1); /* the connection and its request, once read */
+    cr_assert_geq(hanging, 1024);
+    char queued[1200];
+    int n = snprintf(queued, sizeof queued, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n");
+    memset(queued + n, 'q', 1000);
+    queued[n + 1000] = '\0';
+    send_str(fd, queued);
+    size_t waiting = hanging;
+    for (int i = 0; i < 300 && waiting < hanging + 1000; i++)
+        waiting = probe_when_open(1);
+    cr_assert_geq(waiting, hanging + 1000, "pipelined bytes behind a request in flight are counted");
+    close(fd);
+    wait_for(&aborts, 1);
+    probe_when_open(0);
+    int fd2 = client();
+    send_str(fd2, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\nGET /echo?tag=two HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096] = "";
+    size_t len = 0;
+    while (!strstr(buf, "X-Tag: two") && len < sizeof buf - 1) {
+        ssize_t got = recv(fd2, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(got, 0);
+        len += (size_t)got;
+        buf[len] = '\0';
+    }
+    size_t served = probe_when_open(1);
+    cr_assert_lt(served, hanging, "nothing left buffered once both are answered (%zu bytes)", served);
+    close(fd2);
+    stop();
 }
 
 static void one_connection(kvr_http_server_config_t *cfg)
