@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -39,6 +40,10 @@ static uv_async_t probe_async;
 static atomic_int probes;
 static atomic_size_t probed_connections;
 static atomic_size_t probed_bytes;
+static uv_async_t adopt_async;
+static atomic_int adopt_fd;
+static atomic_int adopt_rc;
+static atomic_int adopts;
 
 #define BIG_CHUNK (128 * 1024)
 #define BIG_CHUNKS 64
@@ -180,6 +185,7 @@ static void stop_cb(uv_async_t *a)
     uv_close((uv_handle_t *)&stop_async, NULL);
     uv_close((uv_handle_t *)&tick_async, NULL);
     uv_close((uv_handle_t *)&probe_async, NULL);
+    uv_close((uv_handle_t *)&adopt_async, NULL);
 }
 
 static void tick_cb(uv_async_t *a)
@@ -194,6 +200,24 @@ static void probe_cb(uv_async_t *a)
     atomic_store(&probed_connections, kvr_http_server_connections(server));
     atomic_store(&probed_bytes, kvr_http_server_connection_bytes(server));
     atomic_fetch_add(&probes, 1);
+}
+
+static void adopt_cb(uv_async_t *a)
+{
+    (void)a;
+    atomic_store(&adopt_rc, kvr_http_server_adopt_fd(server, atomic_load(&adopt_fd)));
+    atomic_fetch_add(&adopts, 1);
+}
+
+/* kvr_http_server_adopt_fd(fd) on the loop thread; returns its result. */
+static int adopt(int fd)
+{
+    int seen = atomic_load(&adopts);
+    atomic_store(&adopt_fd, fd);
+    uv_async_send(&adopt_async);
+    while (atomic_load(&adopts) == seen)
+        usleep(1000);
+    return atomic_load(&adopt_rc);
 }
 
 /* Probes until the server has `connections` open; returns the bytes they hold. */
@@ -237,6 +261,7 @@ static void start(tweak_fn tweak)
     uv_async_init(&loop, &stop_async, stop_cb);
     uv_async_init(&loop, &tick_async, tick_cb);
     uv_async_init(&loop, &probe_async, probe_cb);
+    uv_async_init(&loop, &adopt_async, adopt_cb);
     pthread_create(&loop_thread, NULL, loop_main, NULL);
 }
 
@@ -809,6 +834,34 @@ Test(http_server, pipelined_bytes_are_counted_and_released_once_served, .timeout
     size_t served = probe_when_open(1);
     cr_assert_lt(served, hanging, "nothing left buffered once both are answered (%zu bytes)", served);
     close(fd2);
+    stop();
+}
+
+Test(http_server, adopted_socketpair_is_served_like_an_accepted_connection, .timeout = 10.)
+{
+    start(NULL);
+    int sv[2];
+    cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    struct timeval tv = {.tv_sec = 3};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    cr_assert_eq(adopt(sv[1]), 0);
+    send_str(sv[0], "GET /echo?tag=pair HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(sv[0], buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "X-Tag: pair"));
+    send_str(sv[0], "GARBAGE\r\n\r\n");
+    cr_assert_eq(read_response(sv[0], buf, sizeof buf), 400);
+    cr_assert(peer_closed(sv[0]), "closed after a refusal");
+    close(sv[0]);
+
+    int dgram = socket(AF_INET, SOCK_DGRAM, 0);
+    cr_assert_eq(adopt(dgram), -EINVAL, "only stream sockets are served");
+    close(dgram);
+    int pipes[2];
+    cr_assert_eq(pipe(pipes), 0);
+    cr_assert_eq(adopt(pipes[0]), -EINVAL, "a pipe is not a socket");
+    close(pipes[0]);
+    close(pipes[1]);
     stop();
 }
 
