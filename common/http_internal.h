@@ -86,6 +86,7 @@ struct kvr_http_req_s {
     size_t *hoffs; /* name and value offsets into hbuf, two per header */
     size_t nheaders, hoffs_cap;
     int in_value;
+    size_t field_len; /* bytes of the header or trailer name being read */
     kvr_http_header_t *headers; /* built when the headers are complete */
     size_t headers_cap;
     int headers_done;           /* later header callbacks are trailers */

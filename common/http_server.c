@@ -320,6 +320,7 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
     kvr_http_req_t *req = conn->req;
+    req->field_len += len;
     if (req->headers_done) /* trailers of a chunked body: counted, not kept */
         return header_budget(conn, len);
     if (header_budget(conn, len + 4) < 0)
@@ -343,7 +344,13 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 
 static int on_header_field_complete(llhttp_t *p)
 {
-    kvr_http_req_t *req = parser_conn(p)->req;
+    kvr__http_conn_t *conn = parser_conn(p);
+    kvr_http_req_t *req = conn->req;
+    if (req->field_len == 0) { /* llhttp takes ": value"; a field name is a token (RFC 9110 5.1) */
+        conn->err_reason = "empty header name";
+        return -1;
+    }
+    req->field_len = 0;
     if (req->headers_done)
         return 0;
     buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);

@@ -573,7 +573,7 @@ typedef struct {
 
 static refusal_case_t *refusal_cases(size_t *count)
 {
-    static refusal_case_t cases[16];
+    static refusal_case_t cases[24];
     size_t n = 0;
     snprintf(cases[n].request, sizeof cases[n].request,
              "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n");
@@ -620,6 +620,11 @@ static refusal_case_t *refusal_cases(size_t *count)
              "5\rXhello\r\n0\r\n\r\n");
     cases[n++].status = 400;
     snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nHost : x\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nHost: x\r\n: v\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n: v\r\n\r\n");
     cases[n++].status = 400;
     snprintf(cases[n].request, sizeof cases[n].request,
              "GET /echo HTTP/1.1\r\nHost: x\rX-Other: y\r\n\r\n");
