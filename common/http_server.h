@@ -87,7 +87,7 @@ typedef struct kvr_http_server_config_s {
     int backlog;                 /* listen() backlog; default 511 */
     size_t max_header_bytes;     /* request line + header bytes; beyond → 431 */
     size_t max_body_bytes;       /* request body bytes; beyond → 413 */
-    uint32_t idle_timeout_ms;    /* keep-alive connection with no request started → closed */
+    uint32_t idle_timeout_ms;    /* no request under way (from accept, between keep-alive requests) → closed */
     uint32_t request_timeout_ms; /* first byte to complete request; beyond → 408 (slow clients) */
     uint32_t max_connections;    /* further connections are accepted and closed at once */
     kvr_http_request_cb on_request;

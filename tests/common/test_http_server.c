@@ -692,6 +692,16 @@ Test(http_server, idle_keep_alive_connection_is_closed, .timeout = 10.)
     stop();
 }
 
+Test(http_server, connection_that_never_sends_is_closed_after_the_idle_timeout, .timeout = 10.)
+{
+    start(short_timeouts);
+    int fd = client();
+    cr_assert(peer_closed(fd), "a silent connection is closed by the server");
+    close(fd);
+    probe_when_open(0);
+    stop();
+}
+
 Test(http_server, streamed_response_is_chunked_and_connection_reused, .timeout = 10.)
 {
     start(NULL);
