@@ -46,5 +46,15 @@ add_library(kvr_llhttp STATIC
   ${KVR_LLHTTP_SRC_DIR}/llhttp.c ${KVR_LLHTTP_SRC_DIR}/api.c ${KVR_LLHTTP_SRC_DIR}/http.c)
 target_include_directories(kvr_llhttp SYSTEM PUBLIC ${KVR_LLHTTP_INC_DIR})
 target_compile_options(kvr_llhttp PRIVATE -w)
+# Strict parsing (the sources carry both modes): loose mode skips the two
+# bytes after a chunk's data unchecked, takes CR without LF and a blank
+# before a header's colon, each a way for two readers to frame one message
+# differently. Every peer is untrusted: clients and engines alike.
+target_compile_definitions(kvr_llhttp PRIVATE LLHTTP_STRICT_MODE=1)
+if(KVR_FUZZ)
+  # The parser's states are what fuzzing of the HTTP server has to explore:
+  # give libFuzzer their coverage (the project's own flags come later).
+  target_compile_options(kvr_llhttp PRIVATE -fsanitize=fuzzer-no-link,address,undefined)
+endif()
 set_target_properties(kvr_llhttp PROPERTIES POSITION_INDEPENDENT_CODE ON)
 add_library(kvr::llhttp ALIAS kvr_llhttp)

@@ -45,7 +45,12 @@ struct kvr_http_server_s {
 };
 
 struct kvr__http_conn_s {
-    uv_tcp_t tcp;
+    union {                 /* TCP from the listener; a Unix socket from kvr_http_server_adopt_fd */
+        uv_handle_t handle;
+        uv_stream_t stream;
+        uv_tcp_t tcp;
+        uv_pipe_t pipe;
+    } io;
     uv_timer_t timer;
     uv_shutdown_t shutdown;
     kvr_http_server_t *srv;
@@ -55,8 +60,11 @@ struct kvr__http_conn_s {
     int handles_open;
     int in_process;   /* inside the parse loop: finishing must not re-enter it */
     int read_stopped; /* too much pipelined input buffered while dispatched */
-    int upgrade_paused;
+    int req_complete; /* on_message_complete paused the parser on conn->req */
     int err_status;   /* status for a request the server refuses (413, 431, 405) */
+    const char *err_reason; /* why, when the server refused a request llhttp accepted */
+    const char *exec_base;  /* start of the bytes llhttp_execute is parsing */
+    int exec_tail_lf;       /* the bytes parsed so far end in a line break (and blanks) */
     kvr_http_req_t *req;
     char *in;         /* received bytes not yet parsed */
     size_t in_len, in_cap;
@@ -78,6 +86,7 @@ struct kvr_http_req_s {
     size_t *hoffs; /* name and value offsets into hbuf, two per header */
     size_t nheaders, hoffs_cap;
     int in_value;
+    size_t field_len; /* bytes of the header or trailer name being read */
     kvr_http_header_t *headers; /* built when the headers are complete */
     size_t headers_cap;
     int headers_done;           /* later header callbacks are trailers */

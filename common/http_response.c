@@ -108,7 +108,7 @@ static void write_cb(uv_write_t *w, int status)
 int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
                          kvr_http_write_cb done, void *arg)
 {
-    if (uv_is_closing((uv_handle_t *)&conn->tcp)) {
+    if (uv_is_closing(&conn->io.handle)) {
         free(owned);
         return -EPIPE;
     }
@@ -119,7 +119,7 @@ int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned 
     hw->arg = arg;
     for (unsigned i = 0; i < nbufs; i++)
         hw->bytes += bufs[i].len;
-    int rc = uv_write(&hw->w, (uv_stream_t *)&conn->tcp, bufs, nbufs, write_cb);
+    int rc = uv_write(&hw->w, &conn->io.stream, bufs, nbufs, write_cb);
     if (rc < 0) {
         free(owned);
         free(hw);
@@ -138,14 +138,14 @@ int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned 
  */
 static int conn_write_now(kvr__http_conn_t *conn, uv_buf_t *bufs, unsigned nbufs)
 {
-    if (uv_is_closing((uv_handle_t *)&conn->tcp))
+    if (uv_is_closing(&conn->io.handle))
         return -EPIPE;
     size_t total = 0;
     for (unsigned i = 0; i < nbufs; i++)
         total += bufs[i].len;
     size_t sent = 0;
     if (conn->queued_bytes == 0) {
-        int rc = uv_try_write((uv_stream_t *)&conn->tcp, bufs, nbufs);
+        int rc = uv_try_write(&conn->io.stream, bufs, nbufs);
         if (rc > 0)
             sent = (size_t)rc;
         if (sent == total)

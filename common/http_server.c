@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include "common/clock.h"
 #include "common/http_internal.h"
@@ -19,7 +20,7 @@
 /* After a refusal, how long the server keeps discarding input before closing. */
 #define KVR_HTTP_LINGER_MS 2000u
 
-static void conn_process(kvr__http_conn_t *conn);
+static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len);
 
 /* ---- small buffers ---- */
 
@@ -150,7 +151,7 @@ static void conn_abort_req(kvr__http_conn_t *conn)
 
 void kvr__http_conn_close(kvr__http_conn_t *conn)
 {
-    if (uv_is_closing((uv_handle_t *)&conn->tcp))
+    if (uv_is_closing(&conn->io.handle))
         return;
     conn->state = KVR__HTTP_CLOSING;
     kvr_http_server_t *srv = conn->srv;
@@ -161,10 +162,10 @@ void kvr__http_conn_close(kvr__http_conn_t *conn)
     if (conn->next)
         conn->next->prev = conn->prev;
     conn->prev = conn->next = NULL;
-    uv_read_stop((uv_stream_t *)&conn->tcp);
+    uv_read_stop(&conn->io.stream);
     uv_timer_stop(&conn->timer);
     uv_close((uv_handle_t *)&conn->timer, conn_handle_closed);
-    uv_close((uv_handle_t *)&conn->tcp, conn_handle_closed);
+    uv_close(&conn->io.handle, conn_handle_closed);
     /* After uv_close so that writes from on_abort fail fast instead of queueing. */
     conn_abort_req(conn);
 }
@@ -181,7 +182,7 @@ static void conn_timer_cb(uv_timer_t *timer)
         break;
     case KVR__HTTP_IDLE:
         if (conn->in_len) { /* a pipelined request waiting since the last response */
-            conn_process(conn);
+            conn_process(conn, NULL, 0);
             break;
         }
         kvr__http_conn_close(conn);
@@ -197,7 +198,7 @@ static void conn_shutdown_cb(uv_shutdown_t *sreq, int status)
     kvr__http_conn_t *conn = sreq->data;
     /* Linger reading (and discarding) until the client closes, so a client
      * still sending its body receives the response instead of a reset. */
-    if (status < 0 || uv_is_closing((uv_handle_t *)&conn->tcp))
+    if (status < 0 || uv_is_closing(&conn->io.handle))
         kvr__http_conn_close(conn);
 }
 
@@ -229,7 +230,7 @@ void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *messa
         return;
     }
     conn->shutdown.data = conn;
-    if (uv_shutdown(&conn->shutdown, (uv_stream_t *)&conn->tcp, conn_shutdown_cb) < 0) {
+    if (uv_shutdown(&conn->shutdown, &conn->io.stream, conn_shutdown_cb) < 0) {
         kvr__http_conn_close(conn);
         return;
     }
@@ -240,7 +241,8 @@ static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
     (void)handle;
     (void)suggested;
-    /* One read buffer per thread: input is copied into the connection right away. */
+    /* One read buffer per thread: input is parsed from it at once, and only
+     * the bytes of a pipelined next request are copied into the connection. */
     static _Thread_local char slab[64 * 1024];
     *buf = uv_buf_init(slab, sizeof slab);
 }
@@ -258,15 +260,20 @@ static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf
         return;
     if (conn->state == KVR__HTTP_CLOSING)
         return;
-    buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
     if (conn->state == KVR__HTTP_DISPATCHED) {
+        buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
         if (conn->in_len > KVR_HTTP_MAX_PIPELINED) {
             uv_read_stop(stream);
             conn->read_stopped = 1;
         }
         return;
     }
-    conn_process(conn);
+    if (conn->in_len) { /* behind bytes already waiting: keep the order */
+        buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
+        conn_process(conn, NULL, 0);
+        return;
+    }
+    conn_process(conn, buf->base, (size_t)nread);
 }
 
 /* ---- llhttp callbacks ---- */
@@ -313,6 +320,7 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
     kvr_http_req_t *req = conn->req;
+    req->field_len += len;
     if (req->headers_done) /* trailers of a chunked body: counted, not kept */
         return header_budget(conn, len);
     if (header_budget(conn, len + 4) < 0)
@@ -336,7 +344,13 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
 
 static int on_header_field_complete(llhttp_t *p)
 {
-    kvr_http_req_t *req = parser_conn(p)->req;
+    kvr__http_conn_t *conn = parser_conn(p);
+    kvr_http_req_t *req = conn->req;
+    if (req->field_len == 0) { /* llhttp takes ": value"; a field name is a token (RFC 9110 5.1) */
+        conn->err_reason = "empty header name";
+        return -1;
+    }
+    req->field_len = 0;
     if (req->headers_done)
         return 0;
     buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
@@ -345,9 +359,33 @@ static int on_header_field_complete(llhttp_t *p)
     return 0;
 }
 
+/*
+ * True when the value bytes at `at` follow a line break with only blanks
+ * between: an obs-fold continuation line (RFC 9112 5.2), which this llhttp
+ * joins to the previous value in every mode. A proxy in front may read the
+ * folded header differently (a folded Content-Length most of all), so the
+ * server refuses it with 400 as the RFC allows. Blanks before a value that
+ * begins on the header's own line always lead back to its ':'.
+ */
+static int value_after_line_break(const kvr__http_conn_t *conn, const char *at)
+{
+    for (const char *q = at; q > conn->exec_base;) {
+        char c = *--q;
+        if (c == '\n')
+            return 1;
+        if (c != ' ' && c != '\t' && c != '\r')
+            return 0;
+    }
+    return conn->exec_tail_lf;
+}
+
 static int on_header_value(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
+    if (value_after_line_break(conn, at)) {
+        conn->err_reason = "obsolete line folding in a header";
+        return -1;
+    }
     if (header_budget(conn, len) < 0)
         return -1;
     kvr_http_req_t *req = conn->req;
@@ -405,6 +443,10 @@ static int on_headers_complete(llhttp_t *p)
         conn->err_status = 405;
         return -1;
     }
+    /* No protocol switch is offered: the Upgrade header is ignored (RFC 9110
+     * 7.8), so llhttp reads the body and any next request as HTTP/1.1 instead
+     * of stopping at the message end with no request to hand over. */
+    p->upgrade = 0;
     if ((p->flags & F_CONTENT_LENGTH) && p->content_length > srv->cfg.max_body_bytes) {
         conn->err_status = 413;
         return -1;
@@ -432,8 +474,8 @@ static int on_body(llhttp_t *p, const char *at, size_t len)
 
 static int on_message_complete(llhttp_t *p)
 {
-    (void)p;
     /* One request at a time: stop here, leftovers wait for the response. */
+    parser_conn(p)->req_complete = 1;
     return HPE_PAUSED;
 }
 
@@ -451,39 +493,79 @@ static void conn_dispatch(kvr__http_conn_t *conn)
     srv->cfg.on_request(req, srv->cfg.user);
 }
 
-static void conn_process(kvr__http_conn_t *conn)
+/* Runs llhttp over data and remembers how the consumed bytes end, for value_after_line_break. */
+static llhttp_errno_t parse(kvr__http_conn_t *conn, const char *data, size_t len)
 {
-    if (conn->in_process)
+    conn->exec_base = data;
+    llhttp_errno_t err = llhttp_execute(&conn->parser, data, len);
+    const char *end = err == HPE_OK ? data + len : llhttp_get_error_pos(&conn->parser);
+    for (const char *q = end; q && q > data;) {
+        char c = *--q;
+        if (c == ' ' || c == '\t' || c == '\r')
+            continue;
+        conn->exec_tail_lf = c == '\n';
+        break;
+    }
+    conn->exec_base = NULL;
+    return err;
+}
+
+/*
+ * Parses data (bytes just read, not kept) or else the buffered input, and
+ * dispatches each complete request. Bytes after a request are copied into
+ * conn->in to wait for its response; the buffer is released once drained.
+ */
+static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
+{
+    if (conn->in_process) { /* not re-entered today; never drop bytes if it were */
+        if (len)
+            buf_append(&conn->in, &conn->in_len, &conn->in_cap, data, len);
         return;
+    }
     conn->in_process = 1;
     kvr_http_server_t *srv = conn->srv;
     while (conn->state == KVR__HTTP_IDLE || conn->state == KVR__HTTP_READING) {
-        if (conn->in_len == 0)
+        int from_read = len > 0;
+        const char *src = from_read ? data : conn->in;
+        size_t n = from_read ? len : conn->in_len;
+        if (n == 0)
             break;
         if (conn->state == KVR__HTTP_IDLE) {
             conn->state = KVR__HTTP_READING;
             uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.request_timeout_ms, 0);
         }
-        llhttp_errno_t err = llhttp_execute(&conn->parser, conn->in, conn->in_len);
+        llhttp_errno_t err = parse(conn, src, n);
         if (err == HPE_OK) {
-            conn->in_len = 0;
+            if (from_read)
+                len = 0;
+            else
+                conn->in_len = 0;
             break;
         }
-        if (err == HPE_PAUSED || err == HPE_PAUSED_UPGRADE) {
-            size_t used = (size_t)(llhttp_get_error_pos(&conn->parser) - conn->in);
-            memmove(conn->in, conn->in + used, conn->in_len - used);
-            conn->in_len -= used;
-            conn->upgrade_paused = err == HPE_PAUSED_UPGRADE;
-            if (conn->upgrade_paused)
-                conn->req->keep_alive = 0; /* upgrades are not supported: answer, then close */
+        if (err == HPE_PAUSED && conn->req_complete && conn->req) {
+            size_t used = (size_t)(llhttp_get_error_pos(&conn->parser) - src);
+            if (from_read) {
+                assert(conn->in_len == 0);
+                if (n > used)
+                    buf_append(&conn->in, &conn->in_len, &conn->in_cap, src + used, n - used);
+                len = 0;
+            } else {
+                memmove(conn->in, conn->in + used, n - used);
+                conn->in_len -= used;
+            }
+            conn->req_complete = 0;
             conn_dispatch(conn);
             continue;
         }
+        /* Anything else (a parse error, or a pause the server did not ask
+         * for, such as HTTP/2's preface) is refused: there is no complete
+         * request to hand over. */
         int status = conn->err_status ? conn->err_status : 400;
         const char *why = status == 413   ? "request body too large"
                           : status == 431 ? "request headers too large"
                           : status == 405 ? "method not allowed"
-                                          : llhttp_get_error_reason(&conn->parser);
+                          : conn->err_reason ? conn->err_reason
+                                             : llhttp_get_error_reason(&conn->parser);
         KVR_INFO("http_request_refused peer=%s status=%d reason=\"%s\"", conn->peer, status,
                  why ? why : "malformed request");
         char msg[160];
@@ -493,10 +575,15 @@ static void conn_process(kvr__http_conn_t *conn)
         break;
     }
     conn->in_process = 0;
+    if (conn->in_len == 0 && conn->in) {
+        free(conn->in);
+        conn->in = NULL;
+        conn->in_cap = 0;
+    }
     if (conn->read_stopped && conn->state != KVR__HTTP_DISPATCHED &&
         conn->state != KVR__HTTP_CLOSING) {
         conn->read_stopped = 0;
-        uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+        uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
     }
 }
 
@@ -519,7 +606,7 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
         }
         conn->state = KVR__HTTP_CLOSING;
         conn->shutdown.data = conn;
-        if (uv_shutdown(&conn->shutdown, (uv_stream_t *)&conn->tcp, conn_shutdown_cb) < 0)
+        if (uv_shutdown(&conn->shutdown, &conn->io.stream, conn_shutdown_cb) < 0)
             kvr__http_conn_close(conn);
         else
             uv_timer_start(&conn->timer, conn_timer_cb, KVR_HTTP_LINGER_MS, 0);
@@ -527,18 +614,15 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     }
     conn->state = KVR__HTTP_IDLE;
     conn->err_status = 0;
-    if (conn->upgrade_paused)
-        llhttp_resume_after_upgrade(&conn->parser);
-    else
-        llhttp_resume(&conn->parser);
-    conn->upgrade_paused = 0;
+    conn->err_reason = NULL;
+    llhttp_resume(&conn->parser);
     /* A pipelined request already buffered is parsed from the loop, never from
      * inside this call: the handler finishing this one may be in the middle of
      * its own bookkeeping and must not see on_request re-entered. */
     uv_timer_start(&conn->timer, conn_timer_cb, conn->in_len ? 0 : srv->cfg.idle_timeout_ms, 0);
     if (conn->read_stopped) {
         conn->read_stopped = 0;
-        uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+        uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
     }
 }
 
@@ -547,6 +631,57 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
 static void refused_closed(uv_handle_t *handle)
 {
     free(handle);
+}
+
+/* A connection object with its timer, linked into the server; the stream is the caller's to init. */
+static kvr__http_conn_t *conn_new(kvr_http_server_t *srv)
+{
+    kvr__http_conn_t *conn = kvr_xcalloc(1, sizeof *conn);
+    conn->srv = srv;
+    uv_timer_init(srv->loop, &conn->timer);
+    conn->timer.data = conn;
+    conn->handles_open = 2;
+    srv->nconns++;
+    conn->next = srv->conns;
+    if (srv->conns)
+        srv->conns->prev = conn;
+    srv->conns = conn;
+    return conn;
+}
+
+static void conn_set_peer(kvr__http_conn_t *conn, const struct sockaddr_storage *ss)
+{
+    char ip[48] = "?";
+    int port = 0;
+    if (ss->ss_family == AF_INET6) {
+        uv_ip6_name((const struct sockaddr_in6 *)ss, ip, sizeof ip);
+        port = ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+    } else if (ss->ss_family == AF_INET) {
+        uv_ip4_name((const struct sockaddr_in *)ss, ip, sizeof ip);
+        port = ntohs(((const struct sockaddr_in *)ss)->sin_port);
+    } else {
+        snprintf(conn->peer, sizeof conn->peer, "unix");
+        return;
+    }
+    snprintf(conn->peer, sizeof conn->peer, "%s:%d", ip, port);
+}
+
+/* The stream is open: parse, time and read. */
+static void conn_start(kvr__http_conn_t *conn)
+{
+    kvr_http_server_t *srv = conn->srv;
+    llhttp_init(&conn->parser, HTTP_REQUEST, &srv->settings);
+    /* Strict: no leniency that lets two readers frame a request differently
+     * (kvr_llhttp is also built with LLHTTP_STRICT_MODE, which checks the
+     * CRLF after each chunk and after every line). */
+    llhttp_set_lenient_headers(&conn->parser, 0);
+    llhttp_set_lenient_chunked_length(&conn->parser, 0);
+    llhttp_set_lenient_keep_alive(&conn->parser, 0);
+    llhttp_set_lenient_transfer_encoding(&conn->parser, 0);
+    conn->parser.data = conn;
+    conn->state = KVR__HTTP_IDLE;
+    uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
+    uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
 }
 
 static void on_connection(uv_stream_t *listener, int status)
@@ -565,43 +700,57 @@ static void on_connection(uv_stream_t *listener, int status)
         uv_close((uv_handle_t *)t, refused_closed);
         return;
     }
-    kvr__http_conn_t *conn = kvr_xcalloc(1, sizeof *conn);
-    conn->srv = srv;
-    uv_tcp_init(srv->loop, &conn->tcp);
-    uv_timer_init(srv->loop, &conn->timer);
-    conn->tcp.data = conn;
-    conn->timer.data = conn;
-    conn->handles_open = 2;
-    srv->nconns++;
-    conn->next = srv->conns;
-    if (srv->conns)
-        srv->conns->prev = conn;
-    srv->conns = conn;
-    if (uv_accept(listener, (uv_stream_t *)&conn->tcp) < 0) {
+    kvr__http_conn_t *conn = conn_new(srv);
+    uv_tcp_init(srv->loop, &conn->io.tcp);
+    conn->io.handle.data = conn;
+    if (uv_accept(listener, &conn->io.stream) < 0) {
         kvr__http_conn_close(conn);
         return;
     }
-    uv_tcp_nodelay(&conn->tcp, 1);
+    uv_tcp_nodelay(&conn->io.tcp, 1);
     struct sockaddr_storage ss;
     int sl = sizeof ss;
     snprintf(conn->peer, sizeof conn->peer, "?");
-    if (uv_tcp_getpeername(&conn->tcp, (struct sockaddr *)&ss, &sl) == 0) {
-        char ip[48] = "?";
-        int port = 0;
-        if (ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-        } else {
-            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-        }
-        snprintf(conn->peer, sizeof conn->peer, "%s:%d", ip, port);
+    if (uv_tcp_getpeername(&conn->io.tcp, (struct sockaddr *)&ss, &sl) == 0)
+        conn_set_peer(conn, &ss);
+    conn_start(conn);
+}
+
+int kvr_http_server_adopt_fd(kvr_http_server_t *srv, uv_os_sock_t fd)
+{
+    if (!srv || srv->destroying || fd < 0)
+        return -EINVAL;
+    int type = 0;
+    socklen_t tl = sizeof type;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_STREAM ||
+        getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+        return -EINVAL;
+    if (srv->nconns >= srv->cfg.max_connections)
+        return -EBUSY;
+    kvr__http_conn_t *conn = conn_new(srv);
+    int rc;
+    if (ss.ss_family == AF_UNIX) {
+        uv_pipe_init(srv->loop, &conn->io.pipe, 0);
+        conn->io.handle.data = conn;
+        rc = uv_pipe_open(&conn->io.pipe, fd);
+    } else {
+        uv_tcp_init(srv->loop, &conn->io.tcp);
+        conn->io.handle.data = conn;
+        rc = uv_tcp_open(&conn->io.tcp, fd);
     }
-    llhttp_init(&conn->parser, HTTP_REQUEST, &srv->settings);
-    conn->parser.data = conn;
-    conn->state = KVR__HTTP_IDLE;
-    uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
-    uv_read_start((uv_stream_t *)&conn->tcp, conn_alloc_cb, conn_read_cb);
+    if (rc < 0) {
+        /* The fd stays the caller's: the handle never took it. */
+        kvr__http_conn_close(conn);
+        return rc;
+    }
+    snprintf(conn->peer, sizeof conn->peer, "?");
+    sl = sizeof ss;
+    if (ss.ss_family == AF_UNIX || getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
+        conn_set_peer(conn, &ss);
+    conn_start(conn);
+    return 0;
 }
 
 void kvr_http_server_config_init(kvr_http_server_config_t *cfg)
@@ -710,6 +859,21 @@ int kvr_http_server_port(const kvr_http_server_t *srv)
 size_t kvr_http_server_connections(const kvr_http_server_t *srv)
 {
     return srv->nconns;
+}
+
+static size_t req_bytes(const kvr_http_req_t *req)
+{
+    return sizeof *req + req->target_cap + req->path_cap + req->hbuf_cap +
+           req->hoffs_cap * 2 * sizeof *req->hoffs + req->headers_cap * sizeof *req->headers +
+           req->body_cap;
+}
+
+size_t kvr_http_server_connection_bytes(const kvr_http_server_t *srv)
+{
+    size_t total = 0;
+    for (const kvr__http_conn_t *conn = srv->conns; conn; conn = conn->next)
+        total += sizeof *conn + conn->in_cap + (conn->req ? req_bytes(conn->req) : 0);
+    return total;
 }
 
 /* ---- request accessors ---- */

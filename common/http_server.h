@@ -23,9 +23,13 @@
  * request, 405 CONNECT, 408 request not read in time, 413 body larger than
  * max_body_bytes (refused from Content-Length before the body is read, or
  * as a chunked body grows past it), 431 request line + headers larger than
- * max_header_bytes. After any of these the connection is closed. A request
- * asking for an Upgrade is served as a plain request, then the connection
- * is closed. "Expect: 100-continue" is answered before the body is read.
+ * max_header_bytes. After any of these the connection is closed. The server
+ * never switches protocols: a request with Upgrade (WebSocket, h2c) is read
+ * and answered as plain HTTP/1.1, the Upgrade header ignored as RFC 9110
+ * 7.8 allows, and the connection stays open for the next request; the
+ * client learns of the refusal from the absence of 101. HTTP/2's preface
+ * ("PRI * HTTP/2.0") is refused with 400. "Expect: 100-continue" is
+ * answered before the body is read.
  *
  * Lifetime of a request (kvr_http_req_t):
  *  - It is created by the server and handed to on_request. From then on the
@@ -83,7 +87,7 @@ typedef struct kvr_http_server_config_s {
     int backlog;                 /* listen() backlog; default 511 */
     size_t max_header_bytes;     /* request line + header bytes; beyond → 431 */
     size_t max_body_bytes;       /* request body bytes; beyond → 413 */
-    uint32_t idle_timeout_ms;    /* keep-alive connection with no request started → closed */
+    uint32_t idle_timeout_ms;    /* no request under way (from accept, between keep-alive requests) → closed */
     uint32_t request_timeout_ms; /* first byte to complete request; beyond → 408 (slow clients) */
     uint32_t max_connections;    /* further connections are accepted and closed at once */
     kvr_http_request_cb on_request;
@@ -109,6 +113,26 @@ int kvr_http_server_port(const kvr_http_server_t *srv);
 
 /** Connections currently open. */
 size_t kvr_http_server_connections(const kvr_http_server_t *srv);
+
+/**
+ * Memory held for the open connections: connection objects, input buffered
+ * and not yet parsed, and the requests being read or served (their target,
+ * headers and body). Input is parsed straight from the read and only the
+ * bytes of a pipelined next request are kept, so an idle connection holds
+ * about a kilobyte. Queued response bytes are not included
+ * (kvr_http_stream_queued counts them).
+ */
+size_t kvr_http_server_connection_bytes(const kvr_http_server_t *srv);
+
+/**
+ * Serves an already connected stream socket (TCP, or a Unix socket such as
+ * one end of a socketpair) as if the listener had accepted it: for tests and
+ * fuzzing, which drive the server without a network. On 0 the server owns
+ * fd and closes it with the connection; on a negative errno (-EINVAL: not a
+ * stream socket or the server is being destroyed, -EBUSY: max_connections
+ * reached) the caller keeps it.
+ */
+int kvr_http_server_adopt_fd(kvr_http_server_t *srv, uv_os_sock_t fd);
 
 /* ---- the request ---- */
 

@@ -49,6 +49,7 @@ static const opt_t options[] = {
     {"parse-offload-bytes", U64(parse_offload_bytes, 1ull << 31), "N", "request bodies of at least N bytes are parsed on the libuv threadpool, not the event loop; 0 = never (default 65536)"},
     {"max-header-bytes", U64(max_header_bytes, 1 << 20), "N", "largest request line + headers, beyond it 431 (default 16384)"},
     {"request-timeout-ms", U64(request_timeout_ms, 3600000), "MS", "a client must send its whole request within this, else 408 (default 30000)"},
+    {"client-idle-timeout-ms", U64(client_idle_timeout_ms, 3600000), "MS", "a client connection with no request under way (before its first, between keep-alive requests) is closed after this (default 60000)"},
     {"keepalive", U64(keepalive_per_engine, 100000), "N", "idle upstream connections kept open per engine (default 64)"},
     {"health-interval-ms", U64(health_interval_ms, 3600000), "MS", "health check period per engine, 0 = off (default 1000)"},
     {"health-path", STR(health_path), "PATH", "engine health endpoint (default /health)"},
@@ -88,6 +89,7 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
     cfg->parse_offload_bytes = 65536;
     cfg->max_header_bytes = 16384;
     cfg->request_timeout_ms = 30000;
+    cfg->client_idle_timeout_ms = 60000;
     cfg->keepalive_per_engine = 64;
     cfg->health_interval_ms = 1000;
     strcpy(cfg->health_path, "/health");
@@ -359,7 +361,8 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
         return -EINVAL;
     }
     if (cfg->max_age_ms == 0 || cfg->connect_timeout_ms == 0 || cfg->first_byte_timeout_ms == 0 ||
-        cfg->idle_timeout_ms == 0 || cfg->request_timeout_ms == 0) {
+        cfg->idle_timeout_ms == 0 || cfg->request_timeout_ms == 0 ||
+        cfg->client_idle_timeout_ms == 0) {
         snprintf(err, err_len, "timeouts and --max-age-ms must be above 0");
         return -EINVAL;
     }

@@ -180,6 +180,7 @@ int main(int argc, char **argv)
     scfg.max_header_bytes = r->cfg.max_header_bytes;
     scfg.max_body_bytes = r->cfg.max_body_bytes;
     scfg.request_timeout_ms = (uint32_t)r->cfg.request_timeout_ms;
+    scfg.idle_timeout_ms = (uint32_t)r->cfg.client_idle_timeout_ms;
     scfg.on_request = kvr_router_on_request;
     scfg.user = r;
     rc = kvr_http_server_create(&app.loop, &scfg, &r->server);

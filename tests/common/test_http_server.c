@@ -6,8 +6,10 @@
  * handle closed and uv_loop_close() == 0.
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -34,6 +36,14 @@ static atomic_int server_closed;
 static atomic_int ref_done;
 static atomic_int drains;
 static atomic_size_t max_queued;
+static uv_async_t probe_async;
+static atomic_int probes;
+static atomic_size_t probed_connections;
+static atomic_size_t probed_bytes;
+static uv_async_t adopt_async;
+static atomic_int adopt_fd;
+static atomic_int adopt_rc;
+static atomic_int adopts;
 
 #define BIG_CHUNK (128 * 1024)
 #define BIG_CHUNKS 64
@@ -174,11 +184,56 @@ static void stop_cb(uv_async_t *a)
     kvr_http_server_destroy(server, server_gone, NULL);
     uv_close((uv_handle_t *)&stop_async, NULL);
     uv_close((uv_handle_t *)&tick_async, NULL);
+    uv_close((uv_handle_t *)&probe_async, NULL);
+    uv_close((uv_handle_t *)&adopt_async, NULL);
 }
 
 static void tick_cb(uv_async_t *a)
 {
     (void)a;
+}
+
+/* The server's own accounting, read on the loop thread. */
+static void probe_cb(uv_async_t *a)
+{
+    (void)a;
+    atomic_store(&probed_connections, kvr_http_server_connections(server));
+    atomic_store(&probed_bytes, kvr_http_server_connection_bytes(server));
+    atomic_fetch_add(&probes, 1);
+}
+
+static void adopt_cb(uv_async_t *a)
+{
+    (void)a;
+    atomic_store(&adopt_rc, kvr_http_server_adopt_fd(server, atomic_load(&adopt_fd)));
+    atomic_fetch_add(&adopts, 1);
+}
+
+/* kvr_http_server_adopt_fd(fd) on the loop thread; returns its result. */
+static int adopt(int fd)
+{
+    int seen = atomic_load(&adopts);
+    atomic_store(&adopt_fd, fd);
+    uv_async_send(&adopt_async);
+    while (atomic_load(&adopts) == seen)
+        usleep(1000);
+    return atomic_load(&adopt_rc);
+}
+
+/* Probes until the server has `connections` open; returns the bytes they hold. */
+static size_t probe_when_open(size_t connections)
+{
+    for (int i = 0; i < 300; i++) {
+        int seen = atomic_load(&probes);
+        uv_async_send(&probe_async);
+        while (atomic_load(&probes) == seen)
+            usleep(1000);
+        if (atomic_load(&probed_connections) == connections)
+            return atomic_load(&probed_bytes);
+        usleep(10000);
+    }
+    cr_assert_fail("the server never had %zu connections open", connections);
+    return 0;
 }
 
 static void *loop_main(void *arg)
@@ -205,6 +260,8 @@ static void start(tweak_fn tweak)
     cr_assert_gt(port, 0);
     uv_async_init(&loop, &stop_async, stop_cb);
     uv_async_init(&loop, &tick_async, tick_cb);
+    uv_async_init(&loop, &probe_async, probe_cb);
+    uv_async_init(&loop, &adopt_async, adopt_cb);
     pthread_create(&loop_thread, NULL, loop_main, NULL);
 }
 
@@ -425,6 +482,51 @@ Test(http_server, by_reference_writes_call_back_once_each, .timeout = 10.)
     stop();
 }
 
+/* The server does not switch protocols: an Upgrade request is answered as plain
+ * HTTP/1.1 and the connection goes on, so a byte after it starts a new request. */
+Test(http_server, upgrade_request_then_one_more_byte_keeps_the_server_alive, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 404, "answered as a plain request");
+    cr_assert_null(strstr(buf, "101"), "no protocol switch");
+    send_str(fd, "G");
+    send_str(fd, "ET /echo?tag=same HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "the byte began the next request");
+    cr_assert(strstr(buf, "X-Tag: same"));
+    close(fd);
+    int fd2 = client();
+    send_str(fd2, "GET /echo?tag=new HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_assert_eq(read_response(fd2, buf, sizeof buf), 200, "the server is still alive");
+    close(fd2);
+    stop();
+}
+
+Test(http_server, upgrade_request_with_a_body_is_read_as_http, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n"
+                 "Content-Length: 4\r\n\r\nbody"
+                 "GET /echo?tag=next HTTP/1.1\r\nHost: x\r\n\r\n");
+    /* Both responses may arrive in one read: collect until the second is whole. */
+    char buf[4096] = "";
+    size_t len = 0;
+    while (!strstr(buf, "X-Tag: next") && len < sizeof buf - 1) {
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(n, 0, "the pipelined request is served");
+        len += (size_t)n;
+        buf[len] = '\0';
+    }
+    cr_assert_eq(strncmp(buf, "HTTP/1.1 200", 12), 0);
+    char *body = strstr(buf, "\r\n\r\nbody");
+    cr_assert(body && body < strstr(buf, "X-Tag: next"), "the body was read as HTTP");
+    close(fd);
+    stop();
+}
+
 Test(http_server, expect_continue_gets_an_interim_response, .timeout = 10.)
 {
     start(NULL);
@@ -441,6 +543,28 @@ Test(http_server, expect_continue_gets_an_interim_response, .timeout = 10.)
     stop();
 }
 
+/* Folding is judged on the bytes, wherever the reads split them. */
+Test(http_server, header_split_across_reads_is_folded_only_after_a_line_break, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab");
+    usleep(20000);
+    send_str(fd, "  cd\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "a value split mid-line is one value");
+    cr_assert(strstr(buf, "X-Request-ID: ab  cd\r\n"), "%s", buf);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab\r\n");
+    usleep(20000);
+    send_str(fd, " cd\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 400, "a continuation line is refused");
+    cr_assert(strstr(buf, "folding"), "%s", buf);
+    close(fd);
+    stop();
+}
+
 typedef struct {
     char request[3000];
     int status;
@@ -449,7 +573,7 @@ typedef struct {
 
 static refusal_case_t *refusal_cases(size_t *count)
 {
-    static refusal_case_t cases[6];
+    static refusal_case_t cases[24];
     size_t n = 0;
     snprintf(cases[n].request, sizeof cases[n].request,
              "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n");
@@ -471,6 +595,41 @@ static refusal_case_t *refusal_cases(size_t *count)
     cases[n++].status = 400;
     snprintf(cases[n].request, sizeof cases[n].request, "CONNECT example.com:443 HTTP/1.1\r\n\r\n");
     cases[n++].status = 405;
+    snprintf(cases[n].request, sizeof cases[n].request, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    cases[n++].status = 400;
+    /* Strict parsing: what a lenient reader would take one way and another reader another. */
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\r\nX-Folded: one\r\n two\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\r\nX-Folded:\r\n\ttwo\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n 3\r\n\r\nabc");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5\r\nhelloXX0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5zz\r\nhello\r\n0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "5\rXhello\r\n0\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nHost : x\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request, "GET /echo HTTP/1.1\r\nHost: x\r\n: v\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n: v\r\n\r\n");
+    cases[n++].status = 400;
+    snprintf(cases[n].request, sizeof cases[n].request,
+             "GET /echo HTTP/1.1\r\nHost: x\rX-Other: y\r\n\r\n");
+    cases[n++].status = 400;
+    assert(n <= sizeof cases / sizeof cases[0]);
     for (size_t i = 0; i < n; i++)
         snprintf(cases[i].type, sizeof cases[i].type, "invalid_request_error");
     *count = n;
@@ -530,6 +689,16 @@ Test(http_server, idle_keep_alive_connection_is_closed, .timeout = 10.)
     cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
     cr_assert(peer_closed(fd), "idle connection closed by the server");
     close(fd);
+    stop();
+}
+
+Test(http_server, connection_that_never_sends_is_closed_after_the_idle_timeout, .timeout = 10.)
+{
+    start(short_timeouts);
+    int fd = client();
+    cr_assert(peer_closed(fd), "a silent connection is closed by the server");
+    close(fd);
+    probe_when_open(0);
     stop();
 }
 
@@ -600,6 +769,115 @@ Test(http_server, destroy_aborts_requests_in_flight, .timeout = 10.)
     cr_assert_eq(atomic_load(&aborts), 1, "the pending handler learned of the shutdown");
     cr_assert(peer_closed(fd));
     close(fd);
+}
+
+static void large_bodies(kvr_http_server_config_t *cfg)
+{
+    cfg->max_body_bytes = 256 * 1024;
+}
+
+#define MANY_CONNECTIONS 64
+#define LARGE_BODY (200 * 1024)
+
+/* Buffers follow the input: nothing is reserved per connection up front, and
+ * what a large request needed is released when it is answered. */
+Test(http_server, idle_connections_hold_little_memory, .timeout = 20.)
+{
+    start(large_bodies);
+    int fds[MANY_CONNECTIONS];
+    for (int i = 0; i < MANY_CONNECTIONS; i++)
+        fds[i] = client();
+    size_t silent = probe_when_open(MANY_CONNECTIONS);
+    cr_assert_lt(silent / MANY_CONNECTIONS, 2048, "a connection that sent nothing holds %zu bytes",
+                 silent / MANY_CONNECTIONS);
+
+    char head[128];
+    snprintf(head, sizeof head, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n",
+             LARGE_BODY);
+    char *body = malloc(LARGE_BODY);
+    memset(body, 'b', LARGE_BODY);
+    size_t cap = LARGE_BODY + 4096;
+    char *resp = malloc(cap);
+    for (int i = 0; i < MANY_CONNECTIONS; i++) {
+        send_str(fds[i], head);
+        send_all(fds[i], body, LARGE_BODY);
+        cr_assert_eq(read_response(fds[i], resp, cap), 200);
+    }
+    size_t after = probe_when_open(MANY_CONNECTIONS);
+    cr_assert_lt(after / MANY_CONNECTIONS, 2048,
+                 "a connection idle after a %d-byte request holds %zu bytes", LARGE_BODY,
+                 after / MANY_CONNECTIONS);
+    free(resp);
+    free(body);
+    for (int i = 0; i < MANY_CONNECTIONS; i++)
+        close(fds[i]);
+    stop();
+}
+
+/* Bytes of a pipelined request wait in the connection only until it is parsed. */
+Test(http_server, pipelined_bytes_are_counted_and_released_once_served, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    send_str(fd, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
+    size_t hanging = 0;
+    for (int i = 0; i < 300 && hanging < 1024; i++)
+        hanging = probe_when_open(1); /* the connection and its request, once read */
+    cr_assert_geq(hanging, 1024);
+    char queued[1200];
+    int n = snprintf(queued, sizeof queued, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n");
+    memset(queued + n, 'q', 1000);
+    queued[n + 1000] = '\0';
+    send_str(fd, queued);
+    size_t waiting = hanging;
+    for (int i = 0; i < 300 && waiting < hanging + 1000; i++)
+        waiting = probe_when_open(1);
+    cr_assert_geq(waiting, hanging + 1000, "pipelined bytes behind a request in flight are counted");
+    close(fd);
+    wait_for(&aborts, 1);
+    probe_when_open(0);
+    int fd2 = client();
+    send_str(fd2, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\nGET /echo?tag=two HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096] = "";
+    size_t len = 0;
+    while (!strstr(buf, "X-Tag: two") && len < sizeof buf - 1) {
+        ssize_t got = recv(fd2, buf + len, sizeof buf - 1 - len, 0);
+        cr_assert_gt(got, 0);
+        len += (size_t)got;
+        buf[len] = '\0';
+    }
+    size_t served = probe_when_open(1);
+    cr_assert_lt(served, hanging, "nothing left buffered once both are answered (%zu bytes)", served);
+    close(fd2);
+    stop();
+}
+
+Test(http_server, adopted_socketpair_is_served_like_an_accepted_connection, .timeout = 10.)
+{
+    start(NULL);
+    int sv[2];
+    cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    struct timeval tv = {.tv_sec = 3};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    cr_assert_eq(adopt(sv[1]), 0);
+    send_str(sv[0], "GET /echo?tag=pair HTTP/1.1\r\nHost: x\r\n\r\n");
+    char buf[4096];
+    cr_assert_eq(read_response(sv[0], buf, sizeof buf), 200);
+    cr_assert(strstr(buf, "X-Tag: pair"));
+    send_str(sv[0], "GARBAGE\r\n\r\n");
+    cr_assert_eq(read_response(sv[0], buf, sizeof buf), 400);
+    cr_assert(peer_closed(sv[0]), "closed after a refusal");
+    close(sv[0]);
+
+    int dgram = socket(AF_INET, SOCK_DGRAM, 0);
+    cr_assert_eq(adopt(dgram), -EINVAL, "only stream sockets are served");
+    close(dgram);
+    int pipes[2];
+    cr_assert_eq(pipe(pipes), 0);
+    cr_assert_eq(adopt(pipes[0]), -EINVAL, "a pipe is not a socket");
+    close(pipes[0]);
+    close(pipes[1]);
+    stop();
 }
 
 static void one_connection(kvr_http_server_config_t *cfg)

@@ -312,6 +312,46 @@ Test(proxy, bad_input_gets_its_status)
     free(resp);
 }
 
+/* True once the router closed fd (EOF or reset); false only if nothing happens in 10 s. */
+static bool closed_by_router(int fd)
+{
+    char buf[512];
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    while (poll(&p, 1, 10000) > 0) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0)
+            return true;
+    }
+    return false;
+}
+
+Test(proxy, upgrade_request_then_a_byte_and_idle_clients)
+{
+    const char *extra[] = {"--client-idle-timeout-ms", "300", NULL};
+    kvr_harness_start(&h, 1, extra);
+    int fd = connect_router();
+    const char upgrade[] = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n";
+    cr_assert_eq(write(fd, upgrade, sizeof upgrade - 1), (ssize_t)sizeof upgrade - 1);
+    char buf[2048];
+    cr_expect(read_until(fd, "HTTP/1.1 200", buf, sizeof buf, 3000), "answered as plain HTTP/1.1");
+    cr_assert_eq(write(fd, "G", 1), 1);
+    close(fd);
+    char *resp;
+    cr_expect_eq(kvr_test_http(h.port, "GET", "/health", NULL, NULL, &resp, 3000), 200,
+                 "the router survived the byte after an Upgrade request");
+    free(resp);
+
+    int silent = connect_router();
+    cr_expect(closed_by_router(silent), "a connection that never sends is closed");
+    close(silent);
+    int idle = connect_router();
+    const char health[] = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+    cr_assert_eq(write(idle, health, sizeof health - 1), (ssize_t)sizeof health - 1);
+    cr_expect(read_until(idle, "\r\n\r\n", buf, sizeof buf, 3000));
+    cr_expect(closed_by_router(idle), "a keep-alive connection idle after its request is closed");
+    close(idle);
+}
+
 Test(proxy, models_are_the_union_of_the_engines)
 {
     kvr_harness_start(&h, 2, NULL);
