@@ -43,7 +43,7 @@ static const opt_t options[] = {
     {"migrate-load", U64(migrate_load, 1000000), "N", "oneshot: re-place a session whose pinned engine has more than N eff requests, 0 = never (default 0)"},
     {"retries", U64(retries, 16), "N", "retries on another engine after a connect failure or a 5xx before any byte reached the client (default 2)"},
     {"connect-timeout-ms", U64(connect_timeout_ms, 600000), "MS", "upstream connect timeout (default 2000)"},
-    {"first-byte-timeout-ms", U64(first_byte_timeout_ms, 3600000), "MS", "request sent to first response byte (default 120000); 504 when it expires"},
+    {"first-byte-timeout-ms", U64(first_byte_timeout_ms, 3600000), "MS", "request sent to first response byte (default 120000); then retried on another engine, 504 when none is left"},
     {"idle-timeout-ms", U64(idle_timeout_ms, 3600000), "MS", "longest silence inside an upstream response (default 60000)"},
     {"max-body-bytes", U64(max_body_bytes, 1ull << 31), "N", "largest request body, beyond it 413 (default 16777216)"},
     {"parse-offload-bytes", U64(parse_offload_bytes, 1ull << 31), "N", "request bodies of at least N bytes are parsed on the libuv threadpool, not the event loop; 0 = never (default 65536)"},

@@ -401,9 +401,18 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         return;
     }
     if (status == -ETIMEDOUT) {
-        /* The engine may be working on it: a second copy elsewhere would double the load. */
+        /*
+         * A stalled engine: the request is cancelled there (its connection is
+         * closed, which engines treat as an abort), so a copy elsewhere does
+         * not double the load for long, and the engine counts a failure.
+         */
         r->metrics.timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
         KVR_WARN("upstream_timeout request_id=%s engine=%s phase=first_byte", p->request_id, e->id);
+        kvr_router_engine_failed(r, e, "first_byte_timeout");
+        if (retry_possible(p)) {
+            retry(p, KVR_RETRY_FIRST_BYTE);
+            return;
+        }
         respond_error(p, 504, "the engine did not answer in time");
         return;
     }
