@@ -21,7 +21,7 @@
  * loop, not with the engine (timers run before I/O in a libuv iteration): it
  * is re-armed this many times at most before the timeout counts.
  */
-#define UPSTREAM_TIMEOUT_GRACE_MAX 4
+#define UPSTREAM_TIMEOUT_GRACE_MAX 16
 #define UPSTREAM_TIMEOUT_GRACE_MS 50
 
 typedef struct up_conn_s up_conn_t;
