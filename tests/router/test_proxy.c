@@ -228,6 +228,24 @@ Test(proxy, interim_100_continue_is_skipped_and_the_final_answer_reaches_the_cli
     cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
 
+Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
+{
+    static const char reply[] = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+                                "not http any more";
+    kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
+    const char *extra[] = {"--engine", url, "--health-interval-ms", "600000", NULL};
+    kvr_harness_start(&h, 0, extra);
+    char *resp;
+    int status = post(NULL, chat, &resp);
+    kvr_raw_engine_stop(raw);
+    cr_expect_eq(status, 502, "a protocol switch nobody asked for: %s", resp);
+    cr_expect_null(strstr(resp, "not http"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
+
 Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
 {
     uint16_t dead = kvr_test_free_port();
