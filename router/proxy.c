@@ -345,7 +345,7 @@ static void cut_client(proxy_t *p, int status)
 {
     kvr_http_req_t *req = p->req;
     flush_head(p);
-    if (p->sse) {
+    if (p->sse && p->content_length < 0) { /* a Content-Length body has no room for one more event */
         char message[160], json[320], event[352];
         snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
         int n = kvr_http_error_json(json, sizeof json, status == -ETIMEDOUT ? 504 : 502, NULL, message);
