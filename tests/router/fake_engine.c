@@ -347,8 +347,10 @@ struct kvr_raw_engine_s {
     int listen_fd;
     int stop_pipe[2];
     uint16_t port;
-    char *reply;
-    atomic_uint requests;
+    char *reply;               /* NULL: read requests, never answer */
+    atomic_uint requests, accepted;
+    int silent_fds[64];
+    int n_silent;
 };
 
 /* Reads one request (head, then Content-Length bytes of body); false on EOF, error or timeout. */
@@ -388,6 +390,16 @@ static void *raw_run(void *arg)
         int fd = accept(e->listen_fd, NULL, NULL);
         if (fd < 0)
             continue;
+        atomic_fetch_add(&e->accepted, 1);
+        if (!e->reply) {
+            if (e->n_silent < (int)(sizeof e->silent_fds / sizeof e->silent_fds[0]) && raw_read_request(fd)) {
+                atomic_fetch_add(&e->requests, 1);
+                e->silent_fds[e->n_silent++] = fd; /* held open, unanswered, until stop */
+                continue;
+            }
+            close(fd);
+            continue;
+        }
         if (raw_read_request(fd)) {
             atomic_fetch_add(&e->requests, 1);
             size_t n = strlen(e->reply), off = 0;
@@ -405,7 +417,7 @@ static void *raw_run(void *arg)
 kvr_raw_engine_t *kvr_raw_engine_start(const char *reply)
 {
     kvr_raw_engine_t *e = calloc(1, sizeof *e);
-    e->reply = strdup(reply);
+    e->reply = reply ? strdup(reply) : NULL;
     e->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
     cr_assert_geq(e->listen_fd, 0);
     struct sockaddr_in a = {.sin_family = AF_INET};
@@ -430,12 +442,19 @@ unsigned kvr_raw_engine_requests(const kvr_raw_engine_t *e)
     return atomic_load(&e->requests);
 }
 
+unsigned kvr_raw_engine_accepted(const kvr_raw_engine_t *e)
+{
+    return atomic_load(&e->accepted);
+}
+
 void kvr_raw_engine_stop(kvr_raw_engine_t *e)
 {
     if (!e)
         return;
     cr_assert_eq(write(e->stop_pipe[1], "x", 1), 1);
     pthread_join(e->thread, NULL);
+    for (int i = 0; i < e->n_silent; i++)
+        close(e->silent_fds[i]);
     close(e->listen_fd);
     close(e->stop_pipe[0]);
     close(e->stop_pipe[1]);
