@@ -41,7 +41,7 @@ static const opt_t options[] = {
     {"session-ttl-s", U64(session_ttl_s, 86400 * 30), "S", "oneshot: a pin idle this long is forgotten (default 600)"},
     {"max-sessions", U64(max_sessions, 100000000), "N", "oneshot: pins kept at most, least recently used dropped first (default 1000000)"},
     {"migrate-load", U64(migrate_load, 1000000), "N", "oneshot: re-place a session whose pinned engine has more than N eff requests, 0 = never (default 0)"},
-    {"retries", U64(retries, 16), "N", "retries on another engine after a connect failure or a 5xx before any byte reached the client (default 2)"},
+    {"retries", U64(retries, 16), "N", "retries on another engine after a connect failure, a reset, a first-byte timeout or a 5xx before any byte reached the client (default 2)"},
     {"connect-timeout-ms", U64(connect_timeout_ms, 600000), "MS", "upstream connect timeout (default 2000)"},
     {"first-byte-timeout-ms", U64(first_byte_timeout_ms, 3600000), "MS", "request sent to first response byte (default 120000); then retried on another engine, 504 when none is left"},
     {"idle-timeout-ms", U64(idle_timeout_ms, 3600000), "MS", "longest silence inside an upstream response (default 60000)"},
