@@ -274,6 +274,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     outf(&o, "kvroute_feed_stale_fallbacks_total %llu\n", (unsigned long long)stale);
     head(&o, "kvroute_feed_opens_total", "counter", "times the segment was (re)opened");
     outf(&o, "kvroute_feed_opens_total %llu\n", (unsigned long long)r->feed.opens_total);
+    head(&o, "kvroute_feed_segment_changes_total", "counter", "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped");
+    outf(&o, "kvroute_feed_segment_changes_total %llu\n", (unsigned long long)r->feed.changes_total);
     if (r->feed.open) {
         head(&o, "kvroute_feed_heartbeat_age_seconds", "gauge", "age of the statefeed writer's heartbeat");
         outf(&o, "kvroute_feed_heartbeat_age_seconds %.6f\n", (double)r->feed.last_heartbeat_age_ns / 1e9);
