@@ -14,6 +14,12 @@
 
 #define FEED_REOPEN_INTERVAL_NS (500 * KVR_NS_PER_MS)
 #define FEED_IDENTITY_INTERVAL_NS (250 * KVR_NS_PER_MS)
+/*
+ * Token counts from the segment are capped here, far above any engine's
+ * (2^48 tokens), so the policies' sums of them (pending prefill + uncached
+ * prompt, kv tokens + a block) cannot wrap to "idle" on a value near 2^64.
+ */
+#define FEED_MAX_TOKENS (1ull << 48)
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
     "fresh", "no_segment", "writer_stale", "slot_missing", "slot_stale", "slot_unhealthy", "slot_busy",
@@ -215,6 +221,11 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
     return KVR_FEED_FRESH;
 }
 
+static uint64_t tokens(uint64_t value)
+{
+    return value > FEED_MAX_TOKENS ? FEED_MAX_TOKENS : value;
+}
+
 /* A 0..1 figure from the segment: NaN or negative is unknown (-1), above 1 is 1. */
 static double fraction(double value)
 {
@@ -240,13 +251,13 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         view->feed_fresh = true;
         view->real_running = st->running;
         view->real_waiting = st->waiting;
-        view->real_pending_prefill_tokens = st->pending_prefill_tokens;
-        view->real_kv_tokens = st->kv_tokens_used;
-        view->max_prefill_remaining = st->max_prefill_remaining;
+        view->real_pending_prefill_tokens = tokens(st->pending_prefill_tokens);
+        view->real_kv_tokens = tokens(st->kv_tokens_used);
+        view->max_prefill_remaining = tokens(st->max_prefill_remaining);
         view->max_running = st->max_running;
         view->dp_ranks = st->dp_ranks;
         view->caps_complete = (st->flags & KVR_SLOT_CAPS_COMPLETE) != 0;
-        view->kv_capacity_tokens = st->kv_tokens_capacity;
+        view->kv_capacity_tokens = tokens(st->kv_tokens_capacity);
         view->kv_usage = fraction(st->kv_usage);
         view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization) : -1.0;
     }

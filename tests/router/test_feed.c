@@ -362,6 +362,26 @@ Test(feed, running_plus_waiting_saturates_instead_of_wrapping_to_idle)
     cr_expect_eq(v.eff_running, UINT32_MAX);
 }
 
+Test(feed, token_counts_near_2_64_cannot_wrap_a_policy_sum)
+{
+    open_fresh(1, 0);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, 0, &st);
+    st.pending_prefill_tokens = UINT64_MAX;
+    st.kv_tokens_used = UINT64_MAX - 5;
+    st.max_prefill_remaining = UINT64_MAX;
+    st.kv_tokens_capacity = UINT64_MAX;
+    kvr_shm_write_slot(&writer, 0, &st);
+    kvr_engine_view_t v;
+    cr_assert_eq(decide(&v), KVR_FEED_FRESH);
+    /* lmetric adds the uncached prompt, cost adds a block less one: neither may come out small. */
+    uint64_t prompt = 1ull << 20;
+    cr_expect_gt(v.eff_pending_prefill_tokens + prompt, v.eff_pending_prefill_tokens);
+    cr_expect_gt(v.eff_kv_tokens + 63, v.eff_kv_tokens);
+    cr_expect_geq(v.eff_pending_prefill_tokens, 1ull << 40, "still the most loaded");
+    cr_expect_gt(v.max_prefill_remaining + prompt, v.max_prefill_remaining);
+}
+
 Test(feed, fractions_from_the_segment_are_kept_in_range)
 {
     open_fresh(1, 0);
