@@ -315,10 +315,24 @@ static void store_slot(kvr_shm_t *shm, uint32_t index)
     own->seq = seq + 2;
 }
 
+/*
+ * The writer stores between its ticks too (push frames, relayed tables): an
+ * object shrunk since the last kvr_shm_writer_check() is grown back first,
+ * so the store cannot raise SIGBUS. The tick's check then rewrites what the
+ * shrinking lost.
+ */
+static void keep_length(kvr_shm_t *shm)
+{
+    struct stat st;
+    if (shm->fd >= 0 && fstat(shm->fd, &st) == 0 && (uint64_t)st.st_size < shm->map_len)
+        (void)ftruncate(shm->fd, (off_t)shm->map_len);
+}
+
 void kvr_shm_write_slot(kvr_shm_t *shm, uint32_t index, const kvr_engine_state_t *state)
 {
     assert(shm->writable && shm->shadow != NULL && index < shm->capacity);
     shm->shadow[index].state = *state;
+    keep_length(shm);
     store_slot(shm, index);
 }
 
@@ -684,11 +698,15 @@ int kvr_shm_remove_engine(kvr_shm_t *shm, uint32_t index)
 
 void kvr_shm_heartbeat(kvr_shm_t *shm, uint64_t now_ns)
 {
+    keep_length(shm);
     atomic_store_explicit(&shm->header->heartbeat_ns, now_ns, memory_order_release);
 }
 
 void kvr_shm_mark_writer_stopped(kvr_shm_t *shm)
 {
-    if (shm->header != NULL)
-        atomic_store_explicit(&shm->header->writer_state, KVR_SHM_WRITER_STOPPED, memory_order_release);
+    if (shm->header == NULL)
+        return;
+    if (shm->writable)
+        keep_length(shm);
+    atomic_store_explicit(&shm->header->writer_state, KVR_SHM_WRITER_STOPPED, memory_order_release);
 }

@@ -372,6 +372,23 @@ Test(segment, the_writer_grows_back_a_truncated_segment_before_writing)
     cr_expect_eq(kvr_shm_writer_check(&writer, &what), 0, "nothing left to repair");
 }
 
+Test(segment, a_store_between_ticks_survives_a_truncation)
+{
+    int idx = publish_one(5);
+    int fd = tamper_fd(seg_name);
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    close(fd);
+    /* A push frame arriving before the tick's check: the store must not be SIGBUS. */
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    s.running = 8;
+    kvr_shm_write_slot(&writer, (uint32_t)idx, &s);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1, "the zeroed header is rewritten");
+    expect_reader_sees(8);
+}
+
 Test(segment, the_writer_restores_a_segment_overwritten_with_random_bytes)
 {
     int idx = publish_one(5);
