@@ -321,9 +321,9 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
     cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
     cJSON *eff = cJSON_AddObjectToObject(o, "eff");
-    cJSON_AddNumberToObject(eff, "requests", (int)v->eff_requests);
-    cJSON_AddNumberToObject(eff, "running", (int)v->eff_running);
-    cJSON_AddNumberToObject(eff, "waiting", (int)v->eff_waiting);
+    cJSON_AddNumberToObject(eff, "requests", (double)v->eff_requests);
+    cJSON_AddNumberToObject(eff, "running", (double)v->eff_running);
+    cJSON_AddNumberToObject(eff, "waiting", (double)v->eff_waiting);
     cJSON_AddNumberToObject(eff, "pending_prefill_tokens", (double)v->eff_pending_prefill_tokens);
     cJSON_AddNumberToObject(eff, "kv_tokens", (double)v->eff_kv_tokens);
     cJSON_AddNumberToObject(o, "dispatched", (double)e->dispatched_total);
@@ -333,11 +333,11 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(upstream, "busy", (int)busy);
     if (v->feed_fresh) {
         cJSON *real = cJSON_AddObjectToObject(o, "real");
-        cJSON_AddNumberToObject(real, "running", (int)v->real_running);
-        cJSON_AddNumberToObject(real, "waiting", (int)v->real_waiting);
+        cJSON_AddNumberToObject(real, "running", (double)v->real_running);
+        cJSON_AddNumberToObject(real, "waiting", (double)v->real_waiting);
         cJSON_AddNumberToObject(real, "pending_prefill_tokens", (double)v->real_pending_prefill_tokens);
         cJSON_AddNumberToObject(real, "kv_tokens", (double)v->real_kv_tokens);
-        cJSON_AddNumberToObject(real, "max_running", (int)v->max_running);
+        cJSON_AddNumberToObject(real, "max_running", (double)v->max_running);
         cJSON_AddBoolToObject(real, "caps_complete", v->caps_complete);
         if (real)
             add_real(real, "kv_usage", v->kv_usage);

@@ -262,3 +262,16 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"rejected\"}"), 1);
     cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
+
+Test(es, a_slot_at_the_32_bit_limit_shows_as_the_limit_not_as_idle_or_negative)
+{
+    make_segment();
+    start_with("1");
+    int s0 = add_slot(0);
+    publish(s0, UINT32_MAX, 1);
+    cJSON *e = engine_json(0);
+    cr_expect_str_eq(str(field(e, "feed")), "fresh");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), (long long)UINT32_MAX, "4294967295 + 1 saturates");
+    cr_expect_eq(num(field(field(e, "real"), "running")), (long long)UINT32_MAX);
+    cJSON_Delete(e);
+}
