@@ -181,8 +181,9 @@ static uint64_t be_read(const uint8_t *p, size_t n)
  * only checks that every declared length fits in the bytes that remain and
  * that nesting stays shallow; decoding itself is msgpack-c's.
  */
-static int shape_fits(const uint8_t *p, size_t len)
+int kvr_state_frame_shape_fits(const void *buf, size_t len)
 {
+    const uint8_t *p = buf;
     uint64_t pending[SHAPE_MAX_DEPTH + 1];
     int depth = 0;
     pending[0] = 1;
@@ -392,7 +393,7 @@ int kvr_state_frame_decode(const void *buf, size_t len, kvr_state_frame_t *out, 
     memset(out, 0, sizeof(*out));
     if (len == 0 || len > KVR_STATE_FRAME_MAX)
         return fail(reason, len ? "frame larger than 1024 bytes" : "empty frame", -EMSGSIZE);
-    if (!shape_fits(buf, len))
+    if (!kvr_state_frame_shape_fits(buf, len))
         return fail(reason, "frame is truncated or not msgpack", KVR_EPARSE);
 
     msgpack_unpacked unpacked;

@@ -19,6 +19,8 @@ void kvr_feed_config_init(kvr_feed_config_t *cfg)
     cfg->fail_threshold = 3;
     cfg->push_max_age_ns = 0; /* 0: ten periods */
     cfg->backoff_max_ns = 2 * KVR_NS_PER_SEC;
+    cfg->relay_max_engines = 64;
+    cfg->relay_max_changes = 16;
     snprintf(cfg->log_level, sizeof(cfg->log_level), "info");
 }
 
@@ -78,12 +80,23 @@ void kvr_feed_usage(FILE *out)
         "                        a failure each tick (default 10 periods)\n"
         "Relay:\n"
         "  --export tcp:[HOST:]PORT\n"
-        "                        stream every slot with its age to subscribers each tick\n"
-        "                        (HOST defaults to 0.0.0.0)\n"
+        "                        stream every slot with its age to subscribers each tick.\n"
+        "                        HOST defaults to 127.0.0.1: name the private interface\n"
+        "                        (or 0.0.0.0) to serve other hosts, with --relay-secret-file\n"
         "  --import tcp:HOST:PORT\n"
         "                        subscribe to another statefeed's export and write its\n"
         "                        engines here (sample time = receipt time - age);\n"
         "                        repeatable, one per scheduler host (at most 16)\n"
+        "  --relay-secret-file FILE\n"
+        "                        shared secret (1-1024 bytes, trailing newline ignored):\n"
+        "                        --export serves only subscribers that prove they hold it\n"
+        "                        (HMAC-SHA256 of a fresh nonce; the secret never crosses\n"
+        "                        the wire), --import proves it. Same file on both ends\n"
+        "  --relay-max-engines N engines one --import may add here; a larger table's\n"
+        "                        extra entries are ignored and counted (default 64)\n"
+        "  --relay-max-changes N engines one --import may add or remove per second after\n"
+        "                        its first table; more changes wait for a later table\n"
+        "                        and are counted (default 16)\n"
         "Operations:\n"
         "  --listen HOST:PORT    serve this daemon's own Prometheus /metrics (tick lag,\n"
         "                        poll latency, failures and slot ages per engine)\n"
@@ -208,6 +221,18 @@ static int apply_flag(kvr_feed_config_t *cfg, const char *flag, const char *valu
         if (strncmp(value, "tcp:", 4) != 0 || cfg->import_count == KVR_FEED_MAX_IMPORTS)
             return -EINVAL;
         return copy_str(cfg->import_addrs[cfg->import_count++], sizeof(cfg->import_addrs[0]), value);
+    }
+    if (strcmp(flag, "relay-secret-file") == 0)
+        return copy_str(cfg->relay_secret_file, sizeof(cfg->relay_secret_file), value);
+    if (strcmp(flag, "relay-max-engines") == 0 || strcmp(flag, "relay-max-changes") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long v = strtoul(value, &end, 10);
+        if (errno != 0 || end == value || *end != '\0' || v == 0 || v > KVR_FEED_MAX_ENGINES_CONFIG)
+            return -EINVAL;
+        *(strcmp(flag, "relay-max-engines") == 0 ? &cfg->relay_max_engines : &cfg->relay_max_changes) =
+            (uint32_t)v;
+        return 0;
     }
     if (strcmp(flag, "listen") == 0)
         return copy_str(cfg->listen_addr, sizeof(cfg->listen_addr), value);

@@ -48,9 +48,12 @@ typedef struct kvr_feed_config_s {
     uint64_t backoff_max_ns;
     char push_socket[108];
     char push_udp[256];
-    char export_addr[256];     /* "tcp:PORT" or "tcp:HOST:PORT" */
+    char export_addr[256];     /* "tcp:PORT" (loopback) or "tcp:HOST:PORT" */
     char import_addrs[KVR_FEED_MAX_IMPORTS][256]; /* "tcp:HOST:PORT" each */
     unsigned import_count;
+    char relay_secret_file[1024]; /* both ends: HMAC handshake with this secret */
+    uint32_t relay_max_engines;   /* per --import */
+    uint32_t relay_max_changes;   /* engines added or removed per second, per --import */
     char listen_addr[256];     /* "HOST:PORT" */
     char log_level[16];
 } kvr_feed_config_t;
@@ -227,7 +230,10 @@ typedef struct kvr_feed_relay_stats_s {
     unsigned imports;                            /* --import count */
     const char *import_addr[KVR_FEED_MAX_IMPORTS];
     bool import_connected[KVR_FEED_MAX_IMPORTS];
-    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* tables that did not decode */
+    uint64_t export_refused;                     /* subscribers dropped in the handshake */
+    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* streams dropped for a bad frame */
+    uint64_t import_engines_refused[KVR_FEED_MAX_IMPORTS]; /* entries over --relay-max-engines */
+    uint64_t import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
 } kvr_feed_relay_stats_t;
 void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out);
 
