@@ -83,6 +83,7 @@ typedef struct kvr_relay_s {
     kvr_op_t accept_op;
     subscriber_t subs[MAX_SUBSCRIBERS];
     uint64_t export_refused;
+    uint64_t refused_logged_ns, refused_unlogged;
     /* imports */
     import_t imports[KVR_FEED_MAX_IMPORTS];
     unsigned import_count;
@@ -263,13 +264,20 @@ static void sub_close(subscriber_t *s)
     s->state = SUB_FREE;
 }
 
-/* Counted always, logged for the first and every 64th: a port scanner must not flood the log. */
+/* Counted always, logged at most once a second: a port scanner must not flood the log. */
 static void sub_refuse(kvr_relay_t *r, subscriber_t *s, const char *reason)
 {
     r->export_refused++;
-    if ((r->export_refused & 63) == 1)
-        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu", (int)(s - r->subs),
-                 reason, (unsigned long long)r->export_refused);
+    uint64_t now = kvr_clock_now_ns();
+    if (r->refused_logged_ns == 0 || kvr_clock_age_ns(now, r->refused_logged_ns) >= KVR_NS_PER_SEC) {
+        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu",
+                 (int)(s - r->subs), reason, (unsigned long long)r->export_refused,
+                 (unsigned long long)r->refused_unlogged);
+        r->refused_logged_ns = now;
+        r->refused_unlogged = 0;
+    } else {
+        r->refused_unlogged++;
+    }
     sub_close(s);
 }
 
