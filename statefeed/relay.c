@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -196,6 +197,10 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
                       kvr_strerror(rc));
             return rc;
         }
+        struct stat st;
+        if (stat(feed->cfg.relay_secret_file, &st) == 0 && (st.st_mode & 077) != 0)
+            KVR_WARN("relay_secret_exposed path=%s mode=%04o reason=\"other users can read the secret: chmod 600\"",
+                     feed->cfg.relay_secret_file, (unsigned)(st.st_mode & 07777));
     }
     if (feed->cfg.export_addr[0] != '\0') {
         int rc = export_start(feed, r);

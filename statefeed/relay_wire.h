@@ -3,7 +3,7 @@
 #define KVR_STATEFEED_RELAY_WIRE_H
 
 /*
- * The relay protocol, version 2 (statefeed/README.md, "Relay wire format").
+ * The relay protocol, version 2 (statefeed/README.md, "Wire format, version 2").
  * A TCP stream of frames, each a 4-byte big-endian length then that many
  * bytes holding one msgpack map with "relay": 2:
  *   exporter -> importer, once on accept:  {"relay": 2, "nonce": bin}
