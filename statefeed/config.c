@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/error.h"
 #include "statefeed/feed.h"
+#include "statefeed/relay_wire.h"
 
 void kvr_feed_config_init(kvr_feed_config_t *cfg)
 {
@@ -367,6 +371,19 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
     if (cfg->engine_count == 0 && cfg->import_count == 0 && cfg->config_path[0] == '\0') {
         fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --config or --import (see --help)\n");
         return -EINVAL;
+    }
+    if (cfg->relay_secret_file[0] != '\0') {
+        /* Checked here so a missing secret stops the start with one line, before any socket opens. */
+        uint8_t secret[KVR_RELAY_SECRET_MAX];
+        size_t len = 0;
+        const char *reason = NULL;
+        int rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
+        OPENSSL_cleanse(secret, sizeof(secret));
+        if (rc < 0) {
+            fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,
+                    reason, kvr_strerror(rc));
+            return -EINVAL;
+        }
     }
     if (cfg->engine_count > cfg->capacity) {
         fprintf(stderr, "kvroute-statefeed: %u engines do not fit --capacity %u\n",
