@@ -270,19 +270,23 @@ static void sub_close(subscriber_t *s)
 }
 
 /* Counted always, logged at most once a second: a port scanner must not flood the log. */
-static void sub_refuse(kvr_relay_t *r, subscriber_t *s, const char *reason)
+static void refuse_log(kvr_relay_t *r, int slot, const char *reason)
 {
     r->export_refused++;
     uint64_t now = kvr_clock_now_ns();
     if (r->refused_logged_ns == 0 || kvr_clock_age_ns(now, r->refused_logged_ns) >= KVR_NS_PER_SEC) {
-        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu",
-                 (int)(s - r->subs), reason, (unsigned long long)r->export_refused,
-                 (unsigned long long)r->refused_unlogged);
+        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu", slot,
+                 reason, (unsigned long long)r->export_refused, (unsigned long long)r->refused_unlogged);
         r->refused_logged_ns = now;
         r->refused_unlogged = 0;
     } else {
         r->refused_unlogged++;
     }
+}
+
+static void sub_refuse(kvr_relay_t *r, subscriber_t *s, const char *reason)
+{
+    refuse_log(r, (int)(s - r->subs), reason);
     sub_close(s);
 }
 
@@ -296,6 +300,10 @@ static void sub_send(kvr_feed_t *feed, subscriber_t *s)
     s->sending = true;
     io_uring_prep_send(sqe, s->fd, s->buf + s->sent, s->len - s->sent, MSG_NOSIGNAL);
     io_uring_sqe_set_data(sqe, &s->op);
+    /* A subscriber that stops reading would hold its slot forever: as long
+     * as an importer waits for a table before calling the stream dead. */
+    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
+    kvr_ring_link_timeout(&feed->ring, sqe, &s->ts, kvr_clock_now_ns() + idle);
 }
 
 static void sub_arm_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s)
@@ -318,7 +326,7 @@ static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
         if (sub_idle(&r->subs[i]))
             s = &r->subs[i];
     if (s == NULL) {
-        KVR_WARN("export_refused reason=\"%d subscribers already\"", MAX_SUBSCRIBERS);
+        refuse_log(r, -1, "all 16 subscriber slots are taken");
         close(fd);
         return;
     }
@@ -733,7 +741,9 @@ void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
         if (s->state != SUB_STREAMING)
             return;
         if (res <= 0) {
-            KVR_INFO("export_subscriber_gone reason=\"%s\"", kvr_strerror(res ? res : -ECONNRESET));
+            KVR_INFO("export_subscriber_gone slot=%d reason=\"%s\"", (int)(s - r->subs),
+                     res == -ECANCELED ? "stopped reading: a table took over the send timeout"
+                                       : kvr_strerror(res ? res : -ECONNRESET));
             sub_close(s);
             return;
         }

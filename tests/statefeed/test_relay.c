@@ -463,3 +463,44 @@ Test(relay, table_storm_is_held_to_engine_and_change_limits, .timeout = 60.)
     feed_stop(&b);
     close(st.lfd);
 }
+
+Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
+{
+    /* Tables of 200 long engine ids (about 50 KB) fill the socket buffers within seconds. */
+    char conf[] = "/tmp/kvr-relay-conf-XXXXXX";
+    static char text[200 * 160];
+    size_t off = 0;
+    for (unsigned i = 0; i < 200; i++)
+        off += (size_t)snprintf(text + off, sizeof(text) - off,
+                                "engine http://127.0.0.1:1/%0100u,kind=push\n", i);
+    write_file(conf, text);
+    uint16_t port = kvr_test_free_port(), mport = kvr_test_free_port();
+    char exp[32], listen[32];
+    snprintf(exp, sizeof(exp), "tcp:%u", port);
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", mport);
+    feed_proc_t a;
+    const char *args[] = {"--config", conf, "--export", exp, "--listen", listen, NULL};
+    cr_assert(feed_start(&a, args), "exporter did not start; log in %s", a.log_path);
+    cr_assert(kvr_test_wait_port(port, 3000));
+
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int small = 4096;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    uint32_t n = 0;
+    cr_assert(read_exact(fd, frame, KVR_RELAY_HEADER, 3000));
+    cr_assert_eq(kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n), 0);
+    cr_assert(read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000));
+    int len = kvr_relay_hello_encode(NULL, frame, sizeof(frame));
+    cr_assert_eq(send(fd, frame, (size_t)len, MSG_NOSIGNAL), len);
+    cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_subscribers", 1, 3000), "hello not accepted");
+    /* Now it reads nothing: the export must give the slot back, not wait forever. */
+    cr_expect(wait_log(a.log_path, "export_subscriber_gone", 1, 30000), "a stuck subscriber kept its slot; log in %s",
+              a.log_path);
+    cr_expect_eq(metric(mport, "kvroute_statefeed_export_subscribers"), 0);
+    close(fd);
+    feed_stop(&a);
+    unlink(conf);
+}
