@@ -306,7 +306,7 @@ Test(feed_cli, help_explains_every_flag, .timeout = 10.)
 
 Test(feed_cli, bad_flags_fail_with_one_line, .timeout = 10.)
 {
-    const char *cases[][4] = {
+    const char *cases[][5] = { /* NULL-terminated rows */
         {"--bogus", "1", NULL, NULL},
         {"--engine", "ftp://x", NULL, NULL},
         {"--engine", "http://127.0.0.1:1,kind=other", NULL, NULL},
