@@ -20,6 +20,9 @@
 #include "common/state_frame.h"
 #include "statefeed/feed.h"
 
+/* Largest gap in a sender's frame counter counted as lost frames (a second of a very busy hook). */
+#define PUSH_MAX_GAP (1u << 20)
+
 static int arm(kvr_feed_t *feed, kvr_push_sock_t *sock)
 {
     struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
@@ -164,8 +167,13 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
     if (frame.has_seq) {
         /* Gaps in the sender's counter are frames lost on the way (a full
          * datagram queue, UDP loss); a counter that starts over is a restart. */
-        if (e->has_push_seq && frame.seq > e->last_push_seq + 1)
-            e->push_frames_lost += frame.seq - e->last_push_seq - 1;
+        if (e->has_push_seq && frame.seq > e->last_push_seq) {
+            /* A jump past PUSH_MAX_GAP is a new counter (or a lie), not that many
+             * losses: one frame must not move the loss metric by 2^64. */
+            uint64_t gap = frame.seq - e->last_push_seq - 1;
+            if (gap <= PUSH_MAX_GAP)
+                e->push_frames_lost += gap;
+        }
         e->last_push_seq = frame.seq;
         e->has_push_seq = true;
     }
