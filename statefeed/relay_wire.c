@@ -62,8 +62,8 @@ static int unpack_map(const void *buf, size_t len, size_t max, msgpack_unpacked 
 {
     if (len == 0 || len > max)
         return fail(reason, "frame is empty or too large", -EMSGSIZE);
-    if (!kvr_state_frame_shape_fits(buf, len))
-        return fail(reason, "frame is truncated or not msgpack", KVR_EPARSE);
+    if (!kvr_state_frame_shape_fits(buf, len, KVR_RELAY_MAX_OBJECTS))
+        return fail(reason, "frame is truncated, not msgpack, or holds more objects than a table", KVR_EPARSE);
     size_t off = 0;
     msgpack_unpack_return ret = msgpack_unpack_next(u, buf, len, &off);
     if (ret != MSGPACK_UNPACK_SUCCESS && ret != MSGPACK_UNPACK_EXTRA_BYTES)

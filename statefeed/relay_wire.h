@@ -13,7 +13,8 @@
  *   entry: {"state": <state frame map>, "age_ns": uint, "healthy": bool, "sampled": bool}
  * The length is checked against KVR_RELAY_FRAME_MAX before anything is
  * buffered, and every msgpack container's declared size against the bytes
- * of its frame before msgpack-c allocates (kvr_state_frame_shape_fits).
+ * of its frame, and their total count, before msgpack-c allocates
+ * (kvr_state_frame_shape_fits).
  */
 
 #include <stdbool.h>
@@ -30,6 +31,12 @@
 #define KVR_RELAY_FRAME_MAX (4u << 20)
 /** Most entries one table may list. */
 #define KVR_RELAY_MAX_TABLE_ENGINES 4096
+/**
+ * Most msgpack objects (keys, values, elements) one frame may hold: a table
+ * entry takes about 40, so a full table fits, and msgpack-c's allocation for
+ * a frame stays near 24 bytes times this (6 MiB) whatever the bytes claim.
+ */
+#define KVR_RELAY_MAX_OBJECTS (KVR_RELAY_MAX_TABLE_ENGINES * 64u)
 /** Largest nonce or hello frame body. */
 #define KVR_RELAY_HELLO_MAX 256
 #define KVR_RELAY_NONCE_LEN 32

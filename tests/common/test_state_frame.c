@@ -442,13 +442,14 @@ Test(state_frame, shape_check_refuses_sizes_the_bytes_cannot_hold, .timeout = 5.
     static const unsigned char array32[] = {0xdd, 0xff, 0xff, 0xff, 0xff};
     static const unsigned char nested[] = {0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x00};
     static const unsigned char fits[] = {0x92, 0x01, 0xa1, 'x'};
-    cr_expect_eq(kvr_state_frame_shape_fits(array32, sizeof(array32)), 0);
-    cr_expect_eq(kvr_state_frame_shape_fits(nested, sizeof(nested)), 0, "nesting past 8 accepted");
-    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits)), 1);
-    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits) - 1), 0, "a cut string accepted");
+    cr_expect_eq(kvr_state_frame_shape_fits(array32, sizeof(array32), 1000), 0);
+    cr_expect_eq(kvr_state_frame_shape_fits(nested, sizeof(nested), 1000), 0, "nesting past 8 accepted");
+    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits), 1000), 1);
+    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits) - 1, 1000), 0, "a cut string accepted");
     kvr_state_frame_t f = full_frame();
     char buf[KVR_STATE_FRAME_MAX];
     size_t len = 0;
     cr_assert_eq(kvr_state_frame_encode(&f, buf, sizeof(buf), &len), 0);
-    cr_expect_eq(kvr_state_frame_shape_fits(buf, len), 1);
+    cr_expect_eq(kvr_state_frame_shape_fits(buf, len, 1000), 1);
+    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits), 2), 0, "three objects passed a cap of two");
 }

@@ -117,6 +117,23 @@ ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allo
     cr_expect_not_null(reason);
 }
 
+Test(relay_wire, frame_of_many_small_objects_is_refused_before_msgpack, .timeout = 10.)
+{
+    /* {"relay": 2, "engines": [nil x 1M]}: 1 MiB of bytes that would make
+     * msgpack-c allocate 24 MiB of objects before the engine count is seen. */
+    size_t count = 1u << 20;
+    uint8_t *body = malloc(21 + count);
+    static const uint8_t head[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
+                                   'g', 'i', 'n', 'e', 's', 0xdd, 0x00, 0x10, 0x00, 0x00};
+    memcpy(body, head, sizeof(head));
+    memset(body + sizeof(head), 0xc0, count);
+    kvr_relay_table_t t;
+    const char *reason = NULL;
+    cr_expect_eq(kvr_relay_table_decode(body, sizeof(head) + count, &t, &reason), KVR_EPARSE);
+    cr_expect(reason != NULL && strstr(reason, "more objects") != NULL, "refused late: %s", reason);
+    free(body);
+}
+
 Test(relay_wire, frame_length_is_capped, .timeout = 5.)
 {
     uint32_t n = 0;
