@@ -20,6 +20,8 @@
 #define KVR_FEED_MAX_ENGINES_CONFIG 4096
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
+#define KVR_FEED_PUSH_DRAIN_BATCH 32   /* datagrams taken per recvmmsg */
+#define KVR_FEED_PUSH_DGRAM_MAX 1025   /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
 
 typedef enum {
     KVR_FEED_KIND_VLLM = 0, /* scrape /metrics */
@@ -122,6 +124,7 @@ typedef struct kvr_feed_s {
     bool reload_pending;
     /* push */
     kvr_push_sock_t push_unix, push_udp;
+    char push_drain_bufs[KVR_FEED_PUSH_DRAIN_BATCH][KVR_FEED_PUSH_DGRAM_MAX];
     uint64_t push_rejected, push_unknown_engine;
     /* relay and own metrics */
     struct kvr_relay_s *relay;
