@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Source "relay", both ends, speaking relay_wire.h. --export sends each
- * subscriber a nonce, waits for its hello (an HMAC of the nonce when
- * --relay-secret-file is set), then streams the whole table every tick.
+ * subscriber a nonce and waits for its hello; with --relay-secret-file the
+ * hello must carry an HMAC of that nonce and the exporter's welcome answers
+ * with an HMAC of the importer's nonce, so each side knows the other holds
+ * the secret. Then the exporter streams the whole table every tick.
  * Ages, not timestamps, cross hosts: the receiver's sample time is its
  * receipt time minus the age, so no clock needs to agree with another.
  * --import subscribes to such a stream and keeps one local slot per remote
@@ -62,7 +64,9 @@ typedef struct {
     socklen_t addr_len;
     int fd;
     bool connected, busy;
-    bool greeted;                /* the challenge was answered: tables follow */
+    bool greeted;                /* the challenge was answered */
+    bool welcomed;               /* the exporter's welcome checked: tables follow */
+    uint8_t nonce[KVR_RELAY_NONCE_LEN]; /* ours, for the exporter's proof */
     bool tabled;                 /* a table arrived on this connection */
     kvr_op_t op;
     struct __kernel_timespec ts;
@@ -339,7 +343,7 @@ static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     int n = -1;
     if (getrandom(s->nonce, sizeof(s->nonce), 0) == (ssize_t)sizeof(s->nonce))
-        n = kvr_relay_challenge_encode(s->nonce, frame, sizeof(frame));
+        n = kvr_relay_handshake_encode(s->nonce, NULL, frame, sizeof(frame));
     /* A fresh socket's buffer takes these few bytes at once. */
     if (n < 0 || send(fd, frame, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n) {
         sub_refuse(r, s, "could not send the challenge");
@@ -368,25 +372,41 @@ static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int 
         sub_arm_hello(feed, r, s);
         return;
     }
-    kvr_relay_hello_t hello;
+    kvr_relay_handshake_t hello;
     const char *reason = NULL;
-    if (kvr_relay_hello_decode(s->rx + KVR_RELAY_HEADER, n, &hello, &reason) < 0) {
+    if (kvr_relay_handshake_decode(s->rx + KVR_RELAY_HEADER, n, &hello, &reason) < 0) {
         sub_refuse(r, s, reason);
         return;
     }
+    if (!hello.has_nonce) {
+        sub_refuse(r, s, "hello carries no nonce");
+        return;
+    }
+    uint8_t mac[KVR_RELAY_MAC_LEN];
     if (r->secret_len > 0) {
-        uint8_t want[KVR_RELAY_MAC_LEN];
         if (!hello.has_mac) {
             sub_refuse(r, s, "hello carries no hmac and --relay-secret-file is set");
             return;
         }
-        if (kvr_relay_mac(r->secret, r->secret_len, s->nonce, want) < 0 ||
-            !kvr_relay_mac_equal(want, hello.mac)) {
-            OPENSSL_cleanse(want, sizeof(want));
+        bool match = kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce, mac) == 0 &&
+                     kvr_relay_mac_equal(mac, hello.mac);
+        if (!match) {
+            OPENSSL_cleanse(mac, sizeof(mac));
             sub_refuse(r, s, "hello hmac does not match the shared secret");
             return;
         }
-        OPENSSL_cleanse(want, sizeof(want));
+        if (kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) < 0) {
+            sub_refuse(r, s, "hmac failed");
+            return;
+        }
+    }
+    /* The welcome: a few bytes on a socket whose buffer holds nothing yet. */
+    uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    int len = kvr_relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    OPENSSL_cleanse(mac, sizeof(mac));
+    if (len < 0 || send(s->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
+        sub_refuse(r, s, "could not send the welcome");
+        return;
     }
     s->state = SUB_STREAMING;
     KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs), r->secret_len ? "hmac" : "none");
@@ -434,12 +454,13 @@ static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why, bool qui
         close(imp->fd);
     if (!quiet && (imp->connected || why != -ECONNREFUSED))
         KVR_WARN("import_disconnected addr=%s reason=\"%s%s\"", imp->addr_text, kvr_strerror(why),
-                 imp->greeted && !imp->tabled ? " before any table: does --relay-secret-file match the exporter's?"
-                                              : "");
+                 imp->greeted && !imp->welcomed ? " before its welcome: does --relay-secret-file match the exporter's?"
+                                                : "");
     imp->fd = -1;
     imp->connected = false;
     imp->busy = false;
     imp->greeted = false;
+    imp->welcomed = false;
     imp->tabled = false;
     imp->backoff_ns = imp->backoff_ns ? imp->backoff_ns * 2 : feed->cfg.period_ns;
     if (imp->backoff_ns > feed->cfg.backoff_max_ns)
@@ -586,25 +607,58 @@ static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t
     return 0;
 }
 
-/* Answers the exporter's challenge: a blocking-free send of a few bytes on a fresh socket. */
+/* Answers the exporter's challenge: a few bytes on a socket whose buffer holds nothing yet. */
 static int import_greet(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
 {
     kvr_relay_t *r = feed->relay;
-    uint8_t nonce[KVR_RELAY_NONCE_LEN], mac[KVR_RELAY_MAC_LEN], frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int rc = kvr_relay_challenge_decode(body, n, nonce, reason);
+    kvr_relay_handshake_t challenge;
+    int rc = kvr_relay_handshake_decode(body, n, &challenge, reason);
     if (rc < 0)
         return rc;
-    if (r->secret_len > 0 && kvr_relay_mac(r->secret, r->secret_len, nonce, mac) < 0) {
+    if (!challenge.has_nonce) {
+        *reason = "challenge carries no nonce";
+        return KVR_EPARSE;
+    }
+    if (getrandom(imp->nonce, sizeof(imp->nonce), 0) != (ssize_t)sizeof(imp->nonce)) {
+        *reason = "no random bytes for our nonce";
+        return -EIO;
+    }
+    uint8_t mac[KVR_RELAY_MAC_LEN], frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    if (r->secret_len > 0 &&
+        kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, challenge.nonce, mac) < 0) {
         *reason = "hmac failed";
         return -EIO;
     }
-    int len = kvr_relay_hello_encode(r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    int len = kvr_relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
     OPENSSL_cleanse(mac, sizeof(mac));
     if (len < 0 || send(imp->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
         *reason = "could not send the hello";
         return len < 0 ? len : -EIO;
     }
     imp->greeted = true;
+    return 0;
+}
+
+/* Checks the exporter's welcome: with a secret, its proof over our nonce. */
+static int import_welcome(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+{
+    kvr_relay_t *r = feed->relay;
+    kvr_relay_handshake_t welcome;
+    int rc = kvr_relay_handshake_decode(body, n, &welcome, reason);
+    if (rc < 0)
+        return rc;
+    if (r->secret_len > 0) {
+        uint8_t want[KVR_RELAY_MAC_LEN];
+        bool match = welcome.has_mac &&
+                     kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce, want) == 0 &&
+                     kvr_relay_mac_equal(want, welcome.mac);
+        OPENSSL_cleanse(want, sizeof(want));
+        if (!match) {
+            *reason = "the exporter did not prove the shared secret";
+            return -EACCES;
+        }
+    }
+    imp->welcomed = true;
     return 0;
 }
 
@@ -615,9 +669,9 @@ static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const
     int rc = 0;
     while (rc == 0 && imp->rx_len - off >= KVR_RELAY_HEADER) {
         uint32_t n = 0;
-        if (kvr_relay_frame_length(imp->rx + off, imp->greeted ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
+        if (kvr_relay_frame_length(imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
                                    &n) < 0) {
-            *reason = imp->greeted ? "frame length is 0 or over 4 MiB" : "not a relay v2 exporter";
+            *reason = imp->welcomed ? "frame length is 0 or over 4 MiB" : "not a relay v2 exporter";
             rc = -EMSGSIZE;
             break;
         }
@@ -642,6 +696,10 @@ static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const
         off += need;
         if (!imp->greeted) {
             rc = import_greet(feed, imp, body, n, reason);
+            continue;
+        }
+        if (!imp->welcomed) {
+            rc = import_welcome(feed, imp, body, n, reason);
             continue;
         }
         kvr_relay_table_t table;

@@ -14,8 +14,13 @@
 
 #include "common/error.h"
 
-/* Bound into every MAC, so a MAC made for something else never passes here. */
-static const char mac_label[] = "kvroute-relay-v2";
+/* Bound into every MAC, so a MAC made for something else (or for the other
+ * direction) never passes here. Both labels have the same length. */
+static const char *const mac_labels[] = {
+    [KVR_RELAY_ROLE_IMPORTER] = "kvroute-relay-v2 importer",
+    [KVR_RELAY_ROLE_EXPORTER] = "kvroute-relay-v2 exporter",
+};
+#define MAC_LABEL_LEN 25
 
 static int fail(const char **reason, const char *text, int code)
 {
@@ -158,31 +163,23 @@ static int get_bin(const msgpack_object *map, const char *key, uint8_t *out, siz
     return 0;
 }
 
-int kvr_relay_challenge_decode(const void *buf, size_t len, uint8_t nonce[KVR_RELAY_NONCE_LEN],
-                               const char **reason)
-{
-    msgpack_unpacked u;
-    msgpack_unpacked_init(&u);
-    int rc = unpack_map(buf, len, KVR_RELAY_HELLO_MAX, &u, reason);
-    if (rc == 0 && get_bin(&u.data, "nonce", nonce, KVR_RELAY_NONCE_LEN) != 0)
-        rc = fail(reason, "challenge has no 32-byte nonce", KVR_EPARSE);
-    msgpack_unpacked_destroy(&u);
-    return rc;
-}
-
-int kvr_relay_hello_decode(const void *buf, size_t len, kvr_relay_hello_t *out, const char **reason)
+int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason)
 {
     memset(out, 0, sizeof(*out));
     msgpack_unpacked u;
     msgpack_unpacked_init(&u);
     int rc = unpack_map(buf, len, KVR_RELAY_HELLO_MAX, &u, reason);
     if (rc == 0) {
-        int got = get_bin(&u.data, "hmac", out->mac, KVR_RELAY_MAC_LEN);
-        if (got == -2)
-            rc = fail(reason, "hello has a malformed hmac", KVR_EPARSE);
-        out->has_mac = got == 0;
+        int nonce = get_bin(&u.data, "nonce", out->nonce, KVR_RELAY_NONCE_LEN);
+        int mac = get_bin(&u.data, "hmac", out->mac, KVR_RELAY_MAC_LEN);
+        if (nonce == -2 || mac == -2)
+            rc = fail(reason, "handshake has a nonce or hmac of the wrong size", KVR_EPARSE);
+        out->has_nonce = nonce == 0;
+        out->has_mac = mac == 0;
     }
     msgpack_unpacked_destroy(&u);
+    if (rc < 0)
+        memset(out, 0, sizeof(*out));
     return rc;
 }
 
@@ -207,36 +204,30 @@ static int pack_str(msgpack_packer *pk, const char *s)
     return msgpack_pack_str(pk, n) | msgpack_pack_str_body(pk, s, n);
 }
 
-/* A small frame {"relay": 2, key: bin(n)} (key NULL: just the version). */
-static int small_frame(const char *key, const uint8_t *bin, size_t n, void *buf, size_t cap)
+int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap)
 {
     if (cap < KVR_RELAY_HEADER)
         return -EMSGSIZE;
     fixed_buf_t out = {.data = buf, .cap = cap, .len = KVR_RELAY_HEADER};
     msgpack_packer pk;
     msgpack_packer_init(&pk, &out, fixed_write);
-    int bad = msgpack_pack_map(&pk, key ? 2 : 1);
+    int bad = msgpack_pack_map(&pk, 1 + (nonce != NULL) + (mac != NULL));
     bad |= pack_str(&pk, "relay");
     bad |= msgpack_pack_uint32(&pk, KVR_RELAY_VERSION);
-    if (key != NULL) {
-        bad |= pack_str(&pk, key);
-        bad |= msgpack_pack_bin(&pk, n);
-        bad |= msgpack_pack_bin_body(&pk, bin, n);
+    if (nonce != NULL) {
+        bad |= pack_str(&pk, "nonce");
+        bad |= msgpack_pack_bin(&pk, KVR_RELAY_NONCE_LEN);
+        bad |= msgpack_pack_bin_body(&pk, nonce, KVR_RELAY_NONCE_LEN);
+    }
+    if (mac != NULL) {
+        bad |= pack_str(&pk, "hmac");
+        bad |= msgpack_pack_bin(&pk, KVR_RELAY_MAC_LEN);
+        bad |= msgpack_pack_bin_body(&pk, mac, KVR_RELAY_MAC_LEN);
     }
     if (bad)
         return -EMSGSIZE;
     put_header(buf, (uint32_t)(out.len - KVR_RELAY_HEADER));
     return (int)out.len;
-}
-
-int kvr_relay_challenge_encode(const uint8_t nonce[KVR_RELAY_NONCE_LEN], void *buf, size_t cap)
-{
-    return small_frame("nonce", nonce, KVR_RELAY_NONCE_LEN, buf, cap);
-}
-
-int kvr_relay_hello_encode(const uint8_t *mac, void *buf, size_t cap)
-{
-    return small_frame(mac ? "hmac" : NULL, mac, KVR_RELAY_MAC_LEN, buf, cap);
 }
 
 void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count)
@@ -279,12 +270,14 @@ int kvr_relay_table_end(msgpack_sbuffer *sb)
     return 0;
 }
 
-int kvr_relay_mac(const void *secret, size_t secret_len, const uint8_t nonce[KVR_RELAY_NONCE_LEN],
-                  uint8_t mac[KVR_RELAY_MAC_LEN])
+int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN])
 {
-    uint8_t msg[sizeof(mac_label) - 1 + KVR_RELAY_NONCE_LEN];
-    memcpy(msg, mac_label, sizeof(mac_label) - 1);
-    memcpy(msg + sizeof(mac_label) - 1, nonce, KVR_RELAY_NONCE_LEN);
+    if ((unsigned)role > KVR_RELAY_ROLE_EXPORTER || strlen(mac_labels[role]) != MAC_LABEL_LEN)
+        return -EINVAL;
+    uint8_t msg[MAC_LABEL_LEN + KVR_RELAY_NONCE_LEN];
+    memcpy(msg, mac_labels[role], MAC_LABEL_LEN);
+    memcpy(msg + MAC_LABEL_LEN, nonce, KVR_RELAY_NONCE_LEN);
     unsigned int out_len = 0;
     if (HMAC(EVP_sha256(), secret, (int)secret_len, msg, sizeof(msg), mac, &out_len) == NULL ||
         out_len != KVR_RELAY_MAC_LEN)

@@ -6,10 +6,13 @@
  * The relay protocol, version 2 (statefeed/README.md, "Wire format, version 2").
  * A TCP stream of frames, each a 4-byte big-endian length then that many
  * bytes holding one msgpack map with "relay": 2:
- *   exporter -> importer, once on accept:  {"relay": 2, "nonce": bin}
- *   importer -> exporter, once in answer:  {"relay": 2, "hmac": bin}  (hmac when
- *                                          the importer has a secret)
- *   exporter -> importer, every tick:      {"relay": 2, "engines": [entry...]}
+ *   exporter -> importer, on accept (challenge): {"relay": 2, "nonce": bin}
+ *   importer -> exporter, in answer (hello):     {"relay": 2, "nonce": bin, "hmac": bin}
+ *   exporter -> importer, accepted (welcome):    {"relay": 2, "hmac": bin}
+ *   exporter -> importer, every tick:            {"relay": 2, "engines": [entry...]}
+ * "hmac" is present when the sender has a secret: the importer's proves it
+ * to the exporter over the exporter's nonce, the exporter's to the importer
+ * over the importer's nonce, each under its own label.
  *   entry: {"state": <state frame map>, "age_ns": uint, "healthy": bool, "sampled": bool}
  * The length is checked against KVR_RELAY_FRAME_MAX before anything is
  * buffered, and every msgpack container's declared size against the bytes
@@ -56,10 +59,15 @@ typedef struct kvr_relay_table_s {
     uint32_t count;
 } kvr_relay_table_t;
 
-typedef struct kvr_relay_hello_s {
-    bool has_mac;
+/** A challenge, hello or welcome: which fields a side requires is its own rule. */
+typedef struct kvr_relay_handshake_s {
+    bool has_nonce, has_mac;
+    uint8_t nonce[KVR_RELAY_NONCE_LEN];
     uint8_t mac[KVR_RELAY_MAC_LEN];
-} kvr_relay_hello_t;
+} kvr_relay_handshake_t;
+
+/** Who computes a MAC: each direction has its own label, so one cannot be replayed as the other. */
+typedef enum { KVR_RELAY_ROLE_IMPORTER, KVR_RELAY_ROLE_EXPORTER } kvr_relay_role_t;
 
 /**
  * The body length a frame header announces; -EMSGSIZE when it is 0 or above
@@ -81,16 +89,10 @@ int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max,
 int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, const char **reason);
 void kvr_relay_table_free(kvr_relay_table_t *table);
 
-/** Decodes the exporter's challenge; 0 with nonce filled, or negative with *reason. */
-int kvr_relay_challenge_decode(const void *buf, size_t len, uint8_t nonce[KVR_RELAY_NONCE_LEN],
-                               const char **reason);
-/** Decodes the importer's hello; 0 or negative with *reason. */
-int kvr_relay_hello_decode(const void *buf, size_t len, kvr_relay_hello_t *out, const char **reason);
-
-/** Writes a challenge frame, header included, into buf; its length, or -EMSGSIZE. */
-int kvr_relay_challenge_encode(const uint8_t nonce[KVR_RELAY_NONCE_LEN], void *buf, size_t cap);
-/** Writes a hello frame (mac may be NULL), header included; its length, or -EMSGSIZE. */
-int kvr_relay_hello_encode(const uint8_t *mac, void *buf, size_t cap);
+/** Decodes a handshake frame body; 0 or negative with *reason (a nonce or hmac of the wrong size fails). */
+int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason);
+/** Writes a handshake frame, header included; nonce and mac may each be NULL. Its length, or -EMSGSIZE. */
+int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap);
 
 /** Starts a table frame in sb: header placeholder, map, "engines" array of count. */
 void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
@@ -100,9 +102,9 @@ void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_
 /** Fills the header; -EMSGSIZE when the body exceeds KVR_RELAY_FRAME_MAX. */
 int kvr_relay_table_end(msgpack_sbuffer *sb);
 
-/** HMAC-SHA256 of the protocol label and nonce under secret. 0 or -EIO. */
-int kvr_relay_mac(const void *secret, size_t secret_len, const uint8_t nonce[KVR_RELAY_NONCE_LEN],
-                  uint8_t mac[KVR_RELAY_MAC_LEN]);
+/** HMAC-SHA256 under secret of the role's label and the other side's nonce. 0 or -EIO. */
+int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN]);
 /** Constant-time comparison of two MACs. */
 bool kvr_relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN]);
 

@@ -157,17 +157,30 @@ static void write_file(char *path_template, const char *text)
 
 /* ---- a relay v2 peer played by the test ------------------------------------ */
 
-/* Sends the challenge and takes the importer's hello; false when it does not answer. */
-static bool peer_handshake(int fd)
+/* Sends the challenge, takes the importer's hello and welcomes it (mac: the
+ * exporter's proof, or NULL); false when the importer does not answer. */
+static bool peer_handshake_with(int fd, const char *secret)
 {
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {1, 2, 3}, frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int len = kvr_relay_challenge_encode(nonce, frame, sizeof(frame));
+    int len = kvr_relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
     if (len < 0 || send(fd, frame, (size_t)len, MSG_NOSIGNAL) != len)
         return false;
     uint32_t n = 0;
-    return read_exact(fd, frame, KVR_RELAY_HEADER, 3000) &&
-           kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) == 0 &&
-           read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000);
+    kvr_relay_handshake_t hello;
+    if (!read_exact(fd, frame, KVR_RELAY_HEADER, 3000) || kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) != 0 ||
+        !read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000) ||
+        kvr_relay_handshake_decode(frame + KVR_RELAY_HEADER, n, &hello, NULL) != 0 || !hello.has_nonce)
+        return false;
+    uint8_t mac[KVR_RELAY_MAC_LEN];
+    if (secret != NULL)
+        kvr_relay_mac(secret, strlen(secret), KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac);
+    len = kvr_relay_handshake_encode(NULL, secret ? mac : NULL, frame, sizeof(frame));
+    return len > 0 && send(fd, frame, (size_t)len, MSG_NOSIGNAL) == len;
+}
+
+static bool peer_handshake(int fd)
+{
+    return peer_handshake_with(fd, NULL);
 }
 
 /* A table of count engines named "http://storm-<round>-<i>:1", every one sampled and healthy. */
@@ -404,9 +417,10 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     close(fd);
     cr_assert_gt(got, KVR_RELAY_HEADER, "the export closed a silent client without a challenge or kept it");
     uint32_t n = 0;
-    uint8_t nonce[KVR_RELAY_NONCE_LEN];
+    kvr_relay_handshake_t challenge;
     cr_assert_eq(kvr_relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
-    cr_expect_eq(kvr_relay_challenge_decode(buf + KVR_RELAY_HEADER, n, nonce, NULL), 0);
+    cr_expect_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &challenge, NULL), 0);
+    cr_expect(challenge.has_nonce);
     cr_expect_eq((size_t)got, KVR_RELAY_HEADER + n, "table bytes reached an unauthenticated client");
 
     feed_stop(&none);
@@ -493,7 +507,8 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     cr_assert(read_exact(fd, frame, KVR_RELAY_HEADER, 3000));
     cr_assert_eq(kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n), 0);
     cr_assert(read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000));
-    int len = kvr_relay_hello_encode(NULL, frame, sizeof(frame));
+    uint8_t nonce[KVR_RELAY_NONCE_LEN] = {9};
+    int len = kvr_relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
     cr_assert_eq(send(fd, frame, (size_t)len, MSG_NOSIGNAL), len);
     cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_subscribers", 1, 3000), "hello not accepted");
     /* Now it reads nothing: the export must give the slot back, not wait forever. */
@@ -503,4 +518,50 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     close(fd);
     feed_stop(&a);
     unlink(conf);
+}
+
+/* Accepts importers and welcomes each without proving the secret, then offers a table. */
+static void *impostor_peer(void *arg)
+{
+    storm_t *st = arg;
+    for (unsigned k = 0; k < st->tables; k++) {
+        int fd = accept_within(st->lfd, 5000);
+        if (fd < 0)
+            break;
+        if (peer_handshake_with(fd, k % 2 ? "a guess" : NULL)) {
+            msgpack_sbuffer sb;
+            storm_table(&sb, 0, 1);
+            send(fd, sb.data, sb.size, MSG_NOSIGNAL);
+            msgpack_sbuffer_destroy(&sb);
+            atomic_fetch_add(&st->sent, 1);
+        }
+        uint8_t buf[64];
+        read_until_closed(fd, buf, sizeof(buf), 3000);
+        close(fd);
+    }
+    atomic_store(&st->done, true);
+    return NULL;
+}
+
+Test(relay, importer_with_secret_refuses_an_exporter_without_it, .timeout = 60.)
+{
+    char good[] = "/tmp/kvr-relay-good-XXXXXX";
+    write_file(good, "correct horse battery staple\n");
+    storm_t st = {.tables = 2};
+    uint16_t port;
+    st.lfd = listen_loopback(&port);
+    pthread_t t;
+    pthread_create(&t, NULL, impostor_peer, &st);
+    char imp[48];
+    snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", port);
+    feed_proc_t b;
+    const char *args[] = {"--import", imp, "--relay-secret-file", good, "--backoff-max-ms", "200", NULL};
+    cr_assert(feed_start(&b, args), "importer did not start; log in %s", b.log_path);
+    pthread_join(t, NULL);
+    cr_assert_eq(atomic_load(&st.sent), 2, "the importer did not get as far as the welcome");
+    cr_expect(wait_log(b.log_path, "did not prove the shared secret", 2, 5000), "log in %s", b.log_path);
+    cr_expect_eq(b.shm.header->engines_in_use, 0, "an impostor's table was imported");
+    feed_stop(&b);
+    close(st.lfd);
+    unlink(good);
 }

@@ -158,39 +158,42 @@ Test(relay_wire, table_with_too_many_engines_is_refused, .timeout = 10.)
 
 Test(relay_wire, handshake_round_trip_and_mac, .timeout = 5.)
 {
-    uint8_t nonce[KVR_RELAY_NONCE_LEN], got[KVR_RELAY_NONCE_LEN], buf[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    uint8_t nonce[KVR_RELAY_NONCE_LEN], buf[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     for (unsigned i = 0; i < sizeof(nonce); i++)
         nonce[i] = (uint8_t)(i * 7 + 1);
-    int len = kvr_relay_challenge_encode(nonce, buf, sizeof(buf));
+    int len = kvr_relay_handshake_encode(nonce, NULL, buf, sizeof(buf));
     cr_assert_gt(len, KVR_RELAY_HEADER);
     uint32_t n = 0;
     cr_assert_eq(kvr_relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
     cr_assert_eq(n + KVR_RELAY_HEADER, (uint32_t)len);
-    cr_assert_eq(kvr_relay_challenge_decode(buf + KVR_RELAY_HEADER, n, got, NULL), 0);
-    cr_assert_eq(memcmp(got, nonce, sizeof(nonce)), 0);
+    kvr_relay_handshake_t h;
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &h, NULL), 0);
+    cr_expect(h.has_nonce);
+    cr_expect_not(h.has_mac);
+    cr_assert_eq(memcmp(h.nonce, nonce, sizeof(nonce)), 0);
 
     uint8_t mac[KVR_RELAY_MAC_LEN], other[KVR_RELAY_MAC_LEN];
-    cr_assert_eq(kvr_relay_mac("s3cret", 6, nonce, mac), 0);
-    cr_assert_eq(kvr_relay_mac("s3cres", 6, nonce, other), 0);
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac), 0);
+    cr_assert_eq(kvr_relay_mac("s3cres", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
     cr_expect_not(kvr_relay_mac_equal(mac, other), "another secret gave the same mac");
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_EXPORTER, nonce, other), 0);
+    cr_expect_not(kvr_relay_mac_equal(mac, other), "the importer's proof would pass as the exporter's");
     nonce[0] ^= 1;
-    cr_assert_eq(kvr_relay_mac("s3cret", 6, nonce, other), 0);
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
     cr_expect_not(kvr_relay_mac_equal(mac, other), "another nonce gave the same mac: replayable");
 
-    len = kvr_relay_hello_encode(mac, buf, sizeof(buf));
+    len = kvr_relay_handshake_encode(nonce, mac, buf, sizeof(buf));
     cr_assert_gt(len, 0);
-    kvr_relay_hello_t hello;
-    cr_assert_eq(kvr_relay_hello_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &hello, NULL), 0);
-    cr_expect(hello.has_mac);
-    cr_expect(kvr_relay_mac_equal(hello.mac, mac));
-    len = kvr_relay_hello_encode(NULL, buf, sizeof(buf));
-    cr_assert_eq(kvr_relay_hello_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &hello, NULL), 0);
-    cr_expect_not(hello.has_mac);
-    /* A table is not a challenge. */
-    msgpack_sbuffer sb;
-    build(&sb, 1);
-    cr_expect_lt(kvr_relay_challenge_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, got, NULL), 0);
-    msgpack_sbuffer_destroy(&sb);
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_expect(h.has_mac && h.has_nonce);
+    cr_expect(kvr_relay_mac_equal(h.mac, mac));
+    len = kvr_relay_handshake_encode(NULL, NULL, buf, sizeof(buf));
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_expect_not(h.has_mac || h.has_nonce);
+    /* A short nonce is refused, not padded. */
+    static const uint8_t short_nonce[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02,
+                                          0xa5, 'n', 'o', 'n', 'c', 'e', 0xc4, 0x01, 0x00};
+    cr_expect_eq(kvr_relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL), KVR_EPARSE);
 }
 
 Test(relay_wire, secret_file_rules, .timeout = 5.)
