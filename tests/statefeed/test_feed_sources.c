@@ -5,6 +5,7 @@
  * garbage or malformed input is refused rather than published as zeros.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,8 +154,16 @@ static void send_dgram(const char *path, const void *buf, size_t len)
     int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-    ssize_t n = sendto(fd, buf, len, 0, (struct sockaddr *)&a, sizeof(a));
-    cr_assert_eq(n, (ssize_t)len, "push socket refused a datagram");
+    /* The segment opens before the push socket is bound: until the bind,
+     * sendto answers ENOENT or ECONNREFUSED. */
+    ssize_t n = -1;
+    for (int tries = 0; tries < 300; tries++) {
+        n = sendto(fd, buf, len, 0, (struct sockaddr *)&a, sizeof(a));
+        if (n >= 0 || (errno != ENOENT && errno != ECONNREFUSED))
+            break;
+        kvr_test_sleep_ms(10);
+    }
+    cr_assert_eq(n, (ssize_t)len, "push socket refused a datagram: %s", strerror(errno));
     close(fd);
 }
 
