@@ -47,6 +47,71 @@ void kvr_test_sleep_ms(unsigned ms)
     }
 }
 
+static uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+bool kvr_test_wait_until(bool (*cond)(void *arg), void *arg, unsigned timeout_ms)
+{
+    uint64_t end = monotonic_ms() + timeout_ms;
+    for (;;) {
+        if (cond(arg))
+            return true;
+        if (monotonic_ms() >= end)
+            return cond(arg);
+        kvr_test_sleep_ms(1);
+    }
+}
+
+bool kvr_test_file_contains(const char *path, const char *needle)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return false;
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    bool found = false;
+    if (buf != NULL) {
+        for (;;) {
+            if (len + 4096 > cap) {
+                char *grown = realloc(buf, cap * 2);
+                if (grown == NULL)
+                    break;
+                buf = grown;
+                cap *= 2;
+            }
+            size_t got = fread(buf + len, 1, cap - len - 1, fp);
+            if (got == 0)
+                break;
+            len += got;
+        }
+        buf[len] = '\0';
+        found = strstr(buf, needle) != NULL;
+        free(buf);
+    }
+    fclose(fp);
+    return found;
+}
+
+typedef struct {
+    const char *path, *needle;
+} file_needle_t;
+
+static bool file_has_needle(void *arg)
+{
+    const file_needle_t *fn = arg;
+    return kvr_test_file_contains(fn->path, fn->needle);
+}
+
+bool kvr_test_wait_file_contains(const char *path, const char *needle, unsigned timeout_ms)
+{
+    file_needle_t fn = {path, needle};
+    return kvr_test_wait_until(file_has_needle, &fn, timeout_ms);
+}
+
 const char *kvr_test_bin(const char *env_name)
 {
     const char *path = getenv(env_name);
