@@ -475,7 +475,8 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
     cr_assert_eq(kvr_test_http(admin, "POST", "/admin/fault?engine=1", NULL, "{\"crash\":true}",
                                &resp, 5000), 200);
     free(resp);
-    kvr_test_sleep_ms(200);
+    /* The crash follows the fault's answer by a moment. */
+    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + 1), 10000), "crashed engine still accepts");
     cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 1000),
                  -1, "crashed engine refuses");
     free(resp);
@@ -498,9 +499,10 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
 
 Test(sim, crash_after_flag, .timeout = 30.)
 {
-    const char *args[] = {"--crash-after-ms", "300", "--fault-engines", "0", NULL};
+    /* Long enough for start_sim to see engine 0 listen first, even on a loaded machine. */
+    const char *args[] = {"--crash-after-ms", "1000", "--fault-engines", "0", NULL};
     start_sim(2, args);
-    kvr_test_sleep_ms(800);
+    cr_assert(kvr_test_wait_port_closed(sim_port, 10000), "engine 0 never crashed");
     char *resp;
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 1000), -1);
     free(resp);

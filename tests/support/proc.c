@@ -229,6 +229,20 @@ bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
     return false;
 }
 
+static bool port_refuses(void *arg)
+{
+    int fd = connect_loopback(*(const uint16_t *)arg);
+    if (fd < 0)
+        return true;
+    close(fd);
+    return false;
+}
+
+bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms)
+{
+    return kvr_test_wait_until(port_refuses, &port, timeout_ms);
+}
+
 bool kvr_test_alive(pid_t pid)
 {
     int status;

@@ -31,6 +31,9 @@ uint16_t kvr_test_free_port_range(unsigned count);
 /** Waits until 127.0.0.1:port accepts a connection; false after timeout_ms. */
 bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms);
 
+/** Waits until 127.0.0.1:port refuses connections (a program closed it); false after timeout_ms. */
+bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms);
+
 /** Sends sig and reaps; SIGKILL after timeout_ms. Returns the wait status, or -1. */
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms);
 
