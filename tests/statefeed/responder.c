@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/support/proc.h"
+
 #define MAX_ENGINES 16
 #define MAX_CONNS 8
 
@@ -244,11 +246,22 @@ responder_t *responder_start(unsigned n)
         engine_t *e = &r->engines[i];
         for (int k = 0; k < MAX_CONNS; k++)
             e->conns[k].fd = -1;
-        e->listen_fd = listen_on(0);
-        struct sockaddr_in a;
-        socklen_t len = sizeof(a);
-        getsockname(e->listen_fd, (struct sockaddr *)&a, &len);
-        e->port = ntohs(a.sin_port);
+        /* A port outside the ephemeral range, so that nothing else takes it
+         * while the engine is down. */
+        e->listen_fd = -1;
+        for (int tries = 0; tries < 16 && e->listen_fd < 0; tries++) {
+            e->port = kvr_test_free_port();
+            e->listen_fd = e->port ? listen_on(e->port) : -1;
+        }
+        if (e->listen_fd < 0) {
+            for (unsigned j = 0; j < i; j++)
+                close(r->engines[j].listen_fd);
+            close(r->wake_fd);
+            pthread_cond_destroy(&r->applied_cond);
+            pthread_mutex_destroy(&r->lock);
+            free(r);
+            return NULL;
+        }
     }
     pthread_create(&r->thread, NULL, run, r);
     return r;

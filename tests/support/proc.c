@@ -171,18 +171,42 @@ uint16_t kvr_test_free_port(void)
     return kvr_test_free_port_range(1);
 }
 
+/* The first port the kernel hands out to outgoing connections. */
+static unsigned ephemeral_first(void)
+{
+    unsigned first = 32768, last;
+    FILE *fp = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (fp != NULL) {
+        if (fscanf(fp, "%u %u", &first, &last) != 2)
+            first = 32768;
+        fclose(fp);
+    }
+    return first;
+}
+
 uint16_t kvr_test_free_port_range(unsigned count)
 {
-    /* Ports from a per-process window above the ephemeral range's usual start avoid collisions
-     * between tests running in parallel. */
-    static unsigned next;
-    if (next == 0)
-        next = 20000 + (unsigned)(getpid() % 2000) * 16;
+    /*
+     * Ports below the ephemeral range: a port a test closes and opens again
+     * (an engine that crashes and comes back) cannot be taken meanwhile as
+     * the source port of some outgoing connection on a busy machine. A
+     * per-process window avoids collisions between tests running in parallel.
+     */
+    static unsigned next, first, end;
+    if (next == 0) {
+        first = 10000;
+        end = ephemeral_first();
+        if (end > 65536 || end < first + 4096) { /* an unusual range: any unprivileged port */
+            first = 1024;
+            end = 65536;
+        }
+        next = first + (unsigned)getpid() % ((end - first) / 16) * 16;
+    }
     for (int tries = 0; tries < 2000; tries++) {
+        if (next + count > end)
+            next = first;
         unsigned base = next;
         next += count;
-        if (next + count > 60000)
-            next = 20000;
         bool ok = true;
         int fds[256];
         unsigned opened = 0;
