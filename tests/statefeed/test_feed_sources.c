@@ -192,7 +192,38 @@ static size_t make_frame(const char *engine, uint32_t running, uint64_t pending,
     return len;
 }
 
-Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
+typedef struct {
+    uint16_t port;
+    const char *line;
+} metric_line_t;
+
+static bool metrics_have_line(void *arg)
+{
+    const metric_line_t *m = arg;
+    char *resp = NULL;
+    bool found = kvr_test_http(m->port, "GET", "/metrics", NULL, NULL, &resp, 1000) == 200 &&
+                 strstr(resp, m->line) != NULL;
+    free(resp);
+    return found;
+}
+
+typedef struct {
+    responder_t *r;
+    unsigned at_least;
+} requests_t;
+
+static bool responder_answered(void *arg)
+{
+    const requests_t *q = arg;
+    return responder_requests(q->r, 0) >= q->at_least;
+}
+
+static uint64_t mono_ms(void)
+{
+    return kvr_clock_now_ns() / 1000000u;
+}
+
+Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
 {
     responder_t *r = responder_start(1);
     responder_set_bodies(r, 0, VLLM_OLD_PAGE, NULL); /* scrape says running 7 */
@@ -203,9 +234,12 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     const char *pushed = "http://10.9.8.7:8000";
     char pushed_arg[96];
     snprintf(pushed_arg, sizeof(pushed_arg), "%s,kind=push", pushed);
+    uint16_t port = kvr_test_free_port();
+    char listen[32];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
     feed_proc_t f;
     const char *args[] = {"--engine", scraped, "--engine", pushed_arg, "--push-socket", sock,
-                          "--push-max-age-ms", "1000", NULL};
+                          "--push-max-age-ms", "1000", "--listen", listen, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(feed_wait(&f, scraped, feed_pred_healthy, NULL, 3000, NULL));
 
@@ -228,21 +262,39 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     send_dgram(sock, junk1, sizeof(junk1) - 1);
     send_dgram(sock, junk2, sizeof(junk2) - 1);
     send_dgram(sock, junk3, sizeof(junk3));
-    kvr_test_sleep_ms(150);
+    /* Datagrams are taken in order: once the third is counted, all three were read. */
+    metric_line_t rejected = {port, "\nkvroute_statefeed_push_rejected_total 3\n"};
+    cr_assert(kvr_test_wait_until(metrics_have_line, &rejected, 10000), "malformed frames never counted as rejected");
     kvr_engine_state_t after;
     cr_assert(feed_read(&f, pushed, &after, NULL));
     cr_expect_eq(after.running, 12, "a malformed frame changed the slot");
     cr_expect_eq(after.sample_seq, s.sample_seq);
 
-    /* A push for the scraped engine wins while it is fresh. */
-    len = make_frame(scraped, 21, 0, buf, sizeof(buf));
-    send_dgram(sock, buf, len);
-    want = 21;
-    cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
-    kvr_test_sleep_ms(300); /* six scrape periods, all younger than --push-max-age-ms */
-    cr_assert(feed_read(&f, scraped, &s, NULL));
-    cr_expect_eq(s.running, 21, "a scrape overwrote a fresh push");
-    cr_expect_eq(kvr_slot_source(s.flags), KVR_SOURCE_PUSH);
+    /*
+     * A push for the scraped engine wins while it is fresh: six scrapes
+     * answered after it landed do not overwrite it. The push is fresh for
+     * --push-max-age-ms from its arrival, which comes after sent_ms; a round
+     * in which the six scrapes took longer than that (a stalled machine)
+     * proves nothing and is run again.
+     */
+    bool checked = false;
+    for (int round = 0; round < 5 && !checked; round++) {
+        uint64_t sent_ms = mono_ms();
+        len = make_frame(scraped, 21, 0, buf, sizeof(buf));
+        send_dgram(sock, buf, len);
+        want = 21;
+        cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
+        /* The seventh request means the sixth answer was read and handled. */
+        requests_t scrapes = {r, responder_requests(r, 0) + 7};
+        cr_assert(kvr_test_wait_until(responder_answered, &scrapes, 10000), "statefeed stopped scraping");
+        cr_assert(feed_read(&f, scraped, &s, NULL));
+        if (mono_ms() - sent_ms >= 1000)
+            continue;
+        checked = true;
+        cr_expect_eq(s.running, 21, "a scrape overwrote a fresh push");
+        cr_expect_eq(kvr_slot_source(s.flags), KVR_SOURCE_PUSH);
+    }
+    cr_assert(checked, "six scrapes never fitted in the push max age");
     /* Once the push is old, the scrape takes over again. */
     want = 7;
     cr_expect(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "scrape never took over again");
@@ -254,7 +306,12 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     responder_stop(r);
 }
 
-Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 20.)
+static bool pred_pending(const kvr_engine_state_t *s, void *arg)
+{
+    return s->pending_prefill_tokens == *(const uint64_t *)arg;
+}
+
+Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 30.)
 {
     responder_t *r = responder_start(1);
     responder_set_mode(r, 0, RESPONDER_DOWN); /* /metrics unreachable, the hook still pushes */
@@ -265,19 +322,31 @@ Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 20.)
     feed_proc_t f;
     const char *args[] = {"--engine", url, "--push-socket", sock, "--push-max-age-ms", "200", NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    /*
+     * A hook pushing every 20 ms (the pause is the hook's cadence), the
+     * polls failing all along. Each frame carries its own pending count, so
+     * the test sees it land; a read counts only while that frame is younger
+     * than --push-max-age-ms (it arrived after sent_ms), since past it the
+     * failing polls rightly take over. A test thread stalled longer than
+     * that skips the read rather than judge a stale push.
+     */
     char buf[KVR_STATE_FRAME_MAX];
     unsigned healthy = 0, reads = 0;
-    for (int i = 0; i < 40; i++) { /* 800 ms of frames every 20 ms */
-        size_t len = make_frame(url, 3, 0, buf, sizeof(buf));
+    for (uint64_t i = 1; i <= 400 && reads < 40; i++) {
+        uint64_t sent_ms = mono_ms();
+        size_t len = make_frame(url, 3, i, buf, sizeof(buf));
         send_dgram(sock, buf, len);
+        cr_assert(feed_wait(&f, url, pred_pending, &i, 3000, NULL), "push frame %llu never landed",
+                  (unsigned long long)i);
         kvr_test_sleep_ms(20);
         kvr_engine_state_t s;
-        if (i >= 5 && feed_read(&f, url, &s, NULL)) {
-            reads++;
-            healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
-        }
+        bool read = feed_read(&f, url, &s, NULL);
+        if (!read || mono_ms() - sent_ms >= 200 || s.pending_prefill_tokens != i)
+            continue;
+        reads++;
+        healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
     }
-    cr_expect_gt(reads, 30);
+    cr_assert_eq(reads, 40, "only %u reads while a push was fresh", reads);
     cr_expect_eq(healthy, reads, "failing polls flapped a freshly pushed engine (%u of %u healthy)", healthy,
                  reads);
     /* The pushes stop: now the failing polls count again. */
@@ -314,10 +383,11 @@ Test(feed_sources, push_losses_counted, .timeout = 20.)
         size_t len = 0;
         cr_assert_eq(kvr_state_frame_encode(&fr, buf, sizeof(buf), &len), 0);
         send_dgram(sock, buf, len);
-        kvr_test_sleep_ms(5);
+        /* Landed before the next is sent: each frame's sample is newer than
+         * the last, so none is dropped as older than the slot. */
+        uint32_t want = (uint32_t)i;
+        cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL), "frame %zu never landed", i);
     }
-    uint32_t want = 5;
-    cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL));
     char *resp = NULL;
     cr_assert_eq(kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
     char line[160];
