@@ -162,7 +162,7 @@ static bool wait_metric(const char *sample, double want, unsigned timeout_ms)
 
 static void expect_router_idle(void)
 {
-    cr_expect(kvr_harness_wait_zero(&h, 5000), "shadow counters back to zero");
+    cr_expect(kvr_harness_wait_zero(&h, 10000), "shadow counters back to zero");
     cr_expect(wait_metric("kvroute_in_flight", 0, 5000), "nothing left in flight");
 }
 

@@ -278,11 +278,17 @@ bool kvr_test_alive(pid_t pid)
     return r == 0;
 }
 
+int kvr_test_wait_exit(pid_t pid, unsigned timeout_ms)
+{
+    return kvr_test_stop(pid, 0, timeout_ms); /* signal 0 sends nothing */
+}
+
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms)
 {
     if (pid <= 0)
         return -1;
-    kill(pid, sig);
+    if (sig != 0)
+        kill(pid, sig);
     int status = -1;
     for (unsigned waited = 0;; waited += 10) {
         pid_t r = waitpid(pid, &status, WNOHANG);

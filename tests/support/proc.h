@@ -37,6 +37,12 @@ bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms);
 /** Sends sig and reaps; SIGKILL after timeout_ms. Returns the wait status, or -1. */
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms);
 
+/**
+ * Waits for pid to exit by itself and reaps it; SIGKILL after timeout_ms (a
+ * safety net). Returns the wait status, or -1.
+ */
+int kvr_test_wait_exit(pid_t pid, unsigned timeout_ms);
+
 /** True while pid has not exited (reaps it if it has). */
 bool kvr_test_alive(pid_t pid);
 
