@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -526,7 +527,13 @@ static void *junk_exporter(void *arg)
         for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
             if (send(fd, junk[i], sizeof(junk[i]), MSG_NOSIGNAL) < 0)
                 break;
-        kvr_test_sleep_ms(100);
+        /* Until the importer drops the stream (what it sends meanwhile, its
+         * hello, is read and thrown away); 10 s is a safety net. */
+        struct timeval tv = {.tv_sec = 10};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        char sink[512];
+        while (recv(fd, sink, sizeof(sink), 0) > 0) {
+        }
         close(fd);
     }
     return NULL;
@@ -550,7 +557,8 @@ Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
     /* The importer reconnected for every round (it would hang here if not)
      * and refused what it read. */
     pthread_join(t, NULL);
-    cr_expect(kvr_test_wait_file_contains(f.log_path, "import_frame_rejected", WAIT_MS),
+    /* Junk in place of the relay v2 greeting: the stream is refused before any frame. */
+    cr_expect(kvr_test_wait_file_contains(f.log_path, "import_stream_rejected", WAIT_MS),
               "junk was not refused; log in %s", f.log_path);
     cr_expect(kvr_test_alive(f.pid), "junk on the relay stream killed the daemon");
     cr_expect_eq(f.shm.header->engines_in_use, 0, "junk turned into engines");
