@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tests/router/fake_engine.h"
+#include "tests/support/fake_engine.h"
 
 typedef struct kvr_harness_s {
     kvr_fake_fleet_t *fleet;

@@ -13,7 +13,7 @@
 #include <uv.h>
 
 #include "router/upstream.h"
-#include "tests/router/fake_engine.h"
+#include "tests/support/fake_engine.h"
 
 typedef struct result_s {
     int ends;

@@ -17,7 +17,7 @@
 #include "common/clock.h"
 #include "common/state_frame.h"
 #include "tests/statefeed/feed_harness.h"
-#include "tests/statefeed/responder.h"
+#include "tests/support/fake_engine.h"
 #include "tests/support/proc.h"
 
 static const char *VLLM_PAGE =
@@ -52,12 +52,12 @@ static const char *SGLANG_METRICS =
 
 Test(feed_sources, vllm_scrape_values_land, .timeout = 20.)
 {
-    responder_t *r = responder_start(2);
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
-    responder_set_bodies(r, 1, VLLM_OLD_PAGE, NULL);
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_set_bodies(r, 1, VLLM_OLD_PAGE, NULL);
     char u0[64], u1[64];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
-    feed_url(u1, sizeof(u1), responder_port(r, 1));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
+    feed_url(u1, sizeof(u1), kvr_fake_port(r, 1));
     feed_proc_t f;
     const char *args[] = {"--engine", u0, "--engine", u1, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
@@ -74,22 +74,22 @@ Test(feed_sources, vllm_scrape_values_land, .timeout = 20.)
     cr_expect_float_eq(s.kv_usage, 0.125, 1e-9, "older gpu_cache_usage_perc accepted");
 
     /* Values follow the engine. */
-    responder_set_bodies(r, 0, "vllm:num_requests_running 11\nvllm:num_requests_waiting 0\n", NULL);
+    kvr_fake_set_bodies(r, 0, "vllm:num_requests_running 11\nvllm:num_requests_waiting 0\n", NULL);
     uint32_t want = 11;
     cr_expect(feed_wait(&f, u0, feed_pred_running, &want, 3000, &s), "new value never landed");
     int st = feed_stop(&f);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM exits cleanly");
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
 {
-    responder_t *r = responder_start(2);
-    responder_set_bodies(r, 0, SGLANG_METRICS, SGLANG_LOADS);
-    responder_set_bodies(r, 1, SGLANG_METRICS, NULL); /* no /v1/loads: 404 */
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
+    kvr_fake_set_bodies(r, 0, SGLANG_METRICS, SGLANG_LOADS);
+    kvr_fake_set_bodies(r, 1, SGLANG_METRICS, NULL); /* no /v1/loads: 404 */
     char u0[80], u1[80], a0[96], a1[96];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
-    feed_url(u1, sizeof(u1), responder_port(r, 1));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
+    feed_url(u1, sizeof(u1), kvr_fake_port(r, 1));
     snprintf(a0, sizeof(a0), "%s,kind=sglang", u0);
     snprintf(a1, sizeof(a1), "%s,kind=sglang", u1);
     feed_proc_t f;
@@ -115,7 +115,7 @@ Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
     cr_expect_eq(s.waiting, 3);
     cr_expect_not(s.flags & KVR_SLOT_CAPS_COMPLETE, "fallback marks caps incomplete");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static bool pred_failures_at_least(const kvr_engine_state_t *s, void *arg)
@@ -125,17 +125,17 @@ static bool pred_failures_at_least(const kvr_engine_state_t *s, void *arg)
 
 Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
 {
-    responder_t *r = responder_start(1);
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
     char u0[64];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
     feed_proc_t f;
     const char *args[] = {"--engine", u0, "--fail-threshold", "3", NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     kvr_engine_state_t good, bad;
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, &good));
 
-    responder_set_bodies(r, 0, "<html>502 Bad Gateway {{{ \"not metrics\n", NULL);
+    kvr_fake_set_bodies(r, 0, "<html>502 Bad Gateway {{{ \"not metrics\n", NULL);
     cr_assert(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, &bad), "garbage kept the slot healthy");
     cr_expect_eq(bad.running, good.running, "garbage must not be published as zeros");
     cr_expect_eq(bad.waiting, good.waiting);
@@ -147,12 +147,12 @@ Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
     cr_expect_eq(later.sample_seq, bad.sample_seq, "garbage was taken as a sample");
 
     /* A page of the wrong shape (no engine gauges) is refused too. */
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, NULL), "recovery not seen");
-    responder_set_bodies(r, 0, "# just a comment\nprocess_cpu_seconds_total 12\n", NULL);
+    kvr_fake_set_bodies(r, 0, "# just a comment\nprocess_cpu_seconds_total 12\n", NULL);
     cr_expect(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, NULL), "page without engine gauges accepted");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static void send_dgram(const char *path, const void *buf, size_t len)
@@ -208,14 +208,14 @@ static bool metrics_have_line(void *arg)
 }
 
 typedef struct {
-    responder_t *r;
+    kvr_fake_fleet_t *r;
     unsigned at_least;
-} requests_t;
+} polls_t;
 
-static bool responder_answered(void *arg)
+static bool engine_polled(void *arg)
 {
-    const requests_t *q = arg;
-    return responder_requests(q->r, 0) >= q->at_least;
+    const polls_t *q = arg;
+    return kvr_fake_polls(q->r, 0) >= q->at_least;
 }
 
 static uint64_t mono_ms(void)
@@ -225,10 +225,10 @@ static uint64_t mono_ms(void)
 
 Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
 {
-    responder_t *r = responder_start(1);
-    responder_set_bodies(r, 0, VLLM_OLD_PAGE, NULL); /* scrape says running 7 */
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_bodies(r, 0, VLLM_OLD_PAGE, NULL); /* scrape says running 7 */
     char scraped[64], sock[128], base[64];
-    feed_url(scraped, sizeof(scraped), responder_port(r, 0));
+    feed_url(scraped, sizeof(scraped), kvr_fake_port(r, 0));
     kvr_test_unique_name(base, sizeof(base), "kvr-push");
     snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
     const char *pushed = "http://10.9.8.7:8000";
@@ -285,8 +285,8 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
         want = 21;
         cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
         /* The seventh request means the sixth answer was read and handled. */
-        requests_t scrapes = {r, responder_requests(r, 0) + 7};
-        cr_assert(kvr_test_wait_until(responder_answered, &scrapes, 10000), "statefeed stopped scraping");
+        polls_t scrapes = {r, kvr_fake_polls(r, 0) + 7};
+        cr_assert(kvr_test_wait_until(engine_polled, &scrapes, 10000), "statefeed stopped scraping");
         cr_assert(feed_read(&f, scraped, &s, NULL));
         if (mono_ms() - sent_ms >= 1000)
             continue;
@@ -303,7 +303,7 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     cr_expect(feed_wait(&f, pushed, feed_pred_unhealthy, NULL, 3000, NULL), "silent push engine stayed healthy");
     feed_stop(&f);
     cr_expect_neq(access(sock, F_OK), 0, "push socket path left behind");
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static bool pred_pending(const kvr_engine_state_t *s, void *arg)
@@ -313,10 +313,10 @@ static bool pred_pending(const kvr_engine_state_t *s, void *arg)
 
 Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 30.)
 {
-    responder_t *r = responder_start(1);
-    responder_set_mode(r, 0, RESPONDER_DOWN); /* /metrics unreachable, the hook still pushes */
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_mode(r, 0, KVR_FAKE_DOWN); /* /metrics unreachable, the hook still pushes */
     char url[64], sock[128], base[64];
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     kvr_test_unique_name(base, sizeof(base), "kvr-push");
     snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
     feed_proc_t f;
@@ -352,7 +352,7 @@ Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 30.)
     /* The pushes stop: now the failing polls count again. */
     cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL), "engine stayed healthy without any source");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_sources, push_losses_counted, .timeout = 20.)
