@@ -24,6 +24,7 @@
 #include <uv.h>
 
 #include "common/http_server.h"
+#include "tests/support/proc.h"
 
 static uv_loop_t loop;
 static uv_async_t stop_async;
@@ -284,12 +285,10 @@ static void stop(void)
 
 static int client(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    int fd = kvr_test_connect((uint16_t)port);
+    cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
     struct timeval tv = {.tv_sec = 3};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
     return fd;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -39,10 +40,8 @@ static int post(const char *headers, const char *body, char **resp)
 
 static int connect_router(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(h.port)};
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    int fd = kvr_test_connect(h.port);
+    cr_assert_geq(fd, 0, "connect to kvroute: %s", strerror(errno));
     return fd;
 }
 

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -447,9 +448,8 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     cr_expect(wait_log(none.log_path, "does --relay-secret-file match", 1, 5000), "log in %s", none.log_path);
 
     /* A raw client that never says hello gets the challenge, then is closed: no table bytes. */
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    int fd = kvr_test_connect(port);
+    cr_assert_geq(fd, 0, "connect to the export: %s", strerror(errno));
     uint8_t buf[4096];
     ssize_t got = read_until_closed(fd, buf, sizeof(buf), 5000);
     close(fd);
@@ -535,6 +535,7 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     cr_assert(feed_start(&a, args), "exporter did not start; log in %s", a.log_path);
     cr_assert(kvr_test_wait_port(port, 3000));
 
+    /* Its own connect: the small receive buffer must be set before the handshake. */
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     int small = 4096;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
