@@ -247,7 +247,19 @@ def span(samples, key):
     return (vals[0], vals[-1], max(vals)) if vals else (None, None, None)
 
 
-def verdict(samples, final, duration, window, rss_max_pct, fd_max_pct, fd_slack):
+def load_exits(path):
+    """[(t, who, status, fault)] from exits.txt lines "t who status fault..."."""
+    out = []
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.split(maxsplit=3)
+                if len(parts) >= 3:
+                    out.append((float(parts[0]), parts[1], int(parts[2]), parts[3].strip() if len(parts) > 3 else ""))
+    return out
+
+
+def verdict(samples, final, duration, window, rss_max_pct, fd_max_pct, fd_slack, exits=()):
     """The summary dict: figures and the list of reasons the run is not flat (empty = flat)."""
     ticks = [s for s in samples if s["kind"] == "tick"]
     rk = lambda s: s["router"]["rss_kb"]  # noqa: E731
@@ -299,6 +311,11 @@ def verdict(samples, final, duration, window, rss_max_pct, fd_max_pct, fd_slack)
                    f"{len(idles)} idle checks")
     if any(s["router"]["rss_kb"] is None for s in samples):
         why.append("the router was not running at some sample")
+    # statefeed is under test; a simulator is the test's own equipment: reported, not judged
+    res["unasked_exits"] = [{"t": t, "who": who, "status": st, "fault": f} for t, who, st, f in exits]
+    for t, who, st, f in exits:
+        if who == "statefeed":
+            why.append(f"statefeed exited unasked at {t:g} s (status {st}) during {f}")
     c = final or {}
     kinds = c.get("kinds", {})
     res["client"] = {k: c.get(k) for k in ("sent", "answered", "ok", "gave_up", "failed", "lost")}
@@ -331,6 +348,8 @@ def summary_text(res, rss_max_pct):
         f" lost {c['lost']}" + (f" ({kinds})" if kinds else ""),
         f"  idle checks at zero: {res['idle_at_zero']}/{res['idle_checks']}; router fds at idle "
         f"{res['idle_router_fds']}",
+        "  unasked exits: " + (", ".join(f"{e['who']} at {e['t']:g} s (status {e['status']}, during {e['fault']})"
+                                         for e in res.get("unasked_exits", [])) or "none"),
         ("  verdict: FLAT (RSS and fds within " + f"{rss_max_pct:g}% over the last half, no lost request, "
          "counters back to 0)") if not res["why_not_flat"] else
         "  verdict: NOT FLAT: " + "; ".join(res["why_not_flat"]),
@@ -341,7 +360,8 @@ def summary_text(res, rss_max_pct):
 def cmd_summary(a):
     samples = load_samples(a.samples)
     final = client_figures(a.client_final) if a.client_final else None
-    res = verdict(samples, final, a.duration, a.window, a.rss_growth_max, a.fd_growth_max, a.fd_slack)
+    res = verdict(samples, final, a.duration, a.window, a.rss_growth_max, a.fd_growth_max, a.fd_slack,
+                  load_exits(a.exits))
     with open(a.json, "w") if a.json else open(os.devnull, "w") as f:
         json.dump(res, f, indent=1, sort_keys=True)
     print(summary_text(res, a.rss_growth_max), flush=True)
@@ -375,6 +395,7 @@ def main(argv):
     q.add_argument("--fd-growth-max", type=float, default=10, help="percent")
     q.add_argument("--fd-slack", type=float, default=8, help="fds allowed on top of the percentage")
     q.add_argument("--json", help="write the figures here")
+    q.add_argument("--exits", help="exits.txt: processes that exited unasked")
     a = p.parse_args(argv)
     return {"sample": cmd_sample, "idle": cmd_idle, "summary": cmd_summary}[a.cmd](a)
 

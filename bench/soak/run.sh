@@ -378,12 +378,39 @@ duration_ms=$((minutes * 60 * 1000))
 next_sample=$((t_start + sample_s * 1000)) next_report=$((t_start + report_s * 1000))
 next_fault=$((fault_every > 0 ? t_start + fault_every * 1000 : 1 << 62))
 next_idle=$((idle_every > 0 ? t_start + idle_every * 1000 : 1 << 62))
+# A simulator or statefeed that exits without being told to is logged with its
+# exit status in exits.txt, and restarted so the soak goes on.
+watch_exits() {
+  local p rc
+  for ((p = 0; p < sim_procs; p++)); do
+    [[ $fault_active == "kill_sim process $p "* ]] && continue
+    kill -0 "${sim_pid[p]}" 2>/dev/null && continue
+    wait "${sim_pid[p]}" 2>/dev/null && rc=0 || rc=$?
+    forget "${sim_pid[p]}"
+    echo "$(elapsed_s) simulator-$p $rc ${fault_active:-none}" >>"$out/exits.txt"
+    say "soak: SIMULATOR PROCESS $p EXITED UNASKED at $(elapsed_s) s (status $rc, 128+N = signal N) during: ${fault_active:-no fault}; restarting it"
+    tail -5 "$out/sim-$p.log" | sed 's/^/soak:   sim-'"$p"'.log: /' | tee -a "$out/soak.txt"
+    start_sim "$p" || say "soak: simulator $p did not come back (see $out/sim-$p.log)"
+  done
+  if ((feed_pid)) && ! kill -0 "$feed_pid" 2>/dev/null; then
+    wait "$feed_pid" 2>/dev/null && rc=0 || rc=$?
+    forget "$feed_pid"
+    echo "$(elapsed_s) statefeed $rc ${fault_active:-none}" >>"$out/exits.txt"
+    say "soak: STATEFEED EXITED UNASKED at $(elapsed_s) s (status $rc, 128+N = signal N) during: ${fault_active:-no fault}; restarting it"
+    tail -5 "$out/statefeed.log" | sed 's/^/soak:   statefeed.log: /' | tee -a "$out/soak.txt"
+    feed_pid=0
+    start_feed || say "soak: statefeed did not come back (see $out/statefeed.log)"
+  fi
+}
+
 router_gone=0
+touch "$out/exits.txt"
 while :; do
   now=$(now_ms)
   ((now - t_start < duration_ms)) || break
   if ! kill -0 "$router_pid" 2>/dev/null; then router_gone=1; break; fi
   kill -0 "$client_pid" 2>/dev/null || { say "soak: the client exited early (see $out/client.log)"; break; }
+  watch_exits
   if [[ -n $fault_active ]] && ((now >= fault_until)); then fault_clear; fi
   # An idle check first: it clears the fault in force, so a fault due at the same
   # moment starts after it and keeps its whole hold.
@@ -425,7 +452,7 @@ stop "$client_pid"
 cp "$out/client-stats.json" "$out/client-final.json"
 tail -1 "$out/client.log" | grep -q '^{' && tail -1 "$out/client.log" >"$out/client-final.json"
 python3 "$REPORT" summary --samples "$out/samples.jsonl" --client-final "$out/client-final.json" \
-  --duration "$traffic_s" --window "$report_s" --rss-growth-max "$rss_growth_max" \
+  --duration "$traffic_s" --window "$report_s" --rss-growth-max "$rss_growth_max" --exits "$out/exits.txt" \
   --fd-growth-max "$fd_growth_max" --json "$out/summary.json" | tee -a "$out/soak.txt" && verdict=0 || verdict=1
 ((router_gone)) && verdict=1
 say "soak: run directory $out"

@@ -58,7 +58,7 @@ static const char *const kind_names[KIND_COUNT] = {
 typedef struct {
     const char *url, *stats_path, *records_path, *model;
     long concurrency, tenants, sessions, system_tokens, user_tokens, output_tokens, output_max,
-        prompt_max, turns_max, oneoff_tokens, timeout_s, drain_s;
+        prompt_max, turns_max, oneoff_tokens, timeout_s, drain_s, failure_pause_ms;
     double duration_s, stream_fraction, text_fraction, oneoff_fraction, give_up_fraction, sigma;
     uint64_t seed;
 } soak_options_t;
@@ -80,6 +80,7 @@ typedef struct {
     char session_id[48];
     char url[512];
     bool busy, stream, give_up;
+    uint64_t not_before_ns; /* after a failure: a client backs off before its next request */
     soak_state_t *state;
 } soak_slot_t;
 
@@ -94,6 +95,7 @@ struct soak_state_s {
     kvr_rng_t rng;
     FILE *records;
     uint64_t start_ns, seq, sent, answered, by_kind[KIND_COUNT], by_status[600];
+    uint64_t last_log_ns[KIND_COUNT], unlogged[KIND_COUNT]; /* failure lines: one per kind a second */
     size_t inflight;
     bool paused, stopping, drain_expired, closed;
     const char *timeout_text;
@@ -358,10 +360,17 @@ static void refill_cb(uv_timer_t *t)
             close_all(s);
         return;
     }
+    uint64_t now = kvr_clock_now_ns(), next_due = UINT64_MAX;
     for (long i = 0; i < s->opt.concurrency && !s->paused; i++) {
-        if (s->slots[i].busy)
+        soak_slot_t *slot = &s->slots[i];
+        if (slot->busy)
             continue;
-        int rc = start_slot(s, &s->slots[i]);
+        if (slot->not_before_ns > now) {
+            if (slot->not_before_ns < next_due)
+                next_due = slot->not_before_ns;
+            continue;
+        }
+        int rc = start_slot(s, slot);
         if (rc) {
             fprintf(stderr, "kvroute-soak-client: a request could not start: %s\n", strerror(-rc));
             /* Try again shortly rather than spin. */
@@ -369,6 +378,8 @@ static void refill_cb(uv_timer_t *t)
             return;
         }
     }
+    if (next_due != UINT64_MAX && !s->paused)
+        uv_timer_start(&s->refill_timer, refill_cb, (next_due - now) / KVR_NS_PER_MS + 1, 0);
 }
 
 static void request_done(kvr_replay_req_t *r, void *arg)
@@ -387,9 +398,22 @@ static void request_done(kvr_replay_req_t *r, void *arg)
         res.send_rel_ms = res.due_rel_ms = (double)(r->send_ns - s->start_ns) / 1e6;
         kvr_replay_write_record(s->records, &slot->tr, &res, "soak", s->start_ns);
     }
-    if (kind != KIND_OK && kind != KIND_GAVE_UP)
-        fprintf(stderr, "kvroute-soak-client: request %zu %s: %s\n", r->index, kind_names[kind],
-                r->error[0] ? r->error : "(no error text)");
+    if (kind != KIND_OK && kind != KIND_GAVE_UP) {
+        slot->not_before_ns = r->end_ns + (uint64_t)s->opt.failure_pause_ms * KVR_NS_PER_MS;
+        /* A fleet that is all down fails fast: one line per kind a second says enough. */
+        if (r->end_ns - s->last_log_ns[kind] >= KVR_NS_PER_SEC) {
+            fprintf(stderr, "kvroute-soak-client: request %zu %s: %s", r->index, kind_names[kind],
+                    r->error[0] ? r->error : "(no error text)");
+            if (s->unlogged[kind])
+                fprintf(stderr, " (and %llu more %s since the last such line)", (unsigned long long)s->unlogged[kind],
+                        kind_names[kind]);
+            fputc('\n', stderr);
+            s->last_log_ns[kind] = r->end_ns;
+            s->unlogged[kind] = 0;
+        } else {
+            s->unlogged[kind]++;
+        }
+    }
     /* Started from the loop, not from inside the client's callback. */
     if (!s->closed)
         uv_timer_start(&s->refill_timer, refill_cb, 0, 0);
@@ -466,6 +490,7 @@ static void usage(FILE *f)
         "  --length-sigma X      lognormal shape of every length (default 1.0)\n"
         "  --timeout-s S         a request unanswered this long is given up (default 120)\n"
         "  --drain-s S           at stop, wait this long for requests in flight (default timeout + 5)\n"
+        "  --failure-pause-ms N  after a failed request its place waits N ms before the next (default 100)\n"
         "  --stats FILE          rewrite the counters here every second (one JSON line)\n"
         "  --records FILE        one JSON line per request (kvroute-replay's record format)\n"
         "  --model NAME          model field of each request (default kvroute-sim)\n"
@@ -491,7 +516,7 @@ static int parse_options(int argc, char **argv, soak_options_t *o)
 {
     enum { O_URL = 256, O_CONC, O_DUR, O_STREAM, O_TEXT, O_ONEOFF, O_GIVEUP, O_TENANTS, O_SESSIONS, O_SYS,
            O_USER, O_TURNS, O_ONEOFF_TOK, O_PROMPT_MAX, O_OUT, O_OUT_MAX, O_SIGMA, O_TIMEOUT, O_DRAIN,
-           O_STATS, O_RECORDS, O_MODEL, O_SEED };
+           O_STATS, O_RECORDS, O_MODEL, O_SEED, O_PAUSE };
     static const struct option longopts[] = {
         {"url", required_argument, 0, O_URL}, {"concurrency", required_argument, 0, O_CONC},
         {"duration-s", required_argument, 0, O_DUR}, {"stream-fraction", required_argument, 0, O_STREAM},
@@ -504,11 +529,13 @@ static int parse_options(int argc, char **argv, soak_options_t *o)
         {"length-sigma", required_argument, 0, O_SIGMA}, {"timeout-s", required_argument, 0, O_TIMEOUT},
         {"drain-s", required_argument, 0, O_DRAIN}, {"stats", required_argument, 0, O_STATS},
         {"records", required_argument, 0, O_RECORDS}, {"model", required_argument, 0, O_MODEL},
-        {"seed", required_argument, 0, O_SEED}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+        {"seed", required_argument, 0, O_SEED}, {"failure-pause-ms", required_argument, 0, O_PAUSE},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
     *o = (soak_options_t){.concurrency = 32, .tenants = 4, .sessions = 64, .system_tokens = 1024,
                           .user_tokens = 200, .output_tokens = 48, .output_max = 512, .prompt_max = 16384,
                           .turns_max = 8, .oneoff_tokens = 256, .timeout_s = 120, .drain_s = -1,
+                          .failure_pause_ms = 100,
                           .stream_fraction = 0.75, .text_fraction = 0.1, .oneoff_fraction = 0.2,
                           .give_up_fraction = 0.02, .sigma = 1.0, .seed = 1, .model = "kvroute-sim"};
     int c;
@@ -539,6 +566,7 @@ static int parse_options(int argc, char **argv, soak_options_t *o)
         case O_RECORDS: o->records_path = optarg; break;
         case O_MODEL: o->model = optarg; break;
         case O_SEED: bad = parse_num(optarg, 0, 9007199254740991.0, &v); o->seed = (uint64_t)v; break;
+        case O_PAUSE: bad = parse_num(optarg, 0, 600000, &v); o->failure_pause_ms = (long)v; break;
         case 'h': usage(stdout); exit(0);
         default: usage(stderr); return -EINVAL;
         }

@@ -112,6 +112,15 @@ class Verdict(unittest.TestCase):
         why = self.verdict(samples, d)["why_not_flat"]
         self.assertIn("the router was not running at some sample", why)
 
+    def test_statefeed_exiting_unasked_fails_a_simulator_is_only_reported(self):
+        samples, d = run()
+        res = report.verdict(samples, FINAL, d, 60, 10, 10, 8, [(173.0, "simulator-1", 137, "none")])
+        self.assertEqual(res["why_not_flat"], [])
+        self.assertEqual(res["unasked_exits"][0]["status"], 137)
+        self.assertIn("simulator-1 at 173 s (status 137, during none)", report.summary_text(res, 10))
+        res = report.verdict(samples, FINAL, d, 60, 10, 10, 8, [(90.5, "statefeed", 139, "garbage engine 3")])
+        self.assertEqual(res["why_not_flat"], ["statefeed exited unasked at 90.5 s (status 139) during garbage engine 3"])
+
     def test_missing_final_counters_fail(self):
         samples, d = run()
         self.assertIn("the client's final counters are missing", self.verdict(samples, d, None)["why_not_flat"])
