@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,9 @@ int main(int argc, char **argv)
         cfg.fault_engines = fault_engines;
     }
     kvr_log_init("kvroute-sim", level);
+    /* libuv writes with writev: a second write to a connection the client has reset raises
+     * SIGPIPE, which would end the whole fleet without a word. EPIPE is handled per connection. */
+    signal(SIGPIPE, SIG_IGN);
 
     uv_loop_t *loop = uv_default_loop();
     int rc = kvr_sim_fleet_start(&fleet, loop, &cfg);

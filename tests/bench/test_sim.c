@@ -463,6 +463,22 @@ Test(sim, stall_accepts_and_never_answers, .timeout = 30.)
     stop_sim();
 }
 
+/* A client that resets a connection while its engine writes makes the next write raise SIGPIPE
+ * (a soak lost whole simulator processes to it, exit status 141). The race cannot be forced, so
+ * the signal is sent directly: the fleet must shrug it off and keep serving. */
+Test(sim, sigpipe_does_not_end_the_fleet, .timeout = 30.)
+{
+    start_sim(2, NULL);
+    cr_assert_eq(kill(sim_pid, SIGPIPE), 0);
+    char *resp;
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 5000), 200, "still serving");
+    free(resp);
+    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
+    free(resp);
+    cr_assert(kvr_test_alive(sim_pid));
+    stop_sim();
+}
+
 Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
 {
     uint16_t admin = kvr_test_free_port();
