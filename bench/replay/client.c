@@ -181,10 +181,10 @@ static void sse_lines(kvr_replay_req_t *r)
 {
     size_t start = 0;
     char *nl;
-    while ((nl = memchr(r->buf + start, '\n', r->buf_len - start)) != NULL) {
-        size_t end = (size_t)(nl - r->buf);
+    while ((nl = memchr(r->buf.base + start, '\n', r->buf.len - start)) != NULL) {
+        size_t end = (size_t)(nl - r->buf.base);
         size_t len = end - start;
-        const char *line = r->buf + start;
+        const char *line = r->buf.base + start;
         if (len && line[len - 1] == '\r')
             len--;
         if (len >= 5 && memcmp(line, "data:", 5) == 0) {
@@ -193,8 +193,7 @@ static void sse_lines(kvr_replay_req_t *r)
         }
         start = end + 1;
     }
-    memmove(r->buf, r->buf + start, r->buf_len - start);
-    r->buf_len -= start;
+    kvr_buf_consume(&r->buf, start);
 }
 
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
@@ -208,20 +207,9 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
             snprintf(r->engine, sizeof(r->engine), "%s", h->value);
         curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &r->status);
     }
-    if (r->buf_len + n > LINE_LIMIT)
+    if (n > LINE_LIMIT || r->buf.len > LINE_LIMIT - n)
         return n; /* a runaway line: drop it rather than grow without bound */
-    if (r->buf_len + n > r->buf_cap) {
-        size_t cap = r->buf_cap ? r->buf_cap : 4096;
-        while (cap < r->buf_len + n)
-            cap *= 2;
-        char *buf = realloc(r->buf, cap);
-        if (!buf)
-            return 0; /* curl aborts the transfer with a write error */
-        r->buf = buf;
-        r->buf_cap = cap;
-    }
-    memcpy(r->buf + r->buf_len, data, n);
-    r->buf_len += n;
+    kvr_buf_append(&r->buf, data, n);
     if (r->status >= 200 && r->status < 300)
         sse_lines(r);
     return n;
@@ -248,8 +236,8 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
         snprintf(r->error, sizeof(r->error), "%s", curl_easy_strerror(result));
     if (!r->error[0] && (r->status < 200 || r->status >= 300)) {
         /* The OpenAI-shaped error body, kept short for the record. */
-        size_t n = r->buf_len < 200 ? r->buf_len : 200;
-        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf ? r->buf : "");
+        size_t n = r->buf.len < 200 ? r->buf.len : 200;
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf.base ? r->buf.base : "");
         for (char *p = r->error; *p; p++)
             if (*p == '\n' || *p == '\r')
                 *p = ' ';
@@ -262,9 +250,7 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
     r->headers = NULL;
     free(r->body);
     r->body = NULL;
-    free(r->buf);
-    r->buf = NULL;
-    r->buf_len = r->buf_cap = 0;
+    kvr_buf_close(&r->buf);
     c->done(r, c->arg);
 }
 

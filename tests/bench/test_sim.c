@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/state_frame.h"
 #include "tests/support/proc.h"
 
@@ -182,7 +183,7 @@ Test(sim, same_prefix_reports_cached_tokens, .timeout = 30.)
 static void post_many(uint16_t port, const char *path, char **bodies, size_t n, char **resps)
 {
     int fds[64];
-    size_t lens[64] = {0}, caps[64];
+    kvr_buf_t answers[64];
     cr_assert_leq(n, 64);
     for (size_t i = 0; i < n; i++) {
         fds[i] = socket(AF_INET, SOCK_STREAM, 0);
@@ -195,8 +196,7 @@ static void post_many(uint16_t port, const char *path, char **bodies, size_t n, 
                           "Content-Length: %zu\r\n\r\n", path, strlen(bodies[i]));
         cr_assert_eq(write(fds[i], head, (size_t)hn), hn);
         cr_assert_eq(write(fds[i], bodies[i], strlen(bodies[i])), (ssize_t)strlen(bodies[i]));
-        caps[i] = 4096;
-        resps[i] = calloc(1, caps[i]);
+        kvr_buf_init(&answers[i]);
     }
     size_t open_fds = n;
     while (open_fds) {
@@ -207,20 +207,16 @@ static void post_many(uint16_t port, const char *path, char **bodies, size_t n, 
         for (size_t i = 0; i < n; i++) {
             if (fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            if (lens[i] + 2048 > caps[i]) {
-                caps[i] *= 2;
-                resps[i] = realloc(resps[i], caps[i]);
-            }
-            ssize_t r = read(fds[i], resps[i] + lens[i], caps[i] - lens[i] - 1);
+            ssize_t r = read(fds[i], kvr_buf_tail(&answers[i], 2048), 2048);
             if (r <= 0) {
                 close(fds[i]);
                 fds[i] = -1;
                 pfd[i].fd = -1;
                 open_fds--;
+                resps[i] = kvr_buf_release(&answers[i], NULL);
                 continue;
             }
-            lens[i] += (size_t)r;
-            resps[i][lens[i]] = '\0';
+            kvr_buf_commit(&answers[i], (size_t)r);
         }
     }
 }
