@@ -203,7 +203,7 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
             kvr_prom_sample_u64(w, "kvroute_selections_total", l, 3, s->count[k]);
         }
     }
-    static const char *const causes[] = {"connect", "status_5xx", "reset"};
+    static const char *const causes[] = {"connect", "status_5xx", "reset", "first_byte_timeout"};
     counter_by(w, "kvroute_retries_total", "requests retried on another engine, by cause", "cause", causes,
                m->retries_total, KVR_RETRY_N_CAUSES);
     static const char *const kinds[] = {"connect", "first_byte", "idle"};
