@@ -73,6 +73,8 @@ char *kvr_buf_tail(kvr_buf_t *b, size_t n)
 
 void kvr_buf_commit(kvr_buf_t *b, size_t n)
 {
+    if (n == 0)
+        return;
     /* The NUL's byte is reserved too: len + n + 1 <= cap. */
     if (n >= b->cap - b->len) {
         fprintf(stderr, "kvroute: buffer commit of %zu bytes past its reserve\n", n);

@@ -128,6 +128,8 @@ Test(buf, starts_in_caller_storage_and_moves_to_the_heap, .timeout = 5.)
 Test(buf, tail_commit_and_consume, .timeout = 5.)
 {
     kvr_buf_t b = KVR_BUF_INIT;
+    kvr_buf_commit(&b, 0); /* a read that returned nothing */
+    cr_expect_null(b.base);
     char *t = kvr_buf_tail(&b, 5);
     memcpy(t, "hello", 5);
     kvr_buf_commit(&b, 5);
