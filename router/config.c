@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "router/engines.h"
 
@@ -34,6 +35,7 @@ static const opt_t options[] = {
     {"placement", SPECIAL, "MODE", "oneshot (policy runs at a session's first request, then pinned) or per-request (default)"},
     {"es", SPECIAL, "0|1", "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters only, the segment is never opened. Default: $ES, else 1"},
     {"shm", STR(shm_name), "NAME", "statefeed segment name (default /kvroute-state)"},
+    {"shm-owner", U64(shm_owner_uid, 4294967294u), "UID", "uid that must own the segment (statefeed's); another owner, or a group/other-writable segment, is refused (default: this process's uid)"},
     {"max-age-ms", U64(max_age_ms, 3600000), "MS", "feed samples and writer heartbeat older than this fall back to shadow (default 2000)"},
     {"reconcile-s", U64(reconcile_s, 86400), "S", "ES=0: compare shadow counters with each engine's /metrics every S seconds, 0 = off (default 30)"},
     {"session-header", STR(session_header), "NAME", "request header carrying the session id (default X-Session-ID)"},
@@ -75,6 +77,7 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
     const char *es = getenv("ES");
     cfg->es = !(es && strcmp(es, "0") == 0);
     strcpy(cfg->shm_name, KVR_SHM_DEFAULT_NAME);
+    cfg->shm_owner_uid = geteuid();
     cfg->max_age_ms = 2000;
     cfg->reconcile_s = 30;
     strcpy(cfg->session_header, "X-Session-ID");

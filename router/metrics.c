@@ -253,6 +253,9 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     counter(w, "kvroute_feed_stale_fallbacks_total",
             "per-engine decisions that used shadow only because the feed was stale or missing", stale);
     counter(w, "kvroute_feed_opens_total", "times the segment was (re)opened", r->feed.opens_total);
+    counter(w, "kvroute_feed_segment_changes_total",
+            "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
+            r->feed.changes_total);
     if (r->feed.open) {
         kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE, "age of the statefeed writer's heartbeat");
         kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0, (double)r->feed.last_heartbeat_age_ns / 1e9);
@@ -296,9 +299,9 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
     cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
     cJSON *eff = cJSON_AddObjectToObject(o, "eff");
-    cJSON_AddNumberToObject(eff, "requests", (int)v->eff_requests);
-    cJSON_AddNumberToObject(eff, "running", (int)v->eff_running);
-    cJSON_AddNumberToObject(eff, "waiting", (int)v->eff_waiting);
+    cJSON_AddNumberToObject(eff, "requests", (double)v->eff_requests);
+    cJSON_AddNumberToObject(eff, "running", (double)v->eff_running);
+    cJSON_AddNumberToObject(eff, "waiting", (double)v->eff_waiting);
     cJSON_AddNumberToObject(eff, "pending_prefill_tokens", (double)v->eff_pending_prefill_tokens);
     cJSON_AddNumberToObject(eff, "kv_tokens", (double)v->eff_kv_tokens);
     cJSON_AddNumberToObject(o, "dispatched", (double)e->dispatched_total);
@@ -308,11 +311,11 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(upstream, "busy", (int)busy);
     if (v->feed_fresh) {
         cJSON *real = cJSON_AddObjectToObject(o, "real");
-        cJSON_AddNumberToObject(real, "running", (int)v->real_running);
-        cJSON_AddNumberToObject(real, "waiting", (int)v->real_waiting);
+        cJSON_AddNumberToObject(real, "running", (double)v->real_running);
+        cJSON_AddNumberToObject(real, "waiting", (double)v->real_waiting);
         cJSON_AddNumberToObject(real, "pending_prefill_tokens", (double)v->real_pending_prefill_tokens);
         cJSON_AddNumberToObject(real, "kv_tokens", (double)v->real_kv_tokens);
-        cJSON_AddNumberToObject(real, "max_running", (int)v->max_running);
+        cJSON_AddNumberToObject(real, "max_running", (double)v->max_running);
         cJSON_AddBoolToObject(real, "caps_complete", v->caps_complete);
         if (real)
             add_real(real, "kv_usage", v->kv_usage);

@@ -10,11 +10,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
-#include "common/error.h"
 #include "shm_layout/shm_layout.h"
+
+/* CLOCK_MONOTONIC, the segment's clock. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * KVR_SHM_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Milliseconds for display; a time from the future shows as -1. */
+static double age_ms(uint64_t age_ns)
+{
+    return age_ns == UINT64_MAX ? -1.0 : (double)age_ns / 1e6;
+}
+
+/* An engine id from the segment, fit for a terminal: control bytes become '?'. */
+static void printable(char *out, size_t size, const char *in)
+{
+    size_t n = 0;
+    for (; in[n] != '\0' && n + 1 < size; n++)
+        out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
+    out[n] = '\0';
+}
 
 static const char usage[] =
     "usage: kvroute-shm COMMAND NAME [options]\n"
@@ -50,16 +72,29 @@ static void die_usage(const char *msg)
 static int open_or_explain(kvr_shm_t *shm, const char *name)
 {
     int rc = kvr_shm_open(shm, name);
+    char text[512];
     if (rc == -ENOENT)
         fprintf(stderr, "kvroute-shm: %s: no such segment (is kvroute-statefeed running?)\n", name);
     else if (rc < 0)
-        fprintf(stderr, "kvroute-shm: %s: %s\n", name, kvr_strerror(rc));
+        fprintf(stderr, "kvroute-shm: %s: %s\n", name, kvr_shm_explain(shm, rc, text, sizeof text));
     return rc;
+}
+
+/* Before every look at the mapping: a segment changed under us is reopened, not read. */
+static int still_readable(kvr_shm_t *shm, const char *name)
+{
+    int rc = kvr_shm_check_size(shm);
+    if (rc == 0)
+        return 0;
+    char text[512];
+    fprintf(stderr, "kvroute-shm: %s: %s; reopening\n", name, kvr_shm_explain(shm, rc, text, sizeof text));
+    kvr_shm_close(shm);
+    return open_or_explain(shm, name);
 }
 
 static const char *writer_text(const kvr_shm_t *shm, uint64_t now)
 {
-    switch (kvr_shm_check_heartbeat(shm, now, 2 * KVR_NS_PER_SEC)) {
+    switch (kvr_shm_check_heartbeat(shm, now, 2 * KVR_SHM_NS_PER_SEC)) {
     case 0: return "live";
     case KVR_ESHM_STALE: return "stale";
     default:
@@ -71,38 +106,41 @@ static const char *writer_text(const kvr_shm_t *shm, uint64_t now)
 static void dump_table(const kvr_shm_t *shm, FILE *out)
 {
     const kvr_shm_header_t *h = shm->header;
-    uint64_t now = kvr_clock_now_ns();
+    uint64_t now = now_ns();
     uint64_t beat = atomic_load(&h->heartbeat_ns);
     fprintf(out,
             "segment %s  abi %u.%u  capacity %u  engines %u  generation %llu\n"
             "writer pid %lld  %s  heartbeat %.1f ms ago\n\n",
-            shm->name, h->abi_major, h->abi_minor, h->capacity, atomic_load(&h->engines_in_use),
+            shm->name, h->abi_major, h->abi_minor, shm->capacity, atomic_load(&h->engines_in_use),
             (unsigned long long)kvr_shm_generation(shm), (long long)atomic_load(&h->writer_pid),
-            writer_text(shm, now), (double)kvr_clock_age_ns(now, beat) / 1e6);
+            writer_text(shm, now), age_ms(kvr_shm_age_ns(now, beat)));
     fprintf(out, "%-4s %-34s %-7s %9s %7s %7s %5s %6s %12s %8s\n", "slot", "engine", "healthy",
             "age_ms", "running", "waiting", "cap", "kv%", "pending_pf", "source");
-    for (uint32_t i = 0; i < h->capacity; i++) {
+    for (uint32_t i = 0; i < shm->capacity; i++) {
         kvr_engine_state_t s;
         uint64_t age;
         int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
         if (rc == -ENOENT)
             continue;
+        char text[256];
         if (rc < 0) {
-            fprintf(out, "%-4u (unreadable: %s)\n", i, kvr_strerror(rc));
+            fprintf(out, "%-4u (unreadable: %s)\n", i, kvr_shm_explain(shm, rc, text, sizeof text));
             continue;
         }
+        char engine[KVR_SHM_ENGINE_ID_MAX];
+        printable(engine, sizeof engine, s.engine_id);
         char age_text[32];
         if (s.sample_seq == 0)
             snprintf(age_text, sizeof age_text, "never");
         else
-            snprintf(age_text, sizeof age_text, "%.1f", (double)age / 1e6);
+            snprintf(age_text, sizeof age_text, "%.1f", age_ms(age));
         char cap[16];
         if (s.max_running)
             snprintf(cap, sizeof cap, "%u%s", s.max_running,
                      s.flags & KVR_SLOT_CAPS_COMPLETE ? "" : "?");
         else
             snprintf(cap, sizeof cap, "-");
-        fprintf(out, "%-4u %-34.34s %-7s %9s %7u %7u %5s %6.1f %12llu %8s\n", i, s.engine_id,
+        fprintf(out, "%-4u %-34.34s %-7s %9s %7u %7u %5s %6.1f %12llu %8s\n", i, engine,
                 s.flags & KVR_SLOT_HEALTHY ? "yes" : "no", age_text, s.running, s.waiting, cap,
                 s.kv_usage * 100.0, (unsigned long long)s.pending_prefill_tokens,
                 kvr_source_name(kvr_slot_source(s.flags)));
@@ -119,7 +157,7 @@ static cJSON *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t ag
     cJSON_AddStringToObject(o, "source", kvr_source_name(kvr_slot_source(s->flags)));
     cJSON_AddBoolToObject(o, "sampled", s->sample_seq != 0);
     if (s->sample_seq)
-        cJSON_AddNumberToObject(o, "age_ms", (double)age / 1e6);
+        cJSON_AddNumberToObject(o, "age_ms", age_ms(age));
     else
         cJSON_AddNullToObject(o, "age_ms");
     cJSON_AddNumberToObject(o, "sample_seq", s->sample_seq);
@@ -146,27 +184,29 @@ static cJSON *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t ag
 static int dump_json(const kvr_shm_t *shm, FILE *out)
 {
     const kvr_shm_header_t *h = shm->header;
-    uint64_t now = kvr_clock_now_ns();
+    uint64_t now = now_ns();
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "name", shm->name);
     cJSON_AddNumberToObject(root, "abi_major", h->abi_major);
     cJSON_AddNumberToObject(root, "abi_minor", h->abi_minor);
-    cJSON_AddNumberToObject(root, "capacity", h->capacity);
+    cJSON_AddNumberToObject(root, "capacity", shm->capacity);
     cJSON_AddNumberToObject(root, "engines_in_use", atomic_load(&h->engines_in_use));
     cJSON_AddNumberToObject(root, "generation", kvr_shm_generation(shm));
     cJSON_AddNumberToObject(root, "writer_pid", atomic_load(&h->writer_pid));
     cJSON_AddStringToObject(root, "writer", writer_text(shm, now));
     cJSON_AddNumberToObject(root, "heartbeat_age_ms",
-                            (double)kvr_clock_age_ns(now, atomic_load(&h->heartbeat_ns)) / 1e6);
+                            age_ms(kvr_shm_age_ns(now, atomic_load(&h->heartbeat_ns))));
     cJSON *engines = cJSON_AddArrayToObject(root, "engines");
-    for (uint32_t i = 0; i < h->capacity; i++) {
+    for (uint32_t i = 0; i < shm->capacity; i++) {
         kvr_engine_state_t s;
         uint64_t age;
+        char text[256];
         int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
         if (rc == 0)
             cJSON_AddItemToArray(engines, slot_json(&s, i, age));
         else if (rc != -ENOENT)
-            fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i, kvr_strerror(rc));
+            fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i,
+                    kvr_shm_explain(shm, rc, text, sizeof text));
     }
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
@@ -226,8 +266,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "kvroute-shm: %s: owned by a live writer; not replaced\n", name);
             return 1;
         }
+        char text[512];
         if (rc < 0) {
-            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_strerror(rc));
+            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_shm_explain(&shm, rc, text, sizeof text));
             return 1;
         }
         /* No writer will tick this segment: say so rather than look live for 2 s. */
@@ -237,7 +278,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(command, "dump") == 0) {
-        if (open_or_explain(&shm, name) < 0)
+        if (open_or_explain(&shm, name) < 0 || still_readable(&shm, name) < 0)
             return 1;
         int rc = json ? dump_json(&shm, stdout) : (dump_table(&shm, stdout), 0);
         kvr_shm_close(&shm);
@@ -250,6 +291,8 @@ int main(int argc, char **argv)
             return 1;
         bool tty = isatty(STDOUT_FILENO);
         while (!interrupted) {
+            if (still_readable(&shm, name) < 0)
+                return 1;
             if (tty)
                 fputs("\033[H\033[2J", stdout);
             dump_table(&shm, stdout);

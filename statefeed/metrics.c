@@ -60,6 +60,8 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_engines", KVR_PROM_GAUGE, "Engines with a slot.", feed->engine_count);
     scalar(w, "kvroute_statefeed_table_generation", KVR_PROM_GAUGE, "Segment table generation.",
            kvr_shm_generation(&feed->shm));
+    scalar(w, "kvroute_statefeed_segment_repairs_total", KVR_PROM_COUNTER,
+           "Times the segment was found shrunk, overwritten or replaced and restored.", feed->segment_repairs);
     scalar(w, "kvroute_statefeed_push_rejected_total", KVR_PROM_COUNTER,
            "Push frames rejected as malformed.", feed->push_rejected);
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
