@@ -69,21 +69,32 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
 
     kvr_feed_relay_stats_t rs;
     kvr_feed_relay_stats(feed, &rs);
-    if (feed->cfg.export_addr[0] != '\0')
+    if (feed->cfg.export_addr[0] != '\0') {
         scalar(w, "kvroute_statefeed_export_subscribers", KVR_PROM_GAUGE, "Relay subscribers connected.",
                rs.subscribers);
-    if (rs.imports > 0) {
-        kvr_prom_family(w, "kvroute_statefeed_import_connected", KVR_PROM_GAUGE,
-                        "1 while the relay import is connected.");
+        scalar(w, "kvroute_statefeed_export_refused_total", KVR_PROM_COUNTER,
+               "Relay subscribers dropped in the handshake (no hello, wrong version, hmac mismatch).",
+               rs.export_refused);
+    }
+    static const struct {
+        const char *name, *help;
+        kvr_prom_type_t type;
+    } import_families[] = {
+        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.", KVR_PROM_GAUGE},
+        {"kvroute_statefeed_import_rejected_total", "Relay streams dropped for a malformed frame.",
+         KVR_PROM_COUNTER},
+        {"kvroute_statefeed_import_engines_refused_total",
+         "Relay table entries ignored past --relay-max-engines.", KVR_PROM_COUNTER},
+        {"kvroute_statefeed_import_changes_deferred_total",
+         "Relay engine additions and removals put off by --relay-max-changes.", KVR_PROM_COUNTER},
+    };
+    for (unsigned m = 0; rs.imports > 0 && m < sizeof(import_families) / sizeof(import_families[0]); m++) {
+        kvr_prom_family(w, import_families[m].name, import_families[m].type, import_families[m].help);
         for (unsigned k = 0; k < rs.imports; k++) {
+            uint64_t v = m == 0 ? (rs.import_connected[k] ? 1 : 0) : m == 1 ? rs.import_rejected[k]
+                       : m == 2 ? rs.import_engines_refused[k] : rs.import_changes_deferred[k];
             kvr_prom_label_t l = {"addr", rs.import_addr[k]};
-            kvr_prom_sample_u64(w, "kvroute_statefeed_import_connected", &l, 1, rs.import_connected[k] ? 1 : 0);
-        }
-        kvr_prom_family(w, "kvroute_statefeed_import_rejected_total", KVR_PROM_COUNTER,
-                        "Relay tables that did not decode.");
-        for (unsigned k = 0; k < rs.imports; k++) {
-            kvr_prom_label_t l = {"addr", rs.import_addr[k]};
-            kvr_prom_sample_u64(w, "kvroute_statefeed_import_rejected_total", &l, 1, rs.import_rejected[k]);
+            kvr_prom_sample_u64(w, import_families[m].name, &l, 1, v);
         }
     }
 
