@@ -182,10 +182,10 @@ static void sse_lines(kvr_replay_req_t *r)
 {
     size_t start = 0;
     char *nl;
-    while ((nl = memchr(r->buf + start, '\n', r->buf_len - start)) != NULL) {
-        size_t end = (size_t)(nl - r->buf);
+    while ((nl = memchr(r->buf.base + start, '\n', r->buf.len - start)) != NULL) {
+        size_t end = (size_t)(nl - r->buf.base);
         size_t len = end - start;
-        const char *line = r->buf + start;
+        const char *line = r->buf.base + start;
         if (len && line[len - 1] == '\r')
             len--;
         if (len >= 5 && memcmp(line, "data:", 5) == 0) {
@@ -194,8 +194,7 @@ static void sse_lines(kvr_replay_req_t *r)
         }
         start = end + 1;
     }
-    memmove(r->buf, r->buf + start, r->buf_len - start);
-    r->buf_len -= start;
+    kvr_buf_consume(&r->buf, start);
 }
 
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
@@ -212,20 +211,9 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
                           strncasecmp(h->value, "text/event-stream", 17) == 0;
         curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &r->status);
     }
-    if (r->buf_len + n > LINE_LIMIT)
+    if (n > LINE_LIMIT || r->buf.len > LINE_LIMIT - n)
         return n; /* a runaway line: drop it rather than grow without bound */
-    if (r->buf_len + n > r->buf_cap) {
-        size_t cap = r->buf_cap ? r->buf_cap : 4096;
-        while (cap < r->buf_len + n)
-            cap *= 2;
-        char *buf = realloc(r->buf, cap);
-        if (!buf)
-            return 0; /* curl aborts the transfer with a write error */
-        r->buf = buf;
-        r->buf_cap = cap;
-    }
-    memcpy(r->buf + r->buf_len, data, n);
-    r->buf_len += n;
+    kvr_buf_append(&r->buf, data, n);
     if (r->status >= 200 && r->status < 300 && r->event_stream)
         sse_lines(r);
     return n;
@@ -235,13 +223,13 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 static void whole_body(kvr_replay_req_t *r)
 {
     r->whole_body = true;
-    if (!r->buf_len) {
+    if (!r->buf.len) {
         snprintf(r->error, sizeof(r->error), "HTTP %ld with an empty body", r->status);
         return;
     }
     const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(r->buf, r->buf_len, &end, false);
-    if (!doc || !kvr_rj_blank(end, r->buf + r->buf_len)) {
+    cJSON *doc = cJSON_ParseWithLengthOpts(r->buf.base, r->buf.len, &end, false);
+    if (!doc || !kvr_rj_blank(end, r->buf.base + r->buf.len)) {
         cJSON_Delete(doc);
         snprintf(r->error, sizeof(r->error), "HTTP %ld: the body is not one JSON document", r->status);
         return;
@@ -287,8 +275,8 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
         whole_body(r);
     if (!r->error[0] && (r->status < 200 || r->status >= 300)) {
         /* The OpenAI-shaped error body, kept short for the record. */
-        size_t n = r->buf_len < 200 ? r->buf_len : 200;
-        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf ? r->buf : "");
+        size_t n = r->buf.len < 200 ? r->buf.len : 200;
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf.base ? r->buf.base : "");
         for (char *p = r->error; *p; p++)
             if (*p == '\n' || *p == '\r')
                 *p = ' ';
@@ -301,9 +289,7 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
     r->headers = NULL;
     free(r->body);
     r->body = NULL;
-    free(r->buf);
-    r->buf = NULL;
-    r->buf_len = r->buf_cap = 0;
+    kvr_buf_close(&r->buf);
     c->done(r, c->arg);
 }
 

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "common/buf.h"
+
 /*
  * Streaming chat completions over libcurl's multi interface driven by a
  * libuv loop (curl's socket and timer callbacks mapped onto uv_poll and
@@ -55,8 +57,7 @@ struct kvr_replay_req_s {
     CURL *easy;
     kvr_client_t *client;
     kvr_replay_req_t *prev, *next;
-    char *buf;
-    size_t buf_len, buf_cap;
+    kvr_buf_t buf; /* SSE bytes not yet split into lines */
 };
 
 /**
