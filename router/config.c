@@ -51,10 +51,11 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, migrate_load, "migrate-load", "N", "0", 0, 1000000,
                     "oneshot: re-place a session whose pinned engine has more than N eff requests, 0 = never"),
     KVR_OPT_ROW_U64(T, retries, "retries", "N", "2", 0, 16,
-                    "retries on another engine after a connect failure or a 5xx before any byte reached the client"),
+                    "retries on another engine after a connect failure, a reset, a first-byte timeout or a 5xx before any "
+                    "byte reached the client"),
     KVR_OPT_ROW_U64(T, connect_timeout_ms, "connect-timeout-ms", "MS", "2000", 1, 600000, "upstream connect timeout"),
     KVR_OPT_ROW_U64(T, first_byte_timeout_ms, "first-byte-timeout-ms", "MS", "120000", 1, 3600000,
-                    "request sent to first response byte; 504 when it expires"),
+                    "request sent to first response byte; then retried on another engine, 504 when none is left"),
     KVR_OPT_ROW_U64(T, idle_timeout_ms, "idle-timeout-ms", "MS", "60000", 1, 3600000,
                     "longest silence inside an upstream response"),
     KVR_OPT_ROW_U64(T, max_body_bytes, "max-body-bytes", "N", "16777216", 0, 1ull << 31,

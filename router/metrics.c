@@ -221,7 +221,7 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
                  label(r->engines.engines[i]->id, l, sizeof l), r->cfg.policy, s->reason[k],
                  (unsigned long long)s->count[k]);
     }
-    static const char *const causes[] = {"connect", "status_5xx", "reset"};
+    static const char *const causes[] = {"connect", "status_5xx", "reset", "first_byte_timeout"};
     head(&o, "kvroute_retries_total", "counter", "requests retried on another engine, by cause");
     for (int c = 0; c < KVR_RETRY_N_CAUSES; c++)
         outf(&o, "kvroute_retries_total{cause=\"%s\"} %llu\n", causes[c], (unsigned long long)m->retries_total[c]);

@@ -31,6 +31,7 @@ typedef enum {
     KVR_RETRY_CONNECT = 0,  /* connect refused / failed / timed out */
     KVR_RETRY_STATUS_5XX,   /* the engine answered 5xx before any byte went to the client */
     KVR_RETRY_RESET,        /* the connection died before any byte went to the client */
+    KVR_RETRY_FIRST_BYTE,   /* the engine stayed silent past --first-byte-timeout-ms */
     KVR_RETRY_N_CAUSES,
 } kvr_retry_cause_t;
 

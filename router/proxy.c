@@ -159,19 +159,29 @@ void kvr_proxy_request_id(kvr_router_t *r, const char *given, char *out, size_t 
     format_request_id(out, cap, r->id_prefix, ++r->request_seq);
 }
 
-/* The one place a proxied request ends: every charge and lease is released here. */
-static void finish(proxy_t *p, int status)
+/*
+ * The one place an attempt on an engine ends, whatever ends it (the answer,
+ * a retry, an upstream request that could not start, the client leaving):
+ * its upstream request, shadow charge and seeding lease are each released
+ * exactly once, and a second call is a no-op.
+ */
+static void attempt_end(proxy_t *p)
 {
-    kvr_router_t *r = p->r;
     if (p->up) {
         kvr_upstream_cancel(p->up);
         p->up = NULL;
     }
     kvr_charge_end(&p->charge);
-    if (p->route.seed_lease && p->route.engine) {
-        kvr_admission_release_lease(r->admission, p->route.engine->index);
-        p->route.seed_lease = false;
-    }
+    if (p->route.seed_lease && p->route.engine)
+        kvr_admission_release_lease(p->r->admission, p->route.engine->index);
+    p->route.seed_lease = false;
+}
+
+/* The one place a proxied request ends: its last attempt ends here. */
+static void finish(proxy_t *p, int status)
+{
+    kvr_router_t *r = p->r;
+    attempt_end(p);
     kvr_router_metrics_status(&r->metrics, status);
     uint64_t now = kvr_clock_now_ns();
     if (status >= 200 && status < 300)
@@ -213,9 +223,7 @@ static bool retry_possible(proxy_t *p)
 static void retry(proxy_t *p, kvr_retry_cause_t cause)
 {
     p->r->metrics.retries_total[cause]++;
-    kvr_charge_end(&p->charge);
-    if (p->route.seed_lease && p->route.engine)
-        kvr_admission_release_lease(p->r->admission, p->route.engine->index);
+    attempt_end(p);
     KVR_DEBUG("retry request_id=%s engine=%s attempt=%u cause=%d", p->request_id,
               p->route.engine ? p->route.engine->id : "-", p->attempts, (int)cause);
     dispatch(p);
@@ -228,8 +236,6 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
     kvr_engine_t *e = p->route.engine;
     if (status >= 500 && retry_possible(p)) {
         kvr_router_engine_failed(r, e, "status_5xx");
-        kvr_upstream_cancel(p->up);
-        p->up = NULL;
         retry(p, KVR_RETRY_STATUS_5XX);
         return;
     }
@@ -321,6 +327,42 @@ static void on_data(void *arg, const char *data, size_t len)
     }
 }
 
+static void on_cut_drained(kvr_http_req_t *req, void *arg)
+{
+    (void)arg;
+    kvr_http_req_abandon(req);
+}
+
+/*
+ * The engine failed after the client got the head: the client must not see
+ * a complete answer. An SSE stream gets an OpenAI-shaped error event (the
+ * OpenAI SDKs raise it as an APIError), then the connection is closed
+ * without the terminating chunk, so any HTTP client sees the body cut. The
+ * close waits until the queued bytes (the event included) are written; the
+ * request no longer refers to p, which finishes at once.
+ */
+static void cut_client(proxy_t *p, int status)
+{
+    kvr_http_req_t *req = p->req;
+    flush_head(p);
+    if (p->sse && p->content_length < 0) { /* a Content-Length body has no room for one more event */
+        char message[160], json[320], event[352];
+        snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
+        int n = kvr_http_error_json(json, sizeof json, status == -ETIMEDOUT ? 504 : 502, NULL, message);
+        if (n > 0) {
+            int m = snprintf(event, sizeof event, "data: %s\n\n", json);
+            if (m > 0 && (size_t)m < sizeof event)
+                kvr_http_stream_write(req, event, (size_t)m);
+        }
+    }
+    kvr_http_req_on_abort(req, on_cut_drained, NULL);
+    if (kvr_http_req_aborted(req) || kvr_http_stream_queued(req) == 0) {
+        kvr_http_req_abandon(req);
+        return;
+    }
+    kvr_http_req_on_drain(req, on_cut_drained, NULL);
+}
+
 static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
 {
     proxy_t *p = arg;
@@ -336,14 +378,12 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         return;
     }
     if (p->responded) {
-        flush_head(p);
-        /* Bytes already flowed: the client gets a clean end of what there was. */
         if (status == -ETIMEDOUT)
             r->metrics.timeouts_total[KVR_TIMEOUT_IDLE]++;
         r->metrics.upstream_cut_total++;
         KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id, e->id,
                  kvr_strerror(status), (unsigned long long)p->body_bytes);
-        kvr_http_stream_end(p->req);
+        cut_client(p, status);
         finish(p, p->status);
         return;
     }
@@ -361,9 +401,18 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         return;
     }
     if (status == -ETIMEDOUT) {
-        /* The engine may be working on it: a second copy elsewhere would double the load. */
+        /*
+         * A stalled engine: the request is cancelled there (its connection is
+         * closed, which engines treat as an abort), so a copy elsewhere does
+         * not double the load for long, and the engine counts a failure.
+         */
         r->metrics.timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
         KVR_WARN("upstream_timeout request_id=%s engine=%s phase=first_byte", p->request_id, e->id);
+        kvr_router_engine_failed(r, e, "first_byte_timeout");
+        if (retry_possible(p)) {
+            retry(p, KVR_RETRY_FIRST_BYTE);
+            return;
+        }
         respond_error(p, 504, "the engine did not answer in time");
         return;
     }
@@ -417,8 +466,9 @@ static void dispatch(proxy_t *p)
         if (rc == 0)
             return;
         /* Could not even start (out of sockets, bad address): as a connect failure. */
+        p->up = NULL;
         kvr_router_engine_failed(r, e, "connect");
-        kvr_charge_end(&p->charge);
+        attempt_end(p);
         if (!retry_possible(p)) {
             respond_error(p, 502, "could not connect to an engine");
             return;

@@ -382,23 +382,29 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         return;
     }
     if (strcmp(path, "/health") == 0) {
-        if (!get)
-            return method_not_allowed(req, "GET");
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
         static const char ok[] = "{\"status\":\"ok\"}";
         kvr_http_respond(req, 200, "application/json", NULL, 0, ok, sizeof ok - 1);
         return;
     }
     if (strcmp(path, "/readiness") == 0) {
-        if (!get)
-            return method_not_allowed(req, "GET");
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
         bool ready = !r->draining && kvr_router_has_candidate(r, NULL, 0);
         const char *status = ready ? "ready" : r->draining ? "draining" : "no_healthy_engine";
         respond_doc(req, ready ? 200 : 503, doc_status(status, (int)r->engines.count));
         return;
     }
     if (strcmp(path, "/metrics") == 0) {
-        if (!get)
-            return method_not_allowed(req, "GET");
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
         size_t len;
         char *text = kvr_router_render_metrics(r, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, text, len);
@@ -406,8 +412,10 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         return;
     }
     if (strcmp(path, "/v1/models") == 0) {
-        if (!get)
-            return method_not_allowed(req, "GET");
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
         handle_models(r, req);
         return;
     }
@@ -425,8 +433,10 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         return;
     }
     if (strncmp(path, "/engines/", 9) == 0 && path[9]) {
-        if (strcmp(method, "DELETE") != 0)
-            return method_not_allowed(req, "DELETE");
+        if (strcmp(method, "DELETE") != 0) {
+            method_not_allowed(req, "DELETE");
+            return;
+        }
         handle_remove_engine(r, req, path + 9);
         return;
     }

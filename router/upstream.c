@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <llhttp.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,13 @@
 #define UPSTREAM_MAX_HEAD_BYTES (64 * 1024)
 #define UPSTREAM_MAX_HEADERS 128
 #define UPSTREAM_READ_BUF (64 * 1024)
+/*
+ * A timer that fires while its socket is already ready lost a race with the
+ * loop, not with the engine (timers run before I/O in a libuv iteration): it
+ * is re-armed this many times at most before the timeout counts.
+ */
+#define UPSTREAM_TIMEOUT_GRACE_MAX 16
+#define UPSTREAM_TIMEOUT_GRACE_MS 50
 
 typedef struct up_conn_s up_conn_t;
 
@@ -27,6 +35,12 @@ struct kvr_upstream_pool_s {
     up_conn_t *idle;            /* most recently used first */
     uint32_t n_idle, n_busy, n_conns;
     bool destroyed;
+    /*
+     * One read buffer for every connection of the pool: a read is parsed and
+     * handed over (copied by the caller) inside on_read, so nothing points
+     * into it afterwards, and an idle or waiting connection holds no buffer.
+     */
+    char *rbuf;
 };
 
 struct kvr_upstream_s {
@@ -48,6 +62,7 @@ struct kvr_upstream_s {
     size_t nh;
     bool in_value;
     bool complete;
+    bool interim;               /* the head being parsed is a 1xx: skipped, the real one follows */
     bool keep_alive;
     bool ended;                 /* on_end ran or cancel: no more callbacks */
     /* Last: written before it is read, so not cleared when a request is recycled. */
@@ -69,7 +84,7 @@ struct up_conn_s {
     bool reused;                /* served a request before this one */
     bool got_byte;              /* a response byte arrived for the current request */
     bool writing;
-    char rbuf[UPSTREAM_READ_BUF];
+    uint8_t timeout_grace;      /* re-arms of the current timeout because the socket was ready */
 };
 
 static llhttp_settings_t parser_settings;
@@ -100,8 +115,10 @@ int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, sockl
 
 static void pool_maybe_free(kvr_upstream_pool_t *p)
 {
-    if (p->destroyed && p->n_conns == 0)
+    if (p->destroyed && p->n_conns == 0) {
+        free(p->rbuf);
         free(p);
+    }
 }
 
 void kvr_upstream_pool_flush(kvr_upstream_pool_t *p)
@@ -215,17 +232,39 @@ static void req_end(kvr_upstream_t *u, int status)
 
 static void timer_arm(up_conn_t *c, uint64_t ms);
 
+/*
+ * True when the event the timer waits for already happened in the kernel
+ * (connect finished, response bytes or EOF waiting) and only the loop has
+ * not run its I/O phase yet: after a long iteration (a burst of thousands of
+ * requests) every timer armed during it is overdue before a single
+ * completion is processed.
+ */
+static bool socket_ready(up_conn_t *c)
+{
+    uv_os_fd_t fd;
+    if (uv_fileno((const uv_handle_t *)&c->tcp, &fd) < 0)
+        return false;
+    struct pollfd pfd = {.fd = fd, .events = c->connected ? POLLIN : POLLOUT};
+    return poll(&pfd, 1, 0) == 1 && pfd.revents != 0;
+}
+
 static void on_timeout(uv_timer_t *t)
 {
     up_conn_t *c = t->data;
     kvr_upstream_t *u = c->req;
     if (!u)
         return;
+    if (c->timeout_grace < UPSTREAM_TIMEOUT_GRACE_MAX && socket_ready(c)) {
+        c->timeout_grace++;
+        uv_timer_start(&c->timer, on_timeout, UPSTREAM_TIMEOUT_GRACE_MS, 0);
+        return;
+    }
     req_fail(u, -ETIMEDOUT);
 }
 
 static void timer_arm(up_conn_t *c, uint64_t ms)
 {
+    c->timeout_grace = 0;
     uv_timer_start(&c->timer, on_timeout, ms, 0);
 }
 
@@ -314,6 +353,17 @@ static int on_headers_complete(llhttp_t *p)
         hbuf_append(u, "", 1);
         u->hoff[u->nh++] = u->hlen;
     }
+    if (p->status_code >= 100 && p->status_code < 200) {
+        /*
+         * An interim answer (100 Continue, 103 Early Hints): not the response.
+         * It has no body; the final head follows on the same connection. A
+         * 101 switches protocols, which a proxied request never asked for.
+         */
+        if (p->status_code == 101)
+            return -1;
+        u->interim = true;
+        return 1;
+    }
     hbuf_append(u, "", 1);
     kvr_http_header_t headers[UPSTREAM_MAX_HEADERS];
     size_t n = u->nh / 2;
@@ -346,6 +396,12 @@ static int on_message_complete(llhttp_t *p)
     kvr_upstream_t *u = c->req;
     if (!u)
         return HPE_PAUSED;
+    if (u->interim) {
+        u->interim = false;
+        u->nh = u->hlen = 0;
+        u->in_value = false;
+        return 0;
+    }
     u->complete = true;
     u->keep_alive = llhttp_should_keep_alive(p);
     return HPE_PAUSED; /* one response per request: anything after it is not ours */
@@ -411,13 +467,15 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
     (void)suggested;
     up_conn_t *c = h->data;
-    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    kvr_upstream_pool_t *p = c->pool;
+    if (!p->rbuf)
+        p->rbuf = kvr_xmalloc(UPSTREAM_READ_BUF);
+    *buf = uv_buf_init(p->rbuf, UPSTREAM_READ_BUF);
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     up_conn_t *c = s->data;
-    (void)buf;
     if (n == 0 || c->closing)
         return;
     kvr_upstream_t *u = c->req;
@@ -447,7 +505,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     }
     if (u->phase == KVR_UPSTREAM_BODY)
         timer_arm(c, u->timeouts.idle_ms);
-    conn_feed(c, c->rbuf, (size_t)n);
+    conn_feed(c, buf->base, (size_t)n);
 }
 
 static void on_write(uv_write_t *w, int status)
@@ -478,6 +536,7 @@ static int conn_send(up_conn_t *c, kvr_upstream_t *u)
     c->got_byte = false;
     u->nh = u->hlen = 0;
     u->in_value = false;
+    u->interim = false;
     uv_buf_t bufs[2] = {uv_buf_init(u->head, (unsigned)u->head_len),
                         uv_buf_init((char *)u->body, (unsigned)u->body_len)};
     unsigned nbufs = u->body_len ? 2 : 1;

@@ -8,16 +8,20 @@ optionally feed.txt (kvroute-feedsample) and router-metrics.txt (the
 router's /metrics after the run). Writes <run>/results.md, raw data under
 <run>/raw/ and PNG charts (gnuplot) and prints the comparison table.
 
-Standard library only: the bench must run wherever Debian's python3 is.
+Run with bench/ on PYTHONPATH (run.sh sets it through bench/lib.sh):
+PYTHONPATH=bench python3 bench/ablate/compare.py RUN_DIR. Standard library
+only: the bench must run wherever Debian's python3 is.
 """
 import argparse
 import json
-import math
 import os
 import re
 import shutil
 import subprocess
 import sys
+
+from kvrbench import records
+from kvrbench.records import load_records, mean, ok_records, percentile, policies_in  # noqa: F401
 
 LOAD_USE = {
     "round_robin": "ignores load",
@@ -35,37 +39,6 @@ LOAD_USE = {
 # A relative change smaller than this in TTFT p90 is within run-to-run noise
 # of the simulator at this scale; calling it a win would be overreach.
 NOISE = 0.05
-
-
-def load_records(path):
-    """One dict per request line; a missing file is an empty list."""
-    recs = []
-    if not os.path.exists(path):
-        return recs
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                recs.append(json.loads(line))
-    return recs
-
-
-def percentile(values, p):
-    """Linear interpolation between closest ranks, as kvroute-replay prints it."""
-    if not values:
-        return None
-    v = sorted(values)
-    rank = p / 100.0 * (len(v) - 1)
-    lo, hi = math.floor(rank), math.ceil(rank)
-    return v[lo] + (v[hi] - v[lo]) * (rank - lo)
-
-
-def mean(values):
-    return sum(values) / len(values) if values else None
-
-
-def ok_records(recs):
-    return [r for r in recs if r.get("ok")]
 
 
 def ttft_values(recs):
@@ -131,20 +104,16 @@ def verdict(p90_0, p90_1, err_0, err_1, noise=None):
 def load_feed(path):
     """Per slot: engine id and the list of (t_seen_ns, sample_time_ns, extra) changes; start, end."""
     slots, start, end = {}, None, None
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if not parts or parts[0].startswith("#"):
-                continue
-            if parts[0] == "start":
-                start = int(parts[1])
-            elif parts[0] == "end":
-                end = int(parts[1])
-            elif parts[0] == "s" and len(parts) >= 11:
-                slot = int(parts[2])
-                entry = slots.setdefault(slot, {"engine": parts[10], "changes": []})
-                entry["engine"] = parts[10]
-                entry["changes"].append((int(parts[1]), int(parts[3])))
+    for parts in records.feed_lines(path):
+        if parts[0] == "start":
+            start = int(parts[1])
+        elif parts[0] == "end":
+            end = int(parts[1])
+        else:
+            slot = int(parts[2])
+            entry = slots.setdefault(slot, {"engine": parts[10], "changes": []})
+            entry["engine"] = parts[10]
+            entry["changes"].append((int(parts[1]), int(parts[3])))
     return slots, start, end
 
 
@@ -276,37 +245,13 @@ def cell_stats(recs):
             "ttft_mean": mean(t), "cache_hit": cache_hit(recs), "inst_per_session": inst_per_session(recs)}
 
 
-def normalise_engines(recs, cell_dir):
-    """Each arm runs a fresh fleet on fresh ports: engines are compared by their
-    position in the fleet (engines.txt, one base URL per line, written by
-    run.sh), not by URL. The URL stays in engine_url for the feed match."""
-    path = os.path.join(cell_dir, "engines.txt")
-    if not os.path.exists(path):
-        return recs
-    with open(path) as f:
-        position = {line.strip().rstrip("/"): i for i, line in enumerate(f) if line.strip()}
-    for r in recs:
-        url = (r.get("engine") or "").rstrip("/")
-        if url in position:
-            r["engine_url"] = r["engine"]
-            r["engine"] = "e%d" % position[url]
-    return recs
-
-
 # Simulated seconds per real second of the run: times are reported in
 # simulated time, what the same fleet of real engines would show.
 TIME_SCALE = 1.0
 
 
 def load_cell(run_dir, policy, arm):
-    d = os.path.join(run_dir, policy, arm)
-    recs = normalise_engines(load_records(os.path.join(d, "replay.jsonl")), d)
-    if TIME_SCALE != 1.0:
-        for r in recs:
-            for k in ("ttft_ms", "e2e_ms", "first_byte_ms"):
-                if r.get(k) is not None:
-                    r[k] *= TIME_SCALE
-    return recs
+    return records.load_cell(run_dir, policy, arm, TIME_SCALE)
 
 
 def compare_policy(run_dir, policy):
@@ -432,14 +377,6 @@ def charts(run_dir, rows, cells):
         print("compare: gnuplot failed: %s" % getattr(e, "stderr", e), file=sys.stderr)
         return []
     return made
-
-
-def policies_in(run_dir):
-    out = []
-    for name in sorted(os.listdir(run_dir)):
-        if os.path.isdir(os.path.join(run_dir, name, "es0")) or os.path.isdir(os.path.join(run_dir, name, "es1")):
-            out.append(name)
-    return out
 
 
 def main(argv=None):

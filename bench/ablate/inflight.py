@@ -15,17 +15,15 @@ than sticky_pin), the mean in-flight count the router used for the chosen
 engine (eff.requests) and its own shadow count (shadow_requests); with ES=1
 their difference is load the feed showed and the router's own counters missed.
 
-Standard library only.
+Run with bench/ on PYTHONPATH: PYTHONPATH=bench python3 bench/ablate/inflight.py
+RUN_DIR. Standard library only.
 """
 import argparse
 import bisect
-import json
 import os
-import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare  # noqa: E402
+from kvrbench import records
 
 
 def excess(recs):
@@ -52,26 +50,21 @@ def excess(recs):
 
 def decisions(cell_dir):
     placed = []
-    for name in sorted(os.listdir(cell_dir)):
-        if not re.match(r"^decisions(-r\d+)?\.jsonl$", name):
-            continue
-        with open(os.path.join(cell_dir, name)) as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                d = json.loads(line)
-                if d.get("reason") != "sticky_pin" and d.get("eff") and d.get("shadow_requests") is not None:
-                    placed.append((d["eff"]["requests"], d["shadow_requests"]))
+    for path in records.decision_files(cell_dir):
+        for d in records.load_decisions(path):
+            if d.get("reason") != "sticky_pin" and d.get("eff") and d.get("shadow_requests") is not None:
+                placed.append((d["eff"]["requests"], d["shadow_requests"]))
     return placed
 
 
 def mean(v):
-    return sum(v) / len(v) if v else float("nan")
+    m = records.mean(v)
+    return float("nan") if m is None else m
 
 
 def cell(run_dir, policy, arm):
     d = os.path.join(run_dir, policy, arm)
-    recs = compare.load_cell(run_dir, policy, arm)
+    recs = records.load_cell(run_dir, policy, arm)
     ex = excess(recs)
     first = [x for x in ex if x[0].get("turn") == 0]
     placed = decisions(d)
@@ -85,7 +78,7 @@ def main(argv=None):
     ap.add_argument("run_dir")
     ap.add_argument("--policies")
     args = ap.parse_args(argv)
-    pols = args.policies.split(",") if args.policies else compare.policies_in(args.run_dir)
+    pols = args.policies.split(",") if args.policies else records.policies_in(args.run_dir)
     print("| policy | arm | excess over least loaded (all / first turns) | spread max-min | placements |"
           " eff.requests / shadow at placement |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -101,85 +101,10 @@ for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
   [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
 done
 
-# ---- process bookkeeping: everything started is stopped on any exit -------
-pids=()
-shm_names=()
-cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  pids=()
-  local n
-  for n in "${shm_names[@]}"; do rm -f "/dev/shm/${n#/}"; done
-  shm_names=()
-}
-trap 'cleanup' EXIT
-trap 'echo "ablate: interrupted" >&2; cleanup; exit 130' INT TERM
-
-start() { # logfile program args...
-  local log=$1; shift
-  "$@" >"$log" 2>&1 &
-  pids+=($!)
-  last_pid=$!
-}
-
-forget() { # pid: no longer ours to stop
-  local keep=() p
-  for p in "${pids[@]}"; do [[ $p == "$1" ]] || keep+=("$p"); done
-  pids=("${keep[@]}")
-}
-
-stop() { # pid: TERM, wait up to 10 s, then KILL
-  local pid=$1
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  forget "$pid"
-}
-
-# count consecutive free loopback ports; prints the first
-free_ports() {
-  python3 - "$1" <<'EOF'
-import random, socket, sys
-n = int(sys.argv[1])
-for _ in range(200):
-    base = random.randint(20000, 60000 - n)
-    socks = []
-    try:
-        for p in range(base, base + n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", p))
-            socks.append(s)
-    except OSError:
-        continue
-    finally:
-        for s in socks:
-            s.close()
-    print(base)
-    sys.exit(0)
-sys.exit("no free port range")
-EOF
-}
-
-scaled() { # value floor: value / time scale, rounded, at least floor
-  python3 -c "import sys; print(max(int(sys.argv[2]), round(float(sys.argv[1]) / float(sys.argv[3]))))" \
-    "$1" "$2" "$time_scale"
-}
-
-wait_port() { # port seconds pid
-  local port=$1 deadline=$((SECONDS + $2)) pid=$3
-  while ((SECONDS < deadline)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
+# ---- processes: bench/lib.sh stops everything started, on any exit ---------
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+kvr_traps ablate
 
 # ---- the trace --------------------------------------------------------------
 if [[ -z $trace ]]; then
@@ -209,35 +134,35 @@ run_cell() { # policy es
   rm -rf "$dir"
   mkdir -p "$dir"
   local base rport shm="/kvr-ablate-$$-${policy}-es${es}"
-  base=$(free_ports "$engines")
-  rport=$(free_ports 1)
-  shm_names+=("$shm")
+  base=$(kvr_free_ports "$engines")
+  rport=$(kvr_free_ports 1)
+  kvr_shm_names+=("$shm")
   local urls=() i
   for ((i = 0; i < engines; i++)); do urls+=("http://127.0.0.1:$((base + i))"); done
   printf '%s\n' "${urls[@]}" >"$dir/engines.txt"
 
   # shellcheck disable=SC2086
-  start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines "$engines" --seed "$seed" \
+  kvr_start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines "$engines" --seed "$seed" \
     --time-scale "$time_scale" $sim_args
-  local sim_pid=$last_pid
-  wait_port $((base + engines - 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
+  local sim_pid=$kvr_last_pid
+  kvr_wait_port $((base + engines - 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
 
   # At a time scale above 1 the feed period, the router's max age, reconcile
   # period and cooldowns shrink by it, so in simulated time they are what they
   # would be against real engines.
-  local feed_args=(--shm "$shm" --period-ms "$(scaled 50 10)")
+  local feed_args=(--shm "$shm" --period-ms "$(kvr_scaled 50 10 "$time_scale")")
   for i in "${urls[@]}"; do feed_args+=(--engine "$i"); done
-  start "$dir/statefeed.log" "$FEED" "${feed_args[@]}"
-  local feed_pid=$last_pid
+  kvr_start "$dir/statefeed.log" "$FEED" "${feed_args[@]}"
+  local feed_pid=$kvr_last_pid
   local sampler_pid=""
   if [[ $es == 1 ]]; then
-    start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
-    sampler_pid=$last_pid
+    kvr_start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
+    sampler_pid=$kvr_last_pid
   fi
 
-  local r_args=(--es "$es" --shm "$shm" --seed "$seed" --max-age-ms "$(scaled 2000 50)"
-                --reconcile-s "$(scaled 30 1)" --spill-cooldown-ms "$(scaled 1000 1)"
-                --index-ttl-ms "$(scaled 300000 1000)" --session-ttl-s "$(scaled 600 10)")
+  local r_args=(--es "$es" --shm "$shm" --seed "$seed" --max-age-ms "$(kvr_scaled 2000 50 "$time_scale")"
+                --reconcile-s "$(kvr_scaled 30 1 "$time_scale")" --spill-cooldown-ms "$(kvr_scaled 1000 1 "$time_scale")"
+                --index-ttl-ms "$(kvr_scaled 300000 1000 "$time_scale")" --session-ttl-s "$(kvr_scaled 600 10 "$time_scale")")
   case $policy in
     cache_aware_op) r_args+=(--policy cache_aware --owner-pressure 1) ;;
     *) r_args+=(--policy "$policy") ;;
@@ -247,17 +172,17 @@ run_cell() { # policy es
   local rports=() router_pids=() sfx=() k
   if ((routers == 1)); then rports=("$rport"); sfx=("")
   else
-    rport=$(free_ports "$routers")
+    rport=$(kvr_free_ports "$routers")
     for ((k = 0; k < routers; k++)); do rports+=($((rport + k))); sfx+=("-r$k"); done
   fi
   for ((k = 0; k < routers; k++)); do
     # shellcheck disable=SC2086
-    start "$dir/router${sfx[k]}.log" "$ROUTER" --listen "127.0.0.1:${rports[k]}" \
+    kvr_start "$dir/router${sfx[k]}.log" "$ROUTER" --listen "127.0.0.1:${rports[k]}" \
       --decision-log "$dir/decisions${sfx[k]}.jsonl" "${r_args[@]}" $router_args
-    router_pids+=("$last_pid")
+    router_pids+=("$kvr_last_pid")
   done
   for ((k = 0; k < routers; k++)); do
-    wait_port "${rports[k]}" 20 "${router_pids[k]}" || { cat "$dir/router${sfx[k]}.log" >&2; die "router did not start"; }
+    kvr_wait_port "${rports[k]}" 20 "${router_pids[k]}" || { cat "$dir/router${sfx[k]}.log" >&2; die "router did not start"; }
   done
   # The feed must be live before an ES=1 arm starts, or its first decisions are shadow-only.
   sleep 1
@@ -273,9 +198,9 @@ run_cell() { # policy es
     if ((quiet)); then "$REPLAY" "${rp[@]}" >"$dir/replay.txt" 2>"$dir/replay.err" &
     else "$REPLAY" "${rp[@]}" >"$dir/replay.txt" & fi
     local replay_pid=$!
-    pids+=("$replay_pid")
+    kvr_track "$replay_pid"
     wait "$replay_pid" || rc=$?
-    forget "$replay_pid"
+    kvr_forget "$replay_pid"
     ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
   else
     say "cell $policy es=$es: fleet :$base..$((base + engines - 1)), routers :$rport..$((rport + routers - 1))"
@@ -299,11 +224,11 @@ run_cell() { # policy es
       [[ -n $duration ]] && rp+=(--duration "$duration")
       "$REPLAY" "${rp[@]}" >"$dir/replay-r$k.txt" 2>"$dir/replay-r$k.err" &
       replay_pids[k]=$!
-      pids+=("$!")
+      kvr_track "$!"
     done <<<"$schedule"
     for ((k = 0; k < routers; k++)); do
       wait "${replay_pids[k]}" || rc=$?
-      forget "${replay_pids[k]}"
+      kvr_forget "${replay_pids[k]}"
     done
     local parts=()
     for ((k = 0; k < routers; k++)); do parts+=("$dir/replay-r$k.jsonl"); done
@@ -316,10 +241,10 @@ run_cell() { # policy es
     curl -s --max-time 5 "http://127.0.0.1:${rports[k]}/engines" >"$dir/engines${sfx[k]}.json" || true
   done
 
-  [[ -n $sampler_pid ]] && stop "$sampler_pid"
-  for k in "${router_pids[@]}"; do stop "$k"; done
-  stop "$feed_pid"
-  stop "$sim_pid"
+  [[ -n $sampler_pid ]] && kvr_stop "$sampler_pid"
+  for k in "${router_pids[@]}"; do kvr_stop "$k"; done
+  kvr_stop "$feed_pid"
+  kvr_stop "$sim_pid"
   rm -f "/dev/shm/${shm#/}"
   return "$rc"
 }

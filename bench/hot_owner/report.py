@@ -5,15 +5,16 @@
 Reads <run>/<arm>/ for each arm (off, on): phase1.jsonl and phase2.jsonl
 (kvroute-replay records), feed.txt (kvroute-feedsample), decisions.jsonl
 (router decision log) and arm.json (owner, peer, time scale). Writes
-<run>/results.md and prints it. Standard library only.
+<run>/results.md and prints it. Run with bench/ on PYTHONPATH (run.sh sets
+it through bench/lib.sh). Standard library only.
 """
 import json
 import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ablate"))
-from compare import load_records, percentile  # noqa: E402
+from kvrbench import records
+from kvrbench.records import load_records, percentile
 
 
 def base_url(url):
@@ -29,27 +30,18 @@ def fleet_running_max(feed_path):
     if not os.path.exists(feed_path):
         return None
     latest, best = {}, 0
-    with open(feed_path) as f:
-        for line in f:
-            p = line.split()
-            if len(p) >= 11 and p[0] == "s":
-                latest[p[2]] = int(p[6])
-                best = max(best, sum(latest.values()))
+    for p in records.feed_lines(feed_path):
+        if p[0] == "s":
+            latest[p[2]] = int(p[6])
+            best = max(best, sum(latest.values()))
     return best
 
 
 def reasons(path):
     out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path) as f:
-        for line in f:
-            try:
-                d = json.loads(line)
-            except ValueError:
-                continue
-            r = d.get("reason") or "unlabelled"
-            out[r] = out.get(r, 0) + 1
+    for d in records.load_decisions(path, skip_bad=True):
+        r = d.get("reason") or "unlabelled"
+        out[r] = out.get(r, 0) + 1
     return out
 
 

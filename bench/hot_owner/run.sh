@@ -84,166 +84,81 @@ for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
   [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
 done
 
-pids=()
-shm_names=()
-cleanup() {
-  local pid n
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  pids=()
-  for n in "${shm_names[@]}"; do rm -f "/dev/shm/${n#/}"; done
-  shm_names=()
-}
-trap 'cleanup' EXIT
-trap 'echo "hot_owner: interrupted" >&2; cleanup; exit 130' INT TERM
-
-start() { local log=$1; shift; "$@" >"$log" 2>&1 & pids+=($!); last_pid=$!; }
-stop() {
-  local pid=$1 keep=() p
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || keep+=("$p"); done
-  pids=("${keep[@]}")
-}
-free_ports() {
-  python3 - "$1" <<'EOF'
-import random, socket, sys
-n = int(sys.argv[1])
-for _ in range(200):
-    base = random.randint(20000, 60000 - n)
-    socks = []
-    try:
-        for p in range(base, base + n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", p))
-            socks.append(s)
-    except OSError:
-        continue
-    finally:
-        for s in socks:
-            s.close()
-    print(base)
-    sys.exit(0)
-sys.exit("no free port range")
-EOF
-}
-wait_port() {
-  local port=$1 deadline=$((SECONDS + $2)) pid=$3
-  while ((SECONDS < deadline)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-running_of() { # engine base URL -> running requests summed over DP ranks (SGLang /v1/loads)
-  curl -s --max-time 2 "$1/v1/loads?include=core" | python3 -c '
-import json, sys
-try:
-    d = json.load(sys.stdin)
-    print(sum(int(l.get("num_running_reqs", 0)) for l in d.get("loads", [])))
-except Exception:
-    print(-1)'
-}
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+kvr_traps hot_owner
 
 # ---- the trajectories: one tenant, so every trajectory shares the prefix ----
 "$TRACEGEN" --tenants 1 --system-tokens "$prefix_tokens" --sessions "$trajectories" --turns "$turns" \
   --session-rate 1000 --window 100000 --think 0 --decode-ms 0 --output-tokens "$output_tokens" \
   --output-max "$output_tokens" --first-user-tokens 400 --user-tokens 300 --length-sigma 0.3 \
   --seed "$seed" -o "$out/trace.jsonl"
-python3 - "$out" "$held" "$output_tokens" <<'EOF'
-import json, sys
-out, held, output_tokens = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-lines = [json.loads(l) for l in open(out + "/trace.jsonl")]
-for d in lines:
-    d["output_length"] = output_tokens  # every turn generates exactly this many tokens
-with open(out + "/phase1.trace.jsonl", "w") as p1, open(out + "/phase2.trace.jsonl", "w") as p2:
-    for d in lines:
-        (p1 if int(d["session_id"][1:]) < held else p2).write(json.dumps(d) + "\n")
-# the warm request: the blocks every trajectory shares, one output token, its own session
-firsts = [d["hash_ids"] for d in lines if d["turn"] == 0]
-shared = 0
-while all(len(h) > shared and h[shared] == firsts[0][shared] for h in firsts):
-    shared += 1
-warm = {"timestamp": 0, "input_length": shared * 512, "output_length": 1,
-        "hash_ids": firsts[0][:shared], "session_id": "warm", "turn": 0}
-open(out + "/warm.trace.jsonl", "w").write(json.dumps(warm) + "\n")
-EOF
+python3 "$root/bench/hot_owner/phases.py" "$out" "$held" "$output_tokens"
 
 run_arm() { # off|on
   local arm=$1 dir=$out/$1
   rm -rf "$dir"
   mkdir -p "$dir"
   local base rport shm="/kvr-hot-$$-$arm"
-  base=$(free_ports 2)
-  rport=$(free_ports 1)
-  shm_names+=("$shm")
+  base=$(kvr_free_ports 2)
+  rport=$(kvr_free_ports 1)
+  kvr_shm_names+=("$shm")
   local e0="http://127.0.0.1:$base" e1="http://127.0.0.1:$((base + 1))"
   # shellcheck disable=SC2086
-  start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines 2 --flavor sglang \
+  kvr_start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines 2 --flavor sglang \
     --max-running "$slots" --seed "$seed" --time-scale "$time_scale" $sim_args
-  local sim_pid=$last_pid
-  wait_port $((base + 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
+  local sim_pid=$kvr_last_pid
+  kvr_wait_port $((base + 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
   # Router and feed periods shrink with the time scale, so that in simulated
   # time they are what they would be against real engines.
   local period cooldown
-  period=$(python3 -c "print(max(10, round(50 / $time_scale)))")
-  cooldown=$(python3 -c "print(max(1, round(1000 / $time_scale)))")
-  start "$dir/statefeed.log" "$FEED" --shm "$shm" --period-ms "$period" \
+  period=$(kvr_scaled 50 10 "$time_scale")
+  cooldown=$(kvr_scaled 1000 1 "$time_scale")
+  kvr_start "$dir/statefeed.log" "$FEED" --shm "$shm" --period-ms "$period" \
     --engine "$e0,kind=sglang" --engine "$e1,kind=sglang"
-  local feed_pid=$last_pid
-  start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
-  local sampler_pid=$last_pid
+  local feed_pid=$kvr_last_pid
+  kvr_start "$dir/sampler.log" "$SAMPLER" --shm "$shm" --out "$dir/feed.txt" --wait 10
+  local sampler_pid=$kvr_last_pid
   local op=0
   [[ $arm == on ]] && op=1
   # shellcheck disable=SC2086
-  start "$dir/router.log" "$ROUTER" --listen "127.0.0.1:$rport" --engine "$e0" --engine "$e1" \
+  kvr_start "$dir/router.log" "$ROUTER" --listen "127.0.0.1:$rport" --engine "$e0" --engine "$e1" \
     --policy cache_aware --owner-pressure "$op" --es 1 --shm "$shm" --decision-log "$dir/decisions.jsonl" \
     --seed "$seed" --spill-cooldown-ms "$cooldown" $router_args
-  local router_pid=$last_pid
-  wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
+  local router_pid=$kvr_last_pid
+  kvr_wait_port "$rport" 20 "$router_pid" || { cat "$dir/router.log" >&2; die "router did not start"; }
   sleep 1
   local url="http://127.0.0.1:$rport/v1/chat/completions"
 
-  "$REPLAY" --url "$url" --trace "$out/warm.trace.jsonl" --out "$dir/warm.jsonl" --run-id warm-$arm --quiet || true
+  "$REPLAY" --url "$url" --trace "$out/warm.trace.jsonl" --out "$dir/warm.jsonl" --run-id "warm-$arm" --quiet || true
   local owner peer
-  owner=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["engine"] or "")' "$dir/warm.jsonl")
+  owner=$(python3 -m kvrbench.tool first-engine "$dir/warm.jsonl")
   [[ -n $owner ]] || die "the warm request named no engine"
   peer=$e0
   [[ $owner == "$e0" ]] && peer=$e1
   echo "hot_owner: arm $arm: owner $owner, peer $peer"
 
   "$REPLAY" --url "$url" --first-turn-url "$owner/v1/chat/completions" --closed-loop \
-    --trace "$out/phase1.trace.jsonl" --out "$dir/phase1.jsonl" --run-id p1-$arm --quiet &
+    --trace "$out/phase1.trace.jsonl" --out "$dir/phase1.jsonl" --run-id "p1-$arm" --quiet &
   local p1=$!
-  pids+=("$p1")
-  local deadline=$((SECONDS + 120)) running=0
-  while ((SECONDS < deadline)); do
-    running=$(running_of "$owner")
-    ((running >= held)) && break
-    sleep 0.05
-  done
-  echo "hot_owner: arm $arm: owner running $running, peer running $(running_of "$peer"); releasing the rest"
+  kvr_track "$p1"
+  local running
+  running=$(kvr_wait_running "$owner" "$held" 120) || true
+  echo "hot_owner: arm $arm: owner running $running, peer running $(kvr_running "$peer"); releasing the rest"
   local rc=0
   "$REPLAY" --url "$url" --closed-loop --trace "$out/phase2.trace.jsonl" --out "$dir/phase2.jsonl" \
-    --run-id p2-$arm --quiet &
+    --run-id "p2-$arm" --quiet &
   local p2=$!
-  pids+=("$p2")
+  kvr_track "$p2"
   wait "$p2" || rc=$?
   wait "$p1" || rc=$?
   curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
   printf '{"owner": "%s", "peer": "%s", "time_scale": %s, "turns": %s, "held_start_running": %s}\n' \
     "$owner" "$peer" "$time_scale" "$turns" "$running" >"$dir/arm.json"
-  stop "$sampler_pid"
-  stop "$router_pid"
-  stop "$feed_pid"
-  stop "$sim_pid"
+  kvr_stop "$sampler_pid"
+  kvr_stop "$router_pid"
+  kvr_stop "$feed_pid"
+  kvr_stop "$sim_pid"
   rm -f "/dev/shm/${shm#/}"
   return "$rc"
 }

@@ -28,31 +28,25 @@ proxy_cpu=0
 client_cpu=$((ncpu > 1 ? 1 : 0))
 engine_cpu=$((ncpu > 2 ? 2 : client_cpu))
 
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+kvr_traps proxy
 tmp=$(mktemp -d /tmp/kvroute-proxy-bench.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+kvr_tmp_dirs+=("$tmp")
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() {
-  for _ in $(seq 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.05
-  done
-  echo "run.sh: nothing listens on port $1" >&2; exit 1
+started() { # port pid log: fail unless the program started by kvr_start listens within 5 s
+  kvr_wait_port "$1" 5 "$2" && return 0
+  echo "run.sh: nothing listens on port $1" >&2; cat "$3" >&2; exit 1
 }
 
-engine_port=$(free_port); kvroute_port=$(free_port); nginx_port=$(free_port)
+base_port=$(kvr_free_ports 3)
+engine_port=$base_port; kvroute_port=$((base_port + 1)); nginx_port=$((base_port + 2))
 
-taskset -c "$engine_cpu" "$engine_bin" --port "$engine_port" & pids+=($!)
-wait_port "$engine_port"
-taskset -c "$proxy_cpu" "$kvroute_bin" --listen "127.0.0.1:$kvroute_port" --engine "http://127.0.0.1:$engine_port" \
-  --es 0 --policy round_robin --log-level error --keepalive 256 --health-interval-ms 1000 & pids+=($!)
-wait_port "$kvroute_port"
+kvr_start "$tmp/engine.log" taskset -c "$engine_cpu" "$engine_bin" --port "$engine_port"
+started "$engine_port" "$kvr_last_pid" "$tmp/engine.log"
+kvr_start "$tmp/kvroute.log" taskset -c "$proxy_cpu" "$kvroute_bin" --listen "127.0.0.1:$kvroute_port" --engine "http://127.0.0.1:$engine_port" \
+  --es 0 --policy round_robin --log-level error --keepalive 256 --health-interval-ms 1000
+started "$kvroute_port" "$kvr_last_pid" "$tmp/kvroute.log"
 
 mkdir -p "$tmp/nginx/logs"
 cat > "$tmp/nginx/nginx.conf" <<CONF
@@ -83,8 +77,8 @@ http {
   }
 }
 CONF
-taskset -c "$proxy_cpu" "$nginx_bin" -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf" 2>"$tmp/nginx/stderr" & pids+=($!)
-wait_port "$nginx_port"
+kvr_start "$tmp/nginx/stderr" taskset -c "$proxy_cpu" "$nginx_bin" -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf"
+started "$nginx_port" "$kvr_last_pid" "$tmp/nginx/stderr"
 
 # A 1 KB chat request.
 python3 - "$tmp" <<'PY'

@@ -34,10 +34,19 @@ static inline uint64_t kvr__rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/** Uniform in [0, n), n >= 1. */
+/** The high 64 bits of the 128-bit product a * b (ISO C has no 128-bit type). */
+static inline uint64_t kvr__mul_high64(uint64_t a, uint64_t b)
+{
+    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
+    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
+    return hi_hi + (hi_lo >> 32) + (cross >> 32);
+}
+
+/** Uniform in [0, n), n >= 1: the high half of a 64-bit draw times n. */
 static inline size_t kvr__rng_below(uint64_t *state, size_t n)
 {
-    return (size_t)(((unsigned __int128)kvr__rng_next(state) * n) >> 64);
+    return (size_t)kvr__mul_high64(kvr__rng_next(state), (uint64_t)n);
 }
 
 /** Uniform in [0, 1). */

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "tests/router/fake_engine.h"
 
+#include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "common/http_server.h"
@@ -333,4 +338,126 @@ unsigned kvr_fake_aborted(const kvr_fake_fleet_t *f, int i)
 unsigned kvr_fake_held(const kvr_fake_fleet_t *f)
 {
     return atomic_load(&f->held);
+}
+
+/* ---- raw engine ------------------------------------------------------------ */
+
+struct kvr_raw_engine_s {
+    pthread_t thread;
+    int listen_fd;
+    int stop_pipe[2];
+    uint16_t port;
+    char *reply;               /* NULL: read requests, never answer */
+    atomic_uint requests, accepted;
+    int silent_fds[64];
+    int n_silent;
+};
+
+/* Reads one request (head, then Content-Length bytes of body); false on EOF, error or timeout. */
+static bool raw_read_request(int fd)
+{
+    char buf[65536];
+    size_t len = 0, want = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    while (len < sizeof buf - 1 && poll(&p, 1, 5000) == 1) {
+        ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+        if (n <= 0)
+            return false;
+        len += (size_t)n;
+        buf[len] = '\0';
+        char *end = strstr(buf, "\r\n\r\n");
+        if (!end)
+            continue;
+        if (want == 0) {
+            want = (size_t)(end + 4 - buf);
+            for (char *line = strstr(buf, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n"))
+                if (strncasecmp(line + 2, "Content-Length:", 15) == 0)
+                    want += strtoul(line + 17, NULL, 10);
+        }
+        if (len >= want)
+            return true;
+    }
+    return false;
+}
+
+static void *raw_run(void *arg)
+{
+    kvr_raw_engine_t *e = arg;
+    for (;;) {
+        struct pollfd p[2] = {{.fd = e->listen_fd, .events = POLLIN}, {.fd = e->stop_pipe[0], .events = POLLIN}};
+        if (poll(p, 2, -1) < 0 || p[1].revents)
+            return NULL;
+        int fd = accept(e->listen_fd, NULL, NULL);
+        if (fd < 0)
+            continue;
+        atomic_fetch_add(&e->accepted, 1);
+        if (!e->reply) {
+            if (e->n_silent < (int)(sizeof e->silent_fds / sizeof e->silent_fds[0]) && raw_read_request(fd)) {
+                atomic_fetch_add(&e->requests, 1);
+                e->silent_fds[e->n_silent++] = fd; /* held open, unanswered, until stop */
+                continue;
+            }
+            close(fd);
+            continue;
+        }
+        if (raw_read_request(fd)) {
+            atomic_fetch_add(&e->requests, 1);
+            size_t n = strlen(e->reply), off = 0;
+            while (off < n) {
+                ssize_t w = write(fd, e->reply + off, n - off);
+                if (w <= 0)
+                    break;
+                off += (size_t)w;
+            }
+        }
+        close(fd);
+    }
+}
+
+kvr_raw_engine_t *kvr_raw_engine_start(const char *reply)
+{
+    kvr_raw_engine_t *e = calloc(1, sizeof *e);
+    e->reply = reply ? strdup(reply) : NULL;
+    e->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(e->listen_fd, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    cr_assert_eq(bind(e->listen_fd, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(listen(e->listen_fd, 64), 0);
+    socklen_t alen = sizeof a;
+    cr_assert_eq(getsockname(e->listen_fd, (struct sockaddr *)&a, &alen), 0);
+    e->port = ntohs(a.sin_port);
+    cr_assert_eq(pipe(e->stop_pipe), 0);
+    cr_assert_eq(pthread_create(&e->thread, NULL, raw_run, e), 0);
+    return e;
+}
+
+uint16_t kvr_raw_engine_port(const kvr_raw_engine_t *e)
+{
+    return e->port;
+}
+
+unsigned kvr_raw_engine_requests(const kvr_raw_engine_t *e)
+{
+    return atomic_load(&e->requests);
+}
+
+unsigned kvr_raw_engine_accepted(const kvr_raw_engine_t *e)
+{
+    return atomic_load(&e->accepted);
+}
+
+void kvr_raw_engine_stop(kvr_raw_engine_t *e)
+{
+    if (!e)
+        return;
+    cr_assert_eq(write(e->stop_pipe[1], "x", 1), 1);
+    pthread_join(e->thread, NULL);
+    for (int i = 0; i < e->n_silent; i++)
+        close(e->silent_fds[i]);
+    close(e->listen_fd);
+    close(e->stop_pipe[0]);
+    close(e->stop_pipe[1]);
+    free(e->reply);
+    free(e);
 }

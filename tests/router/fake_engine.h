@@ -35,4 +35,23 @@ unsigned kvr_fake_aborted(const kvr_fake_fleet_t *f, int i);
 /** Requests parked by hold=1 right now. */
 unsigned kvr_fake_held(const kvr_fake_fleet_t *f);
 
+/*
+ * A raw engine for byte-level answers the HTTP server above cannot produce
+ * (interim 1xx heads, malformed framing): a thread that reads each request
+ * whole and writes reply byte for byte, then closes the connection. With
+ * reply NULL it reads requests and never answers (the connections stay
+ * open until stop).
+ */
+typedef struct kvr_raw_engine_s kvr_raw_engine_t;
+
+/** Starts it on a free loopback port; aborts the test on failure. */
+kvr_raw_engine_t *kvr_raw_engine_start(const char *reply);
+uint16_t kvr_raw_engine_port(const kvr_raw_engine_t *e);
+/** Requests answered so far (any method). */
+unsigned kvr_raw_engine_requests(const kvr_raw_engine_t *e);
+/** Connections accepted so far: the kernel completed their handshake. */
+unsigned kvr_raw_engine_accepted(const kvr_raw_engine_t *e);
+/** Stops the thread and frees the engine. */
+void kvr_raw_engine_stop(kvr_raw_engine_t *e);
+
 #endif

@@ -45,7 +45,7 @@ Test(policy_affinity, growing_session_stays_on_its_engine, .init = setup, .fini 
         }
         cr_expect_eq(d.view, home, "turn %d", turn);
         cr_expect_str_eq(d.reason, "cache_hit");
-        cr_expect_eq(d.prefix_match_blocks, (2048 + 1024 * (turn - 1)) / 64, "the previous turn's prompt");
+        cr_expect_eq(d.prefix_match_blocks, (uint32_t)((2048 + 1024 * (turn - 1)) / 64), "the previous turn's prompt");
         v[d.view].eff_requests--; /* the turn finished */
     }
 }

@@ -179,18 +179,71 @@ Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 1);
 }
 
-Test(proxy, engine_crash_mid_stream_ends_the_client_stream_cleanly)
+/* Asserts that body (raw chunked bytes) is a stream cut before its last chunk, ending in an error event. */
+static void expect_cut_with_error_event(char *body)
+{
+    cr_expect_lt(kvr_harness_dechunk(body), 0, "a cut stream must not end with the terminating chunk");
+    cr_expect_not_null(strstr(body, "data: {\"error\":{"), "an SSE error event tells the client: %s", body);
+    cr_expect_null(strstr(body, "[DONE]"));
+}
+
+Test(proxy, engine_crash_mid_stream_sends_an_error_event_and_cuts_the_stream)
 {
     kvr_harness_start(&h, 1, NULL);
     char *resp;
     cr_assert_eq(post("X-Fake: chunks=10,interval_ms=10,cut=2\r\n", chat_stream, &resp), 200);
     char *body = (char *)kvr_test_http_body(resp);
-    cr_assert_geq(kvr_harness_dechunk(body), 0, "the client stream must end with its last chunk");
     cr_expect_not_null(strstr(body, "\"n\":1"));
     cr_expect_null(strstr(body, "\"n\":2"));
+    expect_cut_with_error_event(body);
+    cr_expect_not_null(strstr(body, "\"type\":\"server_error\""));
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 2000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_cut_total"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_in_flight"), 0);
+    /* the connection was the client's only; the router still serves */
+    cr_assert_eq(post(NULL, chat, &resp), 200);
+    free(resp);
+}
+
+Test(proxy, interim_100_continue_is_skipped_and_the_final_answer_reaches_the_client)
+{
+    static const char reply[] = "HTTP/1.1 100 Continue\r\n\r\n"
+                                "HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
+                                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n"
+                                "Connection: close\r\n\r\n{\"final\":true}\n";
+    kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
+    const char *extra[] = {"--engine", url, NULL};
+    kvr_harness_start(&h, 0, extra);
+    char *resp;
+    int status = post(NULL, chat, &resp);
+    kvr_raw_engine_stop(raw);
+    cr_assert_eq(status, 200, "the interim head is not the answer: %s", resp);
+    cr_expect_str_eq(kvr_test_http_body(resp), "{\"final\":true}\n");
+    cr_expect_null(strstr(resp, "100 Continue"), "nothing of the interim heads reaches the client");
+    cr_expect_null(strstr(resp, "Link:"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}
+
+Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
+{
+    static const char reply[] = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+                                "not http any more";
+    kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
+    const char *extra[] = {"--engine", url, "--health-interval-ms", "600000", NULL};
+    kvr_harness_start(&h, 0, extra);
+    char *resp;
+    int status = post(NULL, chat, &resp);
+    kvr_raw_engine_stop(raw);
+    cr_expect_eq(status, 502, "a protocol switch nobody asked for: %s", resp);
+    cr_expect_null(strstr(resp, "not http"));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
 
 Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
@@ -267,9 +320,9 @@ Test(proxy, first_byte_and_idle_timeouts)
 
     cr_assert_eq(post("X-Fake: chunks=3,interval_ms=1000\r\n", chat_stream, &resp), 200);
     char *body = (char *)kvr_test_http_body(resp);
-    cr_expect_geq(kvr_harness_dechunk(body), 0);
     cr_expect_not_null(strstr(body, "\"n\":0"));
-    cr_expect_null(strstr(body, "[DONE]"));
+    expect_cut_with_error_event(body);
+    cr_expect_not_null(strstr(body, "\"code\":504"), "a stalled stream's error event says timeout: %s", body);
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 2000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"first_byte\"}"), 1);

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: Apache-2.0
+"""kvroute-replay records, decision logs and feed samples, as the bench's
+reports read them."""
+import json
+import math
+import os
+import re
+
+
+def load_records(path):
+    """One dict per request line; a missing file is an empty list."""
+    recs = []
+    if not os.path.exists(path):
+        return recs
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                recs.append(json.loads(line))
+    return recs
+
+
+def percentile(values, p):
+    """Linear interpolation between closest ranks, as kvroute-replay prints it."""
+    if not values:
+        return None
+    v = sorted(values)
+    rank = p / 100.0 * (len(v) - 1)
+    lo, hi = math.floor(rank), math.ceil(rank)
+    return v[lo] + (v[hi] - v[lo]) * (rank - lo)
+
+
+def mean(values):
+    """Arithmetic mean; None for no values."""
+    return sum(values) / len(values) if values else None
+
+
+def ok_records(recs):
+    """The requests that succeeded (2xx, no transport or stream error)."""
+    return [r for r in recs if r.get("ok")]
+
+
+def normalise_engines(recs, cell_dir):
+    """Each arm runs a fresh fleet on fresh ports: engines are compared by their
+    position in the fleet (engines.txt, one base URL per line, written by
+    run.sh), not by URL. The URL stays in engine_url for the feed match."""
+    path = os.path.join(cell_dir, "engines.txt")
+    if not os.path.exists(path):
+        return recs
+    with open(path) as f:
+        position = {line.strip().rstrip("/"): i for i, line in enumerate(f) if line.strip()}
+    for r in recs:
+        url = (r.get("engine") or "").rstrip("/")
+        if url in position:
+            r["engine_url"] = r["engine"]
+            r["engine"] = "e%d" % position[url]
+    return recs
+
+
+def load_cell(run_dir, policy, arm, time_scale=1.0):
+    """The records of one ablation cell (<run>/<policy>/<arm>/replay.jsonl),
+    engines by fleet position, times multiplied by time_scale (simulated time)."""
+    d = os.path.join(run_dir, policy, arm)
+    recs = normalise_engines(load_records(os.path.join(d, "replay.jsonl")), d)
+    if time_scale != 1.0:
+        for r in recs:
+            for k in ("ttft_ms", "e2e_ms", "first_byte_ms"):
+                if r.get(k) is not None:
+                    r[k] *= time_scale
+    return recs
+
+
+def policies_in(run_dir):
+    """The policy folders of an ablation run (those holding es0 or es1), sorted."""
+    out = []
+    for name in sorted(os.listdir(run_dir)):
+        if os.path.isdir(os.path.join(run_dir, name, "es0")) or os.path.isdir(os.path.join(run_dir, name, "es1")):
+            out.append(name)
+    return out
+
+
+def decision_files(cell_dir):
+    """A cell's decision logs: decisions.jsonl, or decisions-r<k>.jsonl per router."""
+    return [os.path.join(cell_dir, name) for name in sorted(os.listdir(cell_dir))
+            if re.match(r"^decisions(-r\d+)?\.jsonl$", name)]
+
+
+def load_decisions(path, skip_bad=False):
+    """One dict per line of a decision log; skip_bad drops lines that are not
+    JSON instead of raising (a log cut short by a killed router)."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                if not skip_bad:
+                    raise
+    return out
+
+
+def feed_lines(path):
+    """kvroute-feedsample's file (format in bench/ablate/feedsample.c), as
+    split lines: ("start", ns), ("end", ns), or a sample line
+    "s t_seen_ns slot sample_time_ns ..." with its 11 or more fields."""
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts or parts[0].startswith("#"):
+                continue
+            if parts[0] in ("start", "end") or (parts[0] == "s" and len(parts) >= 11):
+                yield parts

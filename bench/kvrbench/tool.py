@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Small helpers for the bench's shell scripts (bench/lib.sh calls them).
+
+  python3 -m kvrbench.tool free-ports N            first of N consecutive free loopback ports
+  python3 -m kvrbench.tool scaled VALUE FLOOR SCALE  round(VALUE / SCALE), at least FLOOR
+  python3 -m kvrbench.tool loads-running           SGLang /v1/loads JSON on stdin -> running
+                                                   requests summed over DP ranks, -1 if unreadable
+  python3 -m kvrbench.tool first-engine FILE       "engine" of the first record of a replay file
+"""
+import json
+import random
+import socket
+import sys
+
+
+def free_ports(n):
+    """First port of n consecutive loopback ports that were all free a moment ago."""
+    for _ in range(200):
+        base = random.randint(20000, 60000 - n)
+        socks = []
+        try:
+            for p in range(base, base + n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+        return base
+    return None
+
+
+def scaled(value, floor, scale):
+    """A period divided by the time scale, rounded, never below floor."""
+    return max(int(floor), round(float(value) / float(scale)))
+
+
+def loads_running(text):
+    """Running requests summed over the DP ranks of an SGLang /v1/loads answer; -1 if unreadable."""
+    try:
+        d = json.loads(text)
+        return sum(int(load.get("num_running_reqs", 0)) for load in d.get("loads", []))
+    except Exception:
+        return -1
+
+
+def first_engine(path):
+    """The engine that served the first record of a kvroute-replay file ("" if none)."""
+    with open(path) as f:
+        return json.loads(f.readline())["engine"] or ""
+
+
+def main(argv):
+    usage = __doc__.split("\n\n")[1]
+    if not argv:
+        print("usage:\n" + usage, file=sys.stderr)
+        return 2
+    cmd, args = argv[0], argv[1:]
+    try:
+        if cmd == "free-ports" and len(args) == 1:
+            base = free_ports(int(args[0]))
+            if base is None:
+                print("no free port range", file=sys.stderr)
+                return 1
+            print(base)
+        elif cmd == "scaled" and len(args) == 3:
+            print(scaled(*args))
+        elif cmd == "loads-running" and not args:
+            print(loads_running(sys.stdin.read()))
+        elif cmd == "first-engine" and len(args) == 1:
+            print(first_engine(args[0]))
+        else:
+            print("usage:\n" + usage, file=sys.stderr)
+            return 2
+    except ValueError as e:
+        print("kvrbench.tool %s: %s" % (cmd, e), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
