@@ -441,8 +441,8 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
         column = LEFT + 2;
         char help[1024];
         size_t used = (size_t)snprintf(help, sizeof help, "%s", o->help ? o->help : "");
-        if (o->flags & KVR_OPT_REPEAT && used < sizeof help)
-            snprintf(help + used, sizeof help - used, "; repeatable");
+        if (o->flags & KVR_OPT_REPEAT && used > 0 && used < sizeof help)
+            snprintf(help + used, sizeof help - used, "%s", help[used - 1] == '.' ? " Repeatable." : "; repeatable");
         column = wrap(out, help, column, LEFT + 2);
         if (o->def) {
             /* "(default X)" stays on one line, so a reader (or grep) finds it whole. */

@@ -5,7 +5,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "shm_layout/shm_layout.h"
 
 static const char usage[] =
@@ -29,17 +29,29 @@ static const char usage[] =
     "  dump NAME [--json]         print the header and one row per engine:\n"
     "                             engine, healthy, age, running, waiting, cap,\n"
     "                             KV, pending prefill, source\n"
-    "  watch NAME [--interval-ms MS]  redraw the dump every MS (default 500)\n"
-    "                             until interrupted\n"
+    "  watch NAME [--interval-ms MS]  redraw the dump every MS until interrupted\n"
     "\n"
-    "options:\n"
-    "  --capacity N      slots for create (1..65536)\n"
-    "  --json            dump as one JSON object\n"
-    "  --interval-ms MS  refresh period for watch\n"
-    "  -h, --help        this text\n"
+    "options:\n";
+
+static const char exit_text[] =
     "\n"
     "exit status: 0 ok, 1 the segment is missing, foreign, corrupt or of another\n"
     "ABI major version, 2 usage error\n";
+
+typedef struct {
+    uint64_t capacity;
+    bool json;
+    uint64_t interval_ms;
+} shm_args_t;
+
+#define T shm_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", NULL, 1, KVR_SHM_MAX_CAPACITY, "slots for create"),
+    KVR_OPT_ROW_BOOL(T, json, "json", NULL, "dump as one JSON object"),
+    KVR_OPT_ROW_U64(T, interval_ms, "interval-ms", "MS", "500", 10, 3600000, "refresh period for watch"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 static void die_usage(const char *msg)
 {
@@ -185,37 +197,29 @@ static void on_interrupt(int sig)
 
 int main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"capacity", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"interval-ms", required_argument, NULL, 'i'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    long capacity = 0, interval_ms = 500;
-    bool json = false;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        char *end;
-        switch (opt) {
-        case 'c':
-            capacity = strtol(optarg, &end, 10);
-            if (*end || capacity < 1 || capacity > KVR_SHM_MAX_CAPACITY)
-                die_usage("--capacity takes a whole number from 1 to 65536");
-            break;
-        case 'j': json = true; break;
-        case 'i':
-            interval_ms = strtol(optarg, &end, 10);
-            if (*end || interval_ms < 10 || interval_ms > 3600000)
-                die_usage("--interval-ms takes a whole number from 10 to 3600000");
-            break;
-        case 'h': fputs(usage, stdout); return 0;
-        default: die_usage("unknown option");
-        }
+    shm_args_t args = {0};
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    char *positional[2];
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = positional, .max_positional = 2};
+    char err[512];
+    int parsed = kvr_opt_defaults(&set, err, sizeof err);
+    if (parsed == 0)
+        parsed = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (parsed == 1) {
+        fputs(usage, stdout);
+        kvr_opt_help(stdout, &set);
+        fputs(exit_text, stdout);
+        return 0;
     }
-    if (argc - optind != 2)
+    if (parsed < 0) {
+        fprintf(stderr, "kvroute-shm: %s\n", err);
+        return 2;
+    }
+    if (parser.n_positional != 2)
         die_usage("expected COMMAND NAME");
-    const char *command = argv[optind], *name = argv[optind + 1];
+    long capacity = (long)args.capacity, interval_ms = (long)args.interval_ms;
+    bool json = args.json;
+    const char *command = positional[0], *name = positional[1];
     kvr_shm_t shm;
 
     if (strcmp(command, "create") == 0) {
