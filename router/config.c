@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/options.h"
 #include "router/engines.h"
@@ -36,6 +37,9 @@ static const kvr_opt_t options[] = {
      .help = "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters "
              "only, the segment is never opened. Default: $ES, else 1"},
     KVR_OPT_ROW_STRING(T, shm_name, "shm", "NAME", KVR_SHM_DEFAULT_NAME, "statefeed segment name"),
+    KVR_OPT_ROW_U64(T, shm_owner_uid, "shm-owner", "UID", NULL, 0, 4294967294u,
+                    "uid that must own the segment (statefeed's); another owner, or a group/other-writable "
+                    "segment, is refused (default: this process's uid)"),
     KVR_OPT_ROW_U64(T, max_age_ms, "max-age-ms", "MS", "2000", 1, 3600000,
                     "feed samples and writer heartbeat older than this fall back to shadow"),
     KVR_OPT_ROW_U64(T, reconcile_s, "reconcile-s", "S", "30", 0, 86400,
@@ -113,6 +117,7 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
     cfg->placement_set = false; /* the default is not a choice: sticky may still set oneshot */
     const char *es = getenv("ES");
     cfg->es = !(es && strcmp(es, "0") == 0);
+    cfg->shm_owner_uid = geteuid();
     kvr_policy_config_defaults(&cfg->policy_config);
 }
 

@@ -37,6 +37,7 @@ typedef struct kvr_router_config_s {
     bool placement_set;               /* --placement given: sticky does not override it */
     bool es;                          /* feed on (ES=1) */
     char shm_name[256];
+    uint64_t shm_owner_uid;      /* the segment must be this uid's (statefeed's) */
     uint64_t max_age_ms;
     uint64_t reconcile_s;             /* ES=0 /metrics reconciliation period, 0 = off */
     char session_header[64];

@@ -2,9 +2,11 @@
 #include "router/feed.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -12,9 +14,16 @@
 
 #define FEED_REOPEN_INTERVAL_NS (500 * KVR_NS_PER_MS)
 #define FEED_IDENTITY_INTERVAL_NS (250 * KVR_NS_PER_MS)
+/*
+ * Token counts from the segment are capped here, far above any engine's
+ * (2^48 tokens), so the policies' sums of them (pending prefill + uncached
+ * prompt, kv tokens + a block) cannot wrap to "idle" on a value near 2^64.
+ */
+#define FEED_MAX_TOKENS (1ull << 48)
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
     "fresh", "no_segment", "writer_stale", "slot_missing", "slot_stale", "slot_unhealthy", "slot_busy",
+    "segment_rejected",
 };
 
 const char *kvr_feed_state_name(kvr_feed_state_t state)
@@ -28,6 +37,7 @@ void kvr_feed_init(kvr_feed_t *feed, bool enabled, const char *name, uint64_t ma
     feed->enabled = enabled;
     snprintf(feed->name, sizeof feed->name, "%s%s", name[0] == '/' ? "" : "/", name);
     feed->max_age_ns = max_age_ns;
+    feed->owner_uid = geteuid();
 }
 
 void kvr_feed_close(kvr_feed_t *feed)
@@ -43,23 +53,27 @@ static int object_identity(const char *name, dev_t *dev, ino_t *ino)
     char path[300];
     snprintf(path, sizeof path, "/dev/shm%s", name);
     struct stat st;
-    if (stat(path, &st) < 0)
+    if (lstat(path, &st) < 0)
         return -errno;
     *dev = st.st_dev;
     *ino = st.st_ino;
     return 0;
 }
 
-static void note_error(kvr_feed_t *feed, int rc, const char *what)
+static void note_error(kvr_feed_t *feed, int rc, const char *what, const kvr_shm_t *shm)
 {
     if (rc == feed->last_error)
         return;
     feed->last_error = rc;
+    char text[512];
     if (rc == 0)
         KVR_INFO("feed_ok shm=%s", feed->name);
+    else if (rc == KVR_ESHM_OWNER)
+        KVR_ERROR("feed_rejected shm=%s step=%s error=\"%s\" fallback=shadow", feed->name, what,
+                  kvr_shm_explain(shm, rc, text, sizeof text));
     else
         KVR_WARN("feed_unavailable shm=%s step=%s error=\"%s\" fallback=shadow", feed->name, what,
-                 kvr_strerror(rc));
+                 kvr_shm_explain(shm, rc, text, sizeof text));
 }
 
 static void try_open(kvr_feed_t *feed, uint64_t now_ns)
@@ -70,40 +84,54 @@ static void try_open(kvr_feed_t *feed, uint64_t now_ns)
     dev_t dev = 0;
     ino_t ino = 0;
     int id_rc = object_identity(feed->name, &dev, &ino);
-    if (feed->open && id_rc == 0 && dev == feed->dev && ino == feed->ino)
+    if (feed->open && id_rc == 0 && dev == feed->shm.dev && ino == feed->shm.ino)
         return; /* the same object: a stale writer stays stale until a new one replaces it */
     kvr_shm_t shm;
-    int rc = kvr_shm_open(&shm, feed->name);
+    int rc = kvr_shm_open_as(&shm, feed->name, feed->owner_uid);
+    feed->rejected = rc == KVR_ESHM_OWNER;
     if (rc < 0) {
-        note_error(feed, rc, "open");
+        note_error(feed, rc, "open", &shm);
         return;
     }
     if (feed->open)
         kvr_shm_close(&feed->shm);
     feed->shm = shm;
     feed->open = true;
-    feed->dev = dev;
-    feed->ino = ino;
     feed->opens_total++; /* part of every engine's mapping key: all re-map */
-    KVR_INFO("feed_open shm=%s generation=%llu", feed->name,
-             (unsigned long long)kvr_shm_generation(&feed->shm));
+    KVR_INFO("feed_open shm=%s generation=%llu capacity=%u", feed->name,
+             (unsigned long long)kvr_shm_generation(&feed->shm), feed->shm.capacity);
+}
+
+/* The mapping must still be what was validated before anything reads it. */
+static void check_mapping(kvr_feed_t *feed, uint64_t now_ns)
+{
+    const char *level = "size";
+    int rc = kvr_shm_check_size(&feed->shm);
+    if (rc == 0 && now_ns >= feed->next_identity_ns) {
+        feed->next_identity_ns = now_ns + FEED_IDENTITY_INTERVAL_NS;
+        level = "identity";
+        rc = kvr_shm_check_identity(&feed->shm);
+    }
+    if (rc == 0)
+        return;
+    char text[512];
+    feed->changes_total++;
+    if (rc == KVR_ESHM_CHANGED && level[0] == 'i')
+        /* Replaced, by a restarted writer or by anyone else: reopen validates whatever is there now. */
+        KVR_INFO("feed_replaced shm=%s action=reopen", feed->name);
+    else
+        KVR_WARN("feed_changed shm=%s check=%s error=\"%s\" fallback=shadow action=reopen", feed->name,
+                 level, kvr_shm_explain(&feed->shm, rc, text, sizeof text));
+    kvr_feed_close(feed);
+    feed->next_open_ns = 0;
 }
 
 void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns)
 {
     if (!feed->enabled)
         return;
-    if (feed->open && now_ns >= feed->next_identity_ns) {
-        feed->next_identity_ns = now_ns + FEED_IDENTITY_INTERVAL_NS;
-        dev_t dev;
-        ino_t ino;
-        if (object_identity(feed->name, &dev, &ino) < 0 || dev != feed->dev || ino != feed->ino) {
-            /* Unlinked, or replaced by a restarted writer: our mapping is history. */
-            KVR_INFO("feed_replaced shm=%s", feed->name);
-            kvr_feed_close(feed);
-            feed->next_open_ns = 0;
-        }
-    }
+    if (feed->open)
+        check_mapping(feed, now_ns);
     if (!feed->open)
         try_open(feed, now_ns);
     if (!feed->open) {
@@ -111,11 +139,11 @@ void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns)
         return;
     }
     uint64_t hb = atomic_load_explicit(&feed->shm.header->heartbeat_ns, memory_order_acquire);
-    feed->last_heartbeat_age_ns = kvr_clock_age_ns(now_ns, hb);
+    feed->last_heartbeat_age_ns = kvr_shm_age_ns(now_ns, hb);
     int rc = kvr_shm_check_heartbeat(&feed->shm, now_ns, feed->max_age_ns);
     feed->writer_ok = rc == 0;
     feed->generation = kvr_shm_generation(&feed->shm);
-    note_error(feed, rc, "heartbeat");
+    note_error(feed, rc, "heartbeat", &feed->shm);
     if (!feed->writer_ok)
         try_open(feed, now_ns); /* a writer that restarted under the same name shows up here */
 }
@@ -147,7 +175,10 @@ static void fill_eff(kvr_engine_view_t *v)
         v->eff_kv_tokens = v->shadow_kv_tokens;
         return;
     }
-    uint32_t real_requests = v->real_running + v->real_waiting;
+    /* Both come from the segment: their sum saturates rather than wrap to "idle". */
+    uint32_t real_requests = v->real_running > UINT32_MAX - v->real_waiting
+                                 ? UINT32_MAX
+                                 : v->real_running + v->real_waiting;
     v->eff_running = v->real_running > shadow_running ? v->real_running : shadow_running;
     v->eff_waiting = v->real_waiting > shadow_waiting ? v->real_waiting : shadow_waiting;
     v->eff_requests = real_requests > v->shadow_requests ? real_requests : v->shadow_requests;
@@ -162,7 +193,7 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
                                   const kvr_engine_state_t **st, uint64_t *age_ns)
 {
     if (!feed->open)
-        return KVR_FEED_NO_SEGMENT;
+        return feed->rejected ? KVR_FEED_SEGMENT_REJECTED : KVR_FEED_NO_SEGMENT;
     if (!feed->writer_ok)
         return KVR_FEED_WRITER_STALE;
     /* Slot indexes are valid for one table generation of one mapped object. */
@@ -190,6 +221,19 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
     return KVR_FEED_FRESH;
 }
 
+static uint64_t tokens(uint64_t value)
+{
+    return value > FEED_MAX_TOKENS ? FEED_MAX_TOKENS : value;
+}
+
+/* A 0..1 figure from the segment: NaN or negative is unknown (-1), above 1 is 1. */
+static double fraction(double value)
+{
+    if (isnan(value) || value < 0.0)
+        return -1.0;
+    return value > 1.0 ? 1.0 : value;
+}
+
 kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, bool count,
                                kvr_engine_view_t *view)
 {
@@ -207,15 +251,15 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         view->feed_fresh = true;
         view->real_running = st->running;
         view->real_waiting = st->waiting;
-        view->real_pending_prefill_tokens = st->pending_prefill_tokens;
-        view->real_kv_tokens = st->kv_tokens_used;
-        view->max_prefill_remaining = st->max_prefill_remaining;
+        view->real_pending_prefill_tokens = tokens(st->pending_prefill_tokens);
+        view->real_kv_tokens = tokens(st->kv_tokens_used);
+        view->max_prefill_remaining = tokens(st->max_prefill_remaining);
         view->max_running = st->max_running;
         view->dp_ranks = st->dp_ranks;
         view->caps_complete = (st->flags & KVR_SLOT_CAPS_COMPLETE) != 0;
-        view->kv_capacity_tokens = st->kv_tokens_capacity;
-        view->kv_usage = st->kv_usage;
-        view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? st->utilization : -1.0;
+        view->kv_capacity_tokens = tokens(st->kv_tokens_capacity);
+        view->kv_usage = fraction(st->kv_usage);
+        view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization) : -1.0;
     }
     if (count)
         feed->fallbacks_total[state]++;

@@ -27,6 +27,7 @@ typedef enum {
     KVR_FEED_SLOT_STALE,      /* the slot's sample is older than max age */
     KVR_FEED_SLOT_UNHEALTHY,  /* the writer could not poll the engine */
     KVR_FEED_SLOT_BUSY,       /* the seqlock never settled */
+    KVR_FEED_SEGMENT_REJECTED,/* the name holds an object of another owner, or writable by others */
     KVR_FEED_N_STATES,
 } kvr_feed_state_t;
 
@@ -39,13 +40,14 @@ typedef struct kvr_feed_s {
     bool open;
     bool writer_ok;           /* heartbeat checked at the last refresh */
     uint64_t generation;      /* table generation at the last refresh, for /metrics */
-    dev_t dev;                /* identity of the mapped object, to notice a new writer's */
-    ino_t ino;
+    uid_t owner_uid;          /* the writer's uid the segment must have: the router's own */
+    bool rejected;            /* the last open refused the object at the name (owner, mode) */
     uint64_t next_open_ns;    /* earliest next open attempt while the segment is missing */
     uint64_t next_identity_ns;/* next check that the name still names our object */
     int last_error;           /* logged once per change */
 
     uint64_t opens_total;
+    uint64_t changes_total;   /* mapped segment found shrunk, rewritten in its geometry or replaced */
     uint64_t fallbacks_total[KVR_FEED_N_STATES]; /* per reason; [FRESH] counts fresh reads */
     uint64_t last_heartbeat_age_ns;
 } kvr_feed_t;
@@ -54,9 +56,11 @@ typedef struct kvr_feed_s {
 void kvr_feed_init(kvr_feed_t *feed, bool enabled, const char *name, uint64_t max_age_ns);
 void kvr_feed_close(kvr_feed_t *feed);
 /**
- * Called once per decision before the views: opens or reopens the segment
- * when it is missing, replaced by a restarted writer or stale (rate limited),
- * and checks the writer's heartbeat.
+ * Called once per decision before the views: checks that the mapping is
+ * still as long as it was and its geometry unchanged (a change closes it,
+ * counts it and logs once), opens or reopens the segment when it is
+ * missing, replaced or stale (rate limited), and checks the writer's
+ * heartbeat.
  */
 void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns);
 /**

@@ -274,6 +274,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     outf(&o, "kvroute_feed_stale_fallbacks_total %llu\n", (unsigned long long)stale);
     head(&o, "kvroute_feed_opens_total", "counter", "times the segment was (re)opened");
     outf(&o, "kvroute_feed_opens_total %llu\n", (unsigned long long)r->feed.opens_total);
+    head(&o, "kvroute_feed_segment_changes_total", "counter", "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped");
+    outf(&o, "kvroute_feed_segment_changes_total %llu\n", (unsigned long long)r->feed.changes_total);
     if (r->feed.open) {
         head(&o, "kvroute_feed_heartbeat_age_seconds", "gauge", "age of the statefeed writer's heartbeat");
         outf(&o, "kvroute_feed_heartbeat_age_seconds %.6f\n", (double)r->feed.last_heartbeat_age_ns / 1e9);
@@ -319,9 +321,9 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
     cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
     cJSON *eff = cJSON_AddObjectToObject(o, "eff");
-    cJSON_AddNumberToObject(eff, "requests", (int)v->eff_requests);
-    cJSON_AddNumberToObject(eff, "running", (int)v->eff_running);
-    cJSON_AddNumberToObject(eff, "waiting", (int)v->eff_waiting);
+    cJSON_AddNumberToObject(eff, "requests", (double)v->eff_requests);
+    cJSON_AddNumberToObject(eff, "running", (double)v->eff_running);
+    cJSON_AddNumberToObject(eff, "waiting", (double)v->eff_waiting);
     cJSON_AddNumberToObject(eff, "pending_prefill_tokens", (double)v->eff_pending_prefill_tokens);
     cJSON_AddNumberToObject(eff, "kv_tokens", (double)v->eff_kv_tokens);
     cJSON_AddNumberToObject(o, "dispatched", (double)e->dispatched_total);
@@ -331,11 +333,11 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(upstream, "busy", (int)busy);
     if (v->feed_fresh) {
         cJSON *real = cJSON_AddObjectToObject(o, "real");
-        cJSON_AddNumberToObject(real, "running", (int)v->real_running);
-        cJSON_AddNumberToObject(real, "waiting", (int)v->real_waiting);
+        cJSON_AddNumberToObject(real, "running", (double)v->real_running);
+        cJSON_AddNumberToObject(real, "waiting", (double)v->real_waiting);
         cJSON_AddNumberToObject(real, "pending_prefill_tokens", (double)v->real_pending_prefill_tokens);
         cJSON_AddNumberToObject(real, "kv_tokens", (double)v->real_kv_tokens);
-        cJSON_AddNumberToObject(real, "max_running", (int)v->max_running);
+        cJSON_AddNumberToObject(real, "max_running", (double)v->max_running);
         cJSON_AddBoolToObject(real, "caps_complete", v->caps_complete);
         if (real)
             add_real(real, "kv_usage", v->kv_usage);

@@ -96,6 +96,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     }
     /* ES=0 builds the reader disabled: it never opens the segment. */
     kvr_feed_init(&r->feed, r->cfg.es, r->cfg.shm_name, r->cfg.max_age_ms * KVR_NS_PER_MS);
+    r->feed.owner_uid = (uid_t)r->cfg.shm_owner_uid;
     for (size_t i = 0; i < r->cfg.n_engines; i++) {
         rc = kvr_router_add_engine(r, r->cfg.engines[i], NULL);
         if (rc < 0) {

@@ -5,16 +5,38 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
-#include "common/error.h"
-#include "common/options.h"
 #include "shm_layout/shm_layout.h"
+
+/* CLOCK_MONOTONIC, the segment's clock. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * KVR_SHM_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Milliseconds for display; a time from the future shows as -1. */
+static double age_ms(uint64_t age_ns)
+{
+    return age_ns == UINT64_MAX ? -1.0 : (double)age_ns / 1e6;
+}
+
+/* An engine id from the segment, fit for a terminal: control bytes become '?'. */
+static void printable(char *out, size_t size, const char *in)
+{
+    size_t n = 0;
+    for (; in[n] != '\0' && n + 1 < size; n++)
+        out[n] = (unsigned char)in[n] < 0x20 || in[n] == 0x7f ? '?' : in[n];
+    out[n] = '\0';
+}
 
 static const char usage[] =
     "usage: kvroute-shm COMMAND NAME [options]\n"
@@ -29,29 +51,35 @@ static const char usage[] =
     "  dump NAME [--json]         print the header and one row per engine:\n"
     "                             engine, healthy, age, running, waiting, cap,\n"
     "                             KV, pending prefill, source\n"
-    "  watch NAME [--interval-ms MS]  redraw the dump every MS until interrupted\n"
+    "  watch NAME [--interval-ms MS]  redraw the dump every MS\n"
+    "                             until interrupted\n"
     "\n"
-    "options:\n";
-
-static const char exit_text[] =
+    "options:\n"
+    "  --capacity N      slots for create (1..65536)\n"
+    "  --json            dump as one JSON object\n"
+    "  --interval-ms MS  refresh period for watch, 10..3600000 (default 500)\n"
+    "  -h, --help        this text\n"
     "\n"
     "exit status: 0 ok, 1 the segment is missing, foreign, corrupt or of another\n"
     "ABI major version, 2 usage error\n";
 
-typedef struct {
-    uint64_t capacity;
-    bool json;
-    uint64_t interval_ms;
-} shm_args_t;
-
-#define T shm_args_t
-static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", NULL, 1, KVR_SHM_MAX_CAPACITY, "slots for create"),
-    KVR_OPT_ROW_BOOL(T, json, "json", NULL, "dump as one JSON object"),
-    KVR_OPT_ROW_U64(T, interval_ms, "interval-ms", "MS", "500", 10, 3600000, "refresh period for watch"),
-    KVR_OPT_ROW_HELP,
-};
-#undef T
+/*
+ * This folder compiles alone (a reader needs only shm_layout/), so the tool
+ * cannot take common/options; its integers follow the same rules and error
+ * line as every other program's: base 10, digits only, in range.
+ */
+static long flag_integer(const char *flag, const char *text, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
+    if (v < 0 || errno != 0 || *end != '\0' || v < min || v > max) {
+        fprintf(stderr, "kvroute-shm: --%s: expected an integer in [%ld, %ld], got '%s'\n", flag, min, max,
+                text);
+        exit(2);
+    }
+    return v;
+}
 
 static void die_usage(const char *msg)
 {
@@ -62,16 +90,29 @@ static void die_usage(const char *msg)
 static int open_or_explain(kvr_shm_t *shm, const char *name)
 {
     int rc = kvr_shm_open(shm, name);
+    char text[512];
     if (rc == -ENOENT)
         fprintf(stderr, "kvroute-shm: %s: no such segment (is kvroute-statefeed running?)\n", name);
     else if (rc < 0)
-        fprintf(stderr, "kvroute-shm: %s: %s\n", name, kvr_strerror(rc));
+        fprintf(stderr, "kvroute-shm: %s: %s\n", name, kvr_shm_explain(shm, rc, text, sizeof text));
     return rc;
+}
+
+/* Before every look at the mapping: a segment changed under us is reopened, not read. */
+static int still_readable(kvr_shm_t *shm, const char *name)
+{
+    int rc = kvr_shm_check_size(shm);
+    if (rc == 0)
+        return 0;
+    char text[512];
+    fprintf(stderr, "kvroute-shm: %s: %s; reopening\n", name, kvr_shm_explain(shm, rc, text, sizeof text));
+    kvr_shm_close(shm);
+    return open_or_explain(shm, name);
 }
 
 static const char *writer_text(const kvr_shm_t *shm, uint64_t now)
 {
-    switch (kvr_shm_check_heartbeat(shm, now, 2 * KVR_NS_PER_SEC)) {
+    switch (kvr_shm_check_heartbeat(shm, now, 2 * KVR_SHM_NS_PER_SEC)) {
     case 0: return "live";
     case KVR_ESHM_STALE: return "stale";
     default:
@@ -83,38 +124,41 @@ static const char *writer_text(const kvr_shm_t *shm, uint64_t now)
 static void dump_table(const kvr_shm_t *shm, FILE *out)
 {
     const kvr_shm_header_t *h = shm->header;
-    uint64_t now = kvr_clock_now_ns();
+    uint64_t now = now_ns();
     uint64_t beat = atomic_load(&h->heartbeat_ns);
     fprintf(out,
             "segment %s  abi %u.%u  capacity %u  engines %u  generation %llu\n"
             "writer pid %lld  %s  heartbeat %.1f ms ago\n\n",
-            shm->name, h->abi_major, h->abi_minor, h->capacity, atomic_load(&h->engines_in_use),
+            shm->name, h->abi_major, h->abi_minor, shm->capacity, atomic_load(&h->engines_in_use),
             (unsigned long long)kvr_shm_generation(shm), (long long)atomic_load(&h->writer_pid),
-            writer_text(shm, now), (double)kvr_clock_age_ns(now, beat) / 1e6);
+            writer_text(shm, now), age_ms(kvr_shm_age_ns(now, beat)));
     fprintf(out, "%-4s %-34s %-7s %9s %7s %7s %5s %6s %12s %8s\n", "slot", "engine", "healthy",
             "age_ms", "running", "waiting", "cap", "kv%", "pending_pf", "source");
-    for (uint32_t i = 0; i < h->capacity; i++) {
+    for (uint32_t i = 0; i < shm->capacity; i++) {
         kvr_engine_state_t s;
         uint64_t age;
         int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
         if (rc == -ENOENT)
             continue;
+        char text[256];
         if (rc < 0) {
-            fprintf(out, "%-4u (unreadable: %s)\n", i, kvr_strerror(rc));
+            fprintf(out, "%-4u (unreadable: %s)\n", i, kvr_shm_explain(shm, rc, text, sizeof text));
             continue;
         }
+        char engine[KVR_SHM_ENGINE_ID_MAX];
+        printable(engine, sizeof engine, s.engine_id);
         char age_text[32];
         if (s.sample_seq == 0)
             snprintf(age_text, sizeof age_text, "never");
         else
-            snprintf(age_text, sizeof age_text, "%.1f", (double)age / 1e6);
+            snprintf(age_text, sizeof age_text, "%.1f", age_ms(age));
         char cap[16];
         if (s.max_running)
             snprintf(cap, sizeof cap, "%u%s", s.max_running,
                      s.flags & KVR_SLOT_CAPS_COMPLETE ? "" : "?");
         else
             snprintf(cap, sizeof cap, "-");
-        fprintf(out, "%-4u %-34.34s %-7s %9s %7u %7u %5s %6.1f %12llu %8s\n", i, s.engine_id,
+        fprintf(out, "%-4u %-34.34s %-7s %9s %7u %7u %5s %6.1f %12llu %8s\n", i, engine,
                 s.flags & KVR_SLOT_HEALTHY ? "yes" : "no", age_text, s.running, s.waiting, cap,
                 s.kv_usage * 100.0, (unsigned long long)s.pending_prefill_tokens,
                 kvr_source_name(kvr_slot_source(s.flags)));
@@ -131,7 +175,7 @@ static cJSON *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t ag
     cJSON_AddStringToObject(o, "source", kvr_source_name(kvr_slot_source(s->flags)));
     cJSON_AddBoolToObject(o, "sampled", s->sample_seq != 0);
     if (s->sample_seq)
-        cJSON_AddNumberToObject(o, "age_ms", (double)age / 1e6);
+        cJSON_AddNumberToObject(o, "age_ms", age_ms(age));
     else
         cJSON_AddNullToObject(o, "age_ms");
     cJSON_AddNumberToObject(o, "sample_seq", s->sample_seq);
@@ -158,27 +202,29 @@ static cJSON *slot_json(const kvr_engine_state_t *s, uint32_t index, uint64_t ag
 static int dump_json(const kvr_shm_t *shm, FILE *out)
 {
     const kvr_shm_header_t *h = shm->header;
-    uint64_t now = kvr_clock_now_ns();
+    uint64_t now = now_ns();
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "name", shm->name);
     cJSON_AddNumberToObject(root, "abi_major", h->abi_major);
     cJSON_AddNumberToObject(root, "abi_minor", h->abi_minor);
-    cJSON_AddNumberToObject(root, "capacity", h->capacity);
+    cJSON_AddNumberToObject(root, "capacity", shm->capacity);
     cJSON_AddNumberToObject(root, "engines_in_use", atomic_load(&h->engines_in_use));
     cJSON_AddNumberToObject(root, "generation", kvr_shm_generation(shm));
     cJSON_AddNumberToObject(root, "writer_pid", atomic_load(&h->writer_pid));
     cJSON_AddStringToObject(root, "writer", writer_text(shm, now));
     cJSON_AddNumberToObject(root, "heartbeat_age_ms",
-                            (double)kvr_clock_age_ns(now, atomic_load(&h->heartbeat_ns)) / 1e6);
+                            age_ms(kvr_shm_age_ns(now, atomic_load(&h->heartbeat_ns))));
     cJSON *engines = cJSON_AddArrayToObject(root, "engines");
-    for (uint32_t i = 0; i < h->capacity; i++) {
+    for (uint32_t i = 0; i < shm->capacity; i++) {
         kvr_engine_state_t s;
         uint64_t age;
+        char text[256];
         int rc = kvr_shm_read_slot(shm, i, now, &s, &age);
         if (rc == 0)
             cJSON_AddItemToArray(engines, slot_json(&s, i, age));
         else if (rc != -ENOENT)
-            fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i, kvr_strerror(rc));
+            fprintf(stderr, "kvroute-shm: slot %u unreadable: %s\n", i,
+                    kvr_shm_explain(shm, rc, text, sizeof text));
     }
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
@@ -197,29 +243,28 @@ static void on_interrupt(int sig)
 
 int main(int argc, char **argv)
 {
-    shm_args_t args = {0};
-    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
-    char *positional[2];
-    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = positional, .max_positional = 2};
-    char err[512];
-    int parsed = kvr_opt_defaults(&set, err, sizeof err);
-    if (parsed == 0)
-        parsed = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (parsed == 1) {
-        fputs(usage, stdout);
-        kvr_opt_help(stdout, &set);
-        fputs(exit_text, stdout);
-        return 0;
+    static const struct option options[] = {
+        {"capacity", required_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"interval-ms", required_argument, NULL, 'i'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long capacity = 0, interval_ms = 500;
+    bool json = false;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'c': capacity = flag_integer("capacity", optarg, 1, KVR_SHM_MAX_CAPACITY); break;
+        case 'j': json = true; break;
+        case 'i': interval_ms = flag_integer("interval-ms", optarg, 10, 3600000); break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: die_usage("unknown option");
+        }
     }
-    if (parsed < 0) {
-        fprintf(stderr, "kvroute-shm: %s\n", err);
-        return 2;
-    }
-    if (parser.n_positional != 2)
+    if (argc - optind != 2)
         die_usage("expected COMMAND NAME");
-    long capacity = (long)args.capacity, interval_ms = (long)args.interval_ms;
-    bool json = args.json;
-    const char *command = positional[0], *name = positional[1];
+    const char *command = argv[optind], *name = argv[optind + 1];
     kvr_shm_t shm;
 
     if (strcmp(command, "create") == 0) {
@@ -230,8 +275,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "kvroute-shm: %s: owned by a live writer; not replaced\n", name);
             return 1;
         }
+        char text[512];
         if (rc < 0) {
-            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_strerror(rc));
+            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_shm_explain(&shm, rc, text, sizeof text));
             return 1;
         }
         /* No writer will tick this segment: say so rather than look live for 2 s. */
@@ -241,7 +287,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(command, "dump") == 0) {
-        if (open_or_explain(&shm, name) < 0)
+        if (open_or_explain(&shm, name) < 0 || still_readable(&shm, name) < 0)
             return 1;
         int rc = json ? dump_json(&shm, stdout) : (dump_table(&shm, stdout), 0);
         kvr_shm_close(&shm);
@@ -254,6 +300,8 @@ int main(int argc, char **argv)
             return 1;
         bool tty = isatty(STDOUT_FILENO);
         while (!interrupted) {
+            if (still_readable(&shm, name) < 0)
+                return 1;
             if (tty)
                 fputs("\033[H\033[2J", stdout);
             dump_table(&shm, stdout);

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "shm_layout/shm_error.h"
+
 #define KVR_SHM_MAGIC 0x4554415453525655ull /* "UVRSTATE" read as little-endian bytes */
 #define KVR_SHM_ABI_MAJOR 1
 #define KVR_SHM_ABI_MINOR 0
@@ -28,6 +30,11 @@
 #define KVR_SHM_ENGINE_ID_MAX 128      /* bytes including the NUL */
 #define KVR_SHM_READ_RETRIES 64        /* seqlock read attempts before -busy */
 #define KVR_SHM_MAX_CAPACITY 65536
+/* A heartbeat or sample time at most this far ahead of the reader's clock is
+ * a store that landed after the reader took its time; further ahead, it is a
+ * lie (or another boot's clock) and counts as stale. */
+#define KVR_SHM_FUTURE_SLACK_NS 100000000ull
+#define KVR_SHM_NS_PER_SEC 1000000000ull
 
 /* writer_state values */
 #define KVR_SHM_WRITER_NONE 0u    /* created by a tool, no live writer yet */
@@ -113,58 +120,127 @@ _Static_assert(offsetof(kvr_shm_header_t, heartbeat_ns) == 56, "ABI offset");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "64-bit atomics must be lock-free");
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "32-bit atomics must be lock-free");
 
-/** A mapped segment, writer or reader side. */
+struct kvr_shm_writer_slot_s;
+
+/**
+ * A mapped segment, writer or reader side. Geometry (header_size, slot_size,
+ * capacity) is validated against the object's size and copied here once, at
+ * open or create: every bound comes from these copies, never from the live
+ * header, which anyone able to write the object may change at any time.
+ */
 typedef struct kvr_shm_s {
     void *base;
     size_t map_len;
     kvr_shm_header_t *header;
     bool writable;
+    int fd;                   /* the object, kept for the size check (-1: a plain buffer) */
+    uint32_t header_size;     /* copies of the validated geometry */
+    uint32_t slot_size;
+    uint32_t capacity;
+    dev_t dev;                /* identity of the mapped object */
+    ino_t ino;
+    uid_t owner_uid;          /* owner of the object found at the name (also on KVR_ESHM_OWNER) */
+    mode_t mode;              /* its permission bits */
+    /* Writer only: its own copy of the table, so nothing it decides is read back from the mapping. */
+    struct kvr_shm_writer_slot_s *shadow;
+    uint64_t generation;
+    uint32_t engines_in_use;
+    uint64_t start_wall_ns;
     char name[256];
 } kvr_shm_t;
 
 /* ---- both sides --------------------------------------------------------- */
 
 /**
- * Checks a mapping of len bytes: magic, major version, header and slot sizes
- * (at least this build's, multiples of 64), capacity against len. A newer
- * minor is accepted (fields were appended).
+ * Checks len bytes holding a segment: magic, major version, header and slot
+ * sizes (at least this build's, multiples of 64), capacity against len. A
+ * newer minor is accepted (fields were appended). The fields are copied
+ * before they are checked, so a writer changing them meanwhile cannot make
+ * a checked value differ from the one used.
  * Returns 0 or KVR_ESHM_MAGIC / _MAJOR / _TRUNCATED / _HEADER_SIZE /
  * _SLOT_SIZE / _CAPACITY.
  */
 int kvr_shm_validate(const void *base, size_t len);
 
 /**
+ * Reads a segment held in a caller's buffer of len bytes (a copy, a file
+ * read into memory): validates it and copies its geometry into shm, which
+ * the reader functions then accept. Nothing is mapped; kvr_shm_close() only
+ * forgets the buffer. Returns kvr_shm_validate()'s code.
+ */
+int kvr_shm_attach(kvr_shm_t *shm, const void *base, size_t len);
+
+/**
+ * Age of a time taken at `then` as seen at `now` (CLOCK_MONOTONIC ns):
+ * now - then; 0 when then is ahead by at most KVR_SHM_FUTURE_SLACK_NS;
+ * UINT64_MAX when it is further ahead, so a time from the future is never
+ * fresh.
+ */
+uint64_t kvr_shm_age_ns(uint64_t now_ns, uint64_t then_ns);
+
+/**
  * Checks the writer's liveness: 0 when writer_state is LIVE and heartbeat is
- * at most max_age_ns old at now_ns; KVR_ESHM_WRITER_GONE when it stopped
- * (or never started); KVR_ESHM_STALE when its heartbeat is older.
+ * at most max_age_ns old at now_ns (kvr_shm_age_ns()); KVR_ESHM_WRITER_GONE
+ * when it stopped (or never started); KVR_ESHM_STALE when its heartbeat is
+ * older, or in the future.
  */
 int kvr_shm_check_heartbeat(const kvr_shm_t *shm, uint64_t now_ns, uint64_t max_age_ns);
 
-/** The slot array base. */
+/**
+ * Checks that the mapping can still be read: the object is at least as long
+ * as the mapping (fstat; a shorter object would raise SIGBUS on access) and
+ * the header's magic, major and geometry still equal the copies taken at
+ * open. Call it before every batch of reads. Returns 0 or KVR_ESHM_CHANGED;
+ * after KVR_ESHM_CHANGED nothing but kvr_shm_close() may touch the mapping.
+ */
+int kvr_shm_check_size(const kvr_shm_t *shm);
+
+/**
+ * Checks that the name still names the mapped object (same device and
+ * inode). Returns 0, KVR_ESHM_CHANGED when it names another object, -ENOENT
+ * when it names none.
+ */
+int kvr_shm_check_identity(const kvr_shm_t *shm);
+
+/**
+ * Writes into buf (size bytes) one line saying what rc means for this
+ * segment and, where the operator has something to do, what: for
+ * KVR_ESHM_OWNER "remove /dev/shm/NAME, owned by uid N". Returns buf.
+ */
+const char *kvr_shm_explain(const kvr_shm_t *shm, int rc, char *buf, size_t size);
+
+/** The slot at index (< capacity, from the copied geometry). */
 kvr_shm_slot_t *kvr_shm_slot(const kvr_shm_t *shm, uint32_t index);
 
 /** Current table generation (acquire): a reader that cached slot indexes re-maps when it changes. */
 uint64_t kvr_shm_generation(const kvr_shm_t *shm);
 
-/** Unmaps; the object stays. */
+/** Unmaps and closes; the object stays. */
 void kvr_shm_close(kvr_shm_t *shm);
 
 /* ---- reader ------------------------------------------------------------- */
 
 /**
- * Opens an existing segment read-only (O_RDONLY, PROT_READ, no symlinks) and
- * validates it. name is a POSIX shm name ("/kvroute-state"; a missing leading
- * '/' is added). Returns 0, -ENOENT, -EACCES, or a kvr_shm_validate() code.
+ * Opens an existing segment read-only (O_RDONLY, PROT_READ, no symlinks),
+ * checks that it is a regular file owned by owner_uid and writable by
+ * nobody else (no group or other write bit), and validates it. name is a
+ * POSIX shm name ("/kvroute-state"; a missing leading '/' is added).
+ * Returns 0, -ENOENT, -EACCES, -EINVAL (not a regular file), KVR_ESHM_OWNER
+ * (shm->owner_uid and shm->mode say what was found), or a kvr_shm_validate()
+ * code.
  */
+int kvr_shm_open_as(kvr_shm_t *shm, const char *name, uid_t owner_uid);
+
+/** kvr_shm_open_as() expecting the caller's own effective uid as the owner. */
 int kvr_shm_open(kvr_shm_t *shm, const char *name);
 
 /**
  * Reads slot index with the seqlock: at most KVR_SHM_READ_RETRIES attempts.
- * On 0, *out is a consistent copy and *age_ns = now_ns - sample_time_ns.
- * Returns -ENOENT when the slot is not in use, KVR_ESHM_BUSY when every
- * attempt saw a write in progress or a change (writer flat out, or died
- * mid-write leaving the counter odd), KVR_ESHM_ENGINE_ID when the copy's
- * engine id is not NUL-terminated, -ERANGE when index >= capacity.
+ * On 0, *out is a consistent copy and *age_ns = kvr_shm_age_ns(now_ns,
+ * sample_time_ns). Returns -ENOENT when the slot is not in use, KVR_ESHM_BUSY
+ * when every attempt saw a write in progress or a change (writer flat out,
+ * or died mid-write leaving the counter odd), KVR_ESHM_ENGINE_ID when the
+ * copy's engine id is not NUL-terminated, -ERANGE when index >= capacity.
  */
 int kvr_shm_read_slot(const kvr_shm_t *shm, uint32_t index, uint64_t now_ns,
                       kvr_engine_state_t *out, uint64_t *age_ns);
@@ -200,12 +276,25 @@ int kvr_shm_find(const kvr_shm_t *shm, const char *engine_id);
 
 /**
  * Creates the segment with capacity slots, mode 0640, refusing to follow a
- * symlink. An existing object whose writer is live (pid alive, heartbeat
- * younger than 5 s) is refused with -EBUSY; a dead writer's object is
- * unlinked and created anew (routers notice the stale heartbeat and reopen).
+ * symlink. An existing object owned by another user or writable by group or
+ * other is refused with KVR_ESHM_OWNER (shm->owner_uid says whose; see
+ * kvr_shm_explain()). One whose writer is live (pid alive, heartbeat younger
+ * than 5 s) is refused with -EBUSY; a dead writer's object is unlinked and
+ * created anew (routers notice the stale heartbeat and reopen).
  * The new header says writer LIVE, pid getpid(), heartbeat now.
  */
 int kvr_shm_create(kvr_shm_t *shm, const char *name, uint32_t capacity);
+
+/**
+ * The writer's guard, once per tick: when its object was shrunk, its header
+ * or slot counters overwritten, or its name unlinked or pointed at another
+ * object, the writer restores its segment from its own copy of the table
+ * (growing the object back, or creating it anew under the name) and bumps
+ * the generation. Returns 0 when nothing was wrong, 1 when it repaired
+ * (what is in *what), or a negative code when it could not (retried next
+ * tick; KVR_ESHM_OWNER when another user's object holds the name).
+ */
+int kvr_shm_writer_check(kvr_shm_t *shm, const char **what);
 
 /** Removes the name; mappings stay valid. 0 or -errno. */
 int kvr_shm_unlink(const char *name);
@@ -229,7 +318,7 @@ int kvr_shm_remove_engine(kvr_shm_t *shm, uint32_t index);
  */
 void kvr_shm_write_slot(kvr_shm_t *shm, uint32_t index, const kvr_engine_state_t *state);
 
-/** The writer's own copy of a slot (no seqlock needed: it is the only writer). */
+/** The writer's own copy of a slot (kept in private memory, never read back from the mapping). */
 void kvr_shm_writer_state(const kvr_shm_t *shm, uint32_t index, kvr_engine_state_t *out);
 
 /** Stores the heartbeat (CLOCK_MONOTONIC ns). */

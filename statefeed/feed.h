@@ -96,6 +96,8 @@ typedef struct kvr_feed_s {
     kvr_feed_config_t cfg;
     struct io_uring ring;
     kvr_shm_t shm;
+    uint64_t segment_repairs;   /* times the segment was found shrunk, overwritten or replaced */
+    int segment_error;          /* the last repair failure, logged once per change */
     kvr_feed_engine_t **engines;
     unsigned engine_count, engine_cap;
     /* tick */

@@ -70,6 +70,24 @@ static void arm_recv_phase(kvr_feed_t *feed)
     feed->recv_phase_armed = true;
 }
 
+/* Before the tick touches the mapping: a segment shrunk, overwritten or
+ * unlinked by someone else is restored from the writer's own table. */
+static void guard_segment(kvr_feed_t *feed)
+{
+    const char *what = NULL;
+    int rc = kvr_shm_writer_check(&feed->shm, &what);
+    if (rc > 0) {
+        feed->segment_repairs++;
+        KVR_WARN("shm_repaired name=%s what=\"%s\" generation=%llu", feed->cfg.shm_name, what,
+                 (unsigned long long)kvr_shm_generation(&feed->shm));
+    } else if (rc < 0 && rc != feed->segment_error) {
+        char text[512];
+        KVR_ERROR("shm_repair_failed name=%s reason=\"%s\"", feed->cfg.shm_name,
+                  kvr_shm_explain(&feed->shm, rc, text, sizeof text));
+    }
+    feed->segment_error = rc < 0 ? rc : 0;
+}
+
 static void on_tick(kvr_feed_t *feed)
 {
     uint64_t now = kvr_clock_now_ns();
@@ -80,6 +98,7 @@ static void on_tick(kvr_feed_t *feed)
     feed->tick_lag_count++;
     feed->ticks++;
 
+    guard_segment(feed);
     kvr_shm_heartbeat(&feed->shm, now);
     if (feed->reload_pending) {
         feed->reload_pending = false;
@@ -181,7 +200,9 @@ int kvr_feed_open(kvr_feed_t *feed)
     }
     rc = kvr_shm_create(&feed->shm, feed->cfg.shm_name, feed->cfg.capacity);
     if (rc < 0) {
-        KVR_ERROR("shm_create_failed name=%s reason=\"%s\"", feed->cfg.shm_name, kvr_strerror(rc));
+        char text[512];
+        KVR_ERROR("shm_create_failed name=%s reason=\"%s\"", feed->cfg.shm_name,
+                  kvr_shm_explain(&feed->shm, rc, text, sizeof text));
         goto fail_signal;
     }
     for (unsigned i = 0; i < feed->cfg.engine_count; i++) {

@@ -103,6 +103,9 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     put(&t, "# HELP kvroute_statefeed_table_generation Segment table generation.\n"
             "# TYPE kvroute_statefeed_table_generation gauge\nkvroute_statefeed_table_generation %llu\n",
         (unsigned long long)kvr_shm_generation(&feed->shm));
+    put(&t, "# HELP kvroute_statefeed_segment_repairs_total Times the segment was found shrunk, overwritten or replaced and restored.\n"
+            "# TYPE kvroute_statefeed_segment_repairs_total counter\nkvroute_statefeed_segment_repairs_total %llu\n",
+        (unsigned long long)feed->segment_repairs);
     put(&t, "# HELP kvroute_statefeed_push_rejected_total Push frames rejected as malformed.\n"
             "# TYPE kvroute_statefeed_push_rejected_total counter\nkvroute_statefeed_push_rejected_total %llu\n",
         (unsigned long long)feed->push_rejected);

@@ -262,3 +262,39 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"rejected\"}"), 1);
     cr_expect(kvr_harness_wait_zero(&h, 2000));
 }
+
+Test(es, a_slot_at_the_32_bit_limit_shows_as_the_limit_not_as_idle_or_negative)
+{
+    make_segment();
+    start_with("1");
+    int s0 = add_slot(0);
+    publish(s0, UINT32_MAX, 1);
+    cJSON *e = engine_json(0);
+    cr_expect_str_eq(str(field(e, "feed")), "fresh");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), (long long)UINT32_MAX, "4294967295 + 1 saturates");
+    cr_expect_eq(num(field(field(e, "real"), "running")), (long long)UINT32_MAX);
+    cJSON_Delete(e);
+}
+
+Test(es, a_segment_not_of_the_configured_owner_is_refused_and_counted)
+{
+    make_segment(); /* owned by this test's uid */
+    char other[16];
+    snprintf(other, sizeof other, "%u", (unsigned)(getuid() == 0 ? 65534 : 0));
+    kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
+    const char *extra[] = {"--es", "1", "--shm", seg_name, "--shm-owner", other, "--log-level", "info", NULL};
+    kvr_harness_start(&h, 2, extra);
+    int s0 = add_slot(0);
+    publish(s0, 0, 0);
+    char *resp;
+    for (int i = 0; i < 3; i++) {
+        publish(s0, 0, 0);
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+        free(resp);
+    }
+    cJSON *e = engine_json(0);
+    cr_expect_str_eq(str(field(e, "feed")), "segment_rejected");
+    cJSON_Delete(e);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"), 3);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"fresh\"}"), 0);
+}

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The feed reader: eff = max(shadow, real) from fresh slots, shadow otherwise, and ES=0 never opens. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "router/engines.h"
@@ -233,4 +240,197 @@ Test(feed, remaps_on_generation_change_and_reopens_a_restarted_writer)
     cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
     cr_expect_eq(v.eff_requests, 11);
     cr_expect_geq(feed.opens_total, 2);
+}
+
+/* ---- the segment changed in place, squatted or lying ---------------------- */
+
+/* A fresh view of ENGINE through a feed opened on the test's segment. */
+static void open_fresh(uint32_t running, uint32_t waiting)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    cr_assert_geq(slot, 0);
+    publish((uint32_t)slot, running, waiting, 0, true);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    kvr_engine_view_t v;
+    cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
+}
+
+/* Another process's hands on the object: a writable descriptor of its own. */
+static int tamper_fd(void)
+{
+    int fd = shm_open(seg_name, O_RDWR, 0);
+    cr_assert_geq(fd, 0, "shm_open %s: %s", seg_name, strerror(errno));
+    return fd;
+}
+
+static kvr_feed_state_t decide(kvr_engine_view_t *v)
+{
+    uint64_t now = kvr_clock_now_ns();
+    kvr_feed_refresh(&feed, now);
+    return kvr_feed_view(&feed, engine, now, true, v);
+}
+
+Test(feed, a_truncated_segment_is_dropped_not_faulted_on)
+{
+    open_fresh(3, 0);
+    int fd = tamper_fd();
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    close(fd);
+    kvr_engine_view_t v;
+    /* Reading slot pages past the new end would be SIGBUS. */
+    cr_expect_eq(decide(&v), KVR_FEED_NO_SEGMENT);
+    cr_expect_not(v.feed_fresh);
+    cr_expect_not(feed.open);
+    cr_expect_eq(feed.changes_total, 1);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_NO_SEGMENT], 1);
+}
+
+Test(feed, a_capacity_rewritten_in_place_is_never_used_as_a_bound)
+{
+    open_fresh(3, 0);
+    int fd = tamper_fd();
+    kvr_shm_header_t *h = mmap(NULL, KVR_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    cr_assert_neq(h, MAP_FAILED);
+    close(fd);
+    /* A crafted header: 65536 slots in an object of 8, and a generation bump so readers re-map. */
+    h->capacity = KVR_SHM_MAX_CAPACITY;
+    atomic_fetch_add(&h->table_generation, 1);
+    kvr_engine_view_t v;
+    cr_expect_neq(decide(&v), KVR_FEED_FRESH);
+    cr_expect_eq(feed.changes_total, 1);
+    /* Even a reader that skipped the check stops at the capacity it validated. */
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_attach(&r, writer.base, writer.map_len), KVR_ESHM_CAPACITY);
+    h->capacity = 8;
+    cr_assert_eq(kvr_shm_open(&r, seg_name), 0);
+    h->capacity = KVR_SHM_MAX_CAPACITY;
+    cr_expect_eq(kvr_shm_find(&r, "http://127.0.0.1:1"), -ENOENT);
+    cr_expect_eq(kvr_shm_check_size(&r), KVR_ESHM_CHANGED);
+    kvr_shm_close(&r);
+    munmap(h, KVR_SHM_HEADER_SIZE);
+}
+
+Test(feed, random_bytes_over_the_segment_never_crash_the_reader)
+{
+    open_fresh(3, 0);
+    int fd = tamper_fd();
+    size_t len = writer.map_len;
+    unsigned char *junk = malloc(len);
+    srand(7);
+    for (size_t i = 0; i < len; i++)
+        junk[i] = (unsigned char)rand();
+    cr_assert_eq(pwrite(fd, junk, len, 0), (ssize_t)len);
+    close(fd);
+    free(junk);
+    kvr_engine_view_t v;
+    for (int i = 0; i < 3; i++)
+        cr_expect_neq(decide(&v), KVR_FEED_FRESH);
+    cr_expect_geq(feed.changes_total, 1);
+}
+
+Test(feed, a_heartbeat_from_the_future_is_stale)
+{
+    open_fresh(3, 0);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns() + 3600 * KVR_NS_PER_SEC);
+    kvr_engine_view_t v;
+    cr_expect_eq(decide(&v), KVR_FEED_WRITER_STALE);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_WRITER_STALE], 1);
+    /* A store that lands just after the reader took its time is not a lie. */
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns() + 5 * KVR_NS_PER_MS);
+    cr_expect_eq(decide(&v), KVR_FEED_FRESH);
+}
+
+Test(feed, a_sample_from_the_future_is_stale)
+{
+    open_fresh(3, 0);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, 0, &st);
+    st.sample_time_ns = kvr_clock_now_ns() + 3600 * KVR_NS_PER_SEC;
+    kvr_shm_write_slot(&writer, 0, &st);
+    kvr_engine_view_t v;
+    cr_expect_eq(decide(&v), KVR_FEED_SLOT_STALE);
+}
+
+Test(feed, running_plus_waiting_saturates_instead_of_wrapping_to_idle)
+{
+    open_fresh(UINT32_MAX, 1);
+    kvr_engine_view_t v;
+    cr_assert_eq(decide(&v), KVR_FEED_FRESH);
+    cr_expect_eq(v.eff_requests, UINT32_MAX, "4294967295 + 1 is not 0");
+    cr_expect_eq(v.eff_running, UINT32_MAX);
+}
+
+Test(feed, token_counts_near_2_64_cannot_wrap_a_policy_sum)
+{
+    open_fresh(1, 0);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, 0, &st);
+    st.pending_prefill_tokens = UINT64_MAX;
+    st.kv_tokens_used = UINT64_MAX - 5;
+    st.max_prefill_remaining = UINT64_MAX;
+    st.kv_tokens_capacity = UINT64_MAX;
+    kvr_shm_write_slot(&writer, 0, &st);
+    kvr_engine_view_t v;
+    cr_assert_eq(decide(&v), KVR_FEED_FRESH);
+    /* lmetric adds the uncached prompt, cost adds a block less one: neither may come out small. */
+    uint64_t prompt = 1ull << 20;
+    cr_expect_gt(v.eff_pending_prefill_tokens + prompt, v.eff_pending_prefill_tokens);
+    cr_expect_gt(v.eff_kv_tokens + 63, v.eff_kv_tokens);
+    cr_expect_geq(v.eff_pending_prefill_tokens, 1ull << 40, "still the most loaded");
+    cr_expect_gt(v.max_prefill_remaining + prompt, v.max_prefill_remaining);
+}
+
+Test(feed, fractions_from_the_segment_are_kept_in_range)
+{
+    open_fresh(1, 0);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, 0, &st);
+    st.kv_usage = NAN;
+    st.utilization = 1e300;
+    st.flags |= KVR_SLOT_HAS_UTILIZATION;
+    kvr_shm_write_slot(&writer, 0, &st);
+    kvr_engine_view_t v;
+    cr_assert_eq(decide(&v), KVR_FEED_FRESH);
+    cr_expect_lt(v.kv_usage, 0.0, "NaN is unknown");
+    cr_expect_eq(v.utilization, 1.0);
+}
+
+/* A segment this process did not write: created here, then handed to another uid or opened to the group. */
+static void squat(uid_t uid, mode_t mode)
+{
+    int slot = kvr_shm_add_engine(&writer, ENGINE);
+    publish((uint32_t)slot, 0, 0, 0, true); /* a live heartbeat and an idle engine: bait */
+    int fd = tamper_fd();
+    cr_assert_eq(fchown(fd, uid, (gid_t)-1), 0, "fchown: %s", strerror(errno));
+    cr_assert_eq(fchmod(fd, mode), 0);
+    close(fd);
+}
+
+Test(feed, a_segment_of_another_user_is_refused_and_counted)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give the object another owner");
+    squat(65534, 0644);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    cr_expect_eq(decide(&v), KVR_FEED_SEGMENT_REJECTED);
+    cr_expect_not(v.feed_fresh);
+    cr_expect_not(feed.open);
+    cr_expect_eq(feed.last_error, KVR_ESHM_OWNER);
+    cr_expect_eq(feed.fallbacks_total[KVR_FEED_SEGMENT_REJECTED], 1);
+}
+
+Test(feed, a_group_writable_segment_is_refused)
+{
+    squat(geteuid(), 0660);
+    kvr_feed_init(&feed, true, seg_name, 2000 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    cr_expect_eq(decide(&v), KVR_FEED_SEGMENT_REJECTED);
+    kvr_shm_t r;
+    cr_expect_eq(kvr_shm_open(&r, seg_name), KVR_ESHM_OWNER);
+    char text[512];
+    cr_expect_not_null(strstr(kvr_shm_explain(&r, KVR_ESHM_OWNER, text, sizeof text), "remove /dev/shm/"),
+                       "%s", text);
 }

@@ -2,6 +2,7 @@
 /* Segment creation, validation, the engine table and its generation, ages. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,4 +313,233 @@ Test(segment_validate, a_foreign_object_is_refused_by_open, .timeout = 5.)
     kvr_shm_t r;
     cr_expect_eq(kvr_shm_open(&r, name), KVR_ESHM_MAGIC);
     shm_unlink(name);
+}
+
+/* ---- in-place changes, squatters, the writer's guard ---------------------- */
+
+/* Another process's hands on the object: a writable descriptor of its own. */
+static int tamper_fd(const char *name)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    cr_assert_geq(fd, 0, "shm_open %s: %s", name, strerror(errno));
+    return fd;
+}
+
+/* An engine with a sample in it, so a restore has something to bring back. */
+static int publish_one(uint32_t running)
+{
+    int idx = kvr_shm_add_engine(&writer, "http://127.0.0.1:7001");
+    cr_assert_geq(idx, 0);
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    s.flags |= KVR_SLOT_HEALTHY;
+    s.running = running;
+    s.sample_time_ns = kvr_clock_now_ns();
+    s.sample_seq = 1;
+    kvr_shm_write_slot(&writer, (uint32_t)idx, &s);
+    return idx;
+}
+
+static void expect_reader_sees(uint32_t running)
+{
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_open(&r, seg_name), 0);
+    int idx = kvr_shm_find(&r, "http://127.0.0.1:7001");
+    cr_assert_geq(idx, 0);
+    kvr_engine_state_t s;
+    cr_assert_eq(kvr_shm_read_slot(&r, (uint32_t)idx, kvr_clock_now_ns(), &s, NULL), 0);
+    cr_expect_eq(s.running, running);
+    cr_expect_eq(kvr_shm_check_heartbeat(&r, kvr_clock_now_ns(), KVR_NS_PER_SEC), 0);
+    kvr_shm_close(&r);
+}
+
+Test(segment, the_writer_grows_back_a_truncated_segment_before_writing)
+{
+    int idx = publish_one(5);
+    int fd = tamper_fd(seg_name);
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    close(fd);
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1);
+    cr_expect_not_null(strstr(what, "shrunk"), "%s", what);
+    /* Writing before the check would have been SIGBUS; now the pages are back. */
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    s.running = 6;
+    kvr_shm_write_slot(&writer, (uint32_t)idx, &s);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
+    expect_reader_sees(6);
+    cr_expect_eq(kvr_shm_writer_check(&writer, &what), 0, "nothing left to repair");
+}
+
+Test(segment, a_store_between_ticks_survives_a_truncation)
+{
+    int idx = publish_one(5);
+    int fd = tamper_fd(seg_name);
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    close(fd);
+    /* A push frame arriving before the tick's check: the store must not be SIGBUS. */
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    s.running = 8;
+    kvr_shm_write_slot(&writer, (uint32_t)idx, &s);
+    kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1, "the zeroed header is rewritten");
+    expect_reader_sees(8);
+}
+
+Test(segment, the_writer_restores_a_segment_overwritten_with_random_bytes)
+{
+    int idx = publish_one(5);
+    uint64_t generation = kvr_shm_generation(&writer);
+    int fd = tamper_fd(seg_name);
+    unsigned char junk[4096];
+    srand(11);
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)rand();
+    cr_assert_eq(pwrite(fd, junk, sizeof junk, 0), (ssize_t)sizeof junk);
+    close(fd);
+    /* The writer reads its own copy, never the mapping: no misaligned slot, no garbage kept. */
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&writer, (uint32_t)idx, &s);
+    cr_expect_eq(s.running, 5);
+    cr_expect_str_eq(s.engine_id, "http://127.0.0.1:7001");
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1);
+    cr_expect_gt(kvr_shm_generation(&writer), generation, "readers re-map after a restore");
+    expect_reader_sees(5);
+}
+
+Test(segment, the_writer_restores_slots_overwritten_behind_an_intact_header)
+{
+    int idx = publish_one(5);
+    int fd = tamper_fd(seg_name);
+    uint64_t odd = 12345;
+    off_t at = (off_t)KVR_SHM_HEADER_SIZE + (off_t)idx * KVR_SHM_SLOT_SIZE;
+    cr_assert_eq(pwrite(fd, &odd, sizeof odd, at), (ssize_t)sizeof odd);
+    close(fd);
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1);
+    cr_expect_not_null(strstr(what, "slots"), "%s", what);
+    expect_reader_sees(5);
+}
+
+Test(segment, the_writer_puts_a_new_object_under_an_unlinked_name)
+{
+    publish_one(5);
+    cr_assert_eq(kvr_shm_unlink(seg_name), 0);
+    const char *what;
+    cr_assert_eq(kvr_shm_writer_check(&writer, &what), 1);
+    cr_expect_not_null(strstr(what, "created anew"), "%s", what);
+    expect_reader_sees(5);
+}
+
+Test(segment, a_reader_keeps_the_geometry_it_validated)
+{
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_open(&r, seg_name), 0);
+    cr_expect_eq(kvr_shm_check_size(&r), 0);
+    cr_expect_eq(kvr_shm_check_identity(&r), 0);
+    writer.header->capacity = KVR_SHM_MAX_CAPACITY;
+    cr_expect_eq(r.capacity, 8);
+    cr_expect_eq(kvr_shm_find(&r, "http://127.0.0.1:1"), -ENOENT, "stops at slot 8, not 65536");
+    kvr_engine_state_t s;
+    cr_expect_eq(kvr_shm_read_slot(&r, 9, 0, &s, NULL), -ERANGE);
+    cr_expect_eq(kvr_shm_check_size(&r), KVR_ESHM_CHANGED);
+    writer.header->capacity = 8;
+    int fd = tamper_fd(seg_name);
+    cr_assert_eq(ftruncate(fd, KVR_SHM_HEADER_SIZE), 0);
+    close(fd);
+    cr_expect_eq(kvr_shm_check_size(&r), KVR_ESHM_CHANGED, "shorter than the mapping");
+    kvr_shm_close(&r);
+}
+
+Test(segment, a_heartbeat_from_the_future_is_stale)
+{
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_open(&r, seg_name), 0);
+    uint64_t now = kvr_clock_now_ns();
+    kvr_shm_heartbeat(&writer, now + 60 * KVR_NS_PER_SEC);
+    cr_expect_eq(kvr_shm_check_heartbeat(&r, now, 2 * KVR_NS_PER_SEC), KVR_ESHM_STALE);
+    kvr_shm_heartbeat(&writer, UINT64_MAX);
+    cr_expect_eq(kvr_shm_check_heartbeat(&r, now, UINT64_MAX - 1), KVR_ESHM_STALE);
+    cr_expect_eq(kvr_shm_age_ns(now, now + 1000), 0, "a store racing the reader's clock");
+    cr_expect_eq(kvr_shm_age_ns(now, now + KVR_NS_PER_SEC), UINT64_MAX);
+    kvr_shm_close(&r);
+}
+
+/* What a local user can leave at a name before statefeed starts: a live-looking header, writer pid 1. */
+static void plant_squatter(const char *name, uid_t uid, mode_t mode)
+{
+    size_t len = KVR_SHM_HEADER_SIZE + 4 * (size_t)KVR_SHM_SLOT_SIZE;
+    kvr_shm_header_t *h = aligned_alloc(64, len);
+    memset(h, 0, len);
+    h->magic = KVR_SHM_MAGIC;
+    h->abi_major = KVR_SHM_ABI_MAJOR;
+    h->header_size = KVR_SHM_HEADER_SIZE;
+    h->slot_size = KVR_SHM_SLOT_SIZE;
+    h->capacity = 4;
+    atomic_store(&h->writer_state, KVR_SHM_WRITER_LIVE);
+    atomic_store(&h->writer_pid, 1);
+    atomic_store(&h->heartbeat_ns, UINT64_MAX); /* "fresh" forever, to a reader that clamps ages */
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, h, len), (ssize_t)len);
+    cr_assert_eq(fchown(fd, uid, (gid_t)-1), 0, "fchown: %s", strerror(errno));
+    cr_assert_eq(fchmod(fd, mode), 0);
+    close(fd);
+    free(h);
+}
+
+Test(segment_squat, create_refuses_another_users_object_and_names_the_fix, .timeout = 10.)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give the object another owner");
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-squat");
+    plant_squatter(name, 65534, 0644);
+    kvr_shm_t w;
+    int rc = kvr_shm_create(&w, name, 8);
+    cr_expect_eq(rc, KVR_ESHM_OWNER, "got %d (%s)", rc, kvr_strerror(rc));
+    char text[512], want[128];
+    kvr_shm_explain(&w, rc, text, sizeof text);
+    snprintf(want, sizeof want, "remove /dev/shm%s, owned by uid 65534", name);
+    cr_expect_not_null(strstr(text, want), "%s", text);
+    kvr_shm_t r;
+    cr_expect_eq(kvr_shm_open(&r, name), KVR_ESHM_OWNER);
+    cr_expect_eq(kvr_shm_open_as(&r, name, 65534), 0, "the owner a reader was told to expect");
+    kvr_shm_close(&r);
+    shm_unlink(name);
+}
+
+Test(segment_squat, create_refuses_an_object_others_may_write, .timeout = 10.)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-squat");
+    plant_squatter(name, geteuid(), 0666);
+    kvr_shm_t w;
+    cr_expect_eq(kvr_shm_create(&w, name, 8), KVR_ESHM_OWNER);
+    shm_unlink(name);
+}
+
+Test(segment_validate, attach_reads_a_segment_held_in_a_buffer, .timeout = 5.)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-attach");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 4), 0);
+    cr_assert_eq(kvr_shm_add_engine(&w, "http://127.0.0.1:9"), 0);
+    void *copy = aligned_alloc(64, w.map_len);
+    memcpy(copy, w.base, w.map_len);
+    kvr_shm_t r;
+    cr_assert_eq(kvr_shm_attach(&r, copy, w.map_len), 0);
+    cr_expect_eq(r.capacity, 4);
+    cr_expect_eq(kvr_shm_find(&r, "http://127.0.0.1:9"), 0);
+    cr_expect_eq(kvr_shm_check_size(&r), 0);
+    cr_expect_eq(kvr_shm_attach(&r, copy, w.map_len - 1), KVR_ESHM_CAPACITY);
+    kvr_shm_close(&r);
+    free(copy);
+    kvr_shm_close(&w);
+    kvr_shm_unlink(name);
 }

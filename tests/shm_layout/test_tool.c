@@ -2,6 +2,7 @@
 /* kvroute-shm as an operator uses it: against a live segment and broken ones. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,4 +132,99 @@ Test(kvroute_shm, broken_segments_get_one_clear_line_and_exit_1, .timeout = 20.)
     free(out);
     cr_expect_eq(run_tool(&out, "frobnicate", "/x", NULL), 2);
     free(out);
+}
+
+/* True once path holds text (the tool has drawn at least once). */
+static bool log_has(const char *path, const char *text, unsigned timeout_ms)
+{
+    for (unsigned waited = 0; waited <= timeout_ms; waited += 10) {
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            char buf[1 << 14];
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            buf[n] = '\0';
+            fclose(f);
+            if (strstr(buf, text) != NULL)
+                return true;
+        }
+        kvr_test_sleep_ms(10);
+    }
+    return false;
+}
+
+Test(kvroute_shm, watch_survives_its_segment_being_truncated, .timeout = 20.)
+{
+    char name[64], log[128];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-tool-watch");
+    kvr_test_unique_name(log, sizeof log, "/tmp/kvr-test-tool-watch");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 64), 0);
+    cr_assert_geq(kvr_shm_add_engine(&w, "http://127.0.0.1:30001"), 0);
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), "watch", name, "--interval-ms", "10", NULL};
+    pid_t pid = kvr_test_spawn(argv, log);
+    cr_assert_gt(pid, 0);
+    cr_assert(log_has(log, "http://127.0.0.1:30001", 5000), "watch never drew the table");
+    int fd = shm_open(name, O_RDWR, 0);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, 0), 0);
+    close(fd);
+    /* Reading the slots of a shrunk object is SIGBUS; the tool must say so and stop instead. */
+    cr_assert(log_has(log, "smaller than the segment header", 5000), "no clear line after truncation");
+    int status = kvr_test_stop(pid, 0, 5000);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    unlink(log);
+    kvr_shm_close(&w);
+    kvr_shm_unlink(name);
+}
+
+Test(kvroute_shm, a_squatted_name_is_refused_with_the_fix, .timeout = 20.)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root to give the object another owner");
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-tool-squat");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 2), 0);
+    cr_assert_eq(fchown(w.fd, 65534, (gid_t)-1), 0);
+    kvr_shm_close(&w);
+    char *out;
+    cr_expect_eq(run_tool(&out, "dump", name, NULL), 1);
+    char want[128];
+    snprintf(want, sizeof want, "remove /dev/shm%s, owned by uid 65534", name);
+    cr_expect_not_null(strstr(out, want), "%s", out);
+    free(out);
+    cr_expect_eq(run_tool(&out, "create", name, "--capacity=2"), 1);
+    cr_expect_not_null(strstr(out, want), "%s", out);
+    free(out);
+    kvr_shm_unlink(name);
+}
+
+Test(kvroute_shm, hostile_slot_contents_print_as_plain_text, .timeout = 20.)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-tool-hostile");
+    kvr_shm_t w;
+    cr_assert_eq(kvr_shm_create(&w, name, 2), 0);
+    int idx = kvr_shm_add_engine(&w, "http://x\033]0;owned\007");
+    cr_assert_geq(idx, 0);
+    kvr_engine_state_t s;
+    kvr_shm_writer_state(&w, (uint32_t)idx, &s);
+    s.flags |= KVR_SLOT_HEALTHY;
+    s.sample_seq = 1;
+    s.sample_time_ns = UINT64_MAX;
+    s.running = UINT32_MAX;
+    s.kv_usage = -1e308;
+    kvr_shm_write_slot(&w, (uint32_t)idx, &s);
+    char *out;
+    cr_expect_eq(run_tool(&out, "dump", name, NULL), 0, "%s", out);
+    cr_expect_null(strchr(out, '\033'), "a terminal escape reached the output");
+    cr_expect_not_null(strstr(out, "http://x?]0;owned?"), "%s", out);
+    free(out);
+    cr_expect_eq(run_tool(&out, "dump", name, "--json"), 0);
+    cJSON *root = cJSON_Parse(out);
+    cr_expect_not_null(root, "not JSON: %s", out);
+    cJSON_Delete(root);
+    free(out);
+    kvr_shm_close(&w);
+    kvr_shm_unlink(name);
 }
