@@ -354,10 +354,23 @@ int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path
         snprintf(err, err_len, "config %s: %s", path, strerror(-rc));
         return rc;
     }
+    int rc = kvr_opt_load_stream(sets, n_sets, f, path, err, err_len);
+    fclose(f);
+    return rc;
+}
+
+int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path, char *err,
+                        size_t err_len)
+{
     char line[4096];
     int lineno = 0, rc = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            /* The rest would be read as a line of its own. */
+            snprintf(err, err_len, "config %s:%d: line longer than %zu bytes", path, lineno, sizeof line - 2);
+            return -EINVAL;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -379,7 +392,7 @@ int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path
         const kvr_opt_set_t *set = NULL;
         const kvr_opt_t *o = kvr_opt_find(sets, n_sets, name, &set);
         if (!o) {
-            snprintf(sub, sizeof sub, "unknown flag --%s (see --help)", name);
+            snprintf(sub, sizeof sub, "unknown flag --%.200s (see --help)", name);
             rc = -EINVAL;
         } else {
             rc = kvr_opt_apply(set, o, n ? value : NULL, true, sub, sizeof sub);
@@ -389,7 +402,6 @@ int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path
             break;
         }
     }
-    fclose(f);
     return rc;
 }
 

@@ -147,6 +147,9 @@ int kvr_opt_parse_args(kvr_opt_parser_t *parser, int argc, char **argv, char *er
  */
 int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path, char *err,
                       size_t err_len);
+/** kvr_opt_load_file on an open stream; path names it in errors. */
+int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path, char *err,
+                        size_t err_len);
 /** Writes one set's rows for --help: flag, argument, help text wrapped, and "(default X)". */
 void kvr_opt_help(FILE *out, const kvr_opt_set_t *set);
 

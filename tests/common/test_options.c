@@ -267,6 +267,16 @@ Test(options, config_file_uses_the_same_rows, .timeout = 5.)
     cr_expect_str_eq(err, want);
 
     f = fopen(path, "w");
+    fprintf(f, "name ");
+    for (int i = 0; i < 5000; i++)
+        fputc('a', f);
+    fprintf(f, "\nport 9\n");
+    fclose(f);
+    cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -EINVAL,
+                 "an overlong line is refused, not read as two");
+    cr_expect_not_null(strstr(err, ":1: line longer than"), "%s", err);
+
+    f = fopen(path, "w");
     fprintf(f, "help\n");
     fclose(f);
     cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -EINVAL, "--help is no file line");
