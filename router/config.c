@@ -245,16 +245,6 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
         snprintf(what, sizeof what, "one of %s", names);
         return kvr_opt_error(err, err_len, "policy", what, cfg->policy);
     }
-    if (cfg->max_age_ms == 0 || cfg->connect_timeout_ms == 0 || cfg->first_byte_timeout_ms == 0 ||
-        cfg->idle_timeout_ms == 0 || cfg->request_timeout_ms == 0 ||
-        cfg->client_idle_timeout_ms == 0) {
-        snprintf(err, err_len, "timeouts and --max-age-ms must be above 0");
-        return -EINVAL;
-    }
-    if (cfg->max_sessions == 0 || cfg->session_ttl_s == 0) {
-        snprintf(err, err_len, "--max-sessions and --session-ttl-s must be above 0");
-        return -EINVAL;
-    }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
     for (size_t i = 0; i < cfg->n_engines; i++) {
