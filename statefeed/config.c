@@ -7,10 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "common/clock.h"
+#include "common/error.h"
 #include "common/log.h"
 #include "common/options.h"
 #include "statefeed/feed.h"
+#include "statefeed/relay_wire.h"
 
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
@@ -56,11 +60,22 @@ static const kvr_opt_t options[] = {
                    "than this counts a failure each tick (default 10 periods)"),
     KVR_OPT_ROW_HEADING("Relay:"),
     KVR_OPT_ROW_CUSTOM("export", "tcp:[HOST:]PORT", NULL, parse_export, "tcp:[HOST:]PORT", 0,
-                       "stream every slot with its age to subscribers each tick (HOST defaults to 0.0.0.0)"),
+                       "stream every slot with its age to subscribers each tick. HOST defaults to 127.0.0.1: "
+                       "name the private interface (or 0.0.0.0) to serve other hosts, with --relay-secret-file"),
     KVR_OPT_ROW_CUSTOM("import", "tcp:HOST:PORT", NULL, parse_import, "tcp:HOST:PORT, at most 16 of them",
                        KVR_OPT_REPEAT,
                        "subscribe to another statefeed's export and write its engines here (sample time = "
                        "receipt time - age); one per scheduler host (at most 16)"),
+    {.name = "relay-secret-file", .type = KVR_OPT_STRING, .offset = offsetof(T, relay_secret_file),
+     .size = sizeof(((T *)0)->relay_secret_file), .arg = "FILE", .flags = KVR_OPT_NONEMPTY,
+     .help = "shared secret (1-1024 bytes, trailing newline ignored): --export serves only importers that "
+             "prove they hold it, --import takes tables only from an exporter that does (HMAC-SHA256 of the "
+             "other end's fresh nonce; the secret never crosses the wire). Same file on both ends"},
+    KVR_OPT_ROW_U64(T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+                    "engines one --import may add here; a larger table's extra entries are ignored and counted"),
+    KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+                    "engines one --import may add or remove per second after its first table; more changes "
+                    "wait for a later table and are counted"),
     KVR_OPT_ROW_HEADING("Operations:"),
     {.name = "listen", .type = KVR_OPT_STRING, .offset = offsetof(T, listen_addr),
      .size = sizeof(((T *)0)->listen_addr), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
@@ -300,6 +315,19 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
     if (cfg->engine_count == 0 && cfg->import_count == 0 && cfg->config_path[0] == '\0') {
         fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --config or --import (see --help)\n");
         return -EINVAL;
+    }
+    if (cfg->relay_secret_file[0] != '\0') {
+        /* Checked here so a missing secret stops the start with one line, before any socket opens. */
+        uint8_t secret[KVR_RELAY_SECRET_MAX];
+        size_t len = 0;
+        const char *reason = NULL;
+        rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
+        OPENSSL_cleanse(secret, sizeof(secret));
+        if (rc < 0) {
+            fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,
+                    reason, kvr_strerror(rc));
+            return -EINVAL;
+        }
     }
     if (cfg->engine_count > cfg->capacity) {
         fprintf(stderr, "kvroute-statefeed: %u engines do not fit --capacity %u\n",
