@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "router/engines.h"
+#include "router/engine_url.h"
 
 typedef enum { OPT_STR, OPT_U64, OPT_BOOL, OPT_SPECIAL } opt_kind_t;
 

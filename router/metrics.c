@@ -129,14 +129,14 @@ typedef struct engine_snapshot_s {
 static size_t snapshot(kvr_router_t *r, engine_snapshot_t *snaps)
 {
     uint64_t now = kvr_clock_now_ns();
-    kvr_feed_refresh(&r->feed, now);
+    kvr_feed_refresh(&r->decider.feed, now);
     size_t n = 0;
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_engine_t *e = r->engines.engines[i];
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider.engines.engines[i];
         if (!e || (e->removed && e->shadow_requests == 0))
             continue;
         snaps[n].e = e;
-        snaps[n].state = kvr_feed_view(&r->feed, e, now, false, &snaps[n].v);
+        snaps[n].state = kvr_feed_view(&r->decider.feed, e, now, false, &snaps[n].v);
         n++;
     }
     return n;
@@ -214,11 +214,11 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
         if (m->requests_by_status[s])
             outf(&o, "kvroute_requests_total{status=\"%d\"} %llu\n", s, (unsigned long long)m->requests_by_status[s]);
     head(&o, "kvroute_selections_total", "counter", "routing decisions by engine, policy and reason");
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
         for (size_t k = 0; k < KVR_METRICS_MAX_REASONS && s->reason[k]; k++)
             outf(&o, "kvroute_selections_total{engine=\"%s\",policy=\"%s\",reason=\"%s\"} %llu\n",
-                 label(r->engines.engines[i]->id, l, sizeof l), r->cfg.policy, s->reason[k],
+                 label(r->decider.engines.engines[i]->id, l, sizeof l), r->cfg.policy, s->reason[k],
                  (unsigned long long)s->count[k]);
     }
     static const char *const causes[] = {"connect", "status_5xx", "reset", "first_byte_timeout"};
@@ -243,17 +243,17 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     histogram(&o, "kvroute_request_duration_seconds", "request arrival to the last response byte", &m->e2e);
 
     head(&o, "kvroute_sessions", "gauge", "session pins held (oneshot placement)");
-    outf(&o, "kvroute_sessions %zu\n", r->sessions.count);
+    outf(&o, "kvroute_sessions %zu\n", r->decider.sessions.count);
     head(&o, "kvroute_session_placements_total", "counter", "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)");
     outf(&o, "kvroute_session_placements_total{kind=\"new\"} %llu\n", (unsigned long long)m->sessions_placed_total);
     outf(&o, "kvroute_session_placements_total{kind=\"replaced\"} %llu\n", (unsigned long long)m->sessions_replaced_total);
     outf(&o, "kvroute_session_placements_total{kind=\"migrated\"} %llu\n", (unsigned long long)m->sessions_migrated_total);
     head(&o, "kvroute_sessions_dropped_total", "counter", "session pins forgotten: idle past the TTL or over --max-sessions");
-    outf(&o, "kvroute_sessions_dropped_total{why=\"ttl\"} %llu\n", (unsigned long long)r->sessions.expired_total);
-    outf(&o, "kvroute_sessions_dropped_total{why=\"capacity\"} %llu\n", (unsigned long long)r->sessions.evicted_total);
+    outf(&o, "kvroute_sessions_dropped_total{why=\"ttl\"} %llu\n", (unsigned long long)r->decider.sessions.expired_total);
+    outf(&o, "kvroute_sessions_dropped_total{why=\"capacity\"} %llu\n", (unsigned long long)r->decider.sessions.evicted_total);
 
     kvr_admission_stats_t as;
-    kvr_admission_stats(r->admission, &as);
+    kvr_admission_stats(r->decider.admission, &as);
     head(&o, "kvroute_admission_total", "counter", "admission verdicts");
     outf(&o, "kvroute_admission_total{verdict=\"admitted\"} %llu\n", (unsigned long long)as.admitted);
     outf(&o, "kvroute_admission_total{verdict=\"seed_lease\"} %llu\n", (unsigned long long)as.seed_leases);
@@ -261,31 +261,31 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     outf(&o, "kvroute_admission_total{verdict=\"would_reject\"} %llu\n", (unsigned long long)as.shadow_would_reject);
 
     head(&o, "kvroute_feed_enabled", "gauge", "1 when the router reads the statefeed segment (ES=1)");
-    outf(&o, "kvroute_feed_enabled %d\n", r->feed.enabled);
+    outf(&o, "kvroute_feed_enabled %d\n", r->decider.feed.enabled);
     head(&o, "kvroute_feed_reads_total", "counter", "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
     uint64_t stale = 0;
     for (int s = 0; s < KVR_FEED_N_STATES; s++) {
         outf(&o, "kvroute_feed_reads_total{state=\"%s\"} %llu\n", kvr_feed_state_name((kvr_feed_state_t)s),
-             (unsigned long long)r->feed.fallbacks_total[s]);
+             (unsigned long long)r->decider.feed.fallbacks_total[s]);
         if (s != KVR_FEED_FRESH)
-            stale += r->feed.fallbacks_total[s];
+            stale += r->decider.feed.fallbacks_total[s];
     }
     head(&o, "kvroute_feed_stale_fallbacks_total", "counter", "per-engine decisions that used shadow only because the feed was stale or missing");
     outf(&o, "kvroute_feed_stale_fallbacks_total %llu\n", (unsigned long long)stale);
     head(&o, "kvroute_feed_opens_total", "counter", "times the segment was (re)opened");
-    outf(&o, "kvroute_feed_opens_total %llu\n", (unsigned long long)r->feed.opens_total);
+    outf(&o, "kvroute_feed_opens_total %llu\n", (unsigned long long)r->decider.feed.opens_total);
     head(&o, "kvroute_feed_segment_changes_total", "counter", "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped");
-    outf(&o, "kvroute_feed_segment_changes_total %llu\n", (unsigned long long)r->feed.changes_total);
-    if (r->feed.open) {
+    outf(&o, "kvroute_feed_segment_changes_total %llu\n", (unsigned long long)r->decider.feed.changes_total);
+    if (r->decider.feed.open) {
         head(&o, "kvroute_feed_heartbeat_age_seconds", "gauge", "age of the statefeed writer's heartbeat");
-        outf(&o, "kvroute_feed_heartbeat_age_seconds %.6f\n", (double)r->feed.last_heartbeat_age_ns / 1e9);
+        outf(&o, "kvroute_feed_heartbeat_age_seconds %.6f\n", (double)r->decider.feed.last_heartbeat_age_ns / 1e9);
     }
     head(&o, "kvroute_reconcile_runs_total", "counter", "ES=0 reconciliations of shadow counters against engine /metrics");
     outf(&o, "kvroute_reconcile_runs_total %llu\n", (unsigned long long)m->reconcile_runs_total);
     head(&o, "kvroute_reconcile_failures_total", "counter", "ES=0 /metrics scrapes that failed");
     outf(&o, "kvroute_reconcile_failures_total %llu\n", (unsigned long long)m->reconcile_failures_total);
 
-    engine_snapshot_t *snaps = kvr_xmalloc((r->engines.n_slots + 1) * sizeof *snaps);
+    engine_snapshot_t *snaps = kvr_xmalloc((r->decider.engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
     engine_gauges(&o, snaps, n);
     free(snaps);
@@ -304,8 +304,9 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     const kvr_engine_view_t *v = &snap->v;
     kvr_engine_t *e = snap->e;
     uint32_t idle = 0, busy = 0;
-    if (e->pool)
-        kvr_upstream_pool_stats(e->pool, &idle, &busy);
+    const kvr_upstream_pool_t *pool = kvr_router_pool(r, e->index);
+    if (pool)
+        kvr_upstream_pool_stats(pool, &idle, &busy);
     cJSON *o = cJSON_CreateObject();
     if (!o || !cJSON_AddItemToArray(arr, o)) {
         cJSON_Delete(o);
@@ -344,17 +345,17 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     } else {
         cJSON_AddNullToObject(o, "real");
     }
-    cJSON_AddStringToObject(o, "feed", r->feed.enabled ? kvr_feed_state_name(snap->state) : "off");
+    cJSON_AddStringToObject(o, "feed", r->decider.feed.enabled ? kvr_feed_state_name(snap->state) : "off");
     if (v->feed_age_ns)
         add_real(o, "feed_age_ms", (double)v->feed_age_ns / 1e6);
     else
         cJSON_AddNullToObject(o, "feed_age_ms");
-    cJSON_AddNumberToObject(o, "sessions", (double)kvr_sessions_count_on(&r->sessions, e->index));
+    cJSON_AddNumberToObject(o, "sessions", (double)kvr_sessions_count_on(&r->decider.sessions, e->index));
 }
 
 char *kvr_router_render_engines(kvr_router_t *r, size_t *len)
 {
-    engine_snapshot_t *snaps = kvr_xmalloc((r->engines.n_slots + 1) * sizeof *snaps);
+    engine_snapshot_t *snaps = kvr_xmalloc((r->decider.engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
     cJSON *doc = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(doc, "engines");

@@ -26,7 +26,7 @@ typedef struct proxy_s {
     char request_id[136];
     kvr_route_keys_t keys;
     kvr_route_request_t route_req;
-    kvr_route_result_t route;
+    kvr_decide_result_t route;
     kvr_charge_t charge;
     kvr_upstream_t *up;
     uv_work_t work;               /* key extraction on the threadpool (large bodies) */
@@ -171,10 +171,7 @@ static void attempt_end(proxy_t *p)
         kvr_upstream_cancel(p->up);
         p->up = NULL;
     }
-    kvr_charge_end(&p->charge);
-    if (p->route.seed_lease && p->route.engine)
-        kvr_admission_release_lease(p->r->admission, p->route.engine->index);
-    p->route.seed_lease = false;
+    kvr_decide_release(&p->r->decider, &p->charge); /* the charge holds the seeding lease too */
 }
 
 /* The one place a proxied request ends: its last attempt ends here. */
@@ -461,7 +458,7 @@ static void dispatch(proxy_t *p)
         p->tried[p->attempts++] = e->index;
         kvr_upstream_timeouts_t t = {r->cfg.connect_timeout_ms, r->cfg.first_byte_timeout_ms,
                                      r->cfg.idle_timeout_ms};
-        int rc = kvr_upstream_request(e->pool, kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
+        int rc = kvr_upstream_request(kvr_router_pool(r, e->index), kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
                                       p->n_fwd, p->body, p->body_len, &t, &cbs, p, &p->up);
         if (rc == 0)
             return;

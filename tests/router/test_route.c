@@ -64,8 +64,8 @@ static kvr_route_request_t request(const char *session, uint32_t tokens)
 
 static void expect_all_zero(void)
 {
-    for (uint32_t i = 0; i < router.engines.n_slots; i++) {
-        kvr_engine_t *e = router.engines.engines[i];
+    for (uint32_t i = 0; i < router.decider.engines.n_slots; i++) {
+        kvr_engine_t *e = router.decider.engines.engines[i];
         cr_expect_eq(e->shadow_requests, 0, "engine %u requests", i);
         cr_expect_eq(e->shadow_pending_prefill_tokens, 0, "engine %u pending", i);
         cr_expect_eq(e->shadow_kv_tokens, 0, "engine %u kv", i);
@@ -80,7 +80,7 @@ Test(route, burst_of_100_under_load_only_spreads_evenly)
     unsigned per_engine[4] = {0};
     for (int i = 0; i < 100; i++) {
         kvr_route_request_t req = request(NULL, 100);
-        kvr_route_result_t res;
+        kvr_decide_result_t res;
         kvr_router_route(&router, &req, NULL, 0, &charges[i], &res);
         cr_assert_not_null(res.engine);
         per_engine[res.engine->index]++;
@@ -100,9 +100,9 @@ Test(route, sticky_keeps_a_session_and_places_new_ones_on_least_load)
 {
     start(3, "sticky", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
     /* --policy sticky with an explicit --placement keeps the explicit one; use the resolved pair */
-    router.cfg.placement = KVR_PLACEMENT_ONESHOT;
+    router.decider.cfg.placement = KVR_PLACEMENT_ONESHOT;
     kvr_charge_t c[8] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s1", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -142,7 +142,7 @@ Test(route, migrate_moves_a_pin_off_an_overloaded_engine)
 {
     start(2, "load_only", KVR_PLACEMENT_ONESHOT, false, NULL, 2);
     kvr_charge_t c[6] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -161,7 +161,7 @@ Test(route, exclusions_and_no_candidate)
 {
     start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
     kvr_charge_t c = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     uint32_t exclude[2] = {0, 1};
     kvr_route_request_t req = request(NULL, 10);
     kvr_router_route(&router, &req, exclude, 1, &c, &res);
@@ -197,17 +197,17 @@ Test(route, es1_new_session_lands_on_least_eff_not_least_shadow)
     kvr_shm_heartbeat(&w, kvr_clock_now_ns());
     start(3, "load_only", KVR_PLACEMENT_ONESHOT, true, name, 0);
     kvr_charge_t c[3] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     /* shadow load on engine 1 only: by shadow it is the busiest, by eff the idlest */
-    kvr_charge_begin(&c[0], router.engines.engines[1], 10);
-    kvr_charge_begin(&c[1], router.engines.engines[1], 10);
+    kvr_charge_begin(&c[0], router.decider.engines.engines[1], 10);
+    kvr_charge_begin(&c[1], router.decider.engines.engines[1], 10);
     kvr_route_request_t req = request("new", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[2], &res);
     cr_assert_not_null(res.engine);
     cr_expect_eq(res.engine->index, 1);
     cr_expect(res.view.feed_fresh);
     cr_expect_eq(res.view.eff_requests, 2);
-    cr_expect_eq(router.feed.fallbacks_total[KVR_FEED_FRESH], 3);
+    cr_expect_eq(router.decider.feed.fallbacks_total[KVR_FEED_FRESH], 3);
     for (int i = 0; i < 3; i++)
         kvr_charge_end(&c[i]);
     expect_all_zero();
@@ -218,7 +218,7 @@ Test(route, es1_new_session_lands_on_least_eff_not_least_shadow)
 Test(route, charge_end_is_idempotent_and_exact)
 {
     start(1, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
-    kvr_engine_t *e = router.engines.engines[0];
+    kvr_engine_t *e = router.decider.engines.engines[0];
     kvr_charge_t c = {0};
     kvr_charge_begin(&c, e, 300);
     cr_expect_eq(e->shadow_pending_prefill_tokens, 300);
@@ -239,7 +239,7 @@ Test(route, migrate_factor_moves_a_pin_far_above_the_fleet_mean)
     start(2, "sticky", KVR_PLACEMENT_ONESHOT, false, NULL, 0);
     migrate_factor = NULL;
     kvr_charge_t c[6] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -301,7 +301,7 @@ Test(route, decision_line_escapes_what_clients_send)
     cr_assert_not_null(router.decision_log);
     kvr_route_request_t req = request(NULL, 10);
     kvr_charge_t charge = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_router_route(&router, &req, NULL, 0, &charge, &res);
     cr_assert_not_null(res.engine);
     /* quote, backslash, control bytes, valid UTF-8, then bytes that are not UTF-8 */
