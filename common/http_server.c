@@ -40,8 +40,9 @@ static void buf_append(char **buf, size_t *len, size_t *cap, const char *data, s
 
 /* ---- server lifetime ---- */
 
-static void req_destroy(kvr_http_req_t *req)
+static void req_destroy(void *obj)
 {
+    kvr_http_req_t *req = obj;
     free(req->target);
     free(req->path);
     free(req->hbuf);
@@ -55,11 +56,7 @@ static void server_maybe_free(kvr_http_server_t *srv)
 {
     if (!srv->destroying || srv->listener_open || srv->nconns || srv->owned_reqs)
         return;
-    while (srv->free_reqs) {
-        kvr_http_req_t *req = srv->free_reqs;
-        srv->free_reqs = req->next_free;
-        req_destroy(req);
-    }
+    kvr_recycle_close(&srv->free_reqs);
     kvr_http_closed_cb closed = srv->closed;
     void *arg = srv->closed_arg;
     free(srv);
@@ -78,7 +75,7 @@ static void server_maybe_free(kvr_http_server_t *srv)
 static void req_free(kvr_http_req_t *req)
 {
     kvr_http_server_t *srv = req->srv;
-    if (srv->destroying || srv->n_free_reqs >= KVR_HTTP_FREE_REQS_MAX) {
+    if (srv->destroying) {
         req_destroy(req);
         return;
     }
@@ -87,18 +84,14 @@ static void req_free(kvr_http_req_t *req)
         req->body = NULL;
         req->body_cap = 0;
     }
-    req->next_free = srv->free_reqs;
-    srv->free_reqs = req;
-    srv->n_free_reqs++;
+    kvr_recycle_put(&srv->free_reqs, req);
 }
 
 static kvr_http_req_t *req_alloc(kvr_http_server_t *srv)
 {
-    kvr_http_req_t *old = srv->free_reqs;
+    kvr_http_req_t *old = kvr_recycle_take(&srv->free_reqs);
     if (!old)
         return kvr_xcalloc(1, sizeof *old);
-    srv->free_reqs = old->next_free;
-    srv->n_free_reqs--;
     kvr_http_req_t keep = *old;
     memset(old, 0, sizeof *old);
     old->target = keep.target;
@@ -791,6 +784,7 @@ int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
     srv->cfg = *cfg;
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
+    kvr_recycle_init(&srv->free_reqs, KVR_HTTP_FREE_REQS_MAX, req_destroy);
     llhttp_settings_init(&srv->settings);
     srv->settings.on_message_begin = on_message_begin;
     srv->settings.on_url = on_url;

@@ -15,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "router/engine_url.h"
 #include "router/health.h"
+#include "router/proxy.h"
 #include "router/server.h"
 
 /* Engine ids become addresses here: the decision core knows them by id only. */
@@ -34,7 +35,7 @@ int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out)
         return rc;
     if (!r->pools[e->index]) {
         rc = kvr_upstream_pool_create(r->loop, (const struct sockaddr *)&addr, addr_len, host,
-                                      r->cfg.keepalive_per_engine, &r->pools[e->index]);
+                                      r->cfg.keepalive_per_engine, &r->upstream_requests, &r->pools[e->index]);
         if (rc < 0) {
             kvr_decide_remove_engine(&r->decider, e);
             return rc;
@@ -90,6 +91,8 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     r->cfg = *cfg;
     memset(cfg, 0, sizeof *cfg); /* the engine strings moved with it */
     r->id_prefix = ((uint64_t)getpid() << 32) ^ kvr_clock_wall_ns();
+    kvr_proxy_recycle_init(&r->proxies);
+    kvr_upstream_recycle_init(&r->upstream_requests);
     int rc = kvr_router_metrics_init(&r->metrics);
     if (rc < 0)
         goto fail_metrics;
@@ -117,6 +120,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
 
 fail_engines:
     pools_destroy(r);
+    kvr_recycle_close(&r->upstream_requests);
     if (r->decision_log)
         fclose(r->decision_log);
 fail_log:
@@ -131,6 +135,9 @@ fail_metrics:
 void kvr_router_close(kvr_router_t *r)
 {
     pools_destroy(r);
+    /* The loop ran to its end: no proxied or upstream request is left to come back. */
+    kvr_recycle_close(&r->proxies);
+    kvr_recycle_close(&r->upstream_requests);
     kvr_decide_close(&r->decider);
     if (r->decision_log)
         fclose(r->decision_log);

@@ -32,6 +32,9 @@ typedef struct kvr_router_s {
      * only by kvr_router_stop / kvr_router_close.
      */
     kvr_upstream_pool_t *pools[KVR_MAX_ENGINES];
+    /* Finished objects kept for the next requests: the proxy's state, the pools' upstream requests. */
+    kvr_recycle_t proxies;
+    kvr_recycle_t upstream_requests;
     kvr_router_metrics_t metrics;
     FILE *decision_log;
     kvr_http_server_t *server;
