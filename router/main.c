@@ -20,7 +20,11 @@ typedef struct app_s {
     int exit_code;
 } app_t;
 
-static app_t app;
+/* Every callback finds the program's state through its loop: nothing at file scope. */
+static app_t *app_of(uv_loop_t *loop)
+{
+    return loop->data;
+}
 
 static void on_handle_closed(uv_handle_t *h)
 {
@@ -29,68 +33,68 @@ static void on_handle_closed(uv_handle_t *h)
 
 static void on_stopped(kvr_router_t *r)
 {
-    (void)r;
-    uv_close((uv_handle_t *)&app.sig_term, on_handle_closed);
-    uv_close((uv_handle_t *)&app.sig_int, on_handle_closed);
-    uv_close((uv_handle_t *)&app.sig_hup, on_handle_closed);
-    uv_close((uv_handle_t *)&app.drain_timer, on_handle_closed);
+    app_t *app = app_of(r->loop);
+    uv_close((uv_handle_t *)&app->sig_term, on_handle_closed);
+    uv_close((uv_handle_t *)&app->sig_int, on_handle_closed);
+    uv_close((uv_handle_t *)&app->sig_hup, on_handle_closed);
+    uv_close((uv_handle_t *)&app->drain_timer, on_handle_closed);
     /* Closing the watchers restored the default actions: a late signal must not kill a clean exit. */
     signal(SIGTERM, SIG_IGN);
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
 }
 
-static void shutdown_now(const char *why)
+static void shutdown_now(app_t *app, const char *why)
 {
-    if (app.shutting_down)
+    if (app->shutting_down)
         return;
-    app.shutting_down = true;
-    KVR_INFO("shutdown why=%s in_flight=%u", why, app.router.in_flight);
-    uv_timer_stop(&app.drain_timer);
-    kvr_router_stop(&app.router, on_stopped);
+    app->shutting_down = true;
+    KVR_INFO("shutdown why=%s in_flight=%u", why, app->router.in_flight);
+    uv_timer_stop(&app->drain_timer);
+    kvr_router_stop(&app->router, on_stopped);
 }
 
 static void on_drained(kvr_router_t *r)
 {
-    (void)r;
-    shutdown_now("drained");
+    shutdown_now(app_of(r->loop), "drained");
 }
 
 static void on_drain_timeout(uv_timer_t *t)
 {
-    (void)t;
-    KVR_WARN("drain_timeout in_flight=%u", app.router.in_flight);
-    shutdown_now("drain_timeout");
+    app_t *app = app_of(t->loop);
+    KVR_WARN("drain_timeout in_flight=%u", app->router.in_flight);
+    shutdown_now(app, "drain_timeout");
 }
 
 static void on_stop_signal(uv_signal_t *s, int signum)
 {
-    (void)s;
-    kvr_router_t *r = &app.router;
+    app_t *app = app_of(s->loop);
+    kvr_router_t *r = &app->router;
     if (r->draining) {
-        shutdown_now("second_signal");
+        shutdown_now(app, "second_signal");
         return;
     }
     r->draining = true;
     KVR_INFO("draining signal=%s in_flight=%u", signum == SIGTERM ? "SIGTERM" : "SIGINT", r->in_flight);
     if (r->in_flight == 0) {
-        shutdown_now("idle");
+        shutdown_now(app, "idle");
         return;
     }
     r->on_drained = on_drained;
-    uv_timer_start(&app.drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
+    uv_timer_start(&app->drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
 }
 
 /* SIGHUP: the engine list of --config becomes the table. */
 static void on_reload(uv_signal_t *s, int signum)
 {
-    (void)s;
     (void)signum;
-    kvr_router_reload(&app.router);
+    kvr_router_reload(&app_of(s->loop)->router);
 }
 
 int main(int argc, char **argv)
 {
+    app_t app; /* lives until main returns, after the loop ran to its end */
+    memset(&app, 0, sizeof app);
     kvr_router_config_t cfg;
     kvr_router_config_defaults(&cfg);
     char err[512] = "";
@@ -117,6 +121,7 @@ int main(int argc, char **argv)
         kvr_router_config_free(&cfg);
         return 1;
     }
+    app.loop.data = &app;
     kvr_router_t *r = &app.router;
     rc = kvr_router_init(r, &app.loop, &cfg);
     if (rc < 0) {

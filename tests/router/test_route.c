@@ -2,10 +2,12 @@
 /* Routing decisions: shadow counters seen by every pick, oneshot pins, eff from the feed. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "router/router.h"
@@ -339,4 +341,55 @@ Test(json, reals_read_back_exactly_and_stay_reals)
     cr_expect_str_eq(kvr_json_format_real(buf, INFINITY), "null");
     double third = 1.0 / 3;
     cr_expect_eq(strtod(kvr_json_format_real(buf, third), NULL), third);
+}
+
+static void write_config(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(route, reload_applies_the_engine_list_of_the_config_file)
+{
+    start(3, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    cr_expect_eq(kvr_router_reload(&router), -ENOENT, "no --config: nothing to re-read");
+
+    char path[96];
+    kvr_test_unique_name(path, sizeof path, "/tmp/kvroute-test-reload");
+    snprintf(router.cfg.config_file, sizeof router.cfg.config_file, "%s", path);
+    write_config(path, "# engine 0 leaves, engine 3 joins\n"
+                       "engine http://127.0.0.1:19001\nengine http://127.0.0.1:19002\nengine http://127.0.0.1:19003\n");
+    kvr_engine_t *first = router.decider.engines.engines[0];
+    kvr_upstream_pool_t *first_pool = kvr_router_pool(&router, 0);
+    kvr_charge_t c = {0};
+    kvr_charge_begin(&c, first, 10);
+    cr_assert_eq(kvr_router_reload(&router), 0);
+    cr_expect(first->removed);
+    cr_expect_eq(first->shadow_requests, 1, "its request in flight finishes");
+    cr_expect_eq(router.decider.engines.count, 3);
+    cr_expect_eq(router.decider.engines.n_slots, 4);
+    kvr_engine_t *joined = kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19003");
+    cr_assert_not_null(joined);
+    cr_expect_eq(joined->index, 3);
+    cr_expect_not_null(kvr_router_pool(&router, 3));
+    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19001")->index, 1, "kept at its index");
+    kvr_decide_release(&router.decider, &c);
+    cr_expect_eq(first->shadow_requests, 0);
+
+    /* A file that does not parse changes nothing. */
+    write_config(path, "engine http://127.0.0.1:19000\nno-such-flag 1\n");
+    cr_expect_lt(kvr_router_reload(&router), 0);
+    cr_expect_eq(router.decider.engines.count, 3);
+    cr_expect(first->removed);
+
+    /* The engine that left comes back at its old index, over the pool it had. */
+    write_config(path, "engine http://127.0.0.1:19000\n");
+    cr_assert_eq(kvr_router_reload(&router), 0);
+    cr_expect_not(first->removed);
+    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000"), first);
+    cr_expect_eq(kvr_router_pool(&router, 0), first_pool);
+    cr_expect_eq(router.decider.engines.count, 1);
+    unlink(path);
 }
