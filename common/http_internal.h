@@ -42,6 +42,7 @@ struct kvr_http_server_s {
     void *closed_arg;
     llhttp_settings_t settings;
     kvr_recycle_t free_reqs;   /* finished requests kept with their buffers for the next ones */
+    char read_slab[64 * 1024]; /* every connection's reads land here and are parsed at once */
 };
 
 struct kvr__http_conn_s {

@@ -232,12 +232,11 @@ void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *messa
 
 static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
-    (void)handle;
     (void)suggested;
-    /* One read buffer per thread: input is parsed from it at once, and only
+    /* One read buffer per server: input is parsed from it at once, and only
      * the bytes of a pipelined next request are copied into the connection. */
-    static _Thread_local char slab[64 * 1024];
-    *buf = uv_buf_init(slab, sizeof slab);
+    kvr__http_conn_t *conn = handle->data;
+    *buf = uv_buf_init(conn->srv->read_slab, sizeof conn->srv->read_slab);
 }
 
 static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
