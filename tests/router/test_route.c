@@ -393,3 +393,38 @@ Test(route, reload_applies_the_engine_list_of_the_config_file)
     cr_expect_eq(router.decider.engines.count, 1);
     unlink(path);
 }
+
+static int stopped_calls;
+
+static void on_stopped(kvr_router_t *r)
+{
+    cr_expect_null(r->server);
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++)
+        cr_expect_null(kvr_router_pool(r, i), "pool %u outlived the stop", i);
+    stopped_calls++;
+}
+
+Test(route, start_then_stop_closes_the_server_timers_and_pools)
+{
+    start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    snprintf(router.cfg.listen_host, sizeof router.cfg.listen_host, "127.0.0.1");
+    router.cfg.listen_port = 0; /* any free port */
+    cr_assert_eq(kvr_router_start(&router), 0);
+    cr_assert_not_null(router.server);
+    cr_expect_gt(kvr_http_server_port(router.server), 0);
+    cr_expect(router.timers_started);
+    stopped_calls = 0;
+    kvr_router_stop(&router, on_stopped);
+    uv_run(&loop, UV_RUN_DEFAULT); /* returns only when every handle is closed */
+    cr_expect_eq(stopped_calls, 1);
+    cr_expect_not(router.timers_started);
+    /* teardown closes the router and asserts the loop closes cleanly */
+}
+
+Test(route, stop_without_start_still_calls_back)
+{
+    start(1, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    stopped_calls = 0;
+    kvr_router_stop(&router, on_stopped);
+    cr_expect_eq(stopped_calls, 1);
+}
