@@ -2,12 +2,14 @@
 #include "router/decide.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/json_text.h"
 #include "common/log.h"
 
 int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
@@ -261,4 +263,39 @@ void kvr_decide_refresh_feed(kvr_decider_t *d, uint64_t now_ns)
 kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns, kvr_engine_view_t *view)
 {
     return kvr_feed_view(&d->feed, e, now_ns, false, view);
+}
+
+/*
+ * One line per request, so it is written straight into the stdio buffer: no
+ * document is built. Strings go through kvr_json_put_string; the key order
+ * and the number types are the decision log's format (router/README.md).
+ */
+void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, const char *session_id,
+                    const kvr_decide_result_t *res, int status, uint32_t attempt, uint64_t ts_ms)
+{
+    const kvr_engine_view_t *v = &res->view;
+    fputs("{\"request_id\":", f);
+    kvr_json_put_string(f, request_id);
+    fputs(",\"session\":", f);
+    kvr_json_put_string(f, session_id);
+    fputs(",\"policy\":", f);
+    kvr_json_put_string(f, d->cfg.policy);
+    fputs(",\"placement\":", f);
+    kvr_json_put_string(f, res->placement ? res->placement : "");
+    fputs(",\"engine\":", f);
+    kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
+    fputs(",\"reason\":", f);
+    kvr_json_put_string(f, res->reason ? res->reason : "");
+    fprintf(f,
+            ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
+            ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
+            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
+            status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false", v->eff_requests,
+            v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens, v->eff_kv_tokens, v->shadow_requests);
+    kvr_json_put_string(f, d->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
+    char real[KVR_JSON_REAL_MAX];
+    fprintf(f, ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
+            v->feed_fresh || v->feed_age_ns ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6) : "null",
+            res->prefix_match_blocks, res->seed_lease ? "true" : "false", ts_ms);
+    fflush(f); /* one line per request, readable while running */
 }

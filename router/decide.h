@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "router/admission.h"
 #include "router/config.h"
@@ -139,5 +140,14 @@ void kvr_decide_refresh_feed(kvr_decider_t *d, uint64_t now_ns);
  * and /metrics); call kvr_decide_refresh_feed first. Returns the feed state.
  */
 kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns, kvr_engine_view_t *view);
+
+/**
+ * Writes res as one decision log line to f (the format of router/README.md,
+ * "Decision log") and flushes it. status: what the client got; attempt:
+ * engines tried; ts_ms: the line's time (the wall clock in the gateway,
+ * virtual time in a simulation).
+ */
+void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, const char *session_id,
+                    const kvr_decide_result_t *res, int status, uint32_t attempt, uint64_t ts_ms);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/json_text.h"
 #include "common/xmalloc.h"
 #include "router/router.h"
 #include "router/upstream.h"

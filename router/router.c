@@ -269,21 +269,6 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
     kvr_decide_engine_ok(&r->decider, e, kvr_clock_now_ns());
 }
 
-
-const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
-{
-    if (!isfinite(v))
-        return "null";
-    /* The shortest of 15 or 17 digits that reads back the same value... */
-    int n = snprintf(buf, KVR_JSON_REAL_MAX, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        n = snprintf(buf, KVR_JSON_REAL_MAX, "%.17g", v);
-    /* ...written as a real even when whole, so readers keep its type. */
-    if (!strpbrk(buf, ".eE") && n > 0 && n + 2 < KVR_JSON_REAL_MAX)
-        memcpy(buf + n, ".0", 3);
-    return buf;
-}
-
 /*
  * One line per request, so it is written straight into the log's stdio
  * buffer: no document is built. Strings go through kvr_json_put_string; the
@@ -292,33 +277,7 @@ const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
 void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,
                              const kvr_decide_result_t *res, int status, uint32_t attempt)
 {
-    FILE *f = r->decision_log;
-    if (!f)
-        return;
-    const kvr_engine_view_t *v = &res->view;
-    fputs("{\"request_id\":", f);
-    kvr_json_put_string(f, request_id);
-    fputs(",\"session\":", f);
-    kvr_json_put_string(f, session_id);
-    fputs(",\"policy\":", f);
-    kvr_json_put_string(f, r->cfg.policy);
-    fputs(",\"placement\":", f);
-    kvr_json_put_string(f, res->placement ? res->placement : "");
-    fputs(",\"engine\":", f);
-    kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
-    fputs(",\"reason\":", f);
-    kvr_json_put_string(f, res->reason ? res->reason : "");
-    fprintf(f,
-            ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
-            ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
-            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
-            status, (int)attempt, res->pinned ? "true" : "false", r->cfg.es ? "true" : "false", v->eff_requests,
-            v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens, v->eff_kv_tokens, v->shadow_requests);
-    kvr_json_put_string(f, r->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
-    char real[KVR_JSON_REAL_MAX];
-    fprintf(f, ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
-            v->feed_fresh || v->feed_age_ns ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6) : "null",
-            res->prefix_match_blocks, res->seed_lease ? "true" : "false",
-            (uint64_t)(kvr_clock_wall_ns() / KVR_NS_PER_MS));
-    fflush(f); /* one line per request, readable while running */
+    if (r->decision_log)
+        kvr_decide_log(&r->decider, r->decision_log, request_id, session_id, res, status, attempt,
+                       kvr_clock_wall_ns() / KVR_NS_PER_MS);
 }

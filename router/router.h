@@ -107,9 +107,6 @@ static inline kvr_upstream_pool_t *kvr_router_pool(const kvr_router_t *r, uint32
 }
 
 
-#define KVR_JSON_REAL_MAX 32
-/** v as a JSON number that reads back exactly and stays a real when whole ("3.0"); "null" if not finite. */
-const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v);
 
 /** Writes one decision log line (no-op without --decision-log). */
 void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,

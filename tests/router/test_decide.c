@@ -5,6 +5,8 @@
  * timestamps for the feed.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
@@ -431,4 +433,32 @@ Test(decide, an_unhealthy_engine_is_never_picked)
     kvr_decide_release(&d, &c);
     cr_expect_not(kvr_decide_has_candidate(&d, (uint32_t[]){0, 2}, 2));
     expect_all_zero();
+}
+
+Test(decide, the_decision_log_line_carries_the_callers_time)
+{
+    kvr_decide_config_t cfg;
+    config(&cfg, "round_robin");
+    cfg.placement = KVR_PLACEMENT_ONESHOT;
+    start(&cfg, 2);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    cr_assert_not_null(f);
+    kvr_charge_t c = {0};
+    kvr_decide_result_t res;
+    kvr_route_request_t req = request("s\"1", 10, T0);
+    kvr_decide_route(&d, &req, NULL, 0, &c, &res);
+    kvr_decide_log(&d, f, "r-1", req.session_id, &res, 200, 1, 1234567);
+    kvr_decide_release(&d, &c);
+    fclose(f);
+    cr_assert_not_null(text);
+    cr_expect_not_null(strstr(text, "{\"request_id\":\"r-1\",\"session\":\"s\\\"1\",\"policy\":\"round_robin\","
+                                    "\"placement\":\"oneshot\",\"engine\":\"sim-"),
+                       "%s", text);
+    cr_expect_not_null(strstr(text, "\"status\":200,\"attempt\":1,\"pinned\":false,\"es\":false,"), "%s", text);
+    cr_expect_not_null(strstr(text, "\"feed\":\"off\",\"feed_age_ms\":null,"), "%s", text);
+    cr_expect_not_null(strstr(text, "\"seed_lease\":false,\"ts_ms\":1234567}\n"), "%s", text);
+    cr_expect_eq(strchr(text, '\n'), text + size - 1, "one line: %s", text);
+    free(text);
 }

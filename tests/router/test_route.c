@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/json_text.h"
 #include "router/router.h"
 #include "shm_layout/shm_layout.h"
 #include "tests/support/proc.h"
