@@ -17,10 +17,10 @@
 #include <stdlib.h>
 
 typedef struct kvr_recycle_s {
-    void **items;                 /* allocated at the first put */
+    void **items; /* allocated at the first put */
     size_t count;
-    size_t max;                   /* objects kept at most */
-    void (*destroy)(void *obj);   /* frees an object and what it owns */
+    size_t max;                 /* objects kept at most */
+    void (*destroy)(void *obj); /* frees an object and what it owns */
 } kvr_recycle_t;
 
 /** Sets up an empty recycler keeping at most max objects; destroy frees one (kvr_recycle_close, full puts). */

@@ -157,13 +157,15 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     }
 
     kvr_route_decision_t dec = {.view = -1, .reason = NULL};
-    kvr_session_t *pin = oneshot ? kvr_sessions_get(&d->sessions, req->session_id, req->now_ns) : NULL;
+    kvr_session_t *pin = oneshot ? kvr_sessions_get(&d->sessions, req->session_id, req->now_ns)
+                                 : NULL;
     kvr_decide_pin_t place = KVR_DECIDE_PIN_NEW;
     if (pin) {
         int v = find_view(views, n, pin->engine);
         if (v < 0) {
             place = KVR_DECIDE_PIN_REPLACED; /* the pin is down, removed, or failed this request */
-        } else if ((d->cfg.migrate_load > 0 && views[v].eff_requests > d->cfg.migrate_load && n > 1) ||
+        } else if ((d->cfg.migrate_load > 0 && views[v].eff_requests > d->cfg.migrate_load &&
+                    n > 1) ||
                    kvr_policy_migrate_due(&d->cfg.policy_config, views, n, (size_t)v)) {
             place = KVR_DECIDE_PIN_MIGRATED;
         } else {
@@ -260,7 +262,8 @@ void kvr_decide_refresh_feed(kvr_decider_t *d, uint64_t now_ns)
     kvr_feed_refresh(&d->feed, now_ns);
 }
 
-kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns, kvr_engine_view_t *view)
+kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns,
+                                 kvr_engine_view_t *view)
 {
     return kvr_feed_view(&d->feed, e, now_ns, false, view);
 }
@@ -290,12 +293,17 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
             ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
             ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
             ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
-            status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false", v->eff_requests,
-            v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens, v->eff_kv_tokens, v->shadow_requests);
+            status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false",
+            v->eff_requests, v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens,
+            v->eff_kv_tokens, v->shadow_requests);
     kvr_json_put_string(f, d->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
     char real[KVR_JSON_REAL_MAX];
-    fprintf(f, ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
-            v->feed_fresh || v->feed_age_ns ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6) : "null",
+    fprintf(f,
+            ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32
+            ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
+            v->feed_fresh || v->feed_age_ns
+                ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6)
+                : "null",
             res->prefix_match_blocks, res->seed_lease ? "true" : "false", ts_ms);
     fflush(f); /* one line per request, readable while running */
 }

@@ -36,46 +36,46 @@
 
 /** What the core is built from; strings are copied. */
 typedef struct kvr_decide_config_s {
-    const char *policy;             /* a registered policy name (kvr_policy_find) */
+    const char *policy; /* a registered policy name (kvr_policy_find) */
     kvr_policy_config_t policy_config;
-    kvr_placement_t placement;      /* oneshot: a session's first pick is pinned */
-    uint32_t migrate_load;          /* re-home a pin whose engine has more eff requests; 0 = off */
+    kvr_placement_t placement; /* oneshot: a session's first pick is pinned */
+    uint32_t migrate_load;     /* re-home a pin whose engine has more eff requests; 0 = off */
     kvr_admission_mode_t admission;
     uint32_t max_waiting;
-    uint64_t session_ttl_ns;        /* idle time after which a pin is forgotten */
+    uint64_t session_ttl_ns; /* idle time after which a pin is forgotten */
     size_t max_sessions;
-    uint32_t fail_threshold;        /* failures in a row that take an engine out (>= 1) */
-    bool es;                        /* read the statefeed segment (ES=1) */
-    const char *shm_name;           /* the segment's name (ES=1) */
-    int64_t shm_owner_uid;          /* the uid that must own the segment; -1: this process's own */
-    uint64_t max_age_ns;            /* heartbeat and sample age beyond which the feed is stale */
+    uint32_t fail_threshold; /* failures in a row that take an engine out (>= 1) */
+    bool es;                 /* read the statefeed segment (ES=1) */
+    const char *shm_name;    /* the segment's name (ES=1) */
+    int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
+    uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
 } kvr_decide_config_t;
 
 /** What became of the request's session pin in this decision. */
 typedef enum {
-    KVR_DECIDE_PIN_NONE = 0,        /* no session, per-request placement, kept pin, or no pick */
-    KVR_DECIDE_PIN_NEW,             /* first placement of the session */
-    KVR_DECIDE_PIN_REPLACED,        /* the pin's engine is unhealthy, gone or excluded: placed again */
-    KVR_DECIDE_PIN_MIGRATED,        /* the pin's engine was overloaded: re-homed */
+    KVR_DECIDE_PIN_NONE = 0, /* no session, per-request placement, kept pin, or no pick */
+    KVR_DECIDE_PIN_NEW,      /* first placement of the session */
+    KVR_DECIDE_PIN_REPLACED, /* the pin's engine is unhealthy, gone or excluded: placed again */
+    KVR_DECIDE_PIN_MIGRATED, /* the pin's engine was overloaded: re-homed */
 } kvr_decide_pin_t;
 
 /** The outcome of one routing decision. */
 typedef struct kvr_decide_result_s {
-    kvr_engine_t *engine;           /* NULL: no engine (see status) */
-    int status;                     /* 0 routed, 503 no candidate, 429 admission rejected */
-    const char *reason;             /* policy label, "sticky_pin", "seed_lease", "no_candidate", ... */
-    const char *placement;          /* "oneshot" / "per-request" */
-    bool pinned;                    /* served from an existing session pin */
-    bool seed_lease;                /* admitted under a seeding lease (also held in the charge) */
-    bool pressure_fallback;         /* the policy set KVR_DECISION_PRESSURE_FALLBACK */
+    kvr_engine_t *engine;   /* NULL: no engine (see status) */
+    int status;             /* 0 routed, 503 no candidate, 429 admission rejected */
+    const char *reason;     /* policy label, "sticky_pin", "seed_lease", "no_candidate", ... */
+    const char *placement;  /* "oneshot" / "per-request" */
+    bool pinned;            /* served from an existing session pin */
+    bool seed_lease;        /* admitted under a seeding lease (also held in the charge) */
+    bool pressure_fallback; /* the policy set KVR_DECISION_PRESSURE_FALLBACK */
     kvr_decide_pin_t pin;
     uint32_t prefix_match_blocks;
-    kvr_engine_view_t view;         /* the chosen engine's view, before its own charge */
+    kvr_engine_view_t view; /* the chosen engine's view, before its own charge */
     kvr_feed_state_t feed_state;
 } kvr_decide_result_t;
 
 typedef struct kvr_decider_s {
-    kvr_decide_config_t cfg;        /* cfg.policy and cfg.shm_name point at the copies below */
+    kvr_decide_config_t cfg; /* cfg.policy and cfg.shm_name point at the copies below */
     char policy_name[64];
     char shm_name[256];
     kvr_engine_table_t engines;
@@ -139,7 +139,8 @@ void kvr_decide_refresh_feed(kvr_decider_t *d, uint64_t now_ns);
  * e's view at now_ns without counting it as a decision's read (for /engines
  * and /metrics); call kvr_decide_refresh_feed first. Returns the feed state.
  */
-kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns, kvr_engine_view_t *view);
+kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns,
+                                 kvr_engine_view_t *view);
 
 /**
  * Writes res as one decision log line to f (the format of router/README.md,

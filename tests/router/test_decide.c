@@ -76,8 +76,11 @@ TestSuite(decide, .init = setup, .fini = teardown, .timeout = 10.);
 
 static kvr_route_request_t request(const char *session, uint32_t prompt_tokens, uint64_t now_ns)
 {
-    return (kvr_route_request_t){
-        .request_id = "r", .session_id = session, .text = "", .prompt_tokens = prompt_tokens, .now_ns = now_ns};
+    return (kvr_route_request_t){.request_id = "r",
+                                 .session_id = session,
+                                 .text = "",
+                                 .prompt_tokens = prompt_tokens,
+                                 .now_ns = now_ns};
 }
 
 static void expect_all_zero(void)
@@ -91,8 +94,8 @@ static void expect_all_zero(void)
 }
 
 /* Writes engine id's slot as sampled at sample_ns, with a heartbeat at beat_ns. */
-static void publish(const char *id, uint32_t running, uint32_t waiting, uint64_t kv_tokens, uint64_t sample_ns,
-                    uint64_t beat_ns)
+static void publish(const char *id, uint32_t running, uint32_t waiting, uint64_t kv_tokens,
+                    uint64_t sample_ns, uint64_t beat_ns)
 {
     int slot = kvr_shm_find(&writer, id);
     if (slot < 0)
@@ -230,7 +233,8 @@ Test(decide, pins_honour_the_ttl_on_a_virtual_clock)
         cr_expect_eq(res.pin, KVR_DECIDE_PIN_NONE);
         kvr_decide_release(&d, &c);
     }
-    cr_expect_eq(kvr_decide_expire_sessions(&d, now + 27 * KVR_NS_PER_SEC), 0, "last used at 18 s: alive at 27 s");
+    cr_expect_eq(kvr_decide_expire_sessions(&d, now + 27 * KVR_NS_PER_SEC), 0,
+                 "last used at 18 s: alive at 27 s");
     cr_expect_eq(d.sessions.count, 1);
 
     /* Idle past the TTL: forgotten by expiry, and the next turn is a new placement. */
@@ -453,10 +457,12 @@ Test(decide, the_decision_log_line_carries_the_callers_time)
     kvr_decide_release(&d, &c);
     fclose(f);
     cr_assert_not_null(text);
-    cr_expect_not_null(strstr(text, "{\"request_id\":\"r-1\",\"session\":\"s\\\"1\",\"policy\":\"round_robin\","
-                                    "\"placement\":\"oneshot\",\"engine\":\"sim-"),
+    cr_expect_not_null(
+        strstr(text, "{\"request_id\":\"r-1\",\"session\":\"s\\\"1\",\"policy\":\"round_robin\","
+                     "\"placement\":\"oneshot\",\"engine\":\"sim-"),
+        "%s", text);
+    cr_expect_not_null(strstr(text, "\"status\":200,\"attempt\":1,\"pinned\":false,\"es\":false,"),
                        "%s", text);
-    cr_expect_not_null(strstr(text, "\"status\":200,\"attempt\":1,\"pinned\":false,\"es\":false,"), "%s", text);
     cr_expect_not_null(strstr(text, "\"feed\":\"off\",\"feed_age_ms\":null,"), "%s", text);
     cr_expect_not_null(strstr(text, "\"seed_lease\":false,\"ts_ms\":1234567}\n"), "%s", text);
     cr_expect_eq(strchr(text, '\n'), text + size - 1, "one line: %s", text);
