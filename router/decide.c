@@ -17,8 +17,10 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
     const char *policy = cfg->policy ? cfg->policy : "";
-    if (strlen(policy) >= sizeof d->policy_name || (cfg->es && !cfg->shm_name)) {
-        KVR_ERROR("decide_config_invalid policy=%.64s", policy);
+    if (strlen(policy) >= sizeof d->policy_name || (cfg->es && !cfg->shm_name) ||
+        cfg->shm_owner_uid > (int64_t)UINT32_MAX - 1) {
+        KVR_ERROR("decide_config_invalid policy=%.64s shm_owner_uid=%lld", policy,
+                  (long long)cfg->shm_owner_uid);
         return -EINVAL;
     }
     snprintf(d->policy_name, sizeof d->policy_name, "%s", policy);

@@ -5,6 +5,7 @@
  * timestamps for the feed.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,4 +468,29 @@ Test(decide, the_decision_log_line_carries_the_callers_time)
     cr_expect_not_null(strstr(text, "\"seed_lease\":false,\"ts_ms\":1234567}\n"), "%s", text);
     cr_expect_eq(strchr(text, '\n'), text + size - 1, "one line: %s", text);
     free(text);
+}
+
+Test(decide, a_config_it_cannot_honour_is_refused)
+{
+    kvr_decide_config_t cfg;
+    config(&cfg, "no_such_policy");
+    cr_expect_eq(kvr_decide_init(&d, &cfg), -EINVAL);
+    config(&cfg, "round_robin");
+    cfg.shm_owner_uid = (int64_t)UINT32_MAX + 1; /* would wrap to uid 0 */
+    cr_expect_eq(kvr_decide_init(&d, &cfg), -EINVAL);
+    config(&cfg, "round_robin");
+    cfg.es = true;
+    cfg.shm_name = NULL;
+    cr_expect_eq(kvr_decide_init(&d, &cfg), -EINVAL);
+    config(&cfg, "round_robin");
+    cr_assert_eq(kvr_decide_init(&d, &cfg), 0);
+    d_open = true;
+    kvr_engine_t *e;
+    cr_expect_eq(kvr_decide_add_engine(&d, "", &e), -EINVAL);
+    cr_expect_eq(kvr_decide_add_engine(&d, "a", &e), 0);
+    cr_expect_eq(kvr_decide_add_engine(&d, "a", &e), -EEXIST);
+    char long_id[KVR_SHM_ENGINE_ID_MAX + 1];
+    memset(long_id, 'x', sizeof long_id - 1);
+    long_id[sizeof long_id - 1] = '\0';
+    cr_expect_eq(kvr_decide_add_engine(&d, long_id, &e), -ENAMETOOLONG);
 }
