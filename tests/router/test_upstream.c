@@ -197,7 +197,7 @@ static void pool_setup(pool_fixture_t *p, uint32_t max_idle)
     struct sockaddr_in a;
     uv_ip4_addr("127.0.0.1", kvr_fake_port(p->fleet, 0), &a);
     cr_assert_eq(kvr_upstream_pool_create(&p->loop, (const struct sockaddr *)&a, sizeof a, "engine", max_idle,
-                                          &p->pool), 0);
+                                          NULL, &p->pool), 0);
     p->timeouts = (kvr_upstream_timeouts_t){.connect_ms = 5000, .first_byte_ms = 5000, .idle_ms = 5000};
 }
 
