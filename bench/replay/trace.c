@@ -226,8 +226,14 @@ size_t kvr_trace_text_len(const kvr_trace_request_t *r)
 void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
                     char *out)
 {
+    kvr_trace_text_from(r, block_size, fallback_id, 0, out);
+}
+
+void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
+                         uint32_t first_token, char *out)
+{
     _Static_assert(KVR_BYTES_PER_TOKEN == 4, "a token is written as three letters and a space");
-    for (uint32_t t = 0; t < r->input_length; t++) {
+    for (uint32_t t = first_token; t < r->input_length; t++) {
         size_t block = t / block_size;
         uint32_t pos = t % block_size;
         /* Blocks past the trace's ids are private to the request: a distinct
@@ -235,7 +241,7 @@ void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t 
         uint64_t id = block < r->n_hash_ids ? r->hash_ids[block]
                                             : mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
         uint64_t h = mix64(id * 0x9e3779b97f4a7c15ull + pos + 1);
-        char *w = out + (size_t)t * KVR_BYTES_PER_TOKEN;
+        char *w = out + (size_t)(t - first_token) * KVR_BYTES_PER_TOKEN;
         w[0] = (char)('a' + h % 26);
         w[1] = (char)('a' + (h >> 8) % 26);
         w[2] = (char)('a' + (h >> 16) % 26);

@@ -72,6 +72,14 @@ void kvr_trace_free(kvr_trace_t *trace);
 void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
                     char *out);
 
+/**
+ * The part of kvr_trace_text's output from token first_token on, written
+ * at out[0]: (input_length - first_token) * 4 bytes. Lets a reader that
+ * already has a prompt's prefix make only the rest.
+ */
+void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
+                         uint32_t first_token, char *out);
+
 /** Bytes kvr_trace_text writes for r. */
 size_t kvr_trace_text_len(const kvr_trace_request_t *r);
 
