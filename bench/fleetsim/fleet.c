@@ -75,6 +75,8 @@ typedef struct fleet_req_s {
     uint32_t router;
     int engine;                    /* serving engine, -1 before */
     bool direct;                   /* a forced first turn: straight to the engine */
+    bool hashed;                   /* mreq.hashes made (kept until the session's next turn made its own) */
+    bool done;
     uint64_t engine_first_token_ns;
     char request_id[96];
 } fleet_req_t;
@@ -88,7 +90,8 @@ struct kvr_fleet_s {
     fleet_req_t *reqs;
     kvr_replay_result_t *results;
     size_t n_selected;
-    size_t *next_in_session;       /* closed loop */
+    size_t *prev_in_session;       /* SIZE_MAX for a session's first request */
+    size_t *next_in_session;       /* SIZE_MAX for its last */
     FILE *records;
 
     fleet_event_t *heap;
@@ -111,10 +114,18 @@ struct kvr_fleet_s {
     uint64_t events, feed_samples, feed_publishes;
     uint64_t first_send_ns, last_end_ns;
     uint64_t wall_start_ns, wall_ns, next_progress_wall_ns;
+    uint64_t cpu_start_ns, cpu_ns;
 };
 
 /* Set by SIGINT/SIGTERM: the run stops at the next event, the segment is still unlinked. */
 static volatile sig_atomic_t fleet_interrupted;
+
+static uint64_t cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * KVR_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
 
 static void on_signal(int sig)
 {
@@ -272,21 +283,57 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
 
 /* ---- requests ---- */
 
+/*
+ * The prompt's block hashes, as the router and the engine compute them from
+ * the text the replayer would send. A later turn of a session repeats the
+ * turn before it up to their first differing hash id: those blocks' hashes
+ * are copied and only the rest of the text is made (most of a long
+ * conversation's cost otherwise).
+ */
 static void make_hashes(kvr_fleet_t *f, size_t i)
 {
     const kvr_trace_request_t *tr = &f->trace->requests[i];
     fleet_req_t *q = &f->reqs[i];
+    uint32_t bs = f->cfg.block_size;
     size_t len = kvr_trace_text_len(tr);
-    if (len + 1 > f->text_cap) {
-        f->text_cap = len + 1;
-        f->text = kvr_xrealloc(f->text, f->text_cap);
-    }
-    /* The prompt the replayer would send: the router and the engine hash the same text. */
-    kvr_trace_text(tr, f->cfg.block_size, i, f->text);
-    f->text[len] = '\0';
     size_t max_blocks = len / KVR_PREFIX_BLOCK_BYTES;
     q->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *q->mreq.hashes);
-    q->mreq.n_hashes = kvr_prefix_hash_blocks(f->text, len, q->mreq.hashes, max_blocks);
+    size_t reused = 0;
+    uint32_t from_token = 0;
+    size_t p = f->prev_in_session[i];
+    if (p != SIZE_MAX && f->reqs[p].mreq.hashes && ((uint64_t)bs * KVR_BYTES_PER_TOKEN) % KVR_PREFIX_BLOCK_BYTES == 0) {
+        const kvr_trace_request_t *pt = &f->trace->requests[p];
+        size_t limit = tr->n_hash_ids < pt->n_hash_ids ? tr->n_hash_ids : pt->n_hash_ids;
+        if (limit > tr->input_length / bs)
+            limit = tr->input_length / bs;
+        if (limit > pt->input_length / bs)
+            limit = pt->input_length / bs;
+        size_t c = 0;
+        while (c < limit && tr->hash_ids[c] == pt->hash_ids[c])
+            c++;
+        reused = c * bs * KVR_BYTES_PER_TOKEN / KVR_PREFIX_BLOCK_BYTES;
+        if (reused > f->reqs[p].mreq.n_hashes)
+            reused = f->reqs[p].mreq.n_hashes;
+        from_token = (uint32_t)(reused * KVR_PREFIX_BLOCK_BYTES / KVR_BYTES_PER_TOKEN);
+        memcpy(q->mreq.hashes, f->reqs[p].mreq.hashes, reused * sizeof *q->mreq.hashes);
+    }
+    size_t tail = len - (size_t)from_token * KVR_BYTES_PER_TOKEN;
+    if (tail + 1 > f->text_cap) {
+        f->text_cap = tail + 1;
+        f->text = kvr_xrealloc(f->text, f->text_cap);
+    }
+    kvr_trace_text_from(tr, bs, i, from_token, f->text);
+    kvr_prefix_hasher_t h;
+    kvr_prefix_hasher_init(&h);
+    if (reused)
+        h.chain = q->mreq.hashes[reused - 1]; /* the chain goes on from the last shared block */
+    kvr_prefix_hasher_feed(&h, f->text, tail, q->mreq.hashes + reused, max_blocks - reused);
+    q->mreq.n_hashes = reused + (h.blocks < max_blocks - reused ? h.blocks : max_blocks - reused);
+    q->hashed = true;
+    if (p != SIZE_MAX && f->reqs[p].done) {
+        free(f->reqs[p].mreq.hashes);
+        f->reqs[p].mreq.hashes = NULL;
+    }
 }
 
 static void on_send(kvr_fleet_t *f, size_t i)
@@ -308,11 +355,12 @@ static void on_route(kvr_fleet_t *f, size_t i)
     fleet_req_t *q = &f->reqs[i];
     make_hashes(f, i);
     size_t len = kvr_trace_text_len(tr);
+    /* No policy reads the text itself, only its block hashes: it is not made whole. */
     kvr_route_request_t rq = {
         .request_id = q->request_id,
         .session_id = tr->session_id,
-        .text = f->text,
-        .text_len = len,
+        .text = NULL,
+        .text_len = 0,
         .block_hashes = q->mreq.hashes,
         .n_blocks = q->mreq.n_hashes,
         .prompt_tokens = len / KVR_BYTES_PER_TOKEN ? (uint32_t)(len / KVR_BYTES_PER_TOKEN) : 1,
@@ -387,14 +435,17 @@ static void on_client_done(kvr_fleet_t *f, size_t i)
     }
     if (f->now > f->last_end_ns)
         f->last_end_ns = f->now;
-    free(q->mreq.hashes);
-    q->mreq.hashes = NULL;
+    q->done = true;
+    size_t nx = f->next_in_session[i];
+    if (nx == SIZE_MAX || f->reqs[nx].hashed) {
+        free(q->mreq.hashes); /* else the next turn copies its shared blocks first */
+        q->mreq.hashes = NULL;
+    }
     f->done++;
     f->outstanding--;
     if (f->records)
         kvr_replay_write_record(f->records, &f->trace->requests[i], res, f->cfg.run_id, f->start_ns);
-    if (f->next_in_session && f->next_in_session[i] != SIZE_MAX) {
-        size_t nx = f->next_in_session[i];
+    if (f->cfg.closed_loop && nx != SIZE_MAX) {
         uint64_t due = f->now + ms_to_ns(f->cfg.think_ms);
         f->results[nx].due_rel_ms = (double)(due - f->start_ns) / 1e6;
         push(f, due, EV_SEND, (uint32_t)nx, 0, NULL);
@@ -642,11 +693,7 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         f->results[i].due_rel_ms = (double)(due - f->start_ns) / 1e6;
         push(f, due, EV_SEND, (uint32_t)i, 0, NULL);
     }
-    if (!cfg->closed_loop) {
-        free(f->next_in_session);
-        f->next_in_session = NULL;
-    }
-    free(prev);
+    f->prev_in_session = prev;
     free(ordinal);
 
     f->feed = feed && cfg->feed_period_ms > 0;
@@ -681,6 +728,7 @@ void kvr_fleet_run(kvr_fleet_t *f)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     f->wall_start_ns = kvr_clock_now_ns();
+    f->cpu_start_ns = cpu_now_ns();
     f->next_progress_wall_ns = f->wall_start_ns + KVR_NS_PER_SEC;
     while (f->heap_len && f->outstanding && !fleet_interrupted) {
         fleet_event_t ev = pop(f);
@@ -701,6 +749,7 @@ void kvr_fleet_run(kvr_fleet_t *f)
             progress(f, false);
     }
     f->wall_ns = kvr_clock_now_ns() - f->wall_start_ns;
+    f->cpu_ns = cpu_now_ns() - f->cpu_start_ns;
     if (f->cfg.progress)
         progress(f, true);
     if (fleet_interrupted)
@@ -720,6 +769,7 @@ void kvr_fleet_stats(const kvr_fleet_t *f, kvr_fleet_stats_t *out)
     memset(out, 0, sizeof *out);
     out->virtual_ns = f->last_end_ns > f->first_send_ns ? f->last_end_ns - f->first_send_ns : 0;
     out->wall_s = (double)f->wall_ns / 1e9;
+    out->cpu_s = (double)f->cpu_ns / 1e9;
     out->events = f->events;
     out->sent = f->sent;
     out->finished = f->done;
@@ -807,6 +857,7 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
     free(f->reqs);
     free(f->results);
     free(f->next_in_session);
+    free(f->prev_in_session);
     free(f->heap);
     free(f->text);
     free(f);

@@ -83,6 +83,7 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg);
 typedef struct kvr_fleet_stats_s {
     uint64_t virtual_ns;           /* first send to last end */
     double wall_s;
+    double cpu_s;                  /* this process's CPU time over the run (a loaded machine stretches wall) */
     uint64_t events;
     size_t sent, finished, refused;
     uint32_t fleet_peak_running;

@@ -510,11 +510,11 @@ int main(int argc, char **argv)
         }
     }
     double virt_s = (double)st.virtual_ns / 1e9;
-    printf("fleetsim   virtual %.1f s in %.2f s wall (%.0fx real time), %.0f requests per wall second, "
-           "%llu events, fleet peak running %u\n",
-           virt_s, st.wall_s, st.wall_s > 0 ? virt_s / st.wall_s : 0.0,
-           st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0, (unsigned long long)st.events,
-           st.fleet_peak_running);
+    printf("fleetsim   virtual %.1f s in %.2f s wall, %.2f s CPU: %.0fx real time, %.0f requests per wall second "
+           "(%.0f per CPU second), %llu events, fleet peak running %u\n",
+           virt_s, st.wall_s, st.cpu_s, st.wall_s > 0 ? virt_s / st.wall_s : 0.0,
+           st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0, st.cpu_s > 0 ? (double)st.finished / st.cpu_s : 0.0,
+           (unsigned long long)st.events, st.fleet_peak_running);
     status = (st.refused || kvr_fleet_interrupted() || st.finished < st.sent) ? 1 : 0;
     kvr_fleet_destroy(fleet);
     goto out_trace;
