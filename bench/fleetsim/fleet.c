@@ -667,6 +667,7 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
     }
 
     uint64_t first_ts = UINT64_MAX;
+    uint32_t forced = 0;
     for (size_t i = 0; i < n; i++)
         if (trace->requests[i].timestamp_ms < first_ts)
             first_ts = trace->requests[i].timestamp_ms;
@@ -675,7 +676,11 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         fleet_req_t *q = &f->reqs[i];
         q->router = (uint32_t)(ordinal[i] % cfg->n_routers);
         q->engine = -1;
-        q->direct = cfg->first_turn_engine >= 0 && tr->turn == 0 && ordinal[i] < cfg->first_turn_sessions;
+        /* The first turns of the first N sessions that have one, in file order. */
+        if (cfg->first_turn_engine >= 0 && tr->turn == 0 && tr->session_id && forced < cfg->first_turn_sessions) {
+            q->direct = true;
+            forced++;
+        }
         snprintf(q->request_id, sizeof q->request_id, "%s-%zu", cfg->run_id, i);
         kvr_replay_req_t *r = &f->results[i].req;
         r->index = i;

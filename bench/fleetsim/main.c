@@ -58,9 +58,9 @@ static void usage(FILE *f)
         "  --think-ms MS           closed loop: pause between an answer and the next turn (default 0)\n"
         "  --net-latency-ms MS     one-way latency of each hop: client-router, router-engine (default 0.1)\n"
         "  --block-size N          tokens per hash id (default 512, Mooncake's)\n"
-        "  --first-turn-engine I   send the first turn of the first --first-turn-sessions sessions\n"
-        "  --first-turn-sessions N straight to engine I, past the routers (a forced start state, as\n"
-        "                          kvroute-replay --first-turn-url; default off)\n\n");
+        "  --first-turn-engine I   send the turn 0 of the first --first-turn-sessions sessions that\n"
+        "  --first-turn-sessions N have one (file order) straight to engine I, past the routers: a\n"
+        "                          forced start state, as kvroute-replay --first-turn-url (default off)\n\n");
     fputs(
         "engines:\n"
         "  --engines N             engines in the fleet (default 4), known as http://127.0.0.1:<20000+i>\n"
