@@ -20,7 +20,84 @@
 struct kvr_fleet_router_s {
     uv_loop_t loop;
     kvr_router_t router;
+    uint64_t now_ns;               /* the virtual clock at the current call */
 };
+
+/*
+ * The decision log through a filter that writes the virtual clock into each
+ * line's ts_ms (the router stamps its own wall clock there), so the log of a
+ * run is as reproducible as its records.
+ */
+typedef struct vlog_s {
+    FILE *out;
+    const uint64_t *now_ns;
+    char *buf;
+    size_t len, cap;
+} vlog_t;
+
+static void vlog_line(vlog_t *v, const char *line, size_t len)
+{
+    static const char key[] = "\"ts_ms\":";
+    const char *at = NULL;
+    for (const char *p = line; p + sizeof key - 1 <= line + len; p++)
+        if (memcmp(p, key, sizeof key - 1) == 0)
+            at = p;
+    if (!at) {
+        fwrite(line, 1, len, v->out);
+        return;
+    }
+    const char *digits = at + sizeof key - 1, *end = digits;
+    while (end < line + len && *end >= '0' && *end <= '9')
+        end++;
+    fwrite(line, 1, (size_t)(digits - line), v->out);
+    fprintf(v->out, "%llu", (unsigned long long)(*v->now_ns / 1000000u));
+    fwrite(end, 1, (size_t)(line + len - end), v->out);
+}
+
+static ssize_t vlog_write(void *cookie, const char *data, size_t n)
+{
+    vlog_t *v = cookie;
+    if (v->len + n > v->cap) {
+        v->cap = (v->len + n) * 2;
+        v->buf = kvr_xrealloc(v->buf, v->cap);
+    }
+    memcpy(v->buf + v->len, data, n);
+    v->len += n;
+    size_t start = 0;
+    for (size_t i = 0; i < v->len; i++) {
+        if (v->buf[i] == '\n') {
+            vlog_line(v, v->buf + start, i + 1 - start);
+            start = i + 1;
+        }
+    }
+    memmove(v->buf, v->buf + start, v->len - start);
+    v->len -= start;
+    fflush(v->out);
+    return (ssize_t)n;
+}
+
+static int vlog_close(void *cookie)
+{
+    vlog_t *v = cookie;
+    if (v->len)
+        vlog_line(v, v->buf, v->len);
+    int rc = fclose(v->out);
+    free(v->buf);
+    free(v);
+    return rc;
+}
+
+static FILE *vlog_wrap(FILE *out, const uint64_t *now_ns)
+{
+    vlog_t *v = kvr_xcalloc(1, sizeof *v);
+    v->out = out;
+    v->now_ns = now_ns;
+    cookie_io_functions_t io = {.write = vlog_write, .close = vlog_close};
+    FILE *f = fopencookie(v, "w", io);
+    if (!f)
+        free(v);
+    return f;
+}
 
 typedef struct route_state_s {
     kvr_charge_t charge;
@@ -94,6 +171,15 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
         free(r);
         return rc;
     }
+    if (r->router.decision_log) {
+        FILE *wrapped = vlog_wrap(r->router.decision_log, &r->now_ns);
+        if (!wrapped) {
+            snprintf(err, err_len, "decision log: %s", strerror(errno));
+            kvr_fleet_router_destroy(r);
+            return -ENOMEM;
+        }
+        r->router.decision_log = wrapped;
+    }
     *out = r;
     return 0;
 
@@ -116,6 +202,7 @@ void kvr_fleet_router_destroy(kvr_fleet_router_t *r)
 void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route)
 {
     route_state_t *st = kvr_xcalloc(1, sizeof *st);
+    r->now_ns = req->now_ns;
     kvr_router_route(&r->router, req, NULL, 0, &st->charge, &st->result);
     route->impl = st;
     route->engine = st->result.engine ? (int)st->result.engine->index : -1;
@@ -142,7 +229,7 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
     route_state_t *st = route->impl;
     if (!st)
         return;
-    (void)now_ns; /* the router's decision log stamps its own clock */
+    r->now_ns = now_ns;
     /* As the proxy's one end of a request: charge, lease, log line. */
     kvr_charge_end(&st->charge);
     if (st->result.seed_lease && st->result.engine)
