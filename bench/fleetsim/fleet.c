@@ -74,6 +74,7 @@ typedef struct fleet_req_s {
     kvr_fleet_route_t route;
     uint32_t router;
     int engine;                    /* serving engine, -1 before */
+    int rank;                      /* its rank, -1 before the engine received the request */
     bool direct;                   /* a forced first turn: straight to the engine */
     bool hashed;                   /* mreq.hashes made (kept until the session's next turn made its own) */
     bool done;
@@ -389,6 +390,7 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
     }
     fleet_engine_t *e = &f->engines[q->engine];
     uint32_t r = e->next_rank++ % f->cfg.dp;
+    q->rank = (int)r;
     e->received++;
     q->mreq.id = i;
     q->mreq.prompt_tokens = tr->input_length ? tr->input_length : 1;
@@ -676,6 +678,7 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         fleet_req_t *q = &f->reqs[i];
         q->router = (uint32_t)(ordinal[i] % cfg->n_routers);
         q->engine = -1;
+        q->rank = -1;
         /* The first turns of the first N sessions that have one, in file order. */
         if (cfg->first_turn_engine >= 0 && tr->turn == 0 && tr->session_id && forced < cfg->first_turn_sessions) {
             q->direct = true;
@@ -843,6 +846,8 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
         if (q->route.impl)
             kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id, f->trace->requests[i].session_id,
                                  499, f->now);
+        if (q->rank >= 0)
+            kvr_sim_model_cancel(&f->engines[q->engine].ranks[q->rank].model, &q->mreq);
         free(q->mreq.hashes);
     }
     for (size_t i = 0; i < f->heap_len; i++)
