@@ -19,6 +19,8 @@ kvr_require(uv libuv libuv1-dev)
 kvr_require(uring liburing liburing-dev)
 kvr_require(msgpack msgpack libmsgpack-dev)
 kvr_require(xxhash libxxhash libxxhash-dev)
+# HMAC-SHA256 and constant-time comparison for the relay's shared secret.
+kvr_require(crypto libcrypto libssl-dev)
 # cJSON is the project's one JSON library. The router's routing-key extraction parses
 # every request body on the event loop, and cJSON does that 5-10x faster than jansson
 # (bench/proxy: kvroute-bench-keys).

@@ -178,11 +178,14 @@ static uint64_t be_read(const uint8_t *p, size_t n)
  * msgpack-c's C unpacker allocates a container's element array as soon as it
  * reads the header (it has no equivalent of the C++ API's unpack_limit), so
  * a 5-byte datagram claiming 2^32 elements would ask for 64 GiB. This walk
- * only checks that every declared length fits in the bytes that remain and
- * that nesting stays shallow; decoding itself is msgpack-c's.
+ * only checks that every declared length fits in the bytes that remain, that
+ * nesting stays shallow and that the objects are few enough; decoding itself
+ * is msgpack-c's.
  */
-static int shape_fits(const uint8_t *p, size_t len)
+int kvr_state_frame_shape_fits(const void *buf, size_t len, size_t max_objects)
 {
+    const uint8_t *p = buf;
+    size_t objects = 0;
     uint64_t pending[SHAPE_MAX_DEPTH + 1];
     int depth = 0;
     pending[0] = 1;
@@ -193,7 +196,7 @@ static int shape_fits(const uint8_t *p, size_t len)
             continue;
         }
         pending[depth]--;
-        if (off >= len)
+        if (off >= len || ++objects > max_objects)
             return 0;
         uint8_t b = p[off++];
         uint64_t skip = 0, items = 0;
@@ -392,7 +395,7 @@ int kvr_state_frame_decode(const void *buf, size_t len, kvr_state_frame_t *out, 
     memset(out, 0, sizeof(*out));
     if (len == 0 || len > KVR_STATE_FRAME_MAX)
         return fail(reason, len ? "frame larger than 1024 bytes" : "empty frame", -EMSGSIZE);
-    if (!shape_fits(buf, len))
+    if (!kvr_state_frame_shape_fits(buf, len, len))
         return fail(reason, "frame is truncated or not msgpack", KVR_EPARSE);
 
     msgpack_unpacked unpacked;

@@ -87,6 +87,17 @@ int kvr_state_frame_pack(msgpack_packer *pk, const kvr_state_frame_t *f);
  */
 int kvr_state_frame_decode(const void *buf, size_t len, kvr_state_frame_t *out, const char **reason);
 
+/**
+ * 1 when buf holds at least one complete msgpack object whose every declared
+ * container and string length fits in the bytes that remain, nested at most
+ * 8 deep, made of at most max_objects objects (every key, value and
+ * element counts one); 0 otherwise. msgpack-c's C unpacker allocates a
+ * container's elements as soon as it reads the header, so any stream decoder
+ * calls this on a length-bounded buffer before msgpack_unpack_next:
+ * allocation then stays within a few dozen bytes per object.
+ */
+int kvr_state_frame_shape_fits(const void *buf, size_t len, size_t max_objects);
+
 /** Same rules as decode, for one already-unpacked msgpack object (streams). */
 int kvr_state_frame_from_object(const msgpack_object *obj, kvr_state_frame_t *out,
                                 const char **reason);

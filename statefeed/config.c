@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/error.h"
 #include "statefeed/feed.h"
+#include "statefeed/relay_wire.h"
 
 void kvr_feed_config_init(kvr_feed_config_t *cfg)
 {
@@ -19,6 +23,8 @@ void kvr_feed_config_init(kvr_feed_config_t *cfg)
     cfg->fail_threshold = 3;
     cfg->push_max_age_ns = 0; /* 0: ten periods */
     cfg->backoff_max_ns = 2 * KVR_NS_PER_SEC;
+    cfg->relay_max_engines = 64;
+    cfg->relay_max_changes = 16;
     snprintf(cfg->log_level, sizeof(cfg->log_level), "info");
 }
 
@@ -78,12 +84,24 @@ void kvr_feed_usage(FILE *out)
         "                        a failure each tick (default 10 periods)\n"
         "Relay:\n"
         "  --export tcp:[HOST:]PORT\n"
-        "                        stream every slot with its age to subscribers each tick\n"
-        "                        (HOST defaults to 0.0.0.0)\n"
+        "                        stream every slot with its age to subscribers each tick.\n"
+        "                        HOST defaults to 127.0.0.1: name the private interface\n"
+        "                        (or 0.0.0.0) to serve other hosts, with --relay-secret-file\n"
         "  --import tcp:HOST:PORT\n"
         "                        subscribe to another statefeed's export and write its\n"
         "                        engines here (sample time = receipt time - age);\n"
         "                        repeatable, one per scheduler host (at most 16)\n"
+        "  --relay-secret-file FILE\n"
+        "                        shared secret (1-1024 bytes, trailing newline ignored):\n"
+        "                        --export serves only importers that prove they hold it,\n"
+        "                        --import takes tables only from an exporter that does\n"
+        "                        (HMAC-SHA256 of the other end's fresh nonce; the secret\n"
+        "                        never crosses the wire). Same file on both ends\n"
+        "  --relay-max-engines N engines one --import may add here; a larger table's\n"
+        "                        extra entries are ignored and counted (default 64)\n"
+        "  --relay-max-changes N engines one --import may add or remove per second after\n"
+        "                        its first table; more changes wait for a later table\n"
+        "                        and are counted (default 16)\n"
         "Operations:\n"
         "  --listen HOST:PORT    serve this daemon's own Prometheus /metrics (tick lag,\n"
         "                        poll latency, failures and slot ages per engine)\n"
@@ -208,6 +226,18 @@ static int apply_flag(kvr_feed_config_t *cfg, const char *flag, const char *valu
         if (strncmp(value, "tcp:", 4) != 0 || cfg->import_count == KVR_FEED_MAX_IMPORTS)
             return -EINVAL;
         return copy_str(cfg->import_addrs[cfg->import_count++], sizeof(cfg->import_addrs[0]), value);
+    }
+    if (strcmp(flag, "relay-secret-file") == 0)
+        return copy_str(cfg->relay_secret_file, sizeof(cfg->relay_secret_file), value);
+    if (strcmp(flag, "relay-max-engines") == 0 || strcmp(flag, "relay-max-changes") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long v = strtoul(value, &end, 10);
+        if (errno != 0 || end == value || *end != '\0' || v == 0 || v > KVR_FEED_MAX_ENGINES_CONFIG)
+            return -EINVAL;
+        *(strcmp(flag, "relay-max-engines") == 0 ? &cfg->relay_max_engines : &cfg->relay_max_changes) =
+            (uint32_t)v;
+        return 0;
     }
     if (strcmp(flag, "listen") == 0)
         return copy_str(cfg->listen_addr, sizeof(cfg->listen_addr), value);
@@ -342,6 +372,19 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
     if (cfg->engine_count == 0 && cfg->import_count == 0 && cfg->config_path[0] == '\0') {
         fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --config or --import (see --help)\n");
         return -EINVAL;
+    }
+    if (cfg->relay_secret_file[0] != '\0') {
+        /* Checked here so a missing secret stops the start with one line, before any socket opens. */
+        uint8_t secret[KVR_RELAY_SECRET_MAX];
+        size_t len = 0;
+        const char *reason = NULL;
+        int rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
+        OPENSSL_cleanse(secret, sizeof(secret));
+        if (rc < 0) {
+            fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,
+                    reason, kvr_strerror(rc));
+            return -EINVAL;
+        }
     }
     if (cfg->engine_count > cfg->capacity) {
         fprintf(stderr, "kvroute-statefeed: %u engines do not fit --capacity %u\n",

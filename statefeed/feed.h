@@ -20,6 +20,8 @@
 #define KVR_FEED_MAX_ENGINES_CONFIG 4096
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
+#define KVR_FEED_PUSH_DRAIN_BATCH 32   /* datagrams taken per recvmmsg */
+#define KVR_FEED_PUSH_DGRAM_MAX 1025   /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
 
 typedef enum {
     KVR_FEED_KIND_VLLM = 0, /* scrape /metrics */
@@ -48,9 +50,12 @@ typedef struct kvr_feed_config_s {
     uint64_t backoff_max_ns;
     char push_socket[108];
     char push_udp[256];
-    char export_addr[256];     /* "tcp:PORT" or "tcp:HOST:PORT" */
+    char export_addr[256];     /* "tcp:PORT" (loopback) or "tcp:HOST:PORT" */
     char import_addrs[KVR_FEED_MAX_IMPORTS][256]; /* "tcp:HOST:PORT" each */
     unsigned import_count;
+    char relay_secret_file[1024]; /* both ends: HMAC handshake with this secret */
+    uint32_t relay_max_engines;   /* per --import */
+    uint32_t relay_max_changes;   /* engines added or removed per second, per --import */
     char listen_addr[256];     /* "HOST:PORT" */
     char log_level[16];
 } kvr_feed_config_t;
@@ -121,6 +126,7 @@ typedef struct kvr_feed_s {
     bool reload_pending;
     /* push */
     kvr_push_sock_t push_unix, push_udp;
+    char push_drain_bufs[KVR_FEED_PUSH_DRAIN_BATCH][KVR_FEED_PUSH_DGRAM_MAX];
     uint64_t push_rejected, push_unknown_engine;
     /* relay and own metrics */
     struct kvr_relay_s *relay;
@@ -229,7 +235,10 @@ typedef struct kvr_feed_relay_stats_s {
     unsigned imports;                            /* --import count */
     const char *import_addr[KVR_FEED_MAX_IMPORTS];
     bool import_connected[KVR_FEED_MAX_IMPORTS];
-    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* tables that did not decode */
+    uint64_t export_refused;                     /* subscribers dropped in the handshake */
+    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* streams dropped for a bad frame */
+    uint64_t import_engines_refused[KVR_FEED_MAX_IMPORTS]; /* entries over --relay-max-engines */
+    uint64_t import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
 } kvr_feed_relay_stats_t;
 void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out);
 

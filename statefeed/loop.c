@@ -166,6 +166,7 @@ static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
         return;
     case KVR_OP_EXPORT_ACCEPT:
     case KVR_OP_EXPORT_SEND:
+    case KVR_OP_EXPORT_HELLO:
     case KVR_OP_IMPORT:
         kvr_feed_relay_on_cqe(feed, op, cqe->res);
         return;

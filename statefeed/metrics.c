@@ -116,21 +116,36 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
 
     kvr_feed_relay_stats_t rs;
     kvr_feed_relay_stats(feed, &rs);
-    if (feed->cfg.export_addr[0] != '\0')
+    if (feed->cfg.export_addr[0] != '\0') {
         put(&t, "# HELP kvroute_statefeed_export_subscribers Relay subscribers connected.\n"
                 "# TYPE kvroute_statefeed_export_subscribers gauge\nkvroute_statefeed_export_subscribers %u\n",
             rs.subscribers);
-    if (rs.imports > 0)
-        put(&t, "# HELP kvroute_statefeed_import_connected 1 while the relay import is connected.\n"
-                "# TYPE kvroute_statefeed_import_connected gauge\n"
-                "# HELP kvroute_statefeed_import_rejected_total Relay tables that did not decode.\n"
-                "# TYPE kvroute_statefeed_import_rejected_total counter\n");
+        put(&t, "# HELP kvroute_statefeed_export_refused_total Relay subscribers dropped in the handshake "
+                "(no hello, wrong version, hmac mismatch).\n"
+                "# TYPE kvroute_statefeed_export_refused_total counter\n"
+                "kvroute_statefeed_export_refused_total %llu\n",
+            (unsigned long long)rs.export_refused);
+    }
+    static const struct {
+        const char *name, *help, *type;
+    } import_families[] = {
+        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.", "gauge"},
+        {"kvroute_statefeed_import_rejected_total", "Relay streams dropped for a malformed frame.", "counter"},
+        {"kvroute_statefeed_import_engines_refused_total",
+         "Relay table entries ignored past --relay-max-engines.", "counter"},
+        {"kvroute_statefeed_import_changes_deferred_total",
+         "Relay engine additions and removals put off by --relay-max-changes.", "counter"},
+    };
     char label[KVR_SHM_ENGINE_ID_MAX * 2 + 16];
-    for (unsigned k = 0; k < rs.imports; k++) {
-        label_pair(label, sizeof(label), "addr", rs.import_addr[k]);
-        put(&t, "kvroute_statefeed_import_connected{%s} %d\n", label, rs.import_connected[k] ? 1 : 0);
-        put(&t, "kvroute_statefeed_import_rejected_total{%s} %llu\n", label,
-            (unsigned long long)rs.import_rejected[k]);
+    for (unsigned m = 0; rs.imports > 0 && m < sizeof(import_families) / sizeof(import_families[0]); m++) {
+        put(&t, "# HELP %s %s\n# TYPE %s %s\n", import_families[m].name, import_families[m].help,
+            import_families[m].name, import_families[m].type);
+        for (unsigned k = 0; k < rs.imports; k++) {
+            uint64_t v = m == 0 ? rs.import_connected[k] : m == 1 ? rs.import_rejected[k]
+                       : m == 2 ? rs.import_engines_refused[k] : rs.import_changes_deferred[k];
+            label_pair(label, sizeof(label), "addr", rs.import_addr[k]);
+            put(&t, "%s{%s} %llu\n", import_families[m].name, label, (unsigned long long)v);
+        }
     }
 
     put(&t, "# HELP kvroute_statefeed_poll_seconds Poll latency per engine, request to answer.\n"

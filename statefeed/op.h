@@ -19,6 +19,7 @@ typedef enum {
     KVR_OP_UV_POLL,       /* the libuv backend fd became readable */
     KVR_OP_EXPORT_ACCEPT, /* relay export: a subscriber connected */
     KVR_OP_EXPORT_SEND,   /* relay export: a frame went out (owner: subscriber) */
+    KVR_OP_EXPORT_HELLO,  /* relay export: a subscriber's hello arrived (owner: subscriber) */
     KVR_OP_IMPORT,        /* relay import: connect or receive step */
     KVR_OP_RECV_PHASE,    /* a tick's requests are out: post their receives */
 } kvr_op_kind_t;

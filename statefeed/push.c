@@ -6,6 +6,7 @@
  * young it wins over polling the same engine.
  */
 #include <errno.h>
+#include <assert.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,9 @@
 #include "common/log.h"
 #include "common/state_frame.h"
 #include "statefeed/feed.h"
+
+/* Largest gap in a sender's frame counter counted as lost frames (a second of a very busy hook). */
+#define PUSH_MAX_GAP (1u << 20)
 
 static int arm(kvr_feed_t *feed, kvr_push_sock_t *sock)
 {
@@ -164,8 +168,13 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
     if (frame.has_seq) {
         /* Gaps in the sender's counter are frames lost on the way (a full
          * datagram queue, UDP loss); a counter that starts over is a restart. */
-        if (e->has_push_seq && frame.seq > e->last_push_seq + 1)
-            e->push_frames_lost += frame.seq - e->last_push_seq - 1;
+        if (e->has_push_seq && frame.seq > e->last_push_seq) {
+            /* A jump past PUSH_MAX_GAP is a new counter (or a lie), not that many
+             * losses: one frame must not move the loss metric by 2^64. */
+            uint64_t gap = frame.seq - e->last_push_seq - 1;
+            if (gap <= PUSH_MAX_GAP)
+                e->push_frames_lost += gap;
+        }
         e->last_push_seq = frame.seq;
         e->has_push_seq = true;
     }
@@ -174,32 +183,33 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
 }
 
 /*
- * Takes every datagram already queued, DRAIN_BATCH per syscall. A Unix
+ * Takes every datagram already queued, KVR_FEED_PUSH_DRAIN_BATCH per syscall. A Unix
  * datagram socket queues only net.unix.max_dgram_qlen frames (10 by default),
  * and a fleet's hooks tend to send in bursts, so one frame per completion
- * would drop most of a burst at the sender.
+ * would drop most of a burst at the sender. The buffers live in the feed.
  */
-#define DRAIN_BATCH 32
+static_assert(KVR_FEED_PUSH_DGRAM_MAX == KVR_STATE_FRAME_MAX + 1, "push datagram buffer size");
+
 static void drain(kvr_feed_t *feed, kvr_push_sock_t *sock)
 {
-    static char bufs[DRAIN_BATCH][KVR_STATE_FRAME_MAX + 1];
-    struct mmsghdr msgs[DRAIN_BATCH];
-    struct iovec iov[DRAIN_BATCH];
+    char (*bufs)[KVR_FEED_PUSH_DGRAM_MAX] = feed->push_drain_bufs;
+    struct mmsghdr msgs[KVR_FEED_PUSH_DRAIN_BATCH];
+    struct iovec iov[KVR_FEED_PUSH_DRAIN_BATCH];
     for (int round = 0; round < 64; round++) {
-        for (int i = 0; i < DRAIN_BATCH; i++) {
+        for (int i = 0; i < KVR_FEED_PUSH_DRAIN_BATCH; i++) {
             iov[i].iov_base = bufs[i];
             iov[i].iov_len = sizeof(bufs[i]);
             memset(&msgs[i], 0, sizeof(msgs[i]));
             msgs[i].msg_hdr.msg_iov = &iov[i];
             msgs[i].msg_hdr.msg_iovlen = 1;
         }
-        int n = recvmmsg(sock->fd, msgs, DRAIN_BATCH, MSG_DONTWAIT, NULL);
+        int n = recvmmsg(sock->fd, msgs, KVR_FEED_PUSH_DRAIN_BATCH, MSG_DONTWAIT, NULL);
         if (n <= 0)
             return;
         uint64_t now = kvr_clock_now_ns();
         for (int i = 0; i < n; i++)
             kvr_feed_push_frame(feed, bufs[i], msgs[i].msg_len, now);
-        if (n < DRAIN_BATCH)
+        if (n < KVR_FEED_PUSH_DRAIN_BATCH)
             return;
     }
 }

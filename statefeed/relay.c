@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Source "relay", both ends. --export streams the whole table every tick to
- * each subscriber as one msgpack map:
- *   {"relay": 1, "engines": [ {"state": <state frame map>, "age_ns": uint,
- *                              "healthy": bool, "sampled": bool}, ... ]}
+ * Source "relay", both ends, speaking relay_wire.h. --export sends each
+ * subscriber a nonce and waits for its hello; with --relay-secret-file the
+ * hello must carry an HMAC of that nonce and the exporter's welcome answers
+ * with an HMAC of the importer's nonce, so each side knows the other holds
+ * the secret. Then the exporter streams the whole table every tick.
  * Ages, not timestamps, cross hosts: the receiver's sample time is its
  * receipt time minus the age, so no clock needs to agree with another.
  * --import subscribes to such a stream and keeps one local slot per remote
- * engine; engines that leave the remote table leave the local one.
+ * engine; engines that leave the remote table leave the local one. A peer is
+ * bounded: at most --relay-max-engines slots, and at most
+ * --relay-max-changes slots added or removed per second.
  */
 #include <errno.h>
 #include <msgpack.h>
@@ -17,25 +20,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/state_frame.h"
 #include "statefeed/feed.h"
+#include "statefeed/relay_wire.h"
 
 #define MAX_SUBSCRIBERS 16
 #define IMPORT_RECV_CHUNK 65536
-#define IMPORT_MAX_BUFFER (16u << 20)
+/* A subscriber that has not said hello by then is not a relay importer. */
+#define HELLO_TIMEOUT_NS (2 * KVR_NS_PER_SEC)
+
+typedef enum { SUB_FREE = 0, SUB_HANDSHAKE, SUB_STREAMING } sub_state_t;
 
 typedef struct {
     int fd;
-    kvr_op_t op;
+    sub_state_t state;
+    kvr_op_t op;       /* table sends */
+    kvr_op_t hello_op; /* the hello's receive */
+    struct __kernel_timespec ts;
+    uint64_t hello_deadline_ns;
+    uint8_t nonce[KVR_RELAY_NONCE_LEN];
+    uint8_t rx[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    size_t rx_len;
     char *buf;
     size_t len, sent;
-    bool sending;
+    bool sending, receiving; /* an operation holds the slot until it completes */
 } subscriber_t;
 
 /* One --import: a subscription to another statefeed's export. */
@@ -46,19 +64,31 @@ typedef struct {
     socklen_t addr_len;
     int fd;
     bool connected, busy;
+    bool greeted;                /* the challenge was answered */
+    bool welcomed;               /* the exporter's welcome checked: tables follow */
+    uint8_t nonce[KVR_RELAY_NONCE_LEN]; /* ours, for the exporter's proof */
+    bool tabled;                 /* a table arrived on this connection */
     kvr_op_t op;
     struct __kernel_timespec ts;
-    msgpack_unpacker unpacker;
-    bool unpacker_ready;
+    uint8_t *rx;                 /* bytes of frames not yet complete */
+    size_t rx_len, rx_cap;
     uint64_t backoff_ns, retry_at_ns, last_frame_ns;
-    uint64_t frames_rejected;
+    /* --relay-max-changes: a token bucket, refilled per second */
+    double change_tokens;
+    uint64_t tokens_at_ns;
+    bool over_engines, deferring; /* log each limit once per episode */
+    uint64_t frames_rejected, engines_refused, changes_deferred;
 } import_t;
 
 typedef struct kvr_relay_s {
+    uint8_t secret[KVR_RELAY_SECRET_MAX];
+    size_t secret_len; /* 0: no --relay-secret-file */
     /* export */
     int listen_fd;
     kvr_op_t accept_op;
     subscriber_t subs[MAX_SUBSCRIBERS];
+    uint64_t export_refused;
+    uint64_t refused_logged_ns, refused_unlogged;
     /* imports */
     import_t imports[KVR_FEED_MAX_IMPORTS];
     unsigned import_count;
@@ -85,7 +115,8 @@ static int resolve(const char *hostport, bool passive, struct sockaddr_storage *
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)};
     struct addrinfo *res = NULL;
-    if (getaddrinfo(h && h[0] ? h : (passive ? "0.0.0.0" : NULL), port, &hints, &res) != 0 || res == NULL)
+    /* No host on --export means loopback: serving other hosts is a choice. */
+    if (getaddrinfo(h && h[0] ? h : (passive ? "127.0.0.1" : NULL), port, &hints, &res) != 0 || res == NULL)
         return -EINVAL;
     memcpy(addr, res->ai_addr, res->ai_addrlen);
     *len = res->ai_addrlen;
@@ -100,6 +131,16 @@ static void arm_accept(kvr_feed_t *feed, kvr_relay_t *r)
         return;
     io_uring_prep_accept(sqe, r->listen_fd, NULL, NULL, SOCK_CLOEXEC);
     io_uring_sqe_set_data(sqe, &r->accept_op);
+}
+
+static bool is_loopback(const struct sockaddr_storage *addr)
+{
+    if (addr->ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)addr)->sin_addr.s_addr) >> 24) == 127;
+    if (addr->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)addr)->sin6_addr, &in6addr_loopback,
+                      sizeof(struct in6_addr)) == 0;
+    return false;
 }
 
 static int export_start(kvr_feed_t *feed, kvr_relay_t *r)
@@ -122,7 +163,14 @@ static int export_start(kvr_feed_t *feed, kvr_relay_t *r)
         return err;
     }
     r->listen_fd = fd;
-    KVR_INFO("export_listening addr=%s", feed->cfg.export_addr);
+    char host[64] = "?";
+    getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+    KVR_INFO("export_listening addr=%s bound=%s auth=%s", feed->cfg.export_addr, host,
+             r->secret_len ? "hmac" : "none");
+    if (!is_loopback(&addr) && r->secret_len == 0)
+        KVR_WARN("export_unauthenticated addr=%s reason=\"serving beyond loopback without "
+                 "--relay-secret-file: anyone who reaches the port reads the engine table\"",
+                 feed->cfg.export_addr);
     arm_accept(feed, r);
     return 0;
 }
@@ -140,8 +188,24 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
         r->subs[i].fd = -1;
         r->subs[i].op.kind = KVR_OP_EXPORT_SEND;
         r->subs[i].op.owner = &r->subs[i];
+        r->subs[i].hello_op.kind = KVR_OP_EXPORT_HELLO;
+        r->subs[i].hello_op.owner = &r->subs[i];
     }
     feed->relay = r;
+    if (feed->cfg.relay_secret_file[0] != '\0') {
+        const char *reason = NULL;
+        int rc = kvr_relay_secret_read(feed->cfg.relay_secret_file, r->secret, sizeof(r->secret),
+                                       &r->secret_len, &reason);
+        if (rc < 0) {
+            KVR_ERROR("relay_secret_failed path=%s reason=\"%s: %s\"", feed->cfg.relay_secret_file, reason,
+                      kvr_strerror(rc));
+            return rc;
+        }
+        struct stat st;
+        if (stat(feed->cfg.relay_secret_file, &st) == 0 && (st.st_mode & 077) != 0)
+            KVR_WARN("relay_secret_exposed path=%s mode=%04o reason=\"other users can read the secret: chmod 600\"",
+                     feed->cfg.relay_secret_file, (unsigned)(st.st_mode & 07777));
+    }
     if (feed->cfg.export_addr[0] != '\0') {
         int rc = export_start(feed, r);
         if (rc < 0)
@@ -154,39 +218,30 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
         imp->op.kind = KVR_OP_IMPORT;
         imp->op.owner = imp;
         imp->addr_text = feed->cfg.import_addrs[i];
+        /* The first table lands whole; the limit applies to what follows. */
+        imp->change_tokens = (double)feed->cfg.relay_max_engines;
         r->import_count++;
         if (resolve(imp->addr_text + 4, false, &imp->addr, &imp->addr_len) < 0) {
             KVR_ERROR("import_failed addr=%s reason=\"expected tcp:HOST:PORT\"", imp->addr_text);
             return -EINVAL;
         }
-        if (!msgpack_unpacker_init(&imp->unpacker, IMPORT_RECV_CHUNK))
+        imp->rx = malloc(IMPORT_RECV_CHUNK);
+        if (imp->rx == NULL)
             return -ENOMEM;
-        imp->unpacker_ready = true;
+        imp->rx_cap = IMPORT_RECV_CHUNK;
     }
     return 0;
 }
 
 /* ---- export ---------------------------------------------------------------- */
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
-
 static void build_table(kvr_feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
 {
     msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     unsigned count = 0;
     for (unsigned i = 0; i < feed->engine_count; i++)
         count += !feed->engines[i]->removed;
-    msgpack_pack_map(&pk, 2);
-    pack_str(&pk, "relay");
-    msgpack_pack_uint32(&pk, 1);
-    pack_str(&pk, "engines");
-    msgpack_pack_array(&pk, count);
+    kvr_relay_table_begin(&pk, sb, count);
     uint64_t wall = kvr_clock_wall_ns();
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
@@ -201,22 +256,13 @@ static void build_table(kvr_feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
         f.sample_unix_ns = wall - age;
         f.has_seq = true;
         f.seq = f.state.sample_seq;
-        msgpack_pack_map(&pk, 4);
-        pack_str(&pk, "state");
-        kvr_state_frame_pack(&pk, &f);
-        pack_str(&pk, "age_ns");
-        msgpack_pack_uint64(&pk, age);
-        pack_str(&pk, "healthy");
-        if (f.state.flags & KVR_SLOT_HEALTHY)
-            msgpack_pack_true(&pk);
-        else
-            msgpack_pack_false(&pk);
-        pack_str(&pk, "sampled");
-        if (sampled)
-            msgpack_pack_true(&pk);
-        else
-            msgpack_pack_false(&pk);
+        kvr_relay_table_add(&pk, &f, age, (f.state.flags & KVR_SLOT_HEALTHY) != 0, sampled);
     }
+}
+
+static bool sub_idle(const subscriber_t *s)
+{
+    return s->state == SUB_FREE && !s->sending && !s->receiving;
 }
 
 static void sub_close(subscriber_t *s)
@@ -224,7 +270,28 @@ static void sub_close(subscriber_t *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
-    s->sending = false;
+    s->state = SUB_FREE;
+}
+
+/* Counted always, logged at most once a second: a port scanner must not flood the log. */
+static void refuse_log(kvr_relay_t *r, int slot, const char *reason)
+{
+    r->export_refused++;
+    uint64_t now = kvr_clock_now_ns();
+    if (r->refused_logged_ns == 0 || kvr_clock_age_ns(now, r->refused_logged_ns) >= KVR_NS_PER_SEC) {
+        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu", slot,
+                 reason, (unsigned long long)r->export_refused, (unsigned long long)r->refused_unlogged);
+        r->refused_logged_ns = now;
+        r->refused_unlogged = 0;
+    } else {
+        r->refused_unlogged++;
+    }
+}
+
+static void sub_refuse(kvr_relay_t *r, subscriber_t *s, const char *reason)
+{
+    refuse_log(r, (int)(s - r->subs), reason);
+    sub_close(s);
 }
 
 static void sub_send(kvr_feed_t *feed, subscriber_t *s)
@@ -237,23 +304,135 @@ static void sub_send(kvr_feed_t *feed, subscriber_t *s)
     s->sending = true;
     io_uring_prep_send(sqe, s->fd, s->buf + s->sent, s->len - s->sent, MSG_NOSIGNAL);
     io_uring_sqe_set_data(sqe, &s->op);
+    /* A subscriber that stops reading would hold its slot forever: as long
+     * as an importer waits for a table before calling the stream dead. */
+    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
+    kvr_ring_link_timeout(&feed->ring, sqe, &s->ts, kvr_clock_now_ns() + idle);
+}
+
+static void sub_arm_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s)
+{
+    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    if (sqe == NULL) {
+        sub_refuse(r, s, "no submission queue entry for the hello");
+        return;
+    }
+    s->receiving = true;
+    io_uring_prep_recv(sqe, s->fd, s->rx + s->rx_len, sizeof(s->rx) - s->rx_len, 0);
+    io_uring_sqe_set_data(sqe, &s->hello_op);
+    kvr_ring_link_timeout(&feed->ring, sqe, &s->ts, s->hello_deadline_ns);
+}
+
+static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
+{
+    subscriber_t *s = NULL;
+    for (int i = 0; i < MAX_SUBSCRIBERS && s == NULL; i++)
+        if (sub_idle(&r->subs[i]))
+            s = &r->subs[i];
+    if (s == NULL) {
+        refuse_log(r, -1, "all 16 subscriber slots are taken");
+        close(fd);
+        return;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    s->fd = fd;
+    s->state = SUB_HANDSHAKE;
+    s->rx_len = 0;
+    s->hello_deadline_ns = kvr_clock_now_ns() + HELLO_TIMEOUT_NS;
+    uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    int n = -1;
+    if (getrandom(s->nonce, sizeof(s->nonce), 0) == (ssize_t)sizeof(s->nonce))
+        n = kvr_relay_handshake_encode(s->nonce, NULL, frame, sizeof(frame));
+    /* A fresh socket's buffer takes these few bytes at once. */
+    if (n < 0 || send(fd, frame, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n) {
+        sub_refuse(r, s, "could not send the challenge");
+        return;
+    }
+    sub_arm_hello(feed, r, s);
+}
+
+static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int res)
+{
+    s->receiving = false;
+    if (s->state != SUB_HANDSHAKE)
+        return;
+    if (res <= 0) {
+        sub_refuse(r, s, res == -ECANCELED ? "no hello within 2 s" : "closed before its hello");
+        return;
+    }
+    s->rx_len += (size_t)res;
+    uint32_t n = 0;
+    if (s->rx_len >= KVR_RELAY_HEADER &&
+        kvr_relay_frame_length(s->rx, KVR_RELAY_HELLO_MAX, &n) < 0) {
+        sub_refuse(r, s, "not a relay v2 hello");
+        return;
+    }
+    if (s->rx_len < KVR_RELAY_HEADER || s->rx_len < KVR_RELAY_HEADER + n) {
+        sub_arm_hello(feed, r, s);
+        return;
+    }
+    kvr_relay_handshake_t hello;
+    const char *reason = NULL;
+    if (kvr_relay_handshake_decode(s->rx + KVR_RELAY_HEADER, n, &hello, &reason) < 0) {
+        sub_refuse(r, s, reason);
+        return;
+    }
+    if (!hello.has_nonce) {
+        sub_refuse(r, s, "hello carries no nonce");
+        return;
+    }
+    uint8_t mac[KVR_RELAY_MAC_LEN];
+    if (r->secret_len > 0) {
+        if (!hello.has_mac) {
+            sub_refuse(r, s, "hello carries no hmac and --relay-secret-file is set");
+            return;
+        }
+        bool match = kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce, mac) == 0 &&
+                     kvr_relay_mac_equal(mac, hello.mac);
+        if (!match) {
+            OPENSSL_cleanse(mac, sizeof(mac));
+            sub_refuse(r, s, "hello hmac does not match the shared secret");
+            return;
+        }
+        if (kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) < 0) {
+            sub_refuse(r, s, "hmac failed");
+            return;
+        }
+    }
+    /* The welcome: a few bytes on a socket whose buffer holds nothing yet. */
+    uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    int len = kvr_relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    OPENSSL_cleanse(mac, sizeof(mac));
+    if (len < 0 || send(s->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
+        sub_refuse(r, s, "could not send the welcome");
+        return;
+    }
+    s->state = SUB_STREAMING;
+    KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs), r->secret_len ? "hmac" : "none");
 }
 
 static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 {
     bool any = false;
     for (int i = 0; i < MAX_SUBSCRIBERS; i++)
-        any |= r->subs[i].fd >= 0 && !r->subs[i].sending;
+        any |= r->subs[i].state == SUB_STREAMING && !r->subs[i].sending;
     if (!any)
         return;
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     build_table(feed, &sb, now_ns);
+    if (kvr_relay_table_end(&sb) < 0) {
+        /* Only a segment of thousands of long ids gets here; a cut table would lie. */
+        KVR_WARN("export_table_too_large bytes=%zu max=%u", sb.size, KVR_RELAY_FRAME_MAX);
+        msgpack_sbuffer_destroy(&sb);
+        return;
+    }
     for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
         subscriber_t *s = &r->subs[i];
         /* A subscriber still taking the last table skips this one: each table
          * is complete, so it loses nothing but a tick of freshness. */
-        if (s->fd < 0 || s->sending)
+        if (s->state != SUB_STREAMING || s->sending)
             continue;
         char *buf = realloc(s->buf, sb.size);
         if (buf == NULL)
@@ -269,20 +448,26 @@ static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 
 /* ---- import ---------------------------------------------------------------- */
 
-static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why)
+static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why, bool quiet)
 {
     if (imp->fd >= 0)
         close(imp->fd);
-    if (imp->connected || why != -ECONNREFUSED)
-        KVR_WARN("import_disconnected addr=%s reason=\"%s\"", imp->addr_text, kvr_strerror(why));
+    if (!quiet && (imp->connected || why != -ECONNREFUSED))
+        KVR_WARN("import_disconnected addr=%s reason=\"%s%s\"", imp->addr_text, kvr_strerror(why),
+                 imp->greeted && !imp->welcomed ? " before its welcome: does --relay-secret-file match the exporter's?"
+                                                : "");
     imp->fd = -1;
     imp->connected = false;
     imp->busy = false;
+    imp->greeted = false;
+    imp->welcomed = false;
+    imp->tabled = false;
     imp->backoff_ns = imp->backoff_ns ? imp->backoff_ns * 2 : feed->cfg.period_ns;
     if (imp->backoff_ns > feed->cfg.backoff_max_ns)
         imp->backoff_ns = feed->cfg.backoff_max_ns;
     imp->retry_at_ns = kvr_clock_now_ns() + imp->backoff_ns;
-    msgpack_unpacker_reset(&imp->unpacker);
+    /* Nothing of a dropped stream may reach the next one. */
+    imp->rx_len = 0;
 }
 
 static void import_arm(kvr_feed_t *feed, import_t *imp)
@@ -291,24 +476,15 @@ static void import_arm(kvr_feed_t *feed, import_t *imp)
         io_uring_submit(&feed->ring);
     struct io_uring_sqe *sqe = io_uring_get_sqe(&feed->ring);
     if (sqe == NULL) {
-        import_disconnect(feed, imp, -EBUSY);
+        import_disconnect(feed, imp, -EBUSY, false);
         return;
     }
     /* The exporter sends every tick: a second of silence means a dead stream. */
     uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
-    if (!imp->connected) {
+    if (!imp->connected)
         io_uring_prep_connect(sqe, imp->fd, (struct sockaddr *)&imp->addr, imp->addr_len);
-    } else {
-        if (!msgpack_unpacker_reserve_buffer(&imp->unpacker, IMPORT_RECV_CHUNK) ||
-            msgpack_unpacker_buffer_capacity(&imp->unpacker) == 0) {
-            io_uring_prep_nop(sqe);
-            io_uring_sqe_set_data(sqe, NULL);
-            import_disconnect(feed, imp, -ENOMEM);
-            return;
-        }
-        io_uring_prep_recv(sqe, imp->fd, msgpack_unpacker_buffer(&imp->unpacker),
-                           msgpack_unpacker_buffer_capacity(&imp->unpacker), 0);
-    }
+    else
+        io_uring_prep_recv(sqe, imp->fd, imp->rx + imp->rx_len, imp->rx_cap - imp->rx_len, 0);
     io_uring_sqe_set_data(sqe, &imp->op);
     imp->busy = true;
     kvr_ring_link_timeout(&feed->ring, sqe, &imp->ts, kvr_clock_now_ns() + idle);
@@ -318,7 +494,7 @@ static void import_connect(kvr_feed_t *feed, import_t *imp)
 {
     imp->fd = socket(imp->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (imp->fd < 0) {
-        import_disconnect(feed, imp, -errno);
+        import_disconnect(feed, imp, -errno, false);
         return;
     }
     int one = 1;
@@ -326,70 +502,221 @@ static void import_connect(kvr_feed_t *feed, import_t *imp)
     import_arm(feed, imp);
 }
 
-static const msgpack_object *map_get(const msgpack_object *map, const char *key)
+/* Spends one table change of the peer's budget; false when none is left. */
+static bool take_change(kvr_feed_t *feed, import_t *imp, uint64_t now_ns)
 {
-    size_t klen = strlen(key);
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object_kv *kv = &map->via.map.ptr[i];
-        if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == klen &&
-            memcmp(kv->key.via.str.ptr, key, klen) == 0)
-            return &kv->val;
+    double rate = (double)feed->cfg.relay_max_changes;
+    if (imp->change_tokens < rate) {
+        double refill = (double)kvr_clock_age_ns(now_ns, imp->tokens_at_ns) / (double)KVR_NS_PER_SEC * rate;
+        imp->change_tokens = imp->change_tokens + refill < rate ? imp->change_tokens + refill : rate;
     }
-    return NULL;
+    imp->tokens_at_ns = now_ns;
+    if (imp->change_tokens < 1.0)
+        return false;
+    imp->change_tokens -= 1.0;
+    return true;
 }
 
-static int import_table(kvr_feed_t *feed, import_t *imp, const msgpack_object *root, uint64_t now_ns)
+static unsigned engine_index(kvr_feed_t *feed, const char *id)
 {
-    if (root->type != MSGPACK_OBJECT_MAP)
-        return KVR_EPARSE;
-    const msgpack_object *ver = map_get(root, "relay");
-    const msgpack_object *engines = map_get(root, "engines");
-    if (ver == NULL || ver->type != MSGPACK_OBJECT_POSITIVE_INTEGER || ver->via.u64 != 1 ||
-        engines == NULL || engines->type != MSGPACK_OBJECT_ARRAY)
-        return KVR_EPARSE;
-    /* Mark-and-sweep: relay engines absent from this table leave ours. */
-    bool seen[feed->engine_count + 1];
-    memset(seen, 0, sizeof(seen));
+    for (unsigned j = 0; j < feed->engine_count; j++)
+        if (!feed->engines[j]->removed && strcmp(feed->engines[j]->id, id) == 0)
+            return j;
+    return UINT32_MAX;
+}
+
+static bool owned_by(const kvr_feed_engine_t *e, const import_t *imp)
+{
+    return !e->removed && e->kind == KVR_FEED_KIND_RELAY && e->relay_source == imp->index + 1;
+}
+
+/*
+ * Applies one decoded table. Removals go first so a peer replacing engines
+ * frees slots before it takes new ones; both spend the change budget, and
+ * what the budget does not cover waits for a later table.
+ */
+static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t *t, uint64_t now_ns)
+{
+    uint32_t limit = feed->cfg.relay_max_engines;
+    uint32_t n = t->count < limit ? t->count : limit;
+    uint64_t refused = t->count - n, deferred = 0;
     unsigned known = feed->engine_count;
-    for (uint32_t i = 0; i < engines->via.array.size; i++) {
-        const msgpack_object *entry = &engines->via.array.ptr[i];
-        if (entry->type != MSGPACK_OBJECT_MAP)
-            return KVR_EPARSE;
-        const msgpack_object *st = map_get(entry, "state");
-        const msgpack_object *age = map_get(entry, "age_ns");
-        const msgpack_object *healthy = map_get(entry, "healthy");
-        const msgpack_object *sampled = map_get(entry, "sampled");
-        if (st == NULL || age == NULL || age->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-            healthy == NULL || healthy->type != MSGPACK_OBJECT_BOOLEAN || sampled == NULL ||
-            sampled->type != MSGPACK_OBJECT_BOOLEAN)
-            return KVR_EPARSE;
-        kvr_state_frame_t f;
-        const char *reason = NULL;
-        int rc = kvr_state_frame_from_object(st, &f, &reason);
-        if (rc < 0)
-            return rc;
-        kvr_feed_engine_t *e = kvr_feed_engine_find(feed, f.state.engine_id);
+    bool *seen = calloc(known + 1, sizeof(*seen));
+    if (seen == NULL)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned j = engine_index(feed, t->entries[i].frame.state.engine_id);
+        if (j != UINT32_MAX && owned_by(feed->engines[j], imp))
+            seen[j] = true;
+    }
+    uint32_t owned = 0;
+    for (unsigned j = 0; j < known; j++) {
+        kvr_feed_engine_t *e = feed->engines[j];
+        if (!owned_by(e, imp))
+            continue;
+        if (!seen[j] && take_change(feed, imp, now_ns))
+            kvr_feed_engine_remove(feed, e);
+        else
+            owned++, deferred += !seen[j];
+    }
+    free(seen);
+    for (uint32_t i = 0; i < n; i++) {
+        const kvr_relay_entry_t *en = &t->entries[i];
+        kvr_feed_engine_t *e = kvr_feed_engine_find(feed, en->frame.state.engine_id);
         if (e == NULL) {
-            if (kvr_feed_engine_add(feed, f.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
+            if (owned >= limit) {
+                refused++;
+                continue;
+            }
+            if (!take_change(feed, imp, now_ns)) {
+                deferred++;
+                continue;
+            }
+            if (kvr_feed_engine_add(feed, en->frame.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
                 continue;
             e = feed->engines[feed->engine_count - 1];
             e->relay_source = imp->index + 1;
-        } else if (e->kind != KVR_FEED_KIND_RELAY || e->relay_source != imp->index + 1) {
+            owned++;
+        } else if (!owned_by(e, imp)) {
             continue; /* polled here, or relayed by another import first: one writer per slot */
         }
-        for (unsigned j = 0; j < known; j++)
-            if (feed->engines[j] == e)
-                seen[j] = true;
-        if (!sampled->via.boolean)
+        if (!en->sampled)
             continue;
-        uint64_t age_ns = age->via.u64 < now_ns ? age->via.u64 : now_ns - 1;
-        kvr_feed_publish_relayed(feed, e, &f.state, now_ns - age_ns, healthy->via.boolean, now_ns);
+        uint64_t age_ns = en->age_ns < now_ns ? en->age_ns : now_ns - 1;
+        kvr_feed_publish_relayed(feed, e, &en->frame.state, now_ns - age_ns, en->healthy, now_ns);
     }
-    for (unsigned j = 0; j < known; j++)
-        if (!seen[j] && feed->engines[j]->kind == KVR_FEED_KIND_RELAY &&
-            feed->engines[j]->relay_source == imp->index + 1)
-            kvr_feed_engine_remove(feed, feed->engines[j]);
+    imp->engines_refused += refused;
+    imp->changes_deferred += deferred;
+    if ((refused > 0) != imp->over_engines) {
+        imp->over_engines = refused > 0;
+        if (refused > 0)
+            KVR_WARN("import_engines_over_limit addr=%s table=%u max=%u reason=\"entries past "
+                     "--relay-max-engines are ignored\"", imp->addr_text, t->count, limit);
+        else
+            KVR_INFO("import_engines_within_limit addr=%s table=%u", imp->addr_text, t->count);
+    }
+    if ((deferred > 0) != imp->deferring) {
+        imp->deferring = deferred > 0;
+        if (deferred > 0)
+            KVR_WARN("import_changes_deferred addr=%s pending=%llu max_per_sec=%u reason=\"the table "
+                     "changes faster than --relay-max-changes\"", imp->addr_text,
+                     (unsigned long long)deferred, feed->cfg.relay_max_changes);
+        else
+            KVR_INFO("import_changes_caught_up addr=%s", imp->addr_text);
+    }
     return 0;
+}
+
+/* Answers the exporter's challenge: a few bytes on a socket whose buffer holds nothing yet. */
+static int import_greet(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+{
+    kvr_relay_t *r = feed->relay;
+    kvr_relay_handshake_t challenge;
+    int rc = kvr_relay_handshake_decode(body, n, &challenge, reason);
+    if (rc < 0)
+        return rc;
+    if (!challenge.has_nonce) {
+        *reason = "challenge carries no nonce";
+        return KVR_EPARSE;
+    }
+    if (getrandom(imp->nonce, sizeof(imp->nonce), 0) != (ssize_t)sizeof(imp->nonce)) {
+        *reason = "no random bytes for our nonce";
+        return -EIO;
+    }
+    uint8_t mac[KVR_RELAY_MAC_LEN], frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    if (r->secret_len > 0 &&
+        kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, challenge.nonce, mac) < 0) {
+        *reason = "hmac failed";
+        return -EIO;
+    }
+    int len = kvr_relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    OPENSSL_cleanse(mac, sizeof(mac));
+    if (len < 0 || send(imp->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
+        *reason = "could not send the hello";
+        return len < 0 ? len : -EIO;
+    }
+    imp->greeted = true;
+    return 0;
+}
+
+/* Checks the exporter's welcome: with a secret, its proof over our nonce. */
+static int import_welcome(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+{
+    kvr_relay_t *r = feed->relay;
+    kvr_relay_handshake_t welcome;
+    int rc = kvr_relay_handshake_decode(body, n, &welcome, reason);
+    if (rc < 0)
+        return rc;
+    if (r->secret_len > 0) {
+        uint8_t want[KVR_RELAY_MAC_LEN];
+        bool match = welcome.has_mac &&
+                     kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce, want) == 0 &&
+                     kvr_relay_mac_equal(want, welcome.mac);
+        OPENSSL_cleanse(want, sizeof(want));
+        if (!match) {
+            *reason = "the exporter did not prove the shared secret";
+            return -EACCES;
+        }
+    }
+    imp->welcomed = true;
+    return 0;
+}
+
+/* Takes every complete frame in rx; 0, or negative with *reason when the stream must go. */
+static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const char **reason)
+{
+    size_t off = 0;
+    int rc = 0;
+    while (rc == 0 && imp->rx_len - off >= KVR_RELAY_HEADER) {
+        uint32_t n = 0;
+        if (kvr_relay_frame_length(imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
+                                   &n) < 0) {
+            *reason = imp->welcomed ? "frame length is 0 or over 4 MiB" : "not a relay v2 exporter";
+            rc = -EMSGSIZE;
+            break;
+        }
+        size_t need = KVR_RELAY_HEADER + (size_t)n;
+        if (imp->rx_len - off < need) {
+            if (need > imp->rx_cap) {
+                /* Grow only for a frame that passed the length check. */
+                memmove(imp->rx, imp->rx + off, imp->rx_len - off);
+                imp->rx_len -= off;
+                off = 0;
+                uint8_t *grown = realloc(imp->rx, need);
+                if (grown == NULL) {
+                    *reason = "out of memory";
+                    return -ENOMEM;
+                }
+                imp->rx = grown;
+                imp->rx_cap = need;
+            }
+            break;
+        }
+        const uint8_t *body = imp->rx + off + KVR_RELAY_HEADER;
+        off += need;
+        if (!imp->greeted) {
+            rc = import_greet(feed, imp, body, n, reason);
+            continue;
+        }
+        if (!imp->welcomed) {
+            rc = import_welcome(feed, imp, body, n, reason);
+            continue;
+        }
+        kvr_relay_table_t table;
+        rc = kvr_relay_table_decode(body, n, &table, reason);
+        if (rc == 0) {
+            rc = import_apply(feed, imp, &table, now_ns);
+            kvr_relay_table_free(&table);
+        }
+        if (rc == 0) {
+            imp->last_frame_ns = now_ns;
+            imp->tabled = true;
+            imp->backoff_ns = 0; /* a good table, not a connect, proves the peer */
+        }
+    }
+    memmove(imp->rx, imp->rx + off, imp->rx_len - off);
+    imp->rx_len -= off;
+    return rc;
 }
 
 static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
@@ -398,7 +725,7 @@ static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
     if (res == -ECANCELED)
         res = -ETIMEDOUT;
     if (res < 0) {
-        import_disconnect(feed, imp, res);
+        import_disconnect(feed, imp, res, false);
         return;
     }
     if (!imp->connected) {
@@ -408,33 +735,19 @@ static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
         return;
     }
     if (res == 0) {
-        import_disconnect(feed, imp, -ECONNRESET);
+        import_disconnect(feed, imp, -ECONNRESET, false);
         return;
     }
-    msgpack_unpacker_buffer_consumed(&imp->unpacker, (size_t)res);
-    uint64_t now = kvr_clock_now_ns();
-    msgpack_unpacked result;
-    msgpack_unpacked_init(&result);
-    msgpack_unpack_return ret = MSGPACK_UNPACK_CONTINUE;
-    bool rejected = false;
-    while (!rejected && (ret = msgpack_unpacker_next(&imp->unpacker, &result)) == MSGPACK_UNPACK_SUCCESS) {
-        int rc = import_table(feed, imp, &result.data, now);
-        if (rc < 0) {
-            /* A stream that carried one bad table cannot be trusted to be in
-             * step: drop it and reconnect with backoff (one log line each). */
-            imp->frames_rejected++;
-            KVR_WARN("import_frame_rejected addr=%s reason=\"%s\" rejected_total=%llu", imp->addr_text,
-                     kvr_strerror(rc), (unsigned long long)imp->frames_rejected);
-            rejected = true;
-        } else {
-            imp->last_frame_ns = now;
-            imp->backoff_ns = 0; /* a good table, not a connect, proves the peer */
-        }
-    }
-    msgpack_unpacked_destroy(&result);
-    if (rejected || ret == MSGPACK_UNPACK_PARSE_ERROR ||
-        msgpack_unpacker_message_size(&imp->unpacker) > IMPORT_MAX_BUFFER) {
-        import_disconnect(feed, imp, KVR_EPARSE);
+    imp->rx_len += (size_t)res;
+    const char *reason = NULL;
+    int rc = import_frames(feed, imp, kvr_clock_now_ns(), &reason);
+    if (rc < 0) {
+        /* A stream that carried one bad frame cannot be trusted to be in
+         * step: drop it (one log line) and reconnect with backoff. */
+        imp->frames_rejected++;
+        KVR_WARN("import_stream_rejected addr=%s reason=\"%s\" rejected_total=%llu", imp->addr_text,
+                 reason ? reason : kvr_strerror(rc), (unsigned long long)imp->frames_rejected);
+        import_disconnect(feed, imp, rc, true);
         return;
     }
     import_arm(feed, imp);
@@ -459,7 +772,7 @@ void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns)
             continue;
         for (unsigned i = 0; i < feed->engine_count; i++) {
             kvr_feed_engine_t *e = feed->engines[i];
-            if (!e->removed && e->kind == KVR_FEED_KIND_RELAY && e->relay_source == imp->index + 1)
+            if (owned_by(e, imp))
                 kvr_feed_publish_failure(feed, e, "relay stream silent", false, now_ns);
         }
     }
@@ -472,32 +785,23 @@ void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
         return;
     switch (op->kind) {
     case KVR_OP_EXPORT_ACCEPT:
-        if (res >= 0) {
-            int slot = -1;
-            for (int i = 0; i < MAX_SUBSCRIBERS && slot < 0; i++)
-                if (r->subs[i].fd < 0)
-                    slot = i;
-            if (slot < 0) {
-                KVR_WARN("export_refused reason=\"%d subscribers already\"", MAX_SUBSCRIBERS);
-                close(res);
-            } else {
-                int one = 1;
-                setsockopt(res, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-                r->subs[slot].fd = res;
-                r->subs[slot].sending = false;
-                KVR_INFO("export_subscriber slot=%d", slot);
-            }
-        }
+        if (res >= 0)
+            sub_accept(feed, r, res);
         if (!feed->stopping)
             arm_accept(feed, r);
+        return;
+    case KVR_OP_EXPORT_HELLO:
+        sub_on_hello(feed, r, op->owner, res);
         return;
     case KVR_OP_EXPORT_SEND: {
         subscriber_t *s = op->owner;
         s->sending = false;
-        if (s->fd < 0)
+        if (s->state != SUB_STREAMING)
             return;
         if (res <= 0) {
-            KVR_INFO("export_subscriber_gone reason=\"%s\"", kvr_strerror(res ? res : -ECONNRESET));
+            KVR_INFO("export_subscriber_gone slot=%d reason=\"%s\"", (int)(s - r->subs),
+                     res == -ECANCELED ? "stopped reading: a table took over the send timeout"
+                                       : kvr_strerror(res ? res : -ECONNRESET));
             sub_close(s);
             return;
         }
@@ -521,12 +825,15 @@ void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out)
     if (r == NULL)
         return;
     for (int i = 0; i < MAX_SUBSCRIBERS; i++)
-        out->subscribers += r->subs[i].fd >= 0;
+        out->subscribers += r->subs[i].state == SUB_STREAMING;
+    out->export_refused = r->export_refused;
     out->imports = r->import_count;
     for (unsigned k = 0; k < r->import_count; k++) {
         out->import_addr[k] = r->imports[k].addr_text;
         out->import_connected[k] = r->imports[k].connected;
         out->import_rejected[k] = r->imports[k].frames_rejected;
+        out->import_engines_refused[k] = r->imports[k].engines_refused;
+        out->import_changes_deferred[k] = r->imports[k].changes_deferred;
     }
 }
 
@@ -544,9 +851,9 @@ void kvr_feed_relay_stop(kvr_feed_t *feed)
     for (unsigned k = 0; k < r->import_count; k++) {
         if (r->imports[k].fd >= 0)
             close(r->imports[k].fd);
-        if (r->imports[k].unpacker_ready)
-            msgpack_unpacker_destroy(&r->imports[k].unpacker);
+        free(r->imports[k].rx);
     }
+    OPENSSL_cleanse(r->secret, sizeof(r->secret));
     free(r);
     feed->relay = NULL;
 }

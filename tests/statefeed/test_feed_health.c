@@ -298,19 +298,23 @@ Test(feed_cli, help_explains_every_flag, .timeout = 10.)
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     const char *flags[] = {"--engine", "--config", "--shm", "--capacity", "--period-ms", "--timeout-ms",
                            "--fail-threshold", "--backoff-max-ms", "--push-socket", "--push-udp",
-                           "--push-max-age-ms", "--export", "--import", "--listen", "--log-level"};
+                           "--push-max-age-ms", "--export", "--import", "--relay-secret-file",
+                           "--relay-max-engines", "--relay-max-changes", "--listen", "--log-level"};
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
         cr_expect_not_null(strstr(out, flags[i]), "--help does not mention %s", flags[i]);
 }
 
 Test(feed_cli, bad_flags_fail_with_one_line, .timeout = 10.)
 {
-    const char *cases[][4] = {
+    const char *cases[][5] = { /* NULL-terminated rows */
         {"--bogus", "1", NULL, NULL},
         {"--engine", "ftp://x", NULL, NULL},
         {"--engine", "http://127.0.0.1:1,kind=other", NULL, NULL},
         {"--period-ms", "abc", "--engine", "http://127.0.0.1:1"},
         {"--shm", "/x", NULL, NULL}, /* no engines */
+        {"--relay-max-engines", "0", "--import", "tcp:127.0.0.1:1"},
+        {"--relay-max-changes", "many", "--import", "tcp:127.0.0.1:1"},
+        {"--relay-secret-file", "/nonexistent/kvr-relay-secret", "--import", "tcp:127.0.0.1:1"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *out;

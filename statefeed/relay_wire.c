@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The relay protocol's frames: length prefix, table, challenge and hello (relay_wire.h). */
+#include "statefeed/relay_wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "common/error.h"
+
+/* Bound into every MAC, so a MAC made for something else (or for the other
+ * direction) never passes here. Both labels have the same length. */
+static const char *const mac_labels[] = {
+    [KVR_RELAY_ROLE_IMPORTER] = "kvroute-relay-v2 importer",
+    [KVR_RELAY_ROLE_EXPORTER] = "kvroute-relay-v2 exporter",
+};
+#define MAC_LABEL_LEN 25
+
+static int fail(const char **reason, const char *text, int code)
+{
+    if (reason)
+        *reason = text;
+    return code;
+}
+
+int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out)
+{
+    uint32_t n = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
+    if (n == 0 || n > max)
+        return -EMSGSIZE;
+    *len_out = n;
+    return 0;
+}
+
+static void put_header(uint8_t *p, uint32_t n)
+{
+    p[0] = (uint8_t)(n >> 24);
+    p[1] = (uint8_t)(n >> 16);
+    p[2] = (uint8_t)(n >> 8);
+    p[3] = (uint8_t)n;
+}
+
+static const msgpack_object *map_get(const msgpack_object *map, const char *key)
+{
+    size_t klen = strlen(key);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object_kv *kv = &map->via.map.ptr[i];
+        if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == klen &&
+            memcmp(kv->key.via.str.ptr, key, klen) == 0)
+            return &kv->val;
+    }
+    return NULL;
+}
+
+/*
+ * One msgpack map filling buf exactly, with "relay" == KVR_RELAY_VERSION.
+ * The shape walk runs first: it is what keeps msgpack-c from allocating for
+ * element counts the bytes cannot hold.
+ */
+static int unpack_map(const void *buf, size_t len, size_t max, msgpack_unpacked *u, const char **reason)
+{
+    if (len == 0 || len > max)
+        return fail(reason, "frame is empty or too large", -EMSGSIZE);
+    if (!kvr_state_frame_shape_fits(buf, len, KVR_RELAY_MAX_OBJECTS))
+        return fail(reason, "frame is truncated, not msgpack, or holds more objects than a table", KVR_EPARSE);
+    size_t off = 0;
+    msgpack_unpack_return ret = msgpack_unpack_next(u, buf, len, &off);
+    if (ret != MSGPACK_UNPACK_SUCCESS && ret != MSGPACK_UNPACK_EXTRA_BYTES)
+        return fail(reason, "frame is not msgpack", KVR_EPARSE);
+    if (off != len)
+        return fail(reason, "frame has trailing bytes after its map", KVR_EPARSE);
+    if (u->data.type != MSGPACK_OBJECT_MAP)
+        return fail(reason, "frame is not a msgpack map", KVR_EPARSE);
+    const msgpack_object *ver = map_get(&u->data, "relay");
+    if (ver == NULL || ver->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return fail(reason, "frame has no relay version", KVR_EPARSE);
+    if (ver->via.u64 != KVR_RELAY_VERSION)
+        return fail(reason, "peer speaks another relay version", -EPROTONOSUPPORT);
+    return 0;
+}
+
+static int decode_entry(const msgpack_object *entry, kvr_relay_entry_t *out, const char **reason)
+{
+    if (entry->type != MSGPACK_OBJECT_MAP)
+        return fail(reason, "table entry is not a map", KVR_EPARSE);
+    const msgpack_object *st = map_get(entry, "state");
+    const msgpack_object *age = map_get(entry, "age_ns");
+    const msgpack_object *healthy = map_get(entry, "healthy");
+    const msgpack_object *sampled = map_get(entry, "sampled");
+    if (st == NULL || age == NULL || age->type != MSGPACK_OBJECT_POSITIVE_INTEGER || healthy == NULL ||
+        healthy->type != MSGPACK_OBJECT_BOOLEAN || sampled == NULL || sampled->type != MSGPACK_OBJECT_BOOLEAN)
+        return fail(reason, "table entry lacks state, age_ns, healthy or sampled", KVR_EPARSE);
+    int rc = kvr_state_frame_from_object(st, &out->frame, reason);
+    if (rc < 0)
+        return rc;
+    out->age_ns = age->via.u64;
+    out->healthy = healthy->via.boolean;
+    out->sampled = sampled->via.boolean;
+    return 0;
+}
+
+int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, const char **reason)
+{
+    memset(out, 0, sizeof(*out));
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    int rc = unpack_map(buf, len, KVR_RELAY_FRAME_MAX, &u, reason);
+    if (rc < 0)
+        goto done;
+    const msgpack_object *engines = map_get(&u.data, "engines");
+    if (engines == NULL || engines->type != MSGPACK_OBJECT_ARRAY) {
+        rc = fail(reason, "table has no engines array", KVR_EPARSE);
+        goto done;
+    }
+    uint32_t n = engines->via.array.size;
+    if (n > KVR_RELAY_MAX_TABLE_ENGINES) {
+        rc = fail(reason, "table lists more than 4096 engines", -EMSGSIZE);
+        goto done;
+    }
+    if (n > 0) {
+        out->entries = calloc(n, sizeof(*out->entries));
+        if (out->entries == NULL) {
+            rc = fail(reason, "out of memory", -ENOMEM);
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rc = decode_entry(&engines->via.array.ptr[i], &out->entries[i], reason);
+        if (rc < 0) {
+            kvr_relay_table_free(out);
+            goto done;
+        }
+    }
+    out->count = n;
+    rc = 0;
+done:
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+void kvr_relay_table_free(kvr_relay_table_t *table)
+{
+    free(table->entries);
+    table->entries = NULL;
+    table->count = 0;
+}
+
+/* The bin value of key, exactly want bytes; -1 when absent, -2 when malformed. */
+static int get_bin(const msgpack_object *map, const char *key, uint8_t *out, size_t want)
+{
+    const msgpack_object *v = map_get(map, key);
+    if (v == NULL)
+        return -1;
+    if (v->type != MSGPACK_OBJECT_BIN || v->via.bin.size != want)
+        return -2;
+    memcpy(out, v->via.bin.ptr, want);
+    return 0;
+}
+
+int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason)
+{
+    memset(out, 0, sizeof(*out));
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    int rc = unpack_map(buf, len, KVR_RELAY_HELLO_MAX, &u, reason);
+    if (rc == 0) {
+        int nonce = get_bin(&u.data, "nonce", out->nonce, KVR_RELAY_NONCE_LEN);
+        int mac = get_bin(&u.data, "hmac", out->mac, KVR_RELAY_MAC_LEN);
+        if (nonce == -2 || mac == -2)
+            rc = fail(reason, "handshake has a nonce or hmac of the wrong size", KVR_EPARSE);
+        out->has_nonce = nonce == 0;
+        out->has_mac = mac == 0;
+    }
+    msgpack_unpacked_destroy(&u);
+    if (rc < 0)
+        memset(out, 0, sizeof(*out));
+    return rc;
+}
+
+typedef struct fixed_buf_s {
+    uint8_t *data;
+    size_t cap, len;
+} fixed_buf_t;
+
+static int fixed_write(void *arg, const char *buf, size_t len)
+{
+    fixed_buf_t *b = arg;
+    if (len > b->cap - b->len)
+        return -1;
+    memcpy(b->data + b->len, buf, len);
+    b->len += len;
+    return 0;
+}
+
+static int pack_str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    return msgpack_pack_str(pk, n) | msgpack_pack_str_body(pk, s, n);
+}
+
+int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap)
+{
+    if (cap < KVR_RELAY_HEADER)
+        return -EMSGSIZE;
+    fixed_buf_t out = {.data = buf, .cap = cap, .len = KVR_RELAY_HEADER};
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &out, fixed_write);
+    int bad = msgpack_pack_map(&pk, 1 + (nonce != NULL) + (mac != NULL));
+    bad |= pack_str(&pk, "relay");
+    bad |= msgpack_pack_uint32(&pk, KVR_RELAY_VERSION);
+    if (nonce != NULL) {
+        bad |= pack_str(&pk, "nonce");
+        bad |= msgpack_pack_bin(&pk, KVR_RELAY_NONCE_LEN);
+        bad |= msgpack_pack_bin_body(&pk, nonce, KVR_RELAY_NONCE_LEN);
+    }
+    if (mac != NULL) {
+        bad |= pack_str(&pk, "hmac");
+        bad |= msgpack_pack_bin(&pk, KVR_RELAY_MAC_LEN);
+        bad |= msgpack_pack_bin_body(&pk, mac, KVR_RELAY_MAC_LEN);
+    }
+    if (bad)
+        return -EMSGSIZE;
+    put_header(buf, (uint32_t)(out.len - KVR_RELAY_HEADER));
+    return (int)out.len;
+}
+
+void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count)
+{
+    static const char zero[KVR_RELAY_HEADER];
+    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
+    msgpack_sbuffer_write(sb, zero, sizeof(zero));
+    msgpack_pack_map(pk, 2);
+    pack_str(pk, "relay");
+    msgpack_pack_uint32(pk, KVR_RELAY_VERSION);
+    pack_str(pk, "engines");
+    msgpack_pack_array(pk, count);
+}
+
+void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
+                         bool sampled)
+{
+    msgpack_pack_map(pk, 4);
+    pack_str(pk, "state");
+    kvr_state_frame_pack(pk, f);
+    pack_str(pk, "age_ns");
+    msgpack_pack_uint64(pk, age_ns);
+    pack_str(pk, "healthy");
+    if (healthy)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+    pack_str(pk, "sampled");
+    if (sampled)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+}
+
+int kvr_relay_table_end(msgpack_sbuffer *sb)
+{
+    if (sb->size < KVR_RELAY_HEADER || sb->size - KVR_RELAY_HEADER > KVR_RELAY_FRAME_MAX)
+        return -EMSGSIZE;
+    put_header((uint8_t *)sb->data, (uint32_t)(sb->size - KVR_RELAY_HEADER));
+    return 0;
+}
+
+int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN])
+{
+    if ((unsigned)role > KVR_RELAY_ROLE_EXPORTER || strlen(mac_labels[role]) != MAC_LABEL_LEN)
+        return -EINVAL;
+    uint8_t msg[MAC_LABEL_LEN + KVR_RELAY_NONCE_LEN];
+    memcpy(msg, mac_labels[role], MAC_LABEL_LEN);
+    memcpy(msg + MAC_LABEL_LEN, nonce, KVR_RELAY_NONCE_LEN);
+    unsigned int out_len = 0;
+    if (HMAC(EVP_sha256(), secret, (int)secret_len, msg, sizeof(msg), mac, &out_len) == NULL ||
+        out_len != KVR_RELAY_MAC_LEN)
+        return -EIO;
+    return 0;
+}
+
+bool kvr_relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN])
+{
+    return CRYPTO_memcmp(a, b, KVR_RELAY_MAC_LEN) == 0;
+}
+
+int kvr_relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(reason, "cannot open the secret file", -errno);
+    size_t len = 0;
+    int rc = 0;
+    for (;;) {
+        if (len == cap) {
+            uint8_t extra;
+            ssize_t n = read(fd, &extra, 1);
+            if (n != 0)
+                rc = fail(reason, "secret file longer than 1024 bytes", -EMSGSIZE);
+            break;
+        }
+        ssize_t n = read(fd, out + len, cap - len);
+        if (n < 0) {
+            rc = fail(reason, "cannot read the secret file", -errno);
+            break;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    while (rc == 0 && len > 0 && (out[len - 1] == '\n' || out[len - 1] == '\r'))
+        len--;
+    if (rc == 0 && len == 0)
+        rc = fail(reason, "secret file is empty", -EINVAL);
+    if (rc < 0) {
+        OPENSSL_cleanse(out, cap);
+        return rc;
+    }
+    *len_out = len;
+    return 0;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#ifndef KVR_STATEFEED_RELAY_WIRE_H
+#define KVR_STATEFEED_RELAY_WIRE_H
+
+/*
+ * The relay protocol, version 2 (statefeed/README.md, "Wire format, version 2").
+ * A TCP stream of frames, each a 4-byte big-endian length then that many
+ * bytes holding one msgpack map with "relay": 2:
+ *   exporter -> importer, on accept (challenge): {"relay": 2, "nonce": bin}
+ *   importer -> exporter, in answer (hello):     {"relay": 2, "nonce": bin, "hmac": bin}
+ *   exporter -> importer, accepted (welcome):    {"relay": 2, "hmac": bin}
+ *   exporter -> importer, every tick:            {"relay": 2, "engines": [entry...]}
+ * "hmac" is present when the sender has a secret: the importer's proves it
+ * to the exporter over the exporter's nonce, the exporter's to the importer
+ * over the importer's nonce, each under its own label.
+ *   entry: {"state": <state frame map>, "age_ns": uint, "healthy": bool, "sampled": bool}
+ * The length is checked against KVR_RELAY_FRAME_MAX before anything is
+ * buffered, and every msgpack container's declared size against the bytes
+ * of its frame, and their total count, before msgpack-c allocates
+ * (kvr_state_frame_shape_fits).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "common/state_frame.h"
+
+#define KVR_RELAY_VERSION 2
+#define KVR_RELAY_HEADER 4
+/** Largest frame body; a table of KVR_RELAY_MAX_TABLE_ENGINES engines fits. */
+#define KVR_RELAY_FRAME_MAX (4u << 20)
+/** Most entries one table may list. */
+#define KVR_RELAY_MAX_TABLE_ENGINES 4096
+/**
+ * Most msgpack objects (keys, values, elements) one frame may hold: a table
+ * entry takes about 40, so a full table fits, and msgpack-c's allocation for
+ * a frame stays near 24 bytes times this (6 MiB) whatever the bytes claim.
+ */
+#define KVR_RELAY_MAX_OBJECTS (KVR_RELAY_MAX_TABLE_ENGINES * 64u)
+/** Largest nonce or hello frame body. */
+#define KVR_RELAY_HELLO_MAX 256
+#define KVR_RELAY_NONCE_LEN 32
+#define KVR_RELAY_MAC_LEN 32 /* HMAC-SHA256 */
+/** Longest shared secret read from --relay-secret-file. */
+#define KVR_RELAY_SECRET_MAX 1024
+
+typedef struct kvr_relay_entry_s {
+    kvr_state_frame_t frame;
+    uint64_t age_ns;
+    bool healthy;
+    bool sampled; /* false: no sample yet on the exporter, age_ns meaningless */
+} kvr_relay_entry_t;
+
+typedef struct kvr_relay_table_s {
+    kvr_relay_entry_t *entries;
+    uint32_t count;
+} kvr_relay_table_t;
+
+/** A challenge, hello or welcome: which fields a side requires is its own rule. */
+typedef struct kvr_relay_handshake_s {
+    bool has_nonce, has_mac;
+    uint8_t nonce[KVR_RELAY_NONCE_LEN];
+    uint8_t mac[KVR_RELAY_MAC_LEN];
+} kvr_relay_handshake_t;
+
+/** Who computes a MAC: each direction has its own label, so one cannot be replayed as the other. */
+typedef enum { KVR_RELAY_ROLE_IMPORTER, KVR_RELAY_ROLE_EXPORTER } kvr_relay_role_t;
+
+/**
+ * The body length a frame header announces; -EMSGSIZE when it is 0 or above
+ * max (the stream is then not a relay v2 stream, or hostile).
+ */
+int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out);
+
+/**
+ * Decodes one table frame body (without its header). Never reads past len
+ * and allocates at most a small multiple of len. Returns 0 with out owning
+ * its entries (kvr_relay_table_free), or with *reason set (static text):
+ *   -EMSGSIZE         len is 0 or above KVR_RELAY_FRAME_MAX, or the table
+ *                     lists more than KVR_RELAY_MAX_TABLE_ENGINES engines
+ *   KVR_EPARSE        not one msgpack map, a missing or mistyped key, a
+ *                     state frame that does not decode
+ *   -EPROTONOSUPPORT  "relay" is not KVR_RELAY_VERSION
+ * On failure out is empty.
+ */
+int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, const char **reason);
+void kvr_relay_table_free(kvr_relay_table_t *table);
+
+/** Decodes a handshake frame body; 0 or negative with *reason (a nonce or hmac of the wrong size fails). */
+int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason);
+/** Writes a handshake frame, header included; nonce and mac may each be NULL. Its length, or -EMSGSIZE. */
+int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap);
+
+/** Starts a table frame in sb: header placeholder, map, "engines" array of count. */
+void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
+/** Appends one entry to the table being built. */
+void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
+                         bool sampled);
+/** Fills the header; -EMSGSIZE when the body exceeds KVR_RELAY_FRAME_MAX. */
+int kvr_relay_table_end(msgpack_sbuffer *sb);
+
+/** HMAC-SHA256 under secret of the role's label and the other side's nonce. 0 or -EIO. */
+int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN]);
+/** Constant-time comparison of two MACs. */
+bool kvr_relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN]);
+
+/**
+ * Reads a shared secret: the file's bytes without trailing newlines, 1 to
+ * KVR_RELAY_SECRET_MAX of them. 0 with *len_out, or negative with *reason.
+ */
+int kvr_relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writes the seed corpora of fuzz_relay and fuzz_state_frame with the real
+ * encoders, from the same fixtures the unit tests use:
+ *   kvr-fuzz-write-seeds tests/fuzz/corpus
+ * Run it again after a wire change and commit what it writes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/state_frame.h"
+#include "statefeed/relay_wire.h"
+
+static int put(const char *dir, const char *target, const char *name, const void *data, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s/%s", dir, target, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(data, 1, len, f) != len) {
+        fprintf(stderr, "write_seeds: cannot write %s\n", path);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    return fclose(f);
+}
+
+static kvr_state_frame_t fixture(unsigned i, int full)
+{
+    kvr_state_frame_t f;
+    memset(&f, 0, sizeof(f));
+    f.version = KVR_STATE_FRAME_VERSION;
+    snprintf(f.state.engine_id, sizeof(f.state.engine_id), "http://10.0.0.%u:8000", 7 + i);
+    f.sample_unix_ns = 1764460000123456789ull + i;
+    f.state.running = 38 + i;
+    f.state.waiting = 116;
+    if (full) {
+        f.has_seq = true;
+        f.seq = 4242;
+        f.state.max_running = 256;
+        f.state.dp_ranks = 2;
+        f.state.kv_tokens_used = 1234567;
+        f.state.kv_tokens_capacity = 2000000;
+        f.state.kv_usage = 0.6172835;
+        f.state.pending_prefill_tokens = 100000;
+        f.state.max_prefill_remaining = 65536;
+        f.state.utilization = 0.93;
+        f.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL | KVR_SLOT_HAS_UTILIZATION;
+    }
+    return f;
+}
+
+static void table(msgpack_sbuffer *sb, unsigned count)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_init(sb);
+    kvr_relay_table_begin(&pk, sb, count);
+    for (unsigned i = 0; i < count; i++) {
+        kvr_state_frame_t f = fixture(i, i % 2 == 0);
+        kvr_relay_table_add(&pk, &f, 1000000u * i, i != 1, i != 2);
+    }
+    kvr_relay_table_end(sb);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: kvr-fuzz-write-seeds CORPUS_DIR\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    int bad = 0;
+    char buf[KVR_STATE_FRAME_MAX];
+    size_t len = 0;
+    kvr_state_frame_t f = fixture(0, 1);
+    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) || put(dir, "state_frame", "full.bin", buf, len);
+    f = fixture(1, 0);
+    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) || put(dir, "state_frame", "minimal.bin", buf, len);
+    static const unsigned char wrong_version[] = {0x85, 0xa1, 'v', 0x02, 0xa6, 'e', 'n', 'g', 'i', 'n', 'e', 0xa1,
+                                                  'x', 0xa5, 't', 's', '_', 'n', 's', 0x01, 0xa7, 'r', 'u', 'n',
+                                                  'n', 'i', 'n', 'g', 0x00, 0xa7, 'w', 'a', 'i', 't', 'i', 'n',
+                                                  'g', 0x00};
+    bad |= put(dir, "state_frame", "wrong_version.bin", wrong_version, sizeof(wrong_version));
+    static const unsigned char huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff};
+    bad |= put(dir, "state_frame", "map32_header.bin", huge_map, sizeof(huge_map));
+
+    msgpack_sbuffer sb;
+    table(&sb, 3);
+    /* Bodies for the decoder, and the framed stream the importer reads. */
+    bad |= put(dir, "relay", "table3_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    uint8_t nonce[KVR_RELAY_NONCE_LEN] = {0}, mac[KVR_RELAY_MAC_LEN];
+    uint8_t hello[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    int n = kvr_relay_handshake_encode(nonce, NULL, hello, sizeof(hello));
+    bad |= n < 0 || put(dir, "relay", "challenge_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
+    char stream[8192];
+    size_t slen = 0;
+    if (n > 0 && (size_t)n + sb.size <= sizeof(stream)) {
+        memcpy(stream, hello, (size_t)n);
+        memcpy(stream + n, sb.data, sb.size);
+        slen = (size_t)n + sb.size;
+    }
+    bad |= put(dir, "relay", "stream_challenge_table.bin", stream, slen);
+    msgpack_sbuffer_destroy(&sb);
+    bad |= kvr_relay_mac("secret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac) != 0;
+    n = kvr_relay_handshake_encode(nonce, mac, hello, sizeof(hello));
+    bad |= n < 0 || put(dir, "relay", "hello_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
+    table(&sb, 0);
+    bad |= put(dir, "relay", "table0_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    msgpack_sbuffer_destroy(&sb);
+    static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
+                                                    'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};
+    bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32, sizeof(engines_array32));
+    return bad ? 1 : 0;
+}

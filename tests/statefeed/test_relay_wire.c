@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The relay protocol's frames (statefeed/relay_wire.h): what an exporter
+ * builds is what an importer decodes, and a peer's bytes that are not a
+ * table (a container header claiming gigabytes, a length past the cap,
+ * another version) are refused with a reason before anything large is
+ * allocated.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "statefeed/relay_wire.h"
+
+static kvr_state_frame_t frame_for(unsigned i)
+{
+    kvr_state_frame_t f;
+    memset(&f, 0, sizeof(f));
+    f.version = KVR_STATE_FRAME_VERSION;
+    snprintf(f.state.engine_id, sizeof(f.state.engine_id), "http://10.0.0.%u:8000", i);
+    f.sample_unix_ns = 1764460000000000000ull + i;
+    f.state.running = 10 + i;
+    f.state.waiting = i;
+    f.state.kv_usage = 0.25;
+    return f;
+}
+
+/* A table of count engines as the exporter frames it; caller frees sb. */
+static void build(msgpack_sbuffer *sb, unsigned count)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_init(sb);
+    kvr_relay_table_begin(&pk, sb, count);
+    for (unsigned i = 0; i < count; i++) {
+        kvr_state_frame_t f = frame_for(i);
+        kvr_relay_table_add(&pk, &f, 1000u * i, i % 2 == 0, i != 3);
+    }
+    cr_assert_eq(kvr_relay_table_end(sb), 0);
+}
+
+Test(relay_wire, table_round_trip, .timeout = 5.)
+{
+    msgpack_sbuffer sb;
+    build(&sb, 5);
+    uint32_t n = 0;
+    cr_assert_eq(kvr_relay_frame_length((const uint8_t *)sb.data, KVR_RELAY_FRAME_MAX, &n), 0);
+    cr_assert_eq(n, sb.size - KVR_RELAY_HEADER);
+    kvr_relay_table_t t;
+    const char *reason = NULL;
+    cr_assert_eq(kvr_relay_table_decode(sb.data + KVR_RELAY_HEADER, n, &t, &reason), 0, "%s", reason);
+    cr_assert_eq(t.count, 5);
+    for (unsigned i = 0; i < 5; i++) {
+        kvr_state_frame_t want = frame_for(i);
+        cr_expect_str_eq(t.entries[i].frame.state.engine_id, want.state.engine_id);
+        cr_expect_eq(t.entries[i].frame.state.running, 10 + i);
+        cr_expect_eq(t.entries[i].age_ns, 1000u * i);
+        cr_expect_eq(t.entries[i].healthy, i % 2 == 0);
+        cr_expect_eq(t.entries[i].sampled, i != 3);
+    }
+    kvr_relay_table_free(&t);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+Test(relay_wire, every_truncation_is_rejected, .timeout = 10.)
+{
+    msgpack_sbuffer sb;
+    build(&sb, 3);
+    const char *body = sb.data + KVR_RELAY_HEADER;
+    size_t len = sb.size - KVR_RELAY_HEADER;
+    for (size_t cut = 0; cut < len; cut++) {
+        kvr_relay_table_t t;
+        cr_assert_lt(kvr_relay_table_decode(body, cut, &t, NULL), 0, "a table cut at %zu decoded", cut);
+        cr_assert_null(t.entries);
+    }
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* Bodies that announce far more than they hold; each would have msgpack-c allocate gigabytes. */
+static const struct {
+    const char *what;
+    unsigned char bytes[24];
+    size_t len;
+} hostile[] = {
+    {"array32 of 2^32-1 as the whole body", {0xdd, 0xff, 0xff, 0xff, 0xff}, 5},
+    {"map32 of 2^32-1 as the whole body", {0xdf, 0xff, 0xff, 0xff, 0xff}, 5},
+    {"engines: array32 of 2^32-1",
+     {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff,
+      0xff},
+     21},
+    {"str32 of 2^32-1", {0xdb, 0xff, 0xff, 0xff, 0xff, 'x'}, 6},
+    {"bin32 of 2^32-1", {0xc6, 0xff, 0xff, 0xff, 0xff, 'x'}, 6},
+    {"relay version 1", {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x90}, 17},
+    {"never-used type byte", {0xc1}, 1},
+};
+
+ParameterizedTestParameters(relay_wire, hostile_bodies_are_refused_without_allocating)
+{
+    static size_t idx[sizeof(hostile) / sizeof(hostile[0])];
+    for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++)
+        idx[i] = i;
+    return cr_make_param_array(size_t, idx, sizeof(idx) / sizeof(idx[0]));
+}
+
+ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allocating, .timeout = 5.)
+{
+    /* Under ASan an attempt to allocate the announced size aborts the test
+     * (allocation-size-too-big); the fuzz build's -malloc_limit_mb does the same. */
+    kvr_relay_table_t t;
+    const char *reason = NULL;
+    int rc = kvr_relay_table_decode(hostile[*i].bytes, hostile[*i].len, &t, &reason);
+    cr_expect_lt(rc, 0, "%s decoded", hostile[*i].what);
+    cr_expect(rc == KVR_EPARSE || rc == -EPROTONOSUPPORT, "%s: %s", hostile[*i].what, kvr_strerror(rc));
+    cr_expect_not_null(reason);
+}
+
+Test(relay_wire, frame_of_many_small_objects_is_refused_before_msgpack, .timeout = 10.)
+{
+    /* {"relay": 2, "engines": [nil x 1M]}: 1 MiB of bytes that would make
+     * msgpack-c allocate 24 MiB of objects before the engine count is seen. */
+    size_t count = 1u << 20;
+    uint8_t *body = malloc(21 + count);
+    static const uint8_t head[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
+                                   'g', 'i', 'n', 'e', 's', 0xdd, 0x00, 0x10, 0x00, 0x00};
+    memcpy(body, head, sizeof(head));
+    memset(body + sizeof(head), 0xc0, count);
+    kvr_relay_table_t t;
+    const char *reason = NULL;
+    cr_expect_eq(kvr_relay_table_decode(body, sizeof(head) + count, &t, &reason), KVR_EPARSE);
+    cr_expect(reason != NULL && strstr(reason, "more objects") != NULL, "refused late: %s", reason);
+    free(body);
+}
+
+Test(relay_wire, frame_length_is_capped, .timeout = 5.)
+{
+    uint32_t n = 0;
+    const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x00, 0x40, 0x00, 0x01}, max[4] = {0x00, 0x40, 0x00, 0x00};
+    const uint8_t v1[4] = {0x82, 0xa5, 'r', 'e'}; /* a relay v1 stream read as a header */
+    cr_expect_eq(kvr_relay_frame_length(zero, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr_relay_frame_length(over, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr_relay_frame_length(v1, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr_relay_frame_length(max, KVR_RELAY_FRAME_MAX, &n), 0);
+    cr_expect_eq(n, KVR_RELAY_FRAME_MAX);
+}
+
+Test(relay_wire, table_with_too_many_engines_is_refused, .timeout = 10.)
+{
+    msgpack_sbuffer sb;
+    build(&sb, KVR_RELAY_MAX_TABLE_ENGINES + 1);
+    kvr_relay_table_t t;
+    cr_expect_eq(kvr_relay_table_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, &t, NULL),
+                 -EMSGSIZE);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+Test(relay_wire, handshake_round_trip_and_mac, .timeout = 5.)
+{
+    uint8_t nonce[KVR_RELAY_NONCE_LEN], buf[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
+    for (unsigned i = 0; i < sizeof(nonce); i++)
+        nonce[i] = (uint8_t)(i * 7 + 1);
+    int len = kvr_relay_handshake_encode(nonce, NULL, buf, sizeof(buf));
+    cr_assert_gt(len, KVR_RELAY_HEADER);
+    uint32_t n = 0;
+    cr_assert_eq(kvr_relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
+    cr_assert_eq(n + KVR_RELAY_HEADER, (uint32_t)len);
+    kvr_relay_handshake_t h;
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &h, NULL), 0);
+    cr_expect(h.has_nonce);
+    cr_expect_not(h.has_mac);
+    cr_assert_eq(memcmp(h.nonce, nonce, sizeof(nonce)), 0);
+
+    uint8_t mac[KVR_RELAY_MAC_LEN], other[KVR_RELAY_MAC_LEN];
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac), 0);
+    cr_assert_eq(kvr_relay_mac("s3cres", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
+    cr_expect_not(kvr_relay_mac_equal(mac, other), "another secret gave the same mac");
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_EXPORTER, nonce, other), 0);
+    cr_expect_not(kvr_relay_mac_equal(mac, other), "the importer's proof would pass as the exporter's");
+    nonce[0] ^= 1;
+    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
+    cr_expect_not(kvr_relay_mac_equal(mac, other), "another nonce gave the same mac: replayable");
+
+    len = kvr_relay_handshake_encode(nonce, mac, buf, sizeof(buf));
+    cr_assert_gt(len, 0);
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_expect(h.has_mac && h.has_nonce);
+    cr_expect(kvr_relay_mac_equal(h.mac, mac));
+    len = kvr_relay_handshake_encode(NULL, NULL, buf, sizeof(buf));
+    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_expect_not(h.has_mac || h.has_nonce);
+    /* A short nonce is refused, not padded. */
+    static const uint8_t short_nonce[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02,
+                                          0xa5, 'n', 'o', 'n', 'c', 'e', 0xc4, 0x01, 0x00};
+    cr_expect_eq(kvr_relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL), KVR_EPARSE);
+}
+
+Test(relay_wire, secret_file_rules, .timeout = 5.)
+{
+    char path[] = "/tmp/kvr-relay-secret-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    uint8_t secret[KVR_RELAY_SECRET_MAX];
+    size_t len = 0;
+    const char *reason = NULL;
+    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EINVAL, "empty accepted");
+    cr_assert_eq(write(fd, "hunter2\n", 8), 8);
+    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
+    cr_expect_eq(len, 7, "trailing newline kept");
+    cr_expect_eq(memcmp(secret, "hunter2", 7), 0);
+    char big[KVR_RELAY_SECRET_MAX];
+    memset(big, 'a', sizeof(big));
+    cr_assert_eq(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
+    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EMSGSIZE);
+    close(fd);
+    unlink(path);
+    cr_expect_lt(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
+}
