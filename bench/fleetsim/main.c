@@ -28,6 +28,7 @@ typedef struct {
     char *router_argv[MAX_ROUTER_ARGS];
     int router_argc;
     char *router_args_copy;
+    int max_param_engine;          /* highest engine index --engine-params named, -1 none */
 } fs_options_t;
 
 static void usage(FILE *f)
@@ -201,7 +202,8 @@ static int apply_engine_key(kvr_fleet_engine_cfg_t *e, const char *key, const ch
 }
 
 /* "WHICH:key=value,..." onto the engines it names; checked against --engines later. */
-static int apply_engine_params(kvr_fleet_config_t *cfg, const char *spec, char *err, size_t err_len)
+static int apply_engine_params(kvr_fleet_config_t *cfg, const char *spec, int *max_named, char *err,
+                               size_t err_len)
 {
     char buf[1024];
     if (strlen(spec) >= sizeof buf) {
@@ -227,6 +229,8 @@ static int apply_engine_params(kvr_fleet_config_t *cfg, const char *spec, char *
         }
         if (!dash)
             to = from;
+        if ((int)to > *max_named)
+            *max_named = (int)to;
     }
     char *save = NULL;
     for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -287,6 +291,7 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     };
     kvr_fleet_config_defaults(&o->fleet);
     o->es = -1;
+    o->max_param_engine = -1;
     o->log_level = KVR_LOG_WARN;
     kvr_fleet_config_t *c = &o->fleet;
     int opt;
@@ -316,7 +321,7 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
         case O_ENGINES: bad = parse_uint(optarg, 0, KVR_FLEET_MAX_ENGINES, &u); c->n_engines = (uint32_t)u; break;
         case O_DP: bad = parse_uint(optarg, 1, KVR_FLEET_MAX_DP, &u); c->dp = (uint32_t)u; break;
         case O_EPARAMS:
-            if (apply_engine_params(c, optarg, err, sizeof err) < 0) {
+            if (apply_engine_params(c, optarg, &o->max_param_engine, err, sizeof err) < 0) {
                 fprintf(stderr, "kvroute-fleetsim: %s\n", err);
                 return -EINVAL;
             }
@@ -379,6 +384,11 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     }
     if (c->n_routers == 0) {
         fprintf(stderr, "kvroute-fleetsim: --routers 0: at least one router is needed\n");
+        return -EINVAL;
+    }
+    if (o->max_param_engine >= (int)c->n_engines) {
+        fprintf(stderr, "kvroute-fleetsim: --engine-params names engine %d; the fleet has engines 0..%u\n",
+                o->max_param_engine, c->n_engines - 1);
         return -EINVAL;
     }
     if (c->first_turn_engine >= (int)c->n_engines) {

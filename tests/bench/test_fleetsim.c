@@ -365,6 +365,8 @@ ParameterizedTestParameters(fleetsim, bad_input_is_refused_before_the_run)
         {"", {"--routers", "3"}, 2, "--routers 3: the trace has 2 requests in 2 sessions"},
         {"", {"--engine-params", "1:kv_tokens=64"}, 2, "needs 68 KV tokens"},
         {"", {"--engine-params", "0:nonsense=1"}, 2, "unknown key 'nonsense'"},
+        {"", {"--engine-params", "2-7:step_scale=2"}, 2, "names engine 7; the fleet has engines 0..3"},
+        {"", {"--engine-params", "0:max_running=2", "--dp", "4"}, 2, "max_running 2 is below --dp 4"},
         {"", {"--", "--engine", "http://127.0.0.1:1"}, 2, "--engine is not allowed"},
         {"", {"--policy", "nope"}, 2, "unknown policy"},
     };
