@@ -25,6 +25,7 @@ import json
 import math
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -133,6 +134,58 @@ def paired_verdict(m, h, lower_better):
     if m is None or h is None or abs(m) <= h:
         return "no verdict (interval includes 0)"
     return "ES=1 %s" % ("better" if (m < 0) == lower_better else "worse")
+
+
+def charts(out_dir, cells, effects, routers, loads, arms):
+    """PNG charts with 95% error bars (gnuplot): TTFT p90 by policy and arm per
+    router count and load, and the paired ES effect on it. Returns the files."""
+    raw = os.path.join(out_dir, "raw")
+    os.makedirs(raw, exist_ok=True)
+    script = ["set terminal pngcairo size 900,560 noenhanced", "set grid ytics", "set key top left",
+              "set style data histograms", "set style fill solid 0.7 border -1", "set xtics rotate by -30",
+              "set bars 2"]
+    made = []
+    for nr in routers:
+        for load in loads:
+            dat = os.path.join(raw, "p90-r%d-load%s.dat" % (nr, load))
+            with open(dat, "w") as f:
+                pols = [c["policy"] for c in cells if c["routers"] == nr and c["load"] == load and c["es"] == arms[0]]
+                for pol in pols:
+                    vals = []
+                    for es in arms:
+                        c = next(c for c in cells if c["policy"] == pol and c["routers"] == nr and c["load"] == load
+                                 and c["es"] == es)
+                        vals += [c["ttft_p90"]["mean"] or 0, c["ttft_p90"]["ci95"] or 0]
+                    f.write("%s %s\n" % (pol, " ".join("%.3f" % v for v in vals)))
+            png = "ttft_p90-r%d-load%s.png" % (nr, load)
+            cols = ", ".join("'%s' using %d:%d%s title 'ES=%d'" % (dat if i == 0 else "", 2 + 2 * i, 3 + 2 * i,
+                                                                   ":xtic(1)" if i == 0 else "", es)
+                             for i, es in enumerate(arms))
+            script += ["set output '%s'" % os.path.join(out_dir, png),
+                       "set title 'TTFT p90, %d router(s), load x%s: mean and 95%% interval'" % (nr, load),
+                       "set style histogram errorbars gap 1 lw 1", "set ylabel 'TTFT p90 (ms)'", "set yrange [0:*]",
+                       "plot " + cols]
+            made.append(png)
+    if effects:
+        dat = os.path.join(raw, "es_effect.dat")
+        with open(dat, "w") as f:
+            for e in effects:
+                f.write("%s-r%d-x%s %.3f %.3f\n" % (e["policy"], e["routers"], e["load"],
+                                                   e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0))
+        script += ["set output '%s'" % os.path.join(out_dir, "es_effect_ttft_p90.png"),
+                   "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), 95% interval'",
+                   "set style histogram errorbars gap 1 lw 1", "set ylabel 'ms'", "set yrange [*:*]",
+                   "plot '%s' using 2:3:xtic(1) notitle" % dat]
+        made.append("es_effect_ttft_p90.png")
+    if not shutil.which("gnuplot"):
+        return []
+    try:
+        subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=True, capture_output=True,
+                       timeout=60)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        print("sweep: gnuplot failed: %s" % getattr(e, "stderr", e), file=sys.stderr)
+        return []
+    return made
 
 
 def main(argv=None):
@@ -271,6 +324,9 @@ def main(argv=None):
                 fmt(e["tok_s"]["mean"], e["tok_s"]["ci95"], "%+.1f"),
                 fmt(e["cache_hit"]["mean"], e["cache_hit"]["ci95"], "%+.2f"),
                 e["ttft_p90"]["verdict"]))
+    made = charts(a.out, cells, effects, routers, loads, arms)
+    if made:
+        lines += ["", "Charts: " + ", ".join("[%s](%s)" % (m, m) for m in made)]
     with open(os.path.join(a.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
