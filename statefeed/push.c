@@ -78,11 +78,18 @@ static int bind_udp(const char *hostport)
             return -EINVAL;
         *close = '\0';
     }
+    /* Push frames carry no credentials: a bare ":PORT" is loopback, and
+     * reaching other hosts takes naming an interface (or 0.0.0.0). */
+    if (h[0] == '\0')
+        h = "127.0.0.1";
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
-                             .ai_flags = AI_NUMERICSERV | AI_PASSIVE};
+                             .ai_flags = AI_NUMERICSERV};
     struct addrinfo *res = NULL;
-    if (getaddrinfo(h[0] ? h : NULL, port, &hints, &res) != 0 || res == NULL)
+    if (getaddrinfo(h, port, &hints, &res) != 0 || res == NULL)
         return -EINVAL;
+    if (strcmp(h, "0.0.0.0") == 0 || strcmp(h, "::") == 0)
+        KVR_WARN("push_udp_unauthenticated addr=%s reason=\"any host that reaches this port can push "
+                 "engine state; bind a private interface or firewall it\"", hostport);
     int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         freeaddrinfo(res);

@@ -311,9 +311,10 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
 }
 
 /* The local address of the listening TCP socket on port, as /proc/net/tcp prints it; 0 when none. */
-static bool listening_address(uint16_t port, char *out, size_t cap)
+/* The local address bound to port in /proc/net/tcp (listening) or /proc/net/udp. */
+static bool bound_address(const char *table, uint16_t port, char *out, size_t cap)
 {
-    FILE *f = fopen("/proc/net/tcp", "r");
+    FILE *f = fopen(table, "r");
     if (f == NULL)
         return false;
     char line[512], want[8];
@@ -324,7 +325,8 @@ static bool listening_address(uint16_t port, char *out, size_t cap)
         if (sscanf(line, "%*s %63s %63s %7s", local, remote, state) != 3)
             continue;
         char *colon = strchr(local, ':');
-        if (colon != NULL && strcmp(colon, want) == 0 && strcmp(state, "0A") == 0) {
+        bool tcp = strcmp(table, "/proc/net/tcp") == 0;
+        if (colon != NULL && strcmp(colon, want) == 0 && (!tcp || strcmp(state, "0A") == 0)) {
             *colon = '\0';
             snprintf(out, cap, "%s", local);
             found = true;
@@ -332,6 +334,11 @@ static bool listening_address(uint16_t port, char *out, size_t cap)
     }
     fclose(f);
     return found;
+}
+
+static bool listening_address(uint16_t port, char *out, size_t cap)
+{
+    return bound_address("/proc/net/tcp", port, out, cap);
 }
 
 Test(relay, export_binds_loopback_unless_told, .timeout = 30.)
@@ -362,6 +369,37 @@ Test(relay, export_binds_loopback_unless_told, .timeout = 30.)
     cr_assert(listening_address(port, addr, sizeof(addr)));
     cr_expect_str_eq(addr, "00000000");
     cr_expect(wait_log(a.log_path, "export_unauthenticated", 1, 3000), "no warning; log in %s", a.log_path);
+    feed_stop(&a);
+    responder_stop(r);
+}
+
+Test(relay, push_udp_binds_loopback_unless_told, .timeout = 30.)
+{
+    responder_t *r = responder_start(1);
+    char url[64], body[128];
+    page(body, sizeof(body), 3);
+    responder_set_bodies(r, 0, body, NULL);
+    feed_url(url, sizeof(url), responder_port(r, 0));
+    uint16_t port = kvr_test_free_port();
+    char udp[32], addr[64];
+    snprintf(udp, sizeof(udp), ":%u", port);
+    feed_proc_t a;
+    const char *args[] = {"--engine", url, "--push-udp", udp, NULL};
+    cr_assert(feed_start(&a, args), "statefeed did not start; log in %s", a.log_path);
+    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s", a.log_path);
+    cr_assert(bound_address("/proc/net/udp", port, addr, sizeof(addr)), "nothing bound to udp %u", port);
+    cr_expect_str_eq(addr, "0100007F", "a bare --push-udp port must bind 127.0.0.1, bound %s", addr);
+    cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 0);
+    feed_stop(&a);
+
+    port = kvr_test_free_port();
+    snprintf(udp, sizeof(udp), "0.0.0.0:%u", port);
+    const char *args_all[] = {"--engine", url, "--push-udp", udp, NULL};
+    cr_assert(feed_start(&a, args_all), "statefeed did not start; log in %s", a.log_path);
+    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s", a.log_path);
+    cr_assert(bound_address("/proc/net/udp", port, addr, sizeof(addr)));
+    cr_expect_str_eq(addr, "00000000");
+    cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 1, "no warning; log in %s", a.log_path);
     feed_stop(&a);
     responder_stop(r);
 }
