@@ -103,6 +103,7 @@ struct kvr_fleet_s {
     uint64_t hop_ns;
 
     bool feed;
+    FILE *feed_log;
     bool shm_open;
     kvr_shm_t shm;
     char shm_name[128];
@@ -538,6 +539,10 @@ static void feed_publish(kvr_fleet_t *f, fleet_engine_t *e, kvr_engine_state_t *
         st.consecutive_failures = 0;
         kvr_shm_write_slot(&f->shm, (uint32_t)e->slot, &st);
         f->feed_publishes++;
+        if (f->feed_log)
+            fprintf(f->feed_log, "s %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %u %u %u %" PRIu64 " %" PRIu64 " %s\n", f->now,
+                    e->slot, st.sample_time_ns, st.sample_seq, st.flags, st.running, st.waiting,
+                    st.pending_prefill_tokens, st.max_prefill_remaining, st.engine_id);
     }
     free(sample);
 }
@@ -716,6 +721,14 @@ fail:
     return rc;
 }
 
+void kvr_fleet_log_feed(kvr_fleet_t *f, FILE *out)
+{
+    if (!f->feed)
+        return;
+    f->feed_log = out;
+    fprintf(out, "# kvroute-fleetsim segment %s (virtual time)\nstart %" PRIu64 "\n", f->shm_name, f->now);
+}
+
 /* ---- the run ---- */
 
 static void progress(kvr_fleet_t *f, bool last)
@@ -756,6 +769,8 @@ void kvr_fleet_run(kvr_fleet_t *f)
         if (f->cfg.progress && (f->events % FLEET_PROGRESS_EVERY) == 0)
             progress(f, false);
     }
+    if (f->feed_log)
+        fprintf(f->feed_log, "end %" PRIu64 " %" PRIu64 " 0\n", f->now, f->feed_publishes);
     f->wall_ns = kvr_clock_now_ns() - f->wall_start_ns;
     f->cpu_ns = cpu_now_ns() - f->cpu_start_ns;
     if (f->cfg.progress)

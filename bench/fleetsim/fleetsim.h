@@ -100,6 +100,12 @@ typedef struct kvr_fleet_stats_s {
 int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr_trace_t *trace,
                      kvr_fleet_router_t **routers, bool feed, const char *shm_name, FILE *records,
                      char *err, size_t err_len);
+/**
+ * Logs every slot publish to out in kvroute-feedsample's format (start, one
+ * "s" line per new sample, end), virtual times, so bench/ablate/compare.py's
+ * freshness table reads it. Call before kvr_fleet_run; out stays the caller's.
+ */
+void kvr_fleet_log_feed(kvr_fleet_t *f, FILE *out);
 /** Runs to the end: every request finished or refused, or SIGINT/SIGTERM. */
 void kvr_fleet_run(kvr_fleet_t *f);
 /** True when the last run stopped on a signal. */

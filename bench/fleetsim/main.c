@@ -21,7 +21,7 @@
 
 typedef struct {
     kvr_fleet_config_t fleet;
-    const char *trace_path, *out_path, *decision_log, *stats_path, *policy;
+    const char *trace_path, *out_path, *decision_log, *stats_path, *feed_path, *policy;
     int es;
     bool seed_set, quiet, skip_bad;
     kvr_log_level_t log_level;
@@ -99,6 +99,8 @@ static void usage(FILE *f)
         "  --decision-log FILE     the routers' decision log (with M > 1: FILE-r<k> before .jsonl)\n"
         "  --stats FILE            end state as JSON: per engine peak running, prefix hits,\n"
         "                          preemptions; per router shadow counters and feed states\n"
+        "  --feed-samples FILE     every slot publish in kvroute-feedsample's format (ES=1), for the\n"
+        "                          freshness table of bench/ablate/compare.py\n"
         "  --run-id TAG            request ids are TAG-<trace index> (default fleetsim)\n"
         "  --quiet                 no summary and no progress line\n"
         "  --log-level LEVEL       the routers' log lines: debug, info, warn (default), error\n"
@@ -270,7 +272,7 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     enum {
         O_TRACE = 256, O_BAD, O_LIMIT, O_RATE, O_AJIT, O_CLOSED, O_THINK, O_NET, O_BLOCK, O_FTE, O_FTS,
         O_ENGINES, O_DP, O_EPARAMS, O_SJIT, O_FEED, O_WSTALL, O_ROUTERS, O_POLICY, O_ES, O_RARGS, O_SEED,
-        O_OUT, O_DLOG, O_STATS, O_RUN, O_QUIET, O_LOG, O_HELP_ROUTER,
+        O_OUT, O_DLOG, O_STATS, O_FEEDLOG, O_RUN, O_QUIET, O_LOG, O_HELP_ROUTER,
     };
     static const struct option longopts[] = {
         {"trace", required_argument, 0, O_TRACE}, {"bad-lines", required_argument, 0, O_BAD},
@@ -285,7 +287,8 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
         {"policy", required_argument, 0, O_POLICY}, {"es", required_argument, 0, O_ES},
         {"router-args", required_argument, 0, O_RARGS}, {"seed", required_argument, 0, O_SEED},
         {"out", required_argument, 0, O_OUT}, {"decision-log", required_argument, 0, O_DLOG},
-        {"stats", required_argument, 0, O_STATS}, {"run-id", required_argument, 0, O_RUN},
+        {"stats", required_argument, 0, O_STATS}, {"feed-samples", required_argument, 0, O_FEEDLOG},
+        {"run-id", required_argument, 0, O_RUN},
         {"quiet", no_argument, 0, O_QUIET}, {"log-level", required_argument, 0, O_LOG},
         {"help", no_argument, 0, 'h'}, {"help-router", no_argument, 0, O_HELP_ROUTER}, {0, 0, 0, 0},
     };
@@ -349,6 +352,7 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
         case O_OUT: o->out_path = optarg; break;
         case O_DLOG: o->decision_log = optarg; break;
         case O_STATS: o->stats_path = optarg; break;
+        case O_FEEDLOG: o->feed_path = optarg; break;
         case O_RUN: c->run_id = optarg; break;
         case O_QUIET: o->quiet = true; break;
         case O_LOG: bad = kvr_log_level_parse(optarg, &o->log_level) < 0; break;
@@ -500,7 +504,16 @@ int main(int argc, char **argv)
             fclose(records);
         goto out_trace;
     }
+    FILE *feed_log = NULL;
+    if (o.feed_path) {
+        if (!(feed_log = fopen(o.feed_path, "w")))
+            fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", o.feed_path, strerror(errno));
+        else
+            kvr_fleet_log_feed(fleet, feed_log);
+    }
     kvr_fleet_run(fleet);
+    if (feed_log && fclose(feed_log) != 0)
+        fprintf(stderr, "kvroute-fleetsim: writing %s failed\n", o.feed_path);
     kvr_fleet_stats_t st;
     kvr_fleet_stats(fleet, &st);
     if (records && fclose(records) != 0)

@@ -193,7 +193,8 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
 {
     scratch_t s;
     scratch_init(&s);
-    char trace[256], out[256], stats[256], dlog[256], log[256];
+    char trace[256], out[256], stats[256], dlog[256], log[256], feed[256];
+    scratch_path(&s, "feed.txt", feed, sizeof(feed));
     scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
     scratch_path(&s, "records.jsonl", out, sizeof(out));
     scratch_path(&s, "stats.json", stats, sizeof(stats));
@@ -202,7 +203,7 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
     write_sessions(trace, 60, 5, 4, 8, 200, 3000, 64);
     const char *args[] = {"--trace", trace, "--engines", "4", "--routers", "2", "--policy", "cache_aware", "--es", "1",
                           "--closed-loop", "--think-ms", "500", "--out", out, "--stats", stats, "--decision-log", dlog,
-                          "--quiet", NULL};
+                          "--feed-samples", feed, "--quiet", NULL};
     cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
     records_t r = read_records(out);
     cr_assert_eq(r.lines, 300, "one record per request");
@@ -217,8 +218,8 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
         cr_assert_eq(num(rt, "shadow_requests"), 0, "a request left charged");
         cr_assert_eq(num(rt, "shadow_pending_prefill_tokens"), 0);
         cr_assert_eq(num(rt, "shadow_kv_tokens"), 0);
-        const char *feed = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "feed"));
-        cr_assert(feed && strstr(feed, "fresh=") && !strstr(feed, "fresh=0 "), "ES=1 read the segment: %s", feed);
+        const char *states = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "feed"));
+        cr_assert(states && strstr(states, "fresh=") && !strstr(states, "fresh=0 "), "ES=1 read the segment: %s", states);
     }
     const cJSON *engines = cJSON_GetObjectItem(st, "engines");
     const cJSON *e;
@@ -237,6 +238,16 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
     cr_assert_eq(lines, 300);
     free(a);
     free(b);
+    /* The feed's publishes in kvroute-feedsample's format: start, samples of every engine, end. */
+    char *ft = slurp(feed);
+    cr_assert(strncmp(ft, "# ", 2) == 0 && strstr(ft, "\nstart 1000000000\n"), "%.200s", ft);
+    for (int i = 0; i < 4; i++) {
+        char id[64];
+        snprintf(id, sizeof(id), " http://127.0.0.1:%d\n", 20000 + i);
+        cr_assert(strstr(ft, id), "no sample of engine %d", i);
+    }
+    cr_assert(strstr(ft, "\nend "));
+    free(ft);
     /* The feed segment is gone with the run. */
     char shm[96];
     snprintf(shm, sizeof(shm), "/dev/shm/kvr-fleetsim-%ld-0", (long)last_pid);
