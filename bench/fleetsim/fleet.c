@@ -5,7 +5,8 @@
  *
  * A request's path, each arrow one network hop (--net-latency-ms):
  *   send -> route (router decides, charges) -> engine receives (model submit)
- *   first token -> router sees the first byte -> client sees it
+ *   engine's response head -> router: first byte (the prefill charge ends)
+ *   first token -> (router ->) client sees it
  *   last token  -> router ends the request   -> client sees the end
  * A refused request (429, 503) goes back to the client from the router.
  */
@@ -272,11 +273,8 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     kvr_fleet_t *f = arg;
     fleet_req_t *q = mreq->owner;
     size_t i = (size_t)(q - f->reqs);
-    if (mreq->generated == 1) {
+    if (mreq->generated == 1)
         q->engine_first_token_ns = f->now;
-        if (!q->direct)
-            push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
-    }
     if (!q->direct)
         kvr_fleet_router_progress(&q->route, mreq->generated);
     if (ev == KVR_SIM_EV_FINISHED)
@@ -398,6 +396,11 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
     q->mreq.max_tokens = tr->output_length ? tr->output_length : 1;
     q->mreq.owner = q;
     kvr_sim_model_submit(&e->ranks[r].model, &q->mreq, f->now);
+    /* A streaming engine answers its response head on accepting the request
+     * (kvroute-sim, vLLM, SGLang), and the router counts the head as the
+     * first byte: the prefill charge ends there, not at the first token. */
+    if (!q->direct)
+        push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
     rank_kick(f, e, r);
 }
 
