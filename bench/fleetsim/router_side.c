@@ -236,7 +236,8 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
         kvr_admission_release_lease(r->router.admission, st->result.engine->index);
     kvr_router_metrics_status(&r->router.metrics, status);
     if (st->result.engine || st->result.status)
-        kvr_router_log_decision(&r->router, request_id, session_id, &st->result, status, 1);
+        /* attempt counts dispatches, as the proxy's: a refusal before any is attempt 0. */
+        kvr_router_log_decision(&r->router, request_id, session_id, &st->result, status, st->result.engine ? 1 : 0);
     free(st);
     route->impl = NULL;
 }
