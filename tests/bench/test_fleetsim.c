@@ -419,3 +419,38 @@ ParameterizedTest(bad_case_t *c, fleetsim, bad_input_is_refused_before_the_run, 
     }
     scratch_remove(&s);
 }
+
+Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], stats[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    FILE *f = fopen(trace, "w");
+    cr_assert(f);
+    /* One slot and one queue place: the third request at the same instant has nowhere to go. */
+    fputs("{\"timestamp\":0,\"input_length\":64,\"output_length\":400,\"session_id\":\"a\"}\n"
+          "{\"timestamp\":0,\"input_length\":64,\"output_length\":400,\"session_id\":\"b\"}\n"
+          "{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"session_id\":\"c\"}\n",
+          f);
+    fclose(f);
+    const char *args[] = {"--trace", trace, "--engines", "1", "--engine-params", "0:max_running=1", "--es", "1",
+                          "--out", out, "--stats", stats, "--quiet", "--", "--admission", "enforce",
+                          "--max-waiting", "1", NULL};
+    cr_assert_eq(run_fleetsim(log, args), 1, "a refused request makes the exit status 1 (see %s)", log);
+    records_t r = read_records(out);
+    cr_assert_eq(r.lines, 3);
+    cr_assert_eq(r.ok, 2);
+    char *text = slurp(out);
+    cr_assert(strstr(text, "\"session\":\"c\"") && strstr(text, "\"status\":429"), "%s", text);
+    free(text);
+    cJSON *st = read_stats(stats);
+    cr_assert_eq(num(st, "refused"), 1);
+    const cJSON *rt = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "routers"), 0);
+    cr_assert_eq(num(rt, "shadow_requests"), 0);
+    cJSON_Delete(st);
+    scratch_remove(&s);
+}
