@@ -550,7 +550,7 @@ Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
     /* The importer reconnected for every round (it would hang here if not)
      * and refused what it read. */
     pthread_join(t, NULL);
-    cr_expect(kvr_test_wait_file_contains(f.log_path, "import_frame_rejected", WAIT_MS),
+    cr_expect(kvr_test_wait_file_contains(f.log_path, "import_stream_rejected", WAIT_MS),
               "junk was not refused; log in %s", f.log_path);
     cr_expect(kvr_test_alive(f.pid), "junk on the relay stream killed the daemon");
     cr_expect_eq(f.shm.header->engines_in_use, 0, "junk turned into engines");

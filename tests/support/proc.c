@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "tests/support/proc.h"
 
+#include "common/buf.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,28 +73,16 @@ bool kvr_test_file_contains(const char *path, const char *needle)
     FILE *fp = fopen(path, "r");
     if (fp == NULL)
         return false;
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    bool found = false;
-    if (buf != NULL) {
-        for (;;) {
-            if (len + 4096 > cap) {
-                char *grown = realloc(buf, cap * 2);
-                if (grown == NULL)
-                    break;
-                buf = grown;
-                cap *= 2;
-            }
-            size_t got = fread(buf + len, 1, cap - len - 1, fp);
-            if (got == 0)
-                break;
-            len += got;
-        }
-        buf[len] = '\0';
-        found = strstr(buf, needle) != NULL;
-        free(buf);
+    kvr_buf_t text = KVR_BUF_INIT;
+    for (;;) {
+        size_t got = fread(kvr_buf_tail(&text, 65536), 1, 65536, fp);
+        if (got == 0)
+            break;
+        kvr_buf_commit(&text, got);
     }
     fclose(fp);
+    bool found = text.base && strstr(text.base, needle) != NULL;
+    kvr_buf_close(&text);
     return found;
 }
 
@@ -321,23 +311,18 @@ int kvr_test_http(uint16_t port, const char *method, const char *path, const cha
         close(fd);
         return -1;
     }
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
+    kvr_buf_t answer = KVR_BUF_INIT;
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
     for (;;) {
         if (poll(&pfd, 1, (int)timeout_ms) <= 0)
             break;
-        if (len + 4096 > cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        ssize_t r = read(fd, buf + len, cap - len - 1);
+        ssize_t r = read(fd, kvr_buf_tail(&answer, 4096), 4096);
         if (r <= 0)
             break;
-        len += (size_t)r;
+        kvr_buf_commit(&answer, (size_t)r);
     }
     close(fd);
-    buf[len] = '\0';
+    char *buf = kvr_buf_release(&answer, NULL);
     *response = buf;
     int status = -1;
     if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
