@@ -66,7 +66,7 @@ typedef struct kvr_fleet_config_s {
     bool closed_loop;
     double think_ms;
     uint32_t block_size;           /* trace tokens per hash id */
-    long limit;                    /* first N requests only, 0 = all */
+    uint64_t limit;                /* first N requests only, 0 = all */
     int first_turn_engine;         /* >= 0: the first turns of the first first_turn_sessions sessions go there directly */
     uint32_t first_turn_sessions;
     uint64_t seed;

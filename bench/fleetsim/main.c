@@ -4,8 +4,8 @@
  * The simulation itself is bench/fleetsim/fleet.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "bench/fleetsim/fleetsim.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/options.h"
 #include "common/xmalloc.h"
 #include "router/policy.h"
 
@@ -22,8 +23,9 @@
 typedef struct {
     kvr_fleet_config_t fleet;
     const char *trace_path, *out_path, *decision_log, *stats_path, *feed_path, *policy;
-    int es;
-    bool seed_set, quiet, skip_bad;
+    int es;                        /* -1: the router's default */
+    int bad_lines;                 /* 0 fatal, 1 skip */
+    bool quiet, help_router;
     kvr_log_level_t log_level;
     char *router_argv[MAX_ROUTER_ARGS];
     int router_argc;
@@ -31,118 +33,34 @@ typedef struct {
     int max_param_engine;          /* highest engine index --engine-params named, -1 none */
 } fs_options_t;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "Usage: kvroute-fleetsim --trace FILE [options] [-- ROUTER FLAGS...]\n"
-        "Simulates clients, M kvroute routers, a statefeed writer and N engines in virtual time,\n"
-        "on one thread: the routers run kvroute's own decision code (policy, shadow counters, pins,\n"
-        "feed reader, admission), the engines the model of kvroute-sim (continuous batching, chunked\n"
-        "prefill, prefix cache with LRU, preemption), the feed goes through a real /dev/shm segment.\n"
-        "The same inputs and seed give byte-identical records. Output: kvroute-replay's records and\n"
-        "summary, the router's decision log, a speed line.\n\n"
-        "trace and clients:\n"
-        "  --trace FILE            JSONL trace: Mooncake fields (timestamp ms, input_length,\n"
-        "                          output_length, hash_ids), optional session_id and turn\n"
-        "                          (kvroute-tracegen's output); prompt text from hash_ids as\n"
-        "                          kvroute-replay makes it\n"
-        "  --bad-lines MODE        fatal (default): an invalid line (not JSON, a field missing,\n"
-        "                          a negative length, a hash id that is not an integer, a timestamp\n"
-        "                          going backwards) stops before the run with its line number;\n"
-        "                          skip: each is reported on stderr with its line number, skipped\n"
-        "                          and counted\n"
-        "  --limit N               only the first N requests of the trace\n"
-        "  --rate X                arrival rate multiplier: timestamps are divided by X (default 1)\n"
-        "  --arrival-jitter-ms MS  each send moves later by a seeded uniform draw in [0, MS) (default 0)\n"
-        "  --closed-loop           a session's turn k+1 is sent when turn k ended (+ --think-ms);\n"
-        "                          first turns go at their timestamps\n"
-        "  --think-ms MS           closed loop: pause between an answer and the next turn (default 0)\n"
-        "  --net-latency-ms MS     one-way latency of each hop: client-router, router-engine (default 0.1)\n"
-        "  --block-size N          tokens per hash id (default 512, Mooncake's)\n"
-        "  --first-turn-engine I   send the turn 0 of the first --first-turn-sessions sessions that\n"
-        "  --first-turn-sessions N have one (file order) straight to engine I, past the routers: a\n"
-        "                          forced start state, as kvroute-replay --first-turn-url (default off)\n\n");
-    fputs(
-        "engines:\n"
-        "  --engines N             engines in the fleet (default 4), known as http://127.0.0.1:<20000+i>\n"
-        "  --dp N                  data-parallel ranks per engine; slots and KV are split (default 1)\n"
-        "  --engine-params SPEC    WHICH:key=value,key=value...; WHICH is an engine index, a range\n"
-        "                          A-B or 'all'; repeat the flag, later ones win. Keys (defaults are\n"
-        "                          kvroute-sim's): max_running (64), prefill_budget (8192),\n"
-        "                          prefill_tokens_per_s (10000), step_base_ms (12), step_per_seq_ms\n"
-        "                          (0.15), kv_tokens (250000), step_scale (1: >1 is a slower engine);\n"
-        "                          feed: source (scrape: no caps; loads: caps and pending prefill,\n"
-        "                          the default; push: also the largest remaining prefill),\n"
-        "                          latency_ms (2: poll start to publish), jitter_ms (1: uniform\n"
-        "                          extra), stall=FROM-TO (seconds of the run without a sample: the\n"
-        "                          slot goes stale), lie=FROM-TO (samples report an idle engine)\n"
-        "  --step-jitter X         each step lasts x (1 + X u), u seeded uniform in [-1, 1) (default 0)\n\n", f);
-    fputs(
-        "feed (read by routers with ES=1 only):\n"
-        "  --feed-period-ms MS     a sample per engine every MS (default 50); 0 = no feed at all\n"
-        "  --writer-stall FROM-TO  seconds of the run without a writer heartbeat\n\n"
-        "routers:\n"
-        "  --routers M             routers (default 1), each with its own state; sessions go to them\n"
-        "                          round-robin in order of first appearance, as bench/ablate/run.sh\n"
-        "                          --routers splits a trace\n"
-        "  --policy NAME           routing policy (kvroute --policy; default load_only)\n"
-        "  --es 0|1                feed off or on (kvroute --es; default $ES, else 1)\n"
-        "  --router-args \"...\"     more kvroute flags, split on spaces; flags after -- too. Every\n"
-        "                          kvroute flag works (--placement, --admission, --max-age-ms, policy\n"
-        "                          options such as --owner-pressure 1); kvroute-fleetsim --help-router\n"
-        "                          lists them. --engine, --shm, --decision-log are the simulator's.\n"
-        "  --seed N                seed of step and feed jitter, arrival jitter and the policies'\n"
-        "                          draws (default 1)\n\n", f);
-    fputs(
-        "output:\n"
-        "  --out FILE              one record per request, kvroute-replay's format, in end order\n"
-        "  --decision-log FILE     the routers' decision log (with M > 1: FILE-r<k> before .jsonl)\n"
-        "  --stats FILE            end state as JSON: per engine peak running, prefix hits,\n"
-        "                          preemptions; per router shadow counters and feed states\n"
-        "  --feed-samples FILE     every slot publish in kvroute-feedsample's format (ES=1), for the\n"
-        "                          freshness table of bench/ablate/compare.py\n"
-        "  --run-id TAG            request ids are TAG-<trace index> (default fleetsim)\n"
-        "  --quiet                 no summary and no progress line\n"
-        "  --log-level LEVEL       the routers' log lines: debug, info, warn (default), error\n"
-        "  --help, --help-router   this text; kvroute's flags\n\n"
-        "Exit status: 0 when every request finished with 200, 1 when some were refused or the run\n"
-        "was interrupted, 2 on bad usage, a bad trace or an impossible configuration.\n", f);
-}
+static const char usage_head[] =
+    "Usage: kvroute-fleetsim --trace FILE [options] [-- ROUTER FLAGS...]\n"
+    "Simulates clients, M kvroute routers, a statefeed writer and N engines in virtual time,\n"
+    "on one thread: the routers run kvroute's own decision code (policy, shadow counters, pins,\n"
+    "feed reader, admission), the engines the model of kvroute-sim (continuous batching, chunked\n"
+    "prefill, prefix cache with LRU, preemption), the feed goes through a real /dev/shm segment.\n"
+    "The same inputs and seed give byte-identical records, decision logs and stats. Output:\n"
+    "kvroute-replay's records and summary, the router's decision log, a speed line.\n\n";
 
-static int parse_double(const char *s, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= min && v <= max) || !isfinite(v))
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
-
-static int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!s[0] || s[0] == '-' || s[0] == '+')
-        return -EINVAL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
+static const char usage_tail[] =
+    "\nEvery kvroute flag passes through (--router-args or after --): --placement, --admission,\n"
+    "--max-age-ms, policy options such as --owner-pressure 1; kvroute-fleetsim --help-router lists\n"
+    "them. --engine, --shm and --decision-log are the simulator's.\n\n"
+    "Exit status: 0 when every request finished with 200, 1 when some were refused or the run\n"
+    "was interrupted, 2 on bad usage, a bad trace or an impossible configuration.\n";
 
 static int parse_window(const char *s, kvr_fleet_window_t *w)
 {
     char buf[64];
+    if (strlen(s) >= sizeof buf)
+        return -EINVAL;
     snprintf(buf, sizeof buf, "%s", s);
     char *dash = strchr(buf, '-');
     if (!dash)
         return -EINVAL;
     *dash = '\0';
     double a, b;
-    if (parse_double(buf, 0, 1e9, &a) || parse_double(dash + 1, 0, 1e9, &b) || b <= a)
+    if (kvr_opt_parse_double(buf, 0, 1e9, &a) || kvr_opt_parse_double(dash + 1, 0, 1e9, &b) || b <= a)
         return -EINVAL;
     *w = (kvr_fleet_window_t){a, b};
     return 0;
@@ -152,32 +70,24 @@ static int apply_engine_key(kvr_fleet_engine_cfg_t *e, const char *key, const ch
 {
     kvr_sim_params_t *p = &e->params;
     uint64_t u;
-    double d;
     if (strcmp(key, "max_running") == 0) {
-        if (parse_uint(v, 1, 1u << 20, &u))
+        if (kvr_opt_parse_u64(v, 1, 1u << 20, &u))
             return -EINVAL;
         p->max_running = (uint32_t)u;
     } else if (strcmp(key, "prefill_budget") == 0) {
-        if (parse_uint(v, 1, 1u << 24, &u))
+        if (kvr_opt_parse_u64(v, 1, 1u << 24, &u))
             return -EINVAL;
         p->prefill_budget = (uint32_t)u;
     } else if (strcmp(key, "kv_tokens") == 0) {
-        if (parse_uint(v, KVR_SIM_BLOCK_TOKENS, 1ull << 36, &u))
-            return -EINVAL;
-        p->kv_tokens = u;
+        return kvr_opt_parse_u64(v, KVR_SIM_BLOCK_TOKENS, 1ull << 36, &p->kv_tokens) ? -EINVAL : 0;
     } else if (strcmp(key, "prefill_tokens_per_s") == 0) {
-        if (parse_double(v, 1, 1e9, &p->prefill_tokens_per_s))
-            return -EINVAL;
+        return kvr_opt_parse_double(v, 1, 1e9, &p->prefill_tokens_per_s) ? -EINVAL : 0;
     } else if (strcmp(key, "step_base_ms") == 0) {
-        if (parse_double(v, 0, 1e6, &p->step_base_ms))
-            return -EINVAL;
+        return kvr_opt_parse_double(v, 0, 1e6, &p->step_base_ms) ? -EINVAL : 0;
     } else if (strcmp(key, "step_per_seq_ms") == 0) {
-        if (parse_double(v, 0, 1e6, &p->step_per_seq_ms))
-            return -EINVAL;
+        return kvr_opt_parse_double(v, 0, 1e6, &p->step_per_seq_ms) ? -EINVAL : 0;
     } else if (strcmp(key, "step_scale") == 0) {
-        if (parse_double(v, 1e-3, 1e3, &d))
-            return -EINVAL;
-        p->step_scale = d;
+        return kvr_opt_parse_double(v, 1e-3, 1e3, &p->step_scale) ? -EINVAL : 0;
     } else if (strcmp(key, "source") == 0) {
         if (strcmp(v, "scrape") == 0)
             e->feed.source = KVR_SOURCE_SCRAPE;
@@ -188,11 +98,9 @@ static int apply_engine_key(kvr_fleet_engine_cfg_t *e, const char *key, const ch
         else
             return -EINVAL;
     } else if (strcmp(key, "latency_ms") == 0) {
-        if (parse_double(v, 0, 1e6, &e->feed.latency_ms))
-            return -EINVAL;
+        return kvr_opt_parse_double(v, 0, 1e6, &e->feed.latency_ms) ? -EINVAL : 0;
     } else if (strcmp(key, "jitter_ms") == 0) {
-        if (parse_double(v, 0, 1e6, &e->feed.jitter_ms))
-            return -EINVAL;
+        return kvr_opt_parse_double(v, 0, 1e6, &e->feed.jitter_ms) ? -EINVAL : 0;
     } else if (strcmp(key, "stall") == 0) {
         return parse_window(v, &e->feed.stall);
     } else if (strcmp(key, "lie") == 0) {
@@ -203,44 +111,37 @@ static int apply_engine_key(kvr_fleet_engine_cfg_t *e, const char *key, const ch
     return 0;
 }
 
-/* "WHICH:key=value,..." onto the engines it names; checked against --engines later. */
-static int apply_engine_params(kvr_fleet_config_t *cfg, const char *spec, int *max_named, char *err,
-                               size_t err_len)
+/* --engine-params "WHICH:key=value,...": onto the engines it names; checked against --engines later. */
+static int opt_engine_params(const kvr_opt_t *opt, void *obj, const char *spec, char *err, size_t err_len)
 {
+    fs_options_t *o = obj;
+    kvr_fleet_config_t *cfg = &o->fleet;
     char buf[1024];
-    if (strlen(spec) >= sizeof buf) {
-        snprintf(err, err_len, "--engine-params: longer than %zu bytes", sizeof buf - 1);
-        return -EINVAL;
-    }
+    if (strlen(spec) >= sizeof buf)
+        return kvr_opt_error(err, err_len, opt->name, "at most 1023 bytes", spec);
     snprintf(buf, sizeof buf, "%s", spec);
     char *colon = strchr(buf, ':');
-    if (!colon) {
-        snprintf(err, err_len, "--engine-params %s: expected WHICH:key=value,... (see --help)", spec);
-        return -EINVAL;
-    }
+    if (!colon)
+        return kvr_opt_error(err, err_len, opt->name, "WHICH:key=value,... (see --help)", spec);
     *colon = '\0';
     uint64_t from = 0, to = KVR_FLEET_MAX_ENGINES - 1;
     if (strcmp(buf, "all") != 0) {
         char *dash = strchr(buf, '-');
         if (dash)
             *dash = '\0';
-        if (parse_uint(buf, 0, KVR_FLEET_MAX_ENGINES - 1, &from) ||
-            (dash && parse_uint(dash + 1, from, KVR_FLEET_MAX_ENGINES - 1, &to))) {
-            snprintf(err, err_len, "--engine-params %s: WHICH is an engine index, A-B or all", spec);
-            return -EINVAL;
-        }
+        if (kvr_opt_parse_u64(buf, 0, KVR_FLEET_MAX_ENGINES - 1, &from) ||
+            (dash && kvr_opt_parse_u64(dash + 1, from, KVR_FLEET_MAX_ENGINES - 1, &to)))
+            return kvr_opt_error(err, err_len, opt->name, "WHICH (an engine index, A-B or all) before ':'", spec);
         if (!dash)
             to = from;
-        if ((int)to > *max_named)
-            *max_named = (int)to;
+        if ((int)to > o->max_param_engine)
+            o->max_param_engine = (int)to;
     }
     char *save = NULL;
     for (char *kv = strtok_r(colon + 1, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
-        if (!eq) {
-            snprintf(err, err_len, "--engine-params %s: '%s' is not key=value", spec, kv);
-            return -EINVAL;
-        }
+        if (!eq)
+            return kvr_opt_error(err, err_len, opt->name, "key=value pairs after ':'", spec);
         *eq = '\0';
         for (uint64_t i = from; i <= to; i++) {
             int rc = apply_engine_key(&cfg->engines[i], kv, eq + 1);
@@ -257,127 +158,173 @@ static int apply_engine_params(kvr_fleet_config_t *cfg, const char *spec, int *m
     return 0;
 }
 
-static int add_router_arg(fs_options_t *o, char *arg)
+static int add_router_arg(fs_options_t *o, char *arg, char *err, size_t err_len)
 {
     if (o->router_argc == MAX_ROUTER_ARGS) {
-        fprintf(stderr, "kvroute-fleetsim: more than %d router flags\n", MAX_ROUTER_ARGS);
+        snprintf(err, err_len, "more than %d router flags", MAX_ROUTER_ARGS);
         return -EINVAL;
     }
     o->router_argv[o->router_argc++] = arg;
     return 0;
 }
 
+static int opt_router_args(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    (void)opt;
+    fs_options_t *o = obj;
+    free(o->router_args_copy);
+    o->router_args_copy = kvr_xstrdup(value);
+    char *save = NULL;
+    for (char *t = strtok_r(o->router_args_copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+        if (add_router_arg(o, t, err, err_len) < 0)
+            return -EINVAL;
+    return 0;
+}
+
+static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    fs_options_t *o = obj;
+    if (parse_window(value, &o->fleet.writer_stall) < 0)
+        return kvr_opt_error(err, err_len, opt->name, "FROM-TO, seconds, FROM < TO", value);
+    return 0;
+}
+
+static int opt_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    fs_options_t *o = obj;
+    if (kvr_log_level_parse(value, &o->log_level) < 0)
+        return kvr_opt_error(err, err_len, opt->name, "one of debug, info, warn, error", value);
+    return 0;
+}
+
+static const char *const es_names[] = {"0", "1", NULL};
+static const char *const bad_line_names[] = {"fatal", "skip", NULL};
+
+#define T fs_options_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_HEADING("trace and clients:"),
+    KVR_OPT_ROW_STRPTR(T, trace_path, "trace", "FILE", NULL,
+                       "JSONL trace: Mooncake fields (timestamp ms, input_length, output_length, hash_ids), "
+                       "optional session_id and turn (kvroute-tracegen's output); prompt text from hash_ids "
+                       "as kvroute-replay makes it"),
+    KVR_OPT_ROW_ENUM(T, bad_lines, "bad-lines", "MODE", "fatal", bad_line_names,
+                     "fatal: an invalid line (not JSON, a field missing, a negative length, a hash id that "
+                     "is not an integer, a timestamp going backwards) stops before the run with its line "
+                     "number; skip: each is reported on stderr with its line number, skipped and counted"),
+    KVR_OPT_ROW_U64(T, fleet.limit, "limit", "N", NULL, 1, INT64_MAX, "only the first N requests of the trace"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.rate, "rate", "X", "1", 1e-6, 1e6,
+                       "arrival rate multiplier: timestamps are divided by X"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.arrival_jitter_ms, "arrival-jitter-ms", "MS", "0", 0, 1e9,
+                       "each send moves later by a seeded uniform draw in [0, MS)"),
+    KVR_OPT_ROW_BOOL(T, fleet.closed_loop, "closed-loop", NULL,
+                     "a session's turn k+1 is sent when turn k ended (+ --think-ms); first turns go at their "
+                     "timestamps"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.think_ms, "think-ms", "MS", "0", 0, 1e9,
+                       "closed loop: pause between an answer and the next turn"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.net_latency_ms, "net-latency-ms", "MS", "0.1", 0, 1e6,
+                       "one-way latency of each hop: client-router, router-engine"),
+    KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (Mooncake's 512)"),
+    KVR_OPT_ROW_INT(T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
+                    "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "
+                    "straight to engine I, past the routers: a forced start state, as kvroute-replay "
+                    "--first-turn-url (default off)"),
+    KVR_OPT_ROW_U64(T, fleet.first_turn_sessions, "first-turn-sessions", "N", "0", 0, 1u << 30,
+                    "how many sessions --first-turn-engine takes"),
+    KVR_OPT_ROW_HEADING("engines:"),
+    KVR_OPT_ROW_U64(T, fleet.n_engines, "engines", "N", "4", 0, KVR_FLEET_MAX_ENGINES,
+                    "engines in the fleet, known as http://127.0.0.1:<20000+i>"),
+    KVR_OPT_ROW_U64(T, fleet.dp, "dp", "N", "1", 1, KVR_FLEET_MAX_DP,
+                    "data-parallel ranks per engine; slots and KV are split"),
+    KVR_OPT_ROW_CUSTOM("engine-params", "SPEC", NULL, opt_engine_params, "WHICH:key=value,...", KVR_OPT_REPEAT,
+                       "WHICH is an engine index, a range A-B or 'all'; later ones win. Keys (defaults are "
+                       "kvroute-sim's): max_running (64), prefill_budget (8192), prefill_tokens_per_s (10000), "
+                       "step_base_ms (12), step_per_seq_ms (0.15), kv_tokens (250000), step_scale (1; > 1 is a "
+                       "slower engine); feed: source (scrape: no caps; loads: caps and pending prefill, the "
+                       "default; push: also the largest remaining prefill), latency_ms (2: poll start to "
+                       "publish), jitter_ms (1: uniform extra), stall=FROM-TO (seconds of the run without a "
+                       "sample: the slot goes stale), lie=FROM-TO (samples report an idle engine)"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.step_jitter, "step-jitter", "X", "0", 0, 0.99,
+                       "each step lasts x (1 + X u), u a seeded uniform draw in [-1, 1)"),
+    KVR_OPT_ROW_HEADING("feed (read by routers with ES=1 only):"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.feed_period_ms, "feed-period-ms", "MS", "50", 0, 1e6,
+                       "a sample per engine every MS; 0 = no feed at all"),
+    KVR_OPT_ROW_CUSTOM("writer-stall", "FROM-TO", NULL, opt_writer_stall, "FROM-TO, seconds", 0,
+                       "seconds of the run without a writer heartbeat"),
+    KVR_OPT_ROW_HEADING("routers:"),
+    KVR_OPT_ROW_U64(T, fleet.n_routers, "routers", "M", "1", 0, KVR_FLEET_MAX_ROUTERS,
+                    "routers, each with its own state; sessions go to them round-robin in order of first "
+                    "appearance, as bench/ablate/run.sh --routers splits a trace"),
+    KVR_OPT_ROW_STRPTR(T, policy, "policy", "NAME", NULL, "routing policy (kvroute --policy; default load_only)"),
+    KVR_OPT_ROW_ENUM(T, es, "es", "0|1", NULL, es_names, "feed off or on (kvroute --es; default $ES, else 1)"),
+    KVR_OPT_ROW_CUSTOM("router-args", "\"...\"", NULL, opt_router_args, "kvroute flags", 0,
+                       "more kvroute flags, split on spaces (flags after -- too)"),
+    KVR_OPT_ROW_U64(T, fleet.seed, "seed", "N", "1", 0, UINT64_MAX,
+                    "seed of the policies' draws, step and feed jitter and arrival jitter, each its own stream"),
+    KVR_OPT_ROW_HEADING("output:"),
+    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL, "one record per request, kvroute-replay's format, in end order"),
+    KVR_OPT_ROW_STRPTR(T, decision_log, "decision-log", "FILE", NULL,
+                       "the routers' decision log (with M > 1: FILE-r<k> before the extension)"),
+    KVR_OPT_ROW_STRPTR(T, stats_path, "stats", "FILE", NULL,
+                       "end state as JSON: per engine peak running, prefix hits, preemptions; per router "
+                       "shadow counters and feed states"),
+    KVR_OPT_ROW_STRPTR(T, feed_path, "feed-samples", "FILE", NULL,
+                       "every slot publish in kvroute-feedsample's format (ES=1), for the freshness table of "
+                       "bench/ablate/compare.py"),
+    KVR_OPT_ROW_STRPTR(T, fleet.run_id, "run-id", "TAG", "fleetsim", "request ids are TAG-<trace index>"),
+    KVR_OPT_ROW_BOOL(T, quiet, "quiet", NULL, "no summary and no progress line"),
+    KVR_OPT_ROW_CUSTOM("log-level", "LEVEL", "warn", opt_log_level, "debug, info, warn or error", 0,
+                       "the routers' log lines"),
+    KVR_OPT_ROW_BOOL(T, help_router, "help-router", NULL, "print kvroute's flags (they pass through) and exit"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 static int parse_options(int argc, char **argv, fs_options_t *o)
 {
-    enum {
-        O_TRACE = 256, O_BAD, O_LIMIT, O_RATE, O_AJIT, O_CLOSED, O_THINK, O_NET, O_BLOCK, O_FTE, O_FTS,
-        O_ENGINES, O_DP, O_EPARAMS, O_SJIT, O_FEED, O_WSTALL, O_ROUTERS, O_POLICY, O_ES, O_RARGS, O_SEED,
-        O_OUT, O_DLOG, O_STATS, O_FEEDLOG, O_RUN, O_QUIET, O_LOG, O_HELP_ROUTER,
-    };
-    static const struct option longopts[] = {
-        {"trace", required_argument, 0, O_TRACE}, {"bad-lines", required_argument, 0, O_BAD},
-        {"limit", required_argument, 0, O_LIMIT}, {"rate", required_argument, 0, O_RATE},
-        {"arrival-jitter-ms", required_argument, 0, O_AJIT}, {"closed-loop", no_argument, 0, O_CLOSED},
-        {"think-ms", required_argument, 0, O_THINK}, {"net-latency-ms", required_argument, 0, O_NET},
-        {"block-size", required_argument, 0, O_BLOCK}, {"first-turn-engine", required_argument, 0, O_FTE},
-        {"first-turn-sessions", required_argument, 0, O_FTS}, {"engines", required_argument, 0, O_ENGINES},
-        {"dp", required_argument, 0, O_DP}, {"engine-params", required_argument, 0, O_EPARAMS},
-        {"step-jitter", required_argument, 0, O_SJIT}, {"feed-period-ms", required_argument, 0, O_FEED},
-        {"writer-stall", required_argument, 0, O_WSTALL}, {"routers", required_argument, 0, O_ROUTERS},
-        {"policy", required_argument, 0, O_POLICY}, {"es", required_argument, 0, O_ES},
-        {"router-args", required_argument, 0, O_RARGS}, {"seed", required_argument, 0, O_SEED},
-        {"out", required_argument, 0, O_OUT}, {"decision-log", required_argument, 0, O_DLOG},
-        {"stats", required_argument, 0, O_STATS}, {"feed-samples", required_argument, 0, O_FEEDLOG},
-        {"run-id", required_argument, 0, O_RUN},
-        {"quiet", no_argument, 0, O_QUIET}, {"log-level", required_argument, 0, O_LOG},
-        {"help", no_argument, 0, 'h'}, {"help-router", no_argument, 0, O_HELP_ROUTER}, {0, 0, 0, 0},
-    };
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
+    char *positional[MAX_ROUTER_ARGS];
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = positional,
+                               .max_positional = MAX_ROUTER_ARGS};
+    char err[512];
     kvr_fleet_config_defaults(&o->fleet);
     o->es = -1;
     o->max_param_engine = -1;
     o->log_level = KVR_LOG_WARN;
-    kvr_fleet_config_t *c = &o->fleet;
-    int opt;
-    uint64_t u;
-    char err[256];
-    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-        int bad = 0;
-        switch (opt) {
-        case O_TRACE: o->trace_path = optarg; break;
-        case O_BAD:
-            if (strcmp(optarg, "fatal") == 0)
-                o->skip_bad = false;
-            else if (strcmp(optarg, "skip") == 0)
-                o->skip_bad = true;
-            else
-                bad = 1;
-            break;
-        case O_LIMIT: bad = parse_uint(optarg, 1, 1ull << 40, &u); c->limit = (long)u; break;
-        case O_RATE: bad = parse_double(optarg, 1e-6, 1e6, &c->rate); break;
-        case O_AJIT: bad = parse_double(optarg, 0, 1e9, &c->arrival_jitter_ms); break;
-        case O_CLOSED: c->closed_loop = true; break;
-        case O_THINK: bad = parse_double(optarg, 0, 1e9, &c->think_ms); break;
-        case O_NET: bad = parse_double(optarg, 0, 1e6, &c->net_latency_ms); break;
-        case O_BLOCK: bad = parse_uint(optarg, 1, 1000000, &u); c->block_size = (uint32_t)u; break;
-        case O_FTE: bad = parse_uint(optarg, 0, KVR_FLEET_MAX_ENGINES - 1, &u); c->first_turn_engine = (int)u; break;
-        case O_FTS: bad = parse_uint(optarg, 0, 1u << 30, &u); c->first_turn_sessions = (uint32_t)u; break;
-        case O_ENGINES: bad = parse_uint(optarg, 0, KVR_FLEET_MAX_ENGINES, &u); c->n_engines = (uint32_t)u; break;
-        case O_DP: bad = parse_uint(optarg, 1, KVR_FLEET_MAX_DP, &u); c->dp = (uint32_t)u; break;
-        case O_EPARAMS:
-            if (apply_engine_params(c, optarg, &o->max_param_engine, err, sizeof err) < 0) {
-                fprintf(stderr, "kvroute-fleetsim: %s\n", err);
-                return -EINVAL;
-            }
-            break;
-        case O_SJIT: bad = parse_double(optarg, 0, 0.99, &c->step_jitter); break;
-        case O_FEED: bad = parse_double(optarg, 0, 1e6, &c->feed_period_ms) ||
-                           (c->feed_period_ms > 0 && c->feed_period_ms < 0.001); break;
-        case O_WSTALL: bad = parse_window(optarg, &c->writer_stall); break;
-        case O_ROUTERS: bad = parse_uint(optarg, 0, KVR_FLEET_MAX_ROUTERS, &u); c->n_routers = (uint32_t)u; break;
-        case O_POLICY: o->policy = optarg; break;
-        case O_ES:
-            bad = strcmp(optarg, "0") != 0 && strcmp(optarg, "1") != 0;
-            o->es = optarg[0] == '1';
-            break;
-        case O_RARGS: {
-            free(o->router_args_copy);
-            o->router_args_copy = kvr_xstrdup(optarg);
-            char *save = NULL;
-            for (char *t = strtok_r(o->router_args_copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
-                if (add_router_arg(o, t) < 0)
-                    return -EINVAL;
-            break;
-        }
-        case O_SEED: bad = parse_uint(optarg, 0, UINT64_MAX, &c->seed); o->seed_set = true; break;
-        case O_OUT: o->out_path = optarg; break;
-        case O_DLOG: o->decision_log = optarg; break;
-        case O_STATS: o->stats_path = optarg; break;
-        case O_FEEDLOG: o->feed_path = optarg; break;
-        case O_RUN: c->run_id = optarg; break;
-        case O_QUIET: o->quiet = true; break;
-        case O_LOG: bad = kvr_log_level_parse(optarg, &o->log_level) < 0; break;
-        case 'h': usage(stdout); exit(0);
-        case O_HELP_ROUTER: kvr_fleet_router_help(stdout); exit(0);
-        default: fprintf(stderr, "kvroute-fleetsim: see --help\n"); return -EINVAL;
-        }
-        if (bad) {
-            const char *name = "?";
-            for (const struct option *l = longopts; l->name; l++)
-                if (l->val == opt)
-                    name = l->name;
-            fprintf(stderr, "kvroute-fleetsim: invalid value '%s' for --%s (see --help)\n", optarg, name);
-            return -EINVAL;
+    int rc = kvr_opt_defaults(&set, err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        fputs(usage_head, stdout);
+        kvr_opt_help(stdout, &set);
+        fputs(usage_tail, stdout);
+        exit(0);
+    }
+    if (rc == 0 && o->help_router) {
+        kvr_fleet_router_help(stdout);
+        exit(0);
+    }
+    /* Arguments that are not flags are router flags, and only after "--". */
+    int dash = argc;
+    for (int i = 1; i < argc && dash == argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            dash = i;
+    for (size_t k = 0; rc == 0 && k < parser.n_positional; k++) {
+        int at = 0;
+        for (int i = 1; i < argc && !at; i++)
+            if (argv[i] == positional[k])
+                at = i;
+        if (at < dash) {
+            snprintf(err, sizeof err, "unexpected argument '%s' (router flags go after --; see --help)", positional[k]);
+            rc = -EINVAL;
+        } else {
+            rc = add_router_arg(o, positional[k], err, sizeof err);
         }
     }
-    /* getopt stops at "--": the rest are router flags. */
-    for (int i = optind; i < argc; i++)
-        if (add_router_arg(o, argv[i]) < 0)
-            return -EINVAL;
-    if (optind < argc && strcmp(argv[optind - 1], "--") != 0) {
-        fprintf(stderr, "kvroute-fleetsim: unexpected argument '%s' (router flags go after --; see --help)\n",
-                argv[optind]);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-fleetsim: %s\n", err);
         return -EINVAL;
     }
+    kvr_fleet_config_t *c = &o->fleet;
     if (!o->trace_path) {
         fprintf(stderr, "kvroute-fleetsim: --trace is required (see --help)\n");
         return -EINVAL;
@@ -388,6 +335,11 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     }
     if (c->n_routers == 0) {
         fprintf(stderr, "kvroute-fleetsim: --routers 0: at least one router is needed\n");
+        return -EINVAL;
+    }
+    if (c->feed_period_ms > 0 && c->feed_period_ms < 0.001) {
+        fprintf(stderr, "kvroute-fleetsim: --feed-period-ms: expected 0 or at least 0.001, got %g\n",
+                c->feed_period_ms);
         return -EINVAL;
     }
     if (o->max_param_engine >= (int)c->n_engines) {
@@ -438,7 +390,7 @@ int main(int argc, char **argv)
     o.fleet.progress = !o.quiet && isatty(STDERR_FILENO);
 
     kvr_trace_t trace;
-    kvr_trace_load_opts_t lopts = {.skip_bad = o.skip_bad, .ordered = true, .report = stderr};
+    kvr_trace_load_opts_t lopts = {.skip_bad = o.bad_lines == 1, .ordered = true, .report = stderr};
     char err[512];
     int rc = kvr_trace_load_opts(&trace, o.trace_path, &lopts, err, sizeof err);
     if (rc < 0) {

@@ -379,7 +379,9 @@ ParameterizedTestParameters(fleetsim, bad_input_is_refused_before_the_run)
         {"", {"--engine-params", "2-7:step_scale=2"}, 2, "names engine 7; the fleet has engines 0..3"},
         {"", {"--engine-params", "0:max_running=2", "--dp", "4"}, 2, "max_running 2 is below --dp 4"},
         {"", {"--", "--engine", "http://127.0.0.1:1"}, 2, "--engine is not allowed"},
-        {"", {"--policy", "nope"}, 2, "unknown policy"},
+        {"", {"--policy", "nope"}, 2, "--policy: expected one of"},
+        {"", {"stray"}, 2, "unexpected argument 'stray' (router flags go after --"},
+        {"", {"--engines", "x"}, 2, "--engines: expected an integer"},
     };
     return cr_make_param_array(bad_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
