@@ -9,41 +9,24 @@
   report.py summary first/last/max of RSS and fds, request counts and the
                     flatness verdict from samples.jsonl and the client's final line
 
-Standard library only.
+Standard library and the kvrbench package (bench/ on PYTHONPATH, as bench/lib.sh
+sets it).
 """
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 import time
 import urllib.request
 
-SAMPLE_RE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)')
-LABEL_RE = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+from kvrbench.metrics import parse_prom
+from kvrbench.records import load_records
+
 # client kinds that are failures a client sees (gave_up is the client's own choice, ok is ok)
 FAIL_KINDS = ("http_4xx", "http_5xx", "http_other", "stream_error", "cut", "no_done", "short",
               "bad_body", "stalled")
 LOST_KINDS = ("lost_timeout", "lost_closed", "lost_pending")
-
-
-def parse_prom(text):
-    """[(name, {label: value}, float)] of a Prometheus text page; unparseable lines are skipped."""
-    out = []
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        m = SAMPLE_RE.match(line)
-        if not m:
-            continue
-        try:
-            value = float(m.group(3))
-        except ValueError:
-            continue
-        labels = dict(LABEL_RE.findall(m.group(2) or ""))
-        out.append((m.group(1), labels, value))
-    return out
 
 
 def fetch(url, timeout=3.0):
@@ -215,16 +198,6 @@ def cmd_idle(a):
     return 0 if client_idle and router_idle else 1
 
 
-def load_samples(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                out.append(json.loads(line))
-    return out
-
-
 def window_median(samples, key, t_from, t_to):
     vals = [key(s) for s in samples if t_from <= s["t"] < t_to and key(s) is not None]
     return statistics.median(vals) if vals else None
@@ -358,7 +331,7 @@ def summary_text(res, rss_max_pct):
 
 
 def cmd_summary(a):
-    samples = load_samples(a.samples)
+    samples = load_records(a.samples)
     final = client_figures(a.client_final) if a.client_final else None
     res = verdict(samples, final, a.duration, a.window, a.rss_growth_max, a.fd_growth_max, a.fd_slack,
                   load_exits(a.exits))

@@ -132,100 +132,20 @@ for p in "$SIM" "$FEED" "$ROUTER" "$CLIENT"; do
   [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
 done
 
-# ---- process helpers --------------------------------------------------------
-# The same pieces as bench/ablate/run.sh and bench/hot_owner/run.sh (start,
-# forget, stop, cleanup, free_ports, wait_port), kept together in this one
-# block with the same names and arguments so that a shared bench/lib.sh can
-# replace it; kill_hard is the soak's own addition.
-pids=()
-shm_names=()
-cleanup() {
-  local pid n
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  pids=()
-  for n in "${shm_names[@]}"; do rm -f "/dev/shm/${n#/}"; done
-  shm_names=()
-}
-trap 'cleanup' EXIT
-trap 'echo "soak: interrupted" >&2; cleanup; exit 130' INT TERM
-
-start() { # logfile program args...: runs it in the background, its pid in last_pid
-  local log=$1; shift
-  "$@" >>"$log" 2>&1 &
-  pids+=($!)
-  last_pid=$!
-}
-
-forget() { # pid: no longer ours to stop
-  local keep=() p
-  for p in "${pids[@]}"; do [[ $p == "$1" ]] || keep+=("$p"); done
-  pids=("${keep[@]}")
-}
-
-stop() { # pid: TERM, wait up to 10 s, then KILL
-  local pid=$1
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  forget "$pid"
-}
-
-kill_hard() { # pid: SIGKILL, reap
-  kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-  forget "$1"
-}
-
-free_ports() { # count consecutive free loopback ports; prints the first
-  python3 - "$1" <<'EOF'
-import random, socket, sys
-n = int(sys.argv[1])
-for _ in range(200):
-    base = random.randint(20000, 60000 - n)
-    socks = []
-    try:
-        for p in range(base, base + n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", p))
-            socks.append(s)
-    except OSError:
-        continue
-    finally:
-        for s in socks:
-            s.close()
-    print(base)
-    sys.exit(0)
-sys.exit("no free port range")
-EOF
-}
-
-wait_port() { # port seconds pid: until 127.0.0.1:port accepts, the pid exits or time runs out
-  local port=$1 deadline=$((SECONDS + $2)) pid=$3
-  while ((SECONDS < deadline)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-# ---- end of process helpers -------------------------------------------------
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+kvr_traps soak
 
 say() { echo "$*" | tee -a "$out/soak.txt"; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 
 # ---- the fleet: engines spread over sim_procs processes ----------------------
-base=$(free_ports "$engines")
-admin_base=$(free_ports "$sim_procs")
-rport=$(free_ports 1)
-fport=$(free_ports 1)
+base=$(kvr_free_ports "$engines")
+admin_base=$(kvr_free_ports "$sim_procs")
+rport=$(kvr_free_ports 1)
+fport=$(kvr_free_ports 1)
 shm="/kvr-soak-$$"
-shm_names+=("$shm")
+kvr_shm_names+=("$shm")
 urls=() engine_proc=() engine_local=() proc_first=() proc_count=() proc_flavor=() sim_pid=()
 for ((p = 0, i = 0; p < sim_procs; p++)); do
   n=$(((engines - i) / (sim_procs - p)))
@@ -239,12 +159,12 @@ done
 start_sim() { # process index
   local p=$1
   # shellcheck disable=SC2086
-  start "$out/sim-$p.log" "$SIM" --host 127.0.0.1 --port $((base + proc_first[p])) --engines "${proc_count[p]}" \
+  kvr_start_append "$out/sim-$p.log" "$SIM" --host 127.0.0.1 --port $((base + proc_first[p])) --engines "${proc_count[p]}" \
     --admin-port $((admin_base + p)) --flavor "${proc_flavor[p]}" --time-scale "$time_scale" \
     --seed $((seed + p)) $sim_args
-  sim_pid[p]=$last_pid
+  sim_pid[p]=$kvr_last_pid
   local last=$((base + proc_first[p] + proc_count[p] - 1))
-  wait_port "$last" 20 "$last_pid" && wait_port $((admin_base + p)) 20 "$last_pid"
+  kvr_wait_port "$last" 20 "$kvr_last_pid" && kvr_wait_port $((admin_base + p)) 20 "$kvr_last_pid"
 }
 
 feed_pid=0
@@ -255,9 +175,9 @@ start_feed() {
     else a+=(--engine "${urls[i]}"); fi
   done
   # shellcheck disable=SC2086
-  start "$out/statefeed.log" "$FEED" "${a[@]}" $feed_args_extra
-  feed_pid=$last_pid
-  wait_port "$fport" 20 "$feed_pid"
+  kvr_start_append "$out/statefeed.log" "$FEED" "${a[@]}" $feed_args_extra
+  feed_pid=$kvr_last_pid
+  kvr_wait_port "$fport" 20 "$feed_pid"
 }
 
 cat >"$out/run.txt" <<EOF
@@ -283,28 +203,22 @@ r_args=(--listen "127.0.0.1:$rport" --policy "$policy" --es "$es" --shm "$shm" -
         --first-byte-timeout-ms 10000 --idle-timeout-ms 5000)
 for u in "${urls[@]}"; do r_args+=(--engine "$u"); done
 # shellcheck disable=SC2086
-start "$out/router.log" "$ROUTER" "${r_args[@]}" $router_args
-router_pid=$last_pid
-wait_port "$rport" 20 "$router_pid" || { tail -20 "$out/router.log" >&2; die "router did not start"; }
+kvr_start_append "$out/router.log" "$ROUTER" "${r_args[@]}" $router_args
+router_pid=$kvr_last_pid
+kvr_wait_port "$rport" 20 "$router_pid" || { tail -20 "$out/router.log" >&2; die "router did not start"; }
 router_url="http://127.0.0.1:$rport"
 # Traffic starts once the router counts every engine healthy (and, ES=1, fresh in the feed).
 deadline=$((SECONDS + 30))
-until curl -s --max-time 2 "$router_url/metrics" | python3 -c '
-import sys
-t = sys.stdin.read()
-h = [l for l in t.splitlines() if l.startswith("kvroute_engine_healthy{")]
-f = [l for l in t.splitlines() if l.startswith("kvroute_engine_feed_fresh{")]
-ok = h and all(l.endswith(" 1") for l in h) and (sys.argv[1] == "0" or (f and all(l.endswith(" 1") for l in f)))
-sys.exit(0 if ok else 1)' "$es"; do
+until kvr_router_ready "$router_url" "$es"; do
   ((SECONDS < deadline)) || die "the router did not see every engine healthy within 30 s (see $out/router.log)"
   sleep 0.2
 done
 say "soak: fleet :$base..$((base + engines - 1)) (admin :$admin_base..), router :$rport, statefeed metrics :$fport"
 
 # shellcheck disable=SC2086
-start "$out/client.log" "$CLIENT" --url "$router_url" --concurrency "$concurrency" --seed "$seed" \
+kvr_start_append "$out/client.log" "$CLIENT" --url "$router_url" --concurrency "$concurrency" --seed "$seed" \
   --stats "$out/client-stats.json" --records "$out/records.jsonl" $client_args
-client_pid=$last_pid
+client_pid=$kvr_last_pid
 
 # ---- faults -------------------------------------------------------------------
 fault_n=0 fault_engine=0 fault_sim=0 fault_active="" fault_until=0
@@ -320,11 +234,11 @@ fault_start() {
     kill_sim)
       local p=$((fault_sim % sim_procs))
       fault_sim=$((fault_sim + 1))
-      kill_hard "${sim_pid[p]}"
+      kvr_kill_hard "${sim_pid[p]}"
       fault_active="kill_sim process $p (engines ${proc_first[p]}..$((proc_first[p] + proc_count[p] - 1)))"
       fault_proc=$p ;;
     kill_feed)
-      if ((feed_pid)); then kill_hard "$feed_pid"; fi
+      if ((feed_pid)); then kvr_kill_hard "$feed_pid"; fi
       feed_pid=0
       fault_active="kill_feed" ;;
     *)
@@ -386,7 +300,7 @@ watch_exits() {
     [[ $fault_active == "kill_sim process $p "* ]] && continue
     kill -0 "${sim_pid[p]}" 2>/dev/null && continue
     wait "${sim_pid[p]}" 2>/dev/null && rc=0 || rc=$?
-    forget "${sim_pid[p]}"
+    kvr_forget "${sim_pid[p]}"
     echo "$(elapsed_s) simulator-$p $rc ${fault_active:-none}" >>"$out/exits.txt"
     say "soak: SIMULATOR PROCESS $p EXITED UNASKED at $(elapsed_s) s (status $rc, 128+N = signal N) during: ${fault_active:-no fault}; restarting it"
     tail -5 "$out/sim-$p.log" | sed 's/^/soak:   sim-'"$p"'.log: /' | tee -a "$out/soak.txt"
@@ -394,7 +308,7 @@ watch_exits() {
   done
   if ((feed_pid)) && ! kill -0 "$feed_pid" 2>/dev/null; then
     wait "$feed_pid" 2>/dev/null && rc=0 || rc=$?
-    forget "$feed_pid"
+    kvr_forget "$feed_pid"
     echo "$(elapsed_s) statefeed $rc ${fault_active:-none}" >>"$out/exits.txt"
     say "soak: STATEFEED EXITED UNASKED at $(elapsed_s) s (status $rc, 128+N = signal N) during: ${fault_active:-no fault}; restarting it"
     tail -5 "$out/statefeed.log" | sed 's/^/soak:   statefeed.log: /' | tee -a "$out/soak.txt"
@@ -438,7 +352,7 @@ while :; do
 done
 if ((router_gone)); then
   wait "$router_pid" 2>/dev/null && rc=0 || rc=$?
-  forget "$router_pid"
+  kvr_forget "$router_pid"
   say "soak: THE ROUTER EXITED at $(elapsed_s) s (exit status $rc, 128+N = signal N) during: ${fault_active:-no fault}"
   tail -20 "$out/router.log" | sed 's/^/soak:   router.log: /' | tee -a "$out/soak.txt"
 fi
@@ -448,7 +362,7 @@ if ((!router_gone)); then
   idle_check
 fi
 fault_clear
-stop "$client_pid"
+kvr_stop "$client_pid"
 cp "$out/client-stats.json" "$out/client-final.json"
 tail -1 "$out/client.log" | grep -q '^{' && tail -1 "$out/client.log" >"$out/client-final.json"
 python3 "$REPORT" summary --samples "$out/samples.jsonl" --client-final "$out/client-final.json" \
