@@ -273,8 +273,11 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     kvr_fleet_t *f = arg;
     fleet_req_t *q = mreq->owner;
     size_t i = (size_t)(q - f->reqs);
-    if (mreq->generated == 1)
+    if (mreq->generated == 1) {
         q->engine_first_token_ns = f->now;
+        if (!q->direct && f->cfg.head_at_first_token)
+            push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
+    }
     if (!q->direct)
         kvr_fleet_router_progress(&q->route, mreq->generated);
     if (ev == KVR_SIM_EV_FINISHED)
@@ -399,7 +402,7 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
     /* A streaming engine answers its response head on accepting the request
      * (kvroute-sim, vLLM, SGLang), and the router counts the head as the
      * first byte: the prefill charge ends there, not at the first token. */
-    if (!q->direct)
+    if (!q->direct && !f->cfg.head_at_first_token)
         push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
     rank_kick(f, e, r);
 }

@@ -69,6 +69,7 @@ typedef struct kvr_fleet_config_s {
     uint64_t limit;                /* first N requests only, 0 = all */
     int first_turn_engine;         /* >= 0: the first turns of the first first_turn_sessions sessions go there directly */
     uint32_t first_turn_sessions;
+    bool head_at_first_token;      /* the engine's response head waits for the first token (not the default) */
     uint64_t seed;
     const char *run_id;
     bool progress;

@@ -243,6 +243,10 @@ static const kvr_opt_t options[] = {
                        "default; push: also the largest remaining prefill), latency_ms (2: poll start to "
                        "publish), jitter_ms (1: uniform extra), stall=FROM-TO (seconds of the run without a "
                        "sample: the slot goes stale), lie=FROM-TO (samples report an idle engine)"),
+    KVR_OPT_ROW_BOOL(T, fleet.head_at_first_token, "head-at-first-token", NULL,
+                     "engines send their response head with the first token, not on accepting the request "
+                     "(the router's prefill charge then lasts until the first token; streaming engines do "
+                     "not do this)"),
     KVR_OPT_ROW_DOUBLE(T, fleet.step_jitter, "step-jitter", "X", "0", 0, 0.99,
                        "each step lasts x (1 + X u), u a seeded uniform draw in [-1, 1)"),
     KVR_OPT_ROW_HEADING("feed (read by routers with ES=1 only):"),
