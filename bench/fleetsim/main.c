@@ -223,7 +223,7 @@ static const kvr_opt_t options[] = {
                        "closed loop: pause between an answer and the next turn"),
     KVR_OPT_ROW_DOUBLE(T, fleet.net_latency_ms, "net-latency-ms", "MS", "0.1", 0, 1e6,
                        "one-way latency of each hop: client-router, router-engine"),
-    KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (Mooncake's 512)"),
+    KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (Mooncake uses 512)"),
     KVR_OPT_ROW_INT(T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
                     "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "
                     "straight to engine I, past the routers: a forced start state, as kvroute-replay "
@@ -236,7 +236,7 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, fleet.dp, "dp", "N", "1", 1, KVR_FLEET_MAX_DP,
                     "data-parallel ranks per engine; slots and KV are split"),
     KVR_OPT_ROW_CUSTOM("engine-params", "SPEC", NULL, opt_engine_params, "WHICH:key=value,...", KVR_OPT_REPEAT,
-                       "WHICH is an engine index, a range A-B or 'all'; later ones win. Keys (defaults are "
+                       "SPEC is WHICH:key=value,...; WHICH an engine index, a range A-B or 'all'; later ones win. Keys (defaults are "
                        "kvroute-sim's): max_running (64), prefill_budget (8192), prefill_tokens_per_s (10000), "
                        "step_base_ms (12), step_per_seq_ms (0.15), kv_tokens (250000), step_scale (1; > 1 is a "
                        "slower engine); feed: source (scrape: no caps; loads: caps and pending prefill, the "
