@@ -699,6 +699,10 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         kvr_replay_req_t *r = &f->results[i].req;
         r->index = i;
         r->url = q->direct ? f->engines[cfg->first_turn_engine].target : f->router_targets[q->router];
+        if (cfg->n_routers > 1 && !q->direct) {
+            f->results[i].has_router = true;
+            f->results[i].router = q->router;
+        }
         f->outstanding++;
         if (cfg->closed_loop && prev[i] != SIZE_MAX)
             continue; /* sent when the turn before it ends */

@@ -309,6 +309,13 @@ Test(replay_record, fields_order_and_number_types_are_fixed, .timeout = 10.)
                      "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":500,\"ok\":false,"
                      "\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\"}\n");
     free(line);
+
+    /* A record of one router of several names it last. */
+    res.has_router = true;
+    res.router = 3;
+    line = record_of(&tr, &res);
+    cr_assert(strstr(line, ",\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\",\"router\":3}\n"), "%s", line);
+    free(line);
 }
 
 /* An error text cut inside a UTF-8 character (or any stray byte) still gives a valid line. */
