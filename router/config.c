@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/options.h"
-#include "router/engines.h"
+#include "router/engine_url.h"
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
