@@ -1,112 +1,55 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The router side of kvroute-fleetsim. The router's state is built through
- * kvr_router_init, which takes a libuv loop: this file gives it one that is
- * never run. Nothing here starts a timer, a server or a connection (the
- * upstream pools connect only when a request is proxied, and none is), so
- * the loop stays empty and closes cleanly.
+ * The router side of kvroute-fleetsim: one decision core (router/decide.h)
+ * per simulated router, configured by kvroute's own flag parser, asked to
+ * route with the virtual clock, released when a request ends, and writing
+ * kvroute's decision log with virtual timestamps. No event loop, no socket.
  */
 #include "bench/fleetsim/router_side.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uv.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "router/router.h"
+#include "router/config.h"
+#include "router/decide.h"
 
 struct kvr_fleet_router_s {
-    uv_loop_t loop;
-    kvr_router_t router;
-    uint64_t now_ns;               /* the virtual clock at the current call */
+    kvr_decider_t decider;
+    FILE *decision_log;
 };
-
-/*
- * The decision log through a filter that writes the virtual clock into each
- * line's ts_ms (the router stamps its own wall clock there), so the log of a
- * run is as reproducible as its records.
- */
-typedef struct vlog_s {
-    FILE *out;
-    const uint64_t *now_ns;
-    char *buf;
-    size_t len, cap;
-} vlog_t;
-
-static void vlog_line(vlog_t *v, const char *line, size_t len)
-{
-    static const char key[] = "\"ts_ms\":";
-    const char *at = NULL;
-    for (const char *p = line; p + sizeof key - 1 <= line + len; p++)
-        if (memcmp(p, key, sizeof key - 1) == 0)
-            at = p;
-    if (!at) {
-        fwrite(line, 1, len, v->out);
-        return;
-    }
-    const char *digits = at + sizeof key - 1, *end = digits;
-    while (end < line + len && *end >= '0' && *end <= '9')
-        end++;
-    fwrite(line, 1, (size_t)(digits - line), v->out);
-    fprintf(v->out, "%llu", (unsigned long long)(*v->now_ns / 1000000u));
-    fwrite(end, 1, (size_t)(line + len - end), v->out);
-}
-
-static ssize_t vlog_write(void *cookie, const char *data, size_t n)
-{
-    vlog_t *v = cookie;
-    if (v->len + n > v->cap) {
-        v->cap = (v->len + n) * 2;
-        v->buf = kvr_xrealloc(v->buf, v->cap);
-    }
-    memcpy(v->buf + v->len, data, n);
-    v->len += n;
-    size_t start = 0;
-    for (size_t i = 0; i < v->len; i++) {
-        if (v->buf[i] == '\n') {
-            vlog_line(v, v->buf + start, i + 1 - start);
-            start = i + 1;
-        }
-    }
-    memmove(v->buf, v->buf + start, v->len - start);
-    v->len -= start;
-    fflush(v->out);
-    return (ssize_t)n;
-}
-
-static int vlog_close(void *cookie)
-{
-    vlog_t *v = cookie;
-    if (v->len)
-        vlog_line(v, v->buf, v->len);
-    int rc = fclose(v->out);
-    free(v->buf);
-    free(v);
-    return rc;
-}
-
-static FILE *vlog_wrap(FILE *out, const uint64_t *now_ns)
-{
-    vlog_t *v = kvr_xcalloc(1, sizeof *v);
-    v->out = out;
-    v->now_ns = now_ns;
-    cookie_io_functions_t io = {.write = vlog_write, .close = vlog_close};
-    FILE *f = fopencookie(v, "w", io);
-    if (!f)
-        free(v);
-    return f;
-}
 
 typedef struct route_state_s {
     kvr_charge_t charge;
-    kvr_route_result_t result;
+    kvr_decide_result_t result;
 } route_state_t;
 
 void kvr_fleet_router_help(FILE *out)
 {
     kvr_router_config_help(out);
+}
+
+/* kvroute's flags as the decision core takes them, as the gateway maps them. */
+static void decide_config(const kvr_router_config_t *cfg, kvr_decide_config_t *out)
+{
+    *out = (kvr_decide_config_t){
+        .policy = cfg->policy,
+        .policy_config = cfg->policy_config,
+        .placement = cfg->placement,
+        .migrate_load = cfg->migrate_load,
+        .admission = cfg->admission,
+        .max_waiting = cfg->max_waiting,
+        .session_ttl_ns = cfg->session_ttl_s * KVR_NS_PER_SEC,
+        .max_sessions = cfg->max_sessions,
+        .fail_threshold = cfg->fail_threshold,
+        .es = cfg->es,
+        .shm_name = cfg->shm_name,
+        .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
+        .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
+    };
 }
 
 int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
@@ -147,7 +90,6 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     if (setup->seed_set)
         cfg.policy_config.seed = setup->seed;
     snprintf(cfg.shm_name, sizeof cfg.shm_name, "%s", setup->shm_name);
-    snprintf(cfg.decision_log, sizeof cfg.decision_log, "%s", setup->decision_log);
     for (size_t i = 0; i < setup->n_engines; i++) {
         if (cfg.n_engines == KVR_ROUTER_MAX_CONFIG_ENGINES) {
             snprintf(err, err_len, "--engines: a router takes at most %d engines", KVR_ROUTER_MAX_CONFIG_ENGINES);
@@ -159,30 +101,32 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
         goto fail_cfg;
 
     kvr_fleet_router_t *r = kvr_xcalloc(1, sizeof *r);
-    if ((rc = uv_loop_init(&r->loop)) < 0) {
-        snprintf(err, err_len, "uv_loop_init: %s", uv_strerror(rc));
+    kvr_decide_config_t dcfg;
+    decide_config(&cfg, &dcfg);
+    if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
+        snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);
         goto fail_cfg;
     }
-    rc = kvr_router_init(&r->router, &r->loop, &cfg); /* cfg moved in, freed on failure too */
-    if (rc < 0) {
-        snprintf(err, err_len, "router: %s", strerror(-rc));
-        uv_loop_close(&r->loop);
-        free(r);
-        return rc;
-    }
-    if (r->router.decision_log) {
-        FILE *wrapped = vlog_wrap(r->router.decision_log, &r->now_ns);
-        if (!wrapped) {
-            snprintf(err, err_len, "decision log: %s", strerror(errno));
-            kvr_fleet_router_destroy(r);
-            return -ENOMEM;
+    for (size_t i = 0; i < cfg.n_engines; i++) {
+        kvr_engine_t *e;
+        if ((rc = kvr_decide_add_engine(&r->decider, cfg.engines[i], &e)) < 0) {
+            snprintf(err, err_len, "engine %s: %s", cfg.engines[i], strerror(-rc));
+            goto fail_router;
         }
-        r->router.decision_log = wrapped;
     }
+    if (setup->decision_log[0] && !(r->decision_log = fopen(setup->decision_log, "a"))) {
+        rc = -errno;
+        snprintf(err, err_len, "decision log %s: %s", setup->decision_log, strerror(errno));
+        goto fail_router;
+    }
+    kvr_router_config_free(&cfg);
     *out = r;
     return 0;
 
+fail_router:
+    kvr_decide_close(&r->decider);
+    free(r);
 fail_cfg:
     kvr_router_config_free(&cfg);
     return rc;
@@ -192,18 +136,16 @@ void kvr_fleet_router_destroy(kvr_fleet_router_t *r)
 {
     if (!r)
         return;
-    kvr_router_close(&r->router);
-    int rc = uv_loop_close(&r->loop);
-    if (rc < 0)
-        KVR_WARN("fleetsim_router_loop_busy error=\"%s\"", uv_strerror(rc));
+    if (r->decision_log && fclose(r->decision_log) != 0)
+        KVR_WARN("fleetsim_decision_log_write_failed");
+    kvr_decide_close(&r->decider);
     free(r);
 }
 
 void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route)
 {
     route_state_t *st = kvr_xcalloc(1, sizeof *st);
-    r->now_ns = req->now_ns;
-    kvr_router_route(&r->router, req, NULL, 0, &st->charge, &st->result);
+    kvr_decide_route(&r->decider, req, NULL, 0, &st->charge, &st->result);
     route->impl = st;
     route->engine = st->result.engine ? (int)st->result.engine->index : -1;
     route->status = st->result.engine ? 0 : (st->result.status ? st->result.status : 503);
@@ -229,15 +171,12 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
     route_state_t *st = route->impl;
     if (!st)
         return;
-    r->now_ns = now_ns;
-    /* As the proxy's one end of a request: charge, lease, log line. */
-    kvr_charge_end(&st->charge);
-    if (st->result.seed_lease && st->result.engine)
-        kvr_admission_release_lease(r->router.admission, st->result.engine->index);
-    kvr_router_metrics_status(&r->router.metrics, status);
-    if (st->result.engine || st->result.status)
-        /* attempt counts dispatches, as the proxy's: a refusal before any is attempt 0. */
-        kvr_router_log_decision(&r->router, request_id, session_id, &st->result, status, st->result.engine ? 1 : 0);
+    /* As the proxy's one end of a request: charge and lease, then the log line. */
+    kvr_decide_release(&r->decider, &st->charge);
+    /* attempt counts dispatches, as the proxy's: a refusal before any is attempt 0. */
+    if (r->decision_log && (st->result.engine || st->result.status))
+        kvr_decide_log(&r->decider, r->decision_log, request_id, session_id, &st->result, status,
+                       st->result.engine ? 1 : 0, now_ns / KVR_NS_PER_MS);
     free(st);
     route->impl = NULL;
 }
@@ -245,8 +184,8 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
 void kvr_fleet_router_shadow(const kvr_fleet_router_t *r, kvr_fleet_shadow_t *out)
 {
     memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < r->router.engines.n_slots; i++) {
-        const kvr_engine_t *e = r->router.engines.engines[i];
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        const kvr_engine_t *e = r->decider.engines.engines[i];
         out->requests += e->shadow_requests;
         out->pending_prefill_tokens += e->shadow_pending_prefill_tokens;
         out->kv_tokens += e->shadow_kv_tokens;
@@ -255,12 +194,12 @@ void kvr_fleet_router_shadow(const kvr_fleet_router_t *r, kvr_fleet_shadow_t *ou
 
 const char *kvr_fleet_router_policy(const kvr_fleet_router_t *r)
 {
-    return r->router.cfg.policy;
+    return r->decider.cfg.policy;
 }
 
 bool kvr_fleet_router_es(const kvr_fleet_router_t *r)
 {
-    return r->router.cfg.es;
+    return r->decider.cfg.es;
 }
 
 void kvr_fleet_router_feed_counts(const kvr_fleet_router_t *r, char *out, size_t len)
@@ -269,7 +208,7 @@ void kvr_fleet_router_feed_counts(const kvr_fleet_router_t *r, char *out, size_t
     out[0] = '\0';
     for (int s = 0; s < KVR_FEED_N_STATES && used < len; s++) {
         int n = snprintf(out + used, len - used, "%s%s=%llu", s ? " " : "", kvr_feed_state_name((kvr_feed_state_t)s),
-                         (unsigned long long)r->router.feed.fallbacks_total[s]);
+                         (unsigned long long)r->decider.feed.fallbacks_total[s]);
         if (n < 0)
             break;
         used += (size_t)n;

@@ -3,12 +3,12 @@
 #define KVR_BENCH_FLEETSIM_ROUTER_SIDE_H
 
 /*
- * The simulator's only contact with the router: one real router state per
- * simulated router, built from the router's own flags by the router's own
- * parser, asked to route with the virtual clock, and told when a request's
- * first byte came back and when it ended. Everything the router decides
- * (engine table, shadow counters, pins, feed views, policy, admission,
- * decision log) is the router's code, unchanged.
+ * The simulator's only contact with the router: one decision core
+ * (router/decide.h) per simulated router, configured from kvroute's own
+ * flags by kvroute's own parser, asked to route with the virtual clock, and
+ * told when a request's first byte came back and when it ended. Everything
+ * the router decides (engine table, shadow counters, pins, feed views,
+ * policy, admission, decision log) is the router's code, unchanged.
  */
 
 #include <stdbool.h>
