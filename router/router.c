@@ -13,6 +13,7 @@
 #include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "router/prefix_index.h"
 #include "router/upstream.h"
 
 /* Views are rebuilt per decision; one buffer for the whole table avoids a big stack frame. */
@@ -225,6 +226,8 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
     }
     if (d.flags & KVR_DECISION_PRESSURE_FALLBACK)
         r->metrics.pressure_fallback_total++;
+    if (d.flags & KVR_DECISION_INPUT_CLAMPED)
+        r->metrics.input_clamped_total++;
 
     kvr_admission_verdict_t verdict = kvr_admission_decide(r->admission, views_buf, n, &d);
     if (verdict == KVR_ADMIT_REJECT) {
@@ -271,6 +274,23 @@ void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why)
         kvr_upstream_pool_flush(e->pool);
         KVR_WARN("engine_down engine=%s why=%s failures=%u", e->id, why, e->consecutive_failures);
     }
+}
+
+void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_route_result_t *res,
+                           uint64_t now_ns)
+{
+    if (!r->policy->on_first_byte || !res->engine)
+        return;
+    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    kvr_first_byte_t fb = {
+        .engine_index = res->engine->index,
+        .prompt_tokens = req->prompt_tokens,
+        .uncached_tokens = req->prompt_tokens > cached ? req->prompt_tokens - cached : 0,
+        .queued_prefill_tokens = res->view.eff_pending_prefill_tokens,
+        .running = res->view.eff_running,
+        .ttft_ns = kvr_clock_age_ns(now_ns, req->now_ns),
+    };
+    r->policy->on_first_byte(r->policy_state, &fb);
 }
 
 void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
