@@ -33,10 +33,12 @@
  *    is corrected (prefill rate when the prefill term is the larger, the step
  *    scale otherwise).
  * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
- * [prior / 100, prior × 100], the step scale within [0.1, 10]; queued
- * prefill above 1e9 tokens is read as 1e9. Every clamp, a sample from the
- * past, a non-finite figure or score sets KVR_DECISION_INPUT_CLAMPED on the
- * decision (the core counts it); a clamp seen in on_first_byte is reported
+ * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
+ * outside are limited to the range); queued prefill above 1e9 tokens is
+ * read as 1e9. Bad input — a sample more than 100 times beyond its range,
+ * a non-positive or non-finite one, a sample time from the past, an absurd
+ * first-byte time, a non-finite score — sets KVR_DECISION_INPUT_CLAMPED on
+ * the decision (the core counts it); one seen in on_first_byte is reported
  * on the next decision.
  *
  * Not modelled: the wait for a batch slot on a full engine beyond the
@@ -52,6 +54,7 @@
 #define RATE_SPAN 100.0         /* learned prefill rate within [prior / span, prior × span] */
 #define SCALE_MIN 0.1
 #define SCALE_MAX 10.0
+#define ABSURD 100.0            /* a sample this many times beyond its learnable range is bad input */
 #define MAX_TTFT_NS (3600ull * KVR_NS_PER_SEC) /* a first byte later than this is not a prefill figure */
 #define MIN_DRAIN_TOKENS 16.0   /* one block: less is sampling noise */
 #define MIN_INTERVAL_NS 1000000ull /* 1 ms */
@@ -114,6 +117,18 @@ static double clamp(double x, double lo, double hi, double fallback, uint32_t *c
     return x;
 }
 
+/*
+ * A sample outside the learnable range is limited to it: an engine faster
+ * or slower than the range allows is simply learned at its edge. Only one
+ * beyond the range by more than ABSURD times is bad input, and counted.
+ */
+static double limit_sample(double x, double lo, double hi, uint32_t *clamps)
+{
+    if (x < lo / ABSURD || x > hi * ABSURD)
+        (*clamps)++;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
 static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *clamps)
 {
     double prior = t->base.config.ttft_prefill_tokens_per_s;
@@ -121,7 +136,7 @@ static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *cl
         (*clamps)++;
         return;
     }
-    sample = clamp(sample, prior / RATE_SPAN, prior * RATE_SPAN, prior, clamps);
+    sample = limit_sample(sample, prior / RATE_SPAN, prior * RATE_SPAN, clamps);
     double a = t->base.config.ttft_learn_rate;
     m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN, prior * RATE_SPAN, prior,
                             clamps);
@@ -133,7 +148,7 @@ static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *c
         (*clamps)++;
         return;
     }
-    sample = clamp(sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
+    sample = limit_sample(sample, SCALE_MIN, SCALE_MAX, clamps);
     double a = t->base.config.ttft_learn_rate;
     m->step_scale = clamp((1 - a) * m->step_scale + a * sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
 }
@@ -279,8 +294,9 @@ static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
         if (tokens >= MIN_DRAIN_TOKENS)
             learn_rate(t, m, tokens / left, &clamps);
     } else if (step_prior > 0) {
-        double left = observed - prefill > 0 ? observed - prefill : 0;
-        learn_scale(t, m, left / step_prior, &clamps);
+        /* Nothing left for the step: the prefill term explains the time; no step figure to learn. */
+        if (observed > prefill)
+            learn_scale(t, m, (observed - prefill) / step_prior, &clamps);
     }
     t->late_clamps += clamps;
 }

@@ -214,6 +214,23 @@ Test(policy_ttft, learns_slow_decode_steps_from_first_bytes, .init = setup, .fin
     cr_expect_eq(d.flags, 0);
 }
 
+Test(policy_ttft, a_fast_engine_is_learned_at_the_edge_without_a_count, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /* Sub-millisecond first bytes (a small model, loopback): below the step range, but not absurd. */
+    for (int i = 0; i < 20; i++) {
+        kvr_first_byte_t fb = {.engine_index = 1, .prompt_tokens = 4, .uncached_tokens = 4, .running = 0,
+                               .ttft_ns = 700000};
+        ops->on_first_byte(st, &fb);
+    }
+    kvr_engine_view_t v[2] = {fx_fed_view(0, 0, 0, 64, 0.1), fx_fed_view(1, 0, 0, 64, 0.1)};
+    kvr_route_decision_t d = {.view = -1};
+    ops->pick(st, fx_request(&rq, 64, 5, 0, 5, 10 * S), v, 2, &d);
+    cr_expect_eq(d.flags, 0, "not bad input");
+    cr_expect_eq(d.view, 1, "its steps are learned shorter");
+}
+
 Test(policy_ttft, engine_removed_starts_again_from_the_prior, .init = setup, .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
