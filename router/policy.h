@@ -112,6 +112,7 @@ typedef struct kvr_policy_config_s {
     double ttft_step_per_seq_ms; /* 0.15: added per running sequence */
     double ttft_others_weight;  /* 0.05: seconds of others' delay per second of own TTFT */
     double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
+    uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
 } kvr_policy_config_t;
 
 /** One answer's first byte as the router saw it, for policies that learn engine speed. */

@@ -59,6 +59,9 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_DOUBLE(T, ttft_learn_rate, "ttft-learn-rate", "X", "0.2", 0, 1,
                        "ttft: weight of each new observation in the learned prefill rate and step time "
                        "(0 = keep the priors)"),
+    KVR_OPT_ROW_U64(T, ttft_output_tokens, "ttft-output-tokens", "N", "128", 1, 1000000,
+                    "ttft: output tokens of the requests on an engine, assumed until their max_tokens are seen "
+                    "(how fast a full batch frees a slot)"),
 };
 
 #undef T

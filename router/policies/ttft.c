@@ -7,7 +7,10 @@
  * For each candidate, in seconds:
  *
  *   ttft   = (queued prefill + own uncached prefill) / prefill rate
- *            + step scale × (step + step per seq × (running + 1))
+ *            + step + slot wait,
+ *   step   = step scale × (step ms + step per seq ms × (running + 1))
+ *   slot wait (a full batch: running + waiting + 1 > max_running)
+ *          = (running + waiting + 1 − max_running) × step × output tokens / max_running
  *   others = others weight × own uncached prefill / prefill rate × running
  *   score  = ttft + others; the lowest wins, then fewer eff_requests, then
  *            the lower engine index.
@@ -41,8 +44,10 @@
  * the decision (the core counts it); one seen in on_first_byte is reported
  * on the next decision.
  *
- * Not modelled: the wait for a batch slot on a full engine beyond the
- * prefill queued ahead (admission's headroom rule covers a full engine).
+ * Output tokens is the EWMA of max_tokens of the requests dispatched to
+ * the engine (ttft-output-tokens until one is seen): one slot of a full
+ * batch frees every step × output tokens / max_running. Without a cap
+ * (max_running 0) there is no slot wait.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +72,7 @@ typedef struct {
     uint64_t sample_ns;         /* time of the last feed sample seen */
     uint64_t sample_pending;    /* its real pending prefill */
     uint64_t sent_since;        /* uncached tokens this router sent since that sample */
+    double output_tokens;       /* EWMA of max_tokens dispatched here */
 } engine_model_t;
 
 typedef struct {
@@ -99,6 +105,7 @@ static engine_model_t *model_of(ttft_t *t, uint32_t engine_index)
         m->known = true;
         m->prefill_rate = t->base.config.ttft_prefill_tokens_per_s;
         m->step_scale = 1.0;
+        m->output_tokens = (double)t->base.config.ttft_output_tokens;
     }
     return m;
 }
@@ -202,6 +209,21 @@ static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t 
     return m->step_scale * (cfg->ttft_step_ms + cfg->ttft_step_per_seq_ms * running) / 1e3;
 }
 
+/*
+ * A full batch admits a waiting request only when a running one finishes:
+ * with finishes spread evenly, one slot frees every step × output tokens /
+ * max_running, and this request waits behind everyone already waiting.
+ */
+static double slot_wait(const kvr_engine_view_t *v, const engine_model_t *m, double step)
+{
+    if (v->max_running == 0)
+        return 0; /* cap unknown: no slot model (admission fails open the same way) */
+    uint64_t queued = (uint64_t)v->eff_running + v->eff_waiting + 1;
+    if (queued <= v->max_running)
+        return 0;
+    return (double)(queued - v->max_running) * step * m->output_tokens / (double)v->max_running;
+}
+
 static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
                       kvr_route_decision_t *out)
 {
@@ -217,7 +239,8 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     for (size_t v = 0; v < n; v++) {
         const kvr_engine_view_t *view = &views[v];
         learn_from_feed(t, req, view, &clamps);
-        engine_model_t fallback = {.known = true, .prefill_rate = cfg->ttft_prefill_tokens_per_s, .step_scale = 1};
+        engine_model_t fallback = {.known = true, .prefill_rate = cfg->ttft_prefill_tokens_per_s, .step_scale = 1,
+                                   .output_tokens = (double)cfg->ttft_output_tokens};
         const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index) : &fallback;
         double rate = clamp(m->prefill_rate, cfg->ttft_prefill_tokens_per_s / RATE_SPAN,
                             cfg->ttft_prefill_tokens_per_s * RATE_SPAN, cfg->ttft_prefill_tokens_per_s, &clamps);
@@ -225,7 +248,8 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK * retention(st, view);
         double own = prompt > cached ? prompt - cached : 0;
         double running = (double)view->eff_running;
-        double ttft = (queued + own) / rate + step_seconds(cfg, m, running + 1);
+        double step = step_seconds(cfg, m, running + 1);
+        double ttft = (queued + own) / rate + step + slot_wait(view, m, step);
         double score = ttft + cfg->ttft_others_weight * (own / rate) * running;
         if (!isfinite(score)) {
             clamps++;
@@ -260,6 +284,10 @@ static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32
     bool scored = t->last_req == req && t->last_now_ns == req->now_ns && t->last_engine == engine_index;
     uint64_t sent = scored ? t->last_uncached : kvr__policy_uncached_tokens(req, 0);
     engine_model_t *m = model_of(t, engine_index);
+    if (req->max_tokens > 0) {
+        double a = t->base.config.ttft_learn_rate;
+        m->output_tokens = (1 - a) * m->output_tokens + a * (double)req->max_tokens;
+    }
     m->sent_since = m->sent_since + sent < m->sent_since ? UINT64_MAX : m->sent_since + sent;
     t->last_req = NULL;
 }

@@ -115,7 +115,7 @@ Test(policy_config, help_names_every_option_with_its_default, .timeout = 5.)
                           "--replication-ceiling", "--spill-cooldown-ms", "--overlap-weight",
                           "--temperature", "--index-tokens-per-engine", "--index-ttl-ms",
                           "--index-max-blocks", "--ttft-prefill-tokens-per-s", "--ttft-step-ms",
-                          "--ttft-step-per-seq-ms", "--ttft-others-weight", "--ttft-learn-rate"};
+                          "--ttft-step-per-seq-ms", "--ttft-others-weight", "--ttft-learn-rate", "--ttft-output-tokens"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         cr_expect_not_null(strstr(buf, keys[i]), "%s in help", keys[i]);
     cr_expect_not_null(strstr(buf, "(default 1.3)"));

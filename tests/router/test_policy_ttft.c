@@ -65,6 +65,9 @@ ParameterizedTestParameters(policy_ttft, decisions)
          -1, 1},
         {"others weight 0: own TTFT only", {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
          0, 0},
+        {"full batch: the wait for a slot, not only the prefill queued",
+         {{38, 36, 38, 0, 0, 0, 40}, IDLE, IDLE}, -1, 1},
+        {"full batch, cap unknown: no slot model", {{38, 36, 0, 0, 0, 0, 40}, IDLE, IDLE}, -1, 0},
         {"equal scores: fewer requests", {{0, 1, 64, 0, 0, 0, 0}, {0, 0, 64, 0, 0, 0, 0}, {0, 1, 64, 0, 0, 0, 0}}, -1, 1},
     };
     return cr_make_param_array(ttft_case_t, cases, sizeof(cases) / sizeof(cases[0]));
@@ -373,11 +376,16 @@ Test(policy_ttft, hot_owner_trap_with_admission_enforce, .init = setup, .fini = 
     cr_expect_eq(d.view, 1);
 
     /*
-     * The owner's batch is full but its queue holds no prefill (the feed
-     * lags): the prediction keeps the 40-block hit on the owner, and
-     * admission moves it to the idle peer under a seeding lease.
+     * The owner's batch is full, but its requests are one-token answers
+     * (a slot frees every step) and its queue holds no prefill: the
+     * prediction keeps the 40-block hit on the owner, and admission, which
+     * judges headroom, moves it to the idle peer under a seeding lease.
      */
     v[0].eff_pending_prefill_tokens = v[0].real_pending_prefill_tokens = 0;
+    kvr_route_request_t shortreq = *req;
+    shortreq.max_tokens = 1;
+    for (int i = 0; i < 40; i++)
+        ops->on_dispatch(st, &shortreq, 0);
     d = (kvr_route_decision_t){.view = -1};
     ops->pick(st, req, v, 2, &d);
     cr_expect_eq(d.view, 0);
