@@ -245,6 +245,8 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
     kvr_decide_route(&r->decider, req, exclude, n_exclude, charge, out);
     if (out->pressure_fallback)
         r->metrics.pressure_fallback_total++;
+    if (out->input_clamped)
+        r->metrics.input_clamped_total++;
     if (out->status == 503)
         r->metrics.no_candidate_total++;
     if (!out->engine)
@@ -262,6 +264,12 @@ void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why)
 {
     if (kvr_decide_engine_failed(&r->decider, e, why, kvr_clock_now_ns()))
         kvr_upstream_pool_flush(r->pools[e->index]);
+}
+
+void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns)
+{
+    kvr_decide_first_byte(&r->decider, req, res, now_ns);
 }
 
 void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
