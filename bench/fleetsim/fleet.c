@@ -36,6 +36,7 @@ typedef enum {
     EV_ENGINE_RECV,
     EV_STEP_END,
     EV_ROUTER_FIRST_BYTE,
+    EV_ROUTER_FIRST_TOKEN,
     EV_ROUTER_END,
     EV_CLIENT_DONE,
     EV_FEED_TICK,
@@ -277,6 +278,8 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
         q->engine_first_token_ns = f->now;
         if (!q->direct && f->cfg.head_at_first_token)
             push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
+        if (!q->direct)
+            push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_TOKEN, (uint32_t)i, 0, NULL);
     }
     if (!q->direct)
         kvr_fleet_router_progress(&q->route, mreq->generated);
@@ -771,6 +774,7 @@ void kvr_fleet_run(kvr_fleet_t *f)
         case EV_ENGINE_RECV: on_engine_recv(f, ev.a); break;
         case EV_STEP_END: step_end(f, &f->engines[ev.a], (uint32_t)ev.b); break;
         case EV_ROUTER_FIRST_BYTE: kvr_fleet_router_first_byte(&f->reqs[ev.a].route); break;
+        case EV_ROUTER_FIRST_TOKEN: kvr_fleet_router_first_token(&f->reqs[ev.a].route, f->now); break;
         case EV_ROUTER_END: on_router_end(f, ev.a); break;
         case EV_CLIENT_DONE: on_client_done(f, ev.a); break;
         case EV_FEED_TICK: feed_tick(f); break;

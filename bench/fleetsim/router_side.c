@@ -25,6 +25,8 @@ struct kvr_fleet_router_s {
 typedef struct route_state_s {
     kvr_charge_t charge;
     kvr_decide_result_t result;
+    kvr_decider_t *decider;
+    kvr_route_request_t req; /* prompt_tokens and now_ns only: what the first-token hook reads */
 } route_state_t;
 
 void kvr_fleet_router_help(FILE *out)
@@ -146,6 +148,9 @@ void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *re
 {
     route_state_t *st = kvr_xcalloc(1, sizeof *st);
     kvr_decide_route(&r->decider, req, NULL, 0, &st->charge, &st->result);
+    st->decider = &r->decider;
+    st->req.prompt_tokens = req->prompt_tokens;
+    st->req.now_ns = req->now_ns;
     route->impl = st;
     route->engine = st->result.engine ? (int)st->result.engine->index : -1;
     route->status = st->result.engine ? 0 : (st->result.status ? st->result.status : 503);
@@ -156,6 +161,13 @@ void kvr_fleet_router_first_byte(kvr_fleet_route_t *route)
     route_state_t *st = route->impl;
     if (st)
         kvr_charge_first_byte(&st->charge);
+}
+
+void kvr_fleet_router_first_token(kvr_fleet_route_t *route, uint64_t now_ns)
+{
+    route_state_t *st = route->impl;
+    if (st)
+        kvr_decide_first_byte(st->decider, &st->req, &st->result, now_ns);
 }
 
 void kvr_fleet_router_progress(kvr_fleet_route_t *route, uint64_t generated)

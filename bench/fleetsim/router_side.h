@@ -56,6 +56,8 @@ typedef struct kvr_fleet_route_s {
 void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route);
 /** The engine's first response byte reached the router. */
 void kvr_fleet_router_first_byte(kvr_fleet_route_t *route);
+/** The answer's first token reached the router at now_ns: the policy's first-byte hook, as the proxy calls it. */
+void kvr_fleet_router_first_token(kvr_fleet_route_t *route, uint64_t now_ns);
 /** generated tokens streamed so far. */
 void kvr_fleet_router_progress(kvr_fleet_route_t *route, uint64_t generated);
 /**
