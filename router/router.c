@@ -64,25 +64,6 @@ static void pools_destroy(kvr_router_t *r)
     }
 }
 
-static void decide_config(const kvr_router_config_t *cfg, kvr_decide_config_t *out)
-{
-    *out = (kvr_decide_config_t){
-        .policy = cfg->policy,
-        .policy_config = cfg->policy_config,
-        .placement = cfg->placement,
-        .migrate_load = cfg->migrate_load,
-        .admission = cfg->admission,
-        .max_waiting = cfg->max_waiting,
-        .session_ttl_ns = cfg->session_ttl_s * KVR_NS_PER_SEC,
-        .max_sessions = cfg->max_sessions,
-        .fail_threshold = cfg->fail_threshold,
-        .es = cfg->es,
-        .shm_name = cfg->shm_name,
-        .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
-        .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
-    };
-}
-
 int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
 {
     kvr_keys_init(); /* cJSON's hooks are set before any thread parses or prints */
@@ -97,7 +78,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     if (rc < 0)
         goto fail_metrics;
     kvr_decide_config_t dcfg;
-    decide_config(&r->cfg, &dcfg);
+    kvr_router_config_decide(&r->cfg, &dcfg);
     rc = kvr_decide_init(&r->decider, &dcfg);
     if (rc < 0)
         goto fail_decider;

@@ -34,26 +34,6 @@ void kvr_fleet_router_help(FILE *out)
     kvr_router_config_help(out);
 }
 
-/* kvroute's flags as the decision core takes them, as the gateway maps them. */
-static void decide_config(const kvr_router_config_t *cfg, kvr_decide_config_t *out)
-{
-    *out = (kvr_decide_config_t){
-        .policy = cfg->policy,
-        .policy_config = cfg->policy_config,
-        .placement = cfg->placement,
-        .migrate_load = cfg->migrate_load,
-        .admission = cfg->admission,
-        .max_waiting = cfg->max_waiting,
-        .session_ttl_ns = cfg->session_ttl_s * KVR_NS_PER_SEC,
-        .max_sessions = cfg->max_sessions,
-        .fail_threshold = cfg->fail_threshold,
-        .es = cfg->es,
-        .shm_name = cfg->shm_name,
-        .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
-        .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
-    };
-}
-
 int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
                             const kvr_fleet_router_setup_t *setup, char *err, size_t err_len)
 {
@@ -104,7 +84,7 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
 
     kvr_fleet_router_t *r = kvr_xcalloc(1, sizeof *r);
     kvr_decide_config_t dcfg;
-    decide_config(&cfg, &dcfg);
+    kvr_router_config_decide(&cfg, &dcfg);
     if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
         snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);
