@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/json_text.h"
 #include "common/log.h"
+#include "router/prefix_index.h"
 
 int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
 {
@@ -192,6 +193,7 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
         }
     }
     out->pressure_fallback = (dec.flags & KVR_DECISION_PRESSURE_FALLBACK) != 0;
+    out->input_clamped = (dec.flags & KVR_DECISION_INPUT_CLAMPED) != 0;
 
     kvr_admission_verdict_t verdict = kvr_admission_decide(d->admission, views, n, &dec);
     if (verdict == KVR_ADMIT_REJECT) {
@@ -241,6 +243,23 @@ bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why
     e->down_since_ns = now_ns;
     KVR_WARN("engine_down engine=%s why=%s failures=%u", e->id, why, e->consecutive_failures);
     return true;
+}
+
+void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns)
+{
+    if (!d->policy->on_first_byte || !res->engine)
+        return;
+    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    kvr_first_byte_t fb = {
+        .engine_index = res->engine->index,
+        .prompt_tokens = req->prompt_tokens,
+        .uncached_tokens = req->prompt_tokens > cached ? req->prompt_tokens - cached : 0,
+        .queued_prefill_tokens = res->view.eff_pending_prefill_tokens,
+        .running = res->view.eff_running,
+        .ttft_ns = now_ns > req->now_ns ? now_ns - req->now_ns : 0,
+    };
+    d->policy->on_first_byte(d->policy_state, &fb);
 }
 
 void kvr_decide_engine_ok(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns)

@@ -68,6 +68,7 @@ typedef struct kvr_decide_result_s {
     bool pinned;            /* served from an existing session pin */
     bool seed_lease;        /* admitted under a seeding lease (also held in the charge) */
     bool pressure_fallback; /* the policy set KVR_DECISION_PRESSURE_FALLBACK */
+    bool input_clamped;     /* the policy set KVR_DECISION_INPUT_CLAMPED */
     kvr_decide_pin_t pin;
     uint32_t prefix_match_blocks;
     kvr_engine_view_t view; /* the chosen engine's view, before its own charge */
@@ -130,6 +131,9 @@ bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, s
 bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why, uint64_t now_ns);
 /** e answered at now_ns: resets its failures and brings it back when it was out (and not removed). */
 void kvr_decide_engine_ok(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns);
+/** The first body byte of the streamed answer to req (routed as res) arrived at now_ns: tells the policy. */
+void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns);
 
 /** Drops session pins idle past the TTL at now_ns; returns how many. */
 size_t kvr_decide_expire_sessions(kvr_decider_t *d, uint64_t now_ns);

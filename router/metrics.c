@@ -216,6 +216,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     counter(w, "kvroute_no_candidate_total", "decisions that found no healthy engine", m->no_candidate_total);
     counter(w, "kvroute_pressure_fallback_total", "cache_aware decisions that fell back fleet-wide for lack of caps",
             m->pressure_fallback_total);
+    counter(w, "kvroute_policy_input_clamped_total",
+            "ttft decisions that clamped an absurd feed value or learned figure", m->input_clamped_total);
     kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
     kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, r->in_flight);
     histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);

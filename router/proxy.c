@@ -317,6 +317,9 @@ static void count_output(proxy_t *p, const char *data, size_t len)
 static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
+    /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
+    if (p->sse && p->body_bytes == 0 && len > 0 && p->status < 300)
+        kvr_router_first_byte(p->r, &p->route_req, &p->route, kvr_clock_now_ns());
     count_output(p, data, len);
     if (p->head_pending) {
         kvr_buf_append(&p->pending, data, len);

@@ -64,25 +64,6 @@ static void pools_destroy(kvr_router_t *r)
     }
 }
 
-static void decide_config(const kvr_router_config_t *cfg, kvr_decide_config_t *out)
-{
-    *out = (kvr_decide_config_t){
-        .policy = cfg->policy,
-        .policy_config = cfg->policy_config,
-        .placement = cfg->placement,
-        .migrate_load = cfg->migrate_load,
-        .admission = cfg->admission,
-        .max_waiting = cfg->max_waiting,
-        .session_ttl_ns = cfg->session_ttl_s * KVR_NS_PER_SEC,
-        .max_sessions = cfg->max_sessions,
-        .fail_threshold = cfg->fail_threshold,
-        .es = cfg->es,
-        .shm_name = cfg->shm_name,
-        .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
-        .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
-    };
-}
-
 int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
 {
     kvr_keys_init(); /* cJSON's hooks are set before any thread parses or prints */
@@ -97,7 +78,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     if (rc < 0)
         goto fail_metrics;
     kvr_decide_config_t dcfg;
-    decide_config(&r->cfg, &dcfg);
+    kvr_router_config_decide(&r->cfg, &dcfg);
     rc = kvr_decide_init(&r->decider, &dcfg);
     if (rc < 0)
         goto fail_decider;
@@ -245,6 +226,8 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
     kvr_decide_route(&r->decider, req, exclude, n_exclude, charge, out);
     if (out->pressure_fallback)
         r->metrics.pressure_fallback_total++;
+    if (out->input_clamped)
+        r->metrics.input_clamped_total++;
     if (out->status == 503)
         r->metrics.no_candidate_total++;
     if (!out->engine)
@@ -262,6 +245,12 @@ void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why)
 {
     if (kvr_decide_engine_failed(&r->decider, e, why, kvr_clock_now_ns()))
         kvr_upstream_pool_flush(r->pools[e->index]);
+}
+
+void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns)
+{
+    kvr_decide_first_byte(&r->decider, req, res, now_ns);
 }
 
 void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)

@@ -96,6 +96,9 @@ bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, si
 void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why);
 /** An engine answered: resets its failures and brings it back when it was out. */
 void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e);
+/** The first body byte of the streamed answer to req (routed as res) arrived now: tells the policy. */
+void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns);
 /** Adds an engine at run time (admin, SIGHUP): 0 or -errno. */
 int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */

@@ -112,6 +112,32 @@ Test(proxy, sse_stream_arrives_untouched)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_ttft_seconds_count"), 1);
 }
 
+/* The first body byte of each streamed answer reaches the policy; plausible answers clamp nothing. */
+Test(proxy, ttft_policy_learns_from_streamed_first_bytes)
+{
+    const char *extra[] = {"--policy", "ttft", NULL};
+    kvr_harness_start(&h, 2, extra);
+    for (int i = 0; i < 6; i++) {
+        char *resp;
+        cr_assert_eq(post("X-Fake: chunks=3,interval_ms=5\r\n", chat_stream, &resp), 200);
+        free(resp);
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"200\"}"), 12);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_policy_input_clamped_total"), 0);
+    double ttft = 0;
+    char sample[160];
+    for (int e = 0; e < 2; e++) {
+        snprintf(sample, sizeof sample, "kvroute_selections_total{engine=\"http://127.0.0.1:%u\",policy=\"ttft\",reason=\"ttft\"}",
+                 kvr_fake_port(h.fleet, e));
+        double v = kvr_harness_metric(&h, sample);
+        ttft += v > 0 ? v : 0;
+    }
+    cr_expect_eq(ttft, 12, "every request scored by ttft");
+}
+
 typedef struct burst_arg_s {
     int status;
     char engine[64];
