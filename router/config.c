@@ -276,7 +276,8 @@ void kvr_router_config_help(FILE *out)
             "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
             "and streams the answer back untouched. It also serves GET /v1/models, /health,\n"
             "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
-            "Signals: SIGTERM/SIGINT drain in-flight requests then exit; SIGHUP re-reads the\n"
+            "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
+            "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
             "engine list from --config.\n\nflags:\n");
     kvr_opt_set_t sets[2];
     option_sets(NULL, sets);

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -195,10 +196,8 @@ static void post_many(uint16_t port, const char *path, char **bodies, size_t n, 
     for (size_t i = 0; i < n; i++) {
         size_t body_len = strlen(bodies[i]);
         cr_assert_gt(body_len, 0);
-        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-        inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-        cr_assert_eq(connect(fds[i], (struct sockaddr *)&sa, sizeof sa), 0);
+        fds[i] = kvr_test_connect(port);
+        cr_assert_geq(fds[i], 0, "connect to the simulator: %s", strerror(errno));
         char head[256];
         int hn = snprintf(head, sizeof head,
                           "POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"

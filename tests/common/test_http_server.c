@@ -19,10 +19,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
 #include "common/http_server.h"
+#include "tests/support/proc.h"
 
 static uv_loop_t loop;
 static uv_async_t stop_async;
@@ -44,6 +46,8 @@ static uv_async_t adopt_async;
 static atomic_int adopt_fd;
 static atomic_int adopt_rc;
 static atomic_int adopts;
+static atomic_int hangs;
+static atomic_int bigs;
 
 #define BIG_CHUNK (128 * 1024)
 #define BIG_CHUNKS 64
@@ -149,10 +153,12 @@ static void on_request(kvr_http_req_t *req, void *user)
         for (int i = 0; i < BIG_CHUNKS; i++)
             kvr_http_stream_write(req, chunk, sizeof chunk);
         atomic_store(&max_queued, kvr_http_stream_queued(req));
+        atomic_fetch_add(&bigs, 1);
         /* Ends once the client has taken everything: the router's backpressure pattern. */
         kvr_http_req_on_drain(req, big_drained, NULL);
     } else if (strcmp(path, "/hang") == 0) {
         kvr_http_req_on_abort(req, hang_abort, NULL);
+        atomic_fetch_add(&hangs, 1);
     } else if (strcmp(path, "/length") == 0) {
         kvr_http_stream_begin(req, 200, "text/plain", NULL, 0, 10);
         kvr_http_stream_write(req, "hello", 5);
@@ -279,12 +285,10 @@ static void stop(void)
 
 static int client(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    int fd = kvr_test_connect((uint16_t)port);
+    cr_assert_geq(fd, 0, "connect: %s", strerror(errno));
     struct timeval tv = {.tv_sec = 3};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
     return fd;
 }
 
@@ -342,10 +346,49 @@ static int peer_closed(int fd)
     return n == 0 || (n < 0 && errno == ECONNRESET);
 }
 
-static void wait_for(atomic_int *counter, int value)
+static uint64_t monotonic_ms(void)
 {
-    for (int i = 0; i < 300 && atomic_load(counter) < value; i++)
-        usleep(10000);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Waits until *counter reaches value; fails the test when it does not within
+ * a safety deadline far above any wait on a loaded machine. */
+#define wait_for(counter, value) wait_for_counter(counter, value, #counter)
+static void wait_for_counter(atomic_int *counter, int value, const char *name)
+{
+    uint64_t deadline = monotonic_ms() + 10000;
+    while (atomic_load(counter) < value) {
+        if (monotonic_ms() >= deadline)
+            cr_assert_fail("%s stayed at %d, never reached %d", name, atomic_load(counter), value);
+        usleep(1000);
+    }
+}
+
+/* The bytes the server holds for its connections, read on the loop thread. */
+static size_t probe_bytes(void)
+{
+    int seen = atomic_load(&probes);
+    uv_async_send(&probe_async);
+    while (atomic_load(&probes) == seen)
+        usleep(1000);
+    return atomic_load(&probed_bytes);
+}
+
+/*
+ * Waits until the server has read and parsed the start of a request on its
+ * only connection (it then holds the request: more bytes than `idle`), so
+ * that whatever the client sends next arrives in another read.
+ */
+static void wait_server_read_part(size_t idle)
+{
+    uint64_t deadline = monotonic_ms() + 10000;
+    while (probe_bytes() <= idle) {
+        if (monotonic_ms() >= deadline)
+            cr_assert_fail("the server never read the first part of the request");
+        usleep(1000);
+    }
 }
 
 /* ---- tests ---- */
@@ -415,7 +458,7 @@ Test(http_server, backpressure_is_reported_and_drain_fires, .timeout = 20.)
     start(NULL);
     int fd = client();
     send_str(fd, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
-    usleep(200000); /* let the queue build up while nobody reads */
+    wait_for(&bigs, 1); /* the handler wrote 8 MiB at once while nobody reads */
     cr_assert_gt(atomic_load(&max_queued), 0, "bytes the socket could not take are counted");
     cr_assert_eq(atomic_load(&drains), 0, "no drain while the client does not read");
     size_t cap = (size_t)BIG_CHUNK * BIG_CHUNKS + 65536, len = 0;
@@ -441,9 +484,12 @@ Test(http_server, chunked_request_body_is_delivered_whole, .timeout = 10.)
 {
     start(NULL);
     int fd = client();
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    size_t idle = probe_when_open(1);
     send_str(fd, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                  "5\r\nhello\r\n");
-    usleep(20000);
+    wait_server_read_part(idle); /* the second chunk comes in another read */
     send_str(fd, "6\r\n world\r\n0\r\n\r\n");
     char buf[4096];
     cr_assert_eq(read_response(fd, buf, sizeof buf), 200);
@@ -550,14 +596,20 @@ Test(http_server, header_split_across_reads_is_folded_only_after_a_line_break, .
     int fd = client();
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    size_t idle = probe_when_open(1);
     send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab");
-    usleep(20000);
+    wait_server_read_part(idle);
     send_str(fd, "  cd\r\n\r\n");
     char buf[4096];
     cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "a value split mid-line is one value");
     cr_assert(strstr(buf, "X-Request-ID: ab  cd\r\n"), "%s", buf);
+    /* A fresh connection, so that the server holds nothing but the new part. */
+    close(fd);
+    fd = client();
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    idle = probe_when_open(1);
     send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab\r\n");
-    usleep(20000);
+    wait_server_read_part(idle);
     send_str(fd, " cd\r\n\r\n");
     cr_assert_eq(read_response(fd, buf, sizeof buf), 400, "a continuation line is refused");
     cr_assert(strstr(buf, "folding"), "%s", buf);
@@ -752,7 +804,7 @@ Test(http_server, client_disconnect_mid_stream_fires_abort_once, .timeout = 10.)
     cr_assert_eq(atomic_load(&aborts), 1);
     int fd2 = client();
     send_str(fd2, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
-    usleep(50000);
+    wait_for(&hangs, 1); /* the handler holds it: a close now is an abort */
     close(fd2);
     wait_for(&aborts, 2);
     cr_assert_eq(atomic_load(&aborts), 2);
@@ -764,7 +816,7 @@ Test(http_server, destroy_aborts_requests_in_flight, .timeout = 10.)
     start(NULL);
     int fd = client();
     send_str(fd, "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n");
-    usleep(50000);
+    wait_for(&hangs, 1);
     stop();
     cr_assert_eq(atomic_load(&aborts), 1, "the pending handler learned of the shutdown");
     cr_assert(peer_closed(fd));

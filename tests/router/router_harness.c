@@ -95,14 +95,47 @@ long kvr_harness_shadow_total(const kvr_harness_t *h)
     return total;
 }
 
+/* Conditions read over HTTP: one request every ~10 ms is enough, and keeps the router's loop free. */
+static bool shadow_zero(void *arg)
+{
+    if (kvr_harness_shadow_total(arg) == 0)
+        return true;
+    kvr_test_sleep_ms(10);
+    return false;
+}
+
 bool kvr_harness_wait_zero(const kvr_harness_t *h, unsigned timeout_ms)
 {
-    for (unsigned waited = 0; waited <= timeout_ms; waited += 50) {
-        if (kvr_harness_shadow_total(h) == 0)
-            return true;
-        kvr_test_sleep_ms(50);
-    }
+    return kvr_test_wait_until(shadow_zero, (void *)h, timeout_ms);
+}
+
+typedef struct {
+    const kvr_harness_t *h;
+    const char *sample;
+    double value;
+    bool reach;
+} metric_wait_t;
+
+static bool metric_there(void *arg)
+{
+    const metric_wait_t *m = arg;
+    double v = kvr_harness_metric(m->h, m->sample);
+    if (m->reach ? v >= m->value : v == m->value)
+        return true;
+    kvr_test_sleep_ms(10);
     return false;
+}
+
+bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms)
+{
+    metric_wait_t m = {h, sample, value, false};
+    return kvr_test_wait_until(metric_there, &m, timeout_ms);
+}
+
+bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms)
+{
+    metric_wait_t m = {h, sample, value, true};
+    return kvr_test_wait_until(metric_there, &m, timeout_ms);
 }
 
 double kvr_harness_metric(const kvr_harness_t *h, const char *sample)

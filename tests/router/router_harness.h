@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tests/router/fake_engine.h"
+#include "tests/support/fake_engine.h"
 
 typedef struct kvr_harness_s {
     kvr_fake_fleet_t *fleet;
@@ -26,10 +26,14 @@ void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra
 int kvr_harness_stop(kvr_harness_t *h);
 /** Sum over engines of shadow requests + pending-prefill + KV tokens, from GET /engines; -1 on error. */
 long kvr_harness_shadow_total(const kvr_harness_t *h);
-/** Polls until the shadow counters are all zero; false after timeout_ms. */
+/** Polls until the shadow counters are all zero; false after timeout_ms (a safety net, not a bound). */
 bool kvr_harness_wait_zero(const kvr_harness_t *h, unsigned timeout_ms);
 /** The value of one /metrics sample line ("name{labels}"), or -1 when absent. */
 double kvr_harness_metric(const kvr_harness_t *h, const char *sample);
+/** Waits until the /metrics sample equals value; false after timeout_ms (a safety net). */
+bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms);
+/** Waits until the /metrics sample is at least value; false after timeout_ms (a safety net). */
+bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms);
 /** The value of header name in a raw response (copied into out), or NULL. */
 const char *kvr_harness_header(const char *response, const char *name, char *out, size_t cap);
 /** Decodes a chunked body in place; returns its length, or -1 when malformed or unterminated. */

@@ -143,11 +143,11 @@ Test(feed, stale_heartbeat_means_shadow_for_every_engine)
     kvr_engine_view_t v;
     cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_WRITER_STALE);
     cr_expect_eq(v.eff_requests, 0);
-    kvr_test_sleep_ms(600); /* past the reopen interval: the same object is not mapped again */
-    kvr_feed_refresh(&feed, kvr_clock_now_ns());
+    /* Past the reopen interval (500 ms): the same object is not mapped again. */
+    now += 600 * KVR_NS_PER_MS;
+    kvr_feed_refresh(&feed, now);
     cr_expect_eq(feed.opens_total, 1);
-    kvr_shm_heartbeat(&writer, kvr_clock_now_ns());
-    now = kvr_clock_now_ns();
+    kvr_shm_heartbeat(&writer, now);
     kvr_feed_refresh(&feed, now);
     cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
 }
@@ -193,8 +193,7 @@ Test(feed, missing_segment_then_appearing)
     st.running = 2;
     st.sample_time_ns = kvr_clock_now_ns();
     kvr_shm_write_slot(&late, (uint32_t)slot, &st);
-    kvr_test_sleep_ms(600); /* reopen attempts are rate limited */
-    now = kvr_clock_now_ns();
+    now += 600 * KVR_NS_PER_MS; /* reopen attempts are rate limited (one per 500 ms) */
     kvr_shm_heartbeat(&late, now);
     kvr_feed_refresh(&feed, now);
     cr_expect_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
@@ -234,8 +233,7 @@ Test(feed, remaps_on_generation_change_and_reopens_a_restarted_writer)
     cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
     cr_assert_eq(kvr_shm_add_engine(&writer, ENGINE), 0);
     publish(0, 11, 0, 0, true);
-    kvr_test_sleep_ms(300);
-    now = kvr_clock_now_ns();
+    now = kvr_clock_now_ns() + 300 * KVR_NS_PER_MS; /* past the identity check interval (250 ms) */
     kvr_feed_refresh(&feed, now);
     cr_assert_eq(kvr_feed_view(&feed, engine, now, true, &v), KVR_FEED_FRESH);
     cr_expect_eq(v.eff_requests, 11);

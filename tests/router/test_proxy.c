@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -39,10 +40,8 @@ static int post(const char *headers, const char *body, char **resp)
 
 static int connect_router(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(h.port)};
-    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    int fd = kvr_test_connect(h.port);
+    cr_assert_geq(fd, 0, "connect to kvroute: %s", strerror(errno));
     return fd;
 }
 
@@ -79,7 +78,7 @@ Test(proxy, non_streamed_answer_passes_with_request_id_and_engine_header)
     cr_expect_not_null(kvr_harness_header(resp, "X-Request-ID", v, sizeof v));
     cr_expect_gt(strlen(v), 4);
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, engine_header_can_be_turned_off)
@@ -108,7 +107,7 @@ Test(proxy, sse_stream_arrives_untouched)
     strcat(want, "data: [DONE]\n\n");
     cr_expect_str_eq(body, want);
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"200\"}"), 1);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_ttft_seconds_count"), 1);
 }
@@ -155,6 +154,18 @@ static void *burst_one(void *arg)
     return NULL;
 }
 
+static bool all_held(void *arg)
+{
+    (void)arg;
+    return kvr_fake_held(h.fleet) >= 100;
+}
+
+static bool engine0_aborted(void *arg)
+{
+    (void)arg;
+    return kvr_fake_aborted(h.fleet, 0) >= 1;
+}
+
 Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
 {
     const char *extra[] = {"--policy", "load_only", NULL};
@@ -163,9 +174,8 @@ Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
     pthread_t threads[100];
     for (int i = 0; i < 100; i++)
         cr_assert_eq(pthread_create(&threads[i], NULL, burst_one, &args[i]), 0);
-    for (int waited = 0; kvr_fake_held(h.fleet) < 100 && waited < 10000; waited += 20)
-        kvr_test_sleep_ms(20);
-    cr_expect_eq(kvr_fake_held(h.fleet), 100);
+    cr_assert(kvr_test_wait_until(all_held, NULL, 30000), "only %u of 100 requests reached the engines",
+              kvr_fake_held(h.fleet));
     cr_expect_eq(kvr_harness_shadow_total(&h) > 0, 1, "held requests are in the shadow counters");
     kvr_fake_release(h.fleet);
     for (int i = 0; i < 100; i++)
@@ -182,7 +192,7 @@ Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
     }
     for (int e = 0; e < 4; e++)
         cr_expect_eq(per_engine[e], 25, "engine %d got %d of 100", e, per_engine[e]);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
@@ -198,10 +208,9 @@ Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
     cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
     cr_expect_gt(kvr_harness_shadow_total(&h), 0);
     close(fd);
-    for (int waited = 0; kvr_fake_aborted(h.fleet, 0) < 1 && waited < 3000; waited += 20)
-        kvr_test_sleep_ms(20);
-    cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1, "the engine's request must be aborted too");
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000), "the engine's request must be aborted too");
+    cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 1);
 }
 
@@ -224,7 +233,7 @@ Test(proxy, engine_crash_mid_stream_sends_an_error_event_and_cuts_the_stream)
     expect_cut_with_error_event(body);
     cr_expect_not_null(strstr(body, "\"type\":\"server_error\""));
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_cut_total"), 1);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_in_flight"), 0);
     /* the connection was the client's only; the router still serves */
@@ -251,7 +260,7 @@ Test(proxy, interim_100_continue_is_skipped_and_the_final_answer_reaches_the_cli
     cr_expect_null(strstr(resp, "100 Continue"), "nothing of the interim heads reaches the client");
     cr_expect_null(strstr(resp, "Link:"));
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
@@ -269,7 +278,7 @@ Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
     cr_expect_eq(status, 502, "a protocol switch nobody asked for: %s", resp);
     cr_expect_null(strstr(resp, "not http"));
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
@@ -292,7 +301,7 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
     }
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"status_5xx\"}"), 0);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     /* with no other engine left, the engine's own 5xx reaches the client */
     kvr_fake_force(h.fleet, 1, "status=500");
     char *resp;
@@ -300,7 +309,7 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
     cr_expect(status == 500 || status == 503 || status == 502, "got %d", status);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"error\""));
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, dead_engine_leaves_the_candidate_set_and_returns)
@@ -320,9 +329,8 @@ Test(proxy, dead_engine_leaves_the_candidate_set_and_returns)
     cr_expect_gt(kvr_harness_metric(&h, sample), 0);
     kvr_fake_force(h.fleet, 0, "");
     snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 0));
-    for (int waited = 0; kvr_harness_metric(&h, sample) != 1 && waited < 5000; waited += 100)
-        kvr_test_sleep_ms(100); /* health checks every 200 ms bring it back */
-    cr_expect_eq(kvr_harness_metric(&h, sample), 1);
+    /* health checks every 200 ms bring it back */
+    cr_assert(kvr_harness_wait_metric(&h, sample, 1, 10000), "engine 0 never healthy again");
     unsigned before = kvr_fake_requests(h.fleet, 0);
     for (int i = 0; i < 4; i++) {
         cr_assert_eq(post(NULL, chat, &resp), 200);
@@ -339,9 +347,8 @@ Test(proxy, first_byte_and_idle_timeouts)
     cr_assert_eq(post("X-Fake: hang=1\r\n", chat, &resp), 504);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":504"));
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
-    for (int waited = 0; kvr_fake_aborted(h.fleet, 0) < 1 && waited < 2000; waited += 20)
-        kvr_test_sleep_ms(20);
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
+    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000), "the timed-out request was not aborted upstream");
     cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
 
     cr_assert_eq(post("X-Fake: chunks=3,interval_ms=1000\r\n", chat_stream, &resp), 200);
@@ -350,7 +357,7 @@ Test(proxy, first_byte_and_idle_timeouts)
     expect_cut_with_error_event(body);
     cr_expect_not_null(strstr(body, "\"code\":504"), "a stalled stream's error event says timeout: %s", body);
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"first_byte\"}"), 1);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"idle\"}"), 1);
 }
@@ -386,7 +393,7 @@ Test(proxy, bad_input_gets_its_status)
     cr_expect(read_until(fd, "408", buf, sizeof buf, 3000), "a slow client gets 408");
     close(fd);
     cr_expect_eq(kvr_fake_requests(h.fleet, -1), 0, "nothing bad reached the engine");
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_test_http(h.port, "GET", "/health", NULL, NULL, &resp, 3000), 200);
     free(resp);
 }
@@ -444,9 +451,11 @@ Test(proxy, models_are_the_union_of_the_engines)
     free(resp);
 }
 
+static const char *const info_log[] = {"--log-level", "info", NULL};
+
 Test(proxy, sigterm_drains_in_flight_requests_then_exits)
 {
-    kvr_harness_start(&h, 1, NULL);
+    kvr_harness_start(&h, 1, info_log);
     int fd = connect_router();
     char req[512];
     int n = snprintf(req, sizeof req,
@@ -459,9 +468,36 @@ Test(proxy, sigterm_drains_in_flight_requests_then_exits)
     cr_expect(read_until(fd, "[DONE]", buf + strlen(buf), sizeof buf - strlen(buf), 5000),
               "the in-flight stream finishes after SIGTERM");
     close(fd);
-    int status = kvr_test_stop(h.pid, SIGTERM, 5000);
+    /* Drained, it exits by itself: a second signal would mean "exit now". */
+    int status = kvr_test_wait_exit(h.pid, 10000);
     h.pid = 0;
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=drained"), "see %s", h.log_path);
+}
+
+Test(proxy, second_sigterm_while_draining_exits_at_once)
+{
+    kvr_harness_start(&h, 1, info_log);
+    int fd = connect_router();
+    char req[512];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
+                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    char buf[65536];
+    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    kill(h.pid, SIGTERM);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "draining signal=SIGTERM", 10000), "see %s", h.log_path);
+    cr_assert(kvr_test_alive(h.pid), "the first SIGTERM drains, it does not exit");
+    kill(h.pid, SIGTERM);
+    /* The 20 s stream is cut: the router exits long before it would end. */
+    int status = kvr_test_wait_exit(h.pid, 10000);
+    h.pid = 0;
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=second_signal"), "see %s", h.log_path);
+    size_t len = strlen(buf);
+    cr_expect_not(read_until(fd, "[DONE]", buf + len, sizeof buf - len, 3000), "the stream in flight was cut");
+    close(fd);
 }
 
 Test(proxy, admin_adds_and_removes_engines_behind_the_token)
@@ -514,8 +550,7 @@ Test(proxy, sighup_reloads_the_engine_list)
     kill(h.pid, SIGHUP);
     char gone[96];
     snprintf(gone, sizeof gone, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 1));
-    for (int waited = 0; kvr_harness_metric(&h, gone) != 1 && waited < 5000; waited += 50)
-        kvr_test_sleep_ms(50);
+    cr_assert(kvr_harness_wait_metric(&h, gone, 1, 10000), "the reloaded engine never showed up healthy");
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(post(NULL, chat, &resp), 200);
         free(resp);
@@ -534,9 +569,9 @@ Test(proxy, metrics_pass_promtool_and_es0_reconciles_against_engine_metrics)
     free(resp);
     cr_assert_eq(post("X-Fake: status=400\r\n", chat, &resp), 400);
     free(resp);
-    for (int waited = 0; kvr_harness_metric(&h, "kvroute_reconcile_runs_total") < 2 && waited < 4000; waited += 100)
-        kvr_test_sleep_ms(100);
-    cr_expect_geq(kvr_harness_metric(&h, "kvroute_reconcile_runs_total"), 2);
+    /* --reconcile-s 1: two runs take about 2 s; the deadline is a safety net. */
+    cr_assert(kvr_harness_wait_metric_reach(&h, "kvroute_reconcile_runs_total", 2, 20000),
+              "reconcile ran %g times", kvr_harness_metric(&h, "kvroute_reconcile_runs_total"));
     char sample[128];
     snprintf(sample, sizeof sample, "kvroute_engine_reconcile_drift{engine=\"http://127.0.0.1:%u\"}",
              kvr_fake_port(h.fleet, 0));
@@ -578,7 +613,7 @@ Test(proxy, a_large_body_reaches_the_engine_byte_for_byte)
     cr_expect_str_eq(kvr_test_http_body(resp), expect);
     free(resp);
     free(body);
-    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
@@ -610,12 +645,10 @@ Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
      * here: in_flight is 0 before that request exists. Each one counts its
      * abort once it was read whole and its client's close seen.
      */
-    for (int waited = 0; kvr_harness_metric(&h, "kvroute_client_aborts_total") < 3 && waited < 10000; waited += 50)
-        kvr_test_sleep_ms(50);
-    cr_expect(kvr_harness_wait_zero(&h, 5000));
-    for (int waited = 0; kvr_harness_metric(&h, "kvroute_in_flight") != 0 && waited < 5000; waited += 50)
-        kvr_test_sleep_ms(50);
-    cr_expect_eq(kvr_harness_metric(&h, "kvroute_in_flight"), 0);
+    cr_expect(kvr_harness_wait_metric_reach(&h, "kvroute_client_aborts_total", 3, 20000),
+              "the three clients' aborts were never counted");
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000), "requests left in flight");
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 3);
     char *resp;
     cr_expect_eq(post(NULL, chat, &resp), 200, "kvroute still serves");

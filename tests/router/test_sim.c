@@ -105,7 +105,7 @@ Test(sim, streamed_and_whole_answers_and_models)
     const char *first = strstr(body, "\"id\":\"sim-30b-a3b\"");
     cr_expect(first && !strstr(first + 1, "\"id\":\"sim-30b-a3b\""), "the shared model is listed once: %s", body);
     free(resp);
-    cr_expect(kvr_harness_wait_zero(&h, 3000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 typedef struct shot_s {
@@ -141,7 +141,7 @@ Test(sim, burst_of_100_under_load_only_spreads_evenly)
     /* 300 output tokens keep every request in flight for well over the burst's arrival */
     for (int i = 0; i < ENGINES; i++)
         cr_expect(per[i] >= 23 && per[i] <= 27, "engine %d got %d of 100", i, per[i]);
-    cr_expect(kvr_harness_wait_zero(&h, 3000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 static int turn(const char *session, char **resp)
@@ -187,7 +187,7 @@ Test(sim, sticky_sessions_stay_and_a_dead_pin_is_replaced)
         free(resp);
     }
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_session_placements_total{kind=\"replaced\"}"), 1);
-    cr_expect(kvr_harness_wait_zero(&h, 3000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 Test(sim, openai_npm_client_through_the_router)
@@ -224,7 +224,7 @@ Test(sim, openai_npm_client_through_the_router)
     else
         kvr_test_stop(pid, 0, 0); /* already reaped: only drops it from the cleanup list */
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "node script failed (status %d)", st);
-    cr_expect(kvr_harness_wait_zero(&h, 3000));
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 
 static void *direct_long_request(void *arg)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The upstream client on its own loop against raw engines: interim heads,
- * a connect that completed while the loop was busy (not a timeout), and an
- * engine that really is silent (a timeout). Each test ends with every
- * handle closed and uv_loop_close() == 0.
+ * The upstream client on its own loop against raw and scripted engines:
+ * interim heads, a connect that completed while the loop was busy (not a
+ * timeout), an engine that really is silent (a timeout), keep-alive reuse,
+ * the idle limit, and an idle connection the engine closed. Each test ends
+ * with every handle closed and uv_loop_close() == 0.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include <uv.h>
 
 #include "router/upstream.h"
-#include "tests/router/fake_engine.h"
+#include "tests/support/fake_engine.h"
 
 typedef struct result_s {
     int ends;
@@ -177,4 +178,107 @@ Test(upstream, a_silent_engine_still_times_out, .timeout = 10.)
     cr_expect_eq(f.result.phase, KVR_UPSTREAM_WAIT);
     cr_expect_eq(kvr_raw_engine_requests(f.engine), 1, "the engine had the request");
     teardown_fixture(&f);
+}
+
+/* ---- the pool against a scripted keep-alive engine ----------------------- */
+
+typedef struct pool_fixture_s {
+    uv_loop_t loop;
+    kvr_fake_fleet_t *fleet;
+    kvr_upstream_pool_t *pool;
+    kvr_upstream_timeouts_t timeouts;
+} pool_fixture_t;
+
+static void pool_setup(pool_fixture_t *p, uint32_t max_idle)
+{
+    memset(p, 0, sizeof *p);
+    cr_assert_eq(uv_loop_init(&p->loop), 0);
+    p->fleet = kvr_fake_start(1);
+    struct sockaddr_in a;
+    uv_ip4_addr("127.0.0.1", kvr_fake_port(p->fleet, 0), &a);
+    cr_assert_eq(kvr_upstream_pool_create(&p->loop, (const struct sockaddr *)&a, sizeof a, "engine", max_idle,
+                                          NULL, &p->pool), 0);
+    p->timeouts = (kvr_upstream_timeouts_t){.connect_ms = 5000, .first_byte_ms = 5000, .idle_ms = 5000};
+}
+
+static void pool_teardown(pool_fixture_t *p)
+{
+    kvr_upstream_pool_destroy(p->pool);
+    uv_run(&p->loop, UV_RUN_DEFAULT);
+    cr_expect_eq(uv_loop_close(&p->loop), 0, "every handle is closed");
+    kvr_fake_stop(p->fleet);
+}
+
+static void pool_start(pool_fixture_t *p, result_t *r)
+{
+    static const char body[] = "{\"prompt\":\"x\"}";
+    kvr_upstream_t *up;
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(kvr_upstream_request(p->pool, "POST", "/v1/completions", NULL, 0, body, sizeof body - 1,
+                                      &p->timeouts, &cbs, r, &up), 0);
+}
+
+/* Runs the loop until every result in rs has ended (the pooled connections keep it alive). */
+static void pool_wait(pool_fixture_t *p, result_t *rs, int n)
+{
+    for (int i = 0; i < n; i++)
+        while (rs[i].ends == 0)
+            uv_run(&p->loop, UV_RUN_ONCE);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(rs[i].status, 0, "request %d ended with %d", i, rs[i].status);
+        cr_expect_eq(rs[i].head_status, 200);
+    }
+}
+
+static uint32_t pool_idle(const pool_fixture_t *p)
+{
+    uint32_t idle, busy;
+    kvr_upstream_pool_stats(p->pool, &idle, &busy);
+    cr_expect_eq(busy, 0, "no request in flight, yet %u connections busy", busy);
+    return idle;
+}
+
+Test(upstream, a_keep_alive_connection_is_reused, .timeout = 10.)
+{
+    pool_fixture_t p;
+    pool_setup(&p, 4);
+    result_t r;
+    for (int i = 0; i < 3; i++) {
+        pool_start(&p, &r);
+        pool_wait(&p, &r, 1);
+        cr_expect_eq(pool_idle(&p), 1, "the connection went back to the pool");
+    }
+    cr_expect_eq(kvr_fake_connections(p.fleet, 0), 1, "three requests, one connection");
+    cr_expect_eq(kvr_fake_requests(p.fleet, 0), 3);
+    pool_teardown(&p);
+}
+
+Test(upstream, the_pool_keeps_at_most_max_idle_connections, .timeout = 10.)
+{
+    pool_fixture_t p;
+    pool_setup(&p, 1);
+    result_t r[3];
+    for (int i = 0; i < 3; i++)
+        pool_start(&p, &r[i]); /* all at once: one connection each */
+    pool_wait(&p, r, 3);
+    cr_expect_eq(kvr_fake_connections(p.fleet, 0), 3);
+    cr_expect_eq(pool_idle(&p), 1, "connections past max_idle are closed, not kept");
+    pool_teardown(&p);
+}
+
+Test(upstream, an_idle_connection_the_engine_closed_is_forgotten, .timeout = 10.)
+{
+    pool_fixture_t p;
+    pool_setup(&p, 4);
+    result_t r;
+    pool_start(&p, &r);
+    pool_wait(&p, &r, 1);
+    cr_assert_eq(pool_idle(&p), 1);
+    kvr_fake_drop_connections(p.fleet, 0); /* the engine's idle timeout, say */
+    while (pool_idle(&p) != 0)             /* the pool reads the EOF of its idle connection */
+        uv_run(&p.loop, UV_RUN_ONCE);
+    pool_start(&p, &r);
+    pool_wait(&p, &r, 1);
+    cr_expect_eq(kvr_fake_connections(p.fleet, 0), 2, "the next request opened a new connection");
+    pool_teardown(&p);
 }

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,7 +24,7 @@
 #include "common/error.h"
 #include "common/prom.h"
 #include "tests/statefeed/feed_harness.h"
-#include "tests/statefeed/responder.h"
+#include "tests/support/fake_engine.h"
 #include "tests/support/proc.h"
 
 /* How long a test waits for an event before it gives up: a bound on a
@@ -73,14 +74,14 @@ static void page(char *out, size_t cap, unsigned running)
 Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
 {
     enum { N = 3 };
-    responder_t *r = responder_start(N);
+    kvr_fake_fleet_t *r = kvr_fake_start(N);
     char urls[N][64], body[128];
     const char *args[2 * N + 3];
     int a = 0;
     for (int i = 0; i < N; i++) {
         page(body, sizeof(body), (unsigned)i + 1);
-        responder_set_bodies(r, (unsigned)i, body, NULL);
-        feed_url(urls[i], sizeof(urls[i]), responder_port(r, (unsigned)i));
+        kvr_fake_set_bodies(r, (unsigned)i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), kvr_fake_port(r, (unsigned)i));
         args[a++] = "--engine";
         args[a++] = urls[i];
     }
@@ -95,7 +96,7 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     kvr_engine_state_t before, s;
     cr_assert(feed_read(&f, urls[1], &before, NULL));
     uint64_t down_at = kvr_clock_now_ns();
-    responder_set_mode(r, 1, RESPONDER_DOWN);
+    kvr_fake_set_mode(r, 1, KVR_FAKE_DOWN);
     cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &s), "dead engine stayed healthy");
     cr_expect_geq(s.consecutive_failures, 3);
     cr_expect_leq(s.sample_time_ns, down_at, "a sample time moved without a sample");
@@ -117,10 +118,10 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     cr_expect_geq(age, kvr_clock_age_ns(s.publish_time_ns, s.sample_time_ns), "the dead engine's age must grow");
     cr_expect_not(dead.flags & KVR_SLOT_HEALTHY);
     /* It comes back: reconnect with backoff (at most --backoff-max-ms). */
-    responder_set_mode(r, 1, RESPONDER_OK);
+    kvr_fake_set_mode(r, 1, KVR_FAKE_OK);
     cr_expect(feed_wait(&f, urls[1], feed_pred_healthy, NULL, WAIT_MS, NULL), "engine never recovered");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 /* The samples the others must get while the stalled engine's first poll is
@@ -131,7 +132,7 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
 Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
 {
     enum { N = 4 };
-    responder_t *r = responder_start(N);
+    kvr_fake_fleet_t *r = kvr_fake_start(N);
     char urls[N][64], body[128];
     /* A poll deadline of many periods, and one failure is enough to mark an
      * engine unhealthy: the stalled engine stays healthy exactly as long as
@@ -140,8 +141,8 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
     int a = 0;
     for (int i = 0; i < N; i++) {
         page(body, sizeof(body), 4);
-        responder_set_bodies(r, (unsigned)i, body, NULL);
-        feed_url(urls[i], sizeof(urls[i]), responder_port(r, (unsigned)i));
+        kvr_fake_set_bodies(r, (unsigned)i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), kvr_fake_port(r, (unsigned)i));
         args[a++] = "--engine";
         args[a++] = urls[i];
     }
@@ -155,7 +156,7 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
     for (int i = 0; i < N; i++)
         cr_assert(feed_wait(&f, urls[i], feed_pred_healthy, NULL, WAIT_MS, NULL));
 
-    responder_set_mode(r, 0, RESPONDER_STALL); /* accepts, reads, never answers */
+    kvr_fake_set_mode(r, 0, KVR_FAKE_STALL); /* accepts, reads, never answers */
     kvr_engine_state_t stalled;
     cr_assert(feed_read(&f, urls[0], &stalled, NULL));
     uint64_t first[N];
@@ -181,7 +182,7 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
     cr_expect_geq(s.consecutive_failures, 1);
     cr_expect_leq(s.sample_seq, stalled.sample_seq + 1, "a stalled engine kept getting samples");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static void write_config(const char *path, const char *const *engines)
@@ -207,12 +208,12 @@ static bool slot_gone(void *arg)
 
 Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
 {
-    responder_t *r = responder_start(3);
+    kvr_fake_fleet_t *r = kvr_fake_start(3);
     char urls[3][64], body[128];
     for (unsigned i = 0; i < 3; i++) {
         page(body, sizeof(body), i + 1);
-        responder_set_bodies(r, i, body, NULL);
-        feed_url(urls[i], sizeof(urls[i]), responder_port(r, i));
+        kvr_fake_set_bodies(r, i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), kvr_fake_port(r, i));
     }
     char base[64], path[128];
     kvr_test_unique_name(base, sizeof(base), "kvr-feedcfg");
@@ -253,17 +254,17 @@ Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
     cr_expect_geq(kvr_shm_find(&f.shm, urls[2]), 0, "a bad reload dropped engines");
     feed_stop(&f);
     unlink(path);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
 {
-    responder_t *r = responder_start(2);
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
     char urls[2][64], body[128];
     for (unsigned i = 0; i < 2; i++) {
         page(body, sizeof(body), 10 + i);
-        responder_set_bodies(r, i, body, NULL);
-        feed_url(urls[i], sizeof(urls[i]), responder_port(r, i));
+        kvr_fake_set_bodies(r, i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), kvr_fake_port(r, i));
     }
     uint16_t port = kvr_test_free_port();
     char exp[32], imp[48];
@@ -294,7 +295,7 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
      * not the time the table arrived. Once the exporter has failed the stalled
      * engine and the importer has heard so, the relayed sample time still lies
      * before the moment the exporter called the engine dead. */
-    responder_set_mode(r, 0, RESPONDER_STALL);
+    kvr_fake_set_mode(r, 0, KVR_FAKE_STALL);
     kvr_engine_state_t sa, sb;
     cr_assert(feed_wait(&a, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sa), "stalled engine stayed healthy");
     cr_assert(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sb),
@@ -308,7 +309,7 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
     feed_stop(&a);
     cr_expect(feed_wait(&b, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "relay loss not noticed");
     feed_stop(&b);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 typedef struct {
@@ -329,10 +330,10 @@ static bool heartbeat_moved(void *arg)
 
 Test(feed_health, sigterm_marks_writer_stopped, .timeout = 20.)
 {
-    responder_t *r = responder_start(1);
-    responder_set_bodies(r, 0, "vllm:num_requests_running 1\nvllm:num_requests_waiting 0\n", NULL);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_bodies(r, 0, "vllm:num_requests_running 1\nvllm:num_requests_waiting 0\n", NULL);
     char url[64];
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     feed_proc_t f;
     const char *args[] = {"--engine", url, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
@@ -346,7 +347,7 @@ Test(feed_health, sigterm_marks_writer_stopped, .timeout = 20.)
     cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, kvr_clock_now_ns(), KVR_NS_PER_SEC),
                  KVR_ESHM_WRITER_GONE, "readers were not told the writer stopped");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static int run_cli(const char *const *args, char **out)
@@ -418,12 +419,12 @@ static int count_sample(const kvr_prom_sample_t *s, void *arg)
 
 Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
 {
-    responder_t *r = responder_start(2);
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
     char urls[2][64];
-    responder_set_bodies(r, 0, "vllm:num_requests_running 1\nvllm:num_requests_waiting 0\n", NULL);
-    feed_url(urls[0], sizeof(urls[0]), responder_port(r, 0));
-    feed_url(urls[1], sizeof(urls[1]), responder_port(r, 1));
-    responder_set_mode(r, 1, RESPONDER_DOWN);
+    kvr_fake_set_bodies(r, 0, "vllm:num_requests_running 1\nvllm:num_requests_waiting 0\n", NULL);
+    feed_url(urls[0], sizeof(urls[0]), kvr_fake_port(r, 0));
+    feed_url(urls[1], sizeof(urls[1]), kvr_fake_port(r, 1));
+    kvr_fake_set_mode(r, 1, KVR_FAKE_DOWN);
     uint16_t port = kvr_test_free_port();
     char listen[32];
     snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
@@ -459,19 +460,19 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     cr_expect_eq(kvr_test_http(port, "GET", "/nope", NULL, NULL, &resp, WAIT_MS), 404);
     free(resp);
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_health, relay_from_two_hosts, .timeout = 30.)
 {
-    responder_t *r = responder_start(2);
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
     char urls[2][64], body[128];
     feed_proc_t ex[2], b;
     char exp[2][40], imp[2][48];
     for (unsigned i = 0; i < 2; i++) {
         page(body, sizeof(body), 20 + i);
-        responder_set_bodies(r, i, body, NULL);
-        feed_url(urls[i], sizeof(urls[i]), responder_port(r, i));
+        kvr_fake_set_bodies(r, i, body, NULL);
+        feed_url(urls[i], sizeof(urls[i]), kvr_fake_port(r, i));
         uint16_t port = kvr_test_free_port();
         snprintf(exp[i], sizeof(exp[i]), "tcp:127.0.0.1:%u", port);
         snprintf(imp[i], sizeof(imp[i]), "tcp:127.0.0.1:%u", port);
@@ -506,7 +507,7 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
     cr_expect(s.flags & KVR_SLOT_HEALTHY, "the other host's engine was hurt");
     feed_stop(&ex[1]);
     feed_stop(&b);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 /* A fake exporter: accepts connections and answers each with junk. */
@@ -526,7 +527,13 @@ static void *junk_exporter(void *arg)
         for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
             if (send(fd, junk[i], sizeof(junk[i]), MSG_NOSIGNAL) < 0)
                 break;
-        kvr_test_sleep_ms(100);
+        /* Until the importer drops the stream (what it sends meanwhile, its
+         * hello, is read and thrown away); 10 s is a safety net. */
+        struct timeval tv = {.tv_sec = 10};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        char sink[512];
+        while (recv(fd, sink, sizeof(sink), 0) > 0) {
+        }
         close(fd);
     }
     return NULL;
@@ -550,6 +557,7 @@ Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
     /* The importer reconnected for every round (it would hang here if not)
      * and refused what it read. */
     pthread_join(t, NULL);
+    /* Junk in place of the relay v2 greeting: the stream is refused before any frame. */
     cr_expect(kvr_test_wait_file_contains(f.log_path, "import_stream_rejected", WAIT_MS),
               "junk was not refused; log in %s", f.log_path);
     cr_expect(kvr_test_alive(f.pid), "junk on the relay stream killed the daemon");

@@ -9,7 +9,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "statefeed/http_client.h"
-#include "tests/statefeed/responder.h"
+#include "tests/support/fake_engine.h"
 #include "tests/support/proc.h"
 
 typedef struct {
@@ -52,17 +52,17 @@ static int get(struct io_uring *ring, kvr__http_client_conn_t *c, const char *pa
 }
 
 static struct io_uring ring;
-static responder_t *resp;
+static kvr_fake_fleet_t *resp;
 
 static void setup(void)
 {
     cr_assert_eq(io_uring_queue_init(64, &ring, 0), 0);
-    resp = responder_start(1);
+    resp = kvr_fake_start(1);
 }
 
 static void teardown(void)
 {
-    responder_stop(resp);
+    kvr_fake_stop(resp);
     io_uring_queue_exit(&ring);
 }
 
@@ -70,9 +70,9 @@ TestSuite(feed_http, .init = setup, .fini = teardown, .timeout = 10.);
 
 Test(feed_http, keep_alive_reuses_one_connection)
 {
-    responder_set_bodies(resp, 0, "vllm:num_requests_running 1\n", NULL);
+    kvr_fake_set_bodies(resp, 0, "vllm:num_requests_running 1\n", NULL);
     char url[64];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u", kvr_fake_port(resp, 0));
     kvr__http_client_conn_t c;
     cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     for (int i = 0; i < 5; i++) {
@@ -80,7 +80,7 @@ Test(feed_http, keep_alive_reuses_one_connection)
         cr_expect_eq(c.status, 200);
         cr_expect_str_eq(c.body, "vllm:num_requests_running 1\n");
     }
-    cr_expect_eq(responder_connections(resp, 0), 1, "keep-alive not kept");
+    cr_expect_eq(kvr_fake_connections(resp, 0), 1, "keep-alive not kept");
     cr_expect_eq(get(&ring, &c, "/v1/loads", 2000), 0);
     cr_expect_eq(c.status, 404);
     kvr__http_client_conn_close(&c);
@@ -88,10 +88,10 @@ Test(feed_http, keep_alive_reuses_one_connection)
 
 Test(feed_http, stalled_peer_times_out)
 {
-    responder_set_bodies(resp, 0, "x 1\n", NULL);
-    responder_set_mode(resp, 0, RESPONDER_STALL);
+    kvr_fake_set_bodies(resp, 0, "x 1\n", NULL);
+    kvr_fake_set_mode(resp, 0, KVR_FAKE_STALL);
     char url[64];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u", kvr_fake_port(resp, 0));
     kvr__http_client_conn_t c;
     cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_expect_eq(get(&ring, &c, "/metrics", 100), -ETIMEDOUT);
@@ -101,18 +101,18 @@ Test(feed_http, stalled_peer_times_out)
 
 Test(feed_http, refused_and_recovered)
 {
-    responder_set_bodies(resp, 0, "x 1\n", NULL);
+    kvr_fake_set_bodies(resp, 0, "x 1\n", NULL);
     char url[64];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u", kvr_fake_port(resp, 0));
     kvr__http_client_conn_t c;
     cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_assert_eq(get(&ring, &c, "/metrics", 2000), 0);
     /* The peer drops every connection and comes back: the kept-alive socket
      * is dead, the client notices and reconnects within the same request. */
-    responder_set_mode(resp, 0, RESPONDER_DOWN);
+    kvr_fake_set_mode(resp, 0, KVR_FAKE_DOWN);
     int rc = get(&ring, &c, "/metrics", 2000);
     cr_expect_eq(rc, -ECONNREFUSED, "a down peer answered %d (%s)", rc, kvr_strerror(rc));
-    responder_set_mode(resp, 0, RESPONDER_OK);
+    kvr_fake_set_mode(resp, 0, KVR_FAKE_OK);
     cr_expect_eq(get(&ring, &c, "/metrics", 2000), 0);
     cr_expect_eq(c.status, 200);
     kvr__http_client_conn_close(&c);
@@ -120,29 +120,29 @@ Test(feed_http, refused_and_recovered)
 
 /* The tests above rely on a mode change being done when it returns: a port
  * set down refuses the very next connection, one set back up accepts it. */
-Test(feed_http, responder_mode_holds_on_return)
+Test(feed_http, fake_engine_mode_holds_on_return)
 {
-    uint16_t port = responder_port(resp, 0);
+    uint16_t port = kvr_fake_port(resp, 0);
     for (int round = 0; round < 20; round++) {
-        responder_set_mode(resp, 0, RESPONDER_DOWN);
+        kvr_fake_set_mode(resp, 0, KVR_FAKE_DOWN);
         cr_assert_not(kvr_test_wait_port(port, 0), "round %d: a down port accepted a connection", round);
-        responder_set_mode(resp, 0, RESPONDER_OK);
+        kvr_fake_set_mode(resp, 0, KVR_FAKE_OK);
         cr_assert(kvr_test_wait_port(port, 0), "round %d: a port set up refused a connection", round);
     }
 }
 
 Test(feed_http, idle_connection_closed_by_peer_is_retried)
 {
-    responder_set_bodies(resp, 0, "x 1\n", NULL);
+    kvr_fake_set_bodies(resp, 0, "x 1\n", NULL);
     char url[64];
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u", kvr_fake_port(resp, 0));
     kvr__http_client_conn_t c;
     cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_assert_eq(get(&ring, &c, "/metrics", 2000), 0);
-    responder_drop_connections(resp, 0);
+    kvr_fake_drop_connections(resp, 0);
     int rc = get(&ring, &c, "/metrics", 2000);
     cr_expect_eq(rc, 0, "a stale keep-alive socket failed the poll: %d", rc);
-    cr_expect_eq(responder_connections(resp, 0), 2);
+    cr_expect_eq(kvr_fake_connections(resp, 0), 2);
     kvr__http_client_conn_close(&c);
 }
 

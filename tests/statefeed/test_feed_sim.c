@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -135,10 +136,8 @@ static bool sim_truth(const sim_t *s, unsigned engine, truth_t *t)
 /* Sends a completion of prompt_tokens and leaves it in flight; returns the socket. */
 static int send_completion(uint16_t port, unsigned prompt_tokens, unsigned max_tokens)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port),
-                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    int fd = kvr_test_connect(port);
+    cr_assert_geq(fd, 0, "connect to the simulator: %s", strerror(errno));
     size_t text = (size_t)prompt_tokens * 4;
     char *body = malloc(text + 128);
     int n = snprintf(body, 128, "{\"model\":\"m\",\"stream\":true,\"max_tokens\":%u,\"prompt\":\"", max_tokens);

@@ -17,7 +17,7 @@
 #include "common/clock.h"
 #include "common/state_frame.h"
 #include "tests/statefeed/feed_harness.h"
-#include "tests/statefeed/responder.h"
+#include "tests/support/fake_engine.h"
 #include "tests/support/proc.h"
 
 static const char *VLLM_PAGE =
@@ -52,12 +52,12 @@ static const char *SGLANG_METRICS =
 
 Test(feed_sources, vllm_scrape_values_land, .timeout = 20.)
 {
-    responder_t *r = responder_start(2);
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
-    responder_set_bodies(r, 1, VLLM_OLD_PAGE, NULL);
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_set_bodies(r, 1, VLLM_OLD_PAGE, NULL);
     char u0[64], u1[64];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
-    feed_url(u1, sizeof(u1), responder_port(r, 1));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
+    feed_url(u1, sizeof(u1), kvr_fake_port(r, 1));
     feed_proc_t f;
     const char *args[] = {"--engine", u0, "--engine", u1, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
@@ -74,22 +74,22 @@ Test(feed_sources, vllm_scrape_values_land, .timeout = 20.)
     cr_expect_float_eq(s.kv_usage, 0.125, 1e-9, "older gpu_cache_usage_perc accepted");
 
     /* Values follow the engine. */
-    responder_set_bodies(r, 0, "vllm:num_requests_running 11\nvllm:num_requests_waiting 0\n", NULL);
+    kvr_fake_set_bodies(r, 0, "vllm:num_requests_running 11\nvllm:num_requests_waiting 0\n", NULL);
     uint32_t want = 11;
     cr_expect(feed_wait(&f, u0, feed_pred_running, &want, 3000, &s), "new value never landed");
     int st = feed_stop(&f);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM exits cleanly");
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
 {
-    responder_t *r = responder_start(2);
-    responder_set_bodies(r, 0, SGLANG_METRICS, SGLANG_LOADS);
-    responder_set_bodies(r, 1, SGLANG_METRICS, NULL); /* no /v1/loads: 404 */
+    kvr_fake_fleet_t *r = kvr_fake_start(2);
+    kvr_fake_set_bodies(r, 0, SGLANG_METRICS, SGLANG_LOADS);
+    kvr_fake_set_bodies(r, 1, SGLANG_METRICS, NULL); /* no /v1/loads: 404 */
     char u0[80], u1[80], a0[96], a1[96];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
-    feed_url(u1, sizeof(u1), responder_port(r, 1));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
+    feed_url(u1, sizeof(u1), kvr_fake_port(r, 1));
     snprintf(a0, sizeof(a0), "%s,kind=sglang", u0);
     snprintf(a1, sizeof(a1), "%s,kind=sglang", u1);
     feed_proc_t f;
@@ -115,7 +115,7 @@ Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
     cr_expect_eq(s.waiting, 3);
     cr_expect_not(s.flags & KVR_SLOT_CAPS_COMPLETE, "fallback marks caps incomplete");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static bool pred_failures_at_least(const kvr_engine_state_t *s, void *arg)
@@ -125,17 +125,17 @@ static bool pred_failures_at_least(const kvr_engine_state_t *s, void *arg)
 
 Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
 {
-    responder_t *r = responder_start(1);
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
     char u0[64];
-    feed_url(u0, sizeof(u0), responder_port(r, 0));
+    feed_url(u0, sizeof(u0), kvr_fake_port(r, 0));
     feed_proc_t f;
     const char *args[] = {"--engine", u0, "--fail-threshold", "3", NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     kvr_engine_state_t good, bad;
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, &good));
 
-    responder_set_bodies(r, 0, "<html>502 Bad Gateway {{{ \"not metrics\n", NULL);
+    kvr_fake_set_bodies(r, 0, "<html>502 Bad Gateway {{{ \"not metrics\n", NULL);
     cr_assert(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, &bad), "garbage kept the slot healthy");
     cr_expect_eq(bad.running, good.running, "garbage must not be published as zeros");
     cr_expect_eq(bad.waiting, good.waiting);
@@ -147,12 +147,12 @@ Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
     cr_expect_eq(later.sample_seq, bad.sample_seq, "garbage was taken as a sample");
 
     /* A page of the wrong shape (no engine gauges) is refused too. */
-    responder_set_bodies(r, 0, VLLM_PAGE, NULL);
+    kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, NULL), "recovery not seen");
-    responder_set_bodies(r, 0, "# just a comment\nprocess_cpu_seconds_total 12\n", NULL);
+    kvr_fake_set_bodies(r, 0, "# just a comment\nprocess_cpu_seconds_total 12\n", NULL);
     cr_expect(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, NULL), "page without engine gauges accepted");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 static void send_dgram(const char *path, const void *buf, size_t len)
@@ -192,20 +192,54 @@ static size_t make_frame(const char *engine, uint32_t running, uint64_t pending,
     return len;
 }
 
-Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
+typedef struct {
+    uint16_t port;
+    const char *line;
+} metric_line_t;
+
+static bool metrics_have_line(void *arg)
 {
-    responder_t *r = responder_start(1);
-    responder_set_bodies(r, 0, VLLM_OLD_PAGE, NULL); /* scrape says running 7 */
+    const metric_line_t *m = arg;
+    char *resp = NULL;
+    bool found = kvr_test_http(m->port, "GET", "/metrics", NULL, NULL, &resp, 1000) == 200 &&
+                 strstr(resp, m->line) != NULL;
+    free(resp);
+    return found;
+}
+
+typedef struct {
+    kvr_fake_fleet_t *r;
+    unsigned at_least;
+} polls_t;
+
+static bool engine_polled(void *arg)
+{
+    const polls_t *q = arg;
+    return kvr_fake_polls(q->r, 0) >= q->at_least;
+}
+
+static uint64_t mono_ms(void)
+{
+    return kvr_clock_now_ns() / 1000000u;
+}
+
+Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
+{
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_bodies(r, 0, VLLM_OLD_PAGE, NULL); /* scrape says running 7 */
     char scraped[64], sock[128], base[64];
-    feed_url(scraped, sizeof(scraped), responder_port(r, 0));
+    feed_url(scraped, sizeof(scraped), kvr_fake_port(r, 0));
     kvr_test_unique_name(base, sizeof(base), "kvr-push");
     snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
     const char *pushed = "http://10.9.8.7:8000";
     char pushed_arg[96];
     snprintf(pushed_arg, sizeof(pushed_arg), "%s,kind=push", pushed);
+    uint16_t port = kvr_test_free_port();
+    char listen[32];
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
     feed_proc_t f;
     const char *args[] = {"--engine", scraped, "--engine", pushed_arg, "--push-socket", sock,
-                          "--push-max-age-ms", "1000", NULL};
+                          "--push-max-age-ms", "1000", "--listen", listen, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(feed_wait(&f, scraped, feed_pred_healthy, NULL, 3000, NULL));
 
@@ -228,21 +262,39 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     send_dgram(sock, junk1, sizeof(junk1) - 1);
     send_dgram(sock, junk2, sizeof(junk2) - 1);
     send_dgram(sock, junk3, sizeof(junk3));
-    kvr_test_sleep_ms(150);
+    /* Datagrams are taken in order: once the third is counted, all three were read. */
+    metric_line_t rejected = {port, "\nkvroute_statefeed_push_rejected_total 3\n"};
+    cr_assert(kvr_test_wait_until(metrics_have_line, &rejected, 10000), "malformed frames never counted as rejected");
     kvr_engine_state_t after;
     cr_assert(feed_read(&f, pushed, &after, NULL));
     cr_expect_eq(after.running, 12, "a malformed frame changed the slot");
     cr_expect_eq(after.sample_seq, s.sample_seq);
 
-    /* A push for the scraped engine wins while it is fresh. */
-    len = make_frame(scraped, 21, 0, buf, sizeof(buf));
-    send_dgram(sock, buf, len);
-    want = 21;
-    cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
-    kvr_test_sleep_ms(300); /* six scrape periods, all younger than --push-max-age-ms */
-    cr_assert(feed_read(&f, scraped, &s, NULL));
-    cr_expect_eq(s.running, 21, "a scrape overwrote a fresh push");
-    cr_expect_eq(kvr_slot_source(s.flags), KVR_SOURCE_PUSH);
+    /*
+     * A push for the scraped engine wins while it is fresh: six scrapes
+     * answered after it landed do not overwrite it. The push is fresh for
+     * --push-max-age-ms from its arrival, which comes after sent_ms; a round
+     * in which the six scrapes took longer than that (a stalled machine)
+     * proves nothing and is run again.
+     */
+    bool checked = false;
+    for (int round = 0; round < 5 && !checked; round++) {
+        uint64_t sent_ms = mono_ms();
+        len = make_frame(scraped, 21, 0, buf, sizeof(buf));
+        send_dgram(sock, buf, len);
+        want = 21;
+        cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
+        /* The seventh request means the sixth answer was read and handled. */
+        polls_t scrapes = {r, kvr_fake_polls(r, 0) + 7};
+        cr_assert(kvr_test_wait_until(engine_polled, &scrapes, 10000), "statefeed stopped scraping");
+        cr_assert(feed_read(&f, scraped, &s, NULL));
+        if (mono_ms() - sent_ms >= 1000)
+            continue;
+        checked = true;
+        cr_expect_eq(s.running, 21, "a scrape overwrote a fresh push");
+        cr_expect_eq(kvr_slot_source(s.flags), KVR_SOURCE_PUSH);
+    }
+    cr_assert(checked, "six scrapes never fitted in the push max age");
     /* Once the push is old, the scrape takes over again. */
     want = 7;
     cr_expect(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "scrape never took over again");
@@ -251,39 +303,56 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 20.)
     cr_expect(feed_wait(&f, pushed, feed_pred_unhealthy, NULL, 3000, NULL), "silent push engine stayed healthy");
     feed_stop(&f);
     cr_expect_neq(access(sock, F_OK), 0, "push socket path left behind");
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
-Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 20.)
+static bool pred_pending(const kvr_engine_state_t *s, void *arg)
 {
-    responder_t *r = responder_start(1);
-    responder_set_mode(r, 0, RESPONDER_DOWN); /* /metrics unreachable, the hook still pushes */
+    return s->pending_prefill_tokens == *(const uint64_t *)arg;
+}
+
+Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 30.)
+{
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
+    kvr_fake_set_mode(r, 0, KVR_FAKE_DOWN); /* /metrics unreachable, the hook still pushes */
     char url[64], sock[128], base[64];
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     kvr_test_unique_name(base, sizeof(base), "kvr-push");
     snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
     feed_proc_t f;
     const char *args[] = {"--engine", url, "--push-socket", sock, "--push-max-age-ms", "200", NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    /*
+     * A hook pushing every 20 ms (the pause is the hook's cadence), the
+     * polls failing all along. Each frame carries its own pending count, so
+     * the test sees it land; a read counts only while that frame is younger
+     * than --push-max-age-ms (it arrived after sent_ms), since past it the
+     * failing polls rightly take over. A test thread stalled longer than
+     * that skips the read rather than judge a stale push.
+     */
     char buf[KVR_STATE_FRAME_MAX];
     unsigned healthy = 0, reads = 0;
-    for (int i = 0; i < 40; i++) { /* 800 ms of frames every 20 ms */
-        size_t len = make_frame(url, 3, 0, buf, sizeof(buf));
+    for (uint64_t i = 1; i <= 400 && reads < 40; i++) {
+        uint64_t sent_ms = mono_ms();
+        size_t len = make_frame(url, 3, i, buf, sizeof(buf));
         send_dgram(sock, buf, len);
+        cr_assert(feed_wait(&f, url, pred_pending, &i, 3000, NULL), "push frame %llu never landed",
+                  (unsigned long long)i);
         kvr_test_sleep_ms(20);
         kvr_engine_state_t s;
-        if (i >= 5 && feed_read(&f, url, &s, NULL)) {
-            reads++;
-            healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
-        }
+        bool read = feed_read(&f, url, &s, NULL);
+        if (!read || mono_ms() - sent_ms >= 200 || s.pending_prefill_tokens != i)
+            continue;
+        reads++;
+        healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
     }
-    cr_expect_gt(reads, 30);
+    cr_assert_eq(reads, 40, "only %u reads while a push was fresh", reads);
     cr_expect_eq(healthy, reads, "failing polls flapped a freshly pushed engine (%u of %u healthy)", healthy,
                  reads);
     /* The pushes stop: now the failing polls count again. */
     cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL), "engine stayed healthy without any source");
     feed_stop(&f);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(feed_sources, push_losses_counted, .timeout = 20.)
@@ -314,10 +383,11 @@ Test(feed_sources, push_losses_counted, .timeout = 20.)
         size_t len = 0;
         cr_assert_eq(kvr_state_frame_encode(&fr, buf, sizeof(buf), &len), 0);
         send_dgram(sock, buf, len);
-        kvr_test_sleep_ms(5);
+        /* Landed before the next is sent: each frame's sample is newer than
+         * the last, so none is dropped as older than the slot. */
+        uint32_t want = (uint32_t)i;
+        cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL), "frame %zu never landed", i);
     }
-    uint32_t want = 5;
-    cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL));
     char *resp = NULL;
     cr_assert_eq(kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
     char line[160];

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -23,7 +24,7 @@
 #include "common/clock.h"
 #include "statefeed/relay_wire.h"
 #include "tests/statefeed/feed_harness.h"
-#include "tests/statefeed/responder.h"
+#include "tests/support/fake_engine.h"
 #include "tests/support/proc.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -263,11 +264,11 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
     close(lfd);
 
     /* The real exporter takes the port (a bare port: loopback). */
-    responder_t *r = responder_start(1);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
     char url[64], body[128], exp[32];
     page(body, sizeof(body), 17);
-    responder_set_bodies(r, 0, body, NULL);
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    kvr_fake_set_bodies(r, 0, body, NULL);
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     snprintf(exp, sizeof(exp), "tcp:%u", port);
     feed_proc_t a;
     const char *args_a[] = {"--engine", url, "--export", exp, NULL};
@@ -307,7 +308,7 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
     feed_stop(&a);
     int st = feed_stop(&b);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 /* The local address of the listening TCP socket on port, as /proc/net/tcp prints it; 0 when none. */
@@ -343,11 +344,11 @@ static bool listening_address(uint16_t port, char *out, size_t cap)
 
 Test(relay, export_binds_loopback_unless_told, .timeout = 30.)
 {
-    responder_t *r = responder_start(1);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
     char url[64], body[128];
     page(body, sizeof(body), 3);
-    responder_set_bodies(r, 0, body, NULL);
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    kvr_fake_set_bodies(r, 0, body, NULL);
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     uint16_t port = kvr_test_free_port();
     char exp[32], addr[64];
     snprintf(exp, sizeof(exp), "tcp:%u", port);
@@ -370,16 +371,16 @@ Test(relay, export_binds_loopback_unless_told, .timeout = 30.)
     cr_expect_str_eq(addr, "00000000");
     cr_expect(wait_log(a.log_path, "export_unauthenticated", 1, 3000), "no warning; log in %s", a.log_path);
     feed_stop(&a);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(relay, push_udp_binds_loopback_unless_told, .timeout = 30.)
 {
-    responder_t *r = responder_start(1);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
     char url[64], body[128];
     page(body, sizeof(body), 3);
-    responder_set_bodies(r, 0, body, NULL);
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    kvr_fake_set_bodies(r, 0, body, NULL);
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     uint16_t port = kvr_test_free_port();
     char udp[32], addr[64];
     snprintf(udp, sizeof(udp), ":%u", port);
@@ -401,7 +402,7 @@ Test(relay, push_udp_binds_loopback_unless_told, .timeout = 30.)
     cr_expect_str_eq(addr, "00000000");
     cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 1, "no warning; log in %s", a.log_path);
     feed_stop(&a);
-    responder_stop(r);
+    kvr_fake_stop(r);
 }
 
 Test(relay, secret_gates_the_export, .timeout = 60.)
@@ -409,11 +410,11 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     char good[] = "/tmp/kvr-relay-good-XXXXXX", bad[] = "/tmp/kvr-relay-bad-XXXXXX";
     write_file(good, "correct horse battery staple\n");
     write_file(bad, "correct horse battery stapler\n");
-    responder_t *r = responder_start(1);
+    kvr_fake_fleet_t *r = kvr_fake_start(1);
     char url[64], body[128];
     page(body, sizeof(body), 29);
-    responder_set_bodies(r, 0, body, NULL);
-    feed_url(url, sizeof(url), responder_port(r, 0));
+    kvr_fake_set_bodies(r, 0, body, NULL);
+    feed_url(url, sizeof(url), kvr_fake_port(r, 0));
     uint16_t port = kvr_test_free_port(), mport = kvr_test_free_port();
     char exp[32], imp[48], listen[32];
     snprintf(exp, sizeof(exp), "tcp:127.0.0.1:%u", port);
@@ -447,9 +448,8 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     cr_expect(wait_log(none.log_path, "does --relay-secret-file match", 1, 5000), "log in %s", none.log_path);
 
     /* A raw client that never says hello gets the challenge, then is closed: no table bytes. */
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    int fd = kvr_test_connect(port);
+    cr_assert_geq(fd, 0, "connect to the export: %s", strerror(errno));
     uint8_t buf[4096];
     ssize_t got = read_until_closed(fd, buf, sizeof(buf), 5000);
     close(fd);
@@ -464,7 +464,7 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     feed_stop(&none);
     feed_stop(&ok);
     feed_stop(&a);
-    responder_stop(r);
+    kvr_fake_stop(r);
     unlink(good);
     unlink(bad);
 }
@@ -535,6 +535,7 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     cr_assert(feed_start(&a, args), "exporter did not start; log in %s", a.log_path);
     cr_assert(kvr_test_wait_port(port, 3000));
 
+    /* Its own connect: the small receive buffer must be set before the handshake. */
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     int small = 4096;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from types import SimpleNamespace
@@ -64,6 +65,28 @@ class CaptureSender:
         kvroute_push.encode_frame(frame)  # must encode within the size limit
         self.frames.append(frame)
         return True
+
+
+class _CountingTime:
+    """The time module as kvroute_push sees it, counting the naps its idle
+    repeater starts: the test waits on those, not on the clock."""
+
+    def __init__(self):
+        self.sleeps = 0
+        self._cond = threading.Condition()
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+    def sleep(self, seconds):
+        with self._cond:
+            self.sleeps += 1
+            self._cond.notify_all()
+        time.sleep(seconds)
+
+    def wait_sleeps(self, count, timeout):
+        with self._cond:
+            return self._cond.wait_for(lambda: self.sleeps >= count, timeout)
 
 
 class HookUnitTest(unittest.TestCase):
@@ -145,6 +168,8 @@ class HookUnitTest(unittest.TestCase):
         sink = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sink.bind(path)
         sink.settimeout(2)
+        clock = _CountingTime()
+        kvroute_push.time = clock
         sender = kvroute_push.PushSender("unix:" + path, idle_ms=40)
         try:
             sender.send(kvroute_push.build_frame("http://e", 0, 0, seq=sender.next_seq()))
@@ -153,8 +178,11 @@ class HookUnitTest(unittest.TestCase):
             seqs = [f["seq"] for f in frames]
             self.assertEqual(seqs, sorted(set(seqs)), "each repeat is a new frame")
             self.assertGreater(frames[-1]["ts_ns"], frames[0]["ts_ns"], "repeats carry a fresh time")
+            started = clock.sleeps
             sender.send(kvroute_push.build_frame("http://e", 3, 1, seq=sender.next_seq()))
-            time.sleep(0.2)  # several idle periods
+            # Each nap the repeater starts follows a look at the last frame:
+            # five of them after the busy frame span two idle periods.
+            self.assertTrue(clock.wait_sleeps(started + 6, timeout=10), "the repeater stopped looking")
             sink.setblocking(False)
             rest = []
             while True:
@@ -166,6 +194,7 @@ class HookUnitTest(unittest.TestCase):
                              "a busy frame is sent once, never repeated")
             self.assertEqual(rest[-1]["running"], 3)
         finally:
+            kvroute_push.time = time
             sender.close()
             sink.close()
             shutil.rmtree(tmp)

@@ -216,7 +216,7 @@ uint16_t kvr_test_free_port_range(unsigned count)
     return 0;
 }
 
-static int connect_loopback(uint16_t port)
+int kvr_test_connect(uint16_t port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -224,7 +224,9 @@ static int connect_loopback(uint16_t port)
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(port)};
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        int saved = errno;
         close(fd);
+        errno = saved;
         return -1;
     }
     return fd;
@@ -233,7 +235,7 @@ static int connect_loopback(uint16_t port)
 bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
 {
     for (unsigned waited = 0; waited <= timeout_ms; waited += 20) {
-        int fd = connect_loopback(port);
+        int fd = kvr_test_connect(port);
         if (fd >= 0) {
             close(fd);
             return true;
@@ -245,7 +247,7 @@ bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
 
 static bool port_refuses(void *arg)
 {
-    int fd = connect_loopback(*(const uint16_t *)arg);
+    int fd = kvr_test_connect(*(const uint16_t *)arg);
     if (fd < 0)
         return true;
     close(fd);
@@ -268,11 +270,17 @@ bool kvr_test_alive(pid_t pid)
     return r == 0;
 }
 
+int kvr_test_wait_exit(pid_t pid, unsigned timeout_ms)
+{
+    return kvr_test_stop(pid, 0, timeout_ms); /* signal 0 sends nothing */
+}
+
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms)
 {
     if (pid <= 0)
         return -1;
-    kill(pid, sig);
+    if (sig != 0)
+        kill(pid, sig);
     int status = -1;
     for (unsigned waited = 0;; waited += 10) {
         pid_t r = waitpid(pid, &status, WNOHANG);
@@ -297,7 +305,7 @@ int kvr_test_http(uint16_t port, const char *method, const char *path, const cha
                   const char *body, char **response, unsigned timeout_ms)
 {
     *response = NULL;
-    int fd = connect_loopback(port);
+    int fd = kvr_test_connect(port);
     if (fd < 0)
         return -1;
     size_t body_len = body ? strlen(body) : 0;

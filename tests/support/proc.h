@@ -28,6 +28,9 @@ uint16_t kvr_test_free_port(void);
 /** count consecutive free ports starting at the returned one, or 0 when none found. */
 uint16_t kvr_test_free_port_range(unsigned count);
 
+/** A blocking TCP socket connected to 127.0.0.1:port, or -1 (errno says why). */
+int kvr_test_connect(uint16_t port);
+
 /** Waits until 127.0.0.1:port accepts a connection; false after timeout_ms. */
 bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms);
 
@@ -36,6 +39,12 @@ bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms);
 
 /** Sends sig and reaps; SIGKILL after timeout_ms. Returns the wait status, or -1. */
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms);
+
+/**
+ * Waits for pid to exit by itself and reaps it; SIGKILL after timeout_ms (a
+ * safety net). Returns the wait status, or -1.
+ */
+int kvr_test_wait_exit(pid_t pid, unsigned timeout_ms);
 
 /** True while pid has not exited (reaps it if it has). */
 bool kvr_test_alive(pid_t pid);
