@@ -270,6 +270,25 @@ int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want)
     return rc == -EAGAIN ? KVR_ESHM_TRUNCATED : rc;
 }
 
+size_t kvr_dsp_size(const kvr_dsp_geometry_t *want)
+{
+    geometry_t g;
+    return geometry_for(want, &g) < 0 ? 0 : (size_t)segment_bytes(&g);
+}
+
+int kvr_dsp_format(void *base, size_t len, const kvr_dsp_geometry_t *want)
+{
+    geometry_t g;
+    if (geometry_for(want, &g) < 0 || len < segment_bytes(&g))
+        return -EINVAL;
+    kvr_dsp_t d;
+    reset(&d);
+    d.base = base;
+    d.header = base;
+    store_header(&d, &g);
+    return 0;
+}
+
 int kvr_dsp_attach(kvr_dsp_t *d, void *base, size_t len)
 {
     reset(d);

@@ -206,6 +206,16 @@ int kvr_dsp_validate(const void *base, size_t len);
  */
 int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want);
 
+/** Bytes a segment of geometry g takes; 0 when g is out of range. */
+size_t kvr_dsp_size(const kvr_dsp_geometry_t *g);
+
+/**
+ * Writes an empty segment of geometry g into a caller's zeroed buffer of
+ * len >= kvr_dsp_size(g) bytes (64-byte aligned), as creation does. 0 or
+ * -EINVAL.
+ */
+int kvr_dsp_format(void *base, size_t len, const kvr_dsp_geometry_t *g);
+
 /**
  * Reads a segment held in a caller's buffer of len bytes (64-byte aligned):
  * validates it and copies its geometry. Nothing is mapped. Readers and, on a
