@@ -37,6 +37,13 @@ kvr_start() { # logfile program args...: in the background, output to logfile; p
   kvr_track "$kvr_last_pid"
 }
 
+kvr_start_append() { # logfile program args...: as kvr_start, output appended (a restarted program keeps one log)
+  local log=$1; shift
+  "$@" >>"$log" 2>&1 &
+  kvr_last_pid=$!
+  kvr_track "$kvr_last_pid"
+}
+
 kvr_stop() { # pid: TERM, wait up to 10 s, then KILL
   local pid=$1
   kill -TERM "$pid" 2>/dev/null || true
@@ -44,6 +51,12 @@ kvr_stop() { # pid: TERM, wait up to 10 s, then KILL
   kill -KILL "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   kvr_forget "$pid"
+}
+
+kvr_kill_hard() { # pid: KILL at once (a crash on purpose), reap it
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  kvr_forget "$1"
 }
 
 kvr_cleanup() { # TERM every tracked process, 5 s each to go, then KILL; unlink segments, remove dirs
@@ -83,6 +96,11 @@ kvr_wait_port() { # port seconds pid: 0 once 127.0.0.1:port accepts, 1 if pid ex
     sleep 0.1
   done
   return 1
+}
+
+kvr_router_ready() { # router base URL, 0|1: 0 once its /metrics counts every engine healthy
+  # and, with 1, fresh in the statefeed segment
+  curl -s --max-time 2 "$1/metrics" | python3 -m kvrbench.tool router-ready "$2"
 }
 
 kvr_running() { # engine base URL: running requests summed over DP ranks (SGLang /v1/loads), -1 if unknown

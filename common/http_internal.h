@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "common/buf.h"
 #include "common/http_server.h"
 
 typedef enum {
@@ -66,8 +67,7 @@ struct kvr__http_conn_s {
     const char *exec_base;  /* start of the bytes llhttp_execute is parsing */
     int exec_tail_lf;       /* the bytes parsed so far end in a line break (and blanks) */
     kvr_http_req_t *req;
-    char *in;         /* received bytes not yet parsed */
-    size_t in_len, in_cap;
+    kvr_buf_t in; /* received bytes not yet parsed */
     size_t queued_bytes;
     char peer[64];
 };
@@ -76,13 +76,10 @@ struct kvr_http_req_s {
     kvr__http_conn_t *conn; /* NULL once the client is gone */
     kvr_http_server_t *srv;
     char method[16];
-    char *target; /* raw request target, NUL-terminated */
-    size_t target_len, target_cap;
-    char *path;   /* copy of target up to '?' */
-    size_t path_cap;
+    kvr_buf_t target; /* raw request target */
+    kvr_buf_t path;   /* copy of target up to '?' */
     const char *query;
-    char *hbuf;   /* "name\0value\0" pairs */
-    size_t hbuf_len, hbuf_cap;
+    kvr_buf_t hbuf; /* "name\0value\0" pairs */
     size_t *hoffs; /* name and value offsets into hbuf, two per header */
     size_t nheaders, hoffs_cap;
     int in_value;
@@ -91,8 +88,7 @@ struct kvr_http_req_s {
     size_t headers_cap;
     int headers_done;           /* later header callbacks are trailers */
     kvr_http_req_t *next_free;  /* on the server's free list */
-    char *body;
-    size_t body_len, body_cap;
+    kvr_buf_t body;
     size_t header_bytes;
     uint64_t start_ns;
     int http_minor;

@@ -169,38 +169,6 @@ static int conn_write_now(kvr__http_conn_t *conn, uv_buf_t *bufs, unsigned nbufs
 
 /* ---- framing ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int heap; /* buf was allocated here (else it is the caller's, e.g. on its stack) */
-} strbuf_t;
-
-static void sb_add(strbuf_t *sb, const char *data, size_t n)
-{
-    if (sb->len + n + 1 > sb->cap) {
-        size_t ncap = sb->cap ? sb->cap : 512;
-        while (ncap < sb->len + n + 1)
-            ncap *= 2;
-        if (sb->heap || !sb->buf) {
-            sb->buf = kvr_xrealloc(sb->heap ? sb->buf : NULL, ncap);
-        } else {
-            char *nb = kvr_xmalloc(ncap);
-            memcpy(nb, sb->buf, sb->len);
-            sb->buf = nb;
-        }
-        sb->heap = 1;
-        sb->cap = ncap;
-    }
-    memcpy(sb->buf + sb->len, data, n);
-    sb->len += n;
-    sb->buf[sb->len] = '\0';
-}
-
-static void sb_str(strbuf_t *sb, const char *s)
-{
-    sb_add(sb, s, strlen(s));
-}
-
 /* Decimal digits of v at the end of out (24 bytes); returns where they start. */
 static char *put_u64(char *out, uint64_t v)
 {
@@ -213,38 +181,38 @@ static char *put_u64(char *out, uint64_t v)
 }
 
 /* Status line and headers; framing is the Content-Length, or -1 chunked, or -2 none. */
-static void build_head(strbuf_t *sb, const kvr_http_req_t *req, int status,
+static void build_head(kvr_buf_t *sb, const kvr_http_req_t *req, int status,
                        const char *content_type, const kvr_http_header_t *headers, size_t nheaders,
                        int64_t framing)
 {
     /* Every response passes here: plain copies, no format parsing. */
     char num[24];
     char *d = put_u64(num, status < 0 ? 0u : (uint64_t)status);
-    sb_add(sb, "HTTP/1.1 ", 9);
-    sb_add(sb, d, (size_t)(num + sizeof num - d));
-    sb_add(sb, " ", 1);
-    sb_str(sb, kvr_http_status_reason(status));
-    sb_add(sb, "\r\n", 2);
+    kvr_buf_append(sb, "HTTP/1.1 ", 9);
+    kvr_buf_append(sb, d, (size_t)(num + sizeof num - d));
+    kvr_buf_append(sb, " ", 1);
+    kvr_buf_append_str(sb, kvr_http_status_reason(status));
+    kvr_buf_append(sb, "\r\n", 2);
     if (content_type) {
-        sb_str(sb, "Content-Type: ");
-        sb_str(sb, content_type);
-        sb_str(sb, "\r\n");
+        kvr_buf_append_str(sb, "Content-Type: ");
+        kvr_buf_append_str(sb, content_type);
+        kvr_buf_append_str(sb, "\r\n");
     }
     for (size_t i = 0; i < nheaders; i++) {
-        sb_str(sb, headers[i].name);
-        sb_str(sb, ": ");
-        sb_str(sb, headers[i].value);
-        sb_str(sb, "\r\n");
+        kvr_buf_append_str(sb, headers[i].name);
+        kvr_buf_append_str(sb, ": ");
+        kvr_buf_append_str(sb, headers[i].value);
+        kvr_buf_append_str(sb, "\r\n");
     }
     if (framing >= 0) {
         d = put_u64(num, (uint64_t)framing);
-        sb_add(sb, "Content-Length: ", 16);
-        sb_add(sb, d, (size_t)(num + sizeof num - d));
-        sb_add(sb, "\r\n", 2);
+        kvr_buf_append(sb, "Content-Length: ", 16);
+        kvr_buf_append(sb, d, (size_t)(num + sizeof num - d));
+        kvr_buf_append(sb, "\r\n", 2);
     } else if (framing == KVR_HTTP_CHUNKED) {
-        sb_str(sb, "Transfer-Encoding: chunked\r\n");
+        kvr_buf_append_str(sb, "Transfer-Encoding: chunked\r\n");
     }
-    sb_str(sb, req->keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n");
+    kvr_buf_append_str(sb, req->keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n");
 }
 
 int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
@@ -262,12 +230,12 @@ int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
         req->keep_alive = 0;
     /* Head and body leave in one writev, straight from where they are. */
     char stack[2048];
-    strbuf_t sb = {stack, 0, sizeof stack, 0};
+    kvr_buf_t sb;
+    kvr_buf_init_in(&sb, stack, sizeof stack);
     build_head(&sb, req, status, content_type, headers, nheaders, (int64_t)len);
-    uv_buf_t bufs[2] = {uv_buf_init(sb.buf, (unsigned)sb.len), uv_buf_init((char *)body, (unsigned)len)};
+    uv_buf_t bufs[2] = {uv_buf_init(sb.base, (unsigned)sb.len), uv_buf_init((char *)body, (unsigned)len)};
     int rc = conn_write_now(conn, bufs, !req->head && len ? 2 : 1);
-    if (sb.heap)
-        free(sb.buf);
+    kvr_buf_close(&sb);
     kvr__http_req_finished(req, rc < 0);
     return rc < 0 ? -EPIPE : 0;
 }
@@ -308,10 +276,12 @@ int kvr_http_stream_begin(kvr_http_req_t *req, int status, const char *content_t
         }
     }
     req->content_length = content_length;
-    strbuf_t sb = {0};
+    kvr_buf_t sb = KVR_BUF_INIT;
     build_head(&sb, req, status, content_type, headers, nheaders, framing);
-    uv_buf_t buf = uv_buf_init(sb.buf, (unsigned)sb.len);
-    int rc = kvr__http_conn_write(conn, &buf, 1, sb.buf, NULL, NULL);
+    size_t head_len = 0;
+    char *head = kvr_buf_release(&sb, &head_len);
+    uv_buf_t buf = uv_buf_init(head, (unsigned)head_len);
+    int rc = kvr__http_conn_write(conn, &buf, 1, head, NULL, NULL);
     if (rc < 0)
         return -EPIPE;
     req->resp = KVR__HTTP_RESP_STREAMING;

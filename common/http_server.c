@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "common/buf.h"
 #include "common/clock.h"
 #include "common/http_internal.h"
 #include "common/log.h"
@@ -22,32 +23,16 @@
 
 static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len);
 
-/* ---- small buffers ---- */
-
-static void buf_append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t ncap = *cap ? *cap : 256;
-        while (ncap < *len + n + 1)
-            ncap *= 2;
-        *buf = kvr_xrealloc(*buf, ncap);
-        *cap = ncap;
-    }
-    memcpy(*buf + *len, data, n);
-    *len += n;
-    (*buf)[*len] = '\0';
-}
-
 /* ---- server lifetime ---- */
 
 static void req_destroy(kvr_http_req_t *req)
 {
-    free(req->target);
-    free(req->path);
-    free(req->hbuf);
+    kvr_buf_close(&req->target);
+    kvr_buf_close(&req->path);
+    kvr_buf_close(&req->hbuf);
     free(req->hoffs);
     free(req->headers);
-    free(req->body);
+    kvr_buf_close(&req->body);
     free(req);
 }
 
@@ -82,11 +67,8 @@ static void req_free(kvr_http_req_t *req)
         req_destroy(req);
         return;
     }
-    if (req->body_cap > KVR_HTTP_KEEP_BODY_BYTES) {
-        free(req->body);
-        req->body = NULL;
-        req->body_cap = 0;
-    }
+    if (req->body.cap > KVR_HTTP_KEEP_BODY_BYTES)
+        kvr_buf_close(&req->body);
     req->next_free = srv->free_reqs;
     srv->free_reqs = req;
     srv->n_free_reqs++;
@@ -102,17 +84,17 @@ static kvr_http_req_t *req_alloc(kvr_http_server_t *srv)
     kvr_http_req_t keep = *old;
     memset(old, 0, sizeof *old);
     old->target = keep.target;
-    old->target_cap = keep.target_cap;
+    kvr_buf_reset(&old->target);
     old->path = keep.path;
-    old->path_cap = keep.path_cap;
+    kvr_buf_reset(&old->path);
     old->hbuf = keep.hbuf;
-    old->hbuf_cap = keep.hbuf_cap;
+    kvr_buf_reset(&old->hbuf);
     old->hoffs = keep.hoffs;
     old->hoffs_cap = keep.hoffs_cap;
     old->headers = keep.headers;
     old->headers_cap = keep.headers_cap;
     old->body = keep.body;
-    old->body_cap = keep.body_cap;
+    kvr_buf_reset(&old->body);
     return old;
 }
 
@@ -124,7 +106,7 @@ static void conn_handle_closed(uv_handle_t *handle)
     if (--conn->handles_open > 0)
         return;
     kvr_http_server_t *srv = conn->srv;
-    free(conn->in);
+    kvr_buf_close(&conn->in);
     free(conn);
     srv->nconns--;
     server_maybe_free(srv);
@@ -181,7 +163,7 @@ static void conn_timer_cb(uv_timer_t *timer)
     case KVR__HTTP_DISPATCHED:
         break;
     case KVR__HTTP_IDLE:
-        if (conn->in_len) { /* a pipelined request waiting since the last response */
+        if (conn->in.len) { /* a pipelined request waiting since the last response */
             conn_process(conn, NULL, 0);
             break;
         }
@@ -224,7 +206,7 @@ void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *messa
         conn->req = NULL;
     }
     conn->state = KVR__HTTP_CLOSING;
-    conn->in_len = 0;
+    kvr_buf_reset(&conn->in);
     if (kvr__http_conn_write(conn, &buf, 1, copy, NULL, NULL) < 0) {
         kvr__http_conn_close(conn);
         return;
@@ -261,15 +243,15 @@ static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf
     if (conn->state == KVR__HTTP_CLOSING)
         return;
     if (conn->state == KVR__HTTP_DISPATCHED) {
-        buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
-        if (conn->in_len > KVR_HTTP_MAX_PIPELINED) {
+        kvr_buf_append(&conn->in, buf->base, (size_t)nread);
+        if (conn->in.len > KVR_HTTP_MAX_PIPELINED) {
             uv_read_stop(stream);
             conn->read_stopped = 1;
         }
         return;
     }
-    if (conn->in_len) { /* behind bytes already waiting: keep the order */
-        buf_append(&conn->in, &conn->in_len, &conn->in_cap, buf->base, (size_t)nread);
+    if (conn->in.len) { /* behind bytes already waiting: keep the order */
+        kvr_buf_append(&conn->in, buf->base, (size_t)nread);
         conn_process(conn, NULL, 0);
         return;
     }
@@ -312,7 +294,7 @@ static int on_url(llhttp_t *p, const char *at, size_t len)
     kvr__http_conn_t *conn = parser_conn(p);
     if (header_budget(conn, len) < 0)
         return -1;
-    buf_append(&conn->req->target, &conn->req->target_len, &conn->req->target_cap, at, len);
+    kvr_buf_append(&conn->req->target, at, len);
     return 0;
 }
 
@@ -328,17 +310,17 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
     if (req->nheaders == 0 || req->hoffs[2 * req->nheaders - 1] != (size_t)-1) {
         /* A new header starts; terminate the previous value if its callbacks never ran. */
         if (req->in_value)
-            buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
+            kvr_buf_append(&req->hbuf, "", 1);
         req->in_value = 0;
         if (req->nheaders == req->hoffs_cap) {
             req->hoffs_cap = req->hoffs_cap ? req->hoffs_cap * 2 : 16;
             req->hoffs = kvr_xrealloc(req->hoffs, req->hoffs_cap * 2 * sizeof *req->hoffs);
         }
-        req->hoffs[2 * req->nheaders] = req->hbuf_len;
+        req->hoffs[2 * req->nheaders] = req->hbuf.len;
         req->hoffs[2 * req->nheaders + 1] = (size_t)-1;
         req->nheaders++;
     }
-    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, at, len);
+    kvr_buf_append(&req->hbuf, at, len);
     return 0;
 }
 
@@ -353,8 +335,8 @@ static int on_header_field_complete(llhttp_t *p)
     req->field_len = 0;
     if (req->headers_done)
         return 0;
-    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
-    req->hoffs[2 * req->nheaders - 1] = req->hbuf_len;
+    kvr_buf_append(&req->hbuf, "", 1);
+    req->hoffs[2 * req->nheaders - 1] = req->hbuf.len;
     req->in_value = 1;
     return 0;
 }
@@ -391,7 +373,7 @@ static int on_header_value(llhttp_t *p, const char *at, size_t len)
     kvr_http_req_t *req = conn->req;
     if (req->headers_done)
         return 0;
-    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, at, len);
+    kvr_buf_append(&req->hbuf, at, len);
     return 0;
 }
 
@@ -400,7 +382,7 @@ static int on_header_value_complete(llhttp_t *p)
     kvr_http_req_t *req = parser_conn(p)->req;
     if (req->headers_done)
         return 0;
-    buf_append(&req->hbuf, &req->hbuf_len, &req->hbuf_cap, "", 1);
+    kvr_buf_append(&req->hbuf, "", 1);
     req->in_value = 0;
     return 0;
 }
@@ -420,16 +402,16 @@ static int on_headers_complete(llhttp_t *p)
     req->headers[req->nheaders] = (kvr_http_header_t){NULL, NULL};
     for (size_t i = 0; i < req->nheaders; i++) {
         size_t voff = req->hoffs[2 * i + 1];
-        req->headers[i].name = req->hbuf + req->hoffs[2 * i];
+        req->headers[i].name = req->hbuf.base + req->hoffs[2 * i];
         /* A header whose value callbacks never ran has an empty value. */
-        req->headers[i].value = voff == (size_t)-1 || voff >= req->hbuf_len ? "" : req->hbuf + voff;
+        req->headers[i].value = voff == (size_t)-1 || voff >= req->hbuf.len ? "" : req->hbuf.base + voff;
     }
-    if (req->target_len == 0)
-        buf_append(&req->target, &req->target_len, &req->target_cap, "/", 1);
-    const char *q = memchr(req->target, '?', req->target_len);
-    size_t plen = q ? (size_t)(q - req->target) : req->target_len;
-    size_t path_len = 0;
-    buf_append(&req->path, &path_len, &req->path_cap, req->target, plen);
+    if (req->target.len == 0)
+        kvr_buf_append(&req->target, "/", 1);
+    const char *q = memchr(req->target.base, '?', req->target.len);
+    size_t plen = q ? (size_t)(q - req->target.base) : req->target.len;
+    kvr_buf_reset(&req->path);
+    kvr_buf_append(&req->path, req->target.base, plen);
     req->query = q ? q + 1 : "";
     const char *method = llhttp_method_name((llhttp_method_t)p->method);
     size_t mlen = strnlen(method, sizeof req->method - 1);
@@ -464,11 +446,11 @@ static int on_body(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
     kvr_http_req_t *req = conn->req;
-    if (req->body_len + len > conn->srv->cfg.max_body_bytes) {
+    if (req->body.len + len > conn->srv->cfg.max_body_bytes) {
         conn->err_status = 413;
         return -1;
     }
-    buf_append(&req->body, &req->body_len, &req->body_cap, at, len);
+    kvr_buf_append(&req->body, at, len);
     return 0;
 }
 
@@ -485,7 +467,7 @@ static void conn_dispatch(kvr__http_conn_t *conn)
 {
     kvr_http_req_t *req = conn->req;
     kvr_http_server_t *srv = conn->srv;
-    buf_append(&req->body, &req->body_len, &req->body_cap, "", 0); /* NUL-terminated, even when empty */
+    kvr_buf_append(&req->body, "", 0); /* NUL-terminated, even when empty */
     conn->state = KVR__HTTP_DISPATCHED;
     uv_timer_stop(&conn->timer);
     req->dispatched = 1;
@@ -519,15 +501,15 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
 {
     if (conn->in_process) { /* not re-entered today; never drop bytes if it were */
         if (len)
-            buf_append(&conn->in, &conn->in_len, &conn->in_cap, data, len);
+            kvr_buf_append(&conn->in, data, len);
         return;
     }
     conn->in_process = 1;
     kvr_http_server_t *srv = conn->srv;
     while (conn->state == KVR__HTTP_IDLE || conn->state == KVR__HTTP_READING) {
         int from_read = len > 0;
-        const char *src = from_read ? data : conn->in;
-        size_t n = from_read ? len : conn->in_len;
+        const char *src = from_read ? data : conn->in.base;
+        size_t n = from_read ? len : conn->in.len;
         if (n == 0)
             break;
         if (conn->state == KVR__HTTP_IDLE) {
@@ -539,19 +521,18 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
             if (from_read)
                 len = 0;
             else
-                conn->in_len = 0;
+                kvr_buf_reset(&conn->in);
             break;
         }
         if (err == HPE_PAUSED && conn->req_complete && conn->req) {
             size_t used = (size_t)(llhttp_get_error_pos(&conn->parser) - src);
             if (from_read) {
-                assert(conn->in_len == 0);
+                assert(conn->in.len == 0);
                 if (n > used)
-                    buf_append(&conn->in, &conn->in_len, &conn->in_cap, src + used, n - used);
+                    kvr_buf_append(&conn->in, src + used, n - used);
                 len = 0;
             } else {
-                memmove(conn->in, conn->in + used, n - used);
-                conn->in_len -= used;
+                kvr_buf_consume(&conn->in, used);
             }
             conn->req_complete = 0;
             conn_dispatch(conn);
@@ -575,10 +556,8 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
         break;
     }
     conn->in_process = 0;
-    if (conn->in_len == 0 && conn->in) {
-        free(conn->in);
-        conn->in = NULL;
-        conn->in_cap = 0;
+    if (conn->in.len == 0 && conn->in.base) {
+        kvr_buf_close(&conn->in);
     }
     if (conn->read_stopped && conn->state != KVR__HTTP_DISPATCHED &&
         conn->state != KVR__HTTP_CLOSING) {
@@ -619,7 +598,7 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     /* A pipelined request already buffered is parsed from the loop, never from
      * inside this call: the handler finishing this one may be in the middle of
      * its own bookkeeping and must not see on_request re-entered. */
-    uv_timer_start(&conn->timer, conn_timer_cb, conn->in_len ? 0 : srv->cfg.idle_timeout_ms, 0);
+    uv_timer_start(&conn->timer, conn_timer_cb, conn->in.len ? 0 : srv->cfg.idle_timeout_ms, 0);
     if (conn->read_stopped) {
         conn->read_stopped = 0;
         uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
@@ -863,16 +842,16 @@ size_t kvr_http_server_connections(const kvr_http_server_t *srv)
 
 static size_t req_bytes(const kvr_http_req_t *req)
 {
-    return sizeof *req + req->target_cap + req->path_cap + req->hbuf_cap +
+    return sizeof *req + req->target.cap + req->path.cap + req->hbuf.cap +
            req->hoffs_cap * 2 * sizeof *req->hoffs + req->headers_cap * sizeof *req->headers +
-           req->body_cap;
+           req->body.cap;
 }
 
 size_t kvr_http_server_connection_bytes(const kvr_http_server_t *srv)
 {
     size_t total = 0;
     for (const kvr__http_conn_t *conn = srv->conns; conn; conn = conn->next)
-        total += sizeof *conn + conn->in_cap + (conn->req ? req_bytes(conn->req) : 0);
+        total += sizeof *conn + conn->in.cap + (conn->req ? req_bytes(conn->req) : 0);
     return total;
 }
 
@@ -885,7 +864,7 @@ const char *kvr_http_req_method(const kvr_http_req_t *req)
 
 const char *kvr_http_req_path(const kvr_http_req_t *req)
 {
-    return req->path;
+    return req->path.base;
 }
 
 const char *kvr_http_req_query(const kvr_http_req_t *req)
@@ -941,8 +920,8 @@ const kvr_http_header_t *kvr_http_req_header_at(const kvr_http_req_t *req, size_
 const char *kvr_http_req_body(const kvr_http_req_t *req, size_t *len)
 {
     if (len)
-        *len = req->body_len;
-    return req->body;
+        *len = req->body.len;
+    return req->body.base;
 }
 
 const char *kvr_http_req_peer(const kvr_http_req_t *req)

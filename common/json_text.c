@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "common/json_text.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 size_t kvr_json_utf8_len(const unsigned char *p, const unsigned char *end)
 {
     unsigned char c = p[0], lo = 0x80, hi = 0xBF;
@@ -74,4 +78,18 @@ void kvr_json_put_string(FILE *f, const char *s)
     }
     fwrite(run, 1, (size_t)(p - run), f);
     putc('"', f);
+}
+
+const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
+{
+    if (!isfinite(v))
+        return "null";
+    /* The shortest of 15 or 17 digits that reads back the same value... */
+    int n = snprintf(buf, KVR_JSON_REAL_MAX, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        n = snprintf(buf, KVR_JSON_REAL_MAX, "%.17g", v);
+    /* ...written as a real even when whole, so readers keep its type. */
+    if (!strpbrk(buf, ".eE") && n > 0 && n + 2 < KVR_JSON_REAL_MAX)
+        memcpy(buf + n, ".0", 3);
+    return buf;
 }

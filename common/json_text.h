@@ -24,4 +24,8 @@ size_t kvr_json_utf8_valid_prefix(const char *s, size_t len);
 /** Writes s as a JSON string ("null" for NULL): escapes, and U+FFFD for bytes that are not UTF-8. */
 void kvr_json_put_string(FILE *f, const char *s);
 
+#define KVR_JSON_REAL_MAX 32
+/** v as a JSON number that reads back exactly and stays a real when whole ("3.0"); "null" if not finite. */
+const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v);
+
 #endif

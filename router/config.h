@@ -5,8 +5,9 @@
 /*
  * kvroute's settings: command-line flags, or a config file with one
  * "flag value" per line (the long flag without its dashes, # comments).
- * Flags the router does not know are offered to the policies
- * (kvr_policy_config_set), so --overload-factor 1.3 works as any other flag.
+ * The flags are rows of an option table (common/options.h); the policies'
+ * table (kvr_policy_config_options) is parsed beside it, so
+ * --overload-factor 1.3 works as any other flag.
  */
 
 #include <stdbool.h>

@@ -3,8 +3,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "common/buf.h"
 #include "common/xmalloc.h"
 
 struct kvr_fetch_s {
@@ -12,8 +12,8 @@ struct kvr_fetch_s {
     kvr_fetch_cb cb;
     void *arg;
     int status;
-    char *body;
-    size_t len, cap, max;
+    kvr_buf_t body;
+    size_t max;
     bool too_big;
 };
 
@@ -29,20 +29,11 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
 static void on_data(void *arg, const char *data, size_t len)
 {
     kvr_fetch_t *f = arg;
-    if (f->too_big || f->len + len > f->max) {
+    if (f->too_big || len > f->max - f->body.len) {
         f->too_big = true;
         return;
     }
-    if (f->len + len + 1 > f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 4096;
-        while (cap < f->len + len + 1)
-            cap *= 2;
-        f->body = kvr_xrealloc(f->body, cap);
-        f->cap = cap;
-    }
-    memcpy(f->body + f->len, data, len);
-    f->len += len;
-    f->body[f->len] = '\0';
+    kvr_buf_append(&f->body, data, len);
 }
 
 static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
@@ -51,8 +42,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     (void)phase;
     f->up = NULL;
     int result = status < 0 ? status : f->too_big ? -EFBIG : f->status;
-    f->cb(f->arg, result, f->body ? f->body : "", f->len);
-    free(f->body);
+    f->cb(f->arg, result, f->body.base ? f->body.base : "", f->body.len);
+    kvr_buf_close(&f->body);
     free(f);
 }
 
@@ -80,6 +71,6 @@ void kvr_fetch_cancel(kvr_fetch_t *f)
     if (!f)
         return;
     kvr_upstream_cancel(f->up);
-    free(f->body);
+    kvr_buf_close(&f->body);
     free(f);
 }

@@ -9,29 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
-
-typedef struct text_buf_s {
-    char *data;
-    size_t len, cap;
-} text_buf_t;
-
-static void text_append(text_buf_t *b, const char *s, size_t n)
-{
-    if (n == 0)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        b->data = kvr_xrealloc(b->data, cap);
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
 
 void kvr_keys_config_defaults(kvr_keys_config_t *cfg)
 {
@@ -142,13 +122,13 @@ static bool is_string(const cJSON *v)
     return cJSON_IsString(v) && v->valuestring;
 }
 
-static void append_string(text_buf_t *b, const cJSON *v)
+static void append_string(kvr_buf_t *b, const cJSON *v)
 {
-    text_append(b, v->valuestring, strlen(v->valuestring));
+    kvr_buf_append_str(b, v->valuestring);
 }
 
 /* Content is a string, or an array of parts of which the text parts count. */
-static int append_content(text_buf_t *b, const cJSON *content)
+static int append_content(kvr_buf_t *b, const cJSON *content)
 {
     if (is_string(content)) {
         append_string(b, content);
@@ -169,7 +149,7 @@ static int append_content(text_buf_t *b, const cJSON *content)
     return 0;
 }
 
-static int append_messages(text_buf_t *b, const cJSON *messages, char *err, size_t err_len)
+static int append_messages(kvr_buf_t *b, const cJSON *messages, char *err, size_t err_len)
 {
     if (!cJSON_IsArray(messages)) {
         snprintf(err, err_len, "'messages' must be an array");
@@ -193,7 +173,7 @@ static int append_messages(text_buf_t *b, const cJSON *messages, char *err, size
 
 /* prompt (completions) or text (SGLang /generate): a string or an array of strings;
  * token-id arrays carry no text to hash and are skipped. */
-static int append_prompt(text_buf_t *b, const cJSON *prompt, const char *name, char *err, size_t err_len)
+static int append_prompt(kvr_buf_t *b, const cJSON *prompt, const char *name, char *err, size_t err_len)
 {
     if (is_string(prompt)) {
         append_string(b, prompt);
@@ -333,7 +313,7 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
         return -EINVAL;
     }
     int rc = -EINVAL;
-    text_buf_t text = {0};
+    kvr_buf_t text = KVR_BUF_INIT;
     if (!cJSON_IsObject(root)) {
         snprintf(err, err_len, "the request body must be a JSON object");
         goto fail_root;
@@ -358,17 +338,16 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     out->max_tokens = get_max_tokens(root);
     cJSON_Delete(root);
 
-    out->text = text.data ? text.data : kvr_xstrdup("");
-    out->text_len = text.len;
-    size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
+    out->text = kvr_buf_release(&text, &out->text_len);
+    size_t max_blocks = out->text_len / KVR_PREFIX_BLOCK_BYTES;
     out->block_hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof(uint64_t));
     out->n_blocks = kvr_prefix_hash_blocks(out->text, out->text_len, out->block_hashes, max_blocks);
-    size_t tokens = text.len / KVR_BYTES_PER_TOKEN;
+    size_t tokens = out->text_len / KVR_BYTES_PER_TOKEN;
     out->prompt_tokens = tokens == 0 ? 1 : tokens > UINT32_MAX ? UINT32_MAX : (uint32_t)tokens;
     return 0;
 
 fail_text:
-    free(text.data);
+    kvr_buf_close(&text);
     free(out->session_id);
     out->session_id = NULL;
 fail_root:

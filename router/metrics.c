@@ -3,12 +3,14 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/clock.h"
+#include "common/json_text.h"
+#include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "router/router.h"
 #include "router/upstream.h"
@@ -60,64 +62,29 @@ void kvr_router_metrics_status(kvr_router_metrics_t *m, int status)
         m->requests_by_status[status]++;
 }
 
-/* ---- text building ---- */
+/* ---- text ---- */
 
-typedef struct out_s {
-    char *buf;
-    size_t len, cap;
-} out_t;
-
-__attribute__((format(printf, 2, 3))) static void outf(out_t *o, const char *fmt, ...)
+static void counter(kvr_prom_writer_t *w, const char *name, const char *help, uint64_t v)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < o->cap - o->len) {
-            o->len += (size_t)n;
-            return;
-        }
-        o->cap = o->cap * 2 + (size_t)(n > 0 ? n : 0);
-        o->buf = kvr_xrealloc(o->buf, o->cap);
+    kvr_prom_family(w, name, KVR_PROM_COUNTER, help);
+    kvr_prom_sample_u64(w, name, NULL, 0, v);
+}
+
+/* One sample per value of one label: name{label="names[i]"} values[i]. */
+static void counter_by(kvr_prom_writer_t *w, const char *name, const char *help, const char *label,
+                       const char *const *names, const uint64_t *values, size_t n)
+{
+    kvr_prom_family(w, name, KVR_PROM_COUNTER, help);
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {label, names[i]};
+        kvr_prom_sample_u64(w, name, &l, 1, values[i]);
     }
 }
 
-/* Prometheus label values escape backslash, double quote and newline. */
-static const char *label(const char *s, char *tmp, size_t cap)
+static void histogram(kvr_prom_writer_t *w, const char *name, const char *help, const kvr_histogram_t *h)
 {
-    size_t j = 0;
-    for (size_t i = 0; s[i] && j + 2 < cap; i++) {
-        if (s[i] == '\\' || s[i] == '"') {
-            tmp[j++] = '\\';
-            tmp[j++] = s[i];
-        } else if (s[i] == '\n') {
-            tmp[j++] = '\\';
-            tmp[j++] = 'n';
-        } else {
-            tmp[j++] = s[i];
-        }
-    }
-    tmp[j] = '\0';
-    return tmp;
-}
-
-static void head(out_t *o, const char *name, const char *type, const char *help)
-{
-    outf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-static void histogram(out_t *o, const char *name, const char *help, const kvr_histogram_t *h)
-{
-    head(o, name, "histogram", help);
-    uint64_t cum = 0;
-    for (size_t i = 0; i < KVR_HIST_BUCKETS - 1; i++) {
-        cum += h->buckets[i];
-        outf(o, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_bounds[i], (unsigned long long)cum);
-    }
-    cum += h->buckets[KVR_HIST_BUCKETS - 1];
-    outf(o, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.6f\n%s_count %llu\n", name, (unsigned long long)cum,
-         name, h->sum, name, (unsigned long long)h->count);
+    kvr_prom_family(w, name, KVR_PROM_HISTOGRAM, help);
+    kvr_prom_histogram(w, name, NULL, 0, bucket_bounds, KVR_HIST_BUCKETS - 1, h->buckets, h->sum);
 }
 
 typedef struct engine_snapshot_s {
@@ -142,155 +109,166 @@ static size_t snapshot(kvr_router_t *r, engine_snapshot_t *snaps)
     return n;
 }
 
-static void engine_gauges(out_t *o, engine_snapshot_t *s, size_t n)
+/* A per-engine family of shadow, real (fresh feed only) and eff values. */
+static void engine_kinds(kvr_prom_writer_t *w, const char *name, const char *help, engine_snapshot_t *s,
+                         size_t n, size_t field)
 {
-    char l[512];
     static const char *const kinds[] = {"shadow", "real", "eff"};
-    head(o, "kvroute_engine_requests", "gauge",
-         "requests per engine: shadow (dispatched here, not finished), real (feed, running+waiting), eff (used for routing)");
+    kvr_prom_family(w, name, KVR_PROM_GAUGE, help);
     for (size_t i = 0; i < n; i++) {
         const kvr_engine_view_t *v = &s[i].v;
-        uint64_t vals[3] = {v->shadow_requests, (uint64_t)v->real_running + v->real_waiting, v->eff_requests};
-        for (int k = 0; k < 3; k++)
-            if (k != 1 || v->feed_fresh)
-                outf(o, "kvroute_engine_requests{engine=\"%s\",kind=\"%s\"} %llu\n", label(s[i].e->id, l, sizeof l),
-                     kinds[k], (unsigned long long)vals[k]);
+        uint64_t vals[3][3] = {
+            {v->shadow_requests, (uint64_t)v->real_running + v->real_waiting, v->eff_requests},
+            {v->shadow_pending_prefill_tokens, v->real_pending_prefill_tokens, v->eff_pending_prefill_tokens},
+            {v->shadow_kv_tokens, v->real_kv_tokens, v->eff_kv_tokens},
+        };
+        for (int k = 0; k < 3; k++) {
+            if (k == 1 && !v->feed_fresh)
+                continue;
+            kvr_prom_label_t l[] = {{"engine", s[i].e->id}, {"kind", kinds[k]}};
+            kvr_prom_sample_u64(w, name, l, 2, vals[field][k]);
+        }
     }
-    head(o, "kvroute_engine_pending_prefill_tokens", "gauge", "prompt tokens not yet prefilled, per engine and kind");
+}
+
+static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
+{
+    engine_kinds(w, "kvroute_engine_requests",
+                 "requests per engine: shadow (dispatched here, not finished), real (feed, running+waiting), eff (used for routing)",
+                 s, n, 0);
+    engine_kinds(w, "kvroute_engine_pending_prefill_tokens", "prompt tokens not yet prefilled, per engine and kind",
+                 s, n, 1);
+    engine_kinds(w, "kvroute_engine_kv_tokens", "KV cache tokens held, per engine and kind", s, n, 2);
+    kvr_prom_family(w, "kvroute_engine_healthy", KVR_PROM_GAUGE, "1 when the engine is in the candidate set");
     for (size_t i = 0; i < n; i++) {
-        const kvr_engine_view_t *v = &s[i].v;
-        uint64_t vals[3] = {v->shadow_pending_prefill_tokens, v->real_pending_prefill_tokens,
-                            v->eff_pending_prefill_tokens};
-        for (int k = 0; k < 3; k++)
-            if (k != 1 || v->feed_fresh)
-                outf(o, "kvroute_engine_pending_prefill_tokens{engine=\"%s\",kind=\"%s\"} %llu\n",
-                     label(s[i].e->id, l, sizeof l), kinds[k], (unsigned long long)vals[k]);
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_i64(w, "kvroute_engine_healthy", &l, 1, kvr_engine_is_candidate(s[i].e));
     }
-    head(o, "kvroute_engine_kv_tokens", "gauge", "KV cache tokens held, per engine and kind");
+    kvr_prom_family(w, "kvroute_engine_feed_fresh", KVR_PROM_GAUGE, "1 when the engine's feed slot is fresh (ES=1)");
     for (size_t i = 0; i < n; i++) {
-        const kvr_engine_view_t *v = &s[i].v;
-        uint64_t vals[3] = {v->shadow_kv_tokens, v->real_kv_tokens, v->eff_kv_tokens};
-        for (int k = 0; k < 3; k++)
-            if (k != 1 || v->feed_fresh)
-                outf(o, "kvroute_engine_kv_tokens{engine=\"%s\",kind=\"%s\"} %llu\n", label(s[i].e->id, l, sizeof l),
-                     kinds[k], (unsigned long long)vals[k]);
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_i64(w, "kvroute_engine_feed_fresh", &l, 1, s[i].v.feed_fresh);
     }
-    head(o, "kvroute_engine_healthy", "gauge", "1 when the engine is in the candidate set");
-    for (size_t i = 0; i < n; i++)
-        outf(o, "kvroute_engine_healthy{engine=\"%s\"} %d\n", label(s[i].e->id, l, sizeof l),
-             kvr_engine_is_candidate(s[i].e));
-    head(o, "kvroute_engine_feed_fresh", "gauge", "1 when the engine's feed slot is fresh (ES=1)");
-    for (size_t i = 0; i < n; i++)
-        outf(o, "kvroute_engine_feed_fresh{engine=\"%s\"} %d\n", label(s[i].e->id, l, sizeof l), s[i].v.feed_fresh);
-    head(o, "kvroute_engine_feed_age_seconds", "gauge", "age of the engine's feed sample (ES=1, slot present)");
-    for (size_t i = 0; i < n; i++)
+    kvr_prom_family(w, "kvroute_engine_feed_age_seconds", KVR_PROM_GAUGE,
+                    "age of the engine's feed sample (ES=1, slot present)");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
         if (s[i].v.feed_age_ns)
-            outf(o, "kvroute_engine_feed_age_seconds{engine=\"%s\"} %.6f\n", label(s[i].e->id, l, sizeof l),
-                 (double)s[i].v.feed_age_ns / 1e9);
-    head(o, "kvroute_engine_reconcile_drift", "gauge",
-         "ES=0: shadow requests minus the engine's own running + waiting at the last /metrics reconciliation");
-    for (size_t i = 0; i < n; i++)
+            kvr_prom_sample(w, "kvroute_engine_feed_age_seconds", &l, 1, (double)s[i].v.feed_age_ns / 1e9);
+    }
+    kvr_prom_family(w, "kvroute_engine_reconcile_drift", KVR_PROM_GAUGE,
+                    "ES=0: shadow requests minus the engine's own running + waiting at the last /metrics reconciliation");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
         if (s[i].e->reconciled_ns)
-            outf(o, "kvroute_engine_reconcile_drift{engine=\"%s\"} %lld\n", label(s[i].e->id, l, sizeof l),
-                 (long long)s[i].e->reconcile_drift);
-    head(o, "kvroute_engine_dispatched_total", "counter", "requests dispatched to the engine, retries included");
-    for (size_t i = 0; i < n; i++)
-        outf(o, "kvroute_engine_dispatched_total{engine=\"%s\"} %llu\n", label(s[i].e->id, l, sizeof l),
-             (unsigned long long)s[i].e->dispatched_total);
-    head(o, "kvroute_engine_failures_total", "counter", "connect failures, failed health checks and upstream errors");
-    for (size_t i = 0; i < n; i++)
-        outf(o, "kvroute_engine_failures_total{engine=\"%s\"} %llu\n", label(s[i].e->id, l, sizeof l),
-             (unsigned long long)s[i].e->failures_total);
+            kvr_prom_sample_i64(w, "kvroute_engine_reconcile_drift", &l, 1, (int64_t)s[i].e->reconcile_drift);
+    }
+    kvr_prom_family(w, "kvroute_engine_dispatched_total", KVR_PROM_COUNTER,
+                    "requests dispatched to the engine, retries included");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_u64(w, "kvroute_engine_dispatched_total", &l, 1, s[i].e->dispatched_total);
+    }
+    kvr_prom_family(w, "kvroute_engine_failures_total", KVR_PROM_COUNTER,
+                    "connect failures, failed health checks and upstream errors");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_u64(w, "kvroute_engine_failures_total", &l, 1, s[i].e->failures_total);
+    }
 }
 
 char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
 {
-    out_t o = {.buf = kvr_xmalloc(16384), .cap = 16384};
+    kvr_buf_t out = KVR_BUF_INIT;
+    (void)kvr_buf_reserve(&out, 16384);
+    kvr_prom_writer_t pw, *w = &pw;
+    kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_GO);
     kvr_router_metrics_t *m = &r->metrics;
-    char l[512];
 
-    head(&o, "kvroute_requests_total", "counter", "proxied requests by final status");
-    for (int s = 0; s < KVR_METRICS_MAX_STATUS; s++)
-        if (m->requests_by_status[s])
-            outf(&o, "kvroute_requests_total{status=\"%d\"} %llu\n", s, (unsigned long long)m->requests_by_status[s]);
-    head(&o, "kvroute_selections_total", "counter", "routing decisions by engine, policy and reason");
+    kvr_prom_family(w, "kvroute_requests_total", KVR_PROM_COUNTER, "proxied requests by final status");
+    for (int s = 0; s < KVR_METRICS_MAX_STATUS; s++) {
+        if (!m->requests_by_status[s])
+            continue;
+        char status[16];
+        snprintf(status, sizeof status, "%d", s);
+        kvr_prom_label_t l = {"status", status};
+        kvr_prom_sample_u64(w, "kvroute_requests_total", &l, 1, m->requests_by_status[s]);
+    }
+    kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER, "routing decisions by engine, policy and reason");
     for (uint32_t i = 0; i < r->engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
-        for (size_t k = 0; k < KVR_METRICS_MAX_REASONS && s->reason[k]; k++)
-            outf(&o, "kvroute_selections_total{engine=\"%s\",policy=\"%s\",reason=\"%s\"} %llu\n",
-                 label(r->engines.engines[i]->id, l, sizeof l), r->cfg.policy, s->reason[k],
-                 (unsigned long long)s->count[k]);
+        for (size_t k = 0; k < KVR_METRICS_MAX_REASONS && s->reason[k]; k++) {
+            kvr_prom_label_t l[] = {{"engine", r->engines.engines[i]->id}, {"policy", r->cfg.policy},
+                                    {"reason", s->reason[k]}};
+            kvr_prom_sample_u64(w, "kvroute_selections_total", l, 3, s->count[k]);
+        }
     }
     static const char *const causes[] = {"connect", "status_5xx", "reset", "first_byte_timeout"};
-    head(&o, "kvroute_retries_total", "counter", "requests retried on another engine, by cause");
-    for (int c = 0; c < KVR_RETRY_N_CAUSES; c++)
-        outf(&o, "kvroute_retries_total{cause=\"%s\"} %llu\n", causes[c], (unsigned long long)m->retries_total[c]);
+    counter_by(w, "kvroute_retries_total", "requests retried on another engine, by cause", "cause", causes,
+               m->retries_total, KVR_RETRY_N_CAUSES);
     static const char *const kinds[] = {"connect", "first_byte", "idle"};
-    head(&o, "kvroute_upstream_timeouts_total", "counter", "upstream timeouts by kind");
-    for (int k = 0; k < KVR_TIMEOUT_N_KINDS; k++)
-        outf(&o, "kvroute_upstream_timeouts_total{kind=\"%s\"} %llu\n", kinds[k], (unsigned long long)m->timeouts_total[k]);
-    head(&o, "kvroute_client_aborts_total", "counter", "clients that went away before their response ended");
-    outf(&o, "kvroute_client_aborts_total %llu\n", (unsigned long long)m->client_aborts_total);
-    head(&o, "kvroute_upstream_cut_total", "counter", "responses cut short by an engine after bytes reached the client");
-    outf(&o, "kvroute_upstream_cut_total %llu\n", (unsigned long long)m->upstream_cut_total);
-    head(&o, "kvroute_no_candidate_total", "counter", "decisions that found no healthy engine");
-    outf(&o, "kvroute_no_candidate_total %llu\n", (unsigned long long)m->no_candidate_total);
-    head(&o, "kvroute_pressure_fallback_total", "counter", "cache_aware decisions that fell back fleet-wide for lack of caps");
-    outf(&o, "kvroute_pressure_fallback_total %llu\n", (unsigned long long)m->pressure_fallback_total);
-    head(&o, "kvroute_in_flight", "gauge", "proxied requests not finished");
-    outf(&o, "kvroute_in_flight %u\n", r->in_flight);
-    histogram(&o, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);
-    histogram(&o, "kvroute_request_duration_seconds", "request arrival to the last response byte", &m->e2e);
+    counter_by(w, "kvroute_upstream_timeouts_total", "upstream timeouts by kind", "kind", kinds, m->timeouts_total,
+               KVR_TIMEOUT_N_KINDS);
+    counter(w, "kvroute_client_aborts_total", "clients that went away before their response ended",
+            m->client_aborts_total);
+    counter(w, "kvroute_upstream_cut_total", "responses cut short by an engine after bytes reached the client",
+            m->upstream_cut_total);
+    counter(w, "kvroute_no_candidate_total", "decisions that found no healthy engine", m->no_candidate_total);
+    counter(w, "kvroute_pressure_fallback_total", "cache_aware decisions that fell back fleet-wide for lack of caps",
+            m->pressure_fallback_total);
+    kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
+    kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, r->in_flight);
+    histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);
+    histogram(w, "kvroute_request_duration_seconds", "request arrival to the last response byte", &m->e2e);
 
-    head(&o, "kvroute_sessions", "gauge", "session pins held (oneshot placement)");
-    outf(&o, "kvroute_sessions %zu\n", r->sessions.count);
-    head(&o, "kvroute_session_placements_total", "counter", "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)");
-    outf(&o, "kvroute_session_placements_total{kind=\"new\"} %llu\n", (unsigned long long)m->sessions_placed_total);
-    outf(&o, "kvroute_session_placements_total{kind=\"replaced\"} %llu\n", (unsigned long long)m->sessions_replaced_total);
-    outf(&o, "kvroute_session_placements_total{kind=\"migrated\"} %llu\n", (unsigned long long)m->sessions_migrated_total);
-    head(&o, "kvroute_sessions_dropped_total", "counter", "session pins forgotten: idle past the TTL or over --max-sessions");
-    outf(&o, "kvroute_sessions_dropped_total{why=\"ttl\"} %llu\n", (unsigned long long)r->sessions.expired_total);
-    outf(&o, "kvroute_sessions_dropped_total{why=\"capacity\"} %llu\n", (unsigned long long)r->sessions.evicted_total);
+    kvr_prom_family(w, "kvroute_sessions", KVR_PROM_GAUGE, "session pins held (oneshot placement)");
+    kvr_prom_sample_u64(w, "kvroute_sessions", NULL, 0, r->sessions.count);
+    static const char *const placements[] = {"new", "replaced", "migrated"};
+    uint64_t placed[] = {m->sessions_placed_total, m->sessions_replaced_total, m->sessions_migrated_total};
+    counter_by(w, "kvroute_session_placements_total",
+               "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)", "kind", placements,
+               placed, 3);
+    static const char *const whys[] = {"ttl", "capacity"};
+    uint64_t dropped[] = {r->sessions.expired_total, r->sessions.evicted_total};
+    counter_by(w, "kvroute_sessions_dropped_total", "session pins forgotten: idle past the TTL or over --max-sessions",
+               "why", whys, dropped, 2);
 
     kvr_admission_stats_t as;
     kvr_admission_stats(r->admission, &as);
-    head(&o, "kvroute_admission_total", "counter", "admission verdicts");
-    outf(&o, "kvroute_admission_total{verdict=\"admitted\"} %llu\n", (unsigned long long)as.admitted);
-    outf(&o, "kvroute_admission_total{verdict=\"seed_lease\"} %llu\n", (unsigned long long)as.seed_leases);
-    outf(&o, "kvroute_admission_total{verdict=\"rejected\"} %llu\n", (unsigned long long)as.rejected);
-    outf(&o, "kvroute_admission_total{verdict=\"would_reject\"} %llu\n", (unsigned long long)as.shadow_would_reject);
+    static const char *const verdicts[] = {"admitted", "seed_lease", "rejected", "would_reject"};
+    uint64_t verdict_counts[] = {as.admitted, as.seed_leases, as.rejected, as.shadow_would_reject};
+    counter_by(w, "kvroute_admission_total", "admission verdicts", "verdict", verdicts, verdict_counts, 4);
 
-    head(&o, "kvroute_feed_enabled", "gauge", "1 when the router reads the statefeed segment (ES=1)");
-    outf(&o, "kvroute_feed_enabled %d\n", r->feed.enabled);
-    head(&o, "kvroute_feed_reads_total", "counter", "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
+    kvr_prom_family(w, "kvroute_feed_enabled", KVR_PROM_GAUGE, "1 when the router reads the statefeed segment (ES=1)");
+    kvr_prom_sample_i64(w, "kvroute_feed_enabled", NULL, 0, r->feed.enabled);
+    kvr_prom_family(w, "kvroute_feed_reads_total", KVR_PROM_COUNTER,
+                    "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
     uint64_t stale = 0;
     for (int s = 0; s < KVR_FEED_N_STATES; s++) {
-        outf(&o, "kvroute_feed_reads_total{state=\"%s\"} %llu\n", kvr_feed_state_name((kvr_feed_state_t)s),
-             (unsigned long long)r->feed.fallbacks_total[s]);
+        kvr_prom_label_t l = {"state", kvr_feed_state_name((kvr_feed_state_t)s)};
+        kvr_prom_sample_u64(w, "kvroute_feed_reads_total", &l, 1, r->feed.fallbacks_total[s]);
         if (s != KVR_FEED_FRESH)
             stale += r->feed.fallbacks_total[s];
     }
-    head(&o, "kvroute_feed_stale_fallbacks_total", "counter", "per-engine decisions that used shadow only because the feed was stale or missing");
-    outf(&o, "kvroute_feed_stale_fallbacks_total %llu\n", (unsigned long long)stale);
-    head(&o, "kvroute_feed_opens_total", "counter", "times the segment was (re)opened");
-    outf(&o, "kvroute_feed_opens_total %llu\n", (unsigned long long)r->feed.opens_total);
-    head(&o, "kvroute_feed_segment_changes_total", "counter", "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped");
-    outf(&o, "kvroute_feed_segment_changes_total %llu\n", (unsigned long long)r->feed.changes_total);
+    counter(w, "kvroute_feed_stale_fallbacks_total",
+            "per-engine decisions that used shadow only because the feed was stale or missing", stale);
+    counter(w, "kvroute_feed_opens_total", "times the segment was (re)opened", r->feed.opens_total);
+    counter(w, "kvroute_feed_segment_changes_total",
+            "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
+            r->feed.changes_total);
     if (r->feed.open) {
-        head(&o, "kvroute_feed_heartbeat_age_seconds", "gauge", "age of the statefeed writer's heartbeat");
-        outf(&o, "kvroute_feed_heartbeat_age_seconds %.6f\n", (double)r->feed.last_heartbeat_age_ns / 1e9);
+        kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE, "age of the statefeed writer's heartbeat");
+        kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0, (double)r->feed.last_heartbeat_age_ns / 1e9);
     }
-    head(&o, "kvroute_reconcile_runs_total", "counter", "ES=0 reconciliations of shadow counters against engine /metrics");
-    outf(&o, "kvroute_reconcile_runs_total %llu\n", (unsigned long long)m->reconcile_runs_total);
-    head(&o, "kvroute_reconcile_failures_total", "counter", "ES=0 /metrics scrapes that failed");
-    outf(&o, "kvroute_reconcile_failures_total %llu\n", (unsigned long long)m->reconcile_failures_total);
+    counter(w, "kvroute_reconcile_runs_total", "ES=0 reconciliations of shadow counters against engine /metrics",
+            m->reconcile_runs_total);
+    counter(w, "kvroute_reconcile_failures_total", "ES=0 /metrics scrapes that failed", m->reconcile_failures_total);
 
     engine_snapshot_t *snaps = kvr_xmalloc((r->engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
-    engine_gauges(&o, snaps, n);
+    engine_gauges(w, snaps, n);
     free(snaps);
-    *len = o.len;
-    return o.buf;
+    return kvr_buf_release(&out, len);
 }
 
 static void add_real(cJSON *o, const char *name, double v)

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/options.h"
+
 /** One candidate engine as the policy sees it for one decision. */
 typedef struct kvr_engine_view_s {
     uint32_t index;             /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
@@ -133,6 +135,8 @@ void kvr_policy_config_defaults(kvr_policy_config_t *config);
  * key is not a policy option, -EINVAL when the value does not parse or is out of range.
  */
 int kvr_policy_config_set(kvr_policy_config_t *config, const char *key, const char *value);
+/** The policy options' table bound to config, for the router's flag parser and --help. */
+kvr_opt_set_t kvr_policy_config_options(kvr_policy_config_t *config);
 /** Writes the policy options with their defaults and meaning, for --help. */
 void kvr_policy_config_help(FILE *out);
 /**

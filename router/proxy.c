@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/buf.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -46,8 +47,7 @@ typedef struct proxy_s {
     int64_t content_length;
     const char *content_type;
     size_t n_out;
-    char *pending;                /* body bytes of the first batch */
-    size_t pending_len, pending_cap;
+    kvr_buf_t pending;            /* body bytes of the first batch */
     bool paused;
     bool sse;
     int status;                   /* the status the client got */
@@ -74,21 +74,20 @@ static proxy_t *proxy_alloc(void)
     if (free_count == 0)
         return kvr_xcalloc(1, sizeof(proxy_t));
     proxy_t *p = free_list[--free_count];
-    char *pending = p->pending;
-    size_t cap = p->pending_cap;
+    kvr_buf_t pending = p->pending;
     memset(p, 0, offsetof(proxy_t, fwd));
     p->pending = pending;
-    p->pending_cap = cap;
+    kvr_buf_reset(&p->pending);
     return p;
 }
 
 static void proxy_release(proxy_t *p)
 {
-    if (free_count < PROXY_FREE_LIST_MAX && p->pending_cap <= 65536) {
+    if (free_count < PROXY_FREE_LIST_MAX && p->pending.cap <= 65536) {
         free_list[free_count++] = p;
         return;
     }
-    free(p->pending);
+    kvr_buf_close(&p->pending);
     free(p);
 }
 
@@ -278,9 +277,9 @@ static void flush_head(proxy_t *p)
     kvr_http_stream_begin(p->req, p->status, p->content_type, p->out, p->n_out,
                           p->content_length >= 0 ? p->content_length : KVR_HTTP_CHUNKED);
     kvr_http_req_on_drain(p->req, on_client_drain, p);
-    if (p->pending_len)
-        kvr_http_stream_write(p->req, p->pending, p->pending_len);
-    p->pending_len = 0;
+    if (p->pending.len)
+        kvr_http_stream_write(p->req, p->pending.base, p->pending.len);
+    kvr_buf_reset(&p->pending);
 }
 
 static void on_flush(void *arg)
@@ -312,12 +311,7 @@ static void on_data(void *arg, const char *data, size_t len)
     proxy_t *p = arg;
     count_output(p, data, len);
     if (p->head_pending) {
-        if (p->pending_len + len > p->pending_cap) {
-            p->pending_cap = (p->pending_len + len) * 2;
-            p->pending = kvr_xrealloc(p->pending, p->pending_cap);
-        }
-        memcpy(p->pending + p->pending_len, data, len);
-        p->pending_len += len;
+        kvr_buf_append(&p->pending, data, len);
         return;
     }
     kvr_http_stream_write(p->req, data, len);
@@ -371,7 +365,7 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     p->up = NULL;
     if (status == 0) {
         if (p->head_pending) /* the whole answer came in one batch: one write with its length */
-            kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending, p->pending_len);
+            kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base, p->pending.len);
         else
             kvr_http_stream_end(p->req);
         finish(p, p->status);

@@ -284,21 +284,6 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
     }
 }
 
-
-const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v)
-{
-    if (!isfinite(v))
-        return "null";
-    /* The shortest of 15 or 17 digits that reads back the same value... */
-    int n = snprintf(buf, KVR_JSON_REAL_MAX, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        n = snprintf(buf, KVR_JSON_REAL_MAX, "%.17g", v);
-    /* ...written as a real even when whole, so readers keep its type. */
-    if (!strpbrk(buf, ".eE") && n > 0 && n + 2 < KVR_JSON_REAL_MAX)
-        memcpy(buf + n, ".0", 3);
-    return buf;
-}
-
 /*
  * One line per request, so it is written straight into the log's stdio
  * buffer: no document is built. Strings go through kvr_json_put_string; the

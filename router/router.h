@@ -92,9 +92,6 @@ int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out);
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
 
 
-#define KVR_JSON_REAL_MAX 32
-/** v as a JSON number that reads back exactly and stays a real when whole ("3.0"); "null" if not finite. */
-const char *kvr_json_format_real(char buf[KVR_JSON_REAL_MAX], double v);
 
 /** Writes one decision log line (no-op without --decision-log). */
 void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,

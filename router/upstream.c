@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 
@@ -50,15 +51,13 @@ struct kvr_upstream_s {
     void *arg;
     kvr_upstream_timeouts_t timeouts;
     kvr_upstream_phase_t phase;
-    char *head;                 /* request line + headers, owned */
-    size_t head_len, head_cap;
+    kvr_buf_t head;             /* request line + headers */
     const void *body;
     size_t body_len;
     bool fresh_retry_used;      /* the one replacement of a dead keep-alive connection */
     bool paused;
     /* response header collection: "name\0value\0" pairs */
-    char *hbuf;
-    size_t hlen, hcap;
+    kvr_buf_t hbuf;
     size_t nh;
     bool in_value;
     bool complete;
@@ -196,12 +195,12 @@ static _Thread_local size_t free_count;
 
 static void free_req(kvr_upstream_t *u)
 {
-    if (free_count < UPSTREAM_FREE_MAX && u->head_cap <= UPSTREAM_KEEP_BYTES && u->hcap <= UPSTREAM_KEEP_BYTES) {
+    if (free_count < UPSTREAM_FREE_MAX && u->head.cap <= UPSTREAM_KEEP_BYTES && u->hbuf.cap <= UPSTREAM_KEEP_BYTES) {
         free_list[free_count++] = u;
         return;
     }
-    free(u->head);
-    free(u->hbuf);
+    kvr_buf_close(&u->head);
+    kvr_buf_close(&u->hbuf);
     free(u);
 }
 
@@ -210,13 +209,12 @@ static kvr_upstream_t *alloc_req(void)
     if (free_count == 0)
         return kvr_xcalloc(1, sizeof(kvr_upstream_t));
     kvr_upstream_t *u = free_list[--free_count];
-    char *head = u->head, *hbuf = u->hbuf;
-    size_t head_cap = u->head_cap, hcap = u->hcap;
+    kvr_buf_t head = u->head, hbuf = u->hbuf;
     memset(u, 0, offsetof(kvr_upstream_t, hoff));
     u->head = head;
-    u->head_cap = head_cap;
+    kvr_buf_reset(&u->head);
     u->hbuf = hbuf;
-    u->hcap = hcap;
+    kvr_buf_reset(&u->hbuf);
     return u;
 }
 
@@ -283,7 +281,8 @@ static void req_fail(kvr_upstream_t *u, int status)
     if (replace) {
         u->fresh_retry_used = true;
         u->phase = KVR_UPSTREAM_CONNECT;
-        u->nh = u->hlen = 0;
+        u->nh = 0;
+        kvr_buf_reset(&u->hbuf);
         u->in_value = false;
         up_conn_t *fresh = kvr_xcalloc(1, sizeof *fresh);
         fresh->pool = u->pool;
@@ -297,19 +296,6 @@ static void req_fail(kvr_upstream_t *u, int status)
 
 /* ---- response parsing ------------------------------------------------------ */
 
-static void hbuf_append(kvr_upstream_t *u, const char *at, size_t len)
-{
-    if (u->hlen + len + 1 > u->hcap) {
-        size_t cap = u->hcap ? u->hcap * 2 : 1024;
-        while (cap < u->hlen + len + 1)
-            cap *= 2;
-        u->hbuf = kvr_xrealloc(u->hbuf, cap);
-        u->hcap = cap;
-    }
-    memcpy(u->hbuf + u->hlen, at, len);
-    u->hlen += len;
-}
-
 static int on_header_field(llhttp_t *p, const char *at, size_t len)
 {
     up_conn_t *c = p->data;
@@ -318,14 +304,14 @@ static int on_header_field(llhttp_t *p, const char *at, size_t len)
         return HPE_PAUSED;
     if (u->nh == 0 || u->in_value) {
         if (u->nh > 0)
-            hbuf_append(u, "", 1);
+            kvr_buf_append(&u->hbuf, "", 1);
         if (u->nh / 2 >= UPSTREAM_MAX_HEADERS)
             return -1;
-        u->hoff[u->nh++] = u->hlen;
+        u->hoff[u->nh++] = u->hbuf.len;
         u->in_value = false;
     }
-    hbuf_append(u, at, len);
-    return u->hlen > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
+    kvr_buf_append(&u->hbuf, at, len);
+    return u->hbuf.len > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
 }
 
 static int on_header_value(llhttp_t *p, const char *at, size_t len)
@@ -335,12 +321,12 @@ static int on_header_value(llhttp_t *p, const char *at, size_t len)
     if (!u)
         return HPE_PAUSED;
     if (!u->in_value) {
-        hbuf_append(u, "", 1);
-        u->hoff[u->nh++] = u->hlen;
+        kvr_buf_append(&u->hbuf, "", 1);
+        u->hoff[u->nh++] = u->hbuf.len;
         u->in_value = true;
     }
-    hbuf_append(u, at, len);
-    return u->hlen > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
+    kvr_buf_append(&u->hbuf, at, len);
+    return u->hbuf.len > UPSTREAM_MAX_HEAD_BYTES ? -1 : 0;
 }
 
 static int on_headers_complete(llhttp_t *p)
@@ -350,8 +336,8 @@ static int on_headers_complete(llhttp_t *p)
     if (!u)
         return HPE_PAUSED;
     if (u->nh % 2 == 1) { /* a last header without a value */
-        hbuf_append(u, "", 1);
-        u->hoff[u->nh++] = u->hlen;
+        kvr_buf_append(&u->hbuf, "", 1);
+        u->hoff[u->nh++] = u->hbuf.len;
     }
     if (p->status_code >= 100 && p->status_code < 200) {
         /*
@@ -364,12 +350,12 @@ static int on_headers_complete(llhttp_t *p)
         u->interim = true;
         return 1;
     }
-    hbuf_append(u, "", 1);
+    kvr_buf_append(&u->hbuf, "", 1);
     kvr_http_header_t headers[UPSTREAM_MAX_HEADERS];
     size_t n = u->nh / 2;
     for (size_t i = 0; i < n; i++) {
-        headers[i].name = u->hbuf + u->hoff[2 * i];
-        headers[i].value = u->hbuf + u->hoff[2 * i + 1];
+        headers[i].name = u->hbuf.base + u->hoff[2 * i];
+        headers[i].value = u->hbuf.base + u->hoff[2 * i + 1];
     }
     int64_t content_length = -1;
     if ((p->flags & F_CONTENT_LENGTH) && !(p->flags & F_CHUNKED))
@@ -398,7 +384,8 @@ static int on_message_complete(llhttp_t *p)
         return HPE_PAUSED;
     if (u->interim) {
         u->interim = false;
-        u->nh = u->hlen = 0;
+        u->nh = 0;
+        kvr_buf_reset(&u->hbuf);
         u->in_value = false;
         return 0;
     }
@@ -534,15 +521,16 @@ static int conn_send(up_conn_t *c, kvr_upstream_t *u)
     llhttp_init(&c->parser, HTTP_RESPONSE, &parser_settings);
     c->parser.data = c;
     c->got_byte = false;
-    u->nh = u->hlen = 0;
+    u->nh = 0;
+        kvr_buf_reset(&u->hbuf);
     u->in_value = false;
     u->interim = false;
-    uv_buf_t bufs[2] = {uv_buf_init(u->head, (unsigned)u->head_len),
+    uv_buf_t bufs[2] = {uv_buf_init(u->head.base, (unsigned)u->head.len),
                         uv_buf_init((char *)u->body, (unsigned)u->body_len)};
     unsigned nbufs = u->body_len ? 2 : 1;
     /* Most requests fit the socket buffer: one writev now, no write watcher to arm and disarm. */
     int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
-    size_t total = u->head_len + u->body_len;
+    size_t total = u->head.len + u->body_len;
     if (sent >= 0 && (size_t)sent == total) {
         if (u->phase == KVR_UPSTREAM_CONNECT)
             u->phase = KVR_UPSTREAM_WAIT;
@@ -617,37 +605,27 @@ static int conn_start(kvr_upstream_t *u, up_conn_t *c)
 
 /* ---- requests -------------------------------------------------------------- */
 
-/* Called for every proxied request: plain copies, no format parsing. */
-static void put(char *head, size_t *len, const char *s, size_t n)
-{
-    memcpy(head + *len, s, n);
-    *len += n;
-}
-
 static void build_head(kvr_upstream_t *u, const char *method, const char *path, const char *host,
                        const kvr_http_header_t *headers, size_t n, size_t body_len)
 {
     size_t cap = strlen(method) + strlen(path) + strlen(host) + 96;
     for (size_t i = 0; i < n; i++)
         cap += strlen(headers[i].name) + strlen(headers[i].value) + 4;
-    if (cap > u->head_cap) {
-        free(u->head);
-        u->head_cap = cap < 1024 ? 1024 : cap;
-        u->head = kvr_xmalloc(u->head_cap);
-    }
-    char *head = u->head;
-    size_t len = 0;
-    put(head, &len, method, strlen(method));
-    put(head, &len, " ", 1);
-    put(head, &len, path, strlen(path));
-    put(head, &len, " HTTP/1.1\r\nHost: ", 17);
-    put(head, &len, host, strlen(host));
-    put(head, &len, "\r\n", 2);
+    /* Called for every proxied request: one reservation, then plain copies, no format parsing. */
+    kvr_buf_t *head = &u->head;
+    kvr_buf_reset(head);
+    (void)kvr_buf_reserve(head, cap); /* appends abort on a size that cannot be */
+    kvr_buf_append(head, method, strlen(method));
+    kvr_buf_append(head, " ", 1);
+    kvr_buf_append(head, path, strlen(path));
+    kvr_buf_append(head, " HTTP/1.1\r\nHost: ", 17);
+    kvr_buf_append(head, host, strlen(host));
+    kvr_buf_append(head, "\r\n", 2);
     for (size_t i = 0; i < n; i++) {
-        put(head, &len, headers[i].name, strlen(headers[i].name));
-        put(head, &len, ": ", 2);
-        put(head, &len, headers[i].value, strlen(headers[i].value));
-        put(head, &len, "\r\n", 2);
+        kvr_buf_append(head, headers[i].name, strlen(headers[i].name));
+        kvr_buf_append(head, ": ", 2);
+        kvr_buf_append(head, headers[i].value, strlen(headers[i].value));
+        kvr_buf_append(head, "\r\n", 2);
     }
     if (body_len > 0 || strcmp(method, "POST") == 0) {
         char digits[24];
@@ -656,12 +634,11 @@ static void build_head(kvr_upstream_t *u, const char *method, const char *path, 
             digits[sizeof digits - 1 - nd++] = (char)('0' + body_len % 10);
             body_len /= 10;
         } while (body_len);
-        put(head, &len, "Content-Length: ", 16);
-        put(head, &len, digits + sizeof digits - nd, nd);
-        put(head, &len, "\r\n", 2);
+        kvr_buf_append(head, "Content-Length: ", 16);
+        kvr_buf_append(head, digits + sizeof digits - nd, nd);
+        kvr_buf_append(head, "\r\n", 2);
     }
-    put(head, &len, "\r\n", 2);
-    u->head_len = len;
+    kvr_buf_append(head, "\r\n", 2);
 }
 
 int kvr_upstream_request(kvr_upstream_pool_t *pool, const char *method, const char *path,

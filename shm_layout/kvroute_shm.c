@@ -51,17 +51,35 @@ static const char usage[] =
     "  dump NAME [--json]         print the header and one row per engine:\n"
     "                             engine, healthy, age, running, waiting, cap,\n"
     "                             KV, pending prefill, source\n"
-    "  watch NAME [--interval-ms MS]  redraw the dump every MS (default 500)\n"
+    "  watch NAME [--interval-ms MS]  redraw the dump every MS\n"
     "                             until interrupted\n"
     "\n"
     "options:\n"
     "  --capacity N      slots for create (1..65536)\n"
     "  --json            dump as one JSON object\n"
-    "  --interval-ms MS  refresh period for watch\n"
+    "  --interval-ms MS  refresh period for watch, 10..3600000 (default 500)\n"
     "  -h, --help        this text\n"
     "\n"
     "exit status: 0 ok, 1 the segment is missing, foreign, corrupt or of another\n"
     "ABI major version, 2 usage error\n";
+
+/*
+ * This folder compiles alone (a reader needs only shm_layout/), so the tool
+ * cannot take common/options; its integers follow the same rules and error
+ * line as every other program's: base 10, digits only, in range.
+ */
+static long flag_integer(const char *flag, const char *text, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
+    if (v < 0 || errno != 0 || *end != '\0' || v < min || v > max) {
+        fprintf(stderr, "kvroute-shm: --%s: expected an integer in [%ld, %ld], got '%s'\n", flag, min, max,
+                text);
+        exit(2);
+    }
+    return v;
+}
 
 static void die_usage(const char *msg)
 {
@@ -236,19 +254,10 @@ int main(int argc, char **argv)
     bool json = false;
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        char *end;
         switch (opt) {
-        case 'c':
-            capacity = strtol(optarg, &end, 10);
-            if (*end || capacity < 1 || capacity > KVR_SHM_MAX_CAPACITY)
-                die_usage("--capacity takes a whole number from 1 to 65536");
-            break;
+        case 'c': capacity = flag_integer("capacity", optarg, 1, KVR_SHM_MAX_CAPACITY); break;
         case 'j': json = true; break;
-        case 'i':
-            interval_ms = strtol(optarg, &end, 10);
-            if (*end || interval_ms < 10 || interval_ms > 3600000)
-                die_usage("--interval-ms takes a whole number from 10 to 3600000");
-            break;
+        case 'i': interval_ms = flag_integer("interval-ms", optarg, 10, 3600000); break;
         case 'h': fputs(usage, stdout); return 0;
         default: die_usage("unknown option");
         }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Flags and the config file: the same `flag value` vocabulary in both. */
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,24 +10,97 @@
 #include <openssl/crypto.h>
 
 #include "common/clock.h"
-#include "common/log.h"
 #include "common/error.h"
+#include "common/log.h"
+#include "common/options.h"
 #include "statefeed/feed.h"
 #include "statefeed/relay_wire.h"
+
+static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+
+#define T kvr_feed_config_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_HEADING("Engines:"),
+    KVR_OPT_ROW_CUSTOM("engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
+                       "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
+                       "an engine by its base URL, e.g. http://10.0.0.5:8000. The URL exactly as written is the "
+                       "engine id in the segment; routers look slots up by it. vllm: scrape URL/metrics "
+                       "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
+                       "incomplete). push: frames only, no polling."),
+    KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a path shorter than 1024 bytes", KVR_OPT_NO_FILE,
+                       "read flags from FILE, one `flag value` per line (leading -- optional, # starts a "
+                       "comment); flags on the command line override the file's. SIGHUP re-reads its engine "
+                       "lines: engines are added and removed."),
+    KVR_OPT_ROW_HEADING("Segment:"),
+    {.name = "shm", .type = KVR_OPT_STRING, .offset = offsetof(T, shm_name), .size = sizeof(((T *)0)->shm_name),
+     .arg = "NAME", .def = KVR_SHM_DEFAULT_NAME, .flags = KVR_OPT_NONEMPTY,
+     .help = "POSIX shm name of the segment"},
+    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY, "slots in the segment"),
+    KVR_OPT_ROW_HEADING("Polling and health:"),
+    KVR_OPT_ROW_MS(T, period_ns, "period-ms", "50", 1, 3600000, "tick period: polls, heartbeat, relay export"),
+    KVR_OPT_ROW_MS(T, timeout_ns, "timeout-ms", NULL, 1, 3600000,
+                   "deadline of one poll, connect to last byte (default 4 periods)"),
+    KVR_OPT_ROW_U64(T, fail_threshold, "fail-threshold", "N", "3", 1, 1000000,
+                    "consecutive failed polls before a slot is marked unhealthy. Garbage answers mark it at once."),
+    KVR_OPT_ROW_MS(T, backoff_max_ns, "backoff-max-ms", "2000", 1, 3600000,
+                   "longest wait before reconnecting a failing engine"),
+    KVR_OPT_ROW_HEADING("Push:"),
+    {.name = "push-socket", .type = KVR_OPT_STRING, .offset = offsetof(T, push_socket),
+     .size = sizeof(((T *)0)->push_socket), .arg = "PATH", .flags = KVR_OPT_NONEMPTY,
+     .help = "receive msgpack state frames on this Unix datagram socket"},
+    {.name = "push-udp", .type = KVR_OPT_STRING, .offset = offsetof(T, push_udp),
+     .size = sizeof(((T *)0)->push_udp), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
+     .help = "receive state frames over UDP too"},
+    KVR_OPT_ROW_MS(T, push_max_age_ns, "push-max-age-ms", NULL, 1, 3600000,
+                   "a push sample younger than this wins over polling the same engine; a push-only engine older "
+                   "than this counts a failure each tick (default 10 periods)"),
+    KVR_OPT_ROW_HEADING("Relay:"),
+    KVR_OPT_ROW_CUSTOM("export", "tcp:[HOST:]PORT", NULL, parse_export, "tcp:[HOST:]PORT", 0,
+                       "stream every slot with its age to subscribers each tick. HOST defaults to 127.0.0.1: "
+                       "name the private interface (or 0.0.0.0) to serve other hosts, with --relay-secret-file"),
+    KVR_OPT_ROW_CUSTOM("import", "tcp:HOST:PORT", NULL, parse_import, "tcp:HOST:PORT, at most 16 of them",
+                       KVR_OPT_REPEAT,
+                       "subscribe to another statefeed's export and write its engines here (sample time = "
+                       "receipt time - age); one per scheduler host (at most 16)"),
+    {.name = "relay-secret-file", .type = KVR_OPT_STRING, .offset = offsetof(T, relay_secret_file),
+     .size = sizeof(((T *)0)->relay_secret_file), .arg = "FILE", .flags = KVR_OPT_NONEMPTY,
+     .help = "shared secret (1-1024 bytes, trailing newline ignored): --export serves only importers that "
+             "prove they hold it, --import takes tables only from an exporter that does (HMAC-SHA256 of the "
+             "other end's fresh nonce; the secret never crosses the wire). Same file on both ends"},
+    KVR_OPT_ROW_U64(T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+                    "engines one --import may add here; a larger table's extra entries are ignored and counted"),
+    KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+                    "engines one --import may add or remove per second after its first table; more changes "
+                    "wait for a later table and are counted"),
+    KVR_OPT_ROW_HEADING("Operations:"),
+    {.name = "listen", .type = KVR_OPT_STRING, .offset = offsetof(T, listen_addr),
+     .size = sizeof(((T *)0)->listen_addr), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
+     .help = "serve this daemon's own Prometheus /metrics (tick lag, poll latency, failures and slot ages per "
+             "engine)"},
+    KVR_OPT_ROW_CUSTOM("log-level", "LEVEL", "info", parse_log_level, "one of debug, info, warn, error", 0,
+                       "debug, info, warn or error"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
+static kvr_opt_set_t option_set(kvr_feed_config_t *cfg)
+{
+    return (kvr_opt_set_t){.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
+}
 
 void kvr_feed_config_init(kvr_feed_config_t *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    snprintf(cfg->shm_name, sizeof(cfg->shm_name), "%s", KVR_SHM_DEFAULT_NAME);
-    cfg->capacity = 256;
-    cfg->period_ns = 50 * KVR_NS_PER_MS;
-    cfg->timeout_ns = 0; /* 0: four periods, fixed after parsing */
-    cfg->fail_threshold = 3;
-    cfg->push_max_age_ns = 0; /* 0: ten periods */
-    cfg->backoff_max_ns = 2 * KVR_NS_PER_SEC;
-    cfg->relay_max_engines = 64;
-    cfg->relay_max_changes = 16;
-    snprintf(cfg->log_level, sizeof(cfg->log_level), "info");
+    kvr_opt_set_t set = option_set(cfg);
+    char err[256];
+    int rc = kvr_opt_defaults(&set, err, sizeof err);
+    (void)rc;
+    assert(rc == 0); /* the defaults are the table's own text */
+    /* timeout and push max age stay 0 here: they follow --period-ms, fixed after parsing */
 }
 
 void kvr_feed_config_free(kvr_feed_config_t *cfg)
@@ -48,69 +123,19 @@ const char *kvr_feed_kind_name(kvr_feed_kind_t kind)
 
 void kvr_feed_usage(FILE *out)
 {
-    fputs(
-        "usage: kvroute-statefeed [flags]\n"
-        "\n"
-        "Keeps the shared-memory state segment true: polls every engine each period\n"
-        "(all polls of a tick in flight at once, each with its own timeout), takes\n"
-        "pushed state frames and relayed tables, and writes one slot per engine.\n"
-        "\n"
-        "Engines:\n"
-        "  --engine URL[,kind=vllm|sglang|push]\n"
-        "                        an engine by its base URL, e.g. http://10.0.0.5:8000\n"
-        "                        (repeatable). The URL exactly as written is the engine\n"
-        "                        id in the segment; routers look slots up by it.\n"
-        "                        vllm: scrape URL/metrics (default). sglang: GET\n"
-        "                        URL/v1/loads?include=core, falling back to /metrics\n"
-        "                        (caps then incomplete). push: frames only, no polling.\n"
-        "  --config FILE         read flags from FILE, one `flag value` per line\n"
-        "                        (leading -- optional, # starts a comment); flags on the\n"
-        "                        command line override the file's. SIGHUP re-reads its\n"
-        "                        engine lines: engines are added and removed.\n"
-        "Segment:\n"
-        "  --shm NAME            POSIX shm name of the segment (default /kvroute-state)\n"
-        "  --capacity N          slots in the segment (default 256)\n"
-        "Polling and health:\n"
-        "  --period-ms N         tick period: polls, heartbeat, relay export (default 50)\n"
-        "  --timeout-ms N        deadline of one poll, connect to last byte (default 4 periods)\n"
-        "  --fail-threshold N    consecutive failed polls before a slot is marked\n"
-        "                        unhealthy (default 3). Garbage answers mark it at once.\n"
-        "  --backoff-max-ms N    longest wait before reconnecting a failing engine (default 2000)\n"
-        "Push:\n"
-        "  --push-socket PATH    receive msgpack state frames on this Unix datagram socket\n"
-        "  --push-udp HOST:PORT  receive state frames over UDP too\n"
-        "  --push-max-age-ms N   a push sample younger than this wins over polling the\n"
-        "                        same engine; a push-only engine older than this counts\n"
-        "                        a failure each tick (default 10 periods)\n"
-        "Relay:\n"
-        "  --export tcp:[HOST:]PORT\n"
-        "                        stream every slot with its age to subscribers each tick.\n"
-        "                        HOST defaults to 127.0.0.1: name the private interface\n"
-        "                        (or 0.0.0.0) to serve other hosts, with --relay-secret-file\n"
-        "  --import tcp:HOST:PORT\n"
-        "                        subscribe to another statefeed's export and write its\n"
-        "                        engines here (sample time = receipt time - age);\n"
-        "                        repeatable, one per scheduler host (at most 16)\n"
-        "  --relay-secret-file FILE\n"
-        "                        shared secret (1-1024 bytes, trailing newline ignored):\n"
-        "                        --export serves only importers that prove they hold it,\n"
-        "                        --import takes tables only from an exporter that does\n"
-        "                        (HMAC-SHA256 of the other end's fresh nonce; the secret\n"
-        "                        never crosses the wire). Same file on both ends\n"
-        "  --relay-max-engines N engines one --import may add here; a larger table's\n"
-        "                        extra entries are ignored and counted (default 64)\n"
-        "  --relay-max-changes N engines one --import may add or remove per second after\n"
-        "                        its first table; more changes wait for a later table\n"
-        "                        and are counted (default 16)\n"
-        "Operations:\n"
-        "  --listen HOST:PORT    serve this daemon's own Prometheus /metrics (tick lag,\n"
-        "                        poll latency, failures and slot ages per engine)\n"
-        "  --log-level LEVEL     debug, info, warn or error (default info)\n"
-        "  --help                this text\n"
-        "\n"
-        "Signals: SIGTERM/SIGINT mark the writer stopped in the segment and exit;\n"
-        "SIGHUP reloads the engine list from --config.\n",
-        out);
+    fputs("usage: kvroute-statefeed [flags]\n"
+          "\n"
+          "Keeps the shared-memory state segment true: polls every engine each period\n"
+          "(all polls of a tick in flight at once, each with its own timeout), takes\n"
+          "pushed state frames and relayed tables, and writes one slot per engine.\n"
+          "\n",
+          out);
+    kvr_opt_set_t set = option_set(NULL);
+    kvr_opt_help(out, &set);
+    fputs("\n"
+          "Signals: SIGTERM/SIGINT mark the writer stopped in the segment and exit;\n"
+          "SIGHUP reloads the engine list from --config.\n",
+          out);
 }
 
 int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec)
@@ -141,12 +166,11 @@ int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec)
     return 0;
 }
 
-static int add_engine_spec(kvr_feed_config_t *cfg, const char *text, bool from_file)
+static int add_engine_spec(kvr_feed_config_t *cfg, const char *text)
 {
     kvr_feed_engine_spec_t spec;
     if (kvr_feed_engine_spec_parse(text, &spec) < 0)
         return -EINVAL;
-    spec.from_file = from_file;
     for (unsigned i = 0; i < cfg->engine_count; i++)
         if (strcmp(cfg->engines[i].url, spec.url) == 0)
             return -EEXIST;
@@ -162,208 +186,127 @@ static int add_engine_spec(kvr_feed_config_t *cfg, const char *text, bool from_f
     return 0;
 }
 
-static int parse_ms(const char *value, uint64_t min_ms, uint64_t *out_ns)
+static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (errno != 0 || end == value || *end != '\0' || v < min_ms || v > 3600000ull)
-        return -EINVAL;
-    *out_ns = (uint64_t)v * KVR_NS_PER_MS;
-    return 0;
+    int rc = add_engine_spec(obj, value);
+    if (rc == -EEXIST)
+        snprintf(err, err_len, "--%s: engine %s given twice", opt->name, value);
+    else if (rc == -ENOMEM)
+        snprintf(err, err_len, "--%s: out of memory", opt->name);
+    return rc;
 }
 
-static int copy_str(char *dst, size_t cap, const char *value)
+static int copy_addr(char *dst, size_t cap, const char *value)
 {
-    if (strlen(value) >= cap || value[0] == '\0')
+    if (strncmp(value, "tcp:", 4) != 0 || value[4] == '\0' || strlen(value) >= cap)
         return -EINVAL;
     memcpy(dst, value, strlen(value) + 1);
     return 0;
 }
 
-/* One flag (without leading dashes) and its value; from argv or a file line. */
-static int apply_flag(kvr_feed_config_t *cfg, const char *flag, const char *value,
-                      bool from_file, bool engines_only)
+static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
 {
-    if (strcmp(flag, "engine") == 0)
-        return add_engine_spec(cfg, value, from_file);
-    if (engines_only)
-        return 0;
-    if (strcmp(flag, "shm") == 0)
-        return copy_str(cfg->shm_name, sizeof(cfg->shm_name), value);
-    if (strcmp(flag, "capacity") == 0) {
-        char *end = NULL;
-        unsigned long v = strtoul(value, &end, 10);
-        if (end == value || *end != '\0' || v == 0 || v > KVR_SHM_MAX_CAPACITY)
-            return -EINVAL;
-        cfg->capacity = (uint32_t)v;
-        return 0;
-    }
-    if (strcmp(flag, "period-ms") == 0)
-        return parse_ms(value, 1, &cfg->period_ns);
-    if (strcmp(flag, "timeout-ms") == 0)
-        return parse_ms(value, 1, &cfg->timeout_ns);
-    if (strcmp(flag, "push-max-age-ms") == 0)
-        return parse_ms(value, 1, &cfg->push_max_age_ns);
-    if (strcmp(flag, "backoff-max-ms") == 0)
-        return parse_ms(value, 1, &cfg->backoff_max_ns);
-    if (strcmp(flag, "fail-threshold") == 0) {
-        char *end = NULL;
-        unsigned long v = strtoul(value, &end, 10);
-        if (end == value || *end != '\0' || v == 0 || v > 1000000)
-            return -EINVAL;
-        cfg->fail_threshold = (uint32_t)v;
-        return 0;
-    }
-    if (strcmp(flag, "push-socket") == 0)
-        return copy_str(cfg->push_socket, sizeof(cfg->push_socket), value);
-    if (strcmp(flag, "push-udp") == 0)
-        return copy_str(cfg->push_udp, sizeof(cfg->push_udp), value);
-    if (strcmp(flag, "export") == 0)
-        return strncmp(value, "tcp:", 4) ? -EINVAL
-                                         : copy_str(cfg->export_addr, sizeof(cfg->export_addr), value);
-    if (strcmp(flag, "import") == 0) {
-        if (strncmp(value, "tcp:", 4) != 0 || cfg->import_count == KVR_FEED_MAX_IMPORTS)
-            return -EINVAL;
-        return copy_str(cfg->import_addrs[cfg->import_count++], sizeof(cfg->import_addrs[0]), value);
-    }
-    if (strcmp(flag, "relay-secret-file") == 0)
-        return copy_str(cfg->relay_secret_file, sizeof(cfg->relay_secret_file), value);
-    if (strcmp(flag, "relay-max-engines") == 0 || strcmp(flag, "relay-max-changes") == 0) {
-        char *end = NULL;
-        errno = 0;
-        unsigned long v = strtoul(value, &end, 10);
-        if (errno != 0 || end == value || *end != '\0' || v == 0 || v > KVR_FEED_MAX_ENGINES_CONFIG)
-            return -EINVAL;
-        *(strcmp(flag, "relay-max-engines") == 0 ? &cfg->relay_max_engines : &cfg->relay_max_changes) =
-            (uint32_t)v;
-        return 0;
-    }
-    if (strcmp(flag, "listen") == 0)
-        return copy_str(cfg->listen_addr, sizeof(cfg->listen_addr), value);
-    if (strcmp(flag, "log-level") == 0) {
-        kvr_log_level_t level;
-        if (kvr_log_level_parse(value, &level) < 0)
-            return -EINVAL;
-        return copy_str(cfg->log_level, sizeof(cfg->log_level), value);
-    }
-    if (strcmp(flag, "config") == 0 && !from_file)
-        return copy_str(cfg->config_path, sizeof(cfg->config_path), value);
-    return -ENOENT;
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_feed_config_t *cfg = obj;
+    if (value[0] == '\0' || strlen(value) >= sizeof(cfg->config_path))
+        return -EINVAL;
+    memcpy(cfg->config_path, value, strlen(value) + 1);
+    return 0;
+}
+
+static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_feed_config_t *cfg = obj;
+    return copy_addr(cfg->export_addr, sizeof(cfg->export_addr), value);
+}
+
+static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_feed_config_t *cfg = obj;
+    if (cfg->import_count == KVR_FEED_MAX_IMPORTS ||
+        copy_addr(cfg->import_addrs[cfg->import_count], sizeof(cfg->import_addrs[0]), value) < 0)
+        return -EINVAL;
+    cfg->import_count++;
+    return 0;
+}
+
+static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_feed_config_t *cfg = obj;
+    kvr_log_level_t level;
+    if (kvr_log_level_parse(value, &level) < 0 || strlen(value) >= sizeof(cfg->log_level))
+        return -EINVAL;
+    memcpy(cfg->log_level, value, strlen(value) + 1);
+    return 0;
 }
 
 int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool engines_only)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        int err = -errno;
-        fprintf(stderr, "kvroute-statefeed: cannot read config %s: %s\n", path, strerror(-err));
-        return err;
+    /* engines_only (SIGHUP): the whole file is checked, only its engine list is taken. */
+    kvr_feed_config_t scratch;
+    kvr_feed_config_t *into = cfg;
+    if (engines_only) {
+        kvr_feed_config_init(&scratch);
+        scratch.engines = cfg->engines;
+        scratch.engine_count = cfg->engine_count;
+        scratch.engine_cap = cfg->engine_cap;
+        into = &scratch;
     }
-    char line[1024];
-    unsigned lineno = 0;
-    int rc = 0;
-    while (fgets(line, sizeof(line), f) != NULL) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash != NULL)
-            *hash = '\0';
-        char *p = line + strspn(line, " \t\r\n");
-        if (*p == '\0')
-            continue;
-        char *flag = p;
-        while (*flag == '-')
-            flag++;
-        char *sep = flag + strcspn(flag, " \t=");
-        char *value = sep;
-        if (*sep != '\0') {
-            *sep = '\0';
-            value = sep + 1 + strspn(sep + 1, " \t=");
-        }
-        size_t vlen = strlen(value);
-        while (vlen > 0 && strchr(" \t\r\n", value[vlen - 1]) != NULL)
-            value[--vlen] = '\0';
-        int r = apply_flag(cfg, flag, value, true, engines_only);
-        if (r < 0) {
-            fprintf(stderr, "kvroute-statefeed: %s:%u: %s '%s %s'\n", path, lineno,
-                    r == -ENOENT ? "unknown flag" : r == -EEXIST ? "engine given twice" : "bad value in",
-                    flag, value);
-            rc = -EINVAL;
-            break;
-        }
+    unsigned first = into->engine_count;
+    kvr_opt_set_t set = option_set(into);
+    char err[1024];
+    int rc = kvr_opt_load_file(&set, 1, path, err, sizeof err);
+    if (rc < 0)
+        fprintf(stderr, "kvroute-statefeed: %s\n", err);
+    for (unsigned i = first; i < into->engine_count; i++)
+        into->engines[i].from_file = true;
+    if (engines_only) {
+        cfg->engines = scratch.engines;
+        cfg->engine_count = scratch.engine_count;
+        cfg->engine_cap = scratch.engine_cap;
     }
-    fclose(f);
-    return rc;
-}
-
-/* Splits "--flag=value" or "--flag value"; advances *i past the value. */
-static int split_arg(int argc, char **argv, int *i, char *flag, size_t cap, const char **value)
-{
-    const char *arg = argv[*i];
-    if (strncmp(arg, "--", 2) != 0) {
-        fprintf(stderr, "kvroute-statefeed: unexpected argument '%s' (see --help)\n", arg);
-        return -EINVAL;
-    }
-    const char *eq = strchr(arg + 2, '=');
-    if (eq != NULL) {
-        size_t n = (size_t)(eq - (arg + 2));
-        if (n >= cap)
-            n = cap - 1;
-        memcpy(flag, arg + 2, n);
-        flag[n] = '\0';
-        *value = eq + 1;
-        return 0;
-    }
-    snprintf(flag, cap, "%s", arg + 2);
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "kvroute-statefeed: --%s needs a value (see --help)\n", flag);
-        return -EINVAL;
-    }
-    *value = argv[++*i];
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
 int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
 {
-    /* The file first, so a flag on the command line overrides the same line in it. */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            kvr_feed_usage(stdout);
-            return 1;
-        }
+    char err[1024];
+    /* A first pass finds --help, --config and any bad flag; the file is then read
+     * before the command line so a flag given on both wins from the command line. */
+    kvr_feed_config_t probe;
+    kvr_feed_config_init(&probe);
+    kvr_opt_set_t set = option_set(&probe);
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    int rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    char config_path[sizeof(cfg->config_path)];
+    memcpy(config_path, probe.config_path, sizeof config_path);
+    kvr_feed_config_free(&probe);
+    if (rc == 1) {
+        kvr_feed_usage(stdout);
+        return 1;
     }
-    for (int i = 1; i < argc; i++) {
-        char flag[64];
-        const char *value;
-        if (split_arg(argc, argv, &i, flag, sizeof(flag), &value) < 0)
-            return -EINVAL;
-        if (strcmp(flag, "config") == 0 && apply_flag(cfg, flag, value, false, false) < 0) {
-            fprintf(stderr, "kvroute-statefeed: bad value for --config: '%s'\n", value);
-            return -EINVAL;
-        }
-    }
-    if (cfg->config_path[0] != '\0' && kvr_feed_config_load_file(cfg, cfg->config_path, false) < 0)
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-statefeed: %s\n", err);
         return -EINVAL;
-    for (int i = 1; i < argc; i++) {
-        char flag[64];
-        const char *value;
-        if (split_arg(argc, argv, &i, flag, sizeof(flag), &value) < 0)
-            return -EINVAL;
-        if (strcmp(flag, "config") == 0)
-            continue;
-        int rc = apply_flag(cfg, flag, value, false, false);
-        if (rc == -ENOENT) {
-            fprintf(stderr, "kvroute-statefeed: unknown flag --%s (see --help)\n", flag);
-            return -EINVAL;
-        }
-        if (rc == -EEXIST) {
-            fprintf(stderr, "kvroute-statefeed: engine %s given twice\n", value);
-            return -EINVAL;
-        }
-        if (rc < 0) {
-            fprintf(stderr, "kvroute-statefeed: bad value for --%s: '%s' (see --help)\n", flag, value);
-            return -EINVAL;
-        }
+    }
+    if (config_path[0] != '\0' && kvr_feed_config_load_file(cfg, config_path, false) < 0)
+        return -EINVAL;
+    set = option_set(cfg);
+    rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-statefeed: %s\n", err);
+        return -EINVAL;
     }
     if (cfg->timeout_ns == 0)
         cfg->timeout_ns = 4 * cfg->period_ns;
@@ -378,7 +321,7 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
         uint8_t secret[KVR_RELAY_SECRET_MAX];
         size_t len = 0;
         const char *reason = NULL;
-        int rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
+        rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
         OPENSSL_cleanse(secret, sizeof(secret));
         if (rc < 0) {
             fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,

@@ -61,24 +61,16 @@ int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
     return 0;
 }
 
-/* Copies the body so far into conn->body_buf, which it may then extend. */
+/* Copies the body so far into conn->body_buf, which it may then extend by extra bytes. */
 static void body_own(kvr_http_conn_t *conn, size_t extra)
 {
-    if (conn->body == conn->body_buf && conn->body_buf != NULL)
+    if (conn->body_buf.base != NULL && conn->body == conn->body_buf.base)
         return;
-    if (conn->body_len + extra + 1 > conn->body_cap) {
-        size_t cap = conn->body_cap ? conn->body_cap : 16384;
-        while (cap < conn->body_len + extra + 1)
-            cap *= 2;
-        /* The old contents need not survive: the body so far lives in recv_buf. */
-        free(conn->body_buf);
-        conn->body_buf = kvr_xmalloc(cap);
-        conn->body_cap = cap;
-    }
-    if (conn->body_len > 0)
-        memcpy(conn->body_buf, conn->body, conn->body_len);
-    conn->body_buf[conn->body_len] = '\0';
-    conn->body = conn->body_buf;
+    /* The old contents need not survive: the body so far lives in recv_buf. */
+    kvr_buf_reset(&conn->body_buf);
+    (void)kvr_buf_reserve(&conn->body_buf, conn->body_len + extra < 16384 ? 16384 : conn->body_len + extra);
+    kvr_buf_append(&conn->body_buf, conn->body, conn->body_len);
+    conn->body = conn->body_buf.base;
 }
 
 /*
@@ -99,17 +91,9 @@ static int on_body(llhttp_t *parser, const char *at, size_t len)
         return 0;
     }
     body_own(conn, len);
-    if (conn->body_len + len + 1 > conn->body_cap) {
-        size_t cap = conn->body_cap ? conn->body_cap : 16384;
-        while (cap < conn->body_len + len + 1)
-            cap *= 2;
-        conn->body_buf = kvr_xrealloc(conn->body_buf, cap);
-        conn->body_cap = cap;
-    }
-    memcpy(conn->body_buf + conn->body_len, at, len);
-    conn->body_len += len;
-    conn->body_buf[conn->body_len] = '\0';
-    conn->body = conn->body_buf;
+    kvr_buf_append(&conn->body_buf, at, len);
+    conn->body_len = conn->body_buf.len;
+    conn->body = conn->body_buf.base;
     return 0;
 }
 
@@ -121,7 +105,7 @@ static void body_terminate(kvr_http_conn_t *conn)
         conn->body = "";
         return;
     }
-    if (conn->body != conn->body_buf)
+    if (conn->body != conn->body_buf.base)
         ((char *)conn->recv_buf)[conn->body + conn->body_len - conn->recv_buf] = '\0';
 }
 
@@ -210,10 +194,9 @@ void kvr_http_conn_close(kvr_http_conn_t *conn)
 {
     kvr_http_disconnect(conn);
     free(conn->recv_buf);
-    free(conn->body_buf);
+    kvr_buf_close(&conn->body_buf);
     conn->recv_buf = NULL;
-    conn->body_buf = NULL;
-    conn->body_cap = conn->body_len = 0;
+    conn->body_len = 0;
 }
 
 static void finish(kvr_http_conn_t *conn, int result)
@@ -384,7 +367,7 @@ static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
         return;
     }
     /* The next receive overwrites recv_buf: a partial body moves out first. */
-    if (conn->body != NULL && conn->body != conn->body_buf)
+    if (conn->body != NULL && conn->body != conn->body_buf.base)
         body_own(conn, 0);
     if (submit_recv(conn, ring) < 0)
         finish(conn, -EBUSY);

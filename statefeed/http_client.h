@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "common/buf.h"
 #include "statefeed/op.h"
 
 #define KVR_HTTP_MAX_BODY (8u << 20) /* a /metrics page larger than this is refused */
@@ -58,8 +59,8 @@ struct kvr_http_conn_s {
     bool too_large;
     int status;              /* HTTP status of the last response */
     const char *body;        /* NUL-terminated, in recv_buf or body_buf; valid until the next request */
-    char *body_buf;          /* owned copy, only for a body that spans receives */
-    size_t body_len, body_cap;
+    kvr_buf_t body_buf;      /* owned copy, only for a body that spans receives */
+    size_t body_len;
     kvr_http_done_cb done;
     void *done_arg;
     /* Set by the owner: a request on an open connection posts only the send;

@@ -7,16 +7,17 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
 
+#include "common/buf.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/http_server.h"
 #include "common/log.h"
+#include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "statefeed/feed.h"
 
@@ -27,190 +28,150 @@ typedef struct kvr_metrics_s {
     bool poll_armed;
 } kvr_metrics_t;
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} text_t;
-
-__attribute__((format(printf, 2, 3))) static void put(text_t *t, const char *fmt, ...)
+static void feed_histogram(kvr_prom_writer_t *w, const char *name, const kvr_prom_label_t *labels,
+                           size_t n_labels, const uint64_t *buckets, uint64_t sum_ns)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if ((size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->buf = kvr_xrealloc(t->buf, t->cap);
-    }
+    double bounds[KVR_FEED_LATENCY_BUCKETS];
+    for (unsigned i = 0; i < KVR_FEED_LATENCY_BUCKETS; i++)
+        bounds[i] = (double)kvr_feed_latency_bounds_ns[i] / 1e9;
+    kvr_prom_histogram(w, name, labels, n_labels, bounds, KVR_FEED_LATENCY_BUCKETS, buckets,
+                       (double)sum_ns / 1e9);
 }
 
-static void put_histogram(text_t *t, const char *name, const char *labels, const uint64_t *buckets,
-                          uint64_t sum_ns, uint64_t count)
+static void scalar(kvr_prom_writer_t *w, const char *name, kvr_prom_type_t type, const char *help,
+                   uint64_t value)
 {
-    uint64_t cum = 0;
-    for (unsigned i = 0; i < KVR_FEED_LATENCY_BUCKETS; i++) {
-        cum += buckets[i];
-        put(t, "%s_bucket{%s%sle=\"%g\"} %llu\n", name, labels, labels[0] ? "," : "",
-            (double)kvr_feed_latency_bounds_ns[i] / 1e9, (unsigned long long)cum);
-    }
-    cum += buckets[KVR_FEED_LATENCY_BUCKETS];
-    put(t, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, labels[0] ? "," : "",
-        (unsigned long long)cum);
-    const char *open = labels[0] ? "{" : "", *close = labels[0] ? "}" : "";
-    put(t, "%s_sum%s%s%s %.9f\n", name, open, labels, close, (double)sum_ns / 1e9);
-    put(t, "%s_count%s%s%s %llu\n", name, open, labels, close, (unsigned long long)count);
-}
-
-/* name="value" with the exposition format's escapes (\\, \", newline). */
-static void label_pair(char *out, size_t cap, const char *name, const char *id)
-{
-    size_t o = 0;
-    o += (size_t)snprintf(out, cap, "%s=\"", name);
-    for (const char *p = id; *p && o + 3 < cap; p++) {
-        if (*p == '"' || *p == '\\')
-            out[o++] = '\\';
-        out[o++] = *p == '\n' ? ' ' : *p;
-    }
-    if (o + 2 < cap) {
-        out[o++] = '"';
-    }
-    out[o] = '\0';
-}
-
-static void engine_label(char *out, size_t cap, const char *id)
-{
-    label_pair(out, cap, "engine", id);
+    kvr_prom_family(w, name, type, help);
+    kvr_prom_sample_u64(w, name, NULL, 0, value);
 }
 
 char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
 {
-    text_t t = {kvr_xmalloc(8192), 0, 8192};
+    kvr_buf_t out = KVR_BUF_INIT;
+    (void)kvr_buf_reserve(&out, 8192);
+    kvr_prom_writer_t pw, *w = &pw;
+    kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_GO);
     uint64_t now = kvr_clock_now_ns();
-    put(&t, "# HELP kvroute_statefeed_tick_lag_seconds Delay of each tick after its scheduled time.\n"
-            "# TYPE kvroute_statefeed_tick_lag_seconds histogram\n");
-    put_histogram(&t, "kvroute_statefeed_tick_lag_seconds", "", feed->tick_lag_buckets,
-                  feed->tick_lag_sum_ns, feed->tick_lag_count);
-    put(&t, "# HELP kvroute_statefeed_ticks_total Ticks run.\n# TYPE kvroute_statefeed_ticks_total counter\n"
-            "kvroute_statefeed_ticks_total %llu\n", (unsigned long long)feed->ticks);
-    put(&t, "# HELP kvroute_statefeed_engines Engines with a slot.\n# TYPE kvroute_statefeed_engines gauge\n"
-            "kvroute_statefeed_engines %u\n", feed->engine_count);
-    put(&t, "# HELP kvroute_statefeed_table_generation Segment table generation.\n"
-            "# TYPE kvroute_statefeed_table_generation gauge\nkvroute_statefeed_table_generation %llu\n",
-        (unsigned long long)kvr_shm_generation(&feed->shm));
-    put(&t, "# HELP kvroute_statefeed_segment_repairs_total Times the segment was found shrunk, overwritten or replaced and restored.\n"
-            "# TYPE kvroute_statefeed_segment_repairs_total counter\nkvroute_statefeed_segment_repairs_total %llu\n",
-        (unsigned long long)feed->segment_repairs);
-    put(&t, "# HELP kvroute_statefeed_push_rejected_total Push frames rejected as malformed.\n"
-            "# TYPE kvroute_statefeed_push_rejected_total counter\nkvroute_statefeed_push_rejected_total %llu\n",
-        (unsigned long long)feed->push_rejected);
-    put(&t, "# HELP kvroute_statefeed_push_unknown_engine_total Push frames for engines not configured.\n"
-            "# TYPE kvroute_statefeed_push_unknown_engine_total counter\n"
-            "kvroute_statefeed_push_unknown_engine_total %llu\n",
-        (unsigned long long)feed->push_unknown_engine);
+    kvr_prom_family(w, "kvroute_statefeed_tick_lag_seconds", KVR_PROM_HISTOGRAM,
+                    "Delay of each tick after its scheduled time.");
+    feed_histogram(w, "kvroute_statefeed_tick_lag_seconds", NULL, 0, feed->tick_lag_buckets,
+                   feed->tick_lag_sum_ns);
+    scalar(w, "kvroute_statefeed_ticks_total", KVR_PROM_COUNTER, "Ticks run.", feed->ticks);
+    scalar(w, "kvroute_statefeed_engines", KVR_PROM_GAUGE, "Engines with a slot.", feed->engine_count);
+    scalar(w, "kvroute_statefeed_table_generation", KVR_PROM_GAUGE, "Segment table generation.",
+           kvr_shm_generation(&feed->shm));
+    scalar(w, "kvroute_statefeed_segment_repairs_total", KVR_PROM_COUNTER,
+           "Times the segment was found shrunk, overwritten or replaced and restored.", feed->segment_repairs);
+    scalar(w, "kvroute_statefeed_push_rejected_total", KVR_PROM_COUNTER,
+           "Push frames rejected as malformed.", feed->push_rejected);
+    scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
+           "Push frames for engines not configured.", feed->push_unknown_engine);
 
     kvr_feed_relay_stats_t rs;
     kvr_feed_relay_stats(feed, &rs);
     if (feed->cfg.export_addr[0] != '\0') {
-        put(&t, "# HELP kvroute_statefeed_export_subscribers Relay subscribers connected.\n"
-                "# TYPE kvroute_statefeed_export_subscribers gauge\nkvroute_statefeed_export_subscribers %u\n",
-            rs.subscribers);
-        put(&t, "# HELP kvroute_statefeed_export_refused_total Relay subscribers dropped in the handshake "
-                "(no hello, wrong version, hmac mismatch).\n"
-                "# TYPE kvroute_statefeed_export_refused_total counter\n"
-                "kvroute_statefeed_export_refused_total %llu\n",
-            (unsigned long long)rs.export_refused);
+        scalar(w, "kvroute_statefeed_export_subscribers", KVR_PROM_GAUGE, "Relay subscribers connected.",
+               rs.subscribers);
+        scalar(w, "kvroute_statefeed_export_refused_total", KVR_PROM_COUNTER,
+               "Relay subscribers dropped in the handshake (no hello, wrong version, hmac mismatch).",
+               rs.export_refused);
     }
     static const struct {
-        const char *name, *help, *type;
+        const char *name, *help;
+        kvr_prom_type_t type;
     } import_families[] = {
-        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.", "gauge"},
-        {"kvroute_statefeed_import_rejected_total", "Relay streams dropped for a malformed frame.", "counter"},
+        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.", KVR_PROM_GAUGE},
+        {"kvroute_statefeed_import_rejected_total", "Relay streams dropped for a malformed frame.",
+         KVR_PROM_COUNTER},
         {"kvroute_statefeed_import_engines_refused_total",
-         "Relay table entries ignored past --relay-max-engines.", "counter"},
+         "Relay table entries ignored past --relay-max-engines.", KVR_PROM_COUNTER},
         {"kvroute_statefeed_import_changes_deferred_total",
-         "Relay engine additions and removals put off by --relay-max-changes.", "counter"},
+         "Relay engine additions and removals put off by --relay-max-changes.", KVR_PROM_COUNTER},
     };
-    char label[KVR_SHM_ENGINE_ID_MAX * 2 + 16];
     for (unsigned m = 0; rs.imports > 0 && m < sizeof(import_families) / sizeof(import_families[0]); m++) {
-        put(&t, "# HELP %s %s\n# TYPE %s %s\n", import_families[m].name, import_families[m].help,
-            import_families[m].name, import_families[m].type);
+        kvr_prom_family(w, import_families[m].name, import_families[m].type, import_families[m].help);
         for (unsigned k = 0; k < rs.imports; k++) {
-            uint64_t v = m == 0 ? rs.import_connected[k] : m == 1 ? rs.import_rejected[k]
+            uint64_t v = m == 0 ? (rs.import_connected[k] ? 1 : 0) : m == 1 ? rs.import_rejected[k]
                        : m == 2 ? rs.import_engines_refused[k] : rs.import_changes_deferred[k];
-            label_pair(label, sizeof(label), "addr", rs.import_addr[k]);
-            put(&t, "%s{%s} %llu\n", import_families[m].name, label, (unsigned long long)v);
+            kvr_prom_label_t l = {"addr", rs.import_addr[k]};
+            kvr_prom_sample_u64(w, import_families[m].name, &l, 1, v);
         }
     }
 
-    put(&t, "# HELP kvroute_statefeed_poll_seconds Poll latency per engine, request to answer.\n"
-            "# TYPE kvroute_statefeed_poll_seconds histogram\n");
+    kvr_prom_family(w, "kvroute_statefeed_poll_seconds", KVR_PROM_HISTOGRAM,
+                    "Poll latency per engine, request to answer.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
         if (e->removed || e->latency_count == 0)
             continue;
-        engine_label(label, sizeof(label), e->id);
-        put_histogram(&t, "kvroute_statefeed_poll_seconds", label, e->latency_buckets,
-                      e->latency_sum_ns, e->latency_count);
+        kvr_prom_label_t l = {"engine", e->id};
+        feed_histogram(w, "kvroute_statefeed_poll_seconds", &l, 1, e->latency_buckets, e->latency_sum_ns);
     }
-    put(&t, "# HELP kvroute_statefeed_polls_total Polls by engine and result.\n"
-            "# TYPE kvroute_statefeed_polls_total counter\n");
+    kvr_prom_family(w, "kvroute_statefeed_polls_total", KVR_PROM_COUNTER, "Polls by engine and result.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
-        engine_label(label, sizeof(label), e->id);
-        put(&t, "kvroute_statefeed_polls_total{%s,result=\"ok\"} %llu\n", label, (unsigned long long)e->polls_ok);
-        put(&t, "kvroute_statefeed_polls_total{%s,result=\"failed\"} %llu\n", label,
-            (unsigned long long)e->polls_failed);
-        put(&t, "kvroute_statefeed_polls_total{%s,result=\"garbage\"} %llu\n", label,
-            (unsigned long long)e->garbage);
+        static const char *const results[] = {"ok", "failed", "garbage"};
+        uint64_t counts[] = {e->polls_ok, e->polls_failed, e->garbage};
+        for (int k = 0; k < 3; k++) {
+            kvr_prom_label_t l[] = {{"engine", e->id}, {"result", results[k]}};
+            kvr_prom_sample_u64(w, "kvroute_statefeed_polls_total", l, 2, counts[k]);
+        }
     }
-    put(&t, "# HELP kvroute_statefeed_push_frames_total Push frames accepted per engine.\n"
-            "# TYPE kvroute_statefeed_push_frames_total counter\n");
+    kvr_prom_family(w, "kvroute_statefeed_push_frames_total", KVR_PROM_COUNTER,
+                    "Push frames accepted per engine.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
-        engine_label(label, sizeof(label), e->id);
-        put(&t, "kvroute_statefeed_push_frames_total{%s} %llu\n", label, (unsigned long long)e->push_frames);
+        kvr_prom_label_t l = {"engine", e->id};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_push_frames_total", &l, 1, e->push_frames);
     }
-    put(&t, "# HELP kvroute_statefeed_push_frames_lost_total Push frames missing from the sender's sequence.\n"
-            "# TYPE kvroute_statefeed_push_frames_lost_total counter\n");
+    kvr_prom_family(w, "kvroute_statefeed_push_frames_lost_total", KVR_PROM_COUNTER,
+                    "Push frames missing from the sender's sequence.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr_feed_engine_t *e = feed->engines[i];
         if (e->removed || !e->has_push_seq)
             continue;
-        engine_label(label, sizeof(label), e->id);
-        put(&t, "kvroute_statefeed_push_frames_lost_total{%s} %llu\n", label,
-            (unsigned long long)e->push_frames_lost);
+        kvr_prom_label_t l = {"engine", e->id};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_push_frames_lost_total", &l, 1, e->push_frames_lost);
     }
-    put(&t, "# HELP kvroute_statefeed_slot_age_seconds Age of each slot's sample (-1: never sampled).\n"
-            "# TYPE kvroute_statefeed_slot_age_seconds gauge\n");
-    put(&t, "# HELP kvroute_statefeed_slot_healthy 1 when the slot is marked healthy.\n"
-            "# TYPE kvroute_statefeed_slot_healthy gauge\n");
-    put(&t, "# HELP kvroute_statefeed_consecutive_failures Failed polls since the last sample.\n"
-            "# TYPE kvroute_statefeed_consecutive_failures gauge\n");
+
+    /* Three gauges from one slot read per engine; each family is written as one group. */
+    kvr_engine_state_t *states = kvr_xcalloc(feed->engine_count ? feed->engine_count : 1, sizeof *states);
+    for (unsigned i = 0; i < feed->engine_count; i++)
+        if (!feed->engines[i]->removed)
+            kvr_shm_writer_state(&feed->shm, feed->engines[i]->slot, &states[i]);
+    kvr_prom_family(w, "kvroute_statefeed_slot_age_seconds", KVR_PROM_GAUGE,
+                    "Age of each slot's sample (-1: never sampled).");
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
-        if (e->removed)
+        if (feed->engines[i]->removed)
             continue;
-        kvr_engine_state_t s;
-        kvr_shm_writer_state(&feed->shm, e->slot, &s);
-        engine_label(label, sizeof(label), e->id);
-        double age = s.sample_time_ns ? (double)kvr_clock_age_ns(now, s.sample_time_ns) / 1e9 : -1.0;
-        put(&t, "kvroute_statefeed_slot_age_seconds{%s,source=\"%s\"} %.6f\n", label,
-            kvr_source_name(kvr_slot_source(s.flags)), age);
-        put(&t, "kvroute_statefeed_slot_healthy{%s} %d\n", label, (s.flags & KVR_SLOT_HEALTHY) ? 1 : 0);
-        put(&t, "kvroute_statefeed_consecutive_failures{%s} %u\n", label, s.consecutive_failures);
+        const kvr_engine_state_t *st = &states[i];
+        double age = st->sample_time_ns ? (double)kvr_clock_age_ns(now, st->sample_time_ns) / 1e9 : -1.0;
+        kvr_prom_label_t l[] = {{"engine", feed->engines[i]->id},
+                                {"source", kvr_source_name(kvr_slot_source(st->flags))}};
+        kvr_prom_sample(w, "kvroute_statefeed_slot_age_seconds", l, 2, age);
     }
-    *len = t.len;
-    return t.buf;
+    kvr_prom_family(w, "kvroute_statefeed_slot_healthy", KVR_PROM_GAUGE, "1 when the slot is marked healthy.");
+    for (unsigned i = 0; i < feed->engine_count; i++) {
+        if (feed->engines[i]->removed)
+            continue;
+        kvr_prom_label_t l = {"engine", feed->engines[i]->id};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_slot_healthy", &l, 1,
+                            (states[i].flags & KVR_SLOT_HEALTHY) ? 1 : 0);
+    }
+    kvr_prom_family(w, "kvroute_statefeed_consecutive_failures", KVR_PROM_GAUGE,
+                    "Failed polls since the last sample.");
+    for (unsigned i = 0; i < feed->engine_count; i++) {
+        if (feed->engines[i]->removed)
+            continue;
+        kvr_prom_label_t l = {"engine", feed->engines[i]->id};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_consecutive_failures", &l, 1, states[i].consecutive_failures);
+    }
+    free(states);
+    return kvr_buf_release(&out, len);
 }
 
 static void on_request(kvr_http_req_t *req, void *user)

@@ -22,6 +22,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/buf.h"
 #include "common/clock.h"
 #include "shm_layout/shm_layout.h"
 
@@ -175,18 +176,15 @@ static long fleet_requests(unsigned admin_port)
         close(fd);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
+    kvr_buf_t answer = KVR_BUF_INIT;
     for (;;) {
-        if (len + 4096 > cap)
-            buf = realloc(buf, cap *= 2);
-        ssize_t r = read(fd, buf + len, cap - len - 1);
+        ssize_t r = read(fd, kvr_buf_tail(&answer, 4096), 4096);
         if (r <= 0)
             break;
-        len += (size_t)r;
+        kvr_buf_commit(&answer, (size_t)r);
     }
     close(fd);
-    buf[len] = '\0';
+    char *buf = kvr_buf_release(&answer, NULL);
     long total = -1;
     char *body = strstr(buf, "\r\n\r\n");
     cJSON *doc = body ? cJSON_Parse(body + 4) : NULL;

@@ -7,46 +7,20 @@
  * one core they would take at a given fleet size and tick rate.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/buf.h"
 #include "common/engine_metrics.h"
 #include "common/error.h"
 #include "common/prom.h"
 #include "common/sglang_loads.h"
 #include "common/state_frame.h"
 
-typedef struct {
-    char *data;
-    size_t len, cap;
-} buf_t;
-
-static void put(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(buf_t *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)n + 64;
-        b->data = realloc(b->data, b->cap);
-        if (!b->data) {
-            fprintf(stderr, "kvroute-bench-feedfmt: out of memory\n");
-            exit(1);
-        }
-    }
-}
-
 /* A page shaped like vLLM V1's: gauges, counters with _created, and histograms, per engine. */
-static void vllm_page(buf_t *b, int engines)
+static void vllm_page(kvr_buf_t *b, int engines)
 {
     static const char *hists[] = {"time_to_first_token_seconds", "inter_token_latency_seconds",
                                   "e2e_request_latency_seconds", "request_queue_time_seconds",
@@ -56,29 +30,29 @@ static void vllm_page(buf_t *b, int engines)
     static const double le[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5,
                                 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0};
     const char *model = "model_name=\"meta-llama/Llama-3.1-8B-Instruct\"";
-    put(b, "# HELP python_gc_objects_collected_total Objects collected during gc\n"
+    kvr_buf_printf(b, "# HELP python_gc_objects_collected_total Objects collected during gc\n"
            "# TYPE python_gc_objects_collected_total counter\n");
     for (int g = 0; g < 3; g++)
-        put(b, "python_gc_objects_collected_total{generation=\"%d\"} %d.0\n", g, 1000 * (g + 1));
+        kvr_buf_printf(b, "python_gc_objects_collected_total{generation=\"%d\"} %d.0\n", g, 1000 * (g + 1));
     const char *gauges[] = {"num_requests_running", "num_requests_waiting", "kv_cache_usage_perc"};
     for (int i = 0; i < 3; i++) {
-        put(b, "# HELP vllm:%s A gauge.\n# TYPE vllm:%s gauge\n", gauges[i], gauges[i]);
+        kvr_buf_printf(b, "# HELP vllm:%s A gauge.\n# TYPE vllm:%s gauge\n", gauges[i], gauges[i]);
         for (int e = 0; e < engines; e++)
-            put(b, "vllm:%s{engine=\"%d\",%s} %g\n", gauges[i], e, model, i == 2 ? 0.42 : 7.0 + e);
+            kvr_buf_printf(b, "vllm:%s{engine=\"%d\",%s} %g\n", gauges[i], e, model, i == 2 ? 0.42 : 7.0 + e);
     }
-    put(b, "# HELP vllm:prompt_tokens_total Prefill tokens.\n# TYPE vllm:prompt_tokens_total counter\n");
+    kvr_buf_printf(b, "# HELP vllm:prompt_tokens_total Prefill tokens.\n# TYPE vllm:prompt_tokens_total counter\n");
     for (int e = 0; e < engines; e++)
-        put(b, "vllm:prompt_tokens_total{engine=\"%d\",%s} 1.23456789e+08\n"
+        kvr_buf_printf(b, "vllm:prompt_tokens_total{engine=\"%d\",%s} 1.23456789e+08\n"
                "vllm:prompt_tokens_created{engine=\"%d\",%s} 1.7644e+09\n", e, model, e, model);
     for (size_t h = 0; h < sizeof(hists) / sizeof(hists[0]); h++) {
-        put(b, "# HELP vllm:%s A histogram.\n# TYPE vllm:%s histogram\n", hists[h], hists[h]);
+        kvr_buf_printf(b, "# HELP vllm:%s A histogram.\n# TYPE vllm:%s histogram\n", hists[h], hists[h]);
         for (int e = 0; e < engines; e++) {
             for (size_t i = 0; i < sizeof(le) / sizeof(le[0]); i++)
-                put(b, "vllm:%s_bucket{engine=\"%d\",le=\"%g\",%s} %zu.0\n", hists[h], e, le[i], model,
+                kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"%g\",%s} %zu.0\n", hists[h], e, le[i], model,
                     i * 37);
-            put(b, "vllm:%s_bucket{engine=\"%d\",le=\"+Inf\",%s} 777.0\n", hists[h], e, model);
-            put(b, "vllm:%s_count{engine=\"%d\",%s} 777.0\n", hists[h], e, model);
-            put(b, "vllm:%s_sum{engine=\"%d\",%s} 1234.5678\n", hists[h], e, model);
+            kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"+Inf\",%s} 777.0\n", hists[h], e, model);
+            kvr_buf_printf(b, "vllm:%s_count{engine=\"%d\",%s} 777.0\n", hists[h], e, model);
+            kvr_buf_printf(b, "vllm:%s_sum{engine=\"%d\",%s} 1234.5678\n", hists[h], e, model);
         }
     }
 }
@@ -139,14 +113,14 @@ int main(int argc, char **argv)
 
     /* One engine's page (DP=1) and a DP=4 page. */
     for (int dp = 1; dp <= 4; dp *= 4) {
-        buf_t page = {0};
+        kvr_buf_t page = KVR_BUF_INIT;
         vllm_page(&page, dp);
         kvr_engine_state_t state;
         memset(&state, 0, sizeof(state));
         double t0 = now_s();
         for (long i = 0; i < iterations; i++) {
             kvr_prom_error_t err;
-            int rc = kvr_engine_metrics_parse(page.data, page.len, &state, NULL, &err);
+            int rc = kvr_engine_metrics_parse(page.base, page.len, &state, NULL, &err);
             if (rc != 0) {
                 fprintf(stderr, "kvroute-bench-feedfmt: page rejected at line %zu: %s\n", err.line,
                         err.reason);
@@ -155,28 +129,28 @@ int main(int argc, char **argv)
         }
         report(dp == 1 ? "vllm_metrics_page_dp1" : "vllm_metrics_page_dp4", page.len, now_s() - t0,
                iterations, engines, period_ms);
-        free(page.data);
+        kvr_buf_close(&page);
     }
 
-    buf_t loads = {0};
-    put(&loads, "{\"loads\": [");
+    kvr_buf_t loads = KVR_BUF_INIT;
+    kvr_buf_printf(&loads, "{\"loads\": [");
     for (int r = 0; r < 4; r++)
-        put(&loads, "%s{\"dp_rank\": %d, \"num_running_reqs\": 38, \"num_waiting_reqs\": 116,"
+        kvr_buf_printf(&loads, "%s{\"dp_rank\": %d, \"num_running_reqs\": 38, \"num_waiting_reqs\": 116,"
                     " \"max_running_requests\": 48, \"num_used_tokens\": 150000,"
                     " \"max_total_num_tokens\": 160000, \"token_usage\": 0.94, \"utilization\": 0.97,"
                     " \"num_total_tokens\": 250000, \"gen_throughput\": 1020.5}",
             r ? ", " : "", r);
-    put(&loads, "]}");
+    kvr_buf_printf(&loads, "]}");
     double t0 = now_s();
     for (long i = 0; i < iterations; i++) {
         kvr_engine_state_t state;
-        if (kvr_sglang_loads_parse(loads.data, loads.len, &state, NULL) != 0) {
+        if (kvr_sglang_loads_parse(loads.base, loads.len, &state, NULL) != 0) {
             fprintf(stderr, "kvroute-bench-feedfmt: loads body rejected\n");
             return 1;
         }
     }
     report("sglang_loads_dp4", loads.len, now_s() - t0, iterations, engines, period_ms);
-    free(loads.data);
+    kvr_buf_close(&loads);
 
     kvr_state_frame_t frame;
     memset(&frame, 0, sizeof(frame));

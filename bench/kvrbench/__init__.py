@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """What the bench's Python tools share: reading kvroute-replay records,
-decision logs and kvroute-feedsample files, and the figures computed from
+decision logs, kvroute-feedsample files and /metrics pages, and the figures computed from
 them; `python3 -m kvrbench.tool` holds the small helpers the bench scripts
-call (free ports, scaled periods, an engine's running count).
+call (free ports, scaled periods, an engine's running count, a router ready).
 
 Import it with bench/ on PYTHONPATH (bench/lib.sh sets it for the scripts):
 

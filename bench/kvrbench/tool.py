@@ -6,11 +6,15 @@
   python3 -m kvrbench.tool loads-running           SGLang /v1/loads JSON on stdin -> running
                                                    requests summed over DP ranks, -1 if unreadable
   python3 -m kvrbench.tool first-engine FILE       "engine" of the first record of a replay file
+  python3 -m kvrbench.tool router-ready 0|1        router /metrics on stdin -> exit 0 when every
+                                                   engine is healthy and, with 1, feed-fresh
 """
 import json
 import random
 import socket
 import sys
+
+from kvrbench.metrics import parse_prom
 
 
 def free_ports(n):
@@ -52,6 +56,20 @@ def first_engine(path):
         return json.loads(f.readline())["engine"] or ""
 
 
+def router_ready(text, feed):
+    """True when a router's /metrics page lists engines, every one healthy, and with
+    feed also lists kvroute_engine_feed_fresh for them, every one 1."""
+    healthy, fresh = [], []
+    for name, _, value in parse_prom(text):
+        if name == "kvroute_engine_healthy":
+            healthy.append(value)
+        elif name == "kvroute_engine_feed_fresh":
+            fresh.append(value)
+    if not healthy or any(v != 1 for v in healthy):
+        return False
+    return not feed or (bool(fresh) and all(v == 1 for v in fresh))
+
+
 def main(argv):
     usage = __doc__.split("\n\n")[1]
     if not argv:
@@ -71,6 +89,8 @@ def main(argv):
             print(loads_running(sys.stdin.read()))
         elif cmd == "first-engine" and len(args) == 1:
             print(first_engine(args[0]))
+        elif cmd == "router-ready" and len(args) == 1 and args[0] in ("0", "1"):
+            return 0 if router_ready(sys.stdin.read(), args[0] == "1") else 1
         else:
             print("usage:\n" + usage, file=sys.stderr)
             return 2

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bench/replay/json.h"
 #include "common/clock.h"
@@ -181,10 +182,10 @@ static void sse_lines(kvr_replay_req_t *r)
 {
     size_t start = 0;
     char *nl;
-    while ((nl = memchr(r->buf + start, '\n', r->buf_len - start)) != NULL) {
-        size_t end = (size_t)(nl - r->buf);
+    while ((nl = memchr(r->buf.base + start, '\n', r->buf.len - start)) != NULL) {
+        size_t end = (size_t)(nl - r->buf.base);
         size_t len = end - start;
-        const char *line = r->buf + start;
+        const char *line = r->buf.base + start;
         if (len && line[len - 1] == '\r')
             len--;
         if (len >= 5 && memcmp(line, "data:", 5) == 0) {
@@ -193,8 +194,7 @@ static void sse_lines(kvr_replay_req_t *r)
         }
         start = end + 1;
     }
-    memmove(r->buf, r->buf + start, r->buf_len - start);
-    r->buf_len -= start;
+    kvr_buf_consume(&r->buf, start);
 }
 
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
@@ -206,25 +206,50 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
         struct curl_header *h;
         if (curl_easy_header(r->easy, r->client->engine_header, 0, CURLH_HEADER, -1, &h) == CURLHE_OK)
             snprintf(r->engine, sizeof(r->engine), "%s", h->value);
+        /* Without a Content-Type the body is read as a stream, as it always was. */
+        r->event_stream = curl_easy_header(r->easy, "Content-Type", 0, CURLH_HEADER, -1, &h) != CURLHE_OK ||
+                          strncasecmp(h->value, "text/event-stream", 17) == 0;
         curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &r->status);
     }
-    if (r->buf_len + n > LINE_LIMIT)
+    if (n > LINE_LIMIT || r->buf.len > LINE_LIMIT - n)
         return n; /* a runaway line: drop it rather than grow without bound */
-    if (r->buf_len + n > r->buf_cap) {
-        size_t cap = r->buf_cap ? r->buf_cap : 4096;
-        while (cap < r->buf_len + n)
-            cap *= 2;
-        char *buf = realloc(r->buf, cap);
-        if (!buf)
-            return 0; /* curl aborts the transfer with a write error */
-        r->buf = buf;
-        r->buf_cap = cap;
-    }
-    memcpy(r->buf + r->buf_len, data, n);
-    r->buf_len += n;
-    if (r->status >= 200 && r->status < 300)
+    kvr_buf_append(&r->buf, data, n);
+    if (r->status >= 200 && r->status < 300 && r->event_stream)
         sse_lines(r);
     return n;
+}
+
+/* A 2xx answer that is not a stream: one chat.completion or text_completion document. */
+static void whole_body(kvr_replay_req_t *r)
+{
+    r->whole_body = true;
+    if (!r->buf.len) {
+        snprintf(r->error, sizeof(r->error), "HTTP %ld with an empty body", r->status);
+        return;
+    }
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(r->buf.base, r->buf.len, &end, false);
+    if (!doc || !kvr_rj_blank(end, r->buf.base + r->buf.len)) {
+        cJSON_Delete(doc);
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: the body is not one JSON document", r->status);
+        return;
+    }
+    const cJSON *err = kvr_rj_get(doc, "error");
+    if (err) {
+        const cJSON *msg = kvr_rj_get(err, "message");
+        snprintf(r->error, sizeof(r->error), "body error: %s", cJSON_IsString(msg) ? msg->valuestring : "unknown");
+    }
+    const cJSON *usage = kvr_rj_get(doc, "usage");
+    if (cJSON_IsObject(usage))
+        take_usage(r, usage);
+    const cJSON *choices = kvr_rj_get(doc, "choices");
+    const cJSON *choice = cJSON_IsArray(choices) ? choices->child : NULL;
+    const cJSON *content = kvr_rj_get(kvr_rj_get(choice, "message"), "content");
+    if (!content)
+        content = kvr_rj_get(choice, "text");
+    if (cJSON_IsString(content) && content->valuestring[0])
+        r->content_chunks = 1;
+    cJSON_Delete(doc);
 }
 
 static void unlink_req(kvr_client_t *c, kvr_replay_req_t *r)
@@ -246,10 +271,12 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
         curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &r->status);
     if (result != CURLE_OK && !r->error[0])
         snprintf(r->error, sizeof(r->error), "%s", curl_easy_strerror(result));
+    if (!r->error[0] && r->status >= 200 && r->status < 300 && !r->event_stream)
+        whole_body(r);
     if (!r->error[0] && (r->status < 200 || r->status >= 300)) {
         /* The OpenAI-shaped error body, kept short for the record. */
-        size_t n = r->buf_len < 200 ? r->buf_len : 200;
-        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf ? r->buf : "");
+        size_t n = r->buf.len < 200 ? r->buf.len : 200;
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf.base ? r->buf.base : "");
         for (char *p = r->error; *p; p++)
             if (*p == '\n' || *p == '\r')
                 *p = ' ';
@@ -262,9 +289,7 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
     r->headers = NULL;
     free(r->body);
     r->body = NULL;
-    free(r->buf);
-    r->buf = NULL;
-    r->buf_len = r->buf_cap = 0;
+    kvr_buf_close(&r->buf);
     c->done(r, c->arg);
 }
 
@@ -333,7 +358,7 @@ int kvr_client_start(kvr_client_t *c, kvr_replay_req_t *r)
     r->prompt_tokens = r->cached_tokens = r->completion_tokens = -1;
     r->first_byte_ns = r->first_token_ns = r->end_ns = 0;
     r->content_chunks = 0;
-    r->saw_done = false;
+    r->saw_done = r->event_stream = r->whole_body = false;
     curl_easy_setopt(easy, CURLOPT_URL, r->url);
     curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r->body);
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
@@ -342,7 +367,7 @@ int kvr_client_start(kvr_client_t *c, kvr_replay_req_t *r)
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, r);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, r->timeout_ms > 0 ? r->timeout_ms : c->timeout_ms);
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     r->send_ns = kvr_clock_now_ns();
     if (curl_multi_add_handle(c->multi, easy) != CURLM_OK) {

@@ -8,12 +8,16 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "common/buf.h"
+
 /*
  * Streaming chat completions over libcurl's multi interface driven by a
  * libuv loop (curl's socket and timer callbacks mapped onto uv_poll and
  * uv_timer), so thousands of requests share one thread. Each request's SSE
  * stream is read as it arrives: the first content token gives TTFT, the
- * final usage chunk gives prompt, cached and output tokens.
+ * final usage chunk gives prompt, cached and output tokens. An answer that
+ * is not an event stream (a request sent with "stream": false) is kept whole
+ * and read once it ends, for its usage and content.
  */
 
 typedef struct kvr_client_s kvr_client_t;
@@ -29,6 +33,7 @@ struct kvr_replay_req_s {
     char *body;                /* owned: freed when the request is done */
     size_t body_len;
     struct curl_slist *headers; /* owned: freed when the request is done */
+    long timeout_ms;           /* this request's limit; 0 = the client's */
     void *user;
 
     /* results, valid in the done callback */
@@ -43,14 +48,16 @@ struct kvr_replay_req_s {
     long completion_tokens;
     unsigned content_chunks;
     bool saw_done;             /* "data: [DONE]" arrived */
+    bool event_stream;         /* the response's Content-Type is text/event-stream */
+    bool whole_body;           /* a 2xx answer that is not a stream was read whole as JSON; a body
+                                  that is empty, not one document or an error is told in error */
     char error[256];           /* "" on success */
 
     /* internal */
     CURL *easy;
     kvr_client_t *client;
     kvr_replay_req_t *prev, *next;
-    char *buf;
-    size_t buf_len, buf_cap;
+    kvr_buf_t buf; /* SSE bytes not yet split into lines */
 };
 
 /**

@@ -9,7 +9,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,12 +20,13 @@
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
 #include "common/clock.h"
+#include "common/options.h"
 
 typedef struct {
     const char *url, *first_turn_url, *trace_path, *out_path, *model, *run_id;
     const char *session_header, *engine_header;
     double speed, duration_s, think_ms;
-    long limit, max_inflight, timeout_s;
+    uint64_t limit, max_inflight, timeout_s;
     unsigned block_size;
     bool closed_loop, quiet;
 } rp_options_t;
@@ -302,99 +302,62 @@ static int select_requests(rp_state_t *s)
     return 0;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "Usage: kvroute-replay --url URL --trace FILE [options]\n"
-        "Replays a JSONL trace (timestamp ms, input_length, output_length, hash_ids, optional\n"
-        "session_id and turn; Mooncake's published traces work as they are) as streaming chat\n"
-        "completions with max_tokens = output_length and ignore_eos, open-loop at the trace's\n"
-        "timestamps. Prompt text is derived from hash_ids: 4 bytes per token, block_size tokens\n"
-        "per id, equal id prefixes give equal text prefixes.\n\n"
-        "  --url URL             endpoint, e.g. http://127.0.0.1:8080/v1/chat/completions\n"
-        "  --trace FILE          the trace to send\n"
-        "  --out FILE            one JSON line per request (written as each one finishes)\n"
-        "  --speed X             time scale: 2 sends twice as fast (default 1)\n"
-        "  --duration S          send only requests in the first S seconds of the trace\n"
-        "  --limit N             send only the first N lines of the trace\n"
-        "  --max-inflight N      at most N requests in flight; later ones wait (default 512)\n"
-        "  --closed-loop         per session, send turn k+1 only after turn k finished (+ --think-ms);\n"
-        "                        a session's first turn still goes at its timestamp\n"
-        "  --think-ms X          closed loop: pause between an answer and the next turn (default 0)\n"
-        "  --first-turn-url URL  send every session's turn 0 here instead of --url (to force a\n"
-        "                        start state on one engine)\n"
-        "  --block-size N        tokens per hash id (default 512, Mooncake's)\n"
-        "  --model NAME          model field of each request (default kvroute-sim)\n"
-        "  --run-id TAG          request ids are TAG-<trace index> (default replay)\n"
-        "  --session-header H    header carrying session_id (default X-Session-ID; \"\" = none)\n"
-        "  --engine-header H     response header naming the engine (default X-Kvroute-Engine)\n"
-        "  --timeout S           per-request limit in seconds (default 600)\n"
-        "  --quiet               no progress line and no summary\n"
-        "  -h, --help            this text\n"
-        "Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n");
-}
+static const char usage_text[] =
+    "Usage: kvroute-replay --url URL --trace FILE [options]\n"
+    "Replays a JSONL trace (timestamp ms, input_length, output_length, hash_ids, optional\n"
+    "session_id and turn; Mooncake's published traces work as they are) as streaming chat\n"
+    "completions with max_tokens = output_length and ignore_eos, open-loop at the trace's\n"
+    "timestamps. Prompt text is derived from hash_ids: 4 bytes per token, block_size tokens\n"
+    "per id, equal id prefixes give equal text prefixes.\n\n";
 
-static int parse_num(const char *s, double min, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= min) || !isfinite(v))
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
+#define T rp_options_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, url, "url", "URL", NULL, "endpoint, e.g. http://127.0.0.1:8080/v1/chat/completions"),
+    KVR_OPT_ROW_STRPTR(T, trace_path, "trace", "FILE", NULL, "the trace to send"),
+    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL, "one JSON line per request (written as each one finishes)"),
+    KVR_OPT_ROW_DOUBLE(T, speed, "speed", "X", "1", 1e-6, 1e9, "time scale: 2 sends twice as fast"),
+    KVR_OPT_ROW_DOUBLE(T, duration_s, "duration", "S", NULL, 0, 1e9,
+                       "send only requests in the first S seconds of the trace"),
+    KVR_OPT_ROW_U64(T, limit, "limit", "N", NULL, 1, INT64_MAX, "send only the first N lines of the trace"),
+    KVR_OPT_ROW_U64(T, max_inflight, "max-inflight", "N", "512", 1, INT32_MAX,
+                    "at most N requests in flight; later ones wait"),
+    KVR_OPT_ROW_BOOL(T, closed_loop, "closed-loop", NULL,
+                     "per session, send turn k+1 only after turn k finished (+ --think-ms); a session's first "
+                     "turn still goes at its timestamp"),
+    KVR_OPT_ROW_DOUBLE(T, think_ms, "think-ms", "X", "0", 0, 1e9,
+                       "closed loop: pause between an answer and the next turn"),
+    KVR_OPT_ROW_STRPTR(T, first_turn_url, "first-turn-url", "URL", NULL,
+                       "send every session's turn 0 here instead of --url (to force a start state on one engine)"),
+    KVR_OPT_ROW_U64(T, block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (512 is Mooncake's)"),
+    KVR_OPT_ROW_STRPTR(T, model, "model", "NAME", "kvroute-sim", "model field of each request"),
+    KVR_OPT_ROW_STRPTR(T, run_id, "run-id", "TAG", "replay", "request ids are TAG-<trace index>"),
+    KVR_OPT_ROW_STRPTR(T, session_header, "session-header", "H", "X-Session-ID",
+                       "header carrying session_id (\"\" = none)"),
+    KVR_OPT_ROW_STRPTR(T, engine_header, "engine-header", "H", "X-Kvroute-Engine",
+                       "response header naming the engine"),
+    KVR_OPT_ROW_U64(T, timeout_s, "timeout", "S", "600", 0, 31536000, "per-request limit in seconds"),
+    KVR_OPT_ROW_BOOL(T, quiet, "quiet", NULL, "no progress line and no summary"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 static int parse_options(int argc, char **argv, rp_options_t *o)
 {
-    enum { O_URL = 256, O_TRACE, O_OUT, O_SPEED, O_DURATION, O_LIMIT, O_INFLIGHT, O_CLOSED, O_THINK,
-           O_FIRST, O_BLOCK, O_MODEL, O_RUN, O_SESS, O_ENG, O_TIMEOUT, O_QUIET };
-    static const struct option longopts[] = {
-        {"url", required_argument, 0, O_URL}, {"trace", required_argument, 0, O_TRACE},
-        {"out", required_argument, 0, O_OUT}, {"speed", required_argument, 0, O_SPEED},
-        {"duration", required_argument, 0, O_DURATION}, {"limit", required_argument, 0, O_LIMIT},
-        {"max-inflight", required_argument, 0, O_INFLIGHT}, {"closed-loop", no_argument, 0, O_CLOSED},
-        {"think-ms", required_argument, 0, O_THINK}, {"first-turn-url", required_argument, 0, O_FIRST},
-        {"block-size", required_argument, 0, O_BLOCK}, {"model", required_argument, 0, O_MODEL},
-        {"run-id", required_argument, 0, O_RUN}, {"session-header", required_argument, 0, O_SESS},
-        {"engine-header", required_argument, 0, O_ENG}, {"timeout", required_argument, 0, O_TIMEOUT},
-        {"quiet", no_argument, 0, O_QUIET}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
-    *o = (rp_options_t){.speed = 1, .max_inflight = 512, .timeout_s = 600, .block_size = 512,
-                        .model = "kvroute-sim", .run_id = "replay", .session_header = "X-Session-ID",
-                        .engine_header = "X-Kvroute-Engine"};
-    int c;
-    double v;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case O_URL: o->url = optarg; break;
-        case O_TRACE: o->trace_path = optarg; break;
-        case O_OUT: o->out_path = optarg; break;
-        case O_SPEED: bad = parse_num(optarg, 1e-6, &o->speed); break;
-        case O_DURATION: bad = parse_num(optarg, 0, &o->duration_s); break;
-        case O_LIMIT: bad = parse_num(optarg, 1, &v); o->limit = (long)v; break;
-        case O_INFLIGHT: bad = parse_num(optarg, 1, &v); o->max_inflight = (long)v; break;
-        case O_CLOSED: o->closed_loop = true; break;
-        case O_THINK: bad = parse_num(optarg, 0, &o->think_ms); break;
-        case O_FIRST: o->first_turn_url = optarg; break;
-        case O_BLOCK: bad = parse_num(optarg, 1, &v) || v > 1e6; o->block_size = (unsigned)v; break;
-        case O_MODEL: o->model = optarg; break;
-        case O_RUN: o->run_id = optarg; break;
-        case O_SESS: o->session_header = optarg; break;
-        case O_ENG: o->engine_header = optarg; break;
-        case O_TIMEOUT: bad = parse_num(optarg, 0, &v); o->timeout_s = (long)v; break;
-        case O_QUIET: o->quiet = true; break;
-        case 'h': usage(stdout); exit(0);
-        default: usage(stderr); return -EINVAL;
-        }
-        if (bad) {
-            fprintf(stderr, "kvroute-replay: invalid value '%s' for --%s\n", optarg, longopts[c - O_URL].name);
-            return -EINVAL;
-        }
+    *o = (rp_options_t){0};
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char err[512];
+    int rc = kvr_opt_defaults(&set, err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        fputs("Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n", stdout);
+        exit(0);
     }
-    if (optind < argc) {
-        fprintf(stderr, "kvroute-replay: unexpected argument '%s' (see --help)\n", argv[optind]);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-replay: %s\n", err);
         return -EINVAL;
     }
     if (!o->url || !o->trace_path) {
@@ -429,7 +392,7 @@ int main(int argc, char **argv)
     /* A short lead so the first requests are not late before the loop runs. */
     s.start_ns = kvr_clock_now_ns() + 50 * KVR_NS_PER_MS;
     if ((rc = select_requests(&s)) != 0 ||
-        (rc = kvr_client_create(&s.client, s.loop, s.opt.timeout_s * 1000, s.opt.engine_header,
+        (rc = kvr_client_create(&s.client, s.loop, (long)s.opt.timeout_s * 1000, s.opt.engine_header,
                                 request_done, &s)) != 0) {
         fprintf(stderr, "kvroute-replay: %s\n", strerror(-rc));
         return 1;

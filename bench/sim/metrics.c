@@ -6,13 +6,14 @@
  * garbage telemetry faults are applied here.
  */
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/sim/sim.h"
+#include "common/buf.h"
 #include "common/clock.h"
+#include "common/prom_writer.h"
 #include "common/xmalloc.h"
 
 /* vLLM's time_to_first_token_seconds buckets, used for both histograms. */
@@ -74,76 +75,40 @@ static double hit_rate(const kvr_sim_model_t *m)
                                     : 0.0;
 }
 
-/* ---- Prometheus text ---- */
-
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} out_t;
-
-__attribute__((format(printf, 2, 3))) static void out_printf(out_t *o, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = o->cap - o->len;
-        int n = vsnprintf(o->buf ? o->buf + o->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < room) {
-            o->len += (size_t)n;
-            return;
-        }
-        o->cap = o->cap ? o->cap * 2 : 8192;
-        while (o->cap - o->len <= (size_t)n)
-            o->cap *= 2;
-        o->buf = kvr_xrealloc(o->buf, o->cap);
-    }
-}
-
-typedef enum { GAUGE, COUNTER } kind_t;
-
-/* prometheus_client writes Python floats: "3.0", "0.25". */
-static const char *pyfloat(char *buf, size_t cap, double v)
-{
-    if (v == (double)(long long)v && v > -1e15 && v < 1e15)
-        snprintf(buf, cap, "%.1f", v);
-    else
-        snprintf(buf, cap, "%.17g", v);
-    return buf;
-}
+/* ---- Prometheus text, as prometheus_client writes it ---- */
 
 typedef double (*rank_value_fn)(kvr_sim_rank_t *rank);
 
-static void family(out_t *o, kvr_sim_engine_t *e, const char *name, kind_t kind, const char *help,
-                   rank_value_fn value, const char *const *labels)
+/* The labels every series of a rank carries, in the engine's order. */
+typedef struct {
+    kvr_prom_label_t l[5];
+    size_t n;
+    char rank[16];
+} rank_labels_t;
+
+static void family(kvr_prom_writer_t *w, kvr_sim_engine_t *e, const char *name, kvr_prom_type_t type,
+                   const char *help, rank_value_fn value, const rank_labels_t *labels)
 {
-    char num[40];
-    out_printf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
-               kind == COUNTER ? "counter" : "gauge");
+    kvr_prom_family(w, name, type, help);
     for (int r = 0; r < e->dp; r++)
-        out_printf(o, "%s{%s} %s\n", name, labels[r], pyfloat(num, sizeof num, value(&e->ranks[r])));
+        kvr_prom_sample(w, name, labels[r].l, labels[r].n, value(&e->ranks[r]));
 }
 
-static void histogram(out_t *o, kvr_sim_engine_t *e, const char *name, const char *help, bool e2e,
-                      const char *const *labels)
+static void histogram(kvr_prom_writer_t *w, kvr_sim_engine_t *e, const char *name, const char *help,
+                      bool e2e, const rank_labels_t *labels)
 {
-    char num[40];
-    out_printf(o, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    kvr_prom_family(w, name, KVR_PROM_HISTOGRAM, help);
     for (int r = 0; r < e->dp; r++) {
         kvr_sim_rank_t *rank = &e->ranks[r];
-        const uint64_t *b = e2e ? rank->e2e_buckets : rank->ttft_buckets;
-        uint64_t cum = 0;
-        for (int i = 0; i < KVR_SIM_TTFT_BUCKETS; i++) {
-            cum += b[i];
-            out_printf(o, "%s_bucket{%s,le=\"%s\"} %llu.0\n", name, labels[r],
-                       pyfloat(num, sizeof num, buckets[i]), (unsigned long long)cum);
-        }
-        cum += b[KVR_SIM_TTFT_BUCKETS];
-        out_printf(o, "%s_bucket{%s,le=\"+Inf\"} %llu.0\n", name, labels[r], (unsigned long long)cum);
-        out_printf(o, "%s_count{%s} %llu.0\n", name, labels[r], (unsigned long long)cum);
-        out_printf(o, "%s_sum{%s} %s\n", name, labels[r],
-                   pyfloat(num, sizeof num, e2e ? rank->e2e_sum : rank->ttft_sum));
+        kvr_prom_histogram(w, name, labels[r].l, labels[r].n, buckets, KVR_SIM_TTFT_BUCKETS,
+                           e2e ? rank->e2e_buckets : rank->ttft_buckets,
+                           e2e ? rank->e2e_sum : rank->ttft_sum);
     }
+}
+
+static const char *model_name(const kvr_sim_engine_t *e)
+{
+    return e->fleet->cfg.model_name ? e->fleet->cfg.model_name : "sim";
 }
 
 static double v_running(kvr_sim_rank_t *r) { return r->model.running.count; }
@@ -164,96 +129,100 @@ static double v_utilization(kvr_sim_rank_t *r) { return r->utilization; }
 
 static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
 {
-    const char *model = e->fleet->model_json; /* already a quoted, escaped string */
-    char (*lab)[400] = kvr_xcalloc((size_t)e->dp, sizeof *lab);
-    const char **labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
+    rank_labels_t *labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
     for (int r = 0; r < e->dp; r++) {
-        snprintf(lab[r], sizeof lab[r], "model_name=%s,engine=\"%d\"", model, r);
-        labels[r] = lab[r];
+        snprintf(labels[r].rank, sizeof labels[r].rank, "%d", r);
+        labels[r].l[0] = (kvr_prom_label_t){"model_name", model_name(e)};
+        labels[r].l[1] = (kvr_prom_label_t){"engine", labels[r].rank};
+        labels[r].n = 2;
     }
-    out_t o = {0};
-    family(&o, e, "vllm:num_requests_running", GAUGE,
+    kvr_buf_t out = KVR_BUF_INIT;
+    kvr_prom_writer_t pw, *w = &pw;
+    kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_PYTHON);
+    family(w, e, "vllm:num_requests_running", KVR_PROM_GAUGE,
            "Number of requests in model execution batches.", v_running, labels);
-    family(&o, e, "vllm:num_requests_waiting", GAUGE, "Number of requests waiting to be processed.",
+    family(w, e, "vllm:num_requests_waiting", KVR_PROM_GAUGE, "Number of requests waiting to be processed.",
            v_waiting, labels);
-    family(&o, e, e->fleet->cfg.vllm_v0_metrics ? "vllm:gpu_cache_usage_perc" : "vllm:kv_cache_usage_perc",
-           GAUGE, "KV-cache usage. 1 means 100 percent usage.", v_kv_usage, labels);
-    family(&o, e, "vllm:prefix_cache_queries_total", COUNTER,
+    family(w, e, e->fleet->cfg.vllm_v0_metrics ? "vllm:gpu_cache_usage_perc" : "vllm:kv_cache_usage_perc",
+           KVR_PROM_GAUGE, "KV-cache usage. 1 means 100 percent usage.", v_kv_usage, labels);
+    family(w, e, "vllm:prefix_cache_queries_total", KVR_PROM_COUNTER,
            "Prefix cache queries, in terms of number of queried tokens.", v_queries, labels);
-    family(&o, e, "vllm:prefix_cache_hits_total", COUNTER,
+    family(w, e, "vllm:prefix_cache_hits_total", KVR_PROM_COUNTER,
            "Prefix cache hits, in terms of number of cached tokens.", v_hits, labels);
-    family(&o, e, "vllm:num_preemptions_total", COUNTER,
+    family(w, e, "vllm:num_preemptions_total", KVR_PROM_COUNTER,
            "Cumulative number of preemption from the engine.", v_preempt, labels);
-    family(&o, e, "vllm:prompt_tokens_total", COUNTER, "Number of prefill tokens processed.",
+    family(w, e, "vllm:prompt_tokens_total", KVR_PROM_COUNTER, "Number of prefill tokens processed.",
            v_prompt, labels);
-    family(&o, e, "vllm:generation_tokens_total", COUNTER, "Number of generation tokens processed.",
+    family(w, e, "vllm:generation_tokens_total", KVR_PROM_COUNTER, "Number of generation tokens processed.",
            v_gen, labels);
-    out_printf(&o, "# HELP vllm:request_success_total Count of successfully processed requests.\n"
-                   "# TYPE vllm:request_success_total counter\n");
-    for (int r = 0; r < e->dp; r++)
-        out_printf(&o, "vllm:request_success_total{%s,finished_reason=\"length\"} %llu.0\n", labels[r],
-                   (unsigned long long)e->ranks[r].model.requests_finished);
-    histogram(&o, e, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
+    kvr_prom_family(w, "vllm:request_success_total", KVR_PROM_COUNTER,
+                    "Count of successfully processed requests.");
+    for (int r = 0; r < e->dp; r++) {
+        kvr_prom_label_t l[] = {labels[r].l[0], labels[r].l[1], {"finished_reason", "length"}};
+        kvr_prom_sample_u64(w, "vllm:request_success_total", l, 3, e->ranks[r].model.requests_finished);
+    }
+    histogram(w, e, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
               false, labels);
-    histogram(&o, e, "vllm:e2e_request_latency_seconds",
+    histogram(w, e, "vllm:e2e_request_latency_seconds",
               "Histogram of e2e request latency in seconds.", true, labels);
-    out_printf(&o, "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
-                   "# TYPE vllm:cache_config_info gauge\n");
-    for (int r = 0; r < e->dp; r++)
-        out_printf(&o,
-                   "vllm:cache_config_info{block_size=\"%u\",enable_prefix_caching=\"True\","
-                   "engine=\"%d\",num_gpu_blocks=\"%zu\"} 1.0\n",
-                   KVR_SIM_BLOCK_TOKENS, r, e->ranks[r].model.cache.capacity_blocks);
-    free(lab);
+    kvr_prom_family(w, "vllm:cache_config_info", KVR_PROM_GAUGE, "Information of the LLMEngine CacheConfig");
+    for (int r = 0; r < e->dp; r++) {
+        char block_size[16], blocks[24];
+        snprintf(block_size, sizeof block_size, "%u", KVR_SIM_BLOCK_TOKENS);
+        snprintf(blocks, sizeof blocks, "%zu", e->ranks[r].model.cache.capacity_blocks);
+        kvr_prom_label_t l[] = {{"block_size", block_size}, {"enable_prefix_caching", "True"},
+                                {"engine", labels[r].rank}, {"num_gpu_blocks", blocks}};
+        kvr_prom_sample(w, "vllm:cache_config_info", l, 4, 1);
+    }
     free(labels);
-    *len = o.len;
-    return o.buf;
+    return kvr_buf_release(&out, len);
 }
 
 static char *render_sglang(kvr_sim_engine_t *e, size_t *len)
 {
-    const char *model = e->fleet->model_json;
-    char (*lab)[400] = kvr_xcalloc((size_t)e->dp, sizeof *lab);
-    const char **labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
+    rank_labels_t *labels = kvr_xcalloc((size_t)e->dp, sizeof *labels);
     for (int r = 0; r < e->dp; r++) {
-        snprintf(lab[r], sizeof lab[r],
-                 "model_name=%s,engine_type=\"unified\",tp_rank=\"0\",pp_rank=\"0\",dp_rank=\"%d\"",
-                 model, r);
-        labels[r] = lab[r];
+        snprintf(labels[r].rank, sizeof labels[r].rank, "%d", r);
+        labels[r].l[0] = (kvr_prom_label_t){"model_name", model_name(e)};
+        labels[r].l[1] = (kvr_prom_label_t){"engine_type", "unified"};
+        labels[r].l[2] = (kvr_prom_label_t){"tp_rank", "0"};
+        labels[r].l[3] = (kvr_prom_label_t){"pp_rank", "0"};
+        labels[r].l[4] = (kvr_prom_label_t){"dp_rank", labels[r].rank};
+        labels[r].n = 5;
     }
-    out_t o = {0};
-    family(&o, e, "sglang:num_running_reqs", GAUGE, "The number of running requests.", v_running,
+    kvr_buf_t out = KVR_BUF_INIT;
+    kvr_prom_writer_t pw, *w = &pw;
+    kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_PYTHON);
+    family(w, e, "sglang:num_running_reqs", KVR_PROM_GAUGE, "The number of running requests.", v_running,
            labels);
-    family(&o, e, "sglang:num_queue_reqs", GAUGE, "The number of requests in the waiting queue.",
+    family(w, e, "sglang:num_queue_reqs", KVR_PROM_GAUGE, "The number of requests in the waiting queue.",
            v_waiting, labels);
-    family(&o, e, "sglang:num_used_tokens", GAUGE, "The number of used tokens.", v_used, labels);
-    family(&o, e, "sglang:max_total_num_tokens", GAUGE,
+    family(w, e, "sglang:num_used_tokens", KVR_PROM_GAUGE, "The number of used tokens.", v_used, labels);
+    family(w, e, "sglang:max_total_num_tokens", KVR_PROM_GAUGE,
            "Maximum total number of tokens in the KV cache pool.", v_capacity, labels);
-    family(&o, e, "sglang:max_running_requests", GAUGE, "Maximum number of running requests.",
+    family(w, e, "sglang:max_running_requests", KVR_PROM_GAUGE, "Maximum number of running requests.",
            v_max_running, labels);
-    family(&o, e, "sglang:token_usage", GAUGE, "The token usage.", v_kv_usage, labels);
-    family(&o, e, "sglang:gen_throughput", GAUGE, "The generation throughput (token/s).",
+    family(w, e, "sglang:token_usage", KVR_PROM_GAUGE, "The token usage.", v_kv_usage, labels);
+    family(w, e, "sglang:gen_throughput", KVR_PROM_GAUGE, "The generation throughput (token/s).",
            v_throughput, labels);
-    family(&o, e, "sglang:cache_hit_rate", GAUGE, "The prefix cache hit rate.", v_hit_rate, labels);
-    family(&o, e, "sglang:utilization", GAUGE, "The utilization.", v_utilization, labels);
-    family(&o, e, "sglang:prompt_tokens_total", COUNTER, "Number of prefill tokens processed.",
+    family(w, e, "sglang:cache_hit_rate", KVR_PROM_GAUGE, "The prefix cache hit rate.", v_hit_rate, labels);
+    family(w, e, "sglang:utilization", KVR_PROM_GAUGE, "The utilization.", v_utilization, labels);
+    family(w, e, "sglang:prompt_tokens_total", KVR_PROM_COUNTER, "Number of prefill tokens processed.",
            v_prompt, labels);
-    family(&o, e, "sglang:generation_tokens_total", COUNTER,
+    family(w, e, "sglang:generation_tokens_total", KVR_PROM_COUNTER,
            "Number of generation tokens processed.", v_gen, labels);
-    family(&o, e, "sglang:cached_tokens_total", COUNTER,
+    family(w, e, "sglang:cached_tokens_total", KVR_PROM_COUNTER,
            "Number of cached prompt tokens.", v_hits, labels);
-    family(&o, e, "sglang:num_requests_total", COUNTER, "Number of requests processed.", v_finished,
+    family(w, e, "sglang:num_requests_total", KVR_PROM_COUNTER, "Number of requests processed.", v_finished,
            labels);
-    family(&o, e, "sglang:num_retracted_reqs_total", COUNTER,
+    family(w, e, "sglang:num_retracted_reqs_total", KVR_PROM_COUNTER,
            "Number of retracted (preempted) requests.", v_preempt, labels);
-    histogram(&o, e, "sglang:time_to_first_token_seconds",
+    histogram(w, e, "sglang:time_to_first_token_seconds",
               "Histogram of time to first token in seconds.", false, labels);
-    histogram(&o, e, "sglang:e2e_request_latency_seconds",
+    histogram(w, e, "sglang:e2e_request_latency_seconds",
               "Histogram of End-to-end request latency in seconds", true, labels);
-    free(lab);
     free(labels);
-    *len = o.len;
-    return o.buf;
+    return kvr_buf_release(&out, len);
 }
 
 /* /v1/loads ({timestamp, dp_rank_count, loads[]}) or /get_load's bare array; NULL without memory. */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "bench/sim/sim.h"
+#include "common/buf.h"
 #include "common/log.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
@@ -30,8 +31,7 @@ struct kvr_sim_call_s {
     uint64_t created;
     uint64_t word_seed;
     char id[48];
-    char *text; /* generated text of a non-streamed answer */
-    size_t text_len, text_cap;
+    kvr_buf_t text; /* generated text of a non-streamed answer */
 };
 
 /* Output "tokens": plain words, so every chunk is valid JSON without escaping. */
@@ -62,7 +62,7 @@ static void call_free(kvr_sim_call_t *c)
     if (c->next)
         c->next->prev = c->prev;
     free(c->mreq.hashes);
-    free(c->text);
+    kvr_buf_close(&c->text);
     free(c);
 }
 
@@ -148,10 +148,10 @@ static void respond_whole(kvr_sim_call_t *c)
     if (c->chat) {
         cJSON *message = cJSON_AddObjectToObject(choice, "message");
         cJSON_AddStringToObject(message, "role", "assistant");
-        cJSON_AddStringToObject(message, "content", c->text ? c->text : "");
+        cJSON_AddStringToObject(message, "content", c->text.base ? c->text.base : "");
         cJSON_AddArrayToObject(message, "tool_calls");
     } else {
-        cJSON_AddStringToObject(choice, "text", c->text ? c->text : "");
+        cJSON_AddStringToObject(choice, "text", c->text.base ? c->text.base : "");
     }
     cJSON_AddNullToObject(choice, "logprobs");
     cJSON_AddStringToObject(choice, "finish_reason", "length");
@@ -176,7 +176,7 @@ static char *native_json(const kvr_sim_call_t *c, bool last, uint64_t now_ns)
 {
     const kvr_sim_req_t *r = &c->mreq;
     cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "text", c->text ? c->text : "");
+    cJSON_AddStringToObject(doc, "text", c->text.base ? c->text.base : "");
     cJSON *meta = cJSON_AddObjectToObject(doc, "meta_info");
     cJSON_AddStringToObject(meta, "id", c->id);
     if (last) {
@@ -255,15 +255,9 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     if (c->stream && !c->native) {
         stream_chunk(c, word, last);
     } else {
-        size_t wl = strlen(word);
-        if (c->text_len + wl + 2 > c->text_cap) {
-            c->text_cap = (c->text_len + wl + 2) * 2;
-            c->text = kvr_xrealloc(c->text, c->text_cap);
-        }
-        if (c->text_len)
-            c->text[c->text_len++] = ' ';
-        memcpy(c->text + c->text_len, word, wl + 1);
-        c->text_len += wl;
+        if (c->text.len)
+            kvr_buf_append_char(&c->text, ' ');
+        kvr_buf_append_str(&c->text, word);
     }
     if (c->native && c->stream && !last)
         native_event(c, false);
@@ -283,24 +277,7 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
 
 /* ---- requests ---- */
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} text_t;
-
-static void text_add(text_t *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        t->cap = (t->len + n + 1) * 2;
-        t->buf = kvr_xrealloc(t->buf, t->cap);
-    }
-    memcpy(t->buf + t->len, s, n);
-    t->len += n;
-    t->buf[t->len] = '\0';
-}
-
-/* The routing text, built exactly as the router builds it (router/keys.c). */
-static int prompt_text(const cJSON *root, bool chat, bool native, text_t *t, const char **why)
+static int prompt_text(const cJSON *root, bool chat, bool native, kvr_buf_t *t, const char **why)
 {
     if (chat) {
         const cJSON *messages = cJSON_GetObjectItemCaseSensitive(root, "messages");
@@ -312,13 +289,13 @@ static int prompt_text(const cJSON *root, bool chat, bool native, text_t *t, con
         cJSON_ArrayForEach(msg, messages) {
             const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
             if (cJSON_IsString(content)) {
-                text_add(t, content->valuestring, strlen(content->valuestring));
+                kvr_buf_append_str(t, content->valuestring);
             } else if (cJSON_IsArray(content)) {
                 const cJSON *part;
                 cJSON_ArrayForEach(part, content) {
                     const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
                     if (cJSON_IsString(text))
-                        text_add(t, text->valuestring, strlen(text->valuestring));
+                        kvr_buf_append_str(t, text->valuestring);
                 }
             } else if (!cJSON_IsNull(content)) {
                 *why = "'content' must be a string or an array of parts";
@@ -329,14 +306,14 @@ static int prompt_text(const cJSON *root, bool chat, bool native, text_t *t, con
     }
     const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(root, native ? "text" : "prompt");
     if (cJSON_IsString(prompt)) {
-        text_add(t, prompt->valuestring, strlen(prompt->valuestring));
+        kvr_buf_append_str(t, prompt->valuestring);
         return 0;
     }
     if (cJSON_IsArray(prompt)) {
         const cJSON *item;
         cJSON_ArrayForEach(item, prompt) {
             if (cJSON_IsString(item))
-                text_add(t, item->valuestring, strlen(item->valuestring));
+                kvr_buf_append_str(t, item->valuestring);
         }
         return 0;
     }
@@ -386,11 +363,11 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         snprintf(msg, sizeof msg, "request body is not a JSON object: %s", jerr);
         goto fail_400;
     }
-    text_t text = {0};
+    kvr_buf_t text = KVR_BUF_INIT;
     const char *why = NULL;
     if (prompt_text(root, chat, native, &text, &why) < 0) {
         snprintf(msg, sizeof msg, "%s", why);
-        free(text.buf);
+        kvr_buf_close(&text);
         goto fail_400;
     }
     const cJSON *mt =
@@ -405,7 +382,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         prompt_tokens = 1;
     if (max_tokens < 1) {
         snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", max_tokens);
-        free(text.buf);
+        kvr_buf_close(&text);
         goto fail_400;
     }
     kvr_sim_rank_t *rank = &e->ranks[e->next_rank++ % (uint32_t)e->dp];
@@ -416,12 +393,12 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
                  "This model's maximum context length is %u tokens. However, you requested %" PRIu64
                  " tokens (%" PRIu64 " in the messages, %lld in the completion).",
                  fleet->cfg.max_model_len, need, prompt_tokens, max_tokens);
-        free(text.buf);
+        kvr_buf_close(&text);
         goto fail_400;
     }
     if (e->faults.error_rate > 0 &&
         (double)(kvr_sim_engine_rand(e) >> 11) * 0x1.0p-53 < e->faults.error_rate) {
-        free(text.buf);
+        kvr_buf_close(&text);
         cJSON_Delete(root);
         e->requests_rejected++;
         kvr_http_respond_error(req, 503, "server_error", "engine overloaded (simulated fault)",
@@ -444,12 +421,12 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
              e->index, rid);
     size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
     c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
-    c->mreq.n_hashes = kvr_prefix_hash_blocks(text.buf, text.len, c->mreq.hashes, max_blocks);
+    c->mreq.n_hashes = kvr_prefix_hash_blocks(text.base, text.len, c->mreq.hashes, max_blocks);
     c->mreq.id = rid;
     c->mreq.prompt_tokens = (uint32_t)prompt_tokens;
     c->mreq.max_tokens = (uint32_t)max_tokens;
     c->mreq.owner = c;
-    free(text.buf);
+    kvr_buf_close(&text);
     cJSON_Delete(root);
     c->next = e->calls;
     if (e->calls)

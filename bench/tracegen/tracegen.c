@@ -13,16 +13,17 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/tracegen/rng.h"
 #include "common/error.h"
+#include "common/options.h"
 
 typedef struct {
     uint64_t seed;
@@ -298,126 +299,94 @@ static int write_trace(FILE *f, const tg_trace_t *t)
     return 0;
 }
 
-static void usage(FILE *f)
+static const char usage_text[] =
+    "Usage: kvroute-tracegen [options] [-o FILE]\n"
+    "Writes a multi-turn agentic trace as JSONL (Mooncake fields timestamp, input_length,\n"
+    "output_length, hash_ids, plus session_id and turn), sorted by timestamp.\n"
+    "Lengths are in tokens; a prompt's hash_ids cover ceil(input_length/block_size) blocks.\n"
+    "Every value not given comes from --preset.\n\n";
+
+/* What the command line fills: the generator's options and where the trace goes. */
+typedef struct {
+    tg_options_t gen;
+    const char *out_path;
+    bool summary;
+} tg_args_t;
+
+static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
 {
-    fprintf(f,
-        "Usage: kvroute-tracegen [options] [-o FILE]\n"
-        "Writes a multi-turn agentic trace as JSONL (Mooncake fields timestamp, input_length,\n"
-        "output_length, hash_ids, plus session_id and turn), sorted by timestamp.\n"
-        "Lengths are in tokens; a prompt's hash_ids cover ceil(input_length/block_size) blocks.\n\n"
-        "  --preset NAME          study (default): 600 s, ~1,200 requests from ~270 sessions,\n"
-        "                         30 s think time, coding-agent prompts; short: 60 s demo/CI scale.\n"
-        "                         Options after --preset override its values.\n"
-        "  --seed N               random seed; equal seeds and options give identical output (1)\n"
-        "  --window S             seconds of session arrivals; turns past it are dropped\n"
-        "  --session-rate R       new sessions per second (Poisson)\n"
-        "  --tenants N            tenants, each with one shared system prompt\n"
-        "  --system-tokens N      median system prompt length per tenant\n"
-        "  --first-user-tokens N  median first user message\n"
-        "  --user-tokens N        median new message appended per later turn\n"
-        "  --output-tokens N      median answer length (output_length)\n"
-        "  --length-sigma X       lognormal shape of message and answer lengths\n"
-        "  --turns-mean X         mean turns per session (1 + geometric)\n"
-        "  --turns-max N          cap on turns per session\n"
-        "  --turns N              exactly N turns per session (overrides the two above)\n"
-        "  --sessions N           stop after N sessions\n"
-        "  --think S              mean think time between an answer and the next turn, seconds\n"
-        "  --decode-ms X          estimated ms per output token, added to the gap between turns\n"
-        "  --input-max N          a session ends before its prompt would exceed N tokens\n"
-        "  --output-max N         cap on output_length\n"
-        "  --block-size N         tokens per hash block (Mooncake uses 512)\n"
-        "  -o, --output FILE      write here instead of stdout\n"
-        "  --summary              print requests, sessions and token totals on stderr\n"
-        "  -h, --help             this text\n");
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    tg_args_t *args = obj;
+    return preset_apply(&args->gen, value);
 }
 
-static int parse_double(const char *s, double min, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= min) || !isfinite(v))
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
-
-static int parse_uint(const char *s, unsigned min, unsigned *out)
-{
-    double v;
-    if (parse_double(s, min, &v) || v > 1e9 || v != floor(v))
-        return -EINVAL;
-    *out = (unsigned)v;
-    return 0;
-}
+#define T tg_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset, "one of study, short", 0,
+                       "study: 600 s, ~1,200 requests from ~270 sessions, 30 s think time, coding-agent prompts; "
+                       "short: 60 s demo/CI scale. Options after --preset override its values."),
+    KVR_OPT_ROW_U64(T, gen.seed, "seed", "N", NULL, 0, UINT64_MAX,
+                    "random seed; equal seeds and options give identical output (study: 1)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.window_s, "window", "S", NULL, 0.001, 1e9,
+                       "seconds of session arrivals; turns past it are dropped"),
+    KVR_OPT_ROW_DOUBLE(T, gen.session_rate, "session-rate", "R", NULL, 1e-6, 1e9, "new sessions per second (Poisson)"),
+    KVR_OPT_ROW_U64(T, gen.tenants, "tenants", "N", NULL, 1, 1000000000, "tenants, each with one shared system prompt"),
+    KVR_OPT_ROW_DOUBLE(T, gen.system_tokens, "system-tokens", "N", NULL, 0, 1e9,
+                       "median system prompt length per tenant"),
+    KVR_OPT_ROW_DOUBLE(T, gen.first_user_tokens, "first-user-tokens", "N", NULL, 1, 1e9, "median first user message"),
+    KVR_OPT_ROW_DOUBLE(T, gen.user_tokens, "user-tokens", "N", NULL, 1, 1e9,
+                       "median new message appended per later turn"),
+    KVR_OPT_ROW_DOUBLE(T, gen.output_tokens, "output-tokens", "N", NULL, 1, 1e9,
+                       "median answer length (output_length)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.length_sigma, "length-sigma", "X", NULL, 0, 1e3,
+                       "lognormal shape of message and answer lengths"),
+    KVR_OPT_ROW_DOUBLE(T, gen.turns_mean, "turns-mean", "X", NULL, 1, 1e9, "mean turns per session (1 + geometric)"),
+    KVR_OPT_ROW_U64(T, gen.turns_max, "turns-max", "N", NULL, 1, 1000000000, "cap on turns per session"),
+    KVR_OPT_ROW_U64(T, gen.turns_fixed, "turns", "N", NULL, 1, 1000000000,
+                    "exactly N turns per session (overrides the two above)"),
+    KVR_OPT_ROW_U64(T, gen.sessions, "sessions", "N", NULL, 1, 1000000000, "stop after N sessions"),
+    KVR_OPT_ROW_DOUBLE(T, gen.think_s, "think", "S", NULL, 0, 1e9,
+                       "mean think time between an answer and the next turn, seconds"),
+    KVR_OPT_ROW_DOUBLE(T, gen.decode_ms_per_token, "decode-ms", "X", NULL, 0, 1e9,
+                       "estimated ms per output token, added to the gap between turns"),
+    KVR_OPT_ROW_U64(T, gen.input_max, "input-max", "N", NULL, 1, 1000000000,
+                    "a session ends before its prompt would exceed N tokens"),
+    KVR_OPT_ROW_U64(T, gen.output_max, "output-max", "N", NULL, 1, 1000000000, "cap on output_length"),
+    KVR_OPT_ROW_U64(T, gen.block_size, "block-size", "N", NULL, 1, 1000000000,
+                    "tokens per hash block (Mooncake uses 512)"),
+    {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, out_path),
+     .arg = "FILE", .help = "write here instead of stdout"},
+    KVR_OPT_ROW_BOOL(T, summary, "summary", NULL, "print requests, sessions and token totals on stderr"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 int main(int argc, char **argv)
 {
-    enum { O_PRESET = 256, O_SEED, O_WINDOW, O_RATE, O_TENANTS, O_SYS, O_FIRST, O_USER, O_OUT_TOK,
-           O_SIGMA, O_TURNS, O_TURNS_MAX, O_THINK, O_DECODE, O_IN_MAX, O_OUT_MAX, O_BLOCK, O_TURNS_FIXED, O_SESSIONS, O_SUMMARY };
-    static const struct option longopts[] = {
-        {"preset", required_argument, 0, O_PRESET}, {"seed", required_argument, 0, O_SEED},
-        {"window", required_argument, 0, O_WINDOW}, {"session-rate", required_argument, 0, O_RATE},
-        {"tenants", required_argument, 0, O_TENANTS}, {"system-tokens", required_argument, 0, O_SYS},
-        {"first-user-tokens", required_argument, 0, O_FIRST},
-        {"user-tokens", required_argument, 0, O_USER}, {"output-tokens", required_argument, 0, O_OUT_TOK},
-        {"length-sigma", required_argument, 0, O_SIGMA}, {"turns-mean", required_argument, 0, O_TURNS},
-        {"turns-max", required_argument, 0, O_TURNS_MAX}, {"think", required_argument, 0, O_THINK},
-        {"decode-ms", required_argument, 0, O_DECODE}, {"input-max", required_argument, 0, O_IN_MAX},
-        {"output-max", required_argument, 0, O_OUT_MAX}, {"block-size", required_argument, 0, O_BLOCK},
-        {"turns", required_argument, 0, O_TURNS_FIXED}, {"sessions", required_argument, 0, O_SESSIONS},
-        {"output", required_argument, 0, 'o'}, {"summary", no_argument, 0, O_SUMMARY},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
-    tg_options_t o;
-    preset_study(&o);
-    const char *out_path = NULL;
-    int summary = 0, c, bad = 0;
-    double seed_d;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_PRESET:
-            if (preset_apply(&o, optarg)) {
-                fprintf(stderr, "kvroute-tracegen: unknown preset '%s' (study, short)\n", optarg);
-                return 2;
-            }
-            break;
-        case O_SEED: bad = parse_double(optarg, 0, &seed_d); o.seed = (uint64_t)seed_d; break;
-        case O_WINDOW: bad = parse_double(optarg, 0.001, &o.window_s); break;
-        case O_RATE: bad = parse_double(optarg, 1e-6, &o.session_rate); break;
-        case O_TENANTS: bad = parse_uint(optarg, 1, &o.tenants); break;
-        case O_SYS: bad = parse_double(optarg, 0, &o.system_tokens); break;
-        case O_FIRST: bad = parse_double(optarg, 1, &o.first_user_tokens); break;
-        case O_USER: bad = parse_double(optarg, 1, &o.user_tokens); break;
-        case O_OUT_TOK: bad = parse_double(optarg, 1, &o.output_tokens); break;
-        case O_SIGMA: bad = parse_double(optarg, 0, &o.length_sigma); break;
-        case O_TURNS: bad = parse_double(optarg, 1, &o.turns_mean); break;
-        case O_TURNS_MAX: bad = parse_uint(optarg, 1, &o.turns_max); break;
-        case O_THINK: bad = parse_double(optarg, 0, &o.think_s); break;
-        case O_DECODE: bad = parse_double(optarg, 0, &o.decode_ms_per_token); break;
-        case O_IN_MAX: bad = parse_uint(optarg, 1, &o.input_max); break;
-        case O_OUT_MAX: bad = parse_uint(optarg, 1, &o.output_max); break;
-        case O_BLOCK: bad = parse_uint(optarg, 1, &o.block_size); break;
-        case O_TURNS_FIXED: bad = parse_uint(optarg, 1, &o.turns_fixed); break;
-        case O_SESSIONS: bad = parse_uint(optarg, 1, &o.sessions); break;
-        case 'o': out_path = optarg; break;
-        case O_SUMMARY: summary = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-        if (bad) {
-            fprintf(stderr, "kvroute-tracegen: invalid value '%s' for --%s\n", optarg,
-                    longopts[c - O_PRESET].name);
-            return 2;
-        }
+    static tg_args_t args;
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char err[512];
+    int rc = kvr_opt_defaults(&set, err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        return 0;
     }
-    if (optind < argc) {
-        fprintf(stderr, "kvroute-tracegen: unexpected argument '%s' (see --help)\n", argv[optind]);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-tracegen: %s\n", err);
         return 2;
     }
+    tg_options_t o = args.gen;
+    const char *out_path = args.out_path;
+    bool summary = args.summary;
 
     tg_trace_t trace = {0};
-    int rc = generate(&o, &trace);
+    rc = generate(&o, &trace);
     if (rc) {
         fprintf(stderr, "kvroute-tracegen: %s\n", kvr_strerror(rc));
         trace_free(&trace);

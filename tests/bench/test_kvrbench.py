@@ -8,9 +8,10 @@ import os
 import socket
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+import unittest.mock
+from contextlib import redirect_stderr, redirect_stdout
 
-from kvrbench import records, tool
+from kvrbench import metrics, records, tool
 
 
 class Tool(unittest.TestCase):
@@ -50,6 +51,33 @@ class Tool(unittest.TestCase):
                 f.write(json.dumps({"engine": None}) + "\n")
             self.assertEqual(tool.first_engine(path), "")
 
+    def test_router_ready_wants_every_engine_healthy_and_with_the_feed_fresh(self):
+        def page(healthy, fresh=None):
+            lines = ["# HELP kvroute_engine_healthy 1 when the engine answers"]
+            lines += ['kvroute_engine_healthy{engine="http://127.0.0.1:900%d"} %s' % (i, v) for i, v in enumerate(healthy)]
+            lines += ['kvroute_engine_feed_fresh{engine="http://127.0.0.1:900%d"} %s' % (i, v)
+                      for i, v in enumerate(fresh or [])]
+            return "\n".join(lines) + "\n"
+        self.assertTrue(tool.router_ready(page([1, 1], [1, 1]), True))
+        self.assertFalse(tool.router_ready(page([1, 1], [1, 0]), True))
+        self.assertTrue(tool.router_ready(page([1, 1], [1, 0]), False))  # the feed is not read at ES=0
+        self.assertFalse(tool.router_ready(page([1, 0], [1, 1]), False))
+        self.assertTrue(tool.router_ready(page([1, 1]), False))
+        self.assertFalse(tool.router_ready(page([1, 1]), True))          # ES=1 but no feed figures yet
+        self.assertFalse(tool.router_ready(page([]), False))             # no engine listed: not ready
+        self.assertFalse(tool.router_ready(page(["garbage"]), False))
+        self.assertFalse(tool.router_ready(page([1, 2]), False))
+
+    def test_main_router_ready_answers_by_exit_status(self):
+        page = 'kvroute_engine_healthy{engine="e"} 1\nkvroute_engine_feed_fresh{engine="e"} 0\n'
+        with unittest.mock.patch("sys.stdin", io.StringIO(page)):
+            self.assertEqual(tool.main(["router-ready", "0"]), 0)
+        with unittest.mock.patch("sys.stdin", io.StringIO(page)):
+            self.assertEqual(tool.main(["router-ready", "1"]), 1)
+        with redirect_stderr(io.StringIO()):
+            self.assertEqual(tool.main(["router-ready", "yes"]), 2)
+            self.assertEqual(tool.main(["router-ready"]), 2)
+
     def test_main_prints_and_refuses_bad_arguments(self):
         out = io.StringIO()
         with redirect_stdout(out):
@@ -59,6 +87,16 @@ class Tool(unittest.TestCase):
             self.assertEqual(tool.main(["scaled", "x", "1", "4"]), 2)
             self.assertEqual(tool.main(["nonsense"]), 2)
             self.assertEqual(tool.main([]), 2)
+
+
+class Metrics(unittest.TestCase):
+    def test_parse_prom_reads_names_labels_and_values_and_skips_the_rest(self):
+        page = ('# TYPE kvroute_in_flight gauge\nkvroute_in_flight 3\n'
+                'kvroute_requests_total{status="200",path="/v1/x"} 12\n'
+                'kvroute_bad{a="b"} notanumber\n{broken} 1\n\n')
+        self.assertEqual(metrics.parse_prom(page),
+                         [("kvroute_in_flight", {}, 3.0),
+                          ("kvroute_requests_total", {"status": "200", "path": "/v1/x"}, 12.0)])
 
 
 class Records(unittest.TestCase):

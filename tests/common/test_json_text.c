@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* JSON strings written without a document stay valid JSON whatever bytes they get. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,4 +48,18 @@ Test(json_text, valid_prefix_stops_at_the_first_bad_byte, .timeout = 5.)
     const unsigned char four[] = {0xF0, 0x9F, 0x98, 0x80};
     cr_expect_eq(kvr_json_utf8_len(four, four + 4), 4);
     cr_expect_eq(kvr_json_utf8_len(four, four + 3), 0);
+}
+
+Test(json_text, reals_read_back_exactly_and_stay_reals, .timeout = 5.)
+{
+    char buf[KVR_JSON_REAL_MAX];
+    cr_expect_str_eq(kvr_json_format_real(buf, 3), "3.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, 0), "0.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, -1), "-1.0");
+    cr_expect_str_eq(kvr_json_format_real(buf, 1.7), "1.7");
+    cr_expect_str_eq(kvr_json_format_real(buf, 1e20), "1e+20");
+    cr_expect_str_eq(kvr_json_format_real(buf, NAN), "null");
+    cr_expect_str_eq(kvr_json_format_real(buf, INFINITY), "null");
+    double third = 1.0 / 3;
+    cr_expect_eq(strtod(kvr_json_format_real(buf, third), NULL), third);
 }

@@ -80,6 +80,29 @@ Test(policy_config, values_land_in_their_fields, .timeout = 5.)
     cr_expect_eq(c.index_max_blocks, 4096);
 }
 
+/* The router reads 010 as ten; the policy options once read it as octal eight. */
+Test(policy_config, integers_are_base_10_like_every_flag, .timeout = 5.)
+{
+    kvr_policy_config_t c;
+    kvr_policy_config_defaults(&c);
+    cr_assert_eq(kvr_policy_config_set(&c, "balance-abs", "010"), 0);
+    cr_expect_eq(c.balance_abs, 10);
+    cr_assert_eq(kvr_policy_config_set(&c, "index-max-blocks", "0100"), 0);
+    cr_expect_eq(c.index_max_blocks, 100);
+    cr_expect_eq(kvr_policy_config_set(&c, "balance-abs", "0x10"), -EINVAL);
+    cr_expect_eq(c.balance_abs, 10, "a refused value leaves the field alone");
+}
+
+Test(policy_config, a_bool_given_alone_is_on, .timeout = 5.)
+{
+    kvr_policy_config_t c;
+    kvr_policy_config_defaults(&c);
+    cr_assert_eq(kvr_policy_config_set(&c, "owner-pressure", NULL), 0);
+    cr_expect(c.owner_pressure);
+    cr_assert_eq(kvr_policy_config_set(&c, "owner-pressure", "off"), 0);
+    cr_expect_not(c.owner_pressure);
+}
+
 Test(policy_config, help_names_every_option_with_its_default, .timeout = 5.)
 {
     char *buf = NULL;

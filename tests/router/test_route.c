@@ -326,17 +326,3 @@ Test(route, decision_line_escapes_what_clients_send)
     router.decision_log = NULL;
     free(buf);
 }
-
-Test(json, reals_read_back_exactly_and_stay_reals)
-{
-    char buf[KVR_JSON_REAL_MAX];
-    cr_expect_str_eq(kvr_json_format_real(buf, 3), "3.0");
-    cr_expect_str_eq(kvr_json_format_real(buf, 0), "0.0");
-    cr_expect_str_eq(kvr_json_format_real(buf, -1), "-1.0");
-    cr_expect_str_eq(kvr_json_format_real(buf, 1.7), "1.7");
-    cr_expect_str_eq(kvr_json_format_real(buf, 1e20), "1e+20");
-    cr_expect_str_eq(kvr_json_format_real(buf, NAN), "null");
-    cr_expect_str_eq(kvr_json_format_real(buf, INFINITY), "null");
-    double third = 1.0 / 3;
-    cr_expect_eq(strtod(kvr_json_format_real(buf, third), NULL), third);
-}

@@ -175,7 +175,8 @@ Test(sim, sticky_sessions_stay_and_a_dead_pin_is_replaced)
     snprintf(path, sizeof path, "/admin/fault?engine=%d", home);
     cr_assert_eq(kvr_test_http(admin_port, "POST", path, NULL, "{\"crash\":true}", &resp, 3000), 200);
     free(resp);
-    kvr_test_sleep_ms(100);
+    /* The simulator crashes the engine a moment after answering the fault. */
+    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + home), 10000), "engine %d never crashed", home);
     cr_assert_eq(turn("alice", &resp), 200, "the session survives its engine");
     int second = engine_of(resp);
     free(resp);

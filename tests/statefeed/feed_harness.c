@@ -14,6 +14,26 @@ void feed_url(char *out, size_t cap, uint16_t port)
     snprintf(out, cap, "http://127.0.0.1:%u", port);
 }
 
+/* How long the daemon may take to start on a loaded machine before a test gives up. */
+#define FEED_START_MS 10000
+
+/* Condition for kvr_test_wait_until: the segment opens (or the daemon died). */
+static bool segment_opened(void *arg)
+{
+    feed_proc_t *f = arg;
+    if (kvr_shm_open(&f->shm, f->shm_name) == 0) {
+        f->shm_open = true;
+        return true;
+    }
+    return !kvr_test_alive(f->pid);
+}
+
+static bool started(void *arg)
+{
+    feed_proc_t *f = arg;
+    return kvr_test_file_contains(f->log_path, "statefeed_started") || !kvr_test_alive(f->pid);
+}
+
 bool feed_start(feed_proc_t *f, const char *const *extra)
 {
     memset(f, 0, sizeof(*f));
@@ -25,9 +45,10 @@ bool feed_start(feed_proc_t *f, const char *const *extra)
     const char *argv[FEED_MAX_ARGS];
     int n = 0;
     argv[n++] = kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED");
-    bool has_shm = false, has_period = false;
+    bool has_shm = false, has_period = false, has_log_level = false;
     for (int i = 0; extra[i] != NULL && n < FEED_MAX_ARGS - 6; i++) {
         has_shm |= strcmp(extra[i], "--shm") == 0;
+        has_log_level |= strcmp(extra[i], "--log-level") == 0;
         has_period |= strcmp(extra[i], "--period-ms") == 0;
         argv[n++] = extra[i];
     }
@@ -47,16 +68,13 @@ bool feed_start(feed_proc_t *f, const char *const *extra)
     f->pid = kvr_test_spawn((char *const *)argv, f->log_path);
     if (f->pid <= 0)
         return false;
-    for (int i = 0; i < 300; i++) {
-        if (kvr_shm_open(&f->shm, f->shm_name) == 0) {
-            f->shm_open = true;
-            return true;
-        }
-        if (!kvr_test_alive(f->pid))
-            return false;
-        kvr_test_sleep_ms(10);
-    }
-    return false;
+    if (!kvr_test_wait_until(segment_opened, f, FEED_START_MS) || !f->shm_open)
+        return false;
+    /* The segment exists before the push socket, the relay and --listen
+     * are up; statefeed_started says all of them are. */
+    if (has_log_level)
+        return true;
+    return kvr_test_wait_until(started, f, FEED_START_MS) && kvr_test_alive(f->pid);
 }
 
 int feed_stop(feed_proc_t *f)

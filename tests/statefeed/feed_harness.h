@@ -25,7 +25,8 @@ typedef struct feed_proc_s {
 
 /**
  * Starts kvroute-statefeed with extra (NULL-terminated) flags plus --shm and
- * --period-ms 50 unless given, and waits until its segment opens.
+ * --period-ms 50 unless given, and waits until its segment opens and it logged
+ * statefeed_started (push socket, relay and --listen up; not with --log-level).
  */
 bool feed_start(feed_proc_t *f, const char *const *extra);
 /** SIGTERM, reap, unmap, unlink. Returns the wait status. */

@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "tests/support/proc.h"
 
 #define MAX_ENGINES 16
 #define MAX_CONNS 8
@@ -26,15 +29,27 @@ typedef struct {
     uint16_t port;
     int listen_fd;
     responder_mode_t mode;
+    bool drop; /* close the open connections at the next apply */
     char *metrics, *loads;
     unsigned requests, connections;
     conn_t conns[MAX_CONNS];
 } engine_t;
 
+/*
+ * Only the serving thread closes or opens sockets, and never while it is in
+ * poll(): a socket closed by another thread during poll() stays open until
+ * poll() returns (the wait queue holds a reference), so a listener "closed"
+ * that way still accepts a connection and resets it a moment later. A change
+ * bumps `wanted`, wakes the thread through wake_fd and waits until `applied`
+ * catches up, so a caller sees the change done when the call returns.
+ */
 struct responder_s {
     pthread_t thread;
     pthread_mutex_t lock;
+    pthread_cond_t applied_cond;
+    int wake_fd;
     bool stop;
+    uint64_t wanted, applied;
     unsigned n;
     engine_t engines[MAX_ENGINES];
 };
@@ -91,25 +106,63 @@ static void serve(engine_t *e, conn_t *c)
     }
 }
 
+/*
+ * Brings every engine's sockets to its mode (called by the serving thread
+ * with the lock held). False while a listener could not be reopened yet.
+ */
+static bool apply(responder_t *r)
+{
+    bool done = true;
+    for (unsigned i = 0; i < r->n; i++) {
+        engine_t *e = &r->engines[i];
+        if (e->mode == RESPONDER_DOWN || e->drop) {
+            for (int k = 0; k < MAX_CONNS; k++)
+                close_conn(&e->conns[k]);
+            e->drop = false;
+        }
+        if (e->mode == RESPONDER_DOWN && e->listen_fd >= 0) {
+            close(e->listen_fd);
+            e->listen_fd = -1;
+        }
+        if (e->mode != RESPONDER_DOWN && e->listen_fd < 0) {
+            e->listen_fd = listen_on(e->port);
+            done &= e->listen_fd >= 0;
+        }
+        if (e->mode == RESPONDER_OK) /* requests held by a stall are answered now */
+            for (int k = 0; k < MAX_CONNS; k++)
+                if (e->conns[k].fd >= 0)
+                    serve(e, &e->conns[k]);
+    }
+    return done;
+}
+
 static void *run(void *arg)
 {
     responder_t *r = arg;
     for (;;) {
-        struct pollfd pfds[MAX_ENGINES * (MAX_CONNS + 1)];
-        void *who[MAX_ENGINES * (MAX_CONNS + 1)];
-        int kinds[MAX_ENGINES * (MAX_CONNS + 1)];
+        struct pollfd pfds[MAX_ENGINES * (MAX_CONNS + 1) + 1];
+        void *who[MAX_ENGINES * (MAX_CONNS + 1) + 1];
+        int kinds[MAX_ENGINES * (MAX_CONNS + 1) + 1];
         nfds_t n = 0;
         pthread_mutex_lock(&r->lock);
         if (r->stop) {
             pthread_mutex_unlock(&r->lock);
             return NULL;
         }
+        uint64_t wanted = r->wanted;
+        /* A port can stay busy a moment after its listener closed; retry soon. */
+        int poll_ms = -1;
+        if (apply(r)) {
+            r->applied = wanted;
+            pthread_cond_broadcast(&r->applied_cond);
+        } else {
+            poll_ms = 5;
+        }
+        pfds[n] = (struct pollfd){.fd = r->wake_fd, .events = POLLIN};
+        who[n] = NULL;
+        kinds[n++] = -1;
         for (unsigned i = 0; i < r->n; i++) {
             engine_t *e = &r->engines[i];
-            /* Re-listening can fail while the peer still holds a connection
-             * the old listener accepted; keep trying. */
-            if (e->listen_fd < 0 && e->mode != RESPONDER_DOWN)
-                e->listen_fd = listen_on(e->port);
             if (e->listen_fd >= 0) {
                 pfds[n] = (struct pollfd){.fd = e->listen_fd, .events = POLLIN};
                 who[n] = e;
@@ -124,11 +177,17 @@ static void *run(void *arg)
             }
         }
         pthread_mutex_unlock(&r->lock);
-        poll(pfds, n, 5);
+        poll(pfds, n, poll_ms);
         pthread_mutex_lock(&r->lock);
         for (nfds_t j = 0; j < n; j++) {
             if (!(pfds[j].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
+            if (kinds[j] < 0) {
+                uint64_t count;
+                if (read(r->wake_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+                    abort();
+                continue;
+            }
             if (kinds[j] == 0) {
                 engine_t *e = who[j];
                 if (e->listen_fd != pfds[j].fd)
@@ -173,17 +232,36 @@ responder_t *responder_start(unsigned n)
     if (n > MAX_ENGINES)
         return NULL;
     responder_t *r = calloc(1, sizeof(*r));
+    if (r == NULL)
+        return NULL;
+    r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (r->wake_fd < 0) {
+        free(r);
+        return NULL;
+    }
     pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->applied_cond, NULL);
     r->n = n;
     for (unsigned i = 0; i < n; i++) {
         engine_t *e = &r->engines[i];
         for (int k = 0; k < MAX_CONNS; k++)
             e->conns[k].fd = -1;
-        e->listen_fd = listen_on(0);
-        struct sockaddr_in a;
-        socklen_t len = sizeof(a);
-        getsockname(e->listen_fd, (struct sockaddr *)&a, &len);
-        e->port = ntohs(a.sin_port);
+        /* A port outside the ephemeral range, so that nothing else takes it
+         * while the engine is down. */
+        e->listen_fd = -1;
+        for (int tries = 0; tries < 16 && e->listen_fd < 0; tries++) {
+            e->port = kvr_test_free_port();
+            e->listen_fd = e->port ? listen_on(e->port) : -1;
+        }
+        if (e->listen_fd < 0) {
+            for (unsigned j = 0; j < i; j++)
+                close(r->engines[j].listen_fd);
+            close(r->wake_fd);
+            pthread_cond_destroy(&r->applied_cond);
+            pthread_mutex_destroy(&r->lock);
+            free(r);
+            return NULL;
+        }
     }
     pthread_create(&r->thread, NULL, run, r);
     return r;
@@ -193,6 +271,9 @@ void responder_stop(responder_t *r)
 {
     pthread_mutex_lock(&r->lock);
     r->stop = true;
+    uint64_t one = 1;
+    if (write(r->wake_fd, &one, sizeof(one)) != sizeof(one))
+        abort();
     pthread_mutex_unlock(&r->lock);
     pthread_join(r->thread, NULL);
     for (unsigned i = 0; i < r->n; i++) {
@@ -204,6 +285,8 @@ void responder_stop(responder_t *r)
         free(e->metrics);
         free(e->loads);
     }
+    close(r->wake_fd);
+    pthread_cond_destroy(&r->applied_cond);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -224,32 +307,31 @@ void responder_set_bodies(responder_t *r, unsigned i, const char *metrics, const
     pthread_mutex_unlock(&r->lock);
 }
 
+/* Wakes the serving thread and waits until it applied every change so far
+ * (called with the lock held). */
+static void wait_applied(responder_t *r)
+{
+    uint64_t want = ++r->wanted;
+    uint64_t one = 1;
+    if (write(r->wake_fd, &one, sizeof(one)) != sizeof(one))
+        abort();
+    while (r->applied < want)
+        pthread_cond_wait(&r->applied_cond, &r->lock);
+}
+
 void responder_set_mode(responder_t *r, unsigned i, responder_mode_t mode)
 {
     pthread_mutex_lock(&r->lock);
-    engine_t *e = &r->engines[i];
-    responder_mode_t old = e->mode;
-    e->mode = mode;
-    if (mode == RESPONDER_DOWN && e->listen_fd >= 0) {
-        close(e->listen_fd);
-        e->listen_fd = -1;
-        for (int k = 0; k < MAX_CONNS; k++)
-            close_conn(&e->conns[k]);
-    } else if (old == RESPONDER_DOWN && mode != RESPONDER_DOWN) {
-        e->listen_fd = listen_on(e->port);
-    } else if (old == RESPONDER_STALL && mode == RESPONDER_OK) {
-        for (int k = 0; k < MAX_CONNS; k++)
-            if (e->conns[k].fd >= 0)
-                serve(e, &e->conns[k]);
-    }
+    r->engines[i].mode = mode;
+    wait_applied(r);
     pthread_mutex_unlock(&r->lock);
 }
 
 void responder_drop_connections(responder_t *r, unsigned i)
 {
     pthread_mutex_lock(&r->lock);
-    for (int k = 0; k < MAX_CONNS; k++)
-        close_conn(&r->engines[i].conns[k]);
+    r->engines[i].drop = true;
+    wait_applied(r);
     pthread_mutex_unlock(&r->lock);
 }
 

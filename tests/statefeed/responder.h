@@ -26,8 +26,9 @@ void responder_stop(responder_t *r);
 uint16_t responder_port(const responder_t *r, unsigned i);
 /** Sets engine i's /metrics body and /v1/loads body (NULL: 404). Copies. */
 void responder_set_bodies(responder_t *r, unsigned i, const char *metrics, const char *loads);
+/** Switches engine i's mode; returns once it holds (DOWN: the port refuses, else it listens). */
 void responder_set_mode(responder_t *r, unsigned i, responder_mode_t mode);
-/** Closes engine i's open connections (the listener stays): idle keep-alive closed by the peer. */
+/** Closes engine i's open connections, done when it returns (the listener stays): idle keep-alive closed by the peer. */
 void responder_drop_connections(responder_t *r, unsigned i);
 /** Requests answered by engine i so far, and connections it accepted. */
 unsigned responder_requests(responder_t *r, unsigned i);

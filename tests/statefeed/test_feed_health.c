@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Honest health and age: a dead engine turns unhealthy within a few periods
- * while the others stay fresh; a stalled one delays nobody; reload adds and
- * removes engines; relay keeps values and ages; SIGTERM tells readers the
- * writer is gone.
+ * Honest health and age: a dead engine turns unhealthy after its failed polls
+ * while the others keep being sampled; a stalled one delays nobody; reload
+ * adds and removes engines; relay keeps values and ages; SIGTERM tells
+ * readers the writer is gone. Every wait is on an event (a slot changing, a
+ * log line); the timeouts only end a test whose event never comes.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,43 @@
 #include "tests/statefeed/responder.h"
 #include "tests/support/proc.h"
 
-#define PERIOD_MS 50
-/* Generous bound for "fresh": twenty periods, half a router's 2 s max age. */
-#define FRESH_NS (1000ull * KVR_NS_PER_MS)
+/* How long a test waits for an event before it gives up: a bound on a
+ * broken daemon, not on the machine's speed. */
+#define WAIT_MS 10000
+
+static bool pred_failed(const kvr_engine_state_t *s, void *arg)
+{
+    (void)arg;
+    return s->consecutive_failures > 0;
+}
+
+static bool pred_seq_at_least(const kvr_engine_state_t *s, void *arg)
+{
+    return s->sample_seq >= *(const uint64_t *)arg;
+}
+
+/* Waits until engine_id has at least `more` samples beyond after_seq. */
+static bool wait_new_samples(feed_proc_t *f, const char *engine_id, uint64_t after_seq, uint64_t more,
+                             kvr_engine_state_t *out)
+{
+    uint64_t want = after_seq + more;
+    return feed_wait(f, engine_id, pred_seq_at_least, &want, WAIT_MS, out);
+}
+
+typedef struct {
+    uint16_t port;
+    const char *line;
+} metrics_line_t;
+
+static bool metrics_have_line(void *arg)
+{
+    const metrics_line_t *m = arg;
+    char *resp = NULL;
+    bool found = kvr_test_http(m->port, "GET", "/metrics", NULL, NULL, &resp, WAIT_MS) == 200 &&
+                 strstr(resp, m->line) != NULL;
+    free(resp);
+    return found;
+}
 
 static void page(char *out, size_t cap, unsigned running)
 {
@@ -54,42 +90,53 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     feed_proc_t f;
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     for (int i = 0; i < N; i++)
-        cr_assert(feed_wait(&f, urls[i], feed_pred_healthy, NULL, 3000, NULL));
+        cr_assert(feed_wait(&f, urls[i], feed_pred_healthy, NULL, WAIT_MS, NULL));
 
     kvr_engine_state_t before, s;
     cr_assert(feed_read(&f, urls[1], &before, NULL));
     uint64_t down_at = kvr_clock_now_ns();
     responder_set_mode(r, 1, RESPONDER_DOWN);
-    /* threshold 3 at 50 ms: unhealthy within 20 periods, with room for a slow CI. */
-    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, 20 * PERIOD_MS, &s),
-              "dead engine still healthy after 20 periods");
+    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &s), "dead engine stayed healthy");
     cr_expect_geq(s.consecutive_failures, 3);
     cr_expect_leq(s.sample_time_ns, down_at, "a sample time moved without a sample");
     cr_expect_eq(s.running, before.running, "a dead engine's last values are kept, not zeroed");
-    uint64_t age;
-    kvr_test_sleep_ms(300);
-    cr_assert(feed_read(&f, urls[1], &s, &age));
-    cr_expect_geq(age, 300 * KVR_NS_PER_MS, "the dead engine's age must grow");
+    /* The others keep being sampled while their peer is dead, and the dead
+     * one's sample time stays put, so its age grows. */
     for (int i = 0; i < N; i += 2) {
-        cr_assert(feed_read(&f, urls[i], &s, &age));
-        cr_expect(s.flags & KVR_SLOT_HEALTHY, "engine %d suffered from its dead peer", i);
-        cr_expect_lt(age, FRESH_NS, "engine %d age %llu ns", i, (unsigned long long)age);
+        kvr_engine_state_t now, later;
+        cr_assert(feed_read(&f, urls[i], &now, NULL));
+        cr_expect(wait_new_samples(&f, urls[i], now.sample_seq, 3, &later),
+                  "engine %d was not sampled while its peer was dead", i);
+        cr_expect(later.flags & KVR_SLOT_HEALTHY, "engine %d suffered from its dead peer", i);
     }
+    kvr_engine_state_t dead;
+    uint64_t age;
+    cr_assert(feed_read(&f, urls[1], &dead, &age));
+    cr_expect_eq(dead.sample_seq, s.sample_seq, "a dead engine got a sample");
+    cr_expect_eq(dead.sample_time_ns, s.sample_time_ns, "the dead engine's sample time moved");
+    cr_expect_geq(age, kvr_clock_age_ns(s.publish_time_ns, s.sample_time_ns), "the dead engine's age must grow");
+    cr_expect_not(dead.flags & KVR_SLOT_HEALTHY);
     /* It comes back: reconnect with backoff (at most --backoff-max-ms). */
     responder_set_mode(r, 1, RESPONDER_OK);
-    cr_expect(feed_wait(&f, urls[1], feed_pred_healthy, NULL, 5000, NULL), "engine never recovered");
+    cr_expect(feed_wait(&f, urls[1], feed_pred_healthy, NULL, WAIT_MS, NULL), "engine never recovered");
     feed_stop(&f);
     responder_stop(r);
 }
 
-Test(feed_health, stalled_engine_delays_no_other, .timeout = 30.)
+/* The samples the others must get while the stalled engine's first poll is
+ * still pending; a loop that waited for the stalled poll would give them at
+ * most one. */
+#define SAMPLES_DURING_STALL 5
+
+Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
 {
     enum { N = 4 };
     responder_t *r = responder_start(N);
     char urls[N][64], body[128];
-    /* A poll deadline far above the freshness bound: a loop that waited for
-     * the stalled engine before polling the others would fail this test. */
-    const char *args[2 * N + 3];
+    /* A poll deadline of many periods, and one failure is enough to mark an
+     * engine unhealthy: the stalled engine stays healthy exactly as long as
+     * its first stalled poll is pending. */
+    const char *args[2 * N + 5];
     int a = 0;
     for (int i = 0; i < N; i++) {
         page(body, sizeof(body), 4);
@@ -99,38 +146,40 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 30.)
         args[a++] = urls[i];
     }
     args[a++] = "--timeout-ms";
-    args[a++] = "1500";
+    args[a++] = "3000";
+    args[a++] = "--fail-threshold";
+    args[a++] = "1";
     args[a] = NULL;
     feed_proc_t f;
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     for (int i = 0; i < N; i++)
-        cr_assert(feed_wait(&f, urls[i], feed_pred_healthy, NULL, 3000, NULL));
+        cr_assert(feed_wait(&f, urls[i], feed_pred_healthy, NULL, WAIT_MS, NULL));
 
     responder_set_mode(r, 0, RESPONDER_STALL); /* accepts, reads, never answers */
-    uint64_t worst = 0;
-    unsigned samples = 0;
-    uint64_t end = kvr_clock_now_ns() + 1500 * KVR_NS_PER_MS;
-    while (kvr_clock_now_ns() < end) {
-        for (int i = 1; i < N; i++) {
-            kvr_engine_state_t s;
-            uint64_t age;
-            cr_assert(feed_read(&f, urls[i], &s, &age));
-            cr_assert(s.flags & KVR_SLOT_HEALTHY, "engine %d unhealthy during a peer's stall", i);
-            if (age > worst)
-                worst = age;
-            samples++;
-        }
-        kvr_test_sleep_ms(2);
+    kvr_engine_state_t stalled;
+    cr_assert(feed_read(&f, urls[0], &stalled, NULL));
+    uint64_t first[N];
+    for (int i = 1; i < N; i++) {
+        kvr_engine_state_t s;
+        cr_assert(feed_read(&f, urls[i], &s, NULL));
+        first[i] = s.sample_seq;
     }
-    cr_expect_gt(samples, 100);
-    cr_expect_lt(worst, FRESH_NS, "a peer's stall delayed the others: worst age %llu ms",
-                 (unsigned long long)(worst / KVR_NS_PER_MS));
+    for (int i = 1; i < N; i++) {
+        kvr_engine_state_t s;
+        cr_assert(wait_new_samples(&f, urls[i], first[i], SAMPLES_DURING_STALL, &s),
+                  "engine %d was not sampled during a peer's stall", i);
+        cr_assert(s.flags & KVR_SLOT_HEALTHY, "engine %d unhealthy during a peer's stall", i);
+    }
+    /* Read after the others: its poll was still pending when they got theirs. */
     kvr_engine_state_t s;
-    uint64_t age;
-    cr_assert(feed_read(&f, urls[0], &s, &age));
-    cr_expect_gt(age, 1000 * KVR_NS_PER_MS, "the stalled engine's age did not grow");
+    cr_assert(feed_read(&f, urls[0], &s, NULL));
+    cr_expect(s.flags & KVR_SLOT_HEALTHY, "the stall ended before the others got %d samples: they waited on it",
+              SAMPLES_DURING_STALL);
+    cr_expect_eq(s.consecutive_failures, 0);
     /* Its poll times out at the deadline: then it counts failures like any other. */
-    cr_expect(feed_wait(&f, urls[0], feed_pred_unhealthy, NULL, 10000, NULL), "the stalled engine stayed healthy");
+    cr_expect(feed_wait(&f, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &s), "the stalled engine stayed healthy");
+    cr_expect_geq(s.consecutive_failures, 1);
+    cr_expect_leq(s.sample_seq, stalled.sample_seq + 1, "a stalled engine kept getting samples");
     feed_stop(&f);
     responder_stop(r);
 }
@@ -143,6 +192,17 @@ static void write_config(const char *path, const char *const *engines)
     for (int i = 0; engines[i] != NULL; i++)
         fprintf(fp, "engine %s   # engine %d\n", engines[i], i);
     fclose(fp);
+}
+
+typedef struct {
+    feed_proc_t *feed;
+    const char *engine_id;
+} slot_ref_t;
+
+static bool slot_gone(void *arg)
+{
+    const slot_ref_t *ref = arg;
+    return kvr_shm_find(&ref->feed->shm, ref->engine_id) < 0;
 }
 
 Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
@@ -162,8 +222,8 @@ Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
     feed_proc_t f;
     const char *args[] = {"--config", path, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
-    cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, 3000, NULL));
-    cr_assert(feed_wait(&f, urls[1], feed_pred_healthy, NULL, 3000, NULL));
+    cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, WAIT_MS, NULL));
+    cr_assert(feed_wait(&f, urls[1], feed_pred_healthy, NULL, WAIT_MS, NULL));
     uint64_t gen0 = kvr_shm_generation(&f.shm);
 
     char kinded[96];
@@ -171,10 +231,11 @@ Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
     const char *second[] = {urls[1], kinded, NULL};
     write_config(path, second);
     kill(f.pid, SIGHUP);
-    cr_assert(feed_wait(&f, urls[2], feed_pred_healthy, NULL, 3000, NULL), "added engine never appeared");
-    for (int i = 0; i < 200 && kvr_shm_find(&f.shm, urls[0]) >= 0; i++)
-        kvr_test_sleep_ms(5);
-    cr_expect_lt(kvr_shm_find(&f.shm, urls[0]), 0, "removed engine still has a slot");
+    cr_assert(feed_wait(&f, urls[2], feed_pred_healthy, NULL, WAIT_MS, NULL), "added engine never appeared");
+    cr_assert(kvr_test_wait_file_contains(f.log_path, "reload_done", WAIT_MS), "no reload_done in %s",
+              f.log_path);
+    slot_ref_t removed = {&f, urls[0]};
+    cr_expect(kvr_test_wait_until(slot_gone, &removed, WAIT_MS), "removed engine still has a slot");
     cr_expect_geq(kvr_shm_generation(&f.shm), gen0 + 2, "generation not bumped for add and remove");
     kvr_engine_state_t s;
     cr_assert(feed_read(&f, urls[1], &s, NULL));
@@ -186,7 +247,8 @@ Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
     fprintf(fp, "engine ftp://nope\n");
     fclose(fp);
     kill(f.pid, SIGHUP);
-    kvr_test_sleep_ms(200);
+    cr_expect(kvr_test_wait_file_contains(f.log_path, "reload_failed", WAIT_MS),
+              "a bad reload was not reported in %s", f.log_path);
     cr_expect(kvr_test_alive(f.pid), "a bad reload killed the daemon");
     cr_expect_geq(kvr_shm_find(&f.shm, urls[2]), 0, "a bad reload dropped engines");
     feed_stop(&f);
@@ -208,15 +270,19 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
     snprintf(exp, sizeof(exp), "tcp:127.0.0.1:%u", port);
     snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", port);
     feed_proc_t a, b;
-    const char *args_a[] = {"--engine", urls[0], "--engine", urls[1], "--export", exp, NULL};
+    /* One failed poll marks an engine unhealthy, and a poll fails at its
+     * deadline: a second passes between a stalled engine's last sample and
+     * the exporter calling it dead, however slow the machine. */
+    const char *args_a[] = {"--engine", urls[0], "--engine", urls[1], "--export", exp,
+                            "--timeout-ms", "1000", "--fail-threshold", "1", NULL};
     cr_assert(feed_start(&a, args_a), "exporter did not start; log in %s", a.log_path);
-    cr_assert(kvr_test_wait_port(port, 3000));
+    cr_assert(kvr_test_wait_port(port, WAIT_MS));
     const char *args_b[] = {"--import", imp, NULL};
     cr_assert(feed_start(&b, args_b), "importer did not start; log in %s", b.log_path);
 
     for (unsigned i = 0; i < 2; i++) {
         kvr_engine_state_t sa, sb;
-        cr_assert(feed_wait(&b, urls[i], feed_pred_healthy, NULL, 3000, &sb), "engine %u never relayed", i);
+        cr_assert(feed_wait(&b, urls[i], feed_pred_healthy, NULL, WAIT_MS, &sb), "engine %u never relayed", i);
         cr_assert(feed_read(&a, urls[i], &sa, NULL));
         cr_expect_eq(sb.running, 10 + i);
         cr_expect_eq(sb.running, sa.running);
@@ -224,24 +290,41 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
         cr_expect_float_eq(sb.kv_usage, sa.kv_usage, 1e-12);
         cr_expect_eq(kvr_slot_source(sb.flags), KVR_SOURCE_RELAY);
     }
-    /* Ages agree: the relay adds at most its transit and one tick. */
+    /* Ages agree: the relayed sample time is the exporter's plus the transit,
+     * not the time the table arrived. Once the exporter has failed the stalled
+     * engine and the importer has heard so, the relayed sample time still lies
+     * before the moment the exporter called the engine dead. */
     responder_set_mode(r, 0, RESPONDER_STALL);
-    kvr_test_sleep_ms(600);
     kvr_engine_state_t sa, sb;
-    uint64_t age_a, age_b;
-    cr_assert(feed_read(&a, urls[0], &sa, &age_a));
-    cr_assert(feed_read(&b, urls[0], &sb, &age_b));
-    cr_expect_gt(age_b, 500 * KVR_NS_PER_MS, "relayed age of a stalled engine did not grow");
-    uint64_t diff = age_a > age_b ? age_a - age_b : age_b - age_a;
-    cr_expect_lt(diff, 300 * KVR_NS_PER_MS, "ages differ by %llu ms across the relay",
-                 (unsigned long long)(diff / KVR_NS_PER_MS));
-    cr_expect_not(sb.flags & KVR_SLOT_HEALTHY, "remote unhealthy must relay as unhealthy");
+    cr_assert(feed_wait(&a, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sa), "stalled engine stayed healthy");
+    cr_assert(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sb),
+              "remote unhealthy did not relay as unhealthy");
+    cr_expect_geq(sb.sample_time_ns, sa.sample_time_ns, "the relay moved a sample back in time");
+    cr_expect_lt(sb.sample_time_ns, sa.publish_time_ns,
+                 "the relayed sample time is the arrival time, not the sample's: %llu ms after the sample",
+                 (unsigned long long)((sb.sample_time_ns - sa.sample_time_ns) / KVR_NS_PER_MS));
 
     /* The exporter goes away: relayed slots turn unhealthy, ages keep growing. */
     feed_stop(&a);
-    cr_expect(feed_wait(&b, urls[1], feed_pred_unhealthy, NULL, 3000, NULL), "relay loss not noticed");
+    cr_expect(feed_wait(&b, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "relay loss not noticed");
     feed_stop(&b);
     responder_stop(r);
+}
+
+typedef struct {
+    const kvr_shm_t *shm;
+    uint64_t seen_ns;
+} heartbeat_t;
+
+/* True once the writer stored a heartbeat after seen_ns; seen_ns becomes it. */
+static bool heartbeat_moved(void *arg)
+{
+    heartbeat_t *h = arg;
+    uint64_t now = atomic_load(&h->shm->header->heartbeat_ns);
+    if (now <= h->seen_ns)
+        return false;
+    h->seen_ns = now;
+    return true;
 }
 
 Test(feed_health, sigterm_marks_writer_stopped, .timeout = 20.)
@@ -253,10 +336,11 @@ Test(feed_health, sigterm_marks_writer_stopped, .timeout = 20.)
     feed_proc_t f;
     const char *args[] = {"--engine", url, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
-    cr_assert(feed_wait(&f, url, feed_pred_healthy, NULL, 3000, NULL));
-    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, kvr_clock_now_ns(), KVR_NS_PER_SEC), 0,
-                 "heartbeat not fresh while running");
-    int st = kvr_test_stop(f.pid, SIGTERM, 3000);
+    cr_assert(feed_wait(&f, url, feed_pred_healthy, NULL, WAIT_MS, NULL));
+    heartbeat_t beat = {&f.shm, atomic_load(&f.shm.header->heartbeat_ns)};
+    cr_expect(kvr_test_wait_until(heartbeat_moved, &beat, WAIT_MS), "heartbeat not beating while running");
+    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0, "writer not live while running");
+    int st = kvr_test_stop(f.pid, SIGTERM, WAIT_MS);
     f.pid = 0;
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM did not exit cleanly");
     cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, kvr_clock_now_ns(), KVR_NS_PER_SEC),
@@ -346,11 +430,12 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     feed_proc_t f;
     const char *args[] = {"--engine", urls[0], "--engine", urls[1], "--listen", listen, NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
-    cr_assert(kvr_test_wait_port(port, 3000), "--listen port never opened");
-    cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, 3000, NULL));
-    kvr_test_sleep_ms(300);
+    cr_assert(kvr_test_wait_port(port, WAIT_MS), "--listen port never opened");
+    cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, WAIT_MS, NULL));
+    cr_assert(feed_wait(&f, urls[1], pred_failed, NULL, WAIT_MS, NULL), "no failed poll of the dead engine");
     char *resp = NULL;
-    int status = kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000);
+    char want[160];
+    int status = kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, WAIT_MS);
     cr_assert_eq(status, 200);
     const char *body = kvr_test_http_body(resp);
     cr_assert_not_null(body);
@@ -360,7 +445,6 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
                  "own /metrics is not valid exposition text: line %zu %s", err.line,
                  err.reason ? err.reason : "");
     cr_expect_gt(samples, 20);
-    char want[160];
     cr_expect_not_null(strstr(body, "kvroute_statefeed_tick_lag_seconds_bucket{le=\"+Inf\"}"));
     snprintf(want, sizeof(want), "kvroute_statefeed_poll_seconds_count{engine=\"%s\"}", urls[0]);
     cr_expect_not_null(strstr(body, want), "no poll latency for %s", urls[0]);
@@ -372,7 +456,7 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     cr_expect_not_null(strstr(body, want), "no slot age for %s", urls[0]);
     free(resp);
     resp = NULL;
-    cr_expect_eq(kvr_test_http(port, "GET", "/nope", NULL, NULL, &resp, 3000), 404);
+    cr_expect_eq(kvr_test_http(port, "GET", "/nope", NULL, NULL, &resp, WAIT_MS), 404);
     free(resp);
     feed_stop(&f);
     responder_stop(r);
@@ -393,7 +477,7 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
         snprintf(imp[i], sizeof(imp[i]), "tcp:127.0.0.1:%u", port);
         const char *args[] = {"--engine", urls[i], "--export", exp[i], NULL};
         cr_assert(feed_start(&ex[i], args), "exporter %u did not start; log in %s", i, ex[i].log_path);
-        cr_assert(kvr_test_wait_port(port, 3000));
+        cr_assert(kvr_test_wait_port(port, WAIT_MS));
     }
     uint16_t mport = kvr_test_free_port();
     char listen[32];
@@ -403,25 +487,23 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
     kvr_engine_state_t s;
     for (unsigned i = 0; i < 2; i++) {
         uint32_t want = 20 + i;
-        cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, 3000, &s), "engine %u never relayed", i);
+        cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, WAIT_MS, &s), "engine %u never relayed", i);
     }
     char *resp = NULL, line[128];
-    cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, WAIT_MS), 200);
     snprintf(line, sizeof(line), "kvroute_statefeed_import_connected{addr=\"%s\"} 1\n", imp[0]);
     cr_expect_not_null(strstr(resp, line), "import state not reported");
     free(resp);
     /* One scheduler host goes away: only its engine turns unhealthy. */
     feed_stop(&ex[0]);
-    cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, 3000, NULL), "lost host's engine still healthy");
-    resp = NULL;
-    cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "lost host's engine still healthy");
     snprintf(line, sizeof(line), "kvroute_statefeed_import_connected{addr=\"%s\"} 0\n", imp[0]);
-    cr_expect_not_null(strstr(resp, line), "lost import still reported connected");
-    free(resp);
-    uint64_t age;
-    cr_assert(feed_read(&b, urls[1], &s, &age));
+    metrics_line_t lost = {mport, line};
+    cr_expect(kvr_test_wait_until(metrics_have_line, &lost, WAIT_MS), "lost import still reported connected");
+    /* The other host's engine keeps arriving with new samples. */
+    cr_assert(feed_read(&b, urls[1], &s, NULL));
+    cr_expect(wait_new_samples(&b, urls[1], s.sample_seq, 3, &s), "the other host's engine stopped arriving");
     cr_expect(s.flags & KVR_SLOT_HEALTHY, "the other host's engine was hurt");
-    cr_expect_lt(age, FRESH_NS);
     feed_stop(&ex[1]);
     feed_stop(&b);
     responder_stop(r);
@@ -459,20 +541,24 @@ Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
     socklen_t len = sizeof(a);
     getsockname(lfd, (struct sockaddr *)&a, &len);
     pthread_t t;
-    pthread_create(&t, NULL, junk_exporter, &lfd);
+    cr_assert_eq(pthread_create(&t, NULL, junk_exporter, &lfd), 0);
     char imp[48];
     snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", ntohs(a.sin_port));
     feed_proc_t f;
     const char *args[] = {"--import", imp, NULL};
     cr_assert(feed_start(&f, args), "importer did not start; log in %s", f.log_path);
-    kvr_test_sleep_ms(600);
+    /* The importer reconnected for every round (it would hang here if not)
+     * and refused what it read. */
+    pthread_join(t, NULL);
+    cr_expect(kvr_test_wait_file_contains(f.log_path, "import_stream_rejected", WAIT_MS),
+              "junk was not refused; log in %s", f.log_path);
     cr_expect(kvr_test_alive(f.pid), "junk on the relay stream killed the daemon");
     cr_expect_eq(f.shm.header->engines_in_use, 0, "junk turned into engines");
-    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, kvr_clock_now_ns(), KVR_NS_PER_SEC), 0,
-                 "the loop stopped beating");
+    heartbeat_t beat = {&f.shm, atomic_load(&f.shm.header->heartbeat_ns)};
+    cr_expect(kvr_test_wait_until(heartbeat_moved, &beat, WAIT_MS), "the loop stopped beating");
+    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0, "writer not live");
     int st = feed_stop(&f);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     shutdown(lfd, SHUT_RDWR);
     close(lfd);
-    pthread_join(t, NULL);
 }

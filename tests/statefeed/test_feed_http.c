@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/error.h"
 #include "statefeed/http_client.h"
 #include "tests/statefeed/responder.h"
+#include "tests/support/proc.h"
 
 typedef struct {
     int calls;
@@ -108,11 +110,25 @@ Test(feed_http, refused_and_recovered)
     /* The peer drops every connection and comes back: the kept-alive socket
      * is dead, the client notices and reconnects within the same request. */
     responder_set_mode(resp, 0, RESPONDER_DOWN);
-    cr_expect_eq(get(&ring, &c, "/metrics", 2000), -ECONNREFUSED);
+    int rc = get(&ring, &c, "/metrics", 2000);
+    cr_expect_eq(rc, -ECONNREFUSED, "a down peer answered %d (%s)", rc, kvr_strerror(rc));
     responder_set_mode(resp, 0, RESPONDER_OK);
     cr_expect_eq(get(&ring, &c, "/metrics", 2000), 0);
     cr_expect_eq(c.status, 200);
     kvr_http_conn_close(&c);
+}
+
+/* The tests above rely on a mode change being done when it returns: a port
+ * set down refuses the very next connection, one set back up accepts it. */
+Test(feed_http, responder_mode_holds_on_return)
+{
+    uint16_t port = responder_port(resp, 0);
+    for (int round = 0; round < 20; round++) {
+        responder_set_mode(resp, 0, RESPONDER_DOWN);
+        cr_assert_not(kvr_test_wait_port(port, 0), "round %d: a down port accepted a connection", round);
+        responder_set_mode(resp, 0, RESPONDER_OK);
+        cr_assert(kvr_test_wait_port(port, 0), "round %d: a port set up refused a connection", round);
+    }
 }
 
 Test(feed_http, idle_connection_closed_by_peer_is_retried)

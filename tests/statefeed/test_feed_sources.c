@@ -118,6 +118,11 @@ Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
     responder_stop(r);
 }
 
+static bool pred_failures_at_least(const kvr_engine_state_t *s, void *arg)
+{
+    return s->consecutive_failures >= *(const uint32_t *)arg;
+}
+
 Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
 {
     responder_t *r = responder_start(1);
@@ -134,11 +139,12 @@ Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
     cr_assert(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, &bad), "garbage kept the slot healthy");
     cr_expect_eq(bad.running, good.running, "garbage must not be published as zeros");
     cr_expect_eq(bad.waiting, good.waiting);
-    kvr_test_sleep_ms(200);
+    /* Two more garbage pages refused: still no sample. */
+    uint32_t failures = bad.consecutive_failures + 2;
     kvr_engine_state_t later;
-    cr_assert(feed_read(&f, u0, &later, NULL));
+    cr_assert(feed_wait(&f, u0, pred_failures_at_least, &failures, 10000, &later), "garbage polls not counted");
     cr_expect_eq(later.sample_time_ns, bad.sample_time_ns, "sample time never moves without a sample");
-    cr_expect_geq(later.consecutive_failures, 2);
+    cr_expect_eq(later.sample_seq, bad.sample_seq, "garbage was taken as a sample");
 
     /* A page of the wrong shape (no engine gauges) is refused too. */
     responder_set_bodies(r, 0, VLLM_PAGE, NULL);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "tests/support/proc.h"
 
+#include "common/buf.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +47,59 @@ void kvr_test_sleep_ms(unsigned ms)
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
     }
+}
+
+static uint64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+bool kvr_test_wait_until(bool (*cond)(void *arg), void *arg, unsigned timeout_ms)
+{
+    uint64_t end = monotonic_ms() + timeout_ms;
+    for (;;) {
+        if (cond(arg))
+            return true;
+        if (monotonic_ms() >= end)
+            return cond(arg);
+        kvr_test_sleep_ms(1);
+    }
+}
+
+bool kvr_test_file_contains(const char *path, const char *needle)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return false;
+    kvr_buf_t text = KVR_BUF_INIT;
+    for (;;) {
+        size_t got = fread(kvr_buf_tail(&text, 65536), 1, 65536, fp);
+        if (got == 0)
+            break;
+        kvr_buf_commit(&text, got);
+    }
+    fclose(fp);
+    bool found = text.base && strstr(text.base, needle) != NULL;
+    kvr_buf_close(&text);
+    return found;
+}
+
+typedef struct {
+    const char *path, *needle;
+} file_needle_t;
+
+static bool file_has_needle(void *arg)
+{
+    const file_needle_t *fn = arg;
+    return kvr_test_file_contains(fn->path, fn->needle);
+}
+
+bool kvr_test_wait_file_contains(const char *path, const char *needle, unsigned timeout_ms)
+{
+    file_needle_t fn = {path, needle};
+    return kvr_test_wait_until(file_has_needle, &fn, timeout_ms);
 }
 
 const char *kvr_test_bin(const char *env_name)
@@ -106,18 +161,42 @@ uint16_t kvr_test_free_port(void)
     return kvr_test_free_port_range(1);
 }
 
+/* The first port the kernel hands out to outgoing connections. */
+static unsigned ephemeral_first(void)
+{
+    unsigned first = 32768, last;
+    FILE *fp = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (fp != NULL) {
+        if (fscanf(fp, "%u %u", &first, &last) != 2)
+            first = 32768;
+        fclose(fp);
+    }
+    return first;
+}
+
 uint16_t kvr_test_free_port_range(unsigned count)
 {
-    /* Ports from a per-process window above the ephemeral range's usual start avoid collisions
-     * between tests running in parallel. */
-    static unsigned next;
-    if (next == 0)
-        next = 20000 + (unsigned)(getpid() % 2000) * 16;
+    /*
+     * Ports below the ephemeral range: a port a test closes and opens again
+     * (an engine that crashes and comes back) cannot be taken meanwhile as
+     * the source port of some outgoing connection on a busy machine. A
+     * per-process window avoids collisions between tests running in parallel.
+     */
+    static unsigned next, first, end;
+    if (next == 0) {
+        first = 10000;
+        end = ephemeral_first();
+        if (end > 65536 || end < first + 4096) { /* an unusual range: any unprivileged port */
+            first = 1024;
+            end = 65536;
+        }
+        next = first + (unsigned)getpid() % ((end - first) / 16) * 16;
+    }
     for (int tries = 0; tries < 2000; tries++) {
+        if (next + count > end)
+            next = first;
         unsigned base = next;
         next += count;
-        if (next + count > 60000)
-            next = 20000;
         bool ok = true;
         int fds[256];
         unsigned opened = 0;
@@ -162,6 +241,20 @@ bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
         kvr_test_sleep_ms(20);
     }
     return false;
+}
+
+static bool port_refuses(void *arg)
+{
+    int fd = connect_loopback(*(const uint16_t *)arg);
+    if (fd < 0)
+        return true;
+    close(fd);
+    return false;
+}
+
+bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms)
+{
+    return kvr_test_wait_until(port_refuses, &port, timeout_ms);
 }
 
 bool kvr_test_alive(pid_t pid)
@@ -218,23 +311,18 @@ int kvr_test_http(uint16_t port, const char *method, const char *path, const cha
         close(fd);
         return -1;
     }
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
+    kvr_buf_t answer = KVR_BUF_INIT;
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
     for (;;) {
         if (poll(&pfd, 1, (int)timeout_ms) <= 0)
             break;
-        if (len + 4096 > cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        ssize_t r = read(fd, buf + len, cap - len - 1);
+        ssize_t r = read(fd, kvr_buf_tail(&answer, 4096), 4096);
         if (r <= 0)
             break;
-        len += (size_t)r;
+        kvr_buf_commit(&answer, (size_t)r);
     }
     close(fd);
-    buf[len] = '\0';
+    char *buf = kvr_buf_release(&answer, NULL);
     *response = buf;
     int status = -1;
     if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)

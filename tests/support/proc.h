@@ -31,6 +31,9 @@ uint16_t kvr_test_free_port_range(unsigned count);
 /** Waits until 127.0.0.1:port accepts a connection; false after timeout_ms. */
 bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms);
 
+/** Waits until 127.0.0.1:port refuses connections (a program closed it); false after timeout_ms. */
+bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms);
+
 /** Sends sig and reaps; SIGKILL after timeout_ms. Returns the wait status, or -1. */
 int kvr_test_stop(pid_t pid, int sig, unsigned timeout_ms);
 
@@ -53,5 +56,18 @@ void kvr_test_unique_name(char *out, unsigned size, const char *prefix);
 
 /** Sleeps ms milliseconds. */
 void kvr_test_sleep_ms(unsigned ms);
+
+/**
+ * Calls cond(arg) about every millisecond until it returns true. False when
+ * timeout_ms of CLOCK_MONOTONIC pass first: the timeout is a safety net for a
+ * condition that never comes, sized far above the wait on a loaded machine.
+ */
+bool kvr_test_wait_until(bool (*cond)(void *arg), void *arg, unsigned timeout_ms);
+
+/** True when the file at path contains needle (false when it cannot be read). */
+bool kvr_test_file_contains(const char *path, const char *needle);
+
+/** Waits until the file at path (a program's log) contains needle; false after timeout_ms. */
+bool kvr_test_wait_file_contains(const char *path, const char *needle, unsigned timeout_ms);
 
 #endif
