@@ -42,6 +42,13 @@ static const kvr_opt_t options[] = {
                     "segment, is refused (default: this process's uid)"),
     KVR_OPT_ROW_U64(T, max_age_ms, "max-age-ms", "MS", "2000", 1, 3600000,
                     "feed samples and writer heartbeat older than this fall back to shadow"),
+    KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",
+                       "act as one with the other routers on this host given the same NAME: share in-flight charge, "
+                       "prefix placements and session pins through the dispatch segment /dev/shm/NAME (created 0640 "
+                       "by the first); off when empty"),
+    KVR_OPT_ROW_U64(T, share_max_age_ms, "share-max-age-ms", "MS", "3000", 1, 3600000,
+                    "--share: a router whose heartbeat (every second) is older than this is ignored, its charge "
+                    "no longer counted"),
     KVR_OPT_ROW_U64(T, reconcile_s, "reconcile-s", "S", "30", 0, 86400,
                     "ES=0: compare shadow counters with each engine's /metrics every S seconds, 0 = off"),
     KVR_OPT_ROW_STRING(T, session_header, "session-header", "NAME", "X-Session-ID",

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "router/fetch.h"
+#include "router/share.h"
 #include "router/server.h"
 
 #define HOUSEKEEPING_MS 1000
@@ -122,10 +123,18 @@ static void on_housekeeping(uv_timer_t *t)
                 kvr_router_engine_ok(r, e);
         }
     }
+    if (r->share)
+        kvr_share_tick(r->share, &r->engines, now);
     if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
         r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
         reconcile_all(r);
     }
+}
+
+static void on_share_prepare(uv_prepare_t *p)
+{
+    kvr_router_t *r = p->data;
+    kvr_share_publish(r->share, &r->engines, kvr_clock_now_ns());
 }
 
 int kvr_router_start_timers(kvr_router_t *r)
@@ -138,7 +147,12 @@ int kvr_router_start_timers(kvr_router_t *r)
     uv_timer_init(r->loop, &r->health_timer);
     uv_timer_init(r->loop, &r->housekeeping_timer);
     r->health_timer.data = r->housekeeping_timer.data = r;
-    ch->open_handles = 2;
+    ch->open_handles = 3;
+    /* Releases (a request ending) reach this router's row at the end of the loop turn they happen in. */
+    uv_prepare_init(r->loop, &r->share_prepare);
+    r->share_prepare.data = r;
+    if (r->share)
+        uv_prepare_start(&r->share_prepare, on_share_prepare);
     if (r->cfg.health_interval_ms > 0)
         uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms, r->cfg.health_interval_ms);
     r->next_reconcile_ns = kvr_clock_now_ns() + r->cfg.reconcile_s * KVR_NS_PER_SEC;
@@ -177,4 +191,5 @@ void kvr_router_stop_timers(kvr_router_t *r, void (*closed)(kvr_router_t *r))
     ch->closed = closed;
     uv_close((uv_handle_t *)&r->health_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->housekeeping_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&r->share_prepare, on_timer_closed);
 }

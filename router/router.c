@@ -13,6 +13,7 @@
 #include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "router/share.h"
 #include "router/upstream.h"
 
 /* Views are rebuilt per decision; one buffer for the whole table avoids a big stack frame. */
@@ -97,6 +98,16 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     /* ES=0 builds the reader disabled: it never opens the segment. */
     kvr_feed_init(&r->feed, r->cfg.es, r->cfg.shm_name, r->cfg.max_age_ms * KVR_NS_PER_MS);
     r->feed.owner_uid = (uid_t)r->cfg.shm_owner_uid;
+    if (r->cfg.share_name[0]) {
+        char label[96]; /* kvr_share_init keeps what fits a row's label */
+        snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
+        r->share = calloc(1, sizeof *r->share);
+        rc = r->share ? kvr_share_init(r->share, r->cfg.share_name, label,
+                                       r->cfg.share_max_age_ms * KVR_NS_PER_MS, kvr_clock_now_ns())
+                      : -ENOMEM;
+        if (rc < 0)
+            goto fail_engines;
+    }
     for (size_t i = 0; i < r->cfg.n_engines; i++) {
         rc = kvr_router_add_engine(r, r->cfg.engines[i], NULL);
         if (rc < 0) {
@@ -107,6 +118,11 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     return 0;
 
 fail_engines:
+    if (r->share) {
+        kvr_share_close(r->share);
+        free(r->share);
+        r->share = NULL;
+    }
     for (uint32_t i = 0; i < r->engines.n_slots; i++)
         kvr_upstream_pool_destroy(r->engines.engines[i]->pool);
     kvr_engine_table_close(&r->engines);
@@ -130,6 +146,11 @@ void kvr_router_close(kvr_router_t *r)
     for (uint32_t i = 0; i < r->engines.n_slots; i++) {
         kvr_upstream_pool_destroy(r->engines.engines[i]->pool);
         r->engines.engines[i]->pool = NULL;
+    }
+    if (r->share) {
+        kvr_share_close(r->share);
+        free(r->share);
+        r->share = NULL;
     }
     kvr_engine_table_close(&r->engines);
     kvr_feed_close(&r->feed);
@@ -168,6 +189,31 @@ static int find_view(const kvr_engine_view_t *views, size_t n, uint32_t engine)
     return -1;
 }
 
+/* Another router's placement, learnt as if this router had made it. */
+static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine, uint64_t now_ns)
+{
+    kvr_router_t *r = ctx;
+    if (!r->policy->on_dispatch)
+        return;
+    kvr_route_request_t placed = {.block_hashes = blocks, .n_blocks = n, .now_ns = now_ns};
+    r->policy->on_dispatch(r->policy_state, &placed, engine);
+}
+
+/* A pin another router made after ours (or where we have none) is the session's pin here too. */
+static kvr_session_t *share_pin(kvr_router_t *r, const kvr_route_request_t *req, kvr_session_t *pin)
+{
+    uint32_t engine;
+    if (!kvr_share_pin_lookup(r->share, req->session_id, pin ? pin->placed_ns : 0, req->now_ns,
+                              r->cfg.session_ttl_s * KVR_NS_PER_SEC, &engine))
+        return pin;
+    if (pin && pin->engine == engine)
+        return pin;
+    if (!kvr_engine_table_get(&r->engines, engine))
+        return pin;
+    r->share->pins_applied_total++;
+    return kvr_sessions_pin(&r->sessions, req->session_id, engine, req->now_ns);
+}
+
 void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_route_result_t *out)
 {
@@ -175,6 +221,10 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
     bool oneshot = r->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
     out->placement = kvr_placement_name(r->cfg.placement);
     kvr_feed_refresh(&r->feed, req->now_ns);
+    if (r->share) {
+        kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = r};
+        kvr_share_sync(r->share, &r->engines, req->now_ns, &apply);
+    }
 
     size_t n = 0;
     for (uint32_t i = 0; i < r->engines.n_slots; i++) {
@@ -193,6 +243,8 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
 
     kvr_route_decision_t d = {.view = -1, .reason = NULL};
     kvr_session_t *pin = oneshot ? kvr_sessions_get(&r->sessions, req->session_id, req->now_ns) : NULL;
+    if (oneshot && r->share)
+        pin = share_pin(r, req, pin);
     enum { PLACE_NEW, PLACE_REPLACED, PLACE_MIGRATED } place = PLACE_NEW;
     if (pin) {
         int v = find_view(views_buf, n, pin->engine);
@@ -237,6 +289,9 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
 
     if (oneshot && !out->pinned) {
         kvr_sessions_pin(&r->sessions, req->session_id, views_buf[d.view].index, req->now_ns);
+        if (r->share)
+            kvr_share_place_pin(r->share, r->engines.engines[views_buf[d.view].index], req->session_id,
+                                req->now_ns);
         if (place == PLACE_REPLACED)
             r->metrics.sessions_replaced_total++;
         else if (place == PLACE_MIGRATED)
@@ -256,6 +311,11 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
     out->view = views_buf[d.view];
     out->feed_state = states_buf[d.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
+    if (r->share) {
+        /* At once, not on the loop turn's end: a burst reaching every router together must see it. */
+        kvr_share_publish(r->share, &r->engines, req->now_ns);
+        kvr_share_place_prefix(r->share, e, req->block_hashes, req->n_blocks, req->now_ns);
+    }
     if (r->policy->on_dispatch)
         r->policy->on_dispatch(r->policy_state, req, e->index);
     kvr_router_metrics_selection(&r->metrics, e->index, out->reason);

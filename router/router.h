@@ -47,6 +47,8 @@ typedef struct kvr_router_s {
     uint64_t id_prefix;
     void (*on_drained)(struct kvr_router_s *r); /* draining and the last request finished */
     struct kvr_router_checks_s *checks;         /* health checks and reconciliation in flight */
+    struct kvr_share_s *share;                  /* --share, NULL when off */
+    uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
 } kvr_router_t;
 
 /** The outcome of one routing decision. */
