@@ -6,11 +6,14 @@
  * router killed with SIGKILL stops counting once its heartbeat is too old.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -276,4 +279,71 @@ Test(share, a_killed_routers_charge_is_ignored_after_the_max_age)
     for (int e = 0; e < N_ENGINES; e++)
         cr_expect(used[e], "engine %d got none of the 4", e);
     cr_expect_eq(kvr_harness_metric(&routers[1], "kvroute_share_fallbacks_total"), 0);
+}
+
+static bool log_has(int i, const char *needle)
+{
+    FILE *f = fopen(routers[i].log_path, "r");
+    if (!f)
+        return false;
+    char line[2048];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+static bool wait_log(int i, const char *needle, unsigned timeout_ms)
+{
+    for (unsigned waited = 0; waited <= timeout_ms; waited += 20) {
+        if (log_has(i, needle))
+            return true;
+        kvr_test_sleep_ms(20);
+    }
+    return false;
+}
+
+Test(share, a_foreign_object_at_the_name_is_refused_and_the_router_routes_alone)
+{
+    int fd = shm_open(share_name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(fd, 0);
+    char junk[8192];
+    memset(junk, 0x5a, sizeof junk);
+    cr_assert_eq(write(fd, junk, sizeof junk), (ssize_t)sizeof junk);
+    close(fd);
+    start_router(0, true);
+    cr_expect(wait_log(0, "share_unavailable", 3000));
+    cr_expect(log_has(0, "not a kvroute dispatch segment"));
+    call_t c = {.router = 0};
+    call(&c);
+    cr_expect_eq(c.status, 200);
+    cr_expect_eq(kvr_harness_metric(&routers[0], "kvroute_share_open"), 0);
+    /* Left for the operator: the router never removes what it did not make. */
+    struct stat st;
+    char path[128];
+    snprintf(path, sizeof path, "/dev/shm%s", share_name);
+    cr_expect_eq(stat(path, &st), 0);
+    cr_expect_eq(st.st_size, (off_t)sizeof junk);
+}
+
+Test(share, a_segment_shrunk_under_the_routers_is_one_fallback_and_no_lost_request)
+{
+    start_router(0, true);
+    start_router(1, true);
+    cr_assert(wait_metric(1, "kvroute_share_open", 1, 5000));
+    int fd = shm_open(share_name, O_RDWR, 0);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, 512), 0);
+    close(fd);
+    for (int i = 0; i < 4; i++) {
+        call_t c = {.router = i % 2};
+        call(&c);
+        cr_expect_eq(c.status, 200, "request %d", i);
+    }
+    for (int i = 0; i < 2; i++) {
+        cr_expect(wait_metric(i, "kvroute_share_fallbacks_total", 1, 3000), "router %d", i);
+        cr_expect(wait_log(i, "share_unavailable", 3000), "router %d", i);
+        cr_expect(kvr_harness_wait_zero(&routers[i], 3000));
+    }
 }
