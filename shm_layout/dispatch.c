@@ -752,9 +752,12 @@ int kvr_dsp_ring_next(const kvr_dsp_t *d, kvr_dsp_cursor_t *c, uint64_t now_ns,
         if (what == ENTRY_PENDING) {
             if (c->pending_since == 0)
                 c->pending_since = now_ns != 0 ? now_ns : 1;
-            if (now_ns - c->pending_since < KVR_DSP_PENDING_NS || now_ns < c->pending_since)
+            /* Taken and not completed: waited for, but not for long, nor while half a ring
+             * of later entries piles up behind it (its writer died, stalled or dropped it). */
+            bool waited_enough = now_ns >= c->pending_since && now_ns - c->pending_since >= KVR_DSP_PENDING_NS;
+            if (!waited_enough && head - c->next <= d->ring_capacity / 2)
                 return -EAGAIN;
-            what = ENTRY_TORN; /* taken and never completed: its writer died or dropped it */
+            what = ENTRY_TORN;
         }
         c->pending_since = 0;
         c->next++;

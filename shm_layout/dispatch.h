@@ -311,8 +311,9 @@ void kvr_dsp_cursor_init(const kvr_dsp_t *d, kvr_dsp_cursor_t *c);
  * -EAGAIN when there is nothing more to read now. Own entries are skipped
  * (c->own); entries overwritten before they were read are counted
  * (c->lost) and the cursor jumps to the oldest one the ring still holds;
- * torn entries, and entries taken but not completed for KVR_DSP_PENDING_NS,
- * are counted (c->torn) and skipped. At most ring_capacity entries are
+ * torn entries, and entries taken but not completed for KVR_DSP_PENDING_NS
+ * or while half a ring of later entries was appended, are counted (c->torn)
+ * and skipped. At most ring_capacity entries are
  * looked at per call.
  */
 int kvr_dsp_ring_next(const kvr_dsp_t *d, kvr_dsp_cursor_t *c, uint64_t now_ns,

@@ -673,3 +673,33 @@ Test(dispatch, a_scribbled_ring_head_is_answered_not_followed)
     cr_expect_eq(kvr_dsp_ring_next(&router_a, &cur, kvr_clock_now_ns(), &got), -EAGAIN);
     cr_expect_eq(cur.next, 10);
 }
+
+Test(dispatch, an_entry_left_behind_by_half_a_ring_is_skipped_without_waiting)
+{
+    kvr_dsp_t b;
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    uint64_t now = kvr_clock_now_ns();
+    cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
+    kvr_dsp_cursor_t cur;
+    kvr_dsp_cursor_init(&router_a, &cur);
+    /* A sequence taken and never written (its writer dropped it), then a third of a ring... */
+    atomic_fetch_add(&b.header->ring_head, 1);
+    for (uint64_t i = 0; i < 20; i++) {
+        kvr_dsp_placement_t p = prefix_of(100 + i, 1, 3);
+        cr_assert_eq(kvr_dsp_append(&b, &p), 0);
+    }
+    kvr_dsp_placement_t got;
+    cr_expect_eq(kvr_dsp_ring_next(&router_a, &cur, now, &got), -EAGAIN, "a moment's wait for it");
+    /* ...then more than half a ring behind it: readers stop waiting at once. */
+    for (uint64_t i = 20; i < 40; i++) {
+        kvr_dsp_placement_t p = prefix_of(100 + i, 1, 3);
+        cr_assert_eq(kvr_dsp_append(&b, &p), 0);
+    }
+    unsigned n = 0;
+    while (kvr_dsp_ring_next(&router_a, &cur, now, &got) == 0)
+        n++;
+    cr_expect_eq(n, 40);
+    cr_expect_eq(cur.torn, 1);
+    cr_expect_eq(cur.lost, 0);
+    kvr_dsp_close(&b);
+}
