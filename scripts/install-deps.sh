@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libcjson-dev libssl-dev
   node-llhttp libcurl4-openssl-dev
-  nodejs npm python3 python3-msgpack
+  nodejs npm python3 python3-msgpack python3-yaml yamllint
   prometheus gnuplot-nox nginx-light wrk procps
 )
 

@@ -22,7 +22,7 @@ static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char
 static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 
-#define T kvr_feed_config_t
+#define T kvr__feed_config_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
     KVR_OPT_ROW_CUSTOM("engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
@@ -87,12 +87,12 @@ static const kvr_opt_t options[] = {
 };
 #undef T
 
-static kvr_opt_set_t option_set(kvr_feed_config_t *cfg)
+static kvr_opt_set_t option_set(kvr__feed_config_t *cfg)
 {
     return (kvr_opt_set_t){.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
 }
 
-void kvr_feed_config_init(kvr_feed_config_t *cfg)
+void kvr__feed_config_init(kvr__feed_config_t *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     kvr_opt_set_t set = option_set(cfg);
@@ -103,14 +103,14 @@ void kvr_feed_config_init(kvr_feed_config_t *cfg)
     /* timeout and push max age stay 0 here: they follow --period-ms, fixed after parsing */
 }
 
-void kvr_feed_config_free(kvr_feed_config_t *cfg)
+void kvr__feed_config_free(kvr__feed_config_t *cfg)
 {
     free(cfg->engines);
     cfg->engines = NULL;
     cfg->engine_count = cfg->engine_cap = 0;
 }
 
-const char *kvr_feed_kind_name(kvr_feed_kind_t kind)
+const char *kvr__feed_kind_name(kvr__feed_kind_t kind)
 {
     switch (kind) {
     case KVR_FEED_KIND_VLLM: return "vllm";
@@ -121,7 +121,7 @@ const char *kvr_feed_kind_name(kvr_feed_kind_t kind)
     return "unknown";
 }
 
-void kvr_feed_usage(FILE *out)
+void kvr__feed_usage(FILE *out)
 {
     fputs("usage: kvroute-statefeed [flags]\n"
           "\n"
@@ -138,7 +138,7 @@ void kvr_feed_usage(FILE *out)
           out);
 }
 
-int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec)
+int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec)
 {
     memset(spec, 0, sizeof(*spec));
     const char *comma = strchr(text, ',');
@@ -166,17 +166,17 @@ int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec)
     return 0;
 }
 
-static int add_engine_spec(kvr_feed_config_t *cfg, const char *text)
+static int add_engine_spec(kvr__feed_config_t *cfg, const char *text)
 {
-    kvr_feed_engine_spec_t spec;
-    if (kvr_feed_engine_spec_parse(text, &spec) < 0)
+    kvr__feed_engine_spec_t spec;
+    if (kvr__feed_engine_spec_parse(text, &spec) < 0)
         return -EINVAL;
     for (unsigned i = 0; i < cfg->engine_count; i++)
         if (strcmp(cfg->engines[i].url, spec.url) == 0)
             return -EEXIST;
     if (cfg->engine_count == cfg->engine_cap) {
         unsigned cap = cfg->engine_cap ? cfg->engine_cap * 2 : 16;
-        kvr_feed_engine_spec_t *n = realloc(cfg->engines, cap * sizeof(*n));
+        kvr__feed_engine_spec_t *n = realloc(cfg->engines, cap * sizeof(*n));
         if (n == NULL)
             return -ENOMEM;
         cfg->engines = n;
@@ -209,7 +209,7 @@ static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char
     (void)opt;
     (void)err;
     (void)err_len;
-    kvr_feed_config_t *cfg = obj;
+    kvr__feed_config_t *cfg = obj;
     if (value[0] == '\0' || strlen(value) >= sizeof(cfg->config_path))
         return -EINVAL;
     memcpy(cfg->config_path, value, strlen(value) + 1);
@@ -221,7 +221,7 @@ static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char
     (void)opt;
     (void)err;
     (void)err_len;
-    kvr_feed_config_t *cfg = obj;
+    kvr__feed_config_t *cfg = obj;
     return copy_addr(cfg->export_addr, sizeof(cfg->export_addr), value);
 }
 
@@ -230,7 +230,7 @@ static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char
     (void)opt;
     (void)err;
     (void)err_len;
-    kvr_feed_config_t *cfg = obj;
+    kvr__feed_config_t *cfg = obj;
     if (cfg->import_count == KVR_FEED_MAX_IMPORTS ||
         copy_addr(cfg->import_addrs[cfg->import_count], sizeof(cfg->import_addrs[0]), value) < 0)
         return -EINVAL;
@@ -243,7 +243,7 @@ static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, c
     (void)opt;
     (void)err;
     (void)err_len;
-    kvr_feed_config_t *cfg = obj;
+    kvr__feed_config_t *cfg = obj;
     kvr_log_level_t level;
     if (kvr_log_level_parse(value, &level) < 0 || strlen(value) >= sizeof(cfg->log_level))
         return -EINVAL;
@@ -251,13 +251,13 @@ static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, c
     return 0;
 }
 
-int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool engines_only)
+int kvr__feed_config_load_file(kvr__feed_config_t *cfg, const char *path, bool engines_only)
 {
     /* engines_only (SIGHUP): the whole file is checked, only its engine list is taken. */
-    kvr_feed_config_t scratch;
-    kvr_feed_config_t *into = cfg;
+    kvr__feed_config_t scratch;
+    kvr__feed_config_t *into = cfg;
     if (engines_only) {
-        kvr_feed_config_init(&scratch);
+        kvr__feed_config_init(&scratch);
         scratch.engines = cfg->engines;
         scratch.engine_count = cfg->engine_count;
         scratch.engine_cap = cfg->engine_cap;
@@ -279,28 +279,28 @@ int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool eng
     return rc < 0 ? rc : 0;
 }
 
-int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
+int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
 {
     char err[1024];
     /* A first pass finds --help, --config and any bad flag; the file is then read
      * before the command line so a flag given on both wins from the command line. */
-    kvr_feed_config_t probe;
-    kvr_feed_config_init(&probe);
+    kvr__feed_config_t probe;
+    kvr__feed_config_init(&probe);
     kvr_opt_set_t set = option_set(&probe);
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     int rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
     char config_path[sizeof(cfg->config_path)];
     memcpy(config_path, probe.config_path, sizeof config_path);
-    kvr_feed_config_free(&probe);
+    kvr__feed_config_free(&probe);
     if (rc == 1) {
-        kvr_feed_usage(stdout);
+        kvr__feed_usage(stdout);
         return 1;
     }
     if (rc < 0) {
         fprintf(stderr, "kvroute-statefeed: %s\n", err);
         return -EINVAL;
     }
-    if (config_path[0] != '\0' && kvr_feed_config_load_file(cfg, config_path, false) < 0)
+    if (config_path[0] != '\0' && kvr__feed_config_load_file(cfg, config_path, false) < 0)
         return -EINVAL;
     set = option_set(cfg);
     rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
@@ -321,7 +321,7 @@ int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv)
         uint8_t secret[KVR_RELAY_SECRET_MAX];
         size_t len = 0;
         const char *reason = NULL;
-        rc = kvr_relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
+        rc = kvr__relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
         OPENSSL_cleanse(secret, sizeof(secret));
         if (rc < 0) {
             fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,

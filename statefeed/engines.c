@@ -14,7 +14,7 @@
 #include "common/log.h"
 #include "statefeed/feed.h"
 
-kvr_feed_engine_t *kvr_feed_engine_find(kvr_feed_t *feed, const char *id)
+kvr__feed_engine_t *kvr__feed_engine_find(kvr__feed_t *feed, const char *id)
 {
     for (unsigned i = 0; i < feed->engine_count; i++)
         if (!feed->engines[i]->removed && strcmp(feed->engines[i]->id, id) == 0)
@@ -22,11 +22,11 @@ kvr_feed_engine_t *kvr_feed_engine_find(kvr_feed_t *feed, const char *id)
     return NULL;
 }
 
-int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, bool from_file)
+int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kind, bool from_file)
 {
-    if (kvr_feed_engine_find(feed, id) != NULL)
+    if (kvr__feed_engine_find(feed, id) != NULL)
         return -EEXIST;
-    kvr_feed_engine_t *e = calloc(1, sizeof(*e));
+    kvr__feed_engine_t *e = calloc(1, sizeof(*e));
     if (e == NULL)
         return -ENOMEM;
     snprintf(e->id, sizeof(e->id), "%s", id);
@@ -35,7 +35,7 @@ int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, 
     e->from_file = from_file;
     int rc = 0;
     if (kind == KVR_FEED_KIND_VLLM || kind == KVR_FEED_KIND_SGLANG) {
-        rc = kvr_http_conn_init(&e->http, id);
+        rc = kvr__http_client_conn_init(&e->http, id);
         e->http.defer_recv = true;
         if (rc < 0) {
             KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", id,
@@ -47,7 +47,7 @@ int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, 
     }
     if (feed->engine_count == feed->engine_cap) {
         unsigned cap = feed->engine_cap ? feed->engine_cap * 2 : 16;
-        kvr_feed_engine_t **n = realloc(feed->engines, cap * sizeof(*n));
+        kvr__feed_engine_t **n = realloc(feed->engines, cap * sizeof(*n));
         if (n == NULL) {
             rc = -ENOMEM;
             goto fail_free;
@@ -62,17 +62,17 @@ int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, 
     }
     e->slot = (uint32_t)rc;
     feed->engines[feed->engine_count++] = e;
-    KVR_INFO("engine_added engine=%s kind=%s slot=%u generation=%llu", id, kvr_feed_kind_name(kind),
+    KVR_INFO("engine_added engine=%s kind=%s slot=%u generation=%llu", id, kvr__feed_kind_name(kind),
              e->slot, (unsigned long long)kvr_shm_generation(&feed->shm));
     return 0;
 
 fail_free:
-    kvr_http_conn_close(&e->http);
+    kvr__http_client_conn_close(&e->http);
     free(e);
     return rc;
 }
 
-void kvr_feed_engine_remove(kvr_feed_t *feed, kvr_feed_engine_t *engine)
+void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine)
 {
     if (engine->removed)
         return;
@@ -82,14 +82,14 @@ void kvr_feed_engine_remove(kvr_feed_t *feed, kvr_feed_engine_t *engine)
              (unsigned long long)kvr_shm_generation(&feed->shm));
 }
 
-void kvr_feed_engines_reap(kvr_feed_t *feed)
+void kvr__feed_engines_reap(kvr__feed_t *feed)
 {
     unsigned kept = 0;
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         /* A request in flight still owns the connection's buffers and op. */
-        if (e->removed && !kvr_http_busy(&e->http)) {
-            kvr_http_conn_close(&e->http);
+        if (e->removed && !kvr__http_client_busy(&e->http)) {
+            kvr__http_client_conn_close(&e->http);
             free(e);
             continue;
         }
@@ -98,7 +98,7 @@ void kvr_feed_engines_reap(kvr_feed_t *feed)
     feed->engine_count = kept;
 }
 
-static void schedule_backoff(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
+static void schedule_backoff(kvr__feed_t *feed, kvr__feed_engine_t *e, uint64_t now_ns)
 {
     e->backoff_ns = e->backoff_ns ? e->backoff_ns * 2 : feed->cfg.period_ns;
     if (e->backoff_ns > feed->cfg.backoff_max_ns)
@@ -107,44 +107,44 @@ static void schedule_backoff(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t no
 }
 
 /* True while a pushed sample is young enough to beat a poll. */
-static bool push_fresh(const kvr_feed_t *feed, const kvr_feed_engine_t *e, uint64_t now_ns)
+static bool push_fresh(const kvr__feed_t *feed, const kvr__feed_engine_t *e, uint64_t now_ns)
 {
     return e->last_push_ns != 0 && kvr_clock_age_ns(now_ns, e->last_push_ns) < feed->cfg.push_max_age_ns;
 }
 
 /* A failed poll: counted, and published unless a fresh push speaks for the
  * engine (a hook can be healthy while /metrics is firewalled or slow). */
-static void poll_failed(kvr_feed_t *feed, kvr_feed_engine_t *e, const char *reason, bool immediate,
+static void poll_failed(kvr__feed_t *feed, kvr__feed_engine_t *e, const char *reason, bool immediate,
                         uint64_t now_ns)
 {
     e->polls_failed++;
     if (!push_fresh(feed, e, now_ns))
-        kvr_feed_publish_failure(feed, e, reason, immediate, now_ns);
+        kvr__feed_publish_failure(feed, e, reason, immediate, now_ns);
 }
 
-static const char *poll_path(kvr_feed_engine_t *e, char *buf, size_t cap, uint64_t now_ns)
+static const char *poll_path(kvr__feed_engine_t *e, char *buf, size_t cap, uint64_t now_ns)
 {
     const char *base = e->id + 7;
     const char *path = strchr(base, '/');
     size_t plen = path ? strlen(path) : 0;
     while (plen > 0 && path[plen - 1] == '/')
         plen--;
-    e->poll_is_loads = kvr_feed_loads_wanted(e, now_ns);
+    e->poll_is_loads = kvr__feed_loads_wanted(e, now_ns);
     const char *tail = e->poll_is_loads ? "/v1/loads?include=core" : "/metrics";
     snprintf(buf, cap, "%.*s%s", (int)plen, path ? path : "", tail);
     return buf;
 }
 
-static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, uint64_t now_ns)
+static void handle_answer(kvr__feed_t *feed, kvr__feed_engine_t *e, int result, uint64_t now_ns)
 {
-    kvr_http_conn_t *c = &e->http;
+    kvr__http_client_conn_t *c = &e->http;
     bool was_loads = e->poll_is_loads;
     if (result < 0) {
         poll_failed(feed, e, kvr_strerror(result), false, now_ns);
         schedule_backoff(feed, e, now_ns);
         return;
     }
-    if (was_loads && kvr_feed_loads_fallback(e, c->status, now_ns))
+    if (was_loads && kvr__feed_loads_fallback(e, c->status, now_ns))
         return; /* /metrics from the next tick on */
     if (c->status != 200) {
         poll_failed(feed, e, "HTTP status not 200", false, now_ns);
@@ -155,8 +155,8 @@ static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, ui
     kvr_shm_writer_state(&feed->shm, e->slot, &state);
     const char *reason = NULL;
     const char *body = c->body ? c->body : "";
-    int rc = was_loads ? kvr_feed_loads_parse(body, c->body_len, &state, &reason)
-                       : kvr_feed_scrape_parse(body, c->body_len, &state, &reason);
+    int rc = was_loads ? kvr__feed_loads_parse(body, c->body_len, &state, &reason)
+                       : kvr__feed_scrape_parse(body, c->body_len, &state, &reason);
     if (rc < 0) {
         e->garbage++;
         poll_failed(feed, e, reason, true, now_ns);
@@ -165,30 +165,30 @@ static void handle_answer(kvr_feed_t *feed, kvr_feed_engine_t *e, int result, ui
     e->polls_ok++;
     if (push_fresh(feed, e, now_ns))
         return; /* a pushed sample is fresher and richer than this poll */
-    kvr_feed_publish_sample(feed, e, &state, was_loads ? KVR_SOURCE_LOADS : KVR_SOURCE_SCRAPE,
+    kvr__feed_publish_sample(feed, e, &state, was_loads ? KVR_SOURCE_LOADS : KVR_SOURCE_SCRAPE,
                             e->poll_started_ns, now_ns);
 }
 
-static void poll_done(kvr_http_conn_t *conn, int result, void *arg)
+static void poll_done(kvr__http_client_conn_t *conn, int result, void *arg)
 {
-    kvr_feed_engine_t *e = arg;
+    kvr__feed_engine_t *e = arg;
     (void)conn;
     uint64_t now = kvr_clock_now_ns();
     e->feed->polls_in_flight--;
-    kvr_feed_record_latency(e, now - e->poll_started_ns);
+    kvr__feed_record_latency(e, now - e->poll_started_ns);
     if (e->removed)
         return;
     handle_answer(e->feed, e, result, now);
 }
 
-static void start_poll(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
+static void start_poll(kvr__feed_t *feed, kvr__feed_engine_t *e, uint64_t now_ns)
 {
     char path[512];
     poll_path(e, path, sizeof(path), now_ns);
     /* The poll's start bounds the observation from below: the engine's state
      * was read after this instant, so the published age is never too young. */
     e->poll_started_ns = now_ns;
-    int rc = kvr_http_get(&e->http, &feed->ring, path, feed->cfg.timeout_ns, poll_done, e);
+    int rc = kvr__http_client_get(&e->http, &feed->ring, path, feed->cfg.timeout_ns, poll_done, e);
     if (rc == 0)
         feed->polls_in_flight++;
     if (rc < 0) {
@@ -197,10 +197,10 @@ static void start_poll(kvr_feed_t *feed, kvr_feed_engine_t *e, uint64_t now_ns)
     }
 }
 
-void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns)
+void kvr__feed_engines_tick(kvr__feed_t *feed, uint64_t now_ns)
 {
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
         switch (e->kind) {
@@ -208,18 +208,18 @@ void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns)
             /* A push-only engine that went quiet fails once per tick, so it
              * turns unhealthy after the threshold like a polled one. */
             if (e->last_push_ns == 0 || !push_fresh(feed, e, now_ns))
-                kvr_feed_publish_failure(feed, e, "no fresh push frame", false, now_ns);
+                kvr__feed_publish_failure(feed, e, "no fresh push frame", false, now_ns);
             break;
         case KVR_FEED_KIND_RELAY:
             break; /* relay.c keeps these */
         case KVR_FEED_KIND_VLLM:
         case KVR_FEED_KIND_SGLANG:
-            if (kvr_http_busy(&e->http))
+            if (kvr__http_client_busy(&e->http))
                 break; /* the previous poll still has its own deadline running */
             if (now_ns < e->backoff_until_ns) {
                 /* No sample this tick: counted, so health follows time, not attempts. */
                 if (!push_fresh(feed, e, now_ns))
-                    kvr_feed_publish_failure(feed, e, e->last_reason ? e->last_reason : "backing off",
+                    kvr__feed_publish_failure(feed, e, e->last_reason ? e->last_reason : "backing off",
                                              false, now_ns);
                 break;
             }
@@ -229,29 +229,29 @@ void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns)
     }
 }
 
-void kvr_feed_engines_recv_phase(kvr_feed_t *feed, bool probe)
+void kvr__feed_engines_recv_phase(kvr__feed_t *feed, bool probe)
 {
     for (unsigned i = 0; i < feed->engine_count; i++)
-        kvr_http_recv_now(&feed->engines[i]->http, &feed->ring, probe);
+        kvr__http_client_recv_now(&feed->engines[i]->http, &feed->ring, probe);
 }
 
-void kvr_feed_engines_reload(kvr_feed_t *feed)
+void kvr__feed_engines_reload(kvr__feed_t *feed)
 {
-    kvr_feed_config_t fresh;
-    kvr_feed_config_init(&fresh);
+    kvr__feed_config_t fresh;
+    kvr__feed_config_init(&fresh);
     if (feed->cfg.config_path[0] == '\0') {
         KVR_WARN("reload_skipped reason=\"no --config file\"");
         return;
     }
-    if (kvr_feed_config_load_file(&fresh, feed->cfg.config_path, true) < 0) {
+    if (kvr__feed_config_load_file(&fresh, feed->cfg.config_path, true) < 0) {
         KVR_ERROR("reload_failed path=%s reason=\"config rejected; engine list kept\"",
                   feed->cfg.config_path);
-        kvr_feed_config_free(&fresh);
+        kvr__feed_config_free(&fresh);
         return;
     }
     unsigned added = 0, removed = 0;
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed || !e->from_file)
             continue;
         bool keep = false;
@@ -259,18 +259,18 @@ void kvr_feed_engines_reload(kvr_feed_t *feed)
             if (strcmp(fresh.engines[j].url, e->id) == 0 && fresh.engines[j].kind == e->kind)
                 keep = true;
         if (!keep) {
-            kvr_feed_engine_remove(feed, e);
+            kvr__feed_engine_remove(feed, e);
             removed++;
         }
     }
-    kvr_feed_engines_reap(feed);
+    kvr__feed_engines_reap(feed);
     for (unsigned j = 0; j < fresh.engine_count; j++) {
-        if (kvr_feed_engine_find(feed, fresh.engines[j].url) != NULL)
+        if (kvr__feed_engine_find(feed, fresh.engines[j].url) != NULL)
             continue;
-        if (kvr_feed_engine_add(feed, fresh.engines[j].url, fresh.engines[j].kind, true) == 0)
+        if (kvr__feed_engine_add(feed, fresh.engines[j].url, fresh.engines[j].kind, true) == 0)
             added++;
     }
     KVR_INFO("reload_done added=%u removed=%u engines=%u generation=%llu", added, removed,
              feed->engine_count, (unsigned long long)kvr_shm_generation(&feed->shm));
-    kvr_feed_config_free(&fresh);
+    kvr__feed_config_free(&fresh);
 }

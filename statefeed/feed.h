@@ -28,17 +28,17 @@ typedef enum {
     KVR_FEED_KIND_SGLANG,   /* /v1/loads?include=core, falling back to /metrics */
     KVR_FEED_KIND_PUSH,     /* frames only */
     KVR_FEED_KIND_RELAY,    /* imported from another statefeed */
-} kvr_feed_kind_t;
+} kvr__feed_kind_t;
 
 /** One --engine entry. */
-typedef struct kvr_feed_engine_spec_s {
+typedef struct kvr__feed_engine_spec_s {
     char url[KVR_SHM_ENGINE_ID_MAX];
-    kvr_feed_kind_t kind;
+    kvr__feed_kind_t kind;
     bool from_file; /* came from --config: SIGHUP may remove it */
-} kvr_feed_engine_spec_t;
+} kvr__feed_engine_spec_t;
 
-typedef struct kvr_feed_config_s {
-    kvr_feed_engine_spec_t *engines;
+typedef struct kvr__feed_config_s {
+    kvr__feed_engine_spec_t *engines;
     unsigned engine_count, engine_cap;
     char config_path[1024];
     char shm_name[256];
@@ -58,17 +58,17 @@ typedef struct kvr_feed_config_s {
     uint32_t relay_max_changes;   /* engines added or removed per second, per --import */
     char listen_addr[256];     /* "HOST:PORT" */
     char log_level[16];
-} kvr_feed_config_t;
+} kvr__feed_config_t;
 
 /** One engine the feed keeps a slot for. */
-typedef struct kvr_feed_engine_s {
-    struct kvr_feed_s *feed;
+typedef struct kvr__feed_engine_s {
+    struct kvr__feed_s *feed;
     char id[KVR_SHM_ENGINE_ID_MAX];
-    kvr_feed_kind_t kind;
+    kvr__feed_kind_t kind;
     bool from_file;
     bool removed;              /* dropped by a reload; freed when no request is in flight */
     uint32_t slot;
-    kvr_http_conn_t http;      /* scrape / loads engines */
+    kvr__http_client_conn_t http;      /* scrape / loads engines */
     unsigned relay_source;     /* relay engines: 1 + index of the --import that owns it */
     bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
     bool poll_is_loads;        /* the poll in flight asked /v1/loads */
@@ -85,34 +85,34 @@ typedef struct kvr_feed_engine_s {
     uint64_t polls_ok, polls_failed, garbage, push_frames, push_frames_lost;
     uint64_t latency_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
     uint64_t latency_sum_ns, latency_count;
-} kvr_feed_engine_t;
+} kvr__feed_engine_t;
 
-typedef struct kvr_push_sock_s {
+typedef struct kvr__push_sock_s {
     int fd;
-    kvr_op_t op;
-    struct kvr_feed_s *feed;
+    kvr__op_t op;
+    struct kvr__feed_s *feed;
     char buf[KVR_SHM_ENGINE_ID_MAX * 16];
-} kvr_push_sock_t;
+} kvr__push_sock_t;
 
-struct kvr_relay_s;
-struct kvr_metrics_s;
+struct kvr__relay_s;
+struct kvr__metrics_s;
 
-typedef struct kvr_feed_s {
-    kvr_feed_config_t cfg;
+typedef struct kvr__feed_s {
+    kvr__feed_config_t cfg;
     struct io_uring ring;
     kvr_shm_t shm;
     uint64_t segment_repairs;   /* times the segment was found shrunk, overwritten or replaced */
     int segment_error;          /* the last repair failure, logged once per change */
-    kvr_feed_engine_t **engines;
+    kvr__feed_engine_t **engines;
     unsigned engine_count, engine_cap;
     /* tick */
-    kvr_op_t tick_op;
+    kvr__op_t tick_op;
     struct __kernel_timespec tick_ts;
     uint64_t next_tick_ns;
     uint64_t last_tick_ns;
     uint64_t ticks;
     unsigned polls_in_flight;  /* HTTP polls started and not yet answered */
-    kvr_op_t recv_phase_op;
+    kvr__op_t recv_phase_op;
     struct __kernel_timespec recv_phase_ts;
     bool recv_phase_armed;
     unsigned recv_phase_round; /* probes since the tick */
@@ -120,117 +120,117 @@ typedef struct kvr_feed_s {
     uint64_t tick_lag_sum_ns, tick_lag_count;
     /* signals */
     int signal_fd;
-    kvr_op_t signal_op;
+    kvr__op_t signal_op;
     char signal_buf[128];
     bool stopping;
     bool reload_pending;
     /* push */
-    kvr_push_sock_t push_unix, push_udp;
+    kvr__push_sock_t push_unix, push_udp;
     char push_drain_bufs[KVR_FEED_PUSH_DRAIN_BATCH][KVR_FEED_PUSH_DGRAM_MAX];
     uint64_t push_rejected, push_unknown_engine;
     /* relay and own metrics */
-    struct kvr_relay_s *relay;
-    struct kvr_metrics_s *metrics;
-} kvr_feed_t;
+    struct kvr__relay_s *relay;
+    struct kvr__metrics_s *metrics;
+} kvr__feed_t;
 
 /* ---- loop.c ---- */
 /** Creates the ring, the segment, the engines and every endpoint; 0 or negative (logged). */
-int kvr_feed_open(kvr_feed_t *feed);
+int kvr__feed_open(kvr__feed_t *feed);
 /** Runs ticks until SIGTERM/SIGINT. */
-int kvr_feed_run(kvr_feed_t *feed);
+int kvr__feed_run(kvr__feed_t *feed);
 /** Marks the writer stopped and releases everything. */
-void kvr_feed_close(kvr_feed_t *feed);
+void kvr__feed_close(kvr__feed_t *feed);
 
 /* ---- config.c ---- */
 /** Defaults for every flag. */
-void kvr_feed_config_init(kvr_feed_config_t *cfg);
+void kvr__feed_config_init(kvr__feed_config_t *cfg);
 /** Parses argv; 1 when --help was printed, 0, or -EINVAL with a one-line error on stderr. */
-int kvr_feed_config_parse_args(kvr_feed_config_t *cfg, int argc, char **argv);
+int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv);
 /** Reads cfg->config_path; engines from it are marked from_file. 0 or negative with a logged line. */
-int kvr_feed_config_load_file(kvr_feed_config_t *cfg, const char *path, bool engines_only);
+int kvr__feed_config_load_file(kvr__feed_config_t *cfg, const char *path, bool engines_only);
 /** Parses "URL[,kind=K]" into spec. */
-int kvr_feed_engine_spec_parse(const char *text, kvr_feed_engine_spec_t *spec);
+int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec);
 /** Frees the engine list. */
-void kvr_feed_config_free(kvr_feed_config_t *cfg);
+void kvr__feed_config_free(kvr__feed_config_t *cfg);
 /** Prints --help. */
-void kvr_feed_usage(FILE *out);
+void kvr__feed_usage(FILE *out);
 /** "vllm", "sglang", "push", "relay". */
-const char *kvr_feed_kind_name(kvr_feed_kind_t kind);
+const char *kvr__feed_kind_name(kvr__feed_kind_t kind);
 
 /* ---- engines.c ---- */
 /** Adds an engine and its slot; 0 or negative (logged). */
-int kvr_feed_engine_add(kvr_feed_t *feed, const char *id, kvr_feed_kind_t kind, bool from_file);
+int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kind, bool from_file);
 /** Removes an engine's slot now; its memory goes when no request is in flight. */
-void kvr_feed_engine_remove(kvr_feed_t *feed, kvr_feed_engine_t *engine);
+void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine);
 /** The engine with this id, NULL when none. */
-kvr_feed_engine_t *kvr_feed_engine_find(kvr_feed_t *feed, const char *id);
+kvr__feed_engine_t *kvr__feed_engine_find(kvr__feed_t *feed, const char *id);
 /** Starts this tick's polls. */
-void kvr_feed_engines_tick(kvr_feed_t *feed, uint64_t now_ns);
-/** Posts the receives of the polls whose requests are out (see kvr_http_recv_now). */
-void kvr_feed_engines_recv_phase(kvr_feed_t *feed, bool probe);
+void kvr__feed_engines_tick(kvr__feed_t *feed, uint64_t now_ns);
+/** Posts the receives of the polls whose requests are out (see kvr__http_client_recv_now). */
+void kvr__feed_engines_recv_phase(kvr__feed_t *feed, bool probe);
 /** Applies the config file's engine list again (SIGHUP). */
-void kvr_feed_engines_reload(kvr_feed_t *feed);
+void kvr__feed_engines_reload(kvr__feed_t *feed);
 /** Frees removed engines whose requests have all completed. */
-void kvr_feed_engines_reap(kvr_feed_t *feed);
+void kvr__feed_engines_reap(kvr__feed_t *feed);
 
 /* ---- scrape.c / loads.c: turn a response body into state ---- */
 /** Parses a /metrics page into out; 0 or negative with *reason. */
-int kvr_feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+int kvr__feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
 /** Parses a /v1/loads body into out; 0 or negative with *reason. */
-int kvr_feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
 /** True when this poll of engine should ask /v1/loads (SGLang, not fallen back, or time to retry). */
-bool kvr_feed_loads_wanted(kvr_feed_engine_t *engine, uint64_t now_ns);
+bool kvr__feed_loads_wanted(kvr__feed_engine_t *engine, uint64_t now_ns);
 /** Handles a /v1/loads answer with this status: true when it means "not supported" (fallback armed). */
-bool kvr_feed_loads_fallback(kvr_feed_engine_t *engine, int status, uint64_t now_ns);
+bool kvr__feed_loads_fallback(kvr__feed_engine_t *engine, int status, uint64_t now_ns);
 
 /* ---- publish.c ---- */
 /**
  * Publishes a new sample observed at sample_ns from source: marks the slot
  * healthy, resets failures, bumps sample_seq.
  */
-void kvr_feed_publish_sample(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                              const kvr_engine_state_t *sample, kvr_source_t source,
                              uint64_t sample_ns, uint64_t now_ns);
 /**
  * Records a failed poll: the sample time stays, failures count up, and the
  * slot turns unhealthy at the threshold (at once when immediate: garbage).
  */
-void kvr_feed_publish_failure(kvr_feed_t *feed, kvr_feed_engine_t *engine, const char *reason,
+void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, const char *reason,
                               bool immediate, uint64_t now_ns);
 /**
  * Publishes a relayed sample as the remote feed saw it: its health and
  * failure count, sample time = receipt - age (never moving backwards).
  */
-void kvr_feed_publish_relayed(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                               const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
                               uint64_t now_ns);
 /** Records a poll's latency in the engine's histogram. */
-void kvr_feed_record_latency(kvr_feed_engine_t *engine, uint64_t latency_ns);
+void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns);
 /** Bucket upper bounds in ns shared by the histograms. */
-extern const uint64_t kvr_feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
+extern const uint64_t kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
 /** Adds one observation to a histogram of KVR_FEED_LATENCY_BUCKETS + 1 counters. */
-void kvr_feed_histogram_add(uint64_t *buckets, uint64_t value_ns);
+void kvr__feed_histogram_add(uint64_t *buckets, uint64_t value_ns);
 
 /* ---- push.c ---- */
 /** Binds the configured push sockets and arms their receives. */
-int kvr_feed_push_start(kvr_feed_t *feed);
+int kvr__feed_push_start(kvr__feed_t *feed);
 /** A datagram arrived (or failed) on sock. */
-void kvr_feed_push_on_cqe(kvr_feed_t *feed, kvr_push_sock_t *sock, int res);
+void kvr__feed_push_on_cqe(kvr__feed_t *feed, kvr__push_sock_t *sock, int res);
 /** Handles one frame's bytes; 0 or negative (counted and logged). Exposed for tests. */
-int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t now_ns);
+int kvr__feed_push_frame(kvr__feed_t *feed, const void *buf, size_t len, uint64_t now_ns);
 /** Closes the push sockets and removes the Unix socket path. */
-void kvr_feed_push_stop(kvr_feed_t *feed);
+void kvr__feed_push_stop(kvr__feed_t *feed);
 
 /* ---- relay.c ---- */
 /** Starts --export and --import when configured. */
-int kvr_feed_relay_start(kvr_feed_t *feed);
+int kvr__feed_relay_start(kvr__feed_t *feed);
 /** Streams the table to export subscribers (once per tick) and ticks the import's health. */
-void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns);
+void kvr__feed_relay_tick(kvr__feed_t *feed, uint64_t now_ns);
 /** Completions of relay operations. */
-void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res);
-void kvr_feed_relay_stop(kvr_feed_t *feed);
+void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res);
+void kvr__feed_relay_stop(kvr__feed_t *feed);
 /** What the metrics endpoint reports about relays. */
-typedef struct kvr_feed_relay_stats_s {
+typedef struct kvr__feed_relay_stats_s {
     unsigned subscribers;                        /* --export: connected subscribers */
     unsigned imports;                            /* --import count */
     const char *import_addr[KVR_FEED_MAX_IMPORTS];
@@ -239,17 +239,17 @@ typedef struct kvr_feed_relay_stats_s {
     uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* streams dropped for a bad frame */
     uint64_t import_engines_refused[KVR_FEED_MAX_IMPORTS]; /* entries over --relay-max-engines */
     uint64_t import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
-} kvr_feed_relay_stats_t;
-void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out);
+} kvr__feed_relay_stats_t;
+void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out);
 
 /* ---- metrics.c ---- */
 /** Starts the --listen endpoint (libuv server polled from the ring). */
-int kvr_feed_metrics_start(kvr_feed_t *feed);
+int kvr__feed_metrics_start(kvr__feed_t *feed);
 /** The uv backend fd became readable, or a tick passed: run libuv once. */
-void kvr_feed_metrics_on_cqe(kvr_feed_t *feed, int res);
-void kvr_feed_metrics_tick(kvr_feed_t *feed);
-void kvr_feed_metrics_stop(kvr_feed_t *feed);
+void kvr__feed_metrics_on_cqe(kvr__feed_t *feed, int res);
+void kvr__feed_metrics_tick(kvr__feed_t *feed);
+void kvr__feed_metrics_stop(kvr__feed_t *feed);
 /** Renders the Prometheus page into a malloc'd string. */
-char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len);
+char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len);
 
 #endif

@@ -16,7 +16,7 @@
 
 #define RECV_CHUNK 65536
 
-struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring)
+struct io_uring_sqe *kvr__ring_sqe(struct io_uring *ring)
 {
     struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
     if (sqe == NULL) {
@@ -37,12 +37,12 @@ static struct io_uring_sqe *ring_sqe_pair(struct io_uring *ring)
     return io_uring_get_sqe(ring);
 }
 
-bool kvr_ring_can_skip(const struct io_uring *ring)
+bool kvr__ring_can_skip(const struct io_uring *ring)
 {
     return (ring->features & IORING_FEAT_CQE_SKIP) != 0;
 }
 
-int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
+int kvr__ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
                           struct __kernel_timespec *ts, uint64_t deadline_ns)
 {
     uint64_t now = kvr_clock_now_ns();
@@ -56,13 +56,13 @@ int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
     io_uring_prep_link_timeout(t, ts, 0);
     io_uring_sqe_set_data64(t, KVR_OP_IGNORE);
     /* Its completion says nothing the guarded operation does not: skip it. */
-    if (kvr_ring_can_skip(ring))
+    if (kvr__ring_can_skip(ring))
         t->flags |= IOSQE_CQE_SKIP_SUCCESS;
     return 0;
 }
 
 /* Copies the body so far into conn->body_buf, which it may then extend by extra bytes. */
-static void body_own(kvr_http_conn_t *conn, size_t extra)
+static void body_own(kvr__http_client_conn_t *conn, size_t extra)
 {
     if (conn->body_buf.base != NULL && conn->body == conn->body_buf.base)
         return;
@@ -80,7 +80,7 @@ static void body_own(kvr_http_conn_t *conn, size_t extra)
  */
 static int on_body(llhttp_t *parser, const char *at, size_t len)
 {
-    kvr_http_conn_t *conn = parser->data;
+    kvr__http_client_conn_t *conn = parser->data;
     if (conn->body_len + len > KVR_HTTP_MAX_BODY) {
         conn->too_large = true;
         return HPE_USER;
@@ -99,7 +99,7 @@ static int on_body(llhttp_t *parser, const char *at, size_t len)
 
 /* The body in recv_buf gets its terminating NUL in the byte after it (a
  * receive leaves one spare byte); what follows one response is not ours. */
-static void body_terminate(kvr_http_conn_t *conn)
+static void body_terminate(kvr__http_client_conn_t *conn)
 {
     if (conn->body == NULL) {
         conn->body = "";
@@ -111,20 +111,20 @@ static void body_terminate(kvr_http_conn_t *conn)
 
 static int on_headers_complete(llhttp_t *parser)
 {
-    kvr_http_conn_t *conn = parser->data;
+    kvr__http_client_conn_t *conn = parser->data;
     conn->status = parser->status_code;
     return 0;
 }
 
 static int on_message_complete(llhttp_t *parser)
 {
-    kvr_http_conn_t *conn = parser->data;
+    kvr__http_client_conn_t *conn = parser->data;
     conn->complete = true;
     /* Stop here: anything after one response on this connection is not ours. */
     return HPE_PAUSED;
 }
 
-int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url)
+int kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *url)
 {
     memset(conn, 0, sizeof(*conn));
     conn->fd = -1;
@@ -183,32 +183,32 @@ int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url)
     return 0;
 }
 
-void kvr_http_disconnect(kvr_http_conn_t *conn)
+void kvr__http_client_disconnect(kvr__http_client_conn_t *conn)
 {
     if (conn->fd >= 0)
         close(conn->fd);
     conn->fd = -1;
 }
 
-void kvr_http_conn_close(kvr_http_conn_t *conn)
+void kvr__http_client_conn_close(kvr__http_client_conn_t *conn)
 {
-    kvr_http_disconnect(conn);
+    kvr__http_client_disconnect(conn);
     free(conn->recv_buf);
     kvr_buf_close(&conn->body_buf);
     conn->recv_buf = NULL;
     conn->body_len = 0;
 }
 
-static void finish(kvr_http_conn_t *conn, int result)
+static void finish(kvr__http_client_conn_t *conn, int result)
 {
     conn->stage = KVR_HTTP_IDLE;
     body_terminate(conn);
     if (result < 0 || !llhttp_should_keep_alive(&conn->parser))
-        kvr_http_disconnect(conn);
+        kvr__http_client_disconnect(conn);
     conn->done(conn, result, conn->done_arg);
 }
 
-static int submit_connect(kvr_http_conn_t *conn, struct io_uring *ring)
+static int submit_connect(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
     int fd = socket(conn->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -225,7 +225,7 @@ static int submit_connect(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->stage = KVR_HTTP_CONNECTING;
     io_uring_prep_connect(sqe, fd, (struct sockaddr *)&conn->addr, conn->addr_len);
     io_uring_sqe_set_data(sqe, &conn->op);
-    return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
+    return kvr__ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
 }
 
 /*
@@ -236,7 +236,7 @@ static int submit_connect(kvr_http_conn_t *conn, struct io_uring *ring)
  * arrive, in that order, and the receive's cancellation finishes the request
  * with the send's error. MSG_WAITALL keeps a short send from breaking the link.
  */
-static int submit_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
+static int submit_exchange(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
     if (io_uring_sq_space_left(ring) < 3)
         io_uring_submit(ring);
@@ -247,30 +247,30 @@ static int submit_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->send_error = 0;
     io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
     io_uring_sqe_set_data(send, &conn->send_op);
-    send->flags |= IOSQE_IO_LINK | (kvr_ring_can_skip(ring) ? IOSQE_CQE_SKIP_SUCCESS : 0);
+    send->flags |= IOSQE_IO_LINK | (kvr__ring_can_skip(ring) ? IOSQE_CQE_SKIP_SUCCESS : 0);
     struct io_uring_sqe *recv = io_uring_get_sqe(ring);
     io_uring_prep_recv(recv, conn->fd, conn->recv_buf, conn->recv_cap - 1, 0);
     io_uring_sqe_set_data(recv, &conn->op);
-    return kvr_ring_link_timeout(ring, recv, &conn->timeout_ts, conn->deadline_ns);
+    return kvr__ring_link_timeout(ring, recv, &conn->timeout_ts, conn->deadline_ns);
 }
 
 /* defer_recv: the request alone; its success posts no completion. A request
  * of a few hundred bytes on an idle connection goes out at once. */
-static int submit_send(kvr_http_conn_t *conn, struct io_uring *ring)
+static int submit_send(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
-    struct io_uring_sqe *send = kvr_ring_sqe(ring);
+    struct io_uring_sqe *send = kvr__ring_sqe(ring);
     if (send == NULL)
         return -EBUSY;
     conn->stage = KVR_HTTP_SENT;
     conn->send_error = 0;
     io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
     io_uring_sqe_set_data(send, &conn->send_op);
-    if (kvr_ring_can_skip(ring))
+    if (kvr__ring_can_skip(ring))
         send->flags |= IOSQE_CQE_SKIP_SUCCESS;
     return 0;
 }
 
-static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
+static int submit_recv(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
     struct io_uring_sqe *sqe = ring_sqe_pair(ring);
     if (sqe == NULL)
@@ -278,11 +278,11 @@ static int submit_recv(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->stage = KVR_HTTP_RECEIVING;
     io_uring_prep_recv(sqe, conn->fd, conn->recv_buf, conn->recv_cap - 1, 0);
     io_uring_sqe_set_data(sqe, &conn->op);
-    return kvr_ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
+    return kvr__ring_link_timeout(ring, sqe, &conn->timeout_ts, conn->deadline_ns);
 }
 
 /* Sends on the open connection or connects first. */
-static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
+static int start_exchange(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
     conn->received_total = 0;
     conn->complete = false;
@@ -294,17 +294,17 @@ static int start_exchange(kvr_http_conn_t *conn, struct io_uring *ring)
     conn->parser.data = conn;
     if (conn->fd >= 0) {
         conn->reused = true;
-        if (conn->defer_recv && !conn->retried && kvr_ring_can_skip(ring))
+        if (conn->defer_recv && !conn->retried && kvr__ring_can_skip(ring))
             return submit_send(conn, ring);
         return submit_exchange(conn, ring);
     }
     return submit_connect(conn, ring);
 }
 
-int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
-                 uint64_t timeout_ns, kvr_http_done_cb done, void *arg)
+int kvr__http_client_get(kvr__http_client_conn_t *conn, struct io_uring *ring, const char *path,
+                 uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg)
 {
-    if (kvr_http_busy(conn))
+    if (kvr__http_client_busy(conn))
         return -EALREADY;
     if (conn->recv_buf == NULL) {
         conn->recv_buf = kvr_xmalloc(RECV_CHUNK);
@@ -324,32 +324,32 @@ int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
     int rc = start_exchange(conn, ring);
     if (rc < 0) {
         conn->stage = KVR_HTTP_IDLE;
-        kvr_http_disconnect(conn);
+        kvr__http_client_disconnect(conn);
     }
     return rc;
 }
 
 /* A kept-alive connection the peer closed while idle fails on first use; that
  * is not the engine failing, so reconnect once within the same deadline. */
-static bool retry_fresh(kvr_http_conn_t *conn, struct io_uring *ring)
+static bool retry_fresh(kvr__http_client_conn_t *conn, struct io_uring *ring)
 {
     if (!conn->reused || conn->retried || conn->received_total > 0)
         return false;
     if (kvr_clock_now_ns() >= conn->deadline_ns)
         return false;
     conn->retried = true;
-    kvr_http_disconnect(conn);
+    kvr__http_client_disconnect(conn);
     return start_exchange(conn, ring) == 0;
 }
 
-static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
+static void on_recv(kvr__http_client_conn_t *conn, struct io_uring *ring, int res)
 {
     if (res == 0) {
         if (retry_fresh(conn, ring))
             return;
         /* EOF: completes a body delimited by connection close, else it is cut short. */
         if (conn->received_total > 0 && llhttp_finish(&conn->parser) == HPE_OK && conn->complete) {
-            kvr_http_disconnect(conn);
+            kvr__http_client_disconnect(conn);
             finish(conn, 0);
             return;
         }
@@ -373,7 +373,7 @@ static void on_recv(kvr_http_conn_t *conn, struct io_uring *ring, int res)
         finish(conn, -EBUSY);
 }
 
-void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe)
+void kvr__http_client_recv_now(kvr__http_client_conn_t *conn, struct io_uring *ring, bool probe)
 {
     if (conn->stage != KVR_HTTP_SENT)
         return;
@@ -391,7 +391,7 @@ void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe)
         return;
     }
     if (probe) {
-        struct io_uring_sqe *sqe = kvr_ring_sqe(ring);
+        struct io_uring_sqe *sqe = kvr__ring_sqe(ring);
         if (sqe == NULL) {
             finish(conn, -EBUSY);
             return;
@@ -405,7 +405,7 @@ void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe)
         finish(conn, -EBUSY);
 }
 
-void kvr_http_on_send_cqe(kvr_http_conn_t *conn, int res)
+void kvr__http_client_on_send_cqe(kvr__http_client_conn_t *conn, int res)
 {
     /* Only failures arrive here where the kernel can skip successes. */
     if (res < 0)
@@ -414,7 +414,7 @@ void kvr_http_on_send_cqe(kvr_http_conn_t *conn, int res)
         conn->send_error = -EIO;
 }
 
-void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res)
+void kvr__http_client_on_cqe(kvr__http_client_conn_t *conn, struct io_uring *ring, int res)
 {
     if (res == -ECANCELED && conn->send_error != 0)
         res = conn->send_error; /* the receive was cancelled because the send failed */

@@ -28,16 +28,16 @@ typedef enum {
     KVR_HTTP_RECEIVING,  /* request sent (or being sent, linked) and the answer awaited */
     KVR_HTTP_SENT,       /* defer_recv: request sent, receive not posted yet */
     KVR_HTTP_PROBING,    /* defer_recv: a receive that does not wait is posted */
-} kvr_http_stage_t;
+} kvr__http_client_stage_t;
 
-typedef struct kvr_http_conn_s kvr_http_conn_t;
+typedef struct kvr__http_client_conn_s kvr__http_client_conn_t;
 
 /** Called once per request with 0 (status and body filled) or a negative code. */
-typedef void (*kvr_http_done_cb)(kvr_http_conn_t *conn, int result, void *arg);
+typedef void (*kvr__http_client_done_cb)(kvr__http_client_conn_t *conn, int result, void *arg);
 
-struct kvr_http_conn_s {
+struct kvr__http_client_conn_s {
     int fd;                  /* -1 when not connected */
-    kvr_http_stage_t stage;
+    kvr__http_client_stage_t stage;
     bool reused;             /* the request went out on a kept-alive connection */
     bool retried;            /* already reconnected once for this request */
     struct sockaddr_storage addr;
@@ -48,8 +48,8 @@ struct kvr_http_conn_s {
     int send_error;          /* the linked send's failure, reported by the cancelled receive */
     uint64_t deadline_ns;    /* CLOCK_MONOTONIC */
     struct __kernel_timespec timeout_ts;
-    kvr_op_t op;             /* connect and receive completions */
-    kvr_op_t send_op;        /* send completions (failures only, where the kernel can skip) */
+    kvr__op_t op;             /* connect and receive completions */
+    kvr__op_t send_op;        /* send completions (failures only, where the kernel can skip) */
     llhttp_t parser;
     llhttp_settings_t settings;
     char *recv_buf;
@@ -61,10 +61,10 @@ struct kvr_http_conn_s {
     const char *body;        /* NUL-terminated, in recv_buf or body_buf; valid until the next request */
     kvr_buf_t body_buf;      /* owned copy, only for a body that spans receives */
     size_t body_len;
-    kvr_http_done_cb done;
+    kvr__http_client_done_cb done;
     void *done_arg;
     /* Set by the owner: a request on an open connection posts only the send;
-     * kvr_http_recv_now posts the receive once the answer has likely arrived,
+     * kvr__http_client_recv_now posts the receive once the answer has likely arrived,
      * so it completes inside that submission instead of waking the thread. */
     bool defer_recv;
 };
@@ -74,18 +74,18 @@ struct kvr_http_conn_s {
  * Blocking name resolution: called at start-up and reload only.
  * Returns 0, -EINVAL for a URL that is not plain http://, or -EHOSTUNREACH.
  */
-int kvr_http_conn_init(kvr_http_conn_t *conn, const char *url);
+int kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *url);
 
 /** Closes the socket and frees buffers; no request may be in flight. */
-void kvr_http_conn_close(kvr_http_conn_t *conn);
+void kvr__http_client_conn_close(kvr__http_client_conn_t *conn);
 
 /**
  * Starts GET path (which includes the URL's base path) with a deadline
  * timeout_ns from now. Returns 0 (done will be called) or a negative code
  * (done will not be called).
  */
-int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
-                 uint64_t timeout_ns, kvr_http_done_cb done, void *arg);
+int kvr__http_client_get(kvr__http_client_conn_t *conn, struct io_uring *ring, const char *path,
+                 uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg);
 
 /**
  * defer_recv: for a request in stage KVR_HTTP_SENT, posts a receive that
@@ -93,22 +93,22 @@ int kvr_http_get(kvr_http_conn_t *conn, struct io_uring *ring, const char *path,
  * request back in KVR_HTTP_SENT) or one that waits, bounded by the request's
  * deadline; or finishes the request with the send's failure or a timeout.
  */
-void kvr_http_recv_now(kvr_http_conn_t *conn, struct io_uring *ring, bool probe);
+void kvr__http_client_recv_now(kvr__http_client_conn_t *conn, struct io_uring *ring, bool probe);
 
 /** Feeds one completion of conn's op (kind KVR_OP_HTTP). */
-void kvr_http_on_cqe(kvr_http_conn_t *conn, struct io_uring *ring, int res);
+void kvr__http_client_on_cqe(kvr__http_client_conn_t *conn, struct io_uring *ring, int res);
 
 /** Feeds one completion of conn's send_op (kind KVR_OP_HTTP_SEND). */
-void kvr_http_on_send_cqe(kvr_http_conn_t *conn, int res);
+void kvr__http_client_on_send_cqe(kvr__http_client_conn_t *conn, int res);
 
 /** True when the kernel can skip successful completions (IOSQE_CQE_SKIP_SUCCESS). */
-bool kvr_ring_can_skip(const struct io_uring *ring);
+bool kvr__ring_can_skip(const struct io_uring *ring);
 
 /** Drops the connection (the next request reconnects). */
-void kvr_http_disconnect(kvr_http_conn_t *conn);
+void kvr__http_client_disconnect(kvr__http_client_conn_t *conn);
 
 /** True while a request is in flight. */
-static inline bool kvr_http_busy(const kvr_http_conn_t *conn)
+static inline bool kvr__http_client_busy(const kvr__http_client_conn_t *conn)
 {
     return conn->stage != KVR_HTTP_IDLE;
 }
@@ -117,7 +117,7 @@ static inline bool kvr_http_busy(const kvr_http_conn_t *conn)
  * Gets an SQE, submitting pending ones when the ring is full. Returns NULL
  * only when the kernel takes nothing more right now.
  */
-struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring);
+struct io_uring_sqe *kvr__ring_sqe(struct io_uring *ring);
 
 /**
  * Prepares a link timeout after sqe (sqe gets IOSQE_IO_LINK) that expires at
@@ -125,7 +125,7 @@ struct io_uring_sqe *kvr_ring_sqe(struct io_uring *ring);
  * is skipped where the kernel can. Returns 0 or -EBUSY when no SQE was
  * available (sqe then runs without a timeout).
  */
-int kvr_ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
+int kvr__ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
                           struct __kernel_timespec *ts, uint64_t deadline_ns);
 
 #endif

@@ -14,7 +14,7 @@
 
 #define LOADS_RETRY_NS (30ull * KVR_NS_PER_SEC)
 
-int kvr_feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason)
+int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason)
 {
     const char *why = NULL;
     int rc = kvr_sglang_loads_parse(body, len, out, &why);
@@ -23,7 +23,7 @@ int kvr_feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, 
     return rc;
 }
 
-bool kvr_feed_loads_wanted(kvr_feed_engine_t *engine, uint64_t now_ns)
+bool kvr__feed_loads_wanted(kvr__feed_engine_t *engine, uint64_t now_ns)
 {
     if (engine->kind != KVR_FEED_KIND_SGLANG)
         return false;
@@ -34,7 +34,7 @@ bool kvr_feed_loads_wanted(kvr_feed_engine_t *engine, uint64_t now_ns)
     return !engine->loads_unsupported;
 }
 
-bool kvr_feed_loads_fallback(kvr_feed_engine_t *engine, int status, uint64_t now_ns)
+bool kvr__feed_loads_fallback(kvr__feed_engine_t *engine, int status, uint64_t now_ns)
 {
     if (status != 404 && status != 405 && status != 400 && status != 501)
         return false;

@@ -30,18 +30,18 @@
 #define RECV_PHASE_NS 1000000ll
 #define RECV_PHASE_ROUNDS 8u
 
-static void arm_signal(kvr_feed_t *feed)
+static void arm_signal(kvr__feed_t *feed)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL)
         return;
     io_uring_prep_read(sqe, feed->signal_fd, feed->signal_buf, sizeof(struct signalfd_siginfo), 0);
     io_uring_sqe_set_data(sqe, &feed->signal_op);
 }
 
-static void arm_tick(kvr_feed_t *feed)
+static void arm_tick(kvr__feed_t *feed)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL) {
         KVR_ERROR("tick_arm_failed reason=\"submission queue full\"");
         feed->stopping = true;
@@ -54,13 +54,13 @@ static void arm_tick(kvr_feed_t *feed)
     io_uring_sqe_set_data(sqe, &feed->tick_op);
 }
 
-static void arm_recv_phase(kvr_feed_t *feed)
+static void arm_recv_phase(kvr__feed_t *feed)
 {
     if (feed->recv_phase_armed || feed->polls_in_flight == 0)
         return;
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL) {
-        kvr_feed_engines_recv_phase(feed, false);
+        kvr__feed_engines_recv_phase(feed, false);
         return;
     }
     feed->recv_phase_ts.tv_sec = 0;
@@ -72,7 +72,7 @@ static void arm_recv_phase(kvr_feed_t *feed)
 
 /* Before the tick touches the mapping: a segment shrunk, overwritten or
  * unlinked by someone else is restored from the writer's own table. */
-static void guard_segment(kvr_feed_t *feed)
+static void guard_segment(kvr__feed_t *feed)
 {
     const char *what = NULL;
     int rc = kvr_shm_writer_check(&feed->shm, &what);
@@ -88,12 +88,12 @@ static void guard_segment(kvr_feed_t *feed)
     feed->segment_error = rc < 0 ? rc : 0;
 }
 
-static void on_tick(kvr_feed_t *feed)
+static void on_tick(kvr__feed_t *feed)
 {
     uint64_t now = kvr_clock_now_ns();
     uint64_t lag = kvr_clock_age_ns(now, feed->next_tick_ns);
     feed->last_tick_ns = now;
-    kvr_feed_histogram_add(feed->tick_lag_buckets, lag);
+    kvr__feed_histogram_add(feed->tick_lag_buckets, lag);
     feed->tick_lag_sum_ns += lag;
     feed->tick_lag_count++;
     feed->ticks++;
@@ -102,14 +102,14 @@ static void on_tick(kvr_feed_t *feed)
     kvr_shm_heartbeat(&feed->shm, now);
     if (feed->reload_pending) {
         feed->reload_pending = false;
-        kvr_feed_engines_reload(feed);
+        kvr__feed_engines_reload(feed);
     }
-    kvr_feed_engines_tick(feed, now);
+    kvr__feed_engines_tick(feed, now);
     feed->recv_phase_round = 0;
     arm_recv_phase(feed);
-    kvr_feed_relay_tick(feed, now);
-    kvr_feed_metrics_tick(feed);
-    kvr_feed_engines_reap(feed);
+    kvr__feed_relay_tick(feed, now);
+    kvr__feed_metrics_tick(feed);
+    kvr__feed_engines_reap(feed);
 
     feed->next_tick_ns += feed->cfg.period_ns;
     if (feed->next_tick_ns <= now) /* fell behind by a whole period: skip, do not burst */
@@ -117,7 +117,7 @@ static void on_tick(kvr_feed_t *feed)
     arm_tick(feed);
 }
 
-static void on_signal(kvr_feed_t *feed, int res)
+static void on_signal(kvr__feed_t *feed, int res)
 {
     if (res == (int)sizeof(struct signalfd_siginfo)) {
         struct signalfd_siginfo si;
@@ -134,9 +134,9 @@ static void on_signal(kvr_feed_t *feed, int res)
     arm_signal(feed);
 }
 
-static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
+static void dispatch(kvr__feed_t *feed, struct io_uring_cqe *cqe)
 {
-    kvr_op_t *op = io_uring_cqe_get_data(cqe);
+    kvr__op_t *op = io_uring_cqe_get_data(cqe);
     if (op == NULL)
         return; /* a link timeout's own completion */
     switch (op->kind) {
@@ -148,32 +148,32 @@ static void dispatch(kvr_feed_t *feed, struct io_uring_cqe *cqe)
         return;
     case KVR_OP_RECV_PHASE:
         feed->recv_phase_armed = false;
-        kvr_feed_engines_recv_phase(feed, ++feed->recv_phase_round < RECV_PHASE_ROUNDS);
+        kvr__feed_engines_recv_phase(feed, ++feed->recv_phase_round < RECV_PHASE_ROUNDS);
         return;
     case KVR_OP_HTTP:
-        kvr_http_on_cqe(op->owner, &feed->ring, cqe->res);
-        if (((kvr_http_conn_t *)op->owner)->stage == KVR_HTTP_SENT)
+        kvr__http_client_on_cqe(op->owner, &feed->ring, cqe->res);
+        if (((kvr__http_client_conn_t *)op->owner)->stage == KVR_HTTP_SENT)
             arm_recv_phase(feed); /* probed too early: again next phase */
         return;
     case KVR_OP_HTTP_SEND:
-        kvr_http_on_send_cqe(op->owner, cqe->res);
+        kvr__http_client_on_send_cqe(op->owner, cqe->res);
         return;
     case KVR_OP_PUSH:
-        kvr_feed_push_on_cqe(feed, op->owner, cqe->res);
+        kvr__feed_push_on_cqe(feed, op->owner, cqe->res);
         return;
     case KVR_OP_UV_POLL:
-        kvr_feed_metrics_on_cqe(feed, cqe->res);
+        kvr__feed_metrics_on_cqe(feed, cqe->res);
         return;
     case KVR_OP_EXPORT_ACCEPT:
     case KVR_OP_EXPORT_SEND:
     case KVR_OP_EXPORT_HELLO:
     case KVR_OP_IMPORT:
-        kvr_feed_relay_on_cqe(feed, op, cqe->res);
+        kvr__feed_relay_on_cqe(feed, op, cqe->res);
         return;
     }
 }
 
-int kvr_feed_open(kvr_feed_t *feed)
+int kvr__feed_open(kvr__feed_t *feed)
 {
     int rc;
     feed->signal_fd = -1;
@@ -207,18 +207,18 @@ int kvr_feed_open(kvr_feed_t *feed)
         goto fail_signal;
     }
     for (unsigned i = 0; i < feed->cfg.engine_count; i++) {
-        const kvr_feed_engine_spec_t *s = &feed->cfg.engines[i];
-        rc = kvr_feed_engine_add(feed, s->url, s->kind, s->from_file);
+        const kvr__feed_engine_spec_t *s = &feed->cfg.engines[i];
+        rc = kvr__feed_engine_add(feed, s->url, s->kind, s->from_file);
         if (rc < 0)
             goto fail_shm;
     }
-    rc = kvr_feed_push_start(feed);
+    rc = kvr__feed_push_start(feed);
     if (rc < 0)
         goto fail_engines;
-    rc = kvr_feed_relay_start(feed);
+    rc = kvr__feed_relay_start(feed);
     if (rc < 0)
         goto fail_push;
-    rc = kvr_feed_metrics_start(feed);
+    rc = kvr__feed_metrics_start(feed);
     if (rc < 0)
         goto fail_relay;
     KVR_INFO("statefeed_started shm=%s capacity=%u engines=%u period_ms=%llu timeout_ms=%llu "
@@ -229,14 +229,14 @@ int kvr_feed_open(kvr_feed_t *feed)
     return 0;
 
 fail_relay:
-    kvr_feed_relay_stop(feed);
+    kvr__feed_relay_stop(feed);
 fail_push:
-    kvr_feed_push_stop(feed);
+    kvr__feed_push_stop(feed);
 fail_engines:
     for (unsigned i = 0; i < feed->engine_count; i++)
         feed->engines[i]->removed = true;
 fail_shm:
-    kvr_feed_engines_reap(feed);
+    kvr__feed_engines_reap(feed);
     free(feed->engines);
     feed->engines = NULL;
     kvr_shm_mark_writer_stopped(&feed->shm);
@@ -248,7 +248,7 @@ fail_ring:
     return rc;
 }
 
-int kvr_feed_run(kvr_feed_t *feed)
+int kvr__feed_run(kvr__feed_t *feed)
 {
     feed->next_tick_ns = kvr_clock_now_ns();
     arm_signal(feed);
@@ -286,18 +286,18 @@ int kvr_feed_run(kvr_feed_t *feed)
     return 0;
 }
 
-void kvr_feed_close(kvr_feed_t *feed)
+void kvr__feed_close(kvr__feed_t *feed)
 {
     /* Readers must learn at once that these slots are history. */
     kvr_shm_mark_writer_stopped(&feed->shm);
     /* Exiting the ring cancels every operation still in flight, so the
      * buffers they point into can go afterwards. */
     io_uring_queue_exit(&feed->ring);
-    kvr_feed_metrics_stop(feed);
-    kvr_feed_relay_stop(feed);
-    kvr_feed_push_stop(feed);
+    kvr__feed_metrics_stop(feed);
+    kvr__feed_relay_stop(feed);
+    kvr__feed_push_stop(feed);
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_http_conn_close(&feed->engines[i]->http);
+        kvr__http_client_conn_close(&feed->engines[i]->http);
         free(feed->engines[i]);
     }
     free(feed->engines);

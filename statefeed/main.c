@@ -9,22 +9,22 @@
 
 int main(int argc, char **argv)
 {
-    static kvr_feed_t feed;
-    kvr_feed_config_init(&feed.cfg);
-    int rc = kvr_feed_config_parse_args(&feed.cfg, argc, argv);
+    static kvr__feed_t feed;
+    kvr__feed_config_init(&feed.cfg);
+    int rc = kvr__feed_config_parse_args(&feed.cfg, argc, argv);
     if (rc != 0) {
-        kvr_feed_config_free(&feed.cfg);
+        kvr__feed_config_free(&feed.cfg);
         return rc > 0 ? 0 : 2;
     }
     kvr_log_level_t level = KVR_LOG_INFO;
     kvr_log_level_parse(feed.cfg.log_level, &level);
     kvr_log_init("kvroute-statefeed", level);
-    if (kvr_feed_open(&feed) < 0) {
-        kvr_feed_config_free(&feed.cfg);
+    if (kvr__feed_open(&feed) < 0) {
+        kvr__feed_config_free(&feed.cfg);
         return 1;
     }
-    rc = kvr_feed_run(&feed);
-    kvr_feed_close(&feed);
-    kvr_feed_config_free(&feed.cfg);
+    rc = kvr__feed_run(&feed);
+    kvr__feed_close(&feed);
+    kvr__feed_config_free(&feed.cfg);
     return rc < 0 ? 1 : 0;
 }

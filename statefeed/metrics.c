@@ -21,10 +21,10 @@
 #include "common/xmalloc.h"
 #include "statefeed/feed.h"
 
-typedef struct kvr_metrics_s {
+typedef struct kvr__metrics_s {
     uv_loop_t loop;
     kvr_http_server_t *server;
-    kvr_op_t poll_op;
+    kvr__op_t poll_op;
     bool poll_armed;
 } kvr_metrics_t;
 
@@ -33,7 +33,7 @@ static void feed_histogram(kvr_prom_writer_t *w, const char *name, const kvr_pro
 {
     double bounds[KVR_FEED_LATENCY_BUCKETS];
     for (unsigned i = 0; i < KVR_FEED_LATENCY_BUCKETS; i++)
-        bounds[i] = (double)kvr_feed_latency_bounds_ns[i] / 1e9;
+        bounds[i] = (double)kvr__feed_latency_bounds_ns[i] / 1e9;
     kvr_prom_histogram(w, name, labels, n_labels, bounds, KVR_FEED_LATENCY_BUCKETS, buckets,
                        (double)sum_ns / 1e9);
 }
@@ -45,7 +45,7 @@ static void scalar(kvr_prom_writer_t *w, const char *name, kvr_prom_type_t type,
     kvr_prom_sample_u64(w, name, NULL, 0, value);
 }
 
-char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
+char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
 {
     kvr_buf_t out = KVR_BUF_INIT;
     (void)kvr_buf_reserve(&out, 8192);
@@ -67,8 +67,8 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
            "Push frames for engines not configured.", feed->push_unknown_engine);
 
-    kvr_feed_relay_stats_t rs;
-    kvr_feed_relay_stats(feed, &rs);
+    kvr__feed_relay_stats_t rs;
+    kvr__feed_relay_stats(feed, &rs);
     if (feed->cfg.export_addr[0] != '\0') {
         scalar(w, "kvroute_statefeed_export_subscribers", KVR_PROM_GAUGE, "Relay subscribers connected.",
                rs.subscribers);
@@ -101,7 +101,7 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     kvr_prom_family(w, "kvroute_statefeed_poll_seconds", KVR_PROM_HISTOGRAM,
                     "Poll latency per engine, request to answer.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed || e->latency_count == 0)
             continue;
         kvr_prom_label_t l = {"engine", e->id};
@@ -109,7 +109,7 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     }
     kvr_prom_family(w, "kvroute_statefeed_polls_total", KVR_PROM_COUNTER, "Polls by engine and result.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
         static const char *const results[] = {"ok", "failed", "garbage"};
@@ -122,7 +122,7 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     kvr_prom_family(w, "kvroute_statefeed_push_frames_total", KVR_PROM_COUNTER,
                     "Push frames accepted per engine.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
         kvr_prom_label_t l = {"engine", e->id};
@@ -131,7 +131,7 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
     kvr_prom_family(w, "kvroute_statefeed_push_frames_lost_total", KVR_PROM_COUNTER,
                     "Push frames missing from the sender's sequence.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed || !e->has_push_seq)
             continue;
         kvr_prom_label_t l = {"engine", e->id};
@@ -176,7 +176,7 @@ char *kvr_feed_metrics_render(kvr_feed_t *feed, size_t *len)
 
 static void on_request(kvr_http_req_t *req, void *user)
 {
-    kvr_feed_t *feed = user;
+    kvr__feed_t *feed = user;
     const char *path = kvr_http_req_path(req);
     if (strcmp(kvr_http_req_method(req), "GET") != 0) {
         kvr_http_respond_error(req, 405, NULL, "only GET is served here", NULL, 0);
@@ -184,7 +184,7 @@ static void on_request(kvr_http_req_t *req, void *user)
     }
     if (strcmp(path, "/metrics") == 0) {
         size_t len = 0;
-        char *body = kvr_feed_metrics_render(feed, &len);
+        char *body = kvr__feed_metrics_render(feed, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4", NULL, 0, body, len);
         free(body);
         return;
@@ -196,12 +196,12 @@ static void on_request(kvr_http_req_t *req, void *user)
     kvr_http_respond_error(req, 404, NULL, "no such endpoint: try /metrics or /health", NULL, 0);
 }
 
-static void arm_poll(kvr_feed_t *feed)
+static void arm_poll(kvr__feed_t *feed)
 {
     kvr_metrics_t *m = feed->metrics;
     if (m == NULL || m->poll_armed || feed->stopping)
         return;
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL)
         return;
     io_uring_prep_poll_add(sqe, uv_backend_fd(&m->loop), POLLIN);
@@ -209,7 +209,7 @@ static void arm_poll(kvr_feed_t *feed)
     m->poll_armed = true;
 }
 
-int kvr_feed_metrics_start(kvr_feed_t *feed)
+int kvr__feed_metrics_start(kvr__feed_t *feed)
 {
     if (feed->cfg.listen_addr[0] == '\0')
         return 0;
@@ -266,7 +266,7 @@ fail_free:
     return rc;
 }
 
-void kvr_feed_metrics_on_cqe(kvr_feed_t *feed, int res)
+void kvr__feed_metrics_on_cqe(kvr__feed_t *feed, int res)
 {
     kvr_metrics_t *m = feed->metrics;
     (void)res;
@@ -277,7 +277,7 @@ void kvr_feed_metrics_on_cqe(kvr_feed_t *feed, int res)
     arm_poll(feed);
 }
 
-void kvr_feed_metrics_tick(kvr_feed_t *feed)
+void kvr__feed_metrics_tick(kvr__feed_t *feed)
 {
     kvr_metrics_t *m = feed->metrics;
     if (m == NULL)
@@ -286,7 +286,7 @@ void kvr_feed_metrics_tick(kvr_feed_t *feed)
     arm_poll(feed);
 }
 
-void kvr_feed_metrics_stop(kvr_feed_t *feed)
+void kvr__feed_metrics_stop(kvr__feed_t *feed)
 {
     kvr_metrics_t *m = feed->metrics;
     if (m == NULL)

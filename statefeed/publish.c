@@ -11,22 +11,22 @@
 #include "common/log.h"
 #include "statefeed/feed.h"
 
-const uint64_t kvr_feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS] = {
+const uint64_t kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS] = {
     100000ull,    250000ull,    500000ull,    1000000ull,   2500000ull,   5000000ull,
     10000000ull,  25000000ull,  50000000ull,  100000000ull, 250000000ull, 1000000000ull,
 };
 
-void kvr_feed_histogram_add(uint64_t *buckets, uint64_t value_ns)
+void kvr__feed_histogram_add(uint64_t *buckets, uint64_t value_ns)
 {
     unsigned i = 0;
-    while (i < KVR_FEED_LATENCY_BUCKETS && value_ns > kvr_feed_latency_bounds_ns[i])
+    while (i < KVR_FEED_LATENCY_BUCKETS && value_ns > kvr__feed_latency_bounds_ns[i])
         i++;
     buckets[i]++;
 }
 
-void kvr_feed_record_latency(kvr_feed_engine_t *engine, uint64_t latency_ns)
+void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns)
 {
-    kvr_feed_histogram_add(engine->latency_buckets, latency_ns);
+    kvr__feed_histogram_add(engine->latency_buckets, latency_ns);
     engine->latency_sum_ns += latency_ns;
     engine->latency_count++;
 }
@@ -49,7 +49,7 @@ static void copy_measurements(kvr_engine_state_t *dst, const kvr_engine_state_t 
     dst->flags = (dst->flags & ~telemetry) | (src->flags & telemetry);
 }
 
-void kvr_feed_publish_sample(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                              const kvr_engine_state_t *sample, kvr_source_t source,
                              uint64_t sample_ns, uint64_t now_ns)
 {
@@ -73,7 +73,7 @@ void kvr_feed_publish_sample(kvr_feed_t *feed, kvr_feed_engine_t *engine,
     engine->last_reason = NULL;
 }
 
-void kvr_feed_publish_failure(kvr_feed_t *feed, kvr_feed_engine_t *engine, const char *reason,
+void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, const char *reason,
                               bool immediate, uint64_t now_ns)
 {
     kvr_engine_state_t state;
@@ -94,7 +94,7 @@ void kvr_feed_publish_failure(kvr_feed_t *feed, kvr_feed_engine_t *engine, const
     engine->last_reason = reason;
 }
 
-void kvr_feed_publish_relayed(kvr_feed_t *feed, kvr_feed_engine_t *engine,
+void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                               const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
                               uint64_t now_ns)
 {

@@ -24,9 +24,9 @@
 /* Largest gap in a sender's frame counter counted as lost frames (a second of a very busy hook). */
 #define PUSH_MAX_GAP (1u << 20)
 
-static int arm(kvr_feed_t *feed, kvr_push_sock_t *sock)
+static int arm(kvr__feed_t *feed, kvr__push_sock_t *sock)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL)
         return -EBUSY;
     /* One byte more than the largest frame, so an oversize datagram shows. */
@@ -107,11 +107,11 @@ static int bind_udp(const char *hostport)
     return fd;
 }
 
-int kvr_feed_push_start(kvr_feed_t *feed)
+int kvr__feed_push_start(kvr__feed_t *feed)
 {
     feed->push_unix.fd = -1;
     feed->push_udp.fd = -1;
-    kvr_push_sock_t *socks[2] = {&feed->push_unix, &feed->push_udp};
+    kvr__push_sock_t *socks[2] = {&feed->push_unix, &feed->push_udp};
     for (int i = 0; i < 2; i++) {
         socks[i]->op.kind = KVR_OP_PUSH;
         socks[i]->op.owner = socks[i];
@@ -142,7 +142,7 @@ int kvr_feed_push_start(kvr_feed_t *feed)
     return 0;
 }
 
-int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t now_ns)
+int kvr__feed_push_frame(kvr__feed_t *feed, const void *buf, size_t len, uint64_t now_ns)
 {
     kvr_state_frame_t frame;
     const char *reason = NULL;
@@ -155,7 +155,7 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
                      reason ? reason : kvr_strerror(rc), len, (unsigned long long)feed->push_rejected);
         return rc;
     }
-    kvr_feed_engine_t *e = kvr_feed_engine_find(feed, frame.state.engine_id);
+    kvr__feed_engine_t *e = kvr__feed_engine_find(feed, frame.state.engine_id);
     if (e == NULL || e->kind == KVR_FEED_KIND_RELAY) {
         feed->push_unknown_engine++;
         if ((feed->push_unknown_engine & 1023) == 1)
@@ -185,7 +185,7 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
         e->last_push_seq = frame.seq;
         e->has_push_seq = true;
     }
-    kvr_feed_publish_sample(feed, e, &frame.state, KVR_SOURCE_PUSH, sample_ns, now_ns);
+    kvr__feed_publish_sample(feed, e, &frame.state, KVR_SOURCE_PUSH, sample_ns, now_ns);
     return 0;
 }
 
@@ -197,7 +197,7 @@ int kvr_feed_push_frame(kvr_feed_t *feed, const void *buf, size_t len, uint64_t 
  */
 static_assert(KVR_FEED_PUSH_DGRAM_MAX == KVR_STATE_FRAME_MAX + 1, "push datagram buffer size");
 
-static void drain(kvr_feed_t *feed, kvr_push_sock_t *sock)
+static void drain(kvr__feed_t *feed, kvr__push_sock_t *sock)
 {
     char (*bufs)[KVR_FEED_PUSH_DGRAM_MAX] = feed->push_drain_bufs;
     struct mmsghdr msgs[KVR_FEED_PUSH_DRAIN_BATCH];
@@ -215,18 +215,18 @@ static void drain(kvr_feed_t *feed, kvr_push_sock_t *sock)
             return;
         uint64_t now = kvr_clock_now_ns();
         for (int i = 0; i < n; i++)
-            kvr_feed_push_frame(feed, bufs[i], msgs[i].msg_len, now);
+            kvr__feed_push_frame(feed, bufs[i], msgs[i].msg_len, now);
         if (n < KVR_FEED_PUSH_DRAIN_BATCH)
             return;
     }
 }
 
-void kvr_feed_push_on_cqe(kvr_feed_t *feed, kvr_push_sock_t *sock, int res)
+void kvr__feed_push_on_cqe(kvr__feed_t *feed, kvr__push_sock_t *sock, int res)
 {
     if (sock->fd < 0)
         return;
     if (res >= 0) {
-        kvr_feed_push_frame(feed, sock->buf, (size_t)res, kvr_clock_now_ns());
+        kvr__feed_push_frame(feed, sock->buf, (size_t)res, kvr_clock_now_ns());
         drain(feed, sock);
     } else if (res != -EINTR && res != -EAGAIN) {
         KVR_WARN("push_recv_failed reason=\"%s\"", kvr_strerror(res));
@@ -235,7 +235,7 @@ void kvr_feed_push_on_cqe(kvr_feed_t *feed, kvr_push_sock_t *sock, int res)
         arm(feed, sock);
 }
 
-void kvr_feed_push_stop(kvr_feed_t *feed)
+void kvr__feed_push_stop(kvr__feed_t *feed)
 {
     if (feed->push_unix.fd >= 0) {
         close(feed->push_unix.fd);

@@ -44,8 +44,8 @@ typedef enum { SUB_FREE = 0, SUB_HANDSHAKE, SUB_STREAMING } sub_state_t;
 typedef struct {
     int fd;
     sub_state_t state;
-    kvr_op_t op;       /* table sends */
-    kvr_op_t hello_op; /* the hello's receive */
+    kvr__op_t op;       /* table sends */
+    kvr__op_t hello_op; /* the hello's receive */
     struct __kernel_timespec ts;
     uint64_t hello_deadline_ns;
     uint8_t nonce[KVR_RELAY_NONCE_LEN];
@@ -68,7 +68,7 @@ typedef struct {
     bool welcomed;               /* the exporter's welcome checked: tables follow */
     uint8_t nonce[KVR_RELAY_NONCE_LEN]; /* ours, for the exporter's proof */
     bool tabled;                 /* a table arrived on this connection */
-    kvr_op_t op;
+    kvr__op_t op;
     struct __kernel_timespec ts;
     uint8_t *rx;                 /* bytes of frames not yet complete */
     size_t rx_len, rx_cap;
@@ -80,12 +80,12 @@ typedef struct {
     uint64_t frames_rejected, engines_refused, changes_deferred;
 } import_t;
 
-typedef struct kvr_relay_s {
+typedef struct kvr__relay_s {
     uint8_t secret[KVR_RELAY_SECRET_MAX];
     size_t secret_len; /* 0: no --relay-secret-file */
     /* export */
     int listen_fd;
-    kvr_op_t accept_op;
+    kvr__op_t accept_op;
     subscriber_t subs[MAX_SUBSCRIBERS];
     uint64_t export_refused;
     uint64_t refused_logged_ns, refused_unlogged;
@@ -124,9 +124,9 @@ static int resolve(const char *hostport, bool passive, struct sockaddr_storage *
     return 0;
 }
 
-static void arm_accept(kvr_feed_t *feed, kvr_relay_t *r)
+static void arm_accept(kvr__feed_t *feed, kvr_relay_t *r)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL)
         return;
     io_uring_prep_accept(sqe, r->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -143,7 +143,7 @@ static bool is_loopback(const struct sockaddr_storage *addr)
     return false;
 }
 
-static int export_start(kvr_feed_t *feed, kvr_relay_t *r)
+static int export_start(kvr__feed_t *feed, kvr_relay_t *r)
 {
     struct sockaddr_storage addr;
     socklen_t len;
@@ -175,7 +175,7 @@ static int export_start(kvr_feed_t *feed, kvr_relay_t *r)
     return 0;
 }
 
-int kvr_feed_relay_start(kvr_feed_t *feed)
+int kvr__feed_relay_start(kvr__feed_t *feed)
 {
     if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_count == 0)
         return 0;
@@ -194,7 +194,7 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
     feed->relay = r;
     if (feed->cfg.relay_secret_file[0] != '\0') {
         const char *reason = NULL;
-        int rc = kvr_relay_secret_read(feed->cfg.relay_secret_file, r->secret, sizeof(r->secret),
+        int rc = kvr__relay_secret_read(feed->cfg.relay_secret_file, r->secret, sizeof(r->secret),
                                        &r->secret_len, &reason);
         if (rc < 0) {
             KVR_ERROR("relay_secret_failed path=%s reason=\"%s: %s\"", feed->cfg.relay_secret_file, reason,
@@ -235,16 +235,16 @@ int kvr_feed_relay_start(kvr_feed_t *feed)
 
 /* ---- export ---------------------------------------------------------------- */
 
-static void build_table(kvr_feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
+static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
 {
     msgpack_packer pk;
     unsigned count = 0;
     for (unsigned i = 0; i < feed->engine_count; i++)
         count += !feed->engines[i]->removed;
-    kvr_relay_table_begin(&pk, sb, count);
+    kvr__relay_table_begin(&pk, sb, count);
     uint64_t wall = kvr_clock_wall_ns();
     for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr_feed_engine_t *e = feed->engines[i];
+        kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed)
             continue;
         kvr_state_frame_t f;
@@ -256,7 +256,7 @@ static void build_table(kvr_feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
         f.sample_unix_ns = wall - age;
         f.has_seq = true;
         f.seq = f.state.sample_seq;
-        kvr_relay_table_add(&pk, &f, age, (f.state.flags & KVR_SLOT_HEALTHY) != 0, sampled);
+        kvr__relay_table_add(&pk, &f, age, (f.state.flags & KVR_SLOT_HEALTHY) != 0, sampled);
     }
 }
 
@@ -294,9 +294,9 @@ static void sub_refuse(kvr_relay_t *r, subscriber_t *s, const char *reason)
     sub_close(s);
 }
 
-static void sub_send(kvr_feed_t *feed, subscriber_t *s)
+static void sub_send(kvr__feed_t *feed, subscriber_t *s)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL) {
         sub_close(s);
         return;
@@ -307,12 +307,12 @@ static void sub_send(kvr_feed_t *feed, subscriber_t *s)
     /* A subscriber that stops reading would hold its slot forever: as long
      * as an importer waits for a table before calling the stream dead. */
     uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
-    kvr_ring_link_timeout(&feed->ring, sqe, &s->ts, kvr_clock_now_ns() + idle);
+    kvr__ring_link_timeout(&feed->ring, sqe, &s->ts, kvr_clock_now_ns() + idle);
 }
 
-static void sub_arm_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s)
+static void sub_arm_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s)
 {
-    struct io_uring_sqe *sqe = kvr_ring_sqe(&feed->ring);
+    struct io_uring_sqe *sqe = kvr__ring_sqe(&feed->ring);
     if (sqe == NULL) {
         sub_refuse(r, s, "no submission queue entry for the hello");
         return;
@@ -320,10 +320,10 @@ static void sub_arm_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s)
     s->receiving = true;
     io_uring_prep_recv(sqe, s->fd, s->rx + s->rx_len, sizeof(s->rx) - s->rx_len, 0);
     io_uring_sqe_set_data(sqe, &s->hello_op);
-    kvr_ring_link_timeout(&feed->ring, sqe, &s->ts, s->hello_deadline_ns);
+    kvr__ring_link_timeout(&feed->ring, sqe, &s->ts, s->hello_deadline_ns);
 }
 
-static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
+static void sub_accept(kvr__feed_t *feed, kvr_relay_t *r, int fd)
 {
     subscriber_t *s = NULL;
     for (int i = 0; i < MAX_SUBSCRIBERS && s == NULL; i++)
@@ -343,7 +343,7 @@ static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     int n = -1;
     if (getrandom(s->nonce, sizeof(s->nonce), 0) == (ssize_t)sizeof(s->nonce))
-        n = kvr_relay_handshake_encode(s->nonce, NULL, frame, sizeof(frame));
+        n = kvr__relay_handshake_encode(s->nonce, NULL, frame, sizeof(frame));
     /* A fresh socket's buffer takes these few bytes at once. */
     if (n < 0 || send(fd, frame, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n) {
         sub_refuse(r, s, "could not send the challenge");
@@ -352,7 +352,7 @@ static void sub_accept(kvr_feed_t *feed, kvr_relay_t *r, int fd)
     sub_arm_hello(feed, r, s);
 }
 
-static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int res)
+static void sub_on_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s, int res)
 {
     s->receiving = false;
     if (s->state != SUB_HANDSHAKE)
@@ -364,7 +364,7 @@ static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int 
     s->rx_len += (size_t)res;
     uint32_t n = 0;
     if (s->rx_len >= KVR_RELAY_HEADER &&
-        kvr_relay_frame_length(s->rx, KVR_RELAY_HELLO_MAX, &n) < 0) {
+        kvr__relay_frame_length(s->rx, KVR_RELAY_HELLO_MAX, &n) < 0) {
         sub_refuse(r, s, "not a relay v2 hello");
         return;
     }
@@ -372,9 +372,9 @@ static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int 
         sub_arm_hello(feed, r, s);
         return;
     }
-    kvr_relay_handshake_t hello;
+    kvr__relay_handshake_t hello;
     const char *reason = NULL;
-    if (kvr_relay_handshake_decode(s->rx + KVR_RELAY_HEADER, n, &hello, &reason) < 0) {
+    if (kvr__relay_handshake_decode(s->rx + KVR_RELAY_HEADER, n, &hello, &reason) < 0) {
         sub_refuse(r, s, reason);
         return;
     }
@@ -388,21 +388,21 @@ static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int 
             sub_refuse(r, s, "hello carries no hmac and --relay-secret-file is set");
             return;
         }
-        bool match = kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce, mac) == 0 &&
-                     kvr_relay_mac_equal(mac, hello.mac);
+        bool match = kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce, mac) == 0 &&
+                     kvr__relay_mac_equal(mac, hello.mac);
         if (!match) {
             OPENSSL_cleanse(mac, sizeof(mac));
             sub_refuse(r, s, "hello hmac does not match the shared secret");
             return;
         }
-        if (kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) < 0) {
+        if (kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) < 0) {
             sub_refuse(r, s, "hmac failed");
             return;
         }
     }
     /* The welcome: a few bytes on a socket whose buffer holds nothing yet. */
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int len = kvr_relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
     OPENSSL_cleanse(mac, sizeof(mac));
     if (len < 0 || send(s->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
         sub_refuse(r, s, "could not send the welcome");
@@ -412,7 +412,7 @@ static void sub_on_hello(kvr_feed_t *feed, kvr_relay_t *r, subscriber_t *s, int 
     KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs), r->secret_len ? "hmac" : "none");
 }
 
-static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
+static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 {
     bool any = false;
     for (int i = 0; i < MAX_SUBSCRIBERS; i++)
@@ -422,7 +422,7 @@ static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     build_table(feed, &sb, now_ns);
-    if (kvr_relay_table_end(&sb) < 0) {
+    if (kvr__relay_table_end(&sb) < 0) {
         /* Only a segment of thousands of long ids gets here; a cut table would lie. */
         KVR_WARN("export_table_too_large bytes=%zu max=%u", sb.size, KVR_RELAY_FRAME_MAX);
         msgpack_sbuffer_destroy(&sb);
@@ -448,7 +448,7 @@ static void export_tick(kvr_feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 
 /* ---- import ---------------------------------------------------------------- */
 
-static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why, bool quiet)
+static void import_disconnect(kvr__feed_t *feed, import_t *imp, int why, bool quiet)
 {
     if (imp->fd >= 0)
         close(imp->fd);
@@ -470,7 +470,7 @@ static void import_disconnect(kvr_feed_t *feed, import_t *imp, int why, bool qui
     imp->rx_len = 0;
 }
 
-static void import_arm(kvr_feed_t *feed, import_t *imp)
+static void import_arm(kvr__feed_t *feed, import_t *imp)
 {
     if (io_uring_sq_space_left(&feed->ring) < 2)
         io_uring_submit(&feed->ring);
@@ -487,10 +487,10 @@ static void import_arm(kvr_feed_t *feed, import_t *imp)
         io_uring_prep_recv(sqe, imp->fd, imp->rx + imp->rx_len, imp->rx_cap - imp->rx_len, 0);
     io_uring_sqe_set_data(sqe, &imp->op);
     imp->busy = true;
-    kvr_ring_link_timeout(&feed->ring, sqe, &imp->ts, kvr_clock_now_ns() + idle);
+    kvr__ring_link_timeout(&feed->ring, sqe, &imp->ts, kvr_clock_now_ns() + idle);
 }
 
-static void import_connect(kvr_feed_t *feed, import_t *imp)
+static void import_connect(kvr__feed_t *feed, import_t *imp)
 {
     imp->fd = socket(imp->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (imp->fd < 0) {
@@ -503,7 +503,7 @@ static void import_connect(kvr_feed_t *feed, import_t *imp)
 }
 
 /* Spends one table change of the peer's budget; false when none is left. */
-static bool take_change(kvr_feed_t *feed, import_t *imp, uint64_t now_ns)
+static bool take_change(kvr__feed_t *feed, import_t *imp, uint64_t now_ns)
 {
     double rate = (double)feed->cfg.relay_max_changes;
     if (imp->change_tokens < rate) {
@@ -517,7 +517,7 @@ static bool take_change(kvr_feed_t *feed, import_t *imp, uint64_t now_ns)
     return true;
 }
 
-static unsigned engine_index(kvr_feed_t *feed, const char *id)
+static unsigned engine_index(kvr__feed_t *feed, const char *id)
 {
     for (unsigned j = 0; j < feed->engine_count; j++)
         if (!feed->engines[j]->removed && strcmp(feed->engines[j]->id, id) == 0)
@@ -525,7 +525,7 @@ static unsigned engine_index(kvr_feed_t *feed, const char *id)
     return UINT32_MAX;
 }
 
-static bool owned_by(const kvr_feed_engine_t *e, const import_t *imp)
+static bool owned_by(const kvr__feed_engine_t *e, const import_t *imp)
 {
     return !e->removed && e->kind == KVR_FEED_KIND_RELAY && e->relay_source == imp->index + 1;
 }
@@ -535,7 +535,7 @@ static bool owned_by(const kvr_feed_engine_t *e, const import_t *imp)
  * frees slots before it takes new ones; both spend the change budget, and
  * what the budget does not cover waits for a later table.
  */
-static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t *t, uint64_t now_ns)
+static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table_t *t, uint64_t now_ns)
 {
     uint32_t limit = feed->cfg.relay_max_engines;
     uint32_t n = t->count < limit ? t->count : limit;
@@ -551,18 +551,18 @@ static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t
     }
     uint32_t owned = 0;
     for (unsigned j = 0; j < known; j++) {
-        kvr_feed_engine_t *e = feed->engines[j];
+        kvr__feed_engine_t *e = feed->engines[j];
         if (!owned_by(e, imp))
             continue;
         if (!seen[j] && take_change(feed, imp, now_ns))
-            kvr_feed_engine_remove(feed, e);
+            kvr__feed_engine_remove(feed, e);
         else
             owned++, deferred += !seen[j];
     }
     free(seen);
     for (uint32_t i = 0; i < n; i++) {
-        const kvr_relay_entry_t *en = &t->entries[i];
-        kvr_feed_engine_t *e = kvr_feed_engine_find(feed, en->frame.state.engine_id);
+        const kvr__relay_entry_t *en = &t->entries[i];
+        kvr__feed_engine_t *e = kvr__feed_engine_find(feed, en->frame.state.engine_id);
         if (e == NULL) {
             if (owned >= limit) {
                 refused++;
@@ -572,7 +572,7 @@ static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t
                 deferred++;
                 continue;
             }
-            if (kvr_feed_engine_add(feed, en->frame.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
+            if (kvr__feed_engine_add(feed, en->frame.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
                 continue;
             e = feed->engines[feed->engine_count - 1];
             e->relay_source = imp->index + 1;
@@ -583,7 +583,7 @@ static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t
         if (!en->sampled)
             continue;
         uint64_t age_ns = en->age_ns < now_ns ? en->age_ns : now_ns - 1;
-        kvr_feed_publish_relayed(feed, e, &en->frame.state, now_ns - age_ns, en->healthy, now_ns);
+        kvr__feed_publish_relayed(feed, e, &en->frame.state, now_ns - age_ns, en->healthy, now_ns);
     }
     imp->engines_refused += refused;
     imp->changes_deferred += deferred;
@@ -608,11 +608,11 @@ static int import_apply(kvr_feed_t *feed, import_t *imp, const kvr_relay_table_t
 }
 
 /* Answers the exporter's challenge: a few bytes on a socket whose buffer holds nothing yet. */
-static int import_greet(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
 {
     kvr_relay_t *r = feed->relay;
-    kvr_relay_handshake_t challenge;
-    int rc = kvr_relay_handshake_decode(body, n, &challenge, reason);
+    kvr__relay_handshake_t challenge;
+    int rc = kvr__relay_handshake_decode(body, n, &challenge, reason);
     if (rc < 0)
         return rc;
     if (!challenge.has_nonce) {
@@ -625,11 +625,11 @@ static int import_greet(kvr_feed_t *feed, import_t *imp, const uint8_t *body, ui
     }
     uint8_t mac[KVR_RELAY_MAC_LEN], frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     if (r->secret_len > 0 &&
-        kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, challenge.nonce, mac) < 0) {
+        kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, challenge.nonce, mac) < 0) {
         *reason = "hmac failed";
         return -EIO;
     }
-    int len = kvr_relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
     OPENSSL_cleanse(mac, sizeof(mac));
     if (len < 0 || send(imp->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
         *reason = "could not send the hello";
@@ -640,18 +640,18 @@ static int import_greet(kvr_feed_t *feed, import_t *imp, const uint8_t *body, ui
 }
 
 /* Checks the exporter's welcome: with a secret, its proof over our nonce. */
-static int import_welcome(kvr_feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+static int import_welcome(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
 {
     kvr_relay_t *r = feed->relay;
-    kvr_relay_handshake_t welcome;
-    int rc = kvr_relay_handshake_decode(body, n, &welcome, reason);
+    kvr__relay_handshake_t welcome;
+    int rc = kvr__relay_handshake_decode(body, n, &welcome, reason);
     if (rc < 0)
         return rc;
     if (r->secret_len > 0) {
         uint8_t want[KVR_RELAY_MAC_LEN];
         bool match = welcome.has_mac &&
-                     kvr_relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce, want) == 0 &&
-                     kvr_relay_mac_equal(want, welcome.mac);
+                     kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce, want) == 0 &&
+                     kvr__relay_mac_equal(want, welcome.mac);
         OPENSSL_cleanse(want, sizeof(want));
         if (!match) {
             *reason = "the exporter did not prove the shared secret";
@@ -663,13 +663,13 @@ static int import_welcome(kvr_feed_t *feed, import_t *imp, const uint8_t *body, 
 }
 
 /* Takes every complete frame in rx; 0, or negative with *reason when the stream must go. */
-static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const char **reason)
+static int import_frames(kvr__feed_t *feed, import_t *imp, uint64_t now_ns, const char **reason)
 {
     size_t off = 0;
     int rc = 0;
     while (rc == 0 && imp->rx_len - off >= KVR_RELAY_HEADER) {
         uint32_t n = 0;
-        if (kvr_relay_frame_length(imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
+        if (kvr__relay_frame_length(imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
                                    &n) < 0) {
             *reason = imp->welcomed ? "frame length is 0 or over 4 MiB" : "not a relay v2 exporter";
             rc = -EMSGSIZE;
@@ -702,11 +702,11 @@ static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const
             rc = import_welcome(feed, imp, body, n, reason);
             continue;
         }
-        kvr_relay_table_t table;
-        rc = kvr_relay_table_decode(body, n, &table, reason);
+        kvr__relay_table_t table;
+        rc = kvr__relay_table_decode(body, n, &table, reason);
         if (rc == 0) {
             rc = import_apply(feed, imp, &table, now_ns);
-            kvr_relay_table_free(&table);
+            kvr__relay_table_free(&table);
         }
         if (rc == 0) {
             imp->last_frame_ns = now_ns;
@@ -719,7 +719,7 @@ static int import_frames(kvr_feed_t *feed, import_t *imp, uint64_t now_ns, const
     return rc;
 }
 
-static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
+static void import_on_cqe(kvr__feed_t *feed, import_t *imp, int res)
 {
     imp->busy = false;
     if (res == -ECANCELED)
@@ -755,7 +755,7 @@ static void import_on_cqe(kvr_feed_t *feed, import_t *imp, int res)
 
 /* ---- both ------------------------------------------------------------------ */
 
-void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns)
+void kvr__feed_relay_tick(kvr__feed_t *feed, uint64_t now_ns)
 {
     kvr_relay_t *r = feed->relay;
     if (r == NULL)
@@ -771,14 +771,14 @@ void kvr_feed_relay_tick(kvr_feed_t *feed, uint64_t now_ns)
         if (kvr_clock_age_ns(now_ns, imp->last_frame_ns) <= 2 * feed->cfg.period_ns)
             continue;
         for (unsigned i = 0; i < feed->engine_count; i++) {
-            kvr_feed_engine_t *e = feed->engines[i];
+            kvr__feed_engine_t *e = feed->engines[i];
             if (owned_by(e, imp))
-                kvr_feed_publish_failure(feed, e, "relay stream silent", false, now_ns);
+                kvr__feed_publish_failure(feed, e, "relay stream silent", false, now_ns);
         }
     }
 }
 
-void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
+void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res)
 {
     kvr_relay_t *r = feed->relay;
     if (r == NULL)
@@ -818,7 +818,7 @@ void kvr_feed_relay_on_cqe(kvr_feed_t *feed, kvr_op_t *op, int res)
     }
 }
 
-void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out)
+void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out)
 {
     memset(out, 0, sizeof(*out));
     const kvr_relay_t *r = feed->relay;
@@ -837,7 +837,7 @@ void kvr_feed_relay_stats(const kvr_feed_t *feed, kvr_feed_relay_stats_t *out)
     }
 }
 
-void kvr_feed_relay_stop(kvr_feed_t *feed)
+void kvr__feed_relay_stop(kvr__feed_t *feed)
 {
     kvr_relay_t *r = feed->relay;
     if (r == NULL)

@@ -29,7 +29,7 @@ static int fail(const char **reason, const char *text, int code)
     return code;
 }
 
-int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out)
+int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out)
 {
     uint32_t n = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
     if (n == 0 || n > max)
@@ -85,7 +85,7 @@ static int unpack_map(const void *buf, size_t len, size_t max, msgpack_unpacked 
     return 0;
 }
 
-static int decode_entry(const msgpack_object *entry, kvr_relay_entry_t *out, const char **reason)
+static int decode_entry(const msgpack_object *entry, kvr__relay_entry_t *out, const char **reason)
 {
     if (entry->type != MSGPACK_OBJECT_MAP)
         return fail(reason, "table entry is not a map", KVR_EPARSE);
@@ -105,7 +105,7 @@ static int decode_entry(const msgpack_object *entry, kvr_relay_entry_t *out, con
     return 0;
 }
 
-int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, const char **reason)
+int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason)
 {
     memset(out, 0, sizeof(*out));
     msgpack_unpacked u;
@@ -133,7 +133,7 @@ int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, 
     for (uint32_t i = 0; i < n; i++) {
         rc = decode_entry(&engines->via.array.ptr[i], &out->entries[i], reason);
         if (rc < 0) {
-            kvr_relay_table_free(out);
+            kvr__relay_table_free(out);
             goto done;
         }
     }
@@ -144,7 +144,7 @@ done:
     return rc;
 }
 
-void kvr_relay_table_free(kvr_relay_table_t *table)
+void kvr__relay_table_free(kvr__relay_table_t *table)
 {
     free(table->entries);
     table->entries = NULL;
@@ -163,7 +163,7 @@ static int get_bin(const msgpack_object *map, const char *key, uint8_t *out, siz
     return 0;
 }
 
-int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason)
+int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out, const char **reason)
 {
     memset(out, 0, sizeof(*out));
     msgpack_unpacked u;
@@ -204,7 +204,7 @@ static int pack_str(msgpack_packer *pk, const char *s)
     return msgpack_pack_str(pk, n) | msgpack_pack_str_body(pk, s, n);
 }
 
-int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap)
+int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap)
 {
     if (cap < KVR_RELAY_HEADER)
         return -EMSGSIZE;
@@ -230,7 +230,7 @@ int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *b
     return (int)out.len;
 }
 
-void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count)
+void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count)
 {
     static const char zero[KVR_RELAY_HEADER];
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
@@ -242,7 +242,7 @@ void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t cou
     msgpack_pack_array(pk, count);
 }
 
-void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
+void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
                          bool sampled)
 {
     msgpack_pack_map(pk, 4);
@@ -262,7 +262,7 @@ void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_
         msgpack_pack_false(pk);
 }
 
-int kvr_relay_table_end(msgpack_sbuffer *sb)
+int kvr__relay_table_end(msgpack_sbuffer *sb)
 {
     if (sb->size < KVR_RELAY_HEADER || sb->size - KVR_RELAY_HEADER > KVR_RELAY_FRAME_MAX)
         return -EMSGSIZE;
@@ -270,7 +270,7 @@ int kvr_relay_table_end(msgpack_sbuffer *sb)
     return 0;
 }
 
-int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+int kvr__relay_mac(const void *secret, size_t secret_len, kvr__relay_role_t role,
                   const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN])
 {
     if ((unsigned)role > KVR_RELAY_ROLE_EXPORTER || strlen(mac_labels[role]) != MAC_LABEL_LEN)
@@ -285,12 +285,12 @@ int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
     return 0;
 }
 
-bool kvr_relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN])
+bool kvr__relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN])
 {
     return CRYPTO_memcmp(a, b, KVR_RELAY_MAC_LEN) == 0;
 }
 
-int kvr_relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason)
+int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

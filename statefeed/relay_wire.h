@@ -47,38 +47,38 @@
 /** Longest shared secret read from --relay-secret-file. */
 #define KVR_RELAY_SECRET_MAX 1024
 
-typedef struct kvr_relay_entry_s {
+typedef struct kvr__relay_entry_s {
     kvr_state_frame_t frame;
     uint64_t age_ns;
     bool healthy;
     bool sampled; /* false: no sample yet on the exporter, age_ns meaningless */
-} kvr_relay_entry_t;
+} kvr__relay_entry_t;
 
-typedef struct kvr_relay_table_s {
-    kvr_relay_entry_t *entries;
+typedef struct kvr__relay_table_s {
+    kvr__relay_entry_t *entries;
     uint32_t count;
-} kvr_relay_table_t;
+} kvr__relay_table_t;
 
 /** A challenge, hello or welcome: which fields a side requires is its own rule. */
-typedef struct kvr_relay_handshake_s {
+typedef struct kvr__relay_handshake_s {
     bool has_nonce, has_mac;
     uint8_t nonce[KVR_RELAY_NONCE_LEN];
     uint8_t mac[KVR_RELAY_MAC_LEN];
-} kvr_relay_handshake_t;
+} kvr__relay_handshake_t;
 
 /** Who computes a MAC: each direction has its own label, so one cannot be replayed as the other. */
-typedef enum { KVR_RELAY_ROLE_IMPORTER, KVR_RELAY_ROLE_EXPORTER } kvr_relay_role_t;
+typedef enum { KVR_RELAY_ROLE_IMPORTER, KVR_RELAY_ROLE_EXPORTER } kvr__relay_role_t;
 
 /**
  * The body length a frame header announces; -EMSGSIZE when it is 0 or above
  * max (the stream is then not a relay v2 stream, or hostile).
  */
-int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out);
+int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out);
 
 /**
  * Decodes one table frame body (without its header). Never reads past len
  * and allocates at most a small multiple of len. Returns 0 with out owning
- * its entries (kvr_relay_table_free), or with *reason set (static text):
+ * its entries (kvr__relay_table_free), or with *reason set (static text):
  *   -EMSGSIZE         len is 0 or above KVR_RELAY_FRAME_MAX, or the table
  *                     lists more than KVR_RELAY_MAX_TABLE_ENGINES engines
  *   KVR_EPARSE        not one msgpack map, a missing or mistyped key, a
@@ -86,32 +86,32 @@ int kvr_relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max,
  *   -EPROTONOSUPPORT  "relay" is not KVR_RELAY_VERSION
  * On failure out is empty.
  */
-int kvr_relay_table_decode(const void *buf, size_t len, kvr_relay_table_t *out, const char **reason);
-void kvr_relay_table_free(kvr_relay_table_t *table);
+int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason);
+void kvr__relay_table_free(kvr__relay_table_t *table);
 
 /** Decodes a handshake frame body; 0 or negative with *reason (a nonce or hmac of the wrong size fails). */
-int kvr_relay_handshake_decode(const void *buf, size_t len, kvr_relay_handshake_t *out, const char **reason);
+int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out, const char **reason);
 /** Writes a handshake frame, header included; nonce and mac may each be NULL. Its length, or -EMSGSIZE. */
-int kvr_relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap);
+int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap);
 
 /** Starts a table frame in sb: header placeholder, map, "engines" array of count. */
-void kvr_relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
+void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
 /** Appends one entry to the table being built. */
-void kvr_relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
+void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
                          bool sampled);
 /** Fills the header; -EMSGSIZE when the body exceeds KVR_RELAY_FRAME_MAX. */
-int kvr_relay_table_end(msgpack_sbuffer *sb);
+int kvr__relay_table_end(msgpack_sbuffer *sb);
 
 /** HMAC-SHA256 under secret of the role's label and the other side's nonce. 0 or -EIO. */
-int kvr_relay_mac(const void *secret, size_t secret_len, kvr_relay_role_t role,
+int kvr__relay_mac(const void *secret, size_t secret_len, kvr__relay_role_t role,
                   const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN]);
 /** Constant-time comparison of two MACs. */
-bool kvr_relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN]);
+bool kvr__relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN]);
 
 /**
  * Reads a shared secret: the file's bytes without trailing newlines, 1 to
  * KVR_RELAY_SECRET_MAX of them. 0 with *len_out, or negative with *reason.
  */
-int kvr_relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason);
+int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason);
 
 #endif

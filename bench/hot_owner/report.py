@@ -14,15 +14,7 @@ import os
 import sys
 
 from kvrbench import records
-from kvrbench.records import load_records, percentile
-
-
-def base_url(url):
-    """http://host:port of an engine URL or of a full endpoint URL."""
-    if not url:
-        return None
-    parts = url.split("/")
-    return "/".join(parts[:3]) if len(parts) >= 3 else url
+from kvrbench.records import base_url, load_records, percentile
 
 
 def fleet_running_max(feed_path):

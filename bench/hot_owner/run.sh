@@ -11,12 +11,18 @@
 # then go straight to that engine (so no policy decides them), their later
 # turns through the router. The other 41 are released when the owner reports
 # 35 running.
+#
+# At the end kvroute-canary (bench/canary/) compares the arms, off as the
+# control and on as the treatment, against the gates of --canary-args; the
+# script exits non-zero when a gate fails or the arms cannot be compared.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 orig_args="$*"
 bin="$root/build/plain" build=1 out="" seed=1 time_scale=10 slots=38 trajectories=76 held=35
 turns=3 output_tokens=1000 prefix_tokens=12000 sim_args="" router_args="" arms="off,on"
+canary_args="--min-active-engines 2/2 --max-replication 3 --min-telemetry-coverage 1.0 --max-cache-loss-pp 10"
+canary_args+=" --min-primary-ratio 1.0 --no-increase errors,429,retractions"
 
 usage() {
   cat <<EOF
@@ -37,6 +43,7 @@ Runs the hot-owner scenario for cache_aware without (off) and with (on) --owner-
   --no-build          do not run cmake --build first
   --sim-args "..."    extra flags for kvroute-sim
   --router-args "..." extra flags for kvroute
+  --canary-args "..." gates for kvroute-canary, off vs on (default: $canary_args)
   -h, --help          this text
 Every process started is stopped on exit, also on Ctrl-C.
 EOF
@@ -59,6 +66,7 @@ while (($#)); do
     --no-build) build=0 ;;
     --sim-args) sim_args=$2; shift ;;
     --router-args) router_args=$2; shift ;;
+    --canary-args) canary_args=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -142,8 +150,9 @@ run_arm() { # off|on
     --trace "$out/phase1.trace.jsonl" --out "$dir/phase1.jsonl" --run-id "p1-$arm" --quiet &
   local p1=$!
   kvr_track "$p1"
-  local running
-  running=$(kvr_wait_running "$owner" "$held" 120) || true
+  local running failures=()
+  running=$(kvr_wait_running "$owner" "$held" 120) ||
+    failures+=("the owner reached $running running, not the $held of the forced start")
   echo "hot_owner: arm $arm: owner running $running, peer running $(kvr_running "$peer"); releasing the rest"
   local rc=0
   "$REPLAY" --url "$url" --closed-loop --trace "$out/phase2.trace.jsonl" --out "$dir/phase2.jsonl" \
@@ -152,9 +161,22 @@ run_arm() { # off|on
   kvr_track "$p2"
   wait "$p2" || rc=$?
   wait "$p1" || rc=$?
-  curl -s --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" || true
-  printf '{"owner": "%s", "peer": "%s", "time_scale": %s, "turns": %s, "held_start_running": %s}\n' \
-    "$owner" "$peer" "$time_scale" "$turns" "$running" >"$dir/arm.json"
+  kvr_forget "$p1"
+  kvr_forget "$p2"
+  # Exit 1 is failed requests, which the canary counts; more is a replay that could not run.
+  ((rc <= 1)) || failures+=("kvroute-replay exited $rc")
+  local name pid
+  for name in sampler router feed sim; do
+    pid=${name}_pid
+    kill -0 "${!pid}" 2>/dev/null || failures+=("$name exited before the end of the run")
+  done
+  curl -sf --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" ||
+    failures+=("the router's /metrics could not be read")
+  curl -sf --max-time 5 "$e0/metrics" >"$dir/engine-0-metrics.txt" || failures+=("$e0/metrics could not be read")
+  curl -sf --max-time 5 "$e1/metrics" >"$dir/engine-1-metrics.txt" || failures+=("$e1/metrics could not be read")
+  # What report.py and kvroute-canary read (bench/canary/README.md).
+  python3 "$root/bench/hot_owner/arm_json.py" "$dir/arm.json" "$owner" "$peer" "$time_scale" "$turns" \
+    "$running" "$e0" "$e1" "${failures[@]}"
   kvr_stop "$sampler_pid"
   kvr_stop "$router_pid"
   kvr_stop "$feed_pid"
@@ -175,4 +197,15 @@ for arm in "${arm_list[@]}"; do
   run_arm "$arm" || { echo "hot_owner: arm $arm had failed requests" >&2; failed=1; }
 done
 python3 "$root/bench/hot_owner/report.py" "$out"
-exit "$failed"
+
+canary_rc=0
+if [[ -f $out/off/arm.json && -f $out/on/arm.json && ,$arms, == *,off,* && ,$arms, == *,on,* ]]; then
+  echo "hot_owner: kvroute-canary off (control) vs on (treatment): $canary_args"
+  # shellcheck disable=SC2086
+  "$root/bench/canary/kvroute-canary" "$out/off" "$out/on" $canary_args --json "$out/canary.json" \
+    | tee "$out/canary.txt" || canary_rc=${PIPESTATUS[0]}
+else
+  echo "hot_owner: the canary compares both arms (--arms off,on); skipped"
+fi
+((failed)) && exit "$failed"
+exit "$canary_rc"

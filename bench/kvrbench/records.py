@@ -20,6 +20,14 @@ def load_records(path):
     return recs
 
 
+def base_url(url):
+    """http://host:port of an engine URL or of a full endpoint URL."""
+    if not url:
+        return None
+    parts = url.split("/")
+    return "/".join(parts[:3]) if len(parts) >= 3 else url
+
+
 def percentile(values, p):
     """Linear interpolation between closest ranks, as kvroute-replay prints it."""
     if not values:

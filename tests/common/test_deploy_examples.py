@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """The shipped deploy files work with the programs as built.
 
-Each example config under deploy/examples/ is started with the real binary
-(addresses rewritten to loopback ports chosen now, names and paths made
-unique), must come up and listen, and must stop cleanly on SIGTERM; a flag
-the program no longer has fails here first. The Prometheus files are checked
+Each example config under deploy/examples/, and each config file of the
+Kubernetes base's ConfigMap (deploy/kubernetes/), is started with the real
+binary (addresses rewritten to loopback ports chosen now, names and paths
+made unique), must come up and listen, and must stop cleanly on SIGTERM; a
+flag the program no longer has fails here first. The Kubernetes configs are
+also asked the paths deployment.yaml's probes use, which must answer. The Prometheus files are checked
 with promtool and the units with systemd-analyze when those are installed.
 
 Run by ctest (test_deploy_examples) with KVR_SOURCE_DIR,
 KVR_BIN_KVROUTE_STATEFEED and KVR_BIN_KVROUTE set.
 """
 
+import json
 import os
 import re
 import shutil
@@ -20,6 +23,13 @@ import subprocess
 import tempfile
 import time
 import unittest
+import urllib.error
+import urllib.request
+
+try:
+    import yaml
+except ImportError:  # python3-yaml: only the Kubernetes probe paths need it
+    yaml = None
 
 SOURCE_DIR = os.environ.get("KVR_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -68,12 +78,14 @@ class ExampleConfigTest(unittest.TestCase):
             self.ports[key] = "127.0.0.1:%d" % free_port()
         return self.ports[key]
 
-    def rewrite(self, name, listen_port):
-        with open(os.path.join(DEPLOY, "examples", name)) as f:
+    def rewrite(self, name, listen_port, folder="examples"):
+        with open(os.path.join(DEPLOY, folder, name)) as f:
             text = f.read()
         text = re.sub(r"\b(?:0\.0\.0\.0|127\.0\.0\.1):(?:8080|9464)\b", "127.0.0.1:%d" % listen_port,
                       text)
         text = re.sub(r"\b10\.\d+\.\d+\.\d+:\d+\b", self.loopback, text)
+        # Engines by DNS name (the Kubernetes configs): loopback ports too.
+        text = re.sub(r"(?<=http://)[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*:\d+\b", self.loopback, text)
         text = text.replace("/kvroute-state", self.shm)
         text = text.replace("/run/kvroute/push.sock", os.path.join(self.tmp, "push.sock"))
         text = text.replace("/var/log/kvroute/", self.tmp + "/")
@@ -83,9 +95,9 @@ class ExampleConfigTest(unittest.TestCase):
             f.write(text)
         return path
 
-    def run_example(self, binary, name):
+    def run_example(self, binary, name, folder="examples", probes=()):
         port = free_port()
-        config = self.rewrite(name, port)
+        config = self.rewrite(name, port, folder)
         log_path = os.path.join(self.tmp, name + ".log")
         with open(log_path, "w") as log:
             proc = subprocess.Popen([binary, "--config", config], stdout=log, stderr=subprocess.STDOUT)
@@ -95,6 +107,8 @@ class ExampleConfigTest(unittest.TestCase):
                 log_text = f.read()[-3000:]
             self.assertTrue(up, "%s with %s did not come up:\n%s" % (os.path.basename(binary), name,
                                                                      log_text))
+            for kind, path in probes:
+                self.check_probe(port, kind, path)
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -105,6 +119,38 @@ class ExampleConfigTest(unittest.TestCase):
                 proc.wait()
                 rc = None
         self.assertEqual(rc, 0, "%s did not stop cleanly on SIGTERM" % name)
+
+    def check_probe(self, port, kind, path):
+        # Liveness must answer 200; readiness 200 "ready" or 503 with the
+        # reason (the engines are down here), never a 404.
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=5) as resp:
+                status, body = resp.status, resp.read().decode()
+        except urllib.error.HTTPError as e:
+            status, body = e.code, e.read().decode()
+        if kind == "livenessProbe":
+            self.assertEqual(status, 200, "%s %s: %s" % (kind, path, body))
+        else:
+            self.assertIn(status, (200, 503), "%s %s: %s" % (kind, path, body))
+            self.assertIn(json.loads(body).get("status"), ("ready", "no_healthy_engine"), body)
+
+    def kubernetes_probes(self, container):
+        """(kind, path) of each HTTP probe deployment.yaml gives the container."""
+        with open(os.path.join(DEPLOY, "kubernetes", "deployment.yaml")) as f:
+            dep = next(d for d in yaml.safe_load_all(f) if d and d.get("kind") == "Deployment")
+        c = next(c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == container)
+        probes = [(k, c[k]["httpGet"]["path"]) for k in ("livenessProbe", "readinessProbe", "startupProbe")
+                  if k in c and "httpGet" in c[k]]
+        self.assertTrue(probes, "container %s has HTTP probes" % container)
+        return probes
+
+    @unittest.skipUnless(ROUTER and yaml, "kvroute not built or python3-yaml missing")
+    def test_kubernetes_router_config(self):
+        self.run_example(ROUTER, "kvroute.conf", "kubernetes", self.kubernetes_probes("router"))
+
+    @unittest.skipUnless(STATEFEED and yaml, "kvroute-statefeed not built or python3-yaml missing")
+    def test_kubernetes_statefeed_config(self):
+        self.run_example(STATEFEED, "statefeed.conf", "kubernetes", self.kubernetes_probes("statefeed"))
 
     @unittest.skipUnless(STATEFEED, "kvroute-statefeed not built")
     def test_statefeed_example(self):

@@ -56,12 +56,12 @@ static void table(msgpack_sbuffer *sb, unsigned count)
 {
     msgpack_packer pk;
     msgpack_sbuffer_init(sb);
-    kvr_relay_table_begin(&pk, sb, count);
+    kvr__relay_table_begin(&pk, sb, count);
     for (unsigned i = 0; i < count; i++) {
         kvr_state_frame_t f = fixture(i, i % 2 == 0);
-        kvr_relay_table_add(&pk, &f, 1000000u * i, i != 1, i != 2);
+        kvr__relay_table_add(&pk, &f, 1000000u * i, i != 1, i != 2);
     }
-    kvr_relay_table_end(sb);
+    kvr__relay_table_end(sb);
 }
 
 /* A dispatch segment with two routers' rows and ring entries, and its defects. */
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
     bad |= put(dir, "relay", "table3_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {0}, mac[KVR_RELAY_MAC_LEN];
     uint8_t hello[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int n = kvr_relay_handshake_encode(nonce, NULL, hello, sizeof(hello));
+    int n = kvr__relay_handshake_encode(nonce, NULL, hello, sizeof(hello));
     bad |= n < 0 || put(dir, "relay", "challenge_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
     char stream[8192];
     size_t slen = 0;
@@ -163,8 +163,8 @@ int main(int argc, char **argv)
     }
     bad |= put(dir, "relay", "stream_challenge_table.bin", stream, slen);
     msgpack_sbuffer_destroy(&sb);
-    bad |= kvr_relay_mac("secret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac) != 0;
-    n = kvr_relay_handshake_encode(nonce, mac, hello, sizeof(hello));
+    bad |= kvr__relay_mac("secret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac) != 0;
+    n = kvr__relay_handshake_encode(nonce, mac, hello, sizeof(hello));
     bad |= n < 0 || put(dir, "relay", "hello_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
     table(&sb, 0);
     bad |= put(dir, "relay", "table0_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);

@@ -14,7 +14,7 @@ typedef struct {
     const char *text;
     int ok;
     const char *url;
-    kvr_feed_kind_t kind;
+    kvr__feed_kind_t kind;
 } spec_case_t;
 
 /* Criterion re-executes the binary per test, so parameters are indexes into
@@ -45,8 +45,8 @@ ParameterizedTestParameters(feed_config, engine_spec)
 ParameterizedTest(size_t *i, feed_config, engine_spec)
 {
     const spec_case_t *c = &spec_cases[*i];
-    kvr_feed_engine_spec_t spec;
-    int rc = kvr_feed_engine_spec_parse(c->text, &spec);
+    kvr__feed_engine_spec_t spec;
+    int rc = kvr__feed_engine_spec_parse(c->text, &spec);
     if (!c->ok) {
         cr_expect_lt(rc, 0, "'%s' accepted", c->text);
         return;
@@ -65,11 +65,11 @@ Test(feed_config, defaults_and_file, .timeout = 5.)
     fprintf(fp, "# fleet\n\n--period-ms 20   # fast\nengine http://a:1\n"
                 "engine=http://b:2,kind=sglang\n  fail-threshold 5\n");
     fclose(fp);
-    kvr_feed_config_t cfg;
-    kvr_feed_config_init(&cfg);
+    kvr__feed_config_t cfg;
+    kvr__feed_config_init(&cfg);
     char *argv[] = {"kvroute-statefeed", "--engine", "http://c:3", "--config", path,
                     "--fail-threshold=7", NULL};
-    cr_assert_eq(kvr_feed_config_parse_args(&cfg, 6, argv), 0);
+    cr_assert_eq(kvr__feed_config_parse_args(&cfg, 6, argv), 0);
     cr_expect_eq(cfg.period_ns, 20 * KVR_NS_PER_MS);
     cr_expect_eq(cfg.timeout_ns, 80 * KVR_NS_PER_MS, "timeout defaults to four periods");
     cr_expect_eq(cfg.fail_threshold, 7, "the command line overrides the file");
@@ -80,17 +80,17 @@ Test(feed_config, defaults_and_file, .timeout = 5.)
     cr_expect_eq(cfg.engines[1].kind, KVR_FEED_KIND_SGLANG);
     cr_expect_str_eq(cfg.engines[2].url, "http://c:3");
     cr_expect_not(cfg.engines[2].from_file, "SIGHUP must not remove command-line engines");
-    kvr_feed_config_free(&cfg);
+    kvr__feed_config_free(&cfg);
     unlink(path);
 }
 
 Test(feed_config, duplicate_engine_refused, .timeout = 5.)
 {
-    kvr_feed_config_t cfg;
-    kvr_feed_config_init(&cfg);
+    kvr__feed_config_t cfg;
+    kvr__feed_config_init(&cfg);
     char *argv[] = {"kvroute-statefeed", "--engine", "http://a:1", "--engine", "http://a:1", NULL};
-    cr_expect_lt(kvr_feed_config_parse_args(&cfg, 5, argv), 0);
-    kvr_feed_config_free(&cfg);
+    cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, argv), 0);
+    kvr__feed_config_free(&cfg);
 }
 
 /* The shipped examples must parse: operators start from them. */
@@ -104,9 +104,9 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
         snprintf(path, sizeof(path), "%s/%s", src, files[i]);
         if (access(path, R_OK) != 0)
             continue; /* not in this tree */
-        kvr_feed_config_t cfg;
-        kvr_feed_config_init(&cfg);
-        cr_expect_eq(kvr_feed_config_load_file(&cfg, path, false), 0, "%s does not parse", files[i]);
-        kvr_feed_config_free(&cfg);
+        kvr__feed_config_t cfg;
+        kvr__feed_config_init(&cfg);
+        cr_expect_eq(kvr__feed_config_load_file(&cfg, path, false), 0, "%s does not parse", files[i]);
+        kvr__feed_config_free(&cfg);
     }
 }

@@ -17,7 +17,7 @@ typedef struct {
     int result;
 } outcome_t;
 
-static void on_done(kvr_http_conn_t *conn, int result, void *arg)
+static void on_done(kvr__http_client_conn_t *conn, int result, void *arg)
 {
     (void)conn;
     outcome_t *o = arg;
@@ -26,10 +26,10 @@ static void on_done(kvr_http_conn_t *conn, int result, void *arg)
 }
 
 /* Runs the ring until the request finished; returns its result. */
-static int get(struct io_uring *ring, kvr_http_conn_t *c, const char *path, uint64_t timeout_ms)
+static int get(struct io_uring *ring, kvr__http_client_conn_t *c, const char *path, uint64_t timeout_ms)
 {
     outcome_t o = {0, 0};
-    int rc = kvr_http_get(c, ring, path, timeout_ms * KVR_NS_PER_MS, on_done, &o);
+    int rc = kvr__http_client_get(c, ring, path, timeout_ms * KVR_NS_PER_MS, on_done, &o);
     if (rc < 0)
         return rc;
     while (o.calls == 0) {
@@ -37,17 +37,17 @@ static int get(struct io_uring *ring, kvr_http_conn_t *c, const char *path, uint
         struct io_uring_cqe *cqe;
         unsigned head, seen = 0;
         io_uring_for_each_cqe(ring, head, cqe) {
-            kvr_op_t *op = io_uring_cqe_get_data(cqe);
+            kvr__op_t *op = io_uring_cqe_get_data(cqe);
             if (op != NULL && op->kind == KVR_OP_HTTP)
-                kvr_http_on_cqe(op->owner, ring, cqe->res);
+                kvr__http_client_on_cqe(op->owner, ring, cqe->res);
             else if (op != NULL && op->kind == KVR_OP_HTTP_SEND)
-                kvr_http_on_send_cqe(op->owner, cqe->res);
+                kvr__http_client_on_send_cqe(op->owner, cqe->res);
             seen++;
         }
         io_uring_cq_advance(ring, seen);
     }
     cr_assert_eq(o.calls, 1, "done called more than once");
-    cr_assert_not(kvr_http_busy(c));
+    cr_assert_not(kvr__http_client_busy(c));
     return o.result;
 }
 
@@ -73,8 +73,8 @@ Test(feed_http, keep_alive_reuses_one_connection)
     responder_set_bodies(resp, 0, "vllm:num_requests_running 1\n", NULL);
     char url[64];
     snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
-    kvr_http_conn_t c;
-    cr_assert_eq(kvr_http_conn_init(&c, url), 0);
+    kvr__http_client_conn_t c;
+    cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     for (int i = 0; i < 5; i++) {
         cr_assert_eq(get(&ring, &c, "/metrics", 2000), 0);
         cr_expect_eq(c.status, 200);
@@ -83,7 +83,7 @@ Test(feed_http, keep_alive_reuses_one_connection)
     cr_expect_eq(responder_connections(resp, 0), 1, "keep-alive not kept");
     cr_expect_eq(get(&ring, &c, "/v1/loads", 2000), 0);
     cr_expect_eq(c.status, 404);
-    kvr_http_conn_close(&c);
+    kvr__http_client_conn_close(&c);
 }
 
 Test(feed_http, stalled_peer_times_out)
@@ -92,11 +92,11 @@ Test(feed_http, stalled_peer_times_out)
     responder_set_mode(resp, 0, RESPONDER_STALL);
     char url[64];
     snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
-    kvr_http_conn_t c;
-    cr_assert_eq(kvr_http_conn_init(&c, url), 0);
+    kvr__http_client_conn_t c;
+    cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_expect_eq(get(&ring, &c, "/metrics", 100), -ETIMEDOUT);
     cr_expect_eq(c.fd, -1, "a timed-out connection must not be reused");
-    kvr_http_conn_close(&c);
+    kvr__http_client_conn_close(&c);
 }
 
 Test(feed_http, refused_and_recovered)
@@ -104,8 +104,8 @@ Test(feed_http, refused_and_recovered)
     responder_set_bodies(resp, 0, "x 1\n", NULL);
     char url[64];
     snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
-    kvr_http_conn_t c;
-    cr_assert_eq(kvr_http_conn_init(&c, url), 0);
+    kvr__http_client_conn_t c;
+    cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_assert_eq(get(&ring, &c, "/metrics", 2000), 0);
     /* The peer drops every connection and comes back: the kept-alive socket
      * is dead, the client notices and reconnects within the same request. */
@@ -115,7 +115,7 @@ Test(feed_http, refused_and_recovered)
     responder_set_mode(resp, 0, RESPONDER_OK);
     cr_expect_eq(get(&ring, &c, "/metrics", 2000), 0);
     cr_expect_eq(c.status, 200);
-    kvr_http_conn_close(&c);
+    kvr__http_client_conn_close(&c);
 }
 
 /* The tests above rely on a mode change being done when it returns: a port
@@ -136,14 +136,14 @@ Test(feed_http, idle_connection_closed_by_peer_is_retried)
     responder_set_bodies(resp, 0, "x 1\n", NULL);
     char url[64];
     snprintf(url, sizeof(url), "http://127.0.0.1:%u", responder_port(resp, 0));
-    kvr_http_conn_t c;
-    cr_assert_eq(kvr_http_conn_init(&c, url), 0);
+    kvr__http_client_conn_t c;
+    cr_assert_eq(kvr__http_client_conn_init(&c, url), 0);
     cr_assert_eq(get(&ring, &c, "/metrics", 2000), 0);
     responder_drop_connections(resp, 0);
     int rc = get(&ring, &c, "/metrics", 2000);
     cr_expect_eq(rc, 0, "a stale keep-alive socket failed the poll: %d", rc);
     cr_expect_eq(responder_connections(resp, 0), 2);
-    kvr_http_conn_close(&c);
+    kvr__http_client_conn_close(&c);
 }
 
 static const char *const bad_urls[] = {"ftp://127.0.0.1:1", "127.0.0.1:80", "http://", "http://[::1",
@@ -160,6 +160,6 @@ ParameterizedTestParameters(feed_http, bad_urls_refused)
 
 ParameterizedTest(size_t *i, feed_http, bad_urls_refused)
 {
-    kvr_http_conn_t c;
-    cr_expect_lt(kvr_http_conn_init(&c, bad_urls[*i]), 0, "%s accepted", bad_urls[*i]);
+    kvr__http_client_conn_t c;
+    cr_expect_lt(kvr__http_client_conn_init(&c, bad_urls[*i]), 0, "%s accepted", bad_urls[*i]);
 }

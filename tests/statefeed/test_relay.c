@@ -162,19 +162,19 @@ static void write_file(char *path_template, const char *text)
 static bool peer_handshake_with(int fd, const char *secret)
 {
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {1, 2, 3}, frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int len = kvr_relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
     if (len < 0 || send(fd, frame, (size_t)len, MSG_NOSIGNAL) != len)
         return false;
     uint32_t n = 0;
-    kvr_relay_handshake_t hello;
-    if (!read_exact(fd, frame, KVR_RELAY_HEADER, 3000) || kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) != 0 ||
+    kvr__relay_handshake_t hello;
+    if (!read_exact(fd, frame, KVR_RELAY_HEADER, 3000) || kvr__relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) != 0 ||
         !read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000) ||
-        kvr_relay_handshake_decode(frame + KVR_RELAY_HEADER, n, &hello, NULL) != 0 || !hello.has_nonce)
+        kvr__relay_handshake_decode(frame + KVR_RELAY_HEADER, n, &hello, NULL) != 0 || !hello.has_nonce)
         return false;
     uint8_t mac[KVR_RELAY_MAC_LEN];
     if (secret != NULL)
-        kvr_relay_mac(secret, strlen(secret), KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac);
-    len = kvr_relay_handshake_encode(NULL, secret ? mac : NULL, frame, sizeof(frame));
+        kvr__relay_mac(secret, strlen(secret), KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac);
+    len = kvr__relay_handshake_encode(NULL, secret ? mac : NULL, frame, sizeof(frame));
     return len > 0 && send(fd, frame, (size_t)len, MSG_NOSIGNAL) == len;
 }
 
@@ -188,16 +188,16 @@ static void storm_table(msgpack_sbuffer *sb, unsigned round, unsigned count)
 {
     msgpack_packer pk;
     msgpack_sbuffer_init(sb);
-    kvr_relay_table_begin(&pk, sb, count);
+    kvr__relay_table_begin(&pk, sb, count);
     for (unsigned i = 0; i < count; i++) {
         kvr_state_frame_t f;
         memset(&f, 0, sizeof(f));
         f.version = KVR_STATE_FRAME_VERSION;
         snprintf(f.state.engine_id, sizeof(f.state.engine_id), "http://storm-%u-%u:1", round, i);
         f.state.running = 1;
-        kvr_relay_table_add(&pk, &f, 1000, true, true);
+        kvr__relay_table_add(&pk, &f, 1000, true, true);
     }
-    cr_assert_eq(kvr_relay_table_end(sb), 0);
+    cr_assert_eq(kvr__relay_table_end(sb), 0);
 }
 
 typedef struct storm_s {
@@ -455,9 +455,9 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     close(fd);
     cr_assert_gt(got, KVR_RELAY_HEADER, "the export closed a silent client without a challenge or kept it");
     uint32_t n = 0;
-    kvr_relay_handshake_t challenge;
-    cr_assert_eq(kvr_relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
-    cr_expect_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &challenge, NULL), 0);
+    kvr__relay_handshake_t challenge;
+    cr_assert_eq(kvr__relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
+    cr_expect_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &challenge, NULL), 0);
     cr_expect(challenge.has_nonce);
     cr_expect_eq((size_t)got, KVR_RELAY_HEADER + n, "table bytes reached an unauthenticated client");
 
@@ -543,10 +543,10 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     uint32_t n = 0;
     cr_assert(read_exact(fd, frame, KVR_RELAY_HEADER, 3000));
-    cr_assert_eq(kvr_relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n), 0);
+    cr_assert_eq(kvr__relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n), 0);
     cr_assert(read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000));
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {9};
-    int len = kvr_relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
     cr_assert_eq(send(fd, frame, (size_t)len, MSG_NOSIGNAL), len);
     cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_subscribers", 1, 3000), "hello not accepted");
     /* Now it reads nothing: the export must give the slot back, not wait forever. */

@@ -34,12 +34,12 @@ static void build(msgpack_sbuffer *sb, unsigned count)
 {
     msgpack_packer pk;
     msgpack_sbuffer_init(sb);
-    kvr_relay_table_begin(&pk, sb, count);
+    kvr__relay_table_begin(&pk, sb, count);
     for (unsigned i = 0; i < count; i++) {
         kvr_state_frame_t f = frame_for(i);
-        kvr_relay_table_add(&pk, &f, 1000u * i, i % 2 == 0, i != 3);
+        kvr__relay_table_add(&pk, &f, 1000u * i, i % 2 == 0, i != 3);
     }
-    cr_assert_eq(kvr_relay_table_end(sb), 0);
+    cr_assert_eq(kvr__relay_table_end(sb), 0);
 }
 
 Test(relay_wire, table_round_trip, .timeout = 5.)
@@ -47,11 +47,11 @@ Test(relay_wire, table_round_trip, .timeout = 5.)
     msgpack_sbuffer sb;
     build(&sb, 5);
     uint32_t n = 0;
-    cr_assert_eq(kvr_relay_frame_length((const uint8_t *)sb.data, KVR_RELAY_FRAME_MAX, &n), 0);
+    cr_assert_eq(kvr__relay_frame_length((const uint8_t *)sb.data, KVR_RELAY_FRAME_MAX, &n), 0);
     cr_assert_eq(n, sb.size - KVR_RELAY_HEADER);
-    kvr_relay_table_t t;
+    kvr__relay_table_t t;
     const char *reason = NULL;
-    cr_assert_eq(kvr_relay_table_decode(sb.data + KVR_RELAY_HEADER, n, &t, &reason), 0, "%s", reason);
+    cr_assert_eq(kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, n, &t, &reason), 0, "%s", reason);
     cr_assert_eq(t.count, 5);
     for (unsigned i = 0; i < 5; i++) {
         kvr_state_frame_t want = frame_for(i);
@@ -61,7 +61,7 @@ Test(relay_wire, table_round_trip, .timeout = 5.)
         cr_expect_eq(t.entries[i].healthy, i % 2 == 0);
         cr_expect_eq(t.entries[i].sampled, i != 3);
     }
-    kvr_relay_table_free(&t);
+    kvr__relay_table_free(&t);
     msgpack_sbuffer_destroy(&sb);
 }
 
@@ -72,8 +72,8 @@ Test(relay_wire, every_truncation_is_rejected, .timeout = 10.)
     const char *body = sb.data + KVR_RELAY_HEADER;
     size_t len = sb.size - KVR_RELAY_HEADER;
     for (size_t cut = 0; cut < len; cut++) {
-        kvr_relay_table_t t;
-        cr_assert_lt(kvr_relay_table_decode(body, cut, &t, NULL), 0, "a table cut at %zu decoded", cut);
+        kvr__relay_table_t t;
+        cr_assert_lt(kvr__relay_table_decode(body, cut, &t, NULL), 0, "a table cut at %zu decoded", cut);
         cr_assert_null(t.entries);
     }
     msgpack_sbuffer_destroy(&sb);
@@ -109,9 +109,9 @@ ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allo
 {
     /* Under ASan an attempt to allocate the announced size aborts the test
      * (allocation-size-too-big); the fuzz build's -malloc_limit_mb does the same. */
-    kvr_relay_table_t t;
+    kvr__relay_table_t t;
     const char *reason = NULL;
-    int rc = kvr_relay_table_decode(hostile[*i].bytes, hostile[*i].len, &t, &reason);
+    int rc = kvr__relay_table_decode(hostile[*i].bytes, hostile[*i].len, &t, &reason);
     cr_expect_lt(rc, 0, "%s decoded", hostile[*i].what);
     cr_expect(rc == KVR_EPARSE || rc == -EPROTONOSUPPORT, "%s: %s", hostile[*i].what, kvr_strerror(rc));
     cr_expect_not_null(reason);
@@ -127,9 +127,9 @@ Test(relay_wire, frame_of_many_small_objects_is_refused_before_msgpack, .timeout
                                    'g', 'i', 'n', 'e', 's', 0xdd, 0x00, 0x10, 0x00, 0x00};
     memcpy(body, head, sizeof(head));
     memset(body + sizeof(head), 0xc0, count);
-    kvr_relay_table_t t;
+    kvr__relay_table_t t;
     const char *reason = NULL;
-    cr_expect_eq(kvr_relay_table_decode(body, sizeof(head) + count, &t, &reason), KVR_EPARSE);
+    cr_expect_eq(kvr__relay_table_decode(body, sizeof(head) + count, &t, &reason), KVR_EPARSE);
     cr_expect(reason != NULL && strstr(reason, "more objects") != NULL, "refused late: %s", reason);
     free(body);
 }
@@ -139,10 +139,10 @@ Test(relay_wire, frame_length_is_capped, .timeout = 5.)
     uint32_t n = 0;
     const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x00, 0x40, 0x00, 0x01}, max[4] = {0x00, 0x40, 0x00, 0x00};
     const uint8_t v1[4] = {0x82, 0xa5, 'r', 'e'}; /* a relay v1 stream read as a header */
-    cr_expect_eq(kvr_relay_frame_length(zero, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
-    cr_expect_eq(kvr_relay_frame_length(over, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
-    cr_expect_eq(kvr_relay_frame_length(v1, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
-    cr_expect_eq(kvr_relay_frame_length(max, KVR_RELAY_FRAME_MAX, &n), 0);
+    cr_expect_eq(kvr__relay_frame_length(zero, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr__relay_frame_length(over, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr__relay_frame_length(v1, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
+    cr_expect_eq(kvr__relay_frame_length(max, KVR_RELAY_FRAME_MAX, &n), 0);
     cr_expect_eq(n, KVR_RELAY_FRAME_MAX);
 }
 
@@ -150,8 +150,8 @@ Test(relay_wire, table_with_too_many_engines_is_refused, .timeout = 10.)
 {
     msgpack_sbuffer sb;
     build(&sb, KVR_RELAY_MAX_TABLE_ENGINES + 1);
-    kvr_relay_table_t t;
-    cr_expect_eq(kvr_relay_table_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, &t, NULL),
+    kvr__relay_table_t t;
+    cr_expect_eq(kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, &t, NULL),
                  -EMSGSIZE);
     msgpack_sbuffer_destroy(&sb);
 }
@@ -161,39 +161,39 @@ Test(relay_wire, handshake_round_trip_and_mac, .timeout = 5.)
     uint8_t nonce[KVR_RELAY_NONCE_LEN], buf[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     for (unsigned i = 0; i < sizeof(nonce); i++)
         nonce[i] = (uint8_t)(i * 7 + 1);
-    int len = kvr_relay_handshake_encode(nonce, NULL, buf, sizeof(buf));
+    int len = kvr__relay_handshake_encode(nonce, NULL, buf, sizeof(buf));
     cr_assert_gt(len, KVR_RELAY_HEADER);
     uint32_t n = 0;
-    cr_assert_eq(kvr_relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
+    cr_assert_eq(kvr__relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
     cr_assert_eq(n + KVR_RELAY_HEADER, (uint32_t)len);
-    kvr_relay_handshake_t h;
-    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &h, NULL), 0);
+    kvr__relay_handshake_t h;
+    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &h, NULL), 0);
     cr_expect(h.has_nonce);
     cr_expect_not(h.has_mac);
     cr_assert_eq(memcmp(h.nonce, nonce, sizeof(nonce)), 0);
 
     uint8_t mac[KVR_RELAY_MAC_LEN], other[KVR_RELAY_MAC_LEN];
-    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac), 0);
-    cr_assert_eq(kvr_relay_mac("s3cres", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
-    cr_expect_not(kvr_relay_mac_equal(mac, other), "another secret gave the same mac");
-    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_EXPORTER, nonce, other), 0);
-    cr_expect_not(kvr_relay_mac_equal(mac, other), "the importer's proof would pass as the exporter's");
+    cr_assert_eq(kvr__relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac), 0);
+    cr_assert_eq(kvr__relay_mac("s3cres", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
+    cr_expect_not(kvr__relay_mac_equal(mac, other), "another secret gave the same mac");
+    cr_assert_eq(kvr__relay_mac("s3cret", 6, KVR_RELAY_ROLE_EXPORTER, nonce, other), 0);
+    cr_expect_not(kvr__relay_mac_equal(mac, other), "the importer's proof would pass as the exporter's");
     nonce[0] ^= 1;
-    cr_assert_eq(kvr_relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
-    cr_expect_not(kvr_relay_mac_equal(mac, other), "another nonce gave the same mac: replayable");
+    cr_assert_eq(kvr__relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
+    cr_expect_not(kvr__relay_mac_equal(mac, other), "another nonce gave the same mac: replayable");
 
-    len = kvr_relay_handshake_encode(nonce, mac, buf, sizeof(buf));
+    len = kvr__relay_handshake_encode(nonce, mac, buf, sizeof(buf));
     cr_assert_gt(len, 0);
-    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
     cr_expect(h.has_mac && h.has_nonce);
-    cr_expect(kvr_relay_mac_equal(h.mac, mac));
-    len = kvr_relay_handshake_encode(NULL, NULL, buf, sizeof(buf));
-    cr_assert_eq(kvr_relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_expect(kvr__relay_mac_equal(h.mac, mac));
+    len = kvr__relay_handshake_encode(NULL, NULL, buf, sizeof(buf));
+    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
     cr_expect_not(h.has_mac || h.has_nonce);
     /* A short nonce is refused, not padded. */
     static const uint8_t short_nonce[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02,
                                           0xa5, 'n', 'o', 'n', 'c', 'e', 0xc4, 0x01, 0x00};
-    cr_expect_eq(kvr_relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL), KVR_EPARSE);
+    cr_expect_eq(kvr__relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL), KVR_EPARSE);
 }
 
 Test(relay_wire, secret_file_rules, .timeout = 5.)
@@ -204,16 +204,16 @@ Test(relay_wire, secret_file_rules, .timeout = 5.)
     uint8_t secret[KVR_RELAY_SECRET_MAX];
     size_t len = 0;
     const char *reason = NULL;
-    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EINVAL, "empty accepted");
+    cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EINVAL, "empty accepted");
     cr_assert_eq(write(fd, "hunter2\n", 8), 8);
-    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
+    cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
     cr_expect_eq(len, 7, "trailing newline kept");
     cr_expect_eq(memcmp(secret, "hunter2", 7), 0);
     char big[KVR_RELAY_SECRET_MAX];
     memset(big, 'a', sizeof(big));
     cr_assert_eq(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
-    cr_expect_eq(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EMSGSIZE);
+    cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EMSGSIZE);
     close(fd);
     unlink(path);
-    cr_expect_lt(kvr_relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
+    cr_expect_lt(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
 }

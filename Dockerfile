@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: Apache-2.0
+# kvroute, kvroute-statefeed and kvroute-shm on Debian 12.
+#
+#   docker build -t kvroute .
+#   docker run --rm -p 8080:8080 kvroute --listen 0.0.0.0:8080 --engine http://10.0.0.11:8000 --es 0
+#
+# The builder runs the README's "Building by hand" commands, nothing else
+# (tests/deploy/test_dockerfile.py checks that they stay the same lines).
+# The runtime stage holds the three programs and the shared libraries they
+# link, and runs them as the unprivileged user kvroute (uid 10001).
+
+FROM debian:bookworm AS builder
+WORKDIR /src
+COPY . .
+RUN scripts/install-deps.sh
+RUN cmake -S . -B build/plain && cmake --build build/plain -j
+
+FROM debian:bookworm-slim
+# Shared libraries of the three programs (ldd): libuv, liburing (statefeed's
+# event loop), msgpack-c (push frames, relay), xxHash, cJSON, OpenSSL's
+# libcrypto (relay HMAC). No curl: only the bench's replayer links it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+       libuv1 liburing2 libmsgpackc2 libxxhash0 libcjson1 libssl3 \
+    && rm -rf /var/lib/apt/lists/*
+RUN groupadd --system --gid 10001 kvroute \
+    && useradd --system --uid 10001 --gid kvroute --no-create-home --home-dir /nonexistent \
+       --shell /usr/sbin/nologin kvroute
+COPY --from=builder /src/build/plain/router/kvroute /src/build/plain/statefeed/kvroute-statefeed \
+     /src/build/plain/shm_layout/kvroute-shm /usr/local/bin/
+COPY deploy/examples/ /usr/share/doc/kvroute/examples/
+USER 10001:10001
+# Router clients and /metrics; statefeed's /metrics (when it listens there).
+EXPOSE 8080 9464
+ENTRYPOINT ["/usr/local/bin/kvroute"]
+CMD ["--help"]
