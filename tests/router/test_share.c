@@ -46,7 +46,7 @@ static void start_router(int i, bool share)
     argv[k++] = "--es";
     argv[k++] = "0";
     argv[k++] = "--policy";
-    argv[k++] = "sticky";
+    argv[k++] = "sticky"; /* load_only, and oneshot pins for requests with a session */
     argv[k++] = "--health-interval-ms";
     argv[k++] = "200";
     argv[k++] = "--log-level";
@@ -346,4 +346,36 @@ Test(share, a_segment_shrunk_under_the_routers_is_one_fallback_and_no_lost_reque
         cr_expect(wait_log(i, "share_unavailable", 3000), "router %d", i);
         cr_expect(kvr_harness_wait_zero(&routers[i], 3000));
     }
+}
+
+Test(share, a_burst_split_over_two_routers_spreads_as_one_router_would)
+{
+    start_router(0, true);
+    start_router(1, true);
+    cr_assert(wait_metric(1, "kvroute_share_open", 1, 5000));
+    static call_t calls[100];
+    pthread_t threads[100];
+    /* All at once, alternating routers: the picks race across processes, as replicas' do. */
+    for (int i = 0; i < 100; i++) {
+        calls[i] = (call_t){.router = i % 2, .hold = true};
+        cr_assert_eq(pthread_create(&threads[i], NULL, call, &calls[i]), 0);
+    }
+    for (int waited = 0; kvr_fake_held(fleet) < 100 && waited < 15000; waited += 20)
+        kvr_test_sleep_ms(20);
+    cr_assert_eq(kvr_fake_held(fleet), 100);
+    int least = 100, most = 0;
+    for (int e = 0; e < N_ENGINES; e++) {
+        int n = (int)kvr_fake_requests(fleet, e);
+        least = n < least ? n : least;
+        most = n > most ? n : most;
+    }
+    /* One router gives 25 each; two deciding at the same moment may see each other's last
+     * pick a few microseconds late. */
+    cr_expect_leq(most - least, 4, "engines hold %d..%d of 100", least, most);
+    kvr_fake_release(fleet);
+    join(threads, 100);
+    for (int i = 0; i < 100; i++)
+        cr_expect_eq(calls[i].status, 200);
+    cr_expect(kvr_harness_wait_zero(&routers[0], 3000));
+    cr_expect(kvr_harness_wait_zero(&routers[1], 3000));
 }
