@@ -556,13 +556,22 @@ void kvr_dsp_release(kvr_dsp_t *d)
     d->token = 0;
 }
 
-/* One seqlock attempt at a row's payload: 0 with words copied, -EAGAIN when a write overlapped. */
-static int read_row_once(const kvr_dsp_row_t *row, uint64_t *words, size_t n)
+/*
+ * One seqlock attempt at a row's payload: 0 with the head and the engines it
+ * names copied (at most max_engines of them, so a scribbled count reads no
+ * further than the row), -EAGAIN when a write overlapped.
+ */
+static int read_row_once(const kvr_dsp_row_t *row, uint64_t *words, uint32_t max_engines)
 {
     uint64_t begin = atomic_load_explicit(&row->seq, memory_order_acquire);
     if (begin & 1)
         return -EAGAIN;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < KVR_DSP_ROW_HEAD_WORDS; i++)
+        words[i] = atomic_load_explicit(&row->words[i], memory_order_relaxed);
+    kvr_dsp_row_head_t head;
+    memcpy(&head, words, sizeof head);
+    size_t n = payload_words(head.engine_count < max_engines ? head.engine_count : max_engines);
+    for (size_t i = KVR_DSP_ROW_HEAD_WORDS; i < n; i++)
         words[i] = atomic_load_explicit(&row->words[i], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&row->seq, memory_order_relaxed) == begin ? 0 : -EAGAIN;
@@ -588,10 +597,9 @@ static ptrdiff_t find_key(const uint64_t *keys, size_t n, uint64_t key, size_t h
 static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
                    const uint64_t *keys, size_t n, kvr_dsp_load_t *out, uint64_t *words)
 {
-    size_t count = payload_words(d->engines_per_row);
     int rc = -EAGAIN;
     for (int attempt = 0; attempt < KVR_DSP_READ_RETRIES && rc != 0; attempt++)
-        rc = read_row_once(row, words, count);
+        rc = read_row_once(row, words, d->engines_per_row);
     if (rc != 0)
         return KVR_ESHM_BUSY;
     kvr_dsp_row_head_t head;
