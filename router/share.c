@@ -51,13 +51,13 @@ static void fall_back(kvr_share_t *s, int rc, const char *step, kvr_engine_table
     }
 }
 
-static void try_open(kvr_share_t *s, uint64_t now_ns)
+static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
 {
     if (s->open || now_ns < s->next_open_ns)
         return;
     s->next_open_ns = now_ns + SHARE_REOPEN_NS;
     kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
-    int rc = kvr_dsp_open(&s->dsp, s->name, &geo);
+    int rc = kvr_dsp_open(&s->dsp, s->name, &geo, wait_ms);
     if (rc < 0) {
         note(s, rc, "open");
         return;
@@ -87,7 +87,8 @@ int kvr_share_init(kvr_share_t *s, const char *name, const char *label, uint64_t
     s->pins = calloc(KVR_SHARE_PIN_SLOTS, sizeof *s->pins);
     if (!s->pins)
         return -ENOMEM;
-    try_open(s, now_ns);
+    /* At start the loop is not running yet: another router's creation is worth a short wait. */
+    try_open(s, now_ns, KVR_DSP_CREATE_WAIT_MS);
     return 0;
 }
 
@@ -233,7 +234,7 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
 
 void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns)
 {
-    try_open(s, now_ns);
+    try_open(s, now_ns, 0); /* never blocks the loop */
     if (!s->open)
         return;
     const char *step;

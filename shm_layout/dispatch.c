@@ -15,8 +15,7 @@
 #include "shm_layout/shm_internal.h"
 #include "shm_layout/shm_layout.h"
 
-/* How long an object found at the name may stay empty or magic-less (being created). */
-#define DSP_CREATE_WAIT_TRIES 200
+/* Step of the wait for an object found at the name empty or magic-less (being created). */
 #define DSP_CREATE_WAIT_NS 1000000L
 
 /* The header fields every major-1 dispatch header starts with, as plain values. */
@@ -248,20 +247,21 @@ fail_fd:
     return rc;
 }
 
-int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want)
+int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want, unsigned wait_ms)
 {
     reset(d);
     int rc = kvr__shm_name(d->name, sizeof d->name, name);
     if (rc < 0)
         return rc;
-    for (int attempt = 0; attempt < DSP_CREATE_WAIT_TRIES; attempt++) {
+    /* One look, then one per millisecond of the wait (a name freed meanwhile is created again). */
+    for (unsigned attempt = 0; attempt <= wait_ms + 1; attempt++) {
         rc = create_new(d, want);
         if (rc != -EEXIST)
             return rc;
         rc = open_existing(d);
         if (rc != -EAGAIN && rc != -ENOENT)
             return rc;
-        if (rc == -EAGAIN) {
+        if (rc == -EAGAIN && attempt < wait_ms) {
             struct timespec pause = {0, DSP_CREATE_WAIT_NS};
             nanosleep(&pause, NULL);
         }

@@ -199,12 +199,16 @@ int kvr_dsp_validate(const void *base, size_t len);
  * a regular file of this uid that no group or other may write
  * (KVR_ESHM_OWNER, with shm->owner_uid and mode), then is validated; its
  * geometry, not want, is used. An object another router is still creating
- * (empty or without its magic) is waited for, at most ~200 ms. Nothing
+ * (empty or without its magic) is waited for, at most wait_ms (a router
+ * starting waits; one reopening from its event loop does not). Nothing
  * found at the name is ever removed: a foreign or wrong-version object is
  * refused with its code (kvr_dsp_explain() gives the fix).
  * Returns 0, -ELOOP, -EINVAL, -errno, or a kvr_dsp_validate() code.
  */
-int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want);
+int kvr_dsp_open(kvr_dsp_t *d, const char *name, const kvr_dsp_geometry_t *want, unsigned wait_ms);
+
+/** What a starting router waits for another one's creation of the object (kvr_dsp_open). */
+#define KVR_DSP_CREATE_WAIT_MS 200
 
 /** Bytes a segment of geometry g takes; 0 when g is out of range. */
 size_t kvr_dsp_size(const kvr_dsp_geometry_t *g);

@@ -33,7 +33,7 @@ static kvr_dsp_t router_a;
 static void setup(void)
 {
     kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-dsp");
-    cr_assert_eq(kvr_dsp_open(&router_a, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&router_a, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
 }
 
 static void teardown(void)
@@ -81,7 +81,7 @@ Test(dispatch, open_creates_a_0640_segment_and_a_second_open_maps_the_same_one)
     cr_expect_eq(st.st_mode & 0777, 0640);
     kvr_dsp_t b;
     kvr_dsp_geometry_t other = {16, 16, 128}; /* ignored: the segment's own geometry wins */
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &other), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &other, KVR_DSP_CREATE_WAIT_MS), 0);
     cr_expect_not(b.created);
     cr_expect_eq(b.row_capacity, 4);
     cr_expect_eq(b.engines_per_row, 8);
@@ -93,8 +93,8 @@ Test(dispatch, open_creates_a_0640_segment_and_a_second_open_maps_the_same_one)
 Test(dispatch, a_router_sums_the_others_rows_per_engine_whatever_their_order)
 {
     kvr_dsp_t b, c;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
-    cr_assert_eq(kvr_dsp_open(&c, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_assert_eq(kvr_dsp_open(&c, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_eq(kvr_dsp_claim(&router_a, "a", now, MAX_AGE_NS), 0);
     cr_assert_eq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 1);
@@ -125,8 +125,8 @@ Test(dispatch, a_router_sums_the_others_rows_per_engine_whatever_their_order)
 Test(dispatch, sums_saturate_instead_of_wrapping)
 {
     kvr_dsp_t b, c;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
-    cr_assert_eq(kvr_dsp_open(&c, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_assert_eq(kvr_dsp_open(&c, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
     cr_assert_geq(kvr_dsp_claim(&c, "c", now, MAX_AGE_NS), 0);
@@ -154,7 +154,7 @@ Test(dispatch, too_many_engines_are_refused_and_nothing_is_written)
 Test(dispatch, a_row_whose_heartbeat_stopped_or_is_from_the_future_is_stale)
 {
     kvr_dsp_t b;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
     publish(&b, ENGINES, 5);
@@ -198,7 +198,7 @@ static pid_t run_killed(void (*fn)(void))
 static void child_publishes_then_dies_mid_write(void)
 {
     kvr_dsp_t d;
-    if (kvr_dsp_open(&d, seg_name, &SMALL) != 0 ||
+    if (kvr_dsp_open(&d, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS) != 0 ||
         kvr_dsp_claim(&d, "child", kvr_clock_now_ns(), MAX_AGE_NS) < 0)
         _exit(1);
     publish(&d, ENGINES, 7);
@@ -219,7 +219,7 @@ Test(dispatch, a_writer_killed_mid_write_is_skipped_counted_and_its_row_retaken)
     /* Its pid is gone: with every other row held, a claimer takes it over and its counter is even again. */
     kvr_dsp_t fill[3];
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(kvr_dsp_open(&fill[i], seg_name, &SMALL), 0);
+        cr_assert_eq(kvr_dsp_open(&fill[i], seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
         cr_assert_geq(kvr_dsp_claim(&fill[i], "fill", kvr_clock_now_ns(), MAX_AGE_NS), 0);
     }
     cr_assert_eq(kvr_dsp_claim(&router_a, "a", kvr_clock_now_ns(), MAX_AGE_NS), 0);
@@ -235,7 +235,7 @@ Test(dispatch, a_writer_killed_mid_write_is_skipped_counted_and_its_row_retaken)
 static void child_claims_and_dies(void)
 {
     kvr_dsp_t d;
-    if (kvr_dsp_open(&d, seg_name, &SMALL) != 0 ||
+    if (kvr_dsp_open(&d, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS) != 0 ||
         kvr_dsp_claim(&d, "old", kvr_clock_now_ns(), MAX_AGE_NS) != 0)
         _exit(1);
     publish(&d, ENGINES, 50);
@@ -266,8 +266,8 @@ Test(dispatch, a_live_router_whose_heartbeat_lapsed_learns_its_row_was_taken)
     char name[64];
     kvr_test_unique_name(name, sizeof name, "/kvr-test-dsp1");
     kvr_dsp_t a, b;
-    cr_assert_eq(kvr_dsp_open(&a, name, &one), 0);
-    cr_assert_eq(kvr_dsp_open(&b, name, &one), 0);
+    cr_assert_eq(kvr_dsp_open(&a, name, &one, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_assert_eq(kvr_dsp_open(&b, name, &one, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_eq(kvr_dsp_claim(&a, "a", now, MAX_AGE_NS), 0);
     cr_expect_eq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), KVR_EDSP_FULL);
@@ -310,7 +310,7 @@ static void racer(const char *name, race_t *race)
 {
     kvr_dsp_geometry_t one = {1, 8, 64};
     kvr_dsp_t d;
-    if (kvr_dsp_open(&d, name, &one) != 0)
+    if (kvr_dsp_open(&d, name, &one, KVR_DSP_CREATE_WAIT_MS) != 0)
         _exit(3);
     atomic_fetch_add(&race->ready, 1);
     spin_until(&race->ready, RACERS);
@@ -336,7 +336,7 @@ Test(dispatch, routers_racing_for_one_row_never_both_get_it, .timeout = 60.)
     char name[64];
     kvr_test_unique_name(name, sizeof name, "/kvr-test-race");
     kvr_dsp_t creator;
-    cr_assert_eq(kvr_dsp_open(&creator, name, &one), 0);
+    cr_assert_eq(kvr_dsp_open(&creator, name, &one, KVR_DSP_CREATE_WAIT_MS), 0);
     race_t *race = mmap(NULL, sizeof *race, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     cr_assert_neq(race, MAP_FAILED);
     memset(race, 0, sizeof *race);
@@ -373,7 +373,7 @@ Test(dispatch, a_reader_never_sums_a_half_written_row, .timeout = 30.)
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed assertion in the reader ends the writer too */
         kvr_dsp_t d;
-        if (kvr_dsp_open(&d, seg_name, &SMALL) != 0 ||
+        if (kvr_dsp_open(&d, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS) != 0 ||
             kvr_dsp_claim(&d, "writer", kvr_clock_now_ns(), MAX_AGE_NS) < 0)
             _exit(1);
         uint64_t keys[3];
@@ -472,14 +472,14 @@ ParameterizedTest(bad_case_t *c, dispatch, a_bad_object_is_refused_with_its_code
     char name[64];
     plant(name, sizeof name, bytes, len, 0640);
     kvr_dsp_t d;
-    int rc = kvr_dsp_open(&d, name, &SMALL);
+    int rc = kvr_dsp_open(&d, name, &SMALL, KVR_DSP_CREATE_WAIT_MS);
     cr_expect_eq(rc, c->want, "%s: open gave %d (%s)", c->what, rc, kvr_strerror(rc));
     char text[256];
     cr_expect(strstr(kvr_dsp_explain(&d, rc, text, sizeof text), "remove /dev/shm/kvr-test-dsp-bad") != NULL,
               "%s: %s", c->what, text);
     /* Never removed: it is the operator's to look at. */
     kvr_dsp_t again;
-    cr_expect_eq(kvr_dsp_open(&again, name, &SMALL), c->want);
+    cr_expect_eq(kvr_dsp_open(&again, name, &SMALL, KVR_DSP_CREATE_WAIT_MS), c->want);
     shm_unlink(name);
     free(bytes);
 }
@@ -489,7 +489,9 @@ Test(dispatch, an_empty_object_nobody_finishes_creating_is_refused_after_a_bound
     char name[64];
     plant(name, sizeof name, NULL, 0, 0640);
     kvr_dsp_t d;
-    cr_expect_eq(kvr_dsp_open(&d, name, &SMALL), KVR_ESHM_TRUNCATED);
+    cr_expect_eq(kvr_dsp_open(&d, name, &SMALL, KVR_DSP_CREATE_WAIT_MS), KVR_ESHM_TRUNCATED);
+    /* A router reopening from its event loop does not wait at all. */
+    cr_expect_eq(kvr_dsp_open(&d, name, &SMALL, 0), KVR_ESHM_TRUNCATED);
     shm_unlink(name);
 }
 
@@ -500,7 +502,7 @@ Test(dispatch, an_object_others_may_write_or_a_symlink_is_refused)
     char name[64];
     plant(name, sizeof name, bytes, len, 0666);
     kvr_dsp_t d;
-    cr_expect_eq(kvr_dsp_open(&d, name, &SMALL), KVR_ESHM_OWNER);
+    cr_expect_eq(kvr_dsp_open(&d, name, &SMALL, KVR_DSP_CREATE_WAIT_MS), KVR_ESHM_OWNER);
     char text[256];
     cr_expect(strstr(kvr_dsp_explain(&d, KVR_ESHM_OWNER, text, sizeof text), "mode 0666") != NULL);
     shm_unlink(name);
@@ -511,7 +513,7 @@ Test(dispatch, an_object_others_may_write_or_a_symlink_is_refused)
     snprintf(path, sizeof path, "/dev/shm%s", link_name);
     snprintf(target, sizeof target, "/dev/shm%s", seg_name);
     cr_assert_eq(symlink(target, path), 0);
-    cr_expect_eq(kvr_dsp_open(&d, link_name, &SMALL), -ELOOP);
+    cr_expect_eq(kvr_dsp_open(&d, link_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), -ELOOP);
     unlink(path);
 }
 
@@ -528,7 +530,7 @@ Test(dispatch, a_shrunk_or_replaced_object_is_reported_changed)
     cr_expect_eq(kvr_dsp_check_identity(&router_a), -ENOENT);
     /* close must not touch the part that is gone (SIGBUS) */
     kvr_dsp_close(&router_a);
-    cr_assert_eq(kvr_dsp_open(&router_a, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&router_a, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
 }
 
 /* ---- the placement ring ------------------------------------------------------- */
@@ -544,7 +546,7 @@ static kvr_dsp_placement_t prefix_of(uint64_t first, uint16_t n, uint64_t engine
 Test(dispatch, others_entries_arrive_in_order_and_own_ones_are_skipped)
 {
     kvr_dsp_t b;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_geq(kvr_dsp_claim(&router_a, "a", now, MAX_AGE_NS), 0);
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
@@ -583,7 +585,7 @@ Test(dispatch, others_entries_arrive_in_order_and_own_ones_are_skipped)
 static void child_floods_the_ring(void)
 {
     kvr_dsp_t d;
-    if (kvr_dsp_open(&d, seg_name, &SMALL) != 0 ||
+    if (kvr_dsp_open(&d, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS) != 0 ||
         kvr_dsp_claim(&d, "flood", kvr_clock_now_ns(), MAX_AGE_NS) < 0)
         _exit(1);
     for (uint64_t i = 0; i < 100 * 64; i++) {
@@ -607,7 +609,7 @@ Test(dispatch, a_reader_lapped_by_a_runaway_writer_counts_the_loss_and_carries_o
     cr_expect_eq(got.blocks[0], 100 * 64 - 1, "the newest entry last");
     /* And the next entry after the flood arrives as usual. */
     kvr_dsp_t b;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
     kvr_dsp_placement_t p = prefix_of(5, 1, 2);
     cr_assert_eq(kvr_dsp_append(&b, &p), 0);
@@ -625,7 +627,7 @@ static kvr_dsp_entry_t *entry_of(const kvr_dsp_t *d, uint64_t g)
 Test(dispatch, torn_and_never_completed_entries_are_counted_and_skipped)
 {
     kvr_dsp_t b;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
     kvr_dsp_cursor_t cur;
@@ -677,7 +679,7 @@ Test(dispatch, a_scribbled_ring_head_is_answered_not_followed)
 Test(dispatch, an_entry_left_behind_by_half_a_ring_is_skipped_without_waiting)
 {
     kvr_dsp_t b;
-    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL), 0);
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
     uint64_t now = kvr_clock_now_ns();
     cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
     kvr_dsp_cursor_t cur;

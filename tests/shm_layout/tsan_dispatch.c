@@ -36,7 +36,7 @@ static void *router_main(void *arg)
     arg_t *a = arg;
     kvr_dsp_t d;
     kvr_dsp_geometry_t geo = {4, 8, 64};
-    if (kvr_dsp_open(&d, a->name, &geo) != 0 || kvr_dsp_claim(&d, "t", kvr_clock_now_ns(), KVR_NS_PER_SEC) < 0) {
+    if (kvr_dsp_open(&d, a->name, &geo, KVR_DSP_CREATE_WAIT_MS) != 0 || kvr_dsp_claim(&d, "t", kvr_clock_now_ns(), KVR_NS_PER_SEC) < 0) {
         a->failed = 1;
         return NULL;
     }
@@ -91,7 +91,7 @@ int main(void)
     snprintf(name, sizeof name, "/kvr-tsan-dsp-%d", (int)getpid());
     kvr_dsp_t creator;
     kvr_dsp_geometry_t geo = {4, 8, 64};
-    int rc = kvr_dsp_open(&creator, name, &geo);
+    int rc = kvr_dsp_open(&creator, name, &geo, KVR_DSP_CREATE_WAIT_MS);
     if (rc != 0) {
         fprintf(stderr, "tsan_dispatch: open: %s\n", kvr_strerror(rc));
         return 1;
