@@ -254,6 +254,10 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
+    /* A POSIX shm name: one path component, a leading '/' optional. */
+    const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
+    if (cfg->share_name[0] && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200))
+        return kvr_opt_error(err, err_len, "share", "a name without '/' of at most 200 bytes", cfg->share_name);
     for (size_t i = 0; i < cfg->n_engines; i++) {
         char host[256];
         struct sockaddr_storage addr;

@@ -400,3 +400,22 @@ ParameterizedTest(int *n, share, a_burst_split_over_routers_spreads_as_one_route
      * engines differ by n (measured 2 and 4). */
     cr_expect_lt(spread, *n, "engines differ by %d of 100 over %d routers", spread, *n);
 }
+
+Test(share, a_share_name_that_is_not_one_shm_name_is_one_line_and_exit_2)
+{
+    char log_path[128];
+    kvr_test_unique_name(log_path, sizeof log_path, "/tmp/kvroute-test-share-flag");
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE"), "--share", "a/b", "--engine", "http://127.0.0.1:1", NULL};
+    pid_t pid = kvr_test_spawn((char *const *)argv, log_path);
+    cr_assert_gt(pid, 0);
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    FILE *f = fopen(log_path, "r");
+    cr_assert_not_null(f);
+    char line[512] = "";
+    cr_expect_not_null(fgets(line, sizeof line, f));
+    cr_expect_str_eq(line, "kvroute: --share: expected a name without '/' of at most 200 bytes, got 'a/b'\n");
+    fclose(f);
+    unlink(log_path);
+}
