@@ -419,3 +419,30 @@ Test(share, a_share_name_that_is_not_one_shm_name_is_one_line_and_exit_2)
     fclose(f);
     unlink(log_path);
 }
+
+Test(share, a_router_whose_heartbeat_stops_is_ignored_until_it_beats_again)
+{
+    start_router(0, true);
+    start_router(1, true);
+    cr_assert(wait_metric(1, "kvroute_share_open", 1, 5000));
+    call_t calls[3];
+    pthread_t threads[3];
+    for (int i = 0; i < 3; i++)
+        calls[i] = (call_t){.router = 0, .session = "heavy"};
+    start_held(calls, threads, 3, 3);
+    cr_assert(wait_metric(1, "kvroute_share_rows_live", 1, 3000));
+    kill(routers[0].pid, SIGSTOP); /* hung: its requests stay in flight, its heartbeat stops */
+    cr_expect(wait_metric(1, "kvroute_share_rows_stale", 1, 8000));
+    cr_expect(kvr_harness_wait_zero(&routers[1], 3000), "a silent router's charge is not counted");
+    kill(routers[0].pid, SIGCONT);
+    cr_expect(wait_metric(1, "kvroute_share_rows_live", 1, 5000), "beating again, it counts again");
+    for (int waited = 0; kvr_harness_shadow_total(&routers[1]) <= 0 && waited < 3000; waited += 20)
+        kvr_test_sleep_ms(20);
+    cr_expect_gt(kvr_harness_shadow_total(&routers[1]), 0);
+    kvr_fake_release(fleet);
+    join(threads, 3);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(calls[i].status, 200);
+    cr_expect(kvr_harness_wait_zero(&routers[0], 3000));
+    cr_expect(kvr_harness_wait_zero(&routers[1], 3000));
+}
