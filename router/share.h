@@ -19,9 +19,16 @@
 #include "router/engines.h"
 #include "shm_layout/dispatch.h"
 
-/* Prefix blocks a placement shares at most (8 per ring entry): 2048 tokens' worth. */
-#define KVR_SHARE_MAX_BLOCKS 128
-/* Ring entries applied per decision at most; the rest wait for the next one (or the timer). */
+/*
+ * Prefix blocks a placement shares at most (8 per ring entry): 8192 tokens'
+ * worth. A prompt cut shorter than the placing router knows it gives the
+ * others a shorter match on that engine than on the engines they placed on
+ * themselves, so each would lean to its own: the bound covers the prompts
+ * of the study trace (a 3000-token system prompt is 188 blocks).
+ */
+#define KVR_SHARE_MAX_BLOCKS 512
+/* Ring entries applied per decision at most (eight of the longest placements); the rest wait
+ * for the next decision or the timer. */
 #define KVR_SHARE_APPLY_BUDGET 512
 /* Other routers' session pins remembered (direct-mapped by hash; a collision forgets the older). */
 #define KVR_SHARE_PIN_SLOTS 65536

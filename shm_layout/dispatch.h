@@ -49,8 +49,8 @@ typedef struct kvr_dsp_geometry_s {
     uint32_t ring_capacity;   /* placement entries held; a power of two */
 } kvr_dsp_geometry_t;
 
-/** Defaults for kvr_dsp_open(): 32 rows, 128 engines per row, 4096 ring entries. */
-#define KVR_DSP_DEFAULT_GEOMETRY ((kvr_dsp_geometry_t){32, 128, 4096})
+/** Defaults for kvr_dsp_open(): 32 rows, 128 engines per row, 32768 ring entries (4 MB). */
+#define KVR_DSP_DEFAULT_GEOMETRY ((kvr_dsp_geometry_t){32, 128, 32768})
 
 /** The header at offset 0: 256 bytes in ABI 1.0. Only ring_head changes after creation. */
 typedef struct kvr_dsp_header_s {
