@@ -12,6 +12,7 @@
 
 #include "common/buf.h"
 #include "common/http_server.h"
+#include "common/recycle.h"
 
 typedef enum {
     KVR__HTTP_IDLE = 0,   /* keep-alive, waiting for the next request's first byte */
@@ -41,8 +42,8 @@ struct kvr_http_server_s {
     kvr_http_closed_cb closed;
     void *closed_arg;
     llhttp_settings_t settings;
-    kvr_http_req_t *free_reqs; /* finished requests kept with their buffers for the next ones */
-    size_t n_free_reqs;
+    kvr_recycle_t free_reqs;   /* finished requests kept with their buffers for the next ones */
+    char read_slab[64 * 1024]; /* every connection's reads land here and are parsed at once */
 };
 
 struct kvr__http_conn_s {
@@ -87,7 +88,6 @@ struct kvr_http_req_s {
     kvr_http_header_t *headers; /* built when the headers are complete */
     size_t headers_cap;
     int headers_done;           /* later header callbacks are trailers */
-    kvr_http_req_t *next_free;  /* on the server's free list */
     kvr_buf_t body;
     size_t header_bytes;
     uint64_t start_ns;

@@ -26,8 +26,9 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len);
 
 /* ---- server lifetime ---- */
 
-static void req_destroy(kvr_http_req_t *req)
+static void req_destroy(void *obj)
 {
+    kvr_http_req_t *req = obj;
     kvr_buf_close(&req->target);
     kvr_buf_close(&req->path);
     kvr_buf_close(&req->hbuf);
@@ -41,11 +42,7 @@ static void server_maybe_free(kvr_http_server_t *srv)
 {
     if (!srv->destroying || srv->listener_open || srv->nconns || srv->owned_reqs)
         return;
-    while (srv->free_reqs) {
-        kvr_http_req_t *req = srv->free_reqs;
-        srv->free_reqs = req->next_free;
-        req_destroy(req);
-    }
+    kvr_recycle_close(&srv->free_reqs);
     kvr_http_closed_cb closed = srv->closed;
     void *arg = srv->closed_arg;
     free(srv);
@@ -64,24 +61,20 @@ static void server_maybe_free(kvr_http_server_t *srv)
 static void req_free(kvr_http_req_t *req)
 {
     kvr_http_server_t *srv = req->srv;
-    if (srv->destroying || srv->n_free_reqs >= KVR_HTTP_FREE_REQS_MAX) {
+    if (srv->destroying) {
         req_destroy(req);
         return;
     }
     if (req->body.cap > KVR_HTTP_KEEP_BODY_BYTES)
         kvr_buf_close(&req->body);
-    req->next_free = srv->free_reqs;
-    srv->free_reqs = req;
-    srv->n_free_reqs++;
+    kvr_recycle_put(&srv->free_reqs, req);
 }
 
 static kvr_http_req_t *req_alloc(kvr_http_server_t *srv)
 {
-    kvr_http_req_t *old = srv->free_reqs;
+    kvr_http_req_t *old = kvr_recycle_take(&srv->free_reqs);
     if (!old)
         return kvr_xcalloc(1, sizeof *old);
-    srv->free_reqs = old->next_free;
-    srv->n_free_reqs--;
     kvr_http_req_t keep = *old;
     memset(old, 0, sizeof *old);
     old->target = keep.target;
@@ -222,12 +215,11 @@ void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *messa
 
 static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
-    (void)handle;
     (void)suggested;
-    /* One read buffer per thread: input is parsed from it at once, and only
+    /* One read buffer per server: input is parsed from it at once, and only
      * the bytes of a pipelined next request are copied into the connection. */
-    static _Thread_local char slab[64 * 1024];
-    *buf = uv_buf_init(slab, sizeof slab);
+    kvr__http_conn_t *conn = handle->data;
+    *buf = uv_buf_init(conn->srv->read_slab, sizeof conn->srv->read_slab);
 }
 
 static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
@@ -771,6 +763,7 @@ int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
     srv->cfg = *cfg;
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
     srv->cfg.host = srv->host;
+    kvr_recycle_init(&srv->free_reqs, KVR_HTTP_FREE_REQS_MAX, req_destroy);
     llhttp_settings_init(&srv->settings);
     srv->settings.on_message_begin = on_message_begin;
     srv->settings.on_url = on_url;

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/options.h"
-#include "router/engines.h"
+#include "router/decide.h"
+#include "router/engine_url.h"
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
@@ -295,4 +297,23 @@ void kvr_router_config_help(FILE *out)
     fprintf(out, "\n\n");
     kvr_opt_help(out, &sets[1]);
     fprintf(out, "\nenvironment:\n  ES=0|1                       default for --es (the flag wins)\n");
+}
+
+void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_t *out)
+{
+    *out = (kvr_decide_config_t){
+        .policy = cfg->policy,
+        .policy_config = cfg->policy_config,
+        .placement = cfg->placement,
+        .migrate_load = cfg->migrate_load,
+        .admission = cfg->admission,
+        .max_waiting = cfg->max_waiting,
+        .session_ttl_ns = cfg->session_ttl_s * KVR_NS_PER_SEC,
+        .max_sessions = cfg->max_sessions,
+        .fail_threshold = cfg->fail_threshold,
+        .es = cfg->es,
+        .shm_name = cfg->shm_name,
+        .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
+        .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
+    };
 }

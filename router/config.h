@@ -75,6 +75,9 @@ typedef struct kvr_router_config_s {
 void kvr_router_config_defaults(kvr_router_config_t *cfg);
 /** Frees the engine list. */
 void kvr_router_config_free(kvr_router_config_t *cfg);
+/** kvroute's flags as the decision core takes them (the gateway and kvroute-fleetsim map them alike). */
+struct kvr_decide_config_s; /* router/decide.h, which includes this header */
+void kvr_router_config_decide(const kvr_router_config_t *cfg, struct kvr_decide_config_s *out);
 /**
  * Parses argv (after the defaults and the ES environment variable). A
  * --config file is read where it appears; later flags win. Returns 0, 1 when

@@ -3,64 +3,9 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int kvr_engine_parse_url(const char *url, char *host_header, size_t host_len,
-                         struct sockaddr_storage *addr, socklen_t *addr_len)
-{
-    static const char scheme[] = "http://";
-    if (strncmp(url, scheme, sizeof scheme - 1) != 0)
-        return -EINVAL;
-    const char *p = url + sizeof scheme - 1;
-    const char *end = p + strcspn(p, "/?#");
-    if (end == p || end[0] == '?' || end[0] == '#' || (end[0] == '/' && end[1] != '\0'))
-        return -EINVAL; /* only a bare base URL: engines are addressed at their root */
-    size_t hp_len = (size_t)(end - p);
-    if (hp_len >= host_len || hp_len >= 256)
-        return -ENAMETOOLONG;
-    char hostport[256];
-    memcpy(hostport, p, hp_len);
-    hostport[hp_len] = '\0';
-
-    char host[256];
-    const char *port = "80";
-    if (hostport[0] == '[') {
-        char *close = strchr(hostport, ']');
-        if (!close)
-            return -EINVAL;
-        size_t n = (size_t)(close - hostport - 1);
-        memcpy(host, hostport + 1, n);
-        host[n] = '\0';
-        if (close[1] == ':')
-            port = close + 2;
-        else if (close[1] != '\0')
-            return -EINVAL;
-    } else {
-        char *colon = strrchr(hostport, ':');
-        size_t n = colon ? (size_t)(colon - hostport) : hp_len;
-        memcpy(host, hostport, n);
-        host[n] = '\0';
-        if (colon)
-            port = colon + 1;
-    }
-    char *endp;
-    long portnum = strtol(port, &endp, 10);
-    if (host[0] == '\0' || *endp != '\0' || portnum <= 0 || portnum > 65535)
-        return -EINVAL;
-
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
-    struct addrinfo *res = NULL;
-    if (getaddrinfo(host, port, &hints, &res) != 0 || !res)
-        return -EHOSTUNREACH;
-    memcpy(addr, res->ai_addr, res->ai_addrlen);
-    *addr_len = res->ai_addrlen;
-    freeaddrinfo(res);
-    memcpy(host_header, hostport, hp_len + 1);
-    return 0;
-}
 
 void kvr_engine_table_init(kvr_engine_table_t *t)
 {
@@ -94,22 +39,18 @@ kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index)
     return index < t->n_slots ? t->engines[index] : NULL;
 }
 
-int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **out)
+int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **out)
 {
-    if (kvr_engine_table_find(t, url))
+    if (!id[0])
+        return -EINVAL;
+    if (kvr_engine_table_find(t, id))
         return -EEXIST;
-    char host[256];
-    struct sockaddr_storage addr;
-    socklen_t addr_len;
-    int rc = kvr_engine_parse_url(url, host, sizeof host, &addr, &addr_len);
-    if (rc < 0)
-        return rc;
-    if (strlen(url) >= KVR_SHM_ENGINE_ID_MAX)
+    if (strlen(id) >= KVR_SHM_ENGINE_ID_MAX)
         return -ENAMETOOLONG; /* the feed could never name it */
 
     kvr_engine_t *e = NULL;
     for (uint32_t i = 0; i < t->n_slots; i++) {
-        if (t->engines[i] && t->engines[i]->removed && strcmp(t->engines[i]->id, url) == 0) {
+        if (t->engines[i] && t->engines[i]->removed && strcmp(t->engines[i]->id, id) == 0) {
             e = t->engines[i];
             break;
         }
@@ -120,7 +61,7 @@ int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **
         e = calloc(1, sizeof *e);
         if (!e)
             return -ENOMEM;
-        e->id = strdup(url);
+        e->id = strdup(id);
         if (!e->id) {
             free(e);
             return -ENOMEM;
@@ -128,9 +69,6 @@ int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **
         e->index = t->n_slots;
         t->engines[t->n_slots++] = e;
     }
-    memcpy(e->host, host, sizeof host);
-    e->addr = addr;
-    e->addr_len = addr_len;
     e->removed = false;
     e->healthy = true; /* optimistic: the first failure or health check says otherwise */
     e->consecutive_failures = 0;
@@ -157,6 +95,7 @@ void kvr_charge_begin(kvr_charge_t *c, kvr_engine_t *e, uint32_t prompt_tokens)
     c->prompt_tokens = prompt_tokens;
     c->prefill_pending = true;
     c->kv_tokens = prompt_tokens;
+    c->seed_lease = false;
     e->shadow_requests++;
     e->shadow_pending_prefill_tokens += prompt_tokens;
     e->shadow_kv_tokens += prompt_tokens;

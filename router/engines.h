@@ -7,13 +7,13 @@
  * its whole life (policies key their state by it); a removed engine stays
  * in the table, out of the candidate set, until its last in-flight request
  * finished, so every shadow charge is released against the struct it was
- * taken on.
+ * taken on. Engines are known by id only: resolving an id to an address
+ * and the upstream connection pool are the libuv router's (router.h), so
+ * the table links without sockets (router/decide.h).
  */
 
-#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include "router/policy.h"
 #include "shm_layout/shm_layout.h"
@@ -21,9 +21,6 @@
 typedef struct kvr_engine_s {
     uint32_t index;
     char *id;                       /* base URL exactly as configured */
-    char host[256];                 /* Host header value (host[:port]) */
-    struct sockaddr_storage addr;
-    socklen_t addr_len;
 
     bool removed;                   /* left the table; kept while requests drain */
     bool healthy;                   /* in the candidate set */
@@ -51,8 +48,6 @@ typedef struct kvr_engine_s {
     /* ES=0 reconciliation: shadow requests minus the engine's running + waiting at the last scrape. */
     int64_t reconcile_drift;
     uint64_t reconciled_ns;         /* 0 = never */
-
-    void *pool;                     /* the upstream connection pool (router/upstream.c) */
 } kvr_engine_t;
 
 typedef struct kvr_engine_table_s {
@@ -61,21 +56,15 @@ typedef struct kvr_engine_table_s {
     uint32_t count;                 /* engines not removed */
 } kvr_engine_table_t;
 
-/**
- * Parses "http://host:port[/]" (port defaults to 80). Resolves host once, now.
- * Returns 0, or -EINVAL (not an http URL), -ENAMETOOLONG, -EHOSTUNREACH (does not resolve).
- */
-int kvr_engine_parse_url(const char *url, char *host_header, size_t host_len,
-                         struct sockaddr_storage *addr, socklen_t *addr_len);
-
 void kvr_engine_table_init(kvr_engine_table_t *t);
-/** Frees every engine; their pools must be gone already. */
+/** Frees every engine. */
 void kvr_engine_table_close(kvr_engine_table_t *t);
 /**
- * Adds url (a removed engine of the same id comes back at its old index).
- * 0 with *out set, -EEXIST, -ENOSPC, or a kvr_engine_parse_url() error.
+ * Adds the engine named id (a removed engine of the same id comes back at
+ * its old index). 0 with *out set, -EINVAL (empty id), -EEXIST,
+ * -ENAMETOOLONG (the feed could never name it), -ENOSPC or -ENOMEM.
  */
-int kvr_engine_table_add(kvr_engine_table_t *t, const char *url, kvr_engine_t **out);
+int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **out);
 /** The engine with this id that is not removed, or NULL. */
 kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id);
 /** Takes e out of the candidate set for good (its in-flight requests finish). */
@@ -98,6 +87,7 @@ typedef struct kvr_charge_s {
     uint32_t prompt_tokens;
     bool prefill_pending;           /* no response byte yet */
     uint64_t kv_tokens;             /* what this request adds to shadow_kv_tokens now */
+    bool seed_lease;                /* admitted under a seeding lease: kvr_decide_release returns it */
 } kvr_charge_t;
 
 /** Charges a new request of prompt_tokens on e: one in flight, prefill pending, KV held. */

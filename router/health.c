@@ -14,8 +14,8 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "router/fetch.h"
+#include "router/health.h"
 #include "router/share.h"
-#include "router/server.h"
 
 #define HOUSEKEEPING_MS 1000
 #define HEALTH_TIMEOUT_MAX_MS 2000
@@ -43,7 +43,7 @@ static void on_health(void *arg, int status, const char *body, size_t len)
     (void)body;
     (void)len;
     c->checks->health[c->index] = NULL;
-    kvr_engine_t *e = kvr_engine_table_get(&r->engines, c->index);
+    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
     if (!e || e->removed)
         return;
     if (status >= 200 && status < 300) {
@@ -62,12 +62,12 @@ static void on_health_timer(uv_timer_t *t)
                                                                           : HEALTH_TIMEOUT_MAX_MS;
     if (timeout < 200)
         timeout = 200;
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_engine_t *e = r->engines.engines[i];
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider.engines.engines[i];
         if (!e || e->removed || ch->health[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i};
-        if (kvr_fetch(e->pool, r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
+        if (kvr_fetch(kvr_router_pool(r, e->index), r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
             ch->health[i] = NULL;
     }
 }
@@ -77,7 +77,7 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
     check_ctx_t *c = arg;
     kvr_router_t *r = c->checks->r;
     c->checks->reconcile[c->index] = NULL;
-    kvr_engine_t *e = kvr_engine_table_get(&r->engines, c->index);
+    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
     if (!e || e->removed)
         return;
     kvr_engine_state_t st;
@@ -100,12 +100,12 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
 static void reconcile_all(kvr_router_t *r)
 {
     struct kvr_router_checks_s *ch = r->checks;
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_engine_t *e = r->engines.engines[i];
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider.engines.engines[i];
         if (!kvr_engine_is_candidate(e) || ch->reconcile[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i};
-        if (kvr_fetch(e->pool, "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
+        if (kvr_fetch(kvr_router_pool(r, e->index), "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
             ch->reconcile[i] = NULL;
     }
 }
@@ -114,17 +114,17 @@ static void on_housekeeping(uv_timer_t *t)
 {
     kvr_router_t *r = t->data;
     uint64_t now = kvr_clock_now_ns();
-    kvr_sessions_expire(&r->sessions, now);
+    kvr_decide_expire_sessions(&r->decider, now);
     if (r->cfg.health_interval_ms == 0) {
         /* Without health checks a failed engine gets another chance after a pause. */
-        for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-            kvr_engine_t *e = r->engines.engines[i];
+        for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+            kvr_engine_t *e = r->decider.engines.engines[i];
             if (e && !e->removed && !e->healthy && now - e->down_since_ns > REVIVE_WITHOUT_HEALTH_NS)
                 kvr_router_engine_ok(r, e);
         }
     }
     if (r->share)
-        kvr_share_tick(r->share, &r->engines, now);
+        kvr_share_tick(r->share, &r->decider.engines, now);
     if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
         r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
         reconcile_all(r);
@@ -134,31 +134,55 @@ static void on_housekeeping(uv_timer_t *t)
 static void on_share_prepare(uv_prepare_t *p)
 {
     kvr_router_t *r = p->data;
-    kvr_share_publish(r->share, &r->engines, kvr_clock_now_ns());
+    kvr_share_publish(r->share, &r->decider.engines, kvr_clock_now_ns());
 }
 
-int kvr_router_start_timers(kvr_router_t *r)
+int kvr_health_start(kvr_router_t *r)
 {
     struct kvr_router_checks_s *ch = calloc(1, sizeof *ch);
     if (!ch)
         return -ENOMEM;
     ch->r = r;
+    int rc = uv_timer_init(r->loop, &r->health_timer);
+    if (rc < 0)
+        goto fail_health;
+    rc = uv_timer_init(r->loop, &r->housekeeping_timer);
+    if (rc < 0)
+        goto fail_housekeeping;
+    rc = uv_prepare_init(r->loop, &r->share_prepare);
+    if (rc < 0)
+        goto fail_prepare;
     r->checks = ch;
-    uv_timer_init(r->loop, &r->health_timer);
-    uv_timer_init(r->loop, &r->housekeeping_timer);
-    r->health_timer.data = r->housekeeping_timer.data = r;
+    r->health_timer.data = r->housekeeping_timer.data = r->share_prepare.data = r;
     ch->open_handles = 3;
     /* Releases (a request ending) reach this router's row at the end of the loop turn they happen in. */
-    uv_prepare_init(r->loop, &r->share_prepare);
-    r->share_prepare.data = r;
     if (r->share)
         uv_prepare_start(&r->share_prepare, on_share_prepare);
-    if (r->cfg.health_interval_ms > 0)
-        uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms, r->cfg.health_interval_ms);
+    r->timers_started = true; /* from here on the handles are closed by kvr_health_stop */
+    if (r->cfg.health_interval_ms > 0) {
+        rc = uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms,
+                            r->cfg.health_interval_ms);
+        if (rc < 0)
+            goto fail_start;
+    }
     r->next_reconcile_ns = kvr_clock_now_ns() + r->cfg.reconcile_s * KVR_NS_PER_SEC;
-    uv_timer_start(&r->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
-    r->timers_started = true;
+    rc = uv_timer_start(&r->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
+    if (rc < 0)
+        goto fail_start;
     return 0;
+
+fail_start:
+    KVR_ERROR("timers_start_failed error=\"%s\"", kvr_strerror(rc));
+    kvr_health_stop(r, NULL);
+    return rc;
+fail_prepare:
+    uv_close((uv_handle_t *)&r->housekeeping_timer, NULL);
+fail_housekeeping:
+    uv_close((uv_handle_t *)&r->health_timer, NULL);
+fail_health:
+    free(ch);
+    KVR_ERROR("timers_init_failed error=\"%s\"", kvr_strerror(rc));
+    return rc;
 }
 
 static void on_timer_closed(uv_handle_t *h)
@@ -174,7 +198,7 @@ static void on_timer_closed(uv_handle_t *h)
         closed(r);
 }
 
-void kvr_router_stop_timers(kvr_router_t *r, void (*closed)(kvr_router_t *r))
+void kvr_health_stop(kvr_router_t *r, void (*closed)(kvr_router_t *r))
 {
     struct kvr_router_checks_s *ch = r->checks;
     if (!r->timers_started || !ch) {

@@ -9,8 +9,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
-#include "router/server.h"
-#include "router/upstream.h"
+#include "router/router.h"
 
 typedef struct app_s {
     uv_loop_t loop;
@@ -21,126 +20,81 @@ typedef struct app_s {
     int exit_code;
 } app_t;
 
-static app_t app;
+/* Every callback finds the program's state through its loop: nothing at file scope. */
+static app_t *app_of(uv_loop_t *loop)
+{
+    return loop->data;
+}
 
 static void on_handle_closed(uv_handle_t *h)
 {
     (void)h;
 }
 
-static void on_timers_closed(kvr_router_t *r)
+static void on_stopped(kvr_router_t *r)
 {
-    /* Pools close their idle connections now; busy ones are gone with their requests. */
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_upstream_pool_destroy(r->engines.engines[i]->pool);
-        r->engines.engines[i]->pool = NULL;
-    }
-    uv_close((uv_handle_t *)&app.sig_term, on_handle_closed);
-    uv_close((uv_handle_t *)&app.sig_int, on_handle_closed);
-    uv_close((uv_handle_t *)&app.sig_hup, on_handle_closed);
-    uv_close((uv_handle_t *)&app.drain_timer, on_handle_closed);
+    app_t *app = app_of(r->loop);
+    uv_close((uv_handle_t *)&app->sig_term, on_handle_closed);
+    uv_close((uv_handle_t *)&app->sig_int, on_handle_closed);
+    uv_close((uv_handle_t *)&app->sig_hup, on_handle_closed);
+    uv_close((uv_handle_t *)&app->drain_timer, on_handle_closed);
     /* Closing the watchers restored the default actions: a late signal must not kill a clean exit. */
     signal(SIGTERM, SIG_IGN);
     signal(SIGINT, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
 }
 
-static void on_server_closed(void *arg)
+static void shutdown_now(app_t *app, const char *why)
 {
-    kvr_router_t *r = arg;
-    r->server = NULL;
-    kvr_router_stop_timers(r, on_timers_closed);
-}
-
-static void shutdown_now(const char *why)
-{
-    if (app.shutting_down)
+    if (app->shutting_down)
         return;
-    app.shutting_down = true;
-    KVR_INFO("shutdown why=%s in_flight=%u", why, app.router.in_flight);
-    uv_timer_stop(&app.drain_timer);
-    kvr_http_server_destroy(app.router.server, on_server_closed, &app.router);
+    app->shutting_down = true;
+    KVR_INFO("shutdown why=%s in_flight=%u", why, app->router.in_flight);
+    uv_timer_stop(&app->drain_timer);
+    kvr_router_stop(&app->router, on_stopped);
 }
 
 static void on_drained(kvr_router_t *r)
 {
-    (void)r;
-    shutdown_now("drained");
+    shutdown_now(app_of(r->loop), "drained");
 }
 
 static void on_drain_timeout(uv_timer_t *t)
 {
-    (void)t;
-    KVR_WARN("drain_timeout in_flight=%u", app.router.in_flight);
-    shutdown_now("drain_timeout");
+    app_t *app = app_of(t->loop);
+    KVR_WARN("drain_timeout in_flight=%u", app->router.in_flight);
+    shutdown_now(app, "drain_timeout");
 }
 
 static void on_stop_signal(uv_signal_t *s, int signum)
 {
-    (void)s;
-    kvr_router_t *r = &app.router;
+    app_t *app = app_of(s->loop);
+    kvr_router_t *r = &app->router;
     if (r->draining) {
-        shutdown_now("second_signal");
+        shutdown_now(app, "second_signal");
         return;
     }
     r->draining = true;
     KVR_INFO("draining signal=%s in_flight=%u", signum == SIGTERM ? "SIGTERM" : "SIGINT", r->in_flight);
     if (r->in_flight == 0) {
-        shutdown_now("idle");
+        shutdown_now(app, "idle");
         return;
     }
     r->on_drained = on_drained;
-    uv_timer_start(&app.drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
+    uv_timer_start(&app->drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
 }
 
-/* SIGHUP: the engine list of --config becomes the table; other flags keep their start-up values. */
+/* SIGHUP: the engine list of --config becomes the table. */
 static void on_reload(uv_signal_t *s, int signum)
 {
-    (void)s;
     (void)signum;
-    kvr_router_t *r = &app.router;
-    if (!r->cfg.config_file[0]) {
-        KVR_WARN("reload_ignored why=no_config_file");
-        return;
-    }
-    kvr_router_config_t fresh;
-    kvr_router_config_defaults(&fresh);
-    char err[512];
-    int rc = kvr_router_config_load_file(&fresh, r->cfg.config_file, err, sizeof err);
-    if (rc < 0) {
-        KVR_ERROR("reload_failed error=\"%s\"", err);
-        kvr_router_config_free(&fresh);
-        return;
-    }
-    size_t added = 0, removed = 0;
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_engine_t *e = r->engines.engines[i];
-        if (e->removed)
-            continue;
-        bool keep = false;
-        for (size_t j = 0; j < fresh.n_engines && !keep; j++)
-            keep = strcmp(fresh.engines[j], e->id) == 0;
-        if (!keep) {
-            kvr_router_remove_engine(r, e);
-            removed++;
-        }
-    }
-    for (size_t j = 0; j < fresh.n_engines; j++) {
-        if (kvr_engine_table_find(&r->engines, fresh.engines[j]))
-            continue;
-        rc = kvr_router_add_engine(r, fresh.engines[j], NULL);
-        if (rc < 0)
-            KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", fresh.engines[j], kvr_strerror(rc));
-        else
-            added++;
-    }
-    kvr_router_config_free(&fresh);
-    KVR_INFO("reloaded config=%s added=%zu removed=%zu engines=%u", r->cfg.config_file, added, removed,
-             r->engines.count);
+    kvr_router_reload(&app_of(s->loop)->router);
 }
 
 int main(int argc, char **argv)
 {
+    app_t app; /* lives until main returns, after the loop ran to its end */
+    memset(&app, 0, sizeof app);
     kvr_router_config_t cfg;
     kvr_router_config_defaults(&cfg);
     char err[512] = "";
@@ -161,10 +115,13 @@ int main(int argc, char **argv)
     if (cfg.n_engines == 0)
         KVR_WARN("no_engines hint=\"add --engine URL, or POST /engines with --admin-token\"");
 
-    uv_loop_init(&app.loop);
-    char host[64];
-    snprintf(host, sizeof host, "%s", cfg.listen_host);
-    int port = cfg.listen_port;
+    int rc_loop = uv_loop_init(&app.loop);
+    if (rc_loop < 0) {
+        fprintf(stderr, "kvroute: start-up failed: %s\n", uv_strerror(rc_loop));
+        kvr_router_config_free(&cfg);
+        return 1;
+    }
+    app.loop.data = &app;
     kvr_router_t *r = &app.router;
     rc = kvr_router_init(r, &app.loop, &cfg);
     if (rc < 0) {
@@ -172,26 +129,19 @@ int main(int argc, char **argv)
         uv_loop_close(&app.loop);
         return 1;
     }
-
-    kvr_http_server_config_t scfg;
-    kvr_http_server_config_init(&scfg);
-    scfg.host = host;
-    scfg.port = port;
-    scfg.max_header_bytes = r->cfg.max_header_bytes;
-    scfg.max_body_bytes = r->cfg.max_body_bytes;
-    scfg.request_timeout_ms = (uint32_t)r->cfg.request_timeout_ms;
-    scfg.idle_timeout_ms = (uint32_t)r->cfg.client_idle_timeout_ms;
-    scfg.on_request = kvr_router_on_request;
-    scfg.user = r;
-    rc = kvr_http_server_create(&app.loop, &scfg, &r->server);
+    rc = kvr_router_start(r);
     if (rc < 0) {
-        fprintf(stderr, "kvroute: cannot listen on %s:%d: %s\n", host, port, kvr_strerror(rc));
-        kvr_router_close(r);
+        if (!r->server)
+            fprintf(stderr, "kvroute: cannot listen on %s:%d: %s\n", r->cfg.listen_host, r->cfg.listen_port,
+                    kvr_strerror(rc));
+        else
+            fprintf(stderr, "kvroute: cannot start the timers: %s\n", kvr_strerror(rc));
+        kvr_router_stop(r, NULL);
         uv_run(&app.loop, UV_RUN_DEFAULT);
+        kvr_router_close(r);
         uv_loop_close(&app.loop);
         return 1;
     }
-    kvr_router_start_timers(r);
     uv_signal_init(&app.loop, &app.sig_term);
     uv_signal_init(&app.loop, &app.sig_int);
     uv_signal_init(&app.loop, &app.sig_hup);
@@ -200,9 +150,9 @@ int main(int argc, char **argv)
     uv_signal_start(&app.sig_int, on_stop_signal, SIGINT);
     uv_signal_start(&app.sig_hup, on_reload, SIGHUP);
 
-    KVR_INFO("listening addr=%s:%d policy=%s placement=%s es=%d shm=%s engines=%u", host,
+    KVR_INFO("listening addr=%s:%d policy=%s placement=%s es=%d shm=%s engines=%u", r->cfg.listen_host,
              kvr_http_server_port(r->server), r->cfg.policy, kvr_placement_name(r->cfg.placement), r->cfg.es,
-             r->cfg.es ? r->feed.name : "-", r->engines.count);
+             r->cfg.es ? r->decider.feed.name : "-", r->decider.engines.count);
     uv_run(&app.loop, UV_RUN_DEFAULT);
     kvr_router_close(r);
     rc = uv_loop_close(&app.loop);

@@ -54,6 +54,7 @@ typedef struct kvr_router_metrics_s {
     uint64_t sessions_replaced_total;           /* pin unhealthy or gone: placed again */
     uint64_t sessions_migrated_total;           /* --migrate-load re-homing */
     uint64_t pressure_fallback_total;           /* KVR_DECISION_PRESSURE_FALLBACK decisions */
+    uint64_t input_clamped_total;               /* KVR_DECISION_INPUT_CLAMPED decisions */
     uint64_t reconcile_runs_total;
     uint64_t reconcile_failures_total;
     kvr_histogram_t ttft;

@@ -73,6 +73,7 @@ typedef struct kvr_route_request_s {
 
 /* Flags a policy may set on its decision; the core counts them in /metrics. */
 #define KVR_DECISION_PRESSURE_FALLBACK (1u << 0) /* cache_aware: caps incomplete, fell back fleet-wide */
+#define KVR_DECISION_INPUT_CLAMPED (1u << 1)     /* ttft: an absurd feed value or learned figure was clamped */
 
 /** A policy's answer. reason is a static label counted in /metrics and logged. */
 typedef struct kvr_route_decision_s {
@@ -105,7 +106,24 @@ typedef struct kvr_policy_config_s {
     uint64_t index_max_blocks;  /* (block, engine) entries over the whole fleet: bounds the index's memory */
     /* migration of pinned sessions (sticky, affinity) */
     double migrate_factor;      /* re-home when the pin's eff_requests > factor x fleet mean + 1; 0 = off */
+    /* ttft: priors of a new engine, the weight of the delay imposed on others, the learning rate */
+    double ttft_prefill_tokens_per_s; /* 10000 */
+    double ttft_step_ms;        /* 12: decode step of an empty batch */
+    double ttft_step_per_seq_ms; /* 0.15: added per running sequence */
+    double ttft_others_weight;  /* 0.05: seconds of others' delay per second of own TTFT */
+    double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
+    uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
 } kvr_policy_config_t;
+
+/** One answer's first byte as the router saw it, for policies that learn engine speed. */
+typedef struct kvr_first_byte_s {
+    uint32_t engine_index;
+    uint32_t prompt_tokens;
+    uint64_t uncached_tokens;       /* prompt minus the prefix match counted at dispatch */
+    uint64_t queued_prefill_tokens; /* the engine's eff pending prefill at dispatch, this request excluded */
+    uint32_t running;               /* the engine's eff_running at dispatch */
+    uint64_t ttft_ns;               /* dispatch of this attempt to the answer's first body byte */
+} kvr_first_byte_t;
 
 typedef struct kvr_policy_ops_s {
     const char *name;
@@ -119,6 +137,8 @@ typedef struct kvr_policy_ops_s {
     void (*on_dispatch)(void *state, const kvr_route_request_t *req, uint32_t engine_index);
     /** engine_index left the table; forget it. May be NULL. */
     void (*on_engine_removed)(void *state, uint32_t engine_index);
+    /** The first body byte of a streamed answer arrived. May be NULL. */
+    void (*on_first_byte)(void *state, const kvr_first_byte_t *fb);
 } kvr_policy_ops_t;
 
 /** Upper bound on engines in one router's table. */

@@ -27,7 +27,7 @@ typedef struct proxy_s {
     char request_id[136];
     kvr_route_keys_t keys;
     kvr_route_request_t route_req;
-    kvr_route_result_t route;
+    kvr_decide_result_t route;
     kvr_charge_t charge;
     kvr_upstream_t *up;
     uv_work_t work;               /* key extraction on the threadpool (large bodies) */
@@ -63,17 +63,29 @@ static void dispatch(proxy_t *p);
 
 /*
  * A proxy_t is a few KB; recycling them keeps that memset-and-free churn off
- * the allocator on every request (it showed in profiles at 25k req/s).
+ * the allocator on every request (it showed in profiles at 25k req/s). The
+ * recycler is the router's (r->proxies).
  */
-#define PROXY_FREE_LIST_MAX 256
-static proxy_t *free_list[PROXY_FREE_LIST_MAX];
-static size_t free_count;
+#define PROXY_RECYCLE_MAX 256
+#define PROXY_KEEP_PENDING_BYTES 65536
 
-static proxy_t *proxy_alloc(void)
+static void proxy_destroy(void *obj)
 {
-    if (free_count == 0)
+    proxy_t *p = obj;
+    kvr_buf_close(&p->pending);
+    free(p);
+}
+
+void kvr_proxy_recycle_init(kvr_recycle_t *rec)
+{
+    kvr_recycle_init(rec, PROXY_RECYCLE_MAX, proxy_destroy);
+}
+
+static proxy_t *proxy_alloc(kvr_router_t *r)
+{
+    proxy_t *p = kvr_recycle_take(&r->proxies);
+    if (!p)
         return kvr_xcalloc(1, sizeof(proxy_t));
-    proxy_t *p = free_list[--free_count];
     kvr_buf_t pending = p->pending;
     memset(p, 0, offsetof(proxy_t, fwd));
     p->pending = pending;
@@ -81,14 +93,13 @@ static proxy_t *proxy_alloc(void)
     return p;
 }
 
-static void proxy_release(proxy_t *p)
+static void proxy_release(kvr_router_t *r, proxy_t *p)
 {
-    if (free_count < PROXY_FREE_LIST_MAX && p->pending.cap <= 65536) {
-        free_list[free_count++] = p;
+    if (p->pending.cap > PROXY_KEEP_PENDING_BYTES) {
+        proxy_destroy(p);
         return;
     }
-    kvr_buf_close(&p->pending);
-    free(p);
+    kvr_recycle_put(&r->proxies, p);
 }
 
 /* name (of length len) is lit, ignoring case; lit is lower case. */
@@ -170,10 +181,7 @@ static void attempt_end(proxy_t *p)
         kvr_upstream_cancel(p->up);
         p->up = NULL;
     }
-    kvr_charge_end(&p->charge);
-    if (p->route.seed_lease && p->route.engine)
-        kvr_admission_release_lease(p->r->admission, p->route.engine->index);
-    p->route.seed_lease = false;
+    kvr_decide_release(&p->r->decider, &p->charge); /* the charge holds the seeding lease too */
 }
 
 /* The one place a proxied request ends: its last attempt ends here. */
@@ -188,7 +196,7 @@ static void finish(proxy_t *p, int status)
     if (p->route.engine || p->route.status)
         kvr_router_log_decision(r, p->request_id, p->keys.session_id, &p->route, status, p->attempts);
     kvr_keys_free(&p->keys);
-    proxy_release(p);
+    proxy_release(r, p);
     r->in_flight--;
     if (r->draining && r->in_flight == 0 && r->on_drained)
         r->on_drained(r);
@@ -309,6 +317,9 @@ static void count_output(proxy_t *p, const char *data, size_t len)
 static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
+    /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
+    if (p->sse && p->body_bytes == 0 && len > 0 && p->status < 300)
+        kvr_router_first_byte(p->r, &p->route_req, &p->route, kvr_clock_now_ns());
     count_output(p, data, len);
     if (p->head_pending) {
         kvr_buf_append(&p->pending, data, len);
@@ -455,7 +466,7 @@ static void dispatch(proxy_t *p)
         p->tried[p->attempts++] = e->index;
         kvr_upstream_timeouts_t t = {r->cfg.connect_timeout_ms, r->cfg.first_byte_timeout_ms,
                                      r->cfg.idle_timeout_ms};
-        int rc = kvr_upstream_request(e->pool, kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
+        int rc = kvr_upstream_request(kvr_router_pool(r, e->index), kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
                                       p->n_fwd, p->body, p->body_len, &t, &cbs, p, &p->up);
         if (rc == 0)
             return;
@@ -517,7 +528,7 @@ static void on_extract_done(uv_work_t *w, int status)
 
 void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
 {
-    proxy_t *p = proxy_alloc();
+    proxy_t *p = proxy_alloc(r);
     p->r = r;
     p->req = req;
     p->start_ns = kvr_http_req_start_ns(req);

@@ -3,9 +3,11 @@
 #define KVR_ROUTER_ROUTER_H
 
 /*
- * The gateway's state and its decision step. One router runs on one libuv
- * loop thread; everything here is single-threaded by design (the shadow
- * counters change synchronously inside the pick).
+ * The gateway: the decision core (router/decide.h) on a libuv loop, with
+ * what talks to engines on this side: one upstream pool per engine index,
+ * health checks, the HTTP server and the proxy. One router runs on one
+ * libuv loop thread; everything here is single-threaded by design (the
+ * shadow counters change synchronously inside the pick).
  */
 
 #include <stdbool.h>
@@ -14,24 +16,25 @@
 #include <uv.h>
 
 #include "common/http_server.h"
-#include "router/admission.h"
 #include "router/config.h"
-#include "router/engines.h"
-#include "router/feed.h"
+#include "router/decide.h"
 #include "router/keys.h"
 #include "router/metrics.h"
-#include "router/policy.h"
-#include "router/sessions.h"
+#include "router/upstream.h"
 
 typedef struct kvr_router_s {
     uv_loop_t *loop;
     kvr_router_config_t cfg;
-    kvr_engine_table_t engines;
-    kvr_feed_t feed;
-    kvr_session_table_t sessions;
-    const kvr_policy_ops_t *policy;
-    void *policy_state;
-    kvr_admission_t *admission;
+    kvr_decider_t decider;          /* engines, shadow counters, sessions, feed, policy, admission */
+    /*
+     * The upstream pool of each engine index: kept while the engine is out
+     * or removed (a removed engine that comes back reuses it), destroyed
+     * only by kvr_router_stop / kvr_router_close.
+     */
+    kvr_upstream_pool_t *pools[KVR_MAX_ENGINES];
+    /* Finished objects kept for the next requests: the proxy's state, the pools' upstream requests. */
+    kvr_recycle_t proxies;
+    kvr_recycle_t upstream_requests;
     kvr_router_metrics_t metrics;
     FILE *decision_log;
     kvr_http_server_t *server;
@@ -41,28 +44,15 @@ typedef struct kvr_router_s {
     bool timers_started;
     uint64_t next_reconcile_ns;
     uint32_t in_flight;             /* proxied requests not finished */
-    uint32_t health_checks_pending;
     bool draining;
     uint64_t request_seq;           /* for generated request ids */
     uint64_t id_prefix;
     void (*on_drained)(struct kvr_router_s *r); /* draining and the last request finished */
+    void (*on_stopped)(struct kvr_router_s *r); /* kvr_router_stop finished */
     struct kvr_router_checks_s *checks;         /* health checks and reconciliation in flight */
     struct kvr_share_s *share;                  /* --share, NULL when off */
     uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
 } kvr_router_t;
-
-/** The outcome of one routing decision. */
-typedef struct kvr_route_result_s {
-    kvr_engine_t *engine;           /* NULL: no engine (see status) */
-    int status;                     /* 0 routed, 503 no candidate, 429 admission rejected */
-    const char *reason;             /* label counted in /metrics */
-    const char *placement;          /* "oneshot" / "per-request" */
-    bool pinned;                    /* served from an existing session pin */
-    bool seed_lease;                /* admission lease to release at the end */
-    uint32_t prefix_match_blocks;
-    kvr_engine_view_t view;         /* the chosen engine's view (eff values used) */
-    kvr_feed_state_t feed_state;
-} kvr_route_result_t;
 
 /**
  * Creates the router state from cfg (moved in: the router frees its engine
@@ -70,33 +60,61 @@ typedef struct kvr_route_result_s {
  * decision log. No sockets yet. 0 or -errno with a log line.
  */
 int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg);
-/** Frees what kvr_router_init made; timers and the server must be closed already. */
+/** Frees what kvr_router_init made; after kvr_router_stop finished (or when it never started). */
 void kvr_router_close(kvr_router_t *r);
+/**
+ * Starts serving: the HTTP server on --listen and the periodic work
+ * (router/health.h). 0 or -errno with a log line; on error, kvr_router_stop
+ * closes whatever was started.
+ */
+int kvr_router_start(kvr_router_t *r);
+/**
+ * Stops serving: closes the server (open requests are dropped), the timers
+ * and checks, then every upstream pool (the one place they are destroyed).
+ * stopped(r) runs when the server's and timers' handles are closed; the loop
+ * then ends once the pools' last connections closed.
+ */
+void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r));
+/**
+ * Re-reads the engine list of --config (SIGHUP): engines not in it are
+ * removed (their requests finish), new ones added; other flags keep their
+ * start-up values. 0, -ENOENT without --config, or the file's error (logged;
+ * the table is unchanged).
+ */
+int kvr_router_reload(kvr_router_t *r);
 
 /**
- * Routes one request: session pin (oneshot) or policy pick over the healthy
- * candidates not in exclude, then admission. On success the chosen engine is
- * already charged in charge (the caller must kvr_charge_end it on every path)
- * and the policy was told of the dispatch.
+ * Routes one request through the decision core (kvr_decide_route) and
+ * counts the outcome in /metrics. On success the chosen engine is already
+ * charged in charge (the caller ends the attempt with kvr_decide_release on
+ * every path) and the policy was told of the dispatch.
  */
 void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uint32_t *exclude,
-                      size_t n_exclude, kvr_charge_t *charge, kvr_route_result_t *out);
+                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
 /** True when some candidate engine is not in exclude. */
 bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, size_t n_exclude);
 
-/** An engine failed (connect, health): counts it and takes it out after fail_threshold in a row. */
+/** An engine failed (connect, health): counts it, takes it out after fail_threshold in a row (idle connections dropped). */
 void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why);
 /** An engine answered: resets its failures and brings it back when it was out. */
 void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e);
+/** The first body byte of the streamed answer to req (routed as res) arrived now: tells the policy. */
+void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns);
 /** Adds an engine at run time (admin, SIGHUP): 0 or -errno. */
 int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
+/** The upstream pool of engine index, or NULL. */
+static inline kvr_upstream_pool_t *kvr_router_pool(const kvr_router_t *r, uint32_t index)
+{
+    return index < KVR_MAX_ENGINES ? r->pools[index] : NULL;
+}
 
 
 
 /** Writes one decision log line (no-op without --decision-log). */
 void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,
-                             const kvr_route_result_t *res, int status, uint32_t attempt);
+                             const kvr_decide_result_t *res, int status, uint32_t attempt);
 
 #endif

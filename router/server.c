@@ -162,14 +162,14 @@ static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
     m->req = req;
     m->data = cJSON_CreateArray();
     m->pending = 1; /* held until every fetch started, so a synchronous end cannot reply early */
-    for (uint32_t i = 0; i < r->engines.n_slots; i++) {
-        kvr_engine_t *e = r->engines.engines[i];
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider.engines.engines[i];
         if (!kvr_engine_is_candidate(e))
             continue;
         models_part_t *part = &m->parts[m->n];
         part->m = m;
         part->i = m->n;
-        if (kvr_fetch(e->pool, "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models_part, part,
+        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models_part, part,
                       &m->fetches[m->n]) < 0)
             continue;
         m->n++;
@@ -314,19 +314,19 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
         kvr_http_respond_error(req, 400, NULL, bad, NULL, 0);
         return;
     }
-    kvr_engine_t *e = kvr_engine_table_find(&r->engines, id);
+    kvr_engine_t *e = kvr_decide_find_engine(&r->decider, id);
     if (!e) {
         uint32_t index;
         int rc = parse_engine_index(id, &index);
         if (rc < 0) {
             char msg[160];
             snprintf(msg, sizeof msg, "engine index %.40s is out of range (indexes are 0..%u)", id,
-                     r->engines.n_slots ? r->engines.n_slots - 1 : 0);
+                     r->decider.engines.n_slots ? r->decider.engines.n_slots - 1 : 0);
             kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
             return;
         }
         if (rc == 1) {
-            e = kvr_engine_table_get(&r->engines, index);
+            e = kvr_decide_engine(&r->decider, index);
             if (e && e->removed)
                 e = NULL;
         }
@@ -397,7 +397,7 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         }
         bool ready = !r->draining && kvr_router_has_candidate(r, NULL, 0);
         const char *status = ready ? "ready" : r->draining ? "draining" : "no_healthy_engine";
-        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)r->engines.count));
+        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)r->decider.engines.count));
         return;
     }
     if (strcmp(path, "/metrics") == 0) {

@@ -12,6 +12,7 @@
 
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/recycle.h"
 #include "common/xmalloc.h"
 
 #define UPSTREAM_MAX_HEAD_BYTES (64 * 1024)
@@ -42,6 +43,7 @@ struct kvr_upstream_pool_s {
      * into it afterwards, and an idle or waiting connection holds no buffer.
      */
     char *rbuf;
+    kvr_recycle_t *requests;    /* finished requests kept for reuse (the owner's), or NULL */
 };
 
 struct kvr_upstream_s {
@@ -86,8 +88,6 @@ struct up_conn_s {
     uint8_t timeout_grace;      /* re-arms of the current timeout because the socket was ready */
 };
 
-static llhttp_settings_t parser_settings;
-static bool parser_settings_ready;
 
 static void conn_close(up_conn_t *c);
 static void req_fail(kvr_upstream_t *u, int status);
@@ -98,7 +98,8 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
 /* ---- pool ---------------------------------------------------------------- */
 
 int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, socklen_t addr_len,
-                             const char *host_header, uint32_t max_idle, kvr_upstream_pool_t **out)
+                             const char *host_header, uint32_t max_idle, kvr_recycle_t *requests,
+                             kvr_upstream_pool_t **out)
 {
     kvr_upstream_pool_t *p = calloc(1, sizeof *p);
     if (!p)
@@ -108,6 +109,7 @@ int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, sockl
     p->addr_len = addr_len;
     snprintf(p->host, sizeof p->host, "%s", host_header);
     p->max_idle = max_idle;
+    p->requests = requests;
     *out = p;
     return 0;
 }
@@ -186,29 +188,40 @@ static void conn_close(up_conn_t *c)
 /*
  * Finished requests are kept with their head and header buffers for the next
  * ones: a kvr_upstream_t is a few KB, and calloc + three buffers per proxied
- * request showed in profiles.
+ * request showed in profiles. The recycler is the pool owner's (the router's,
+ * shared by its pools); without one every request is allocated afresh.
  */
-#define UPSTREAM_FREE_MAX 256
+#define UPSTREAM_RECYCLE_MAX 256
 #define UPSTREAM_KEEP_BYTES (16 * 1024)
-static _Thread_local kvr_upstream_t *free_list[UPSTREAM_FREE_MAX];
-static _Thread_local size_t free_count;
 
-static void free_req(kvr_upstream_t *u)
+static void destroy_req(void *obj)
 {
-    if (free_count < UPSTREAM_FREE_MAX && u->head.cap <= UPSTREAM_KEEP_BYTES && u->hbuf.cap <= UPSTREAM_KEEP_BYTES) {
-        free_list[free_count++] = u;
-        return;
-    }
+    kvr_upstream_t *u = obj;
     kvr_buf_close(&u->head);
     kvr_buf_close(&u->hbuf);
     free(u);
 }
 
-static kvr_upstream_t *alloc_req(void)
+void kvr_upstream_recycle_init(kvr_recycle_t *rec)
 {
-    if (free_count == 0)
+    kvr_recycle_init(rec, UPSTREAM_RECYCLE_MAX, destroy_req);
+}
+
+static void free_req(kvr_upstream_t *u)
+{
+    kvr_recycle_t *rec = u->pool->requests;
+    if (!rec || u->head.cap > UPSTREAM_KEEP_BYTES || u->hbuf.cap > UPSTREAM_KEEP_BYTES) {
+        destroy_req(u);
+        return;
+    }
+    kvr_recycle_put(rec, u);
+}
+
+static kvr_upstream_t *alloc_req(kvr_upstream_pool_t *pool)
+{
+    kvr_upstream_t *u = pool->requests ? kvr_recycle_take(pool->requests) : NULL;
+    if (!u)
         return kvr_xcalloc(1, sizeof(kvr_upstream_t));
-    kvr_upstream_t *u = free_list[--free_count];
     kvr_buf_t head = u->head, hbuf = u->hbuf;
     memset(u, 0, offsetof(kvr_upstream_t, hoff));
     u->head = head;
@@ -394,18 +407,13 @@ static int on_message_complete(llhttp_t *p)
     return HPE_PAUSED; /* one response per request: anything after it is not ours */
 }
 
-static void settings_init(void)
-{
-    if (parser_settings_ready)
-        return;
-    llhttp_settings_init(&parser_settings);
-    parser_settings.on_header_field = on_header_field;
-    parser_settings.on_header_value = on_header_value;
-    parser_settings.on_headers_complete = on_headers_complete;
-    parser_settings.on_body = on_body;
-    parser_settings.on_message_complete = on_message_complete;
-    parser_settings_ready = true;
-}
+static const llhttp_settings_t parser_settings = {
+    .on_header_field = on_header_field,
+    .on_header_value = on_header_value,
+    .on_headers_complete = on_headers_complete,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
 
 /* The response is whole: the connection goes back to the pool when it can serve another. */
 static void req_complete(up_conn_t *c, kvr_upstream_t *u, bool clean)
@@ -646,10 +654,9 @@ int kvr_upstream_request(kvr_upstream_pool_t *pool, const char *method, const ch
                          size_t body_len, const kvr_upstream_timeouts_t *timeouts,
                          const kvr_upstream_cbs_t *cbs, void *arg, kvr_upstream_t **out)
 {
-    settings_init();
     if (pool->destroyed)
         return -ESHUTDOWN;
-    kvr_upstream_t *u = alloc_req();
+    kvr_upstream_t *u = alloc_req(pool);
     u->pool = pool;
     u->cbs = *cbs;
     u->arg = arg;

@@ -20,6 +20,7 @@
 #include <uv.h>
 
 #include "common/http_server.h"
+#include "common/recycle.h"
 
 typedef struct kvr_upstream_pool_s kvr_upstream_pool_t;
 typedef struct kvr_upstream_s kvr_upstream_t;
@@ -57,9 +58,16 @@ typedef struct kvr_upstream_timeouts_s {
     uint64_t idle_ms;           /* longest gap between response bytes */
 } kvr_upstream_timeouts_t;
 
-/** A pool for one engine. host_header: the Host value. 0 or -ENOMEM. */
+/**
+ * A pool for one engine. host_header: the Host value. requests: where
+ * finished requests are kept for reuse (kvr_upstream_recycle_init; shared by
+ * the owner's pools and outliving them), or NULL. 0 or -ENOMEM.
+ */
 int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, socklen_t addr_len,
-                             const char *host_header, uint32_t max_idle, kvr_upstream_pool_t **out);
+                             const char *host_header, uint32_t max_idle, kvr_recycle_t *requests,
+                             kvr_upstream_pool_t **out);
+/** Sets up a recycler of upstream requests for kvr_upstream_pool_create. */
+void kvr_upstream_recycle_init(kvr_recycle_t *rec);
 /** Closes idle connections; requests in flight finish, then the pool frees itself. */
 void kvr_upstream_pool_destroy(kvr_upstream_pool_t *pool);
 /** Closes the idle connections only (the engine went down: they are likely dead). */

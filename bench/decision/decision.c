@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 {
     bool quick = false, hashing = true;
     uint32_t only_engines = 0, only_sessions = 0, only_tokens = 0;
-    char policies_arg[256] = "cache_aware,affinity,lmetric,cost,load_only";
+    char policies_arg[256] = "cache_aware,affinity,lmetric,cost,ttft,load_only";
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
     for (int i = 1; i < argc; i++) {

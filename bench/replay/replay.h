@@ -16,6 +16,8 @@ typedef struct kvr_replay_result_s {
     bool sent, finished;
     double due_rel_ms;  /* when the schedule wanted it sent, ms after the start */
     double send_rel_ms; /* when it was sent */
+    bool has_router;    /* several routers took parts of the trace: the record says which */
+    uint32_t router;
 } kvr_replay_result_t;
 
 /** True when the request finished with a 2xx status and no transport or stream error. */

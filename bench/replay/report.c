@@ -137,6 +137,8 @@ void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr
     add_int(rec, "status", r->status);
     cJSON_AddBoolToObject(rec, "ok", kvr_replay_result_ok(res));
     add_text(rec, "error", r->error[0] ? r->error : NULL);
+    if (res->has_router)
+        add_int(rec, "router", res->router); /* as split_trace.py merge names it */
     (void)start_ns;
     char *text = cJSON_PrintUnformatted(rec);
     cJSON_Delete(rec);

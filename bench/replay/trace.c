@@ -33,11 +33,19 @@ static int parse_request(const cJSON *line, kvr_trace_request_t *r, const char *
         return KVR_EPARSE;
     }
     r->timestamp_ms = (uint64_t)ts->valuedouble;
+    if (cJSON_IsNumber(in) && in->valuedouble < 0) {
+        *why = "input_length is negative";
+        return KVR_EPARSE;
+    }
     if (!kvr_rj_whole(in, 0, 1 << 24, &v)) {
         *why = "input_length missing or out of range";
         return KVR_EPARSE;
     }
     r->input_length = (uint32_t)v;
+    if (cJSON_IsNumber(out) && out->valuedouble < 0) {
+        *why = "output_length is negative";
+        return KVR_EPARSE;
+    }
     if (!kvr_rj_whole(out, 0, 1 << 24, &v)) {
         *why = "output_length missing or out of range";
         return KVR_EPARSE;
@@ -91,7 +99,15 @@ static void request_free(kvr_trace_request_t *r)
 
 int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t errlen)
 {
+    kvr_trace_load_opts_t opts = {0};
+    return kvr_trace_load_opts(trace, path, &opts, errbuf, errlen);
+}
+
+int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts, char *errbuf,
+                        size_t errlen)
+{
     memset(trace, 0, sizeof(*trace));
+    opts->skipped = 0;
     FILE *f = fopen(path, "r");
     if (!f) {
         int rc = -errno;
@@ -102,6 +118,7 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
     size_t line_cap = 0, cap = 0, lineno = 0;
     ssize_t n;
     int rc = 0;
+    uint64_t last_ts = 0;
     while ((n = getline(&line, &line_cap, f)) != -1) {
         lineno++;
         size_t start = strspn(line, " \t\r\n");
@@ -109,20 +126,20 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
             continue;
         cJSON *obj = NULL;
         char why_not[64] = "";
+        char bad[160] = "";
         const char *end = NULL;
-        size_t bad = kvr_json_utf8_valid_prefix(line, (size_t)n);
-        if (bad < (size_t)n)
-            snprintf(why_not, sizeof(why_not), ": not UTF-8 at byte %zu", bad);
+        size_t bad_at = kvr_json_utf8_valid_prefix(line, (size_t)n);
+        if (bad_at < (size_t)n)
+            snprintf(why_not, sizeof(why_not), ": not UTF-8 at byte %zu", bad_at);
         else if (!(obj = cJSON_ParseWithLengthOpts(line, (size_t)n, &end, false)))
             snprintf(why_not, sizeof(why_not), ": invalid JSON at byte %td",
                      end && end >= line ? end - line : 0);
         else if (!kvr_rj_blank(end, line + n))
             snprintf(why_not, sizeof(why_not), ": data after the JSON value at byte %td", end - line);
         if (!obj || why_not[0] || !cJSON_IsObject(obj)) {
-            snprintf(errbuf, errlen, "%s:%zu: not a JSON object%s", path, lineno, why_not);
+            snprintf(bad, sizeof(bad), "not a JSON object%s", why_not);
             cJSON_Delete(obj);
-            rc = KVR_EPARSE;
-            goto fail_line;
+            goto bad_line;
         }
         if (trace->len == cap) {
             size_t ncap = cap ? cap * 2 : 1024;
@@ -130,20 +147,45 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
             if (!reqs) {
                 cJSON_Delete(obj);
                 rc = -ENOMEM;
+                snprintf(errbuf, errlen, "%s:%zu: out of memory", path, lineno);
                 goto fail_line;
             }
             trace->requests = reqs;
             cap = ncap;
         }
         const char *why = "out of memory";
-        rc = parse_request(obj, &trace->requests[trace->len], &why);
+        kvr_trace_request_t *r = &trace->requests[trace->len];
+        rc = parse_request(obj, r, &why);
         cJSON_Delete(obj);
+        if (rc == 0 && opts->ordered && trace->len > 0 && r->timestamp_ms < last_ts) {
+            snprintf(bad, sizeof(bad), "timestamp %llu goes backwards (the line before says %llu)",
+                     (unsigned long long)r->timestamp_ms, (unsigned long long)last_ts);
+            rc = KVR_EPARSE;
+        }
         if (rc) {
-            request_free(&trace->requests[trace->len]);
-            snprintf(errbuf, errlen, "%s:%zu: %s", path, lineno, why);
+            request_free(r);
+            if (rc != KVR_EPARSE) {
+                snprintf(errbuf, errlen, "%s:%zu: %s", path, lineno, why);
+                goto fail_line;
+            }
+            if (!bad[0])
+                snprintf(bad, sizeof(bad), "%s", why);
+            goto bad_line;
+        }
+        last_ts = r->timestamp_ms;
+        trace->len++;
+        continue;
+
+    bad_line:
+        if (!opts->skip_bad) {
+            snprintf(errbuf, errlen, "%s:%zu: %s", path, lineno, bad);
+            rc = KVR_EPARSE;
             goto fail_line;
         }
-        trace->len++;
+        opts->skipped++;
+        if (opts->report)
+            fprintf(opts->report, "%s:%zu: %s (line skipped)\n", path, lineno, bad);
+        rc = 0;
     }
     if (ferror(f)) {
         rc = -EIO;
@@ -184,8 +226,14 @@ size_t kvr_trace_text_len(const kvr_trace_request_t *r)
 void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
                     char *out)
 {
+    kvr_trace_text_from(r, block_size, fallback_id, 0, out);
+}
+
+void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
+                         uint32_t first_token, char *out)
+{
     _Static_assert(KVR_BYTES_PER_TOKEN == 4, "a token is written as three letters and a space");
-    for (uint32_t t = 0; t < r->input_length; t++) {
+    for (uint32_t t = first_token; t < r->input_length; t++) {
         size_t block = t / block_size;
         uint32_t pos = t % block_size;
         /* Blocks past the trace's ids are private to the request: a distinct
@@ -193,7 +241,7 @@ void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t 
         uint64_t id = block < r->n_hash_ids ? r->hash_ids[block]
                                             : mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
         uint64_t h = mix64(id * 0x9e3779b97f4a7c15ull + pos + 1);
-        char *w = out + (size_t)t * KVR_BYTES_PER_TOKEN;
+        char *w = out + (size_t)(t - first_token) * KVR_BYTES_PER_TOKEN;
         w[0] = (char)('a' + h % 26);
         w[1] = (char)('a' + (h >> 8) % 26);
         w[2] = (char)('a' + (h >> 16) % 26);

@@ -2,8 +2,10 @@
 #ifndef KVR_BENCH_REPLAY_TRACE_H
 #define KVR_BENCH_REPLAY_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * A trace in Mooncake's JSONL fields (timestamp ms, input_length,
@@ -41,6 +43,24 @@ typedef struct kvr_trace_s {
  */
 int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t errlen);
 
+/** How kvr_trace_load_opts treats lines that are not valid requests. */
+typedef struct kvr_trace_load_opts_s {
+    bool skip_bad;   /* skip an invalid line (reported, counted) instead of failing the load */
+    bool ordered;    /* a timestamp below the previous request's is invalid */
+    FILE *report;    /* where each skipped line is reported with its line number; NULL = nowhere */
+    size_t skipped;  /* out: lines skipped */
+} kvr_trace_load_opts_t;
+
+/**
+ * kvr_trace_load with rules for invalid lines: a line that is not a JSON
+ * object, lacks a field, has a negative length, a hash id that is not an
+ * integer or (ordered) a timestamp going backwards fails the load with its
+ * line number in errbuf, or with skip_bad is reported and counted. Out of
+ * memory and read errors always fail.
+ */
+int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts, char *errbuf,
+                        size_t errlen);
+
 /** Frees what kvr_trace_load allocated. */
 void kvr_trace_free(kvr_trace_t *trace);
 
@@ -51,6 +71,14 @@ void kvr_trace_free(kvr_trace_t *trace);
  */
 void kvr_trace_text(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
                     char *out);
+
+/**
+ * The part of kvr_trace_text's output from token first_token on, written
+ * at out[0]: (input_length - first_token) * 4 bytes. Lets a reader that
+ * already has a prompt's prefix make only the rest.
+ */
+void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint64_t fallback_id,
+                         uint32_t first_token, char *out);
 
 /** Bytes kvr_trace_text writes for r. */
 size_t kvr_trace_text_len(const kvr_trace_request_t *r);

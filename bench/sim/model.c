@@ -92,12 +92,10 @@ static size_t blocks_for(uint64_t tokens)
     return (size_t)((tokens + KVR_SIM_BLOCK_TOKENS - 1) / KVR_SIM_BLOCK_TOKENS);
 }
 
+/* Counted at admission, not per call: a decode step asks it of every running request. */
 static size_t blocks_held(const kvr_sim_req_t *r)
 {
-    size_t n = r->n_private;
-    for (size_t i = 0; i < r->n_hashes; i++)
-        n += r->held[i] != NULL;
-    return n;
+    return r->n_private + r->n_shared;
 }
 
 static void release(kvr_sim_model_t *m, kvr_sim_req_t *r)
@@ -108,6 +106,7 @@ static void release(kvr_sim_model_t *m, kvr_sim_req_t *r)
     free(r->held);
     r->held = NULL;
     r->n_private = 0;
+    r->n_shared = 0;
 }
 
 /* Tries to give r its blocks; false (nothing changed) when KV cannot hold it. */
@@ -124,6 +123,9 @@ static bool admit(kvr_sim_model_t *m, kvr_sim_req_t *r)
         r->held = NULL;
         return false;
     }
+    r->n_shared = 0;
+    for (size_t i = 0; i < r->n_hashes; i++)
+        r->n_shared += r->held[i] != NULL;
     uint64_t hit = (uint64_t)matched * KVR_SIM_BLOCK_TOKENS;
     /* At least one token is always computed: the step needs logits to sample from. */
     if (hit >= target)
@@ -162,6 +164,7 @@ void kvr_sim_model_submit(kvr_sim_model_t *m, kvr_sim_req_t *req, uint64_t now_n
     req->admitted_once = false;
     req->held = NULL;
     req->n_private = 0;
+    req->n_shared = 0;
     req->arrival_ns = now_ns;
     req->first_token_ns = 0;
     if (req->max_tokens == 0)

@@ -58,6 +58,7 @@ struct kvr_sim_req_s {
     kvr_sim_req_t *prev, *next;    /* waiting or running list */
     kvr_sim_block_t **held;        /* n_hashes entries while admitted */
     size_t n_private;              /* private blocks held */
+    size_t n_shared;               /* held[] entries that are not NULL */
     uint32_t planned;              /* tokens scheduled in the step in flight */
     bool admitted_once;
 };

@@ -47,6 +47,21 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_DOUBLE(T, migrate_factor, "migrate-factor", "X", "0", 0, 1e6,
                        "sticky/affinity: re-home a pinned session above factor x fleet mean eff_requests + 1 "
                        "(0 = off)"),
+    KVR_OPT_ROW_DOUBLE(T, ttft_prefill_tokens_per_s, "ttft-prefill-tokens-per-s", "X", "10000", 1, 1e9,
+                       "ttft: prefill throughput assumed for an engine until it is learned from the feed"),
+    KVR_OPT_ROW_DOUBLE(T, ttft_step_ms, "ttft-step-ms", "X", "12", 0.001, 1e5,
+                       "ttft: decode step of an empty batch assumed until learned from first bytes"),
+    KVR_OPT_ROW_DOUBLE(T, ttft_step_per_seq_ms, "ttft-step-per-seq-ms", "X", "0.15", 0, 1e5,
+                       "ttft: decode step time each running sequence adds, assumed until learned"),
+    KVR_OPT_ROW_DOUBLE(T, ttft_others_weight, "ttft-others-weight", "X", "0.05", 0, 1e6,
+                       "ttft: weight of the delay a placement's prefill adds to the requests already "
+                       "running there (seconds of theirs per second of own TTFT)"),
+    KVR_OPT_ROW_DOUBLE(T, ttft_learn_rate, "ttft-learn-rate", "X", "0.2", 0, 1,
+                       "ttft: weight of each new observation in the learned prefill rate and step time "
+                       "(0 = keep the priors)"),
+    KVR_OPT_ROW_U64(T, ttft_output_tokens, "ttft-output-tokens", "N", "128", 1, 1000000,
+                    "ttft: output tokens of the requests on an engine, assumed until their max_tokens are seen "
+                    "(how fast a full batch frees a slot)"),
 };
 
 #undef T

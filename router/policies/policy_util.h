@@ -24,6 +24,7 @@ extern const kvr_policy_ops_t kvr__policy_lmetric;
 extern const kvr_policy_ops_t kvr__policy_affinity;
 extern const kvr_policy_ops_t kvr__policy_cache_aware;
 extern const kvr_policy_ops_t kvr__policy_cost;
+extern const kvr_policy_ops_t kvr__policy_ttft;
 
 /* splitmix64: a seed gives the same sequence on every run, which tests and ablations rely on. */
 static inline uint64_t kvr__rng_next(uint64_t *state)

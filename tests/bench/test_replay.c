@@ -124,6 +124,79 @@ ParameterizedTest(bad_line_t *c, replay_trace, bad_lines_are_reported_with_line_
     remove(path);
 }
 
+Test(replay_trace, negative_lengths_are_named, .timeout = 10.)
+{
+    char path[128], err[256] = "";
+    write_file(path, sizeof(path), "{\"timestamp\": 1, \"input_length\": -5, \"output_length\": 1}\n");
+    kvr_trace_t t;
+    cr_assert_lt(kvr_trace_load(&t, path, err, sizeof(err)), 0);
+    cr_assert(strstr(err, ":1: input_length is negative"), "%s", err);
+    write_file(path, sizeof(path), "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": -1}\n");
+    cr_assert_lt(kvr_trace_load(&t, path, err, sizeof(err)), 0);
+    cr_assert(strstr(err, ":1: output_length is negative"), "%s", err);
+    remove(path);
+}
+
+Test(replay_trace, ordered_load_refuses_a_timestamp_going_backwards, .timeout = 10.)
+{
+    char path[128], err[256] = "";
+    write_file(path, sizeof(path),
+               "{\"timestamp\": 10, \"input_length\": 5, \"output_length\": 1}\n"
+               "{\"timestamp\": 10, \"input_length\": 5, \"output_length\": 1}\n"
+               "{\"timestamp\": 9, \"input_length\": 5, \"output_length\": 1}\n");
+    kvr_trace_t t;
+    cr_assert_eq(kvr_trace_load(&t, path, err, sizeof(err)), 0, "the plain load keeps any order");
+    cr_assert_eq(t.len, 3);
+    kvr_trace_free(&t);
+    kvr_trace_load_opts_t opts = {.ordered = true};
+    cr_assert_lt(kvr_trace_load_opts(&t, path, &opts, err, sizeof(err)), 0);
+    cr_assert(strstr(err, ":3: timestamp 9 goes backwards"), "%s", err);
+    remove(path);
+}
+
+Test(replay_trace, skip_mode_reports_each_bad_line_and_keeps_the_rest, .timeout = 10.)
+{
+    char path[128], err[256] = "", report[1024] = "";
+    write_file(path, sizeof(path),
+               "{\"timestamp\": 5, \"input_length\": 5, \"output_length\": 1}\n"
+               "{\"timestamp\": 6, \"output_length\": 1}\n"
+               "not json\n"
+               "\n"
+               "{\"timestamp\": 6, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [1.5]}\n"
+               "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1}\n"
+               "{\"timestamp\": 6, \"input_length\": 7, \"output_length\": 2}\n");
+    FILE *rep = fmemopen(report, sizeof(report) - 1, "w");
+    cr_assert(rep);
+    kvr_trace_load_opts_t opts = {.skip_bad = true, .ordered = true, .report = rep};
+    kvr_trace_t t;
+    cr_assert_eq(kvr_trace_load_opts(&t, path, &opts, err, sizeof(err)), 0, "%s", err);
+    fclose(rep);
+    cr_assert_eq(opts.skipped, 4);
+    cr_assert_eq(t.len, 2);
+    cr_assert_eq(t.requests[1].input_length, 7, "the lines after a bad one are kept");
+    cr_assert(strstr(report, ":2: input_length missing"), "%s", report);
+    cr_assert(strstr(report, ":3: not a JSON object"), "%s", report);
+    cr_assert(strstr(report, ":5: hash_ids holds a non-integer"), "%s", report);
+    cr_assert(strstr(report, ":6: timestamp 1 goes backwards"), "%s", report);
+    kvr_trace_free(&t);
+    remove(path);
+}
+
+Test(replay_text, text_from_a_token_is_the_tail_of_the_whole_text, .timeout = 10.)
+{
+    uint64_t ids[] = {3, 4, 5};
+    kvr_trace_request_t r = {.input_length = 64 * 3 + 7, .hash_ids = ids, .n_hash_ids = 3};
+    char *whole = text_of(&r, 64, 9);
+    for (uint32_t from = 0; from <= r.input_length; from += 37) {
+        size_t n = (size_t)(r.input_length - from) * KVR_BYTES_PER_TOKEN;
+        char *tail = malloc(n + 1);
+        kvr_trace_text_from(&r, 64, 9, from, tail);
+        cr_assert_eq(memcmp(tail, whole + (size_t)from * KVR_BYTES_PER_TOKEN, n), 0, "from token %u", from);
+        free(tail);
+    }
+    free(whole);
+}
+
 Test(replay_text, equal_id_prefixes_give_equal_text_prefixes, .timeout = 10.)
 {
     uint64_t ids_a[] = {10, 11, 12, 13}, ids_b[] = {10, 11, 99};
@@ -235,6 +308,13 @@ Test(replay_record, fields_order_and_number_types_are_fixed, .timeout = 10.)
                      "\"first_byte_ms\":null,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
                      "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":500,\"ok\":false,"
                      "\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\"}\n");
+    free(line);
+
+    /* A record of one router of several names it last. */
+    res.has_router = true;
+    res.router = 3;
+    line = record_of(&tr, &res);
+    cr_assert(strstr(line, ",\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\",\"router\":3}\n"), "%s", line);
     free(line);
 }
 

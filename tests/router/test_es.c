@@ -298,3 +298,57 @@ Test(es, a_segment_not_of_the_configured_owner_is_refused_and_counted)
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"), 3);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"fresh\"}"), 0);
 }
+
+Test(es, a_request_seeded_onto_an_idle_peer_is_logged_with_its_lease)
+{
+    make_segment();
+    kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
+    const char *extra[] = {"--es", "1", "--shm", seg_name, "--admission", "enforce", "--max-waiting", "0",
+                           "--policy", "sticky", "--decision-log", log_file, NULL};
+    kvr_harness_start(&h, 2, extra);
+    int slot[2] = {add_slot(0), add_slot(1)};
+    for (int i = 0; i < 2; i++) {
+        kvr_engine_state_t st;
+        kvr_shm_writer_state(&writer, (uint32_t)slot[i], &st);
+        st.flags |= KVR_SLOT_HEALTHY | KVR_SLOT_CAPS_COMPLETE;
+        st.max_running = 4;
+        st.dp_ranks = 1;
+        kvr_shm_write_slot(&writer, (uint32_t)slot[i], &st);
+    }
+    /* The session is placed on the idle engine 0... */
+    publish(slot[0], 0, 0);
+    publish(slot[1], 4, 0);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    free(resp);
+    /* ...which fills up while engine 1 idles: the next turn is seeded there and answered. */
+    publish(slot[0], 4, 0);
+    publish(slot[1], 0, 0);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    char v[64], want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
+    cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"seed_lease\"}"), 1);
+
+    /* The log says what the decision did, though the lease was released before the line was written. */
+    FILE *f = fopen(log_file, "r");
+    cr_assert_not_null(f);
+    char line[2048];
+    int lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        cJSON *d = cJSON_Parse(line);
+        cr_assert(cJSON_IsObject(d), "decision line is JSON: %s", line);
+        bool seeded = lines == 1;
+        cr_expect_eq(cJSON_IsTrue(field(d, "seed_lease")), seeded, "line %d: %s", lines, line);
+        if (seeded) {
+            cr_expect_str_eq(str(field(d, "reason")), "seed_lease");
+            cr_expect_str_eq(str(field(d, "engine")), want);
+        }
+        cJSON_Delete(d);
+        lines++;
+    }
+    fclose(f);
+    cr_expect_eq(lines, 2);
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+}

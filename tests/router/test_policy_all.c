@@ -24,7 +24,7 @@ ParameterizedTestParameters(policy_all, contract)
         {"lmetric", false, false},     {"lmetric", false, true},    {"affinity", false, false},
         {"affinity", false, true},     {"cache_aware", false, false}, {"cache_aware", false, true},
         {"cache_aware", true, false},  {"cache_aware", true, true}, {"cost", false, false},
-        {"cost", false, true},
+        {"cost", false, true},         {"ttft", false, false},      {"ttft", false, true},
     };
     return cr_make_param_array(all_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -32,7 +32,7 @@ ParameterizedTestParameters(policy_all, contract)
 static const char *const labels[] = {
     "round_robin", "random", "power_of_two", "least_load", "lmetric", "cache_hit", "cache_miss",
     "overload_fallback", "balance_shortest_queue", "provisional_owner", "existing_owner",
-    "owner_pressure_spill", "no_safe_spill_hold", "cost",
+    "owner_pressure_spill", "no_safe_spill_hold", "cost", "ttft",
 };
 
 static bool known_label(const char *reason)

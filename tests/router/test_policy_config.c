@@ -114,18 +114,37 @@ Test(policy_config, help_names_every_option_with_its_default, .timeout = 5.)
                           "--cache-threshold", "--owner-pressure", "--high-watermark", "--owner-slack",
                           "--replication-ceiling", "--spill-cooldown-ms", "--overlap-weight",
                           "--temperature", "--index-tokens-per-engine", "--index-ttl-ms",
-                          "--index-max-blocks"};
+                          "--index-max-blocks", "--ttft-prefill-tokens-per-s", "--ttft-step-ms",
+                          "--ttft-step-per-seq-ms", "--ttft-others-weight", "--ttft-learn-rate", "--ttft-output-tokens"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         cr_expect_not_null(strstr(buf, keys[i]), "%s in help", keys[i]);
     cr_expect_not_null(strstr(buf, "(default 1.3)"));
     cr_expect_not_null(strstr(buf, "(default 0.9)"));
+    cr_expect_not_null(strstr(buf, "(default 10000)"));
     free(buf);
+}
+
+Test(policy_config, ttft_options_bounds, .timeout = 5.)
+{
+    kvr_policy_config_t c;
+    kvr_policy_config_defaults(&c);
+    cr_expect_float_eq(c.ttft_prefill_tokens_per_s, 10000, 1e-9);
+    cr_expect_float_eq(c.ttft_others_weight, 0.05, 1e-12);
+    cr_expect_float_eq(c.ttft_learn_rate, 0.2, 1e-12);
+    /* A zero prefill prior would divide by zero: refused. */
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-prefill-tokens-per-s", "0"), -EINVAL);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-prefill-tokens-per-s", "nan"), -EINVAL);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-learn-rate", "1.5"), -EINVAL);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-others-weight", "-1"), -EINVAL);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-step-ms", "0"), -EINVAL);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-others-weight", "0.5"), 0);
+    cr_expect_float_eq(c.ttft_others_weight, 0.5, 1e-12);
 }
 
 Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
 {
     const char *names[] = {"round_robin", "random", "power_of_two", "load_only",
-                           "lmetric", "affinity", "cache_aware", "cost"};
+                           "lmetric", "affinity", "cache_aware", "cost", "ttft"};
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
     cfg.index_max_blocks = 1024;
@@ -145,6 +164,6 @@ Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
     FILE *f = open_memstream(&buf, &len);
     kvr_policy_list(f);
     fclose(f);
-    cr_expect_str_eq(buf, "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,sticky");
+    cr_expect_str_eq(buf, "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,ttft,sticky");
     free(buf);
 }

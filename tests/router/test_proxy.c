@@ -113,6 +113,32 @@ Test(proxy, sse_stream_arrives_untouched)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_ttft_seconds_count"), 1);
 }
 
+/* The first body byte of each streamed answer reaches the policy; plausible answers clamp nothing. */
+Test(proxy, ttft_policy_learns_from_streamed_first_bytes)
+{
+    const char *extra[] = {"--policy", "ttft", NULL};
+    kvr_harness_start(&h, 2, extra);
+    for (int i = 0; i < 6; i++) {
+        char *resp;
+        cr_assert_eq(post("X-Fake: chunks=3,interval_ms=5\r\n", chat_stream, &resp), 200);
+        free(resp);
+        cr_assert_eq(post(NULL, chat, &resp), 200);
+        free(resp);
+    }
+    cr_expect(kvr_harness_wait_zero(&h, 2000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"200\"}"), 12);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_policy_input_clamped_total"), 0);
+    double ttft = 0;
+    char sample[160];
+    for (int e = 0; e < 2; e++) {
+        snprintf(sample, sizeof sample, "kvroute_selections_total{engine=\"http://127.0.0.1:%u\",policy=\"ttft\",reason=\"ttft\"}",
+                 kvr_fake_port(h.fleet, e));
+        double v = kvr_harness_metric(&h, sample);
+        ttft += v > 0 ? v : 0;
+    }
+    cr_expect_eq(ttft, 12, "every request scored by ttft");
+}
+
 typedef struct burst_arg_s {
     int status;
     char engine[64];
@@ -579,6 +605,13 @@ Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
         close(fd); /* gone while the router parses (or just after) */
     }
     free(body);
+    /*
+     * The router may still be reading the last body when the test gets
+     * here: in_flight is 0 before that request exists. Each one counts its
+     * abort once it was read whole and its client's close seen.
+     */
+    for (int waited = 0; kvr_harness_metric(&h, "kvroute_client_aborts_total") < 3 && waited < 10000; waited += 50)
+        kvr_test_sleep_ms(50);
     cr_expect(kvr_harness_wait_zero(&h, 5000));
     for (int waited = 0; kvr_harness_metric(&h, "kvroute_in_flight") != 0 && waited < 5000; waited += 50)
         kvr_test_sleep_ms(50);

@@ -2,12 +2,15 @@
 /* Routing decisions: shadow counters seen by every pick, oneshot pins, eff from the feed. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
+#include "common/json_text.h"
 #include "router/router.h"
 #include "shm_layout/shm_layout.h"
 #include "tests/support/proc.h"
@@ -64,8 +67,8 @@ static kvr_route_request_t request(const char *session, uint32_t tokens)
 
 static void expect_all_zero(void)
 {
-    for (uint32_t i = 0; i < router.engines.n_slots; i++) {
-        kvr_engine_t *e = router.engines.engines[i];
+    for (uint32_t i = 0; i < router.decider.engines.n_slots; i++) {
+        kvr_engine_t *e = router.decider.engines.engines[i];
         cr_expect_eq(e->shadow_requests, 0, "engine %u requests", i);
         cr_expect_eq(e->shadow_pending_prefill_tokens, 0, "engine %u pending", i);
         cr_expect_eq(e->shadow_kv_tokens, 0, "engine %u kv", i);
@@ -80,7 +83,7 @@ Test(route, burst_of_100_under_load_only_spreads_evenly)
     unsigned per_engine[4] = {0};
     for (int i = 0; i < 100; i++) {
         kvr_route_request_t req = request(NULL, 100);
-        kvr_route_result_t res;
+        kvr_decide_result_t res;
         kvr_router_route(&router, &req, NULL, 0, &charges[i], &res);
         cr_assert_not_null(res.engine);
         per_engine[res.engine->index]++;
@@ -100,9 +103,9 @@ Test(route, sticky_keeps_a_session_and_places_new_ones_on_least_load)
 {
     start(3, "sticky", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
     /* --policy sticky with an explicit --placement keeps the explicit one; use the resolved pair */
-    router.cfg.placement = KVR_PLACEMENT_ONESHOT;
+    router.decider.cfg.placement = KVR_PLACEMENT_ONESHOT;
     kvr_charge_t c[8] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s1", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -142,7 +145,7 @@ Test(route, migrate_moves_a_pin_off_an_overloaded_engine)
 {
     start(2, "load_only", KVR_PLACEMENT_ONESHOT, false, NULL, 2);
     kvr_charge_t c[6] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -161,7 +164,7 @@ Test(route, exclusions_and_no_candidate)
 {
     start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
     kvr_charge_t c = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     uint32_t exclude[2] = {0, 1};
     kvr_route_request_t req = request(NULL, 10);
     kvr_router_route(&router, &req, exclude, 1, &c, &res);
@@ -197,17 +200,17 @@ Test(route, es1_new_session_lands_on_least_eff_not_least_shadow)
     kvr_shm_heartbeat(&w, kvr_clock_now_ns());
     start(3, "load_only", KVR_PLACEMENT_ONESHOT, true, name, 0);
     kvr_charge_t c[3] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     /* shadow load on engine 1 only: by shadow it is the busiest, by eff the idlest */
-    kvr_charge_begin(&c[0], router.engines.engines[1], 10);
-    kvr_charge_begin(&c[1], router.engines.engines[1], 10);
+    kvr_charge_begin(&c[0], router.decider.engines.engines[1], 10);
+    kvr_charge_begin(&c[1], router.decider.engines.engines[1], 10);
     kvr_route_request_t req = request("new", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[2], &res);
     cr_assert_not_null(res.engine);
     cr_expect_eq(res.engine->index, 1);
     cr_expect(res.view.feed_fresh);
     cr_expect_eq(res.view.eff_requests, 2);
-    cr_expect_eq(router.feed.fallbacks_total[KVR_FEED_FRESH], 3);
+    cr_expect_eq(router.decider.feed.fallbacks_total[KVR_FEED_FRESH], 3);
     for (int i = 0; i < 3; i++)
         kvr_charge_end(&c[i]);
     expect_all_zero();
@@ -218,7 +221,7 @@ Test(route, es1_new_session_lands_on_least_eff_not_least_shadow)
 Test(route, charge_end_is_idempotent_and_exact)
 {
     start(1, "load_only", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
-    kvr_engine_t *e = router.engines.engines[0];
+    kvr_engine_t *e = router.decider.engines.engines[0];
     kvr_charge_t c = {0};
     kvr_charge_begin(&c, e, 300);
     cr_expect_eq(e->shadow_pending_prefill_tokens, 300);
@@ -239,7 +242,7 @@ Test(route, migrate_factor_moves_a_pin_far_above_the_fleet_mean)
     start(2, "sticky", KVR_PLACEMENT_ONESHOT, false, NULL, 0);
     migrate_factor = NULL;
     kvr_charge_t c[6] = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_route_request_t req = request("s", 10);
     kvr_router_route(&router, &req, NULL, 0, &c[0], &res);
     kvr_engine_t *home = res.engine;
@@ -301,7 +304,7 @@ Test(route, decision_line_escapes_what_clients_send)
     cr_assert_not_null(router.decision_log);
     kvr_route_request_t req = request(NULL, 10);
     kvr_charge_t charge = {0};
-    kvr_route_result_t res;
+    kvr_decide_result_t res;
     kvr_router_route(&router, &req, NULL, 0, &charge, &res);
     cr_assert_not_null(res.engine);
     /* quote, backslash, control bytes, valid UTF-8, then bytes that are not UTF-8 */
@@ -325,4 +328,90 @@ Test(route, decision_line_escapes_what_clients_send)
     fclose(router.decision_log);
     router.decision_log = NULL;
     free(buf);
+}
+
+static void write_config(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(route, reload_applies_the_engine_list_of_the_config_file)
+{
+    start(3, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    cr_expect_eq(kvr_router_reload(&router), -ENOENT, "no --config: nothing to re-read");
+
+    char path[96];
+    kvr_test_unique_name(path, sizeof path, "/tmp/kvroute-test-reload");
+    snprintf(router.cfg.config_file, sizeof router.cfg.config_file, "%s", path);
+    write_config(path, "# engine 0 leaves, engine 3 joins\n"
+                       "engine http://127.0.0.1:19001\nengine http://127.0.0.1:19002\nengine http://127.0.0.1:19003\n");
+    kvr_engine_t *first = router.decider.engines.engines[0];
+    kvr_upstream_pool_t *first_pool = kvr_router_pool(&router, 0);
+    kvr_charge_t c = {0};
+    kvr_charge_begin(&c, first, 10);
+    cr_assert_eq(kvr_router_reload(&router), 0);
+    cr_expect(first->removed);
+    cr_expect_eq(first->shadow_requests, 1, "its request in flight finishes");
+    cr_expect_eq(router.decider.engines.count, 3);
+    cr_expect_eq(router.decider.engines.n_slots, 4);
+    kvr_engine_t *joined = kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19003");
+    cr_assert_not_null(joined);
+    cr_expect_eq(joined->index, 3);
+    cr_expect_not_null(kvr_router_pool(&router, 3));
+    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19001")->index, 1, "kept at its index");
+    kvr_decide_release(&router.decider, &c);
+    cr_expect_eq(first->shadow_requests, 0);
+
+    /* A file that does not parse changes nothing. */
+    write_config(path, "engine http://127.0.0.1:19000\nno-such-flag 1\n");
+    cr_expect_lt(kvr_router_reload(&router), 0);
+    cr_expect_eq(router.decider.engines.count, 3);
+    cr_expect(first->removed);
+
+    /* The engine that left comes back at its old index, over the pool it had. */
+    write_config(path, "engine http://127.0.0.1:19000\n");
+    cr_assert_eq(kvr_router_reload(&router), 0);
+    cr_expect_not(first->removed);
+    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000"), first);
+    cr_expect_eq(kvr_router_pool(&router, 0), first_pool);
+    cr_expect_eq(router.decider.engines.count, 1);
+    unlink(path);
+}
+
+static int stopped_calls;
+
+static void on_stopped(kvr_router_t *r)
+{
+    cr_expect_null(r->server);
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++)
+        cr_expect_null(kvr_router_pool(r, i), "pool %u outlived the stop", i);
+    stopped_calls++;
+}
+
+Test(route, start_then_stop_closes_the_server_timers_and_pools)
+{
+    start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    snprintf(router.cfg.listen_host, sizeof router.cfg.listen_host, "127.0.0.1");
+    router.cfg.listen_port = 0; /* any free port */
+    cr_assert_eq(kvr_router_start(&router), 0);
+    cr_assert_not_null(router.server);
+    cr_expect_gt(kvr_http_server_port(router.server), 0);
+    cr_expect(router.timers_started);
+    stopped_calls = 0;
+    kvr_router_stop(&router, on_stopped);
+    uv_run(&loop, UV_RUN_DEFAULT); /* returns only when every handle is closed */
+    cr_expect_eq(stopped_calls, 1);
+    cr_expect_not(router.timers_started);
+    /* teardown closes the router and asserts the loop closes cleanly */
+}
+
+Test(route, stop_without_start_still_calls_back)
+{
+    start(1, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    stopped_calls = 0;
+    kvr_router_stop(&router, on_stopped);
+    cr_expect_eq(stopped_calls, 1);
 }

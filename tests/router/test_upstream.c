@@ -74,7 +74,7 @@ static void setup(fixture_t *f, const char *reply)
     f->engine = kvr_raw_engine_start(reply);
     struct sockaddr_in a;
     uv_ip4_addr("127.0.0.1", kvr_raw_engine_port(f->engine), &a);
-    cr_assert_eq(kvr_upstream_pool_create(&f->loop, (const struct sockaddr *)&a, sizeof a, "engine", 4, &f->pool), 0);
+    cr_assert_eq(kvr_upstream_pool_create(&f->loop, (const struct sockaddr *)&a, sizeof a, "engine", 4, NULL, &f->pool), 0);
     f->timeouts = (kvr_upstream_timeouts_t){.connect_ms = 2000, .first_byte_ms = 2000, .idle_ms = 2000};
 }
 

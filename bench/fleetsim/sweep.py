@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A grid of kvroute-fleetsim runs with seeds, and intervals on what it shows.
+
+  PYTHONPATH=bench python3 bench/fleetsim/sweep.py --out DIR [options]
+
+Runs every cell of policies x ES arms x router counts x load levels, K times
+with seeds 1..K, in parallel over the machine's cores (each run is one
+thread). The seed moves the policies' tie-breaks, a few ms of arrival
+jitter, the engines' step jitter and, with --tracegen, the trace generator's
+draw (one trace per seed, shared by every cell of that seed). Reports, per
+cell, the mean and 95% interval (Student t over the K seeds) of TTFT
+p50/p90/p99, end-to-end p90, output tokens/s, cache hit, engines per session
+and reroute (share of requests whose engine differs from the ES=0 run of the
+same seed); and per policy, router count and load the paired ES effect
+(ES=1 minus ES=0 with the same seed) with its interval. A verdict is given
+only where the interval excludes zero.
+
+Writes DIR/results.md, DIR/results.json and every run's records under
+DIR/runs/. Standard library only (records through the kvrbench package).
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+from kvrbench.records import load_records, mean, ok_records, percentile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# Two-sided 95% Student t quantiles by degrees of freedom.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+       10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+       18: 2.101, 19: 2.093, 20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+# name, label, lower is better
+METRICS = [
+    ("ttft_p50", "TTFT p50 ms", True),
+    ("ttft_p90", "TTFT p90 ms", True),
+    ("ttft_p99", "TTFT p99 ms", True),
+    ("e2e_p90", "e2e p90 ms", True),
+    ("tok_s", "output tok/s", False),
+    ("cache_hit", "cache hit %", False),
+    ("eng_per_session", "engines/session", True),
+    ("reroute", "reroute %", None),
+]
+
+
+def t95(df):
+    if df <= 0:
+        return float("nan")
+    keys = sorted(T95)
+    for k in keys:
+        if df <= k:
+            return T95[k]
+    return 1.96
+
+
+def interval(values):
+    """(mean, half width of the 95% interval, n) of the values that are not None."""
+    v = [x for x in values if x is not None]
+    if not v:
+        return None, None, 0
+    m = sum(v) / len(v)
+    if len(v) < 2:
+        return m, None, len(v)
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
+    return m, t95(len(v) - 1) * sd / math.sqrt(len(v)), len(v)
+
+
+def figures(recs):
+    """The per-run figures from one run's records."""
+    ok = ok_records(recs)
+    ttft = [r["ttft_ms"] for r in ok if r.get("ttft_ms") is not None]
+    e2e = [r["e2e_ms"] for r in ok if r.get("e2e_ms") is not None]
+    out_tok = sum(r.get("output_tokens") or 0 for r in ok)
+    if ok:
+        t0 = min(r["send_mono_ns"] for r in ok)
+        t1 = max(r["end_mono_ns"] for r in ok)
+    span = (t1 - t0) / 1e9 if ok and t1 > t0 else None
+    prompt = sum(r.get("prompt_tokens") or 0 for r in ok)
+    cached = sum(r.get("cached_tokens") or 0 for r in ok)
+    sessions = {}
+    for r in ok:
+        if r.get("session") is not None and r.get("engine"):
+            sessions.setdefault(r["session"], set()).add(r["engine"])
+    return {
+        "requests": len(recs),
+        "ok": len(ok),
+        "ttft_p50": percentile(ttft, 50),
+        "ttft_p90": percentile(ttft, 90),
+        "ttft_p99": percentile(ttft, 99),
+        "e2e_p90": percentile(e2e, 90),
+        "tok_s": out_tok / span if span else None,
+        "cache_hit": 100.0 * cached / prompt if prompt else None,
+        "eng_per_session": mean([len(e) for e in sessions.values()]),
+    }
+
+
+def reroute(recs_a, recs_b):
+    a = {r["index"]: r.get("engine") for r in recs_a if r.get("engine")}
+    b = {r["index"]: r.get("engine") for r in recs_b if r.get("engine")}
+    common = set(a) & set(b)
+    return 100.0 * sum(1 for i in common if a[i] != b[i]) / len(common) if common else None
+
+
+def run_one(job):
+    """One fleetsim run; returns (key, figures or error text)."""
+    cmd, rec_path, key = job["cmd"], job["records"], job["key"]
+    os.makedirs(os.path.dirname(rec_path), exist_ok=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(os.path.join(os.path.dirname(rec_path), "fleetsim.txt"), "w") as f:
+        f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + p.stdout + p.stderr)
+    if p.returncode not in (0, 1):
+        return key, "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "")
+    return key, None
+
+
+def fmt(m, h, spec="%.1f"):
+    if m is None:
+        return "n/a"
+    if h is None:
+        return spec % m
+    return spec % m + " ± " + spec.replace("+", "") % h
+
+
+def paired_verdict(m, h, lower_better):
+    """A verdict on a paired mean difference (ES=1 - ES=0) only where its interval excludes 0."""
+    if m is None or h is None or abs(m) <= h:
+        return "no verdict (interval includes 0)"
+    return "ES=1 %s" % ("better" if (m < 0) == lower_better else "worse")
+
+
+def charts(out_dir, cells, effects, routers, loads, arms):
+    """PNG charts with 95% error bars (gnuplot): TTFT p90 by policy and arm per
+    router count and load, and the paired ES effect on it. Returns the files."""
+    raw = os.path.join(out_dir, "raw")
+    os.makedirs(raw, exist_ok=True)
+    script = ["set terminal pngcairo size 900,560 noenhanced", "set grid ytics", "set key top left",
+              "set style data histograms", "set style fill solid 0.7 border -1", "set xtics rotate by -30",
+              "set bars 2"]
+    made = []
+    for nr in routers:
+        for load in loads:
+            dat = os.path.join(raw, "p90-r%d-load%s.dat" % (nr, load))
+            with open(dat, "w") as f:
+                pols = [c["policy"] for c in cells if c["routers"] == nr and c["load"] == load and c["es"] == arms[0]]
+                for pol in pols:
+                    vals = []
+                    for es in arms:
+                        c = next(c for c in cells if c["policy"] == pol and c["routers"] == nr and c["load"] == load
+                                 and c["es"] == es)
+                        vals += [c["ttft_p90"]["mean"] or 0, c["ttft_p90"]["ci95"] or 0]
+                    f.write("%s %s\n" % (pol, " ".join("%.3f" % v for v in vals)))
+            png = "ttft_p90-r%d-load%s.png" % (nr, load)
+            cols = ", ".join("'%s' using %d:%d%s title 'ES=%d'" % (dat if i == 0 else "", 2 + 2 * i, 3 + 2 * i,
+                                                                   ":xtic(1)" if i == 0 else "", es)
+                             for i, es in enumerate(arms))
+            script += ["set output '%s'" % os.path.join(out_dir, png),
+                       "set title 'TTFT p90, %d router(s), load x%s: mean and 95%% interval'" % (nr, load),
+                       "set style histogram errorbars gap 1 lw 1", "set ylabel 'TTFT p90 (ms)'", "set yrange [0:*]",
+                       "plot " + cols]
+            made.append(png)
+    if effects:
+        dat = os.path.join(raw, "es_effect.dat")
+        with open(dat, "w") as f:
+            for e in effects:
+                f.write("%s-r%d-x%s %.3f %.3f\n" % (e["policy"], e["routers"], e["load"],
+                                                   e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0))
+        script += ["set output '%s'" % os.path.join(out_dir, "es_effect_ttft_p90.png"),
+                   "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), 95% interval'",
+                   "set style histogram errorbars gap 1 lw 1", "set ylabel 'ms'", "set yrange [*:*]",
+                   "plot '%s' using 2:3:xtic(1) notitle" % dat]
+        made.append("es_effect_ttft_p90.png")
+    if not shutil.which("gnuplot"):
+        return []
+    try:
+        subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=True, capture_output=True,
+                       timeout=60)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        print("sweep: gnuplot failed: %s" % getattr(e, "stderr", e), file=sys.stderr)
+        return []
+    return made
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--fleetsim", default=os.path.join(ROOT, "build/dev/bench/fleetsim/kvroute-fleetsim"),
+                    help="the kvroute-fleetsim program (default build/dev/...)")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--trace", help="one trace for every seed")
+    src.add_argument("--tracegen-args", help="kvroute-tracegen flags: one trace per seed (--seed S is added)")
+    ap.add_argument("--tracegen", default=os.path.join(ROOT, "build/dev/bench/tracegen/kvroute-tracegen"),
+                    help="the kvroute-tracegen program (default build/dev/...)")
+    ap.add_argument("--policies", default="round_robin,load_only,sticky,affinity,cache_aware",
+                    help="comma-separated policies (cache_aware_op = cache_aware --owner-pressure 1)")
+    ap.add_argument("--es", default="0,1", help="ES arms (default 0,1)")
+    ap.add_argument("--routers", default="1", help="router counts, e.g. 1,2,4 (default 1)")
+    ap.add_argument("--loads", default="1", help="arrival rate multipliers, e.g. 0.5,1,2 (default 1)")
+    ap.add_argument("--seeds", type=int, default=10, help="seeds 1..K per cell (default 10)")
+    ap.add_argument("--engines", type=int, default=4, help="engines (default 4)")
+    ap.add_argument("--arrival-jitter-ms", default="5", help="per seed arrival jitter (default 5)")
+    ap.add_argument("--step-jitter", default="0.05", help="per seed step jitter (default 0.05)")
+    ap.add_argument("--fleetsim-args", default="", help="more kvroute-fleetsim flags for every run")
+    ap.add_argument("--router-args", default="", help="kvroute flags for every run")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: cores)")
+    a = ap.parse_args(argv)
+
+    if a.seeds < 2:
+        ap.error("--seeds must be at least 2 for an interval")
+    policies = [p for p in a.policies.split(",") if p]
+    arms = [int(e) for e in a.es.split(",") if e]
+    routers = [int(r) for r in a.routers.split(",") if r]
+    loads = [x for x in a.loads.split(",") if x]
+    seeds = list(range(1, a.seeds + 1))
+    os.makedirs(a.out, exist_ok=True)
+
+    traces = {}
+    for s in seeds:
+        if a.trace:
+            traces[s] = os.path.abspath(a.trace)
+            continue
+        path = os.path.join(a.out, "trace-seed%d.jsonl" % s)
+        cmd = [a.tracegen] + shlex.split(a.tracegen_args) + ["--seed", str(s), "-o", path]
+        subprocess.run(cmd, check=True)
+        traces[s] = path
+
+    jobs = []
+    for pol in policies:
+        for es in arms:
+            for nr in routers:
+                for load in loads:
+                    for s in seeds:
+                        key = (pol, es, nr, load, s)
+                        d = os.path.join(a.out, "runs", pol, "es%d" % es, "r%d" % nr, "load%s" % load, "seed%d" % s)
+                        rec = os.path.join(d, "replay.jsonl")
+                        policy_flags = ["--policy", "cache_aware"] if pol == "cache_aware_op" else ["--policy", pol]
+                        router = shlex.split(a.router_args) + (["--owner-pressure", "1"] if pol == "cache_aware_op" else [])
+                        cmd = [a.fleetsim, "--trace", traces[s], "--engines", str(a.engines), "--es", str(es),
+                               "--routers", str(nr), "--rate", load, "--seed", str(s),
+                               "--arrival-jitter-ms", a.arrival_jitter_ms, "--step-jitter", a.step_jitter,
+                               "--run-id", "%s-es%d" % (pol, es), "--out", rec, "--quiet"] + policy_flags + \
+                            shlex.split(a.fleetsim_args) + (["--"] + router if router else [])
+                        jobs.append({"key": key, "cmd": cmd, "records": rec})
+    print("sweep: %d runs on %d workers" % (len(jobs), a.jobs), file=sys.stderr)
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for done, (key, error) in enumerate(pool.map(run_one, jobs), 1):
+            if error:
+                failed.append((key, error))
+            if done % 10 == 0 or done == len(jobs):
+                print("sweep: %d/%d runs done" % (done, len(jobs)), file=sys.stderr)
+    if failed:
+        for key, error in failed[:5]:
+            print("sweep: run %s failed: %s" % (key, error), file=sys.stderr)
+        return 1
+
+    recs = {j["key"]: load_records(j["records"]) for j in jobs}
+    fig = {k: figures(v) for k, v in recs.items()}
+    for (pol, es, nr, load, s), f in fig.items():
+        base = recs.get((pol, 0, nr, load, s))
+        f["reroute"] = reroute(base, recs[(pol, es, nr, load, s)]) if es != 0 and base is not None else None
+
+    cells, effects = [], []
+    for pol in policies:
+        for nr in routers:
+            for load in loads:
+                for es in arms:
+                    row = {"policy": pol, "es": es, "routers": nr, "load": load}
+                    for name, _, _ in METRICS:
+                        m, h, n = interval([fig[(pol, es, nr, load, s)][name] for s in seeds])
+                        row[name] = {"mean": m, "ci95": h, "n": n}
+                    row["ok"] = sum(fig[(pol, es, nr, load, s)]["ok"] for s in seeds)
+                    row["requests"] = sum(fig[(pol, es, nr, load, s)]["requests"] for s in seeds)
+                    cells.append(row)
+                if 0 in arms and 1 in arms:
+                    eff = {"policy": pol, "routers": nr, "load": load}
+                    for name, _, lower_better in METRICS:
+                        if lower_better is None:
+                            continue
+                        diffs = []
+                        for s in seeds:
+                            x0, x1 = fig[(pol, 0, nr, load, s)][name], fig[(pol, 1, nr, load, s)][name]
+                            diffs.append(x1 - x0 if x0 is not None and x1 is not None else None)
+                        m, h, n = interval(diffs)
+                        b0 = mean([fig[(pol, 0, nr, load, s)][name] for s in seeds
+                                   if fig[(pol, 0, nr, load, s)][name] is not None])
+                        verdict = paired_verdict(m, h, lower_better)
+                        eff[name] = {"mean": m, "ci95": h, "n": n, "relative": m / b0 if m is not None and b0 else None,
+                                     "verdict": verdict}
+                    effects.append(eff)
+
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"cells": cells, "es_effects": effects, "seeds": seeds, "engines": a.engines}, f, indent=1)
+
+    lines = ["# fleetsim sweep", "",
+             "%d seeds per cell, %d engines; mean ± 95%% interval (Student t over seeds)." % (len(seeds), a.engines),
+             "Command: `%s`" % " ".join(shlex.quote(x) for x in ["bench/fleetsim/sweep.py"] + (argv or sys.argv[1:])),
+             "", "## Cells", "",
+             "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in METRICS) + " | ok |",
+             "| --- | --- | --- | --- | " + " | ".join("---" for _ in METRICS) + " | --- |"]
+    for c in cells:
+        lines.append("| %s | %d | %d | %s | %s | %d/%d |" % (
+            c["policy"], c["es"], c["routers"], c["load"],
+            " | ".join(fmt(c[n]["mean"], c[n]["ci95"], "%.2f" if n == "eng_per_session" else "%.1f")
+                       for n, _, _ in METRICS), c["ok"], c["requests"]))
+    if effects:
+        lines += ["", "## Paired ES effect (ES=1 − ES=0, same seed)", "",
+                  "| policy | routers | load | TTFT p90 ms | TTFT p99 ms | e2e p90 ms | output tok/s | cache hit pts | verdict (TTFT p90) |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for e in effects:
+            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                e["policy"], e["routers"], e["load"],
+                fmt(e["ttft_p90"]["mean"], e["ttft_p90"]["ci95"], "%+.1f"),
+                fmt(e["ttft_p99"]["mean"], e["ttft_p99"]["ci95"], "%+.1f"),
+                fmt(e["e2e_p90"]["mean"], e["e2e_p90"]["ci95"], "%+.1f"),
+                fmt(e["tok_s"]["mean"], e["tok_s"]["ci95"], "%+.1f"),
+                fmt(e["cache_hit"]["mean"], e["cache_hit"]["ci95"], "%+.2f"),
+                e["ttft_p90"]["verdict"]))
+    made = charts(a.out, cells, effects, routers, loads, arms)
+    if made:
+        lines += ["", "Charts: " + ", ".join("[%s](%s)" % (m, m) for m in made)]
+    with open(os.path.join(a.out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

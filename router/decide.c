@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/share.h"
+#include "router/decide.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "common/json_text.h"
+#include "common/log.h"
+#include "router/prefix_index.h"
+
+int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
+{
+    memset(d, 0, sizeof *d);
+    d->cfg = *cfg;
+    const char *policy = cfg->policy ? cfg->policy : "";
+    if (strlen(policy) >= sizeof d->policy_name || (cfg->es && !cfg->shm_name) ||
+        cfg->shm_owner_uid > (int64_t)UINT32_MAX - 1) {
+        KVR_ERROR("decide_config_invalid policy=%.64s shm_owner_uid=%lld", policy,
+                  (long long)cfg->shm_owner_uid);
+        return -EINVAL;
+    }
+    snprintf(d->policy_name, sizeof d->policy_name, "%s", policy);
+    snprintf(d->shm_name, sizeof d->shm_name, "%s", cfg->shm_name ? cfg->shm_name : "");
+    d->cfg.policy = d->policy_name;
+    d->cfg.shm_name = d->shm_name;
+    if (d->cfg.fail_threshold == 0)
+        d->cfg.fail_threshold = 1;
+    kvr_engine_table_init(&d->engines);
+
+    int rc = -ENOMEM;
+    d->views = calloc(KVR_MAX_ENGINES, sizeof *d->views);
+    d->states = calloc(KVR_MAX_ENGINES, sizeof *d->states);
+    if (!d->views || !d->states)
+        goto fail_views;
+    rc = kvr_sessions_init(&d->sessions, cfg->session_ttl_ns, cfg->max_sessions);
+    if (rc < 0)
+        goto fail_views;
+    d->policy = kvr_policy_find(d->policy_name);
+    if (!d->policy) {
+        rc = -EINVAL;
+        KVR_ERROR("policy_unknown policy=%s", d->policy_name);
+        goto fail_sessions;
+    }
+    rc = d->policy->create(&d->cfg.policy_config, &d->policy_state);
+    if (rc < 0) {
+        KVR_ERROR("policy_create_failed policy=%s error=\"%s\"", d->policy_name, kvr_strerror(rc));
+        goto fail_sessions;
+    }
+    rc = kvr_admission_create(cfg->admission, cfg->max_waiting, &d->admission);
+    if (rc < 0)
+        goto fail_policy;
+    /* ES=0 builds the reader disabled: it never opens the segment. */
+    kvr_feed_init(&d->feed, cfg->es, d->shm_name, cfg->max_age_ns);
+    if (cfg->shm_owner_uid >= 0)
+        d->feed.owner_uid = (uid_t)cfg->shm_owner_uid;
+    return 0;
+
+fail_policy:
+    d->policy->destroy(d->policy_state);
+fail_sessions:
+    kvr_sessions_close(&d->sessions);
+fail_views:
+    free(d->views);
+    free(d->states);
+    d->views = NULL;
+    d->states = NULL;
+    return rc;
+}
+
+void kvr_decide_close(kvr_decider_t *d)
+{
+    kvr_engine_table_close(&d->engines);
+    kvr_feed_close(&d->feed);
+    kvr_admission_destroy(d->admission);
+    if (d->policy)
+        d->policy->destroy(d->policy_state);
+    kvr_sessions_close(&d->sessions);
+    free(d->views);
+    free(d->states);
+    memset(d, 0, sizeof *d);
+}
+
+int kvr_decide_add_engine(kvr_decider_t *d, const char *id, kvr_engine_t **out)
+{
+    return kvr_engine_table_add(&d->engines, id, out);
+}
+
+bool kvr_decide_remove_engine(kvr_decider_t *d, kvr_engine_t *e)
+{
+    if (e->removed)
+        return false;
+    kvr_engine_table_remove(&d->engines, e);
+    if (d->policy->on_engine_removed)
+        d->policy->on_engine_removed(d->policy_state, e->index);
+    return true;
+}
+
+kvr_engine_t *kvr_decide_find_engine(const kvr_decider_t *d, const char *id)
+{
+    return kvr_engine_table_find(&d->engines, id);
+}
+
+kvr_engine_t *kvr_decide_engine(const kvr_decider_t *d, uint32_t index)
+{
+    return kvr_engine_table_get(&d->engines, index);
+}
+
+static bool excluded(uint32_t index, const uint32_t *exclude, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (exclude[i] == index)
+            return true;
+    return false;
+}
+
+bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, size_t n_exclude)
+{
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        if (kvr_engine_is_candidate(e) && !excluded(e->index, exclude, n_exclude))
+            return true;
+    }
+    return false;
+}
+
+static int find_view(const kvr_engine_view_t *views, size_t n, uint32_t engine)
+{
+    for (size_t i = 0; i < n; i++)
+        if (views[i].index == engine)
+            return (int)i;
+    return -1;
+}
+
+/* Another router's placement, learnt as if this router had made it. */
+static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine, uint64_t now_ns)
+{
+    kvr_decider_t *d = ctx;
+    if (!d->policy->on_dispatch)
+        return;
+    kvr_route_request_t placed = {.block_hashes = blocks, .n_blocks = n, .now_ns = now_ns};
+    d->policy->on_dispatch(d->policy_state, &placed, engine);
+}
+
+/* A pin another router made after ours (or where we have none) is the session's pin here too. */
+static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req, kvr_session_t *pin)
+{
+    uint32_t engine;
+    if (!kvr_share_pin_lookup(d->share, req->session_id, pin ? pin->placed_ns : 0, req->now_ns,
+                              d->sessions.ttl_ns, &engine))
+        return pin;
+    if (pin && pin->engine == engine)
+        return pin;
+    if (!kvr_engine_table_get(&d->engines, engine))
+        return pin;
+    d->share->pins_applied_total++;
+    return kvr_sessions_pin(&d->sessions, req->session_id, engine, req->now_ns);
+}
+
+void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const uint32_t *exclude,
+                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    bool oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
+    out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
+    kvr_feed_refresh(&d->feed, req->now_ns);
+    if (d->share) {
+        kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
+        kvr_share_sync(d->share, &d->engines, req->now_ns, &apply);
+    }
+
+    kvr_engine_view_t *views = d->views;
+    size_t n = 0;
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        kvr_engine_t *e = d->engines.engines[i];
+        if (!kvr_engine_is_candidate(e) || excluded(e->index, exclude, n_exclude))
+            continue;
+        d->states[n] = kvr_feed_view(&d->feed, e, req->now_ns, true, &views[n]);
+        n++;
+    }
+    if (n == 0) {
+        out->status = 503;
+        out->reason = "no_candidate";
+        return;
+    }
+
+    kvr_route_decision_t dec = {.view = -1, .reason = NULL};
+    kvr_session_t *pin = oneshot ? kvr_sessions_get(&d->sessions, req->session_id, req->now_ns)
+                                 : NULL;
+    if (oneshot && d->share)
+        pin = share_pin(d, req, pin);
+    kvr_decide_pin_t place = KVR_DECIDE_PIN_NEW;
+    if (pin) {
+        int v = find_view(views, n, pin->engine);
+        if (v < 0) {
+            place = KVR_DECIDE_PIN_REPLACED; /* the pin is down, removed, or failed this request */
+        } else if ((d->cfg.migrate_load > 0 && views[v].eff_requests > d->cfg.migrate_load &&
+                    n > 1) ||
+                   kvr_policy_migrate_due(&d->cfg.policy_config, views, n, (size_t)v)) {
+            place = KVR_DECIDE_PIN_MIGRATED;
+        } else {
+            dec.view = v;
+            dec.reason = "sticky_pin";
+            out->pinned = true;
+        }
+    }
+    if (dec.view < 0) {
+        d->policy->pick(d->policy_state, req, views, n, &dec);
+        if (dec.view < 0 || (size_t)dec.view >= n) {
+            out->status = 503;
+            out->reason = dec.reason ? dec.reason : "no_candidate";
+            return;
+        }
+        if (place == KVR_DECIDE_PIN_MIGRATED && views[dec.view].index == pin->engine) {
+            /* Nobody is better off than the pin: stay. */
+            place = KVR_DECIDE_PIN_NEW;
+            dec.reason = "sticky_pin";
+            out->pinned = true;
+            pin = NULL;
+        }
+    }
+    out->pressure_fallback = (dec.flags & KVR_DECISION_PRESSURE_FALLBACK) != 0;
+    out->input_clamped = (dec.flags & KVR_DECISION_INPUT_CLAMPED) != 0;
+
+    kvr_admission_verdict_t verdict = kvr_admission_decide(d->admission, views, n, &dec);
+    if (verdict == KVR_ADMIT_REJECT) {
+        out->status = 429;
+        out->reason = "admission_reject";
+        out->view = views[dec.view >= 0 ? dec.view : 0];
+        return;
+    }
+    out->seed_lease = verdict == KVR_ADMIT_SEED_LEASE;
+
+    if (oneshot && !out->pinned) {
+        kvr_sessions_pin(&d->sessions, req->session_id, views[dec.view].index, req->now_ns);
+        out->pin = place;
+        if (d->share)
+            kvr_share_place_pin(d->share, d->engines.engines[views[dec.view].index], req->session_id,
+                                req->now_ns);
+    } else if (oneshot) {
+        kvr_session_t *s = kvr_sessions_get(&d->sessions, req->session_id, req->now_ns);
+        if (s)
+            kvr_sessions_touch(&d->sessions, s, req->now_ns);
+    }
+
+    kvr_engine_t *e = d->engines.engines[views[dec.view].index];
+    out->engine = e;
+    out->reason = dec.reason ? dec.reason : "unlabelled";
+    out->prefix_match_blocks = dec.prefix_match_blocks;
+    out->view = views[dec.view];
+    out->feed_state = d->states[dec.view];
+    kvr_charge_begin(charge, e, req->prompt_tokens);
+    charge->seed_lease = out->seed_lease;
+    if (d->share) {
+        /* At once, not at the loop turn's end: a burst reaching every router together must see it. */
+        kvr_share_publish(d->share, &d->engines, req->now_ns);
+        kvr_share_place_prefix(d->share, e, req->block_hashes, req->n_blocks, req->now_ns);
+    }
+    if (d->policy->on_dispatch)
+        d->policy->on_dispatch(d->policy_state, req, e->index);
+}
+
+void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge)
+{
+    if (charge->engine && charge->seed_lease)
+        kvr_admission_release_lease(d->admission, charge->engine->index);
+    charge->seed_lease = false;
+    kvr_charge_end(charge);
+}
+
+bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why, uint64_t now_ns)
+{
+    e->failures_total++;
+    e->consecutive_failures++;
+    if (!e->healthy || e->consecutive_failures < d->cfg.fail_threshold)
+        return false;
+    e->healthy = false;
+    e->down_since_ns = now_ns;
+    KVR_WARN("engine_down engine=%s why=%s failures=%u", e->id, why, e->consecutive_failures);
+    return true;
+}
+
+void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, const kvr_decide_result_t *res,
+                           uint64_t now_ns)
+{
+    if (!d->policy->on_first_byte || !res->engine)
+        return;
+    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    kvr_first_byte_t fb = {
+        .engine_index = res->engine->index,
+        .prompt_tokens = req->prompt_tokens,
+        .uncached_tokens = req->prompt_tokens > cached ? req->prompt_tokens - cached : 0,
+        .queued_prefill_tokens = res->view.eff_pending_prefill_tokens,
+        .running = res->view.eff_running,
+        .ttft_ns = now_ns > req->now_ns ? now_ns - req->now_ns : 0,
+    };
+    d->policy->on_first_byte(d->policy_state, &fb);
+}
+
+void kvr_decide_engine_ok(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns)
+{
+    (void)d;
+    e->consecutive_failures = 0;
+    if (!e->healthy && !e->removed) {
+        e->healthy = true;
+        KVR_INFO("engine_up engine=%s down_ms=%llu", e->id,
+                 (unsigned long long)(kvr_clock_age_ns(now_ns, e->down_since_ns) / KVR_NS_PER_MS));
+    }
+}
+
+size_t kvr_decide_expire_sessions(kvr_decider_t *d, uint64_t now_ns)
+{
+    return kvr_sessions_expire(&d->sessions, now_ns);
+}
+
+void kvr_decide_refresh_feed(kvr_decider_t *d, uint64_t now_ns)
+{
+    kvr_feed_refresh(&d->feed, now_ns);
+}
+
+kvr_feed_state_t kvr_decide_view(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns,
+                                 kvr_engine_view_t *view)
+{
+    return kvr_feed_view(&d->feed, e, now_ns, false, view);
+}
+
+/*
+ * One line per request, so it is written straight into the stdio buffer: no
+ * document is built. Strings go through kvr_json_put_string; the key order
+ * and the number types are the decision log's format (router/README.md).
+ */
+void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, const char *session_id,
+                    const kvr_decide_result_t *res, int status, uint32_t attempt, uint64_t ts_ms)
+{
+    const kvr_engine_view_t *v = &res->view;
+    fputs("{\"request_id\":", f);
+    kvr_json_put_string(f, request_id);
+    fputs(",\"session\":", f);
+    kvr_json_put_string(f, session_id);
+    fputs(",\"policy\":", f);
+    kvr_json_put_string(f, d->cfg.policy);
+    fputs(",\"placement\":", f);
+    kvr_json_put_string(f, res->placement ? res->placement : "");
+    fputs(",\"engine\":", f);
+    kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
+    fputs(",\"reason\":", f);
+    kvr_json_put_string(f, res->reason ? res->reason : "");
+    fprintf(f,
+            ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
+            ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
+            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
+            status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false",
+            v->eff_requests, v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens,
+            v->eff_kv_tokens, v->shadow_requests);
+    kvr_json_put_string(f, d->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
+    char real[KVR_JSON_REAL_MAX];
+    fprintf(f,
+            ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32
+            ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
+            v->feed_fresh || v->feed_age_ns
+                ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6)
+                : "null",
+            res->prefix_match_blocks, res->seed_lease ? "true" : "false", ts_ms);
+    fflush(f); /* one line per request, readable while running */
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ttft: the engine where this request's first token is predicted to come
+ * soonest, counting the delay its prefill imposes on the requests already
+ * running there.
+ *
+ * For each candidate, in seconds:
+ *
+ *   ttft   = (queued prefill + own uncached prefill) / prefill rate
+ *            + step + slot wait,
+ *   step   = step scale × (step ms + step per seq ms × (running + 1))
+ *   slot wait (a full batch: running + waiting + 1 > max_running)
+ *          = (running + waiting + 1 − max_running) × step × output tokens / max_running
+ *   others = others weight × own uncached prefill / prefill rate × running
+ *   score  = ttft + others; the lowest wins, then fewer eff_requests, then
+ *            the lower engine index.
+ *
+ * Queued prefill is eff_pending_prefill_tokens (max of shadow and real).
+ * Own uncached prefill is the prompt minus the prefix match, the match
+ * counted at the engine's retention: the share of what the prefix index
+ * attributes to the engine that fits in its KV room (capacity minus the KV
+ * held by running work), 1 when it all fits. An engine whose KV is full of
+ * running requests evicts what nobody references, so its matches are worth
+ * less; the index's own LRU budget already drops what exceeds capacity.
+ *
+ * Learned per engine, from a prior (the ttft-* options) on first sight:
+ *  - prefill rate, from the feed: between two successive fresh samples
+ *    (sample time = now − feed_age_ns; a new sample is a later time), the
+ *    tokens drained = earlier pending + uncached tokens this router sent
+ *    meanwhile − later pending, over the interval. Only intervals where the
+ *    engine had prefill work throughout (both samples pending) and a free
+ *    batch slot (a full batch drains by finishing requests, not by prefill
+ *    speed) count. Other routers' requests make drained an underestimate.
+ *  - from the first byte of a streamed answer (on_first_byte): the observed
+ *    time is split between the two terms of the prediction; the dominant one
+ *    is corrected (prefill rate when the prefill term is the larger, the step
+ *    scale otherwise).
+ * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
+ * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
+ * outside are limited to the range); queued prefill above 1e9 tokens is
+ * read as 1e9. Bad input — a sample more than 100 times beyond its range,
+ * a non-positive or non-finite one, a sample time from the past, an absurd
+ * first-byte time, a non-finite score — sets KVR_DECISION_INPUT_CLAMPED on
+ * the decision (the core counts it); one seen in on_first_byte is reported
+ * on the next decision.
+ *
+ * Output tokens is the EWMA of max_tokens of the requests dispatched to
+ * the engine (ttft-output-tokens until one is seen): one slot of a full
+ * batch frees every step × output tokens / max_running. Without a cap
+ * (max_running 0) there is no slot wait.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/clock.h"
+#include "router/policies/policy_util.h"
+
+#define MAX_TOKENS 1e9          /* queued prefill read as at most this: hours of work on any engine */
+#define RATE_SPAN 100.0         /* learned prefill rate within [prior / span, prior × span] */
+#define SCALE_MIN 0.1
+#define SCALE_MAX 10.0
+#define ABSURD 100.0            /* a sample this many times beyond its learnable range is bad input */
+#define MAX_TTFT_NS (3600ull * KVR_NS_PER_SEC) /* a first byte later than this is not a prefill figure */
+#define MIN_DRAIN_TOKENS 16.0   /* one block: less is sampling noise */
+#define MIN_INTERVAL_NS 1000000ull /* 1 ms */
+
+typedef struct {
+    bool known;                 /* false: priors apply on first sight */
+    bool has_sample;
+    double prefill_rate;        /* tokens/s */
+    double step_scale;          /* multiplies the prior step model */
+    uint64_t sample_ns;         /* time of the last feed sample seen */
+    uint64_t sample_pending;    /* its real pending prefill */
+    uint64_t sent_since;        /* uncached tokens this router sent since that sample */
+    double output_tokens;       /* EWMA of max_tokens dispatched here */
+} engine_model_t;
+
+typedef struct {
+    kvr__indexed_t base;        /* first: the shared kvr__indexed_* functions take this state */
+    engine_model_t model[KVR_MAX_ENGINES];
+    uint64_t late_clamps;       /* clamps in on_first_byte, reported on the next decision */
+    /* The last pick, so on_dispatch can credit its uncached tokens. */
+    const kvr_route_request_t *last_req;
+    uint64_t last_now_ns;
+    uint32_t last_engine;
+    uint64_t last_uncached;
+    double uncached[KVR_MAX_ENGINES]; /* per view, for the current decision */
+} ttft_t;
+
+static int ttft_create(const kvr_policy_config_t *config, void **state)
+{
+    kvr__indexed_t *st;
+    int rc = kvr__indexed_create(config, sizeof(ttft_t), &st);
+    if (rc < 0)
+        return rc;
+    ((ttft_t *)st)->last_engine = UINT32_MAX;
+    *state = st;
+    return 0;
+}
+
+static engine_model_t *model_of(ttft_t *t, uint32_t engine_index)
+{
+    engine_model_t *m = &t->model[engine_index];
+    if (!m->known) {
+        m->known = true;
+        m->prefill_rate = t->base.config.ttft_prefill_tokens_per_s;
+        m->step_scale = 1.0;
+        m->output_tokens = (double)t->base.config.ttft_output_tokens;
+    }
+    return m;
+}
+
+/* x limited to [lo, hi]; NaN becomes fallback. Counts into *clamps when it changed x. */
+static double clamp(double x, double lo, double hi, double fallback, uint32_t *clamps)
+{
+    if (isnan(x)) {
+        (*clamps)++;
+        return fallback;
+    }
+    if (x < lo || x > hi) {
+        (*clamps)++;
+        return x < lo ? lo : hi;
+    }
+    return x;
+}
+
+/*
+ * A sample outside the learnable range is limited to it: an engine faster
+ * or slower than the range allows is simply learned at its edge. Only one
+ * beyond the range by more than ABSURD times is bad input, and counted.
+ */
+static double limit_sample(double x, double lo, double hi, uint32_t *clamps)
+{
+    if (x < lo / ABSURD || x > hi * ABSURD)
+        (*clamps)++;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *clamps)
+{
+    double prior = t->base.config.ttft_prefill_tokens_per_s;
+    if (!isfinite(sample) || sample <= 0) {
+        (*clamps)++;
+        return;
+    }
+    sample = limit_sample(sample, prior / RATE_SPAN, prior * RATE_SPAN, clamps);
+    double a = t->base.config.ttft_learn_rate;
+    m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN, prior * RATE_SPAN, prior,
+                            clamps);
+}
+
+static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *clamps)
+{
+    if (!isfinite(sample) || sample < 0) {
+        (*clamps)++;
+        return;
+    }
+    sample = limit_sample(sample, SCALE_MIN, SCALE_MAX, clamps);
+    double a = t->base.config.ttft_learn_rate;
+    m->step_scale = clamp((1 - a) * m->step_scale + a * sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
+}
+
+/* Learns the prefill rate from the drain between this fresh sample and the previous one. */
+static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
+                            uint32_t *clamps)
+{
+    if (!v->feed_fresh || v->index >= KVR_MAX_ENGINES)
+        return;
+    engine_model_t *m = model_of(t, v->index);
+    if (v->feed_age_ns > req->now_ns) {
+        (*clamps)++; /* a sample older than the clock's origin: not a time */
+        return;
+    }
+    uint64_t sample_ns = req->now_ns - v->feed_age_ns;
+    uint64_t pending = v->real_pending_prefill_tokens;
+    if (!m->has_sample || sample_ns < m->sample_ns) {
+        if (m->has_sample)
+            (*clamps)++; /* time went backwards: start over from this sample */
+        m->has_sample = true;
+        m->sample_ns = sample_ns;
+        m->sample_pending = pending;
+        m->sent_since = 0;
+        return;
+    }
+    if (sample_ns - m->sample_ns < MIN_INTERVAL_NS)
+        return; /* the same sample, or too close to measure */
+    double dt = (double)(sample_ns - m->sample_ns) / 1e9;
+    double drained = (double)m->sample_pending + (double)m->sent_since - (double)pending;
+    bool slot_free = v->max_running == 0 || v->real_running < v->max_running;
+    if (m->sample_pending > 0 && pending > 0 && slot_free && drained >= MIN_DRAIN_TOKENS)
+        learn_rate(t, m, drained / dt, clamps);
+    m->sample_ns = sample_ns;
+    m->sample_pending = pending;
+    m->sent_since = 0;
+}
+
+static double retention(const kvr__indexed_t *st, const kvr_engine_view_t *v)
+{
+    double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens : st->config.index_tokens_per_engine);
+    double room = capacity - (double)v->eff_kv_tokens;
+    double indexed = (double)kvr_prefix_index_engine_tokens(st->index, v->index);
+    if (room <= 0)
+        return 0;
+    return indexed <= room ? 1.0 : room / indexed;
+}
+
+static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t *m, double running)
+{
+    return m->step_scale * (cfg->ttft_step_ms + cfg->ttft_step_per_seq_ms * running) / 1e3;
+}
+
+/*
+ * A full batch admits a waiting request only when a running one finishes:
+ * with finishes spread evenly, one slot frees every step × output tokens /
+ * max_running, and this request waits behind everyone already waiting.
+ */
+static double slot_wait(const kvr_engine_view_t *v, const engine_model_t *m, double step)
+{
+    if (v->max_running == 0)
+        return 0; /* cap unknown: no slot model (admission fails open the same way) */
+    uint64_t queued = (uint64_t)v->eff_running + v->eff_waiting + 1;
+    if (queued <= v->max_running)
+        return 0;
+    return (double)(queued - v->max_running) * step * m->output_tokens / (double)v->max_running;
+}
+
+static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
+                      kvr_route_decision_t *out)
+{
+    ttft_t *t = state;
+    kvr__indexed_t *st = &t->base;
+    const kvr_policy_config_t *cfg = &st->config;
+    uint32_t clamps = t->late_clamps ? 1 : 0;
+    t->late_clamps = 0;
+    kvr__indexed_match(st, req, views, n);
+    double prompt = (double)kvr__policy_uncached_tokens(req, 0);
+    size_t best = 0;
+    double best_score = INFINITY;
+    for (size_t v = 0; v < n; v++) {
+        const kvr_engine_view_t *view = &views[v];
+        learn_from_feed(t, req, view, &clamps);
+        engine_model_t fallback = {.known = true, .prefill_rate = cfg->ttft_prefill_tokens_per_s, .step_scale = 1,
+                                   .output_tokens = (double)cfg->ttft_output_tokens};
+        const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index) : &fallback;
+        double rate = clamp(m->prefill_rate, cfg->ttft_prefill_tokens_per_s / RATE_SPAN,
+                            cfg->ttft_prefill_tokens_per_s * RATE_SPAN, cfg->ttft_prefill_tokens_per_s, &clamps);
+        double queued = clamp((double)view->eff_pending_prefill_tokens, 0, MAX_TOKENS, MAX_TOKENS, &clamps);
+        double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK * retention(st, view);
+        double own = prompt > cached ? prompt - cached : 0;
+        double running = (double)view->eff_running;
+        double step = step_seconds(cfg, m, running + 1);
+        double ttft = (queued + own) / rate + step + slot_wait(view, m, step);
+        double score = ttft + cfg->ttft_others_weight * (own / rate) * running;
+        if (!isfinite(score)) {
+            clamps++;
+            score = HUGE_VAL;
+        }
+        t->uncached[v] = own;
+        if (v == 0 || score < best_score ||
+            (score == best_score && (view->eff_requests < views[best].eff_requests ||
+                                     (view->eff_requests == views[best].eff_requests &&
+                                      view->index < views[best].index)))) {
+            best = v;
+            best_score = score;
+        }
+    }
+    out->view = (int)best;
+    out->reason = "ttft";
+    out->prefix_match_blocks = st->match[best];
+    out->flags = clamps ? KVR_DECISION_INPUT_CLAMPED : 0;
+    t->last_req = req;
+    t->last_now_ns = req->now_ns;
+    t->last_engine = views[best].index;
+    t->last_uncached = (uint64_t)t->uncached[best];
+}
+
+static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)
+{
+    ttft_t *t = state;
+    kvr__indexed_on_dispatch(state, req, engine_index);
+    if (engine_index >= KVR_MAX_ENGINES)
+        return;
+    /* A pin or a retry was not scored here: its whole prompt counts as sent. */
+    bool scored = t->last_req == req && t->last_now_ns == req->now_ns && t->last_engine == engine_index;
+    uint64_t sent = scored ? t->last_uncached : kvr__policy_uncached_tokens(req, 0);
+    engine_model_t *m = model_of(t, engine_index);
+    if (req->max_tokens > 0) {
+        double a = t->base.config.ttft_learn_rate;
+        m->output_tokens = (1 - a) * m->output_tokens + a * (double)req->max_tokens;
+    }
+    m->sent_since = m->sent_since + sent < m->sent_since ? UINT64_MAX : m->sent_since + sent;
+    t->last_req = NULL;
+}
+
+static void ttft_on_engine_removed(void *state, uint32_t engine_index)
+{
+    ttft_t *t = state;
+    kvr__indexed_on_engine_removed(state, engine_index);
+    if (engine_index < KVR_MAX_ENGINES)
+        t->model[engine_index] = (engine_model_t){0};
+}
+
+static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
+{
+    ttft_t *t = state;
+    const kvr_policy_config_t *cfg = &t->base.config;
+    uint32_t clamps = 0;
+    if (fb->engine_index >= KVR_MAX_ENGINES || fb->ttft_ns == 0 || fb->ttft_ns > MAX_TTFT_NS) {
+        t->late_clamps++;
+        return;
+    }
+    engine_model_t *m = model_of(t, fb->engine_index);
+    double observed = (double)fb->ttft_ns / 1e9;
+    double tokens = clamp((double)fb->queued_prefill_tokens + (double)fb->uncached_tokens, 0, MAX_TOKENS,
+                          MAX_TOKENS, &clamps);
+    double prefill = tokens / m->prefill_rate;
+    double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1}, (double)fb->running + 1);
+    double step = m->step_scale * step_prior;
+    if (prefill >= step) {
+        /* The step share is taken as predicted; at least a tenth of the time is left to prefill. */
+        double left = observed - step > observed / 10 ? observed - step : observed / 10;
+        if (tokens >= MIN_DRAIN_TOKENS)
+            learn_rate(t, m, tokens / left, &clamps);
+    } else if (step_prior > 0) {
+        /* Nothing left for the step: the prefill term explains the time; no step figure to learn. */
+        if (observed > prefill)
+            learn_scale(t, m, (observed - prefill) / step_prior, &clamps);
+    }
+    t->late_clamps += clamps;
+}
+
+const kvr_policy_ops_t kvr__policy_ttft = {
+    .name = "ttft",
+    .create = ttft_create,
+    .destroy = kvr__indexed_destroy,
+    .pick = ttft_pick,
+    .on_dispatch = ttft_on_dispatch,
+    .on_engine_removed = ttft_on_engine_removed,
+    .on_first_byte = ttft_on_first_byte,
+};

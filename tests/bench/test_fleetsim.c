@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-fleetsim as a user relies on it: every request of a run finishes,
+ * one seed gives the same bytes, the routers' shadow counters end at zero, a
+ * shared-prefix trace rewards affinity over round robin, the hot-owner trap
+ * holds without owner pressure and is escaped with it, and bad input is
+ * refused before the run with a reason. Every outcome is in virtual time.
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/support/proc.h"
+
+typedef struct {
+    char dir[160];
+} scratch_t;
+
+static void scratch_init(scratch_t *s)
+{
+    char name[96];
+    kvr_test_unique_name(name, sizeof(name), "fleetsim");
+    snprintf(s->dir, sizeof(s->dir), "/tmp/%s", name);
+    cr_assert_eq(mkdir(s->dir, 0700), 0);
+}
+
+static void scratch_path(const scratch_t *s, const char *file, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s", s->dir, file);
+}
+
+static void scratch_remove(const scratch_t *s)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s->dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)len + 1);
+    cr_assert(fread(buf, 1, (size_t)len, f) == (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static pid_t last_pid;
+
+/* Runs kvroute-fleetsim with args (NULL-terminated), output into log; returns the exit status. */
+static int run_fleetsim(const char *log, const char *const *args)
+{
+    char *argv[64];
+    int n = 0;
+    argv[n++] = (char *)kvr_test_bin("KVR_BIN_KVROUTE_FLEETSIM");
+    for (; *args && n < 63; args++)
+        argv[n++] = (char *)*args;
+    argv[n] = NULL;
+    pid_t pid = kvr_test_spawn(argv, log);
+    cr_assert(pid > 0);
+    last_pid = pid;
+    int status = kvr_test_stop(pid, 0, 100000);
+    cr_assert(WIFEXITED(status), "kvroute-fleetsim did not exit normally");
+    return WEXITSTATUS(status);
+}
+
+/* ---- traces ---- */
+
+/*
+ * A conversation trace: sessions with a tenant prefix of prefix_blocks ids
+ * (tenant = session % tenants), each turn appending two blocks, opened
+ * gap_ms apart in order, turns turn_gap_ms apart.
+ */
+static void write_sessions(const char *path, int sessions, int turns, int tenants, int prefix_blocks,
+                           int gap_ms, int turn_gap_ms, int output)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    /* Emit in timestamp order: the loader refuses timestamps going backwards. */
+    int total = sessions * turns;
+    long *ts = malloc(sizeof(long) * (size_t)total);
+    int *order = malloc(sizeof(int) * (size_t)total);
+    for (int i = 0; i < total; i++) {
+        ts[i] = (long)(i / turns) * gap_ms + (long)(i % turns) * turn_gap_ms;
+        order[i] = i;
+    }
+    for (int i = 1; i < total; i++) /* insertion sort, stable: equal times keep session order */
+        for (int j = i; j > 0 && ts[order[j]] < ts[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int k = 0; k < total; k++) {
+        int s = order[k] / turns, t = order[k] % turns;
+        int blocks = prefix_blocks + 2 * (t + 1);
+        fprintf(f, "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":%d,\"session_id\":\"s%03d\",\"turn\":%d,"
+                   "\"hash_ids\":[", ts[order[k]], blocks * 512, output, s, t);
+        for (int b = 0; b < blocks; b++) {
+            long id = b < prefix_blocks ? (long)(s % tenants) * 1000 + b : 100000L + (long)s * 1000 + (b - prefix_blocks);
+            fprintf(f, "%s%ld", b ? "," : "", id);
+        }
+        fputs("]}\n", f);
+    }
+    free(ts);
+    free(order);
+    fclose(f);
+}
+
+/* The hot-owner trace: a warm request, 35 trajectories at once, 41 more after 5 s; 3 turns x 1,000 tokens. */
+static void write_hot_owner(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("{\"timestamp\":0,\"input_length\":12288,\"output_length\":1,\"hash_ids\":[", f);
+    for (int b = 0; b < 24; b++)
+        fprintf(f, "%s%d", b ? "," : "", b);
+    fputs("]}\n", f);
+    for (int s = 0; s < 76; s++) {
+        long base = s < 35 ? 100 : 5000;
+        int tail = 1000 + s * 10;
+        for (int t = 0; t < 3; t++) {
+            int blocks = 24 + 1 + 3 * t;
+            fprintf(f, "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":1000,\"session_id\":\"t%02d\","
+                       "\"turn\":%d,\"hash_ids\":[", base + s * 2 + t, blocks * 512, s, t);
+            for (int b = 0; b < blocks; b++)
+                fprintf(f, "%s%d", b ? "," : "", b < 24 ? b : tail + b - 24);
+            fputs("]}\n", f);
+        }
+    }
+    fclose(f);
+}
+
+/* ---- reading what a run wrote ---- */
+
+typedef struct {
+    size_t lines, ok;
+    long long prompt, cached;
+} records_t;
+
+static records_t read_records(const char *path)
+{
+    records_t r = {0};
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "no records at %s", path);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        cJSON *o = cJSON_Parse(line);
+        cr_assert(o, "record is not JSON: %s", line);
+        r.lines++;
+        if (cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")))
+            r.ok++;
+        r.prompt += (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "prompt_tokens"));
+        r.cached += (long long)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "cached_tokens"));
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(f);
+    return r;
+}
+
+static cJSON *read_stats(const char *path)
+{
+    char *text = slurp(path);
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    cr_assert(o, "stats %s is not JSON", path);
+    return o;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    cr_assert(cJSON_IsNumber(v), "no number %s", key);
+    return v->valuedouble;
+}
+
+/* ---- tests ---- */
+
+Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], stats[256], dlog[256], log[256], feed[256];
+    scratch_path(&s, "feed.txt", feed, sizeof(feed));
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "decisions.jsonl", dlog, sizeof(dlog));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    write_sessions(trace, 60, 5, 4, 8, 200, 3000, 64);
+    const char *args[] = {"--trace", trace, "--engines", "4", "--routers", "2", "--policy", "cache_aware", "--es", "1",
+                          "--closed-loop", "--think-ms", "500", "--out", out, "--stats", stats, "--decision-log", dlog,
+                          "--feed-samples", feed, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+    records_t r = read_records(out);
+    cr_assert_eq(r.lines, 300, "one record per request");
+    cr_assert_eq(r.ok, 300, "every request finished with 200");
+    cJSON *st = read_stats(stats);
+    cr_assert_eq(num(st, "unfinished"), 0);
+    const cJSON *routers = cJSON_GetObjectItem(st, "routers");
+    cr_assert_eq(cJSON_GetArraySize(routers), 2);
+    const cJSON *rt;
+    cJSON_ArrayForEach(rt, routers)
+    {
+        cr_assert_eq(num(rt, "shadow_requests"), 0, "a request left charged");
+        cr_assert_eq(num(rt, "shadow_pending_prefill_tokens"), 0);
+        cr_assert_eq(num(rt, "shadow_kv_tokens"), 0);
+        const char *states = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "feed"));
+        cr_assert(states && strstr(states, "fresh=") && !strstr(states, "fresh=0 "), "ES=1 read the segment: %s", states);
+    }
+    const cJSON *engines = cJSON_GetObjectItem(st, "engines");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, engines) cr_assert_eq(num(e, "running_at_end"), 0);
+    cJSON_Delete(st);
+    /* Both routers logged their decisions, one line per request between them. */
+    char d0[300], d1[300];
+    snprintf(d0, sizeof(d0), "%s/decisions-r0.jsonl", s.dir);
+    snprintf(d1, sizeof(d1), "%s/decisions-r1.jsonl", s.dir);
+    char *a = slurp(d0), *b = slurp(d1);
+    size_t lines = 0;
+    for (const char *p = a; *p; p++)
+        lines += *p == '\n';
+    for (const char *p = b; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 300);
+    free(a);
+    free(b);
+    /* The feed's publishes in kvroute-feedsample's format: start, samples of every engine, end. */
+    char *ft = slurp(feed);
+    cr_assert(strncmp(ft, "# ", 2) == 0 && strstr(ft, "\nstart 1000000000\n"), "%.200s", ft);
+    for (int i = 0; i < 4; i++) {
+        char id[64];
+        snprintf(id, sizeof(id), " http://127.0.0.1:%d\n", 20000 + i);
+        cr_assert(strstr(ft, id), "no sample of engine %d", i);
+    }
+    cr_assert(strstr(ft, "\nend "));
+    free(ft);
+    /* The feed segment is gone with the run. */
+    char shm[96];
+    snprintf(shm, sizeof(shm), "/dev/shm/kvr-fleetsim-%ld-0", (long)last_pid);
+    cr_assert_neq(access(shm, F_OK), 0, "%s left behind", shm);
+    scratch_remove(&s);
+}
+
+Test(fleetsim, one_seed_gives_the_same_bytes_and_another_seed_other_bytes, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], a[256], b[256], c[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "a.jsonl", a, sizeof(a));
+    scratch_path(&s, "b.jsonl", b, sizeof(b));
+    scratch_path(&s, "c.jsonl", c, sizeof(c));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    write_sessions(trace, 50, 4, 3, 6, 150, 2000, 48);
+    const char *outs[] = {a, b, c};
+    const char *seeds[] = {"3", "3", "4"};
+    char logs[3][256];
+    for (int i = 0; i < 3; i++) {
+        snprintf(logs[i], sizeof(logs[i]), "%s.decisions", outs[i]);
+        const char *args[] = {"--trace", trace, "--engines", "4", "--policy", "power_of_two", "--es", "1",
+                              "--step-jitter", "0.2", "--arrival-jitter-ms", "20", "--seed", seeds[i], "--out", outs[i],
+                              "--decision-log", logs[i], "--quiet", NULL};
+        cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+    }
+    char *ta = slurp(a), *tb = slurp(b), *tc = slurp(c);
+    cr_assert_gt(strlen(ta), 1000);
+    cr_assert_str_eq(ta, tb, "two runs with one seed differ");
+    cr_assert_str_neq(ta, tc, "the seed moves nothing");
+    free(ta);
+    free(tb);
+    free(tc);
+    /* The decision log too, timestamps included: they are virtual. */
+    char *da = slurp(logs[0]), *db = slurp(logs[1]);
+    cr_assert_gt(strlen(da), 1000);
+    cr_assert_str_eq(da, db, "two decision logs with one seed differ");
+    free(da);
+    free(db);
+    scratch_remove(&s);
+}
+
+Test(fleetsim, affinity_hits_the_cache_more_than_round_robin_on_shared_prefixes, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    /* 8 tenants of 16-block prefixes, sessions interleaved across them. */
+    write_sessions(trace, 80, 3, 8, 16, 100, 4000, 32);
+    double hit[2];
+    const char *policies[] = {"affinity", "round_robin"};
+    for (int i = 0; i < 2; i++) {
+        scratch_path(&s, policies[i], out, sizeof(out));
+        const char *args[] = {"--trace", trace, "--engines", "4", "--policy", policies[i], "--es", "0",
+                              "--out", out, "--quiet", NULL};
+        cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+        records_t r = read_records(out);
+        cr_assert_eq(r.ok, 240);
+        hit[i] = (double)r.cached / (double)r.prompt;
+    }
+    cr_assert_gt(hit[0], hit[1] + 0.05, "affinity %.3f vs round_robin %.3f", hit[0], hit[1]);
+    scratch_remove(&s);
+}
+
+Test(fleetsim, the_hot_owner_trap_holds_without_owner_pressure_and_is_escaped_with_it, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], stats[256], out[256], log[256];
+    scratch_path(&s, "hot.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    write_hot_owner(trace);
+    double peak[2];
+    const char *pressure[] = {"0", "1"};
+    for (int i = 0; i < 2; i++) {
+        /* 2 x 38 slots; 35 first turns forced onto engine 0, the warm request's engine;
+         * --balance-abs 256 keeps SGLang's balance rule from freeing the owner by accident. */
+        const char *args[] = {"--trace", trace, "--engines", "2", "--engine-params", "all:max_running=38",
+                              "--closed-loop", "--first-turn-engine", "0", "--first-turn-sessions", "35",
+                              "--policy", "cache_aware", "--es", "1", "--stats", stats, "--out", out, "--quiet",
+                              "--", "--owner-pressure", pressure[i], "--balance-abs", "256", NULL};
+        cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+        records_t r = read_records(out);
+        cr_assert_eq(r.ok, 229);
+        char *first = slurp(out);
+        cr_assert(strstr(first, "\"index\":0,") && strstr(first, "\"engine\":\"http://127.0.0.1:20000\""),
+                  "the warm request made engine 0 the owner");
+        free(first);
+        cJSON *st = read_stats(stats);
+        peak[i] = num(st, "fleet_peak_running");
+        cJSON_Delete(st);
+    }
+    cr_assert_leq(peak[0], 38, "without owner pressure the fleet stays at the owner's 38 slots (%.0f)", peak[0]);
+    cr_assert_gt(peak[1], 38, "owner pressure spills to the idle peer (%.0f)", peak[1]);
+    scratch_remove(&s);
+}
+
+/* Arrays, not pointers: Criterion hands each parameter to the test's process by value. */
+typedef struct {
+    char trace_text[200];     /* "": the good trace */
+    char extra[6][40];
+    int status;
+    char expect[64];          /* in the output */
+} bad_case_t;
+
+ParameterizedTestParameters(fleetsim, bad_input_is_refused_before_the_run)
+{
+    static bad_case_t cases[] = {
+        {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4}\n{\"timestamp\":1,\"output_length\":4}\n",
+         {""}, 2, ":2: input_length missing"},
+        {"{\"timestamp\":0,\"input_length\":-64,\"output_length\":4}\n", {""}, 2, ":1: input_length is negative"},
+        {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"hash_ids\":[\"a\"]}\n", {""}, 2,
+         ":1: hash_ids holds a non-integer"},
+        {"{\"timestamp\":5,\"input_length\":64,\"output_length\":4}\n{\"timestamp\":4,\"input_length\":64,\"output_length\":4}\n",
+         {""}, 2, ":2: timestamp 4 goes backwards"},
+        /* skip mode: reported with its line number, counted, the rest runs */
+        {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4}\nnot json\n{\"timestamp\":9,\"input_length\":64,\"output_length\":4}\n",
+         {"--bad-lines", "skip"}, 0, "1 invalid trace lines skipped, 2 requests kept"},
+        {"", {"--engines", "0"}, 2, "a fleet needs at least one engine"},
+        {"", {"--routers", "3"}, 2, "--routers 3: the trace has 2 requests in 2 sessions"},
+        {"", {"--engine-params", "1:kv_tokens=64"}, 2, "needs 68 KV tokens"},
+        {"", {"--engine-params", "0:nonsense=1"}, 2, "unknown key 'nonsense'"},
+        {"", {"--engine-params", "2-7:step_scale=2"}, 2, "names engine 7; the fleet has engines 0..3"},
+        {"", {"--engine-params", "0:max_running=2", "--dp", "4"}, 2, "max_running 2 is below --dp 4"},
+        {"", {"--", "--engine", "http://127.0.0.1:1"}, 2, "--engine is not allowed"},
+        {"", {"--policy", "nope"}, 2, "--policy: expected one of"},
+        {"", {"stray"}, 2, "unexpected argument 'stray' (router flags go after --"},
+        {"", {"--engines", "x"}, 2, "--engines: expected an integer"},
+    };
+    return cr_make_param_array(bad_case_t, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(bad_case_t *c, fleetsim, bad_input_is_refused_before_the_run, .timeout = 60.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    FILE *f = fopen(trace, "w");
+    cr_assert(f);
+    fputs(c->trace_text[0] ? c->trace_text
+                           : "{\"timestamp\":0,\"input_length\":64,\"output_length\":4}\n"
+                             "{\"timestamp\":1,\"input_length\":64,\"output_length\":4}\n",
+          f);
+    fclose(f);
+    const char *args[24] = {"--trace", trace, "--out", out};
+    int n = 4;
+    bool router_flags = false;
+    for (int i = 0; i < 6 && c->extra[i][0]; i++) {
+        router_flags = router_flags || strcmp(c->extra[i], "--") == 0;
+        args[n++] = c->extra[i];
+    }
+    if (!router_flags)
+        args[n++] = "--quiet";
+    args[n] = NULL;
+    cr_assert_eq(run_fleetsim(log, args), c->status, "exit status (see %s)", log);
+    char *text = slurp(log);
+    cr_assert(strstr(text, c->expect), "output should say '%s':\n%s", c->expect, text);
+    free(text);
+    if (c->status == 2 && access(out, F_OK) == 0) {
+        records_t r = read_records(out);
+        cr_assert_eq(r.lines, 0, "nothing ran");
+    }
+    scratch_remove(&s);
+}
+
+Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], stats[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    FILE *f = fopen(trace, "w");
+    cr_assert(f);
+    /* One slot and one queue place: the third request at the same instant has nowhere to go. */
+    fputs("{\"timestamp\":0,\"input_length\":64,\"output_length\":400,\"session_id\":\"a\"}\n"
+          "{\"timestamp\":0,\"input_length\":64,\"output_length\":400,\"session_id\":\"b\"}\n"
+          "{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"session_id\":\"c\"}\n",
+          f);
+    fclose(f);
+    const char *args[] = {"--trace", trace, "--engines", "1", "--engine-params", "0:max_running=1", "--es", "1",
+                          "--out", out, "--stats", stats, "--quiet", "--", "--admission", "enforce",
+                          "--max-waiting", "1", NULL};
+    cr_assert_eq(run_fleetsim(log, args), 1, "a refused request makes the exit status 1 (see %s)", log);
+    records_t r = read_records(out);
+    cr_assert_eq(r.lines, 3);
+    cr_assert_eq(r.ok, 2);
+    char *text = slurp(out);
+    cr_assert(strstr(text, "\"session\":\"c\"") && strstr(text, "\"status\":429"), "%s", text);
+    free(text);
+    cJSON *st = read_stats(stats);
+    cr_assert_eq(num(st, "refused"), 1);
+    const cJSON *rt = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "routers"), 0);
+    cr_assert_eq(num(rt, "shadow_requests"), 0);
+    cJSON_Delete(st);
+    scratch_remove(&s);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The sweep's statistics: intervals over seeds and the paired ES verdict."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench", "fleetsim"))
+import sweep  # noqa: E402
+
+
+class Interval(unittest.TestCase):
+    def test_student_t_interval_of_known_values(self):
+        m, h, n = sweep.interval([1.0, 2.0, 3.0, 4.0])
+        self.assertEqual(n, 4)
+        self.assertAlmostEqual(m, 2.5)
+        # sd = 1.2910, t(3) = 3.182, half width = 3.182 * 1.2910 / 2
+        self.assertAlmostEqual(h, 3.182 * 1.2909944 / 2, places=4)
+
+    def test_missing_values_are_left_out_and_one_value_has_no_interval(self):
+        self.assertEqual(sweep.interval([None, 5.0]), (5.0, None, 1))
+        self.assertEqual(sweep.interval([]), (None, None, 0))
+
+    def test_t_quantile_falls_back_to_the_next_tabulated_df(self):
+        self.assertEqual(sweep.t95(9), 2.262)
+        self.assertEqual(sweep.t95(22), 2.060)
+        self.assertEqual(sweep.t95(1000), 1.96)
+
+
+class Verdict(unittest.TestCase):
+    def test_a_verdict_only_where_the_interval_excludes_zero(self):
+        self.assertEqual(sweep.paired_verdict(-10.0, 4.0, True), "ES=1 better")
+        self.assertEqual(sweep.paired_verdict(10.0, 4.0, True), "ES=1 worse")
+        self.assertEqual(sweep.paired_verdict(10.0, 4.0, False), "ES=1 better")
+        self.assertTrue(sweep.paired_verdict(3.0, 4.0, True).startswith("no verdict"))
+        self.assertTrue(sweep.paired_verdict(3.0, None, True).startswith("no verdict"))
+
+    def test_reroute_counts_requests_whose_engine_changed(self):
+        a = [{"index": 0, "engine": "e0"}, {"index": 1, "engine": "e1"}]
+        b = [{"index": 0, "engine": "e0"}, {"index": 1, "engine": "e0"}]
+        self.assertEqual(sweep.reroute(a, b), 50.0)
+
+
+@unittest.skipUnless(os.environ.get("KVR_BIN_KVROUTE_FLEETSIM"), "kvroute-fleetsim not built")
+class Grid(unittest.TestCase):
+    def test_a_small_grid_reports_every_cell_and_the_paired_effect(self):
+        with tempfile.TemporaryDirectory() as d:
+            trace = os.path.join(d, "trace.jsonl")
+            with open(trace, "w") as f:
+                for s in range(12):
+                    for t in range(3):
+                        ids = [s % 3 * 100 + b for b in range(4)] + [1000 + s * 10 + k for k in range(t + 1)]
+                        f.write(json.dumps({"timestamp": s * 300 + t * 2000, "input_length": len(ids) * 512,
+                                            "output_length": 16, "hash_ids": ids, "session_id": "s%d" % s,
+                                            "turn": t}) + "\n")
+            # timestamps must not go backwards: sort the lines by time
+            with open(trace) as f:
+                lines = sorted(f, key=lambda l: json.loads(l)["timestamp"])
+            with open(trace, "w") as f:
+                f.writelines(lines)
+            out = os.path.join(d, "sweep")
+            rc = sweep.main(["--out", out, "--trace", trace, "--fleetsim", os.environ["KVR_BIN_KVROUTE_FLEETSIM"],
+                             "--policies", "round_robin,affinity", "--routers", "1,2", "--seeds", "3",
+                             "--engines", "2", "--jobs", "2"])
+            self.assertEqual(rc, 0)
+            res = json.load(open(os.path.join(out, "results.json")))
+            self.assertEqual(len(res["cells"]), 2 * 2 * 2)
+            self.assertEqual(len(res["es_effects"]), 2 * 2)
+            for c in res["cells"]:
+                self.assertEqual(c["ok"], 3 * 36, c)
+                self.assertEqual(c["ttft_p90"]["n"], 3)
+            rr = [e for e in res["es_effects"] if e["policy"] == "round_robin"][0]
+            self.assertEqual(rr["ttft_p90"]["mean"], 0.0, "round_robin ignores the feed: no effect")
+            self.assertTrue(rr["ttft_p90"]["verdict"].startswith("no verdict"))
+            self.assertTrue(os.path.exists(os.path.join(out, "results.md")))
+
+
+if __name__ == "__main__":
+    unittest.main()
