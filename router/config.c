@@ -44,6 +44,13 @@ static const kvr_opt_t options[] = {
                     "segment, is refused (default: this process's uid)"),
     KVR_OPT_ROW_U64(T, max_age_ms, "max-age-ms", "MS", "2000", 1, 3600000,
                     "feed samples and writer heartbeat older than this fall back to shadow"),
+    KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",
+                       "act as one with the other routers on this host given the same NAME: share in-flight charge, "
+                       "prefix placements and session pins through the dispatch segment /dev/shm/NAME (created 0640 "
+                       "by the first); off when empty"),
+    KVR_OPT_ROW_U64(T, share_max_age_ms, "share-max-age-ms", "MS", "3000", 1, 3600000,
+                    "--share: a router whose heartbeat (every second) is older than this is ignored, its charge "
+                    "no longer counted"),
     KVR_OPT_ROW_U64(T, reconcile_s, "reconcile-s", "S", "30", 0, 86400,
                     "ES=0: compare shadow counters with each engine's /metrics every S seconds, 0 = off"),
     KVR_OPT_ROW_STRING(T, session_header, "session-header", "NAME", "X-Session-ID",
@@ -249,6 +256,10 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
+    /* A POSIX shm name: one path component, a leading '/' optional. */
+    const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
+    if (cfg->share_name[0] && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200))
+        return kvr_opt_error(err, err_len, "share", "a name without '/' of at most 200 bytes", cfg->share_name);
     for (size_t i = 0; i < cfg->n_engines; i++) {
         char host[256];
         struct sockaddr_storage addr;

@@ -39,6 +39,8 @@ typedef struct kvr_router_config_s {
     char shm_name[256];
     uint64_t shm_owner_uid;      /* the segment must be this uid's (statefeed's) */
     uint64_t max_age_ms;
+    char share_name[256];           /* --share: dispatch segment name, "" = off */
+    uint64_t share_max_age_ms;
     uint64_t reconcile_s;             /* ES=0 /metrics reconciliation period, 0 = off */
     char session_header[64];
     kvr_keys_config_t keys;

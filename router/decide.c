@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include "router/share.h"
 #include "router/decide.h"
 
 #include <errno.h>
@@ -136,6 +137,31 @@ static int find_view(const kvr_engine_view_t *views, size_t n, uint32_t engine)
     return -1;
 }
 
+/* Another router's placement, learnt as if this router had made it. */
+static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine, uint64_t now_ns)
+{
+    kvr_decider_t *d = ctx;
+    if (!d->policy->on_dispatch)
+        return;
+    kvr_route_request_t placed = {.block_hashes = blocks, .n_blocks = n, .now_ns = now_ns};
+    d->policy->on_dispatch(d->policy_state, &placed, engine);
+}
+
+/* A pin another router made after ours (or where we have none) is the session's pin here too. */
+static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req, kvr_session_t *pin)
+{
+    uint32_t engine;
+    if (!kvr_share_pin_lookup(d->share, req->session_id, pin ? pin->placed_ns : 0, req->now_ns,
+                              d->sessions.ttl_ns, &engine))
+        return pin;
+    if (pin && pin->engine == engine)
+        return pin;
+    if (!kvr_engine_table_get(&d->engines, engine))
+        return pin;
+    d->share->pins_applied_total++;
+    return kvr_sessions_pin(&d->sessions, req->session_id, engine, req->now_ns);
+}
+
 void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
 {
@@ -143,6 +169,10 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     bool oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
     kvr_feed_refresh(&d->feed, req->now_ns);
+    if (d->share) {
+        kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
+        kvr_share_sync(d->share, &d->engines, req->now_ns, &apply);
+    }
 
     kvr_engine_view_t *views = d->views;
     size_t n = 0;
@@ -162,6 +192,8 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     kvr_route_decision_t dec = {.view = -1, .reason = NULL};
     kvr_session_t *pin = oneshot ? kvr_sessions_get(&d->sessions, req->session_id, req->now_ns)
                                  : NULL;
+    if (oneshot && d->share)
+        pin = share_pin(d, req, pin);
     kvr_decide_pin_t place = KVR_DECIDE_PIN_NEW;
     if (pin) {
         int v = find_view(views, n, pin->engine);
@@ -207,6 +239,9 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     if (oneshot && !out->pinned) {
         kvr_sessions_pin(&d->sessions, req->session_id, views[dec.view].index, req->now_ns);
         out->pin = place;
+        if (d->share)
+            kvr_share_place_pin(d->share, d->engines.engines[views[dec.view].index], req->session_id,
+                                req->now_ns);
     } else if (oneshot) {
         kvr_session_t *s = kvr_sessions_get(&d->sessions, req->session_id, req->now_ns);
         if (s)
@@ -221,6 +256,11 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     out->feed_state = d->states[dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
     charge->seed_lease = out->seed_lease;
+    if (d->share) {
+        /* At once, not at the loop turn's end: a burst reaching every router together must see it. */
+        kvr_share_publish(d->share, &d->engines, req->now_ns);
+        kvr_share_place_prefix(d->share, e, req->block_hashes, req->n_blocks, req->now_ns);
+    }
     if (d->policy->on_dispatch)
         d->policy->on_dispatch(d->policy_state, req, e->index);
 }

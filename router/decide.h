@@ -88,6 +88,8 @@ typedef struct kvr_decider_s {
     /* Rebuilt per decision: one buffer for the whole table avoids a big stack frame. */
     kvr_engine_view_t *views;
     kvr_feed_state_t *states;
+    /* --share (router/share.h): other routers' charge, placements and pins; NULL when off. */
+    struct kvr_share_s *share;
 } kvr_decider_t;
 
 /**

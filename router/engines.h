@@ -31,6 +31,10 @@ typedef struct kvr_engine_s {
     uint32_t shadow_requests;
     uint64_t shadow_pending_prefill_tokens;
     uint64_t shadow_kv_tokens;
+    /* --share: the other live routers' shadow counters on this engine, summed before each decision. */
+    uint32_t peer_requests;
+    uint64_t peer_pending_prefill_tokens;
+    uint64_t peer_kv_tokens;
 
     /* Feed mapping (ES=1): slot index valid for feed_generation, -1 when unknown;
      * the slot's last copy, reused while its seqlock counter has not moved. */

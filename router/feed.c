@@ -148,14 +148,21 @@ void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns)
         try_open(feed, now_ns); /* a writer that restarted under the same name shows up here */
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
 {
     memset(v, 0, sizeof *v);
     v->index = e->index;
     v->id = e->id;
-    v->shadow_requests = e->shadow_requests;
-    v->shadow_pending_prefill_tokens = e->shadow_pending_prefill_tokens;
-    v->shadow_kv_tokens = e->shadow_kv_tokens;
+    /* Several routers sharing (--share) act as one: the shadow is everyone's charge. */
+    v->shadow_requests = e->peer_requests > UINT32_MAX - e->shadow_requests ? UINT32_MAX
+                                                                           : e->shadow_requests + e->peer_requests;
+    v->shadow_pending_prefill_tokens = sat_add(e->shadow_pending_prefill_tokens, e->peer_pending_prefill_tokens);
+    v->shadow_kv_tokens = sat_add(e->shadow_kv_tokens, e->peer_kv_tokens);
     v->kv_usage = -1.0;
     v->utilization = -1.0;
 }

@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "router/fetch.h"
 #include "router/health.h"
+#include "router/share.h"
 
 #define HOUSEKEEPING_MS 1000
 #define HEALTH_TIMEOUT_MAX_MS 2000
@@ -122,10 +123,18 @@ static void on_housekeeping(uv_timer_t *t)
                 kvr_router_engine_ok(r, e);
         }
     }
+    if (r->share)
+        kvr_share_tick(r->share, &r->decider.engines, now);
     if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
         r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
         reconcile_all(r);
     }
+}
+
+static void on_share_prepare(uv_prepare_t *p)
+{
+    kvr_router_t *r = p->data;
+    kvr_share_publish(r->share, &r->decider.engines, kvr_clock_now_ns());
 }
 
 int kvr_health_start(kvr_router_t *r)
@@ -140,9 +149,15 @@ int kvr_health_start(kvr_router_t *r)
     rc = uv_timer_init(r->loop, &r->housekeeping_timer);
     if (rc < 0)
         goto fail_housekeeping;
+    rc = uv_prepare_init(r->loop, &r->share_prepare);
+    if (rc < 0)
+        goto fail_prepare;
     r->checks = ch;
-    r->health_timer.data = r->housekeeping_timer.data = r;
-    ch->open_handles = 2;
+    r->health_timer.data = r->housekeeping_timer.data = r->share_prepare.data = r;
+    ch->open_handles = 3;
+    /* Releases (a request ending) reach this router's row at the end of the loop turn they happen in. */
+    if (r->share)
+        uv_prepare_start(&r->share_prepare, on_share_prepare);
     r->timers_started = true; /* from here on the handles are closed by kvr_health_stop */
     if (r->cfg.health_interval_ms > 0) {
         rc = uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms,
@@ -160,6 +175,8 @@ fail_start:
     KVR_ERROR("timers_start_failed error=\"%s\"", kvr_strerror(rc));
     kvr_health_stop(r, NULL);
     return rc;
+fail_prepare:
+    uv_close((uv_handle_t *)&r->housekeeping_timer, NULL);
 fail_housekeeping:
     uv_close((uv_handle_t *)&r->health_timer, NULL);
 fail_health:
@@ -198,4 +215,5 @@ void kvr_health_stop(kvr_router_t *r, void (*closed)(kvr_router_t *r))
     ch->closed = closed;
     uv_close((uv_handle_t *)&r->health_timer, on_timer_closed);
     uv_close((uv_handle_t *)&r->housekeeping_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&r->share_prepare, on_timer_closed);
 }

@@ -13,6 +13,7 @@
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "router/router.h"
+#include "router/share.h"
 #include "router/upstream.h"
 
 static const double bucket_bounds[KVR_HIST_BUCKETS - 1] = {
@@ -258,6 +259,24 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     counter(w, "kvroute_feed_segment_changes_total",
             "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
             r->decider.feed.changes_total);
+    if (r->share) {
+        const kvr_share_t *s = r->share;
+        kvr_prom_family(w, "kvroute_share_open", KVR_PROM_GAUGE, "1 while this router holds a row of the --share segment");
+        kvr_prom_sample(w, "kvroute_share_open", NULL, 0, s->open ? 1 : 0);
+        kvr_prom_family(w, "kvroute_share_rows_live", KVR_PROM_GAUGE, "other routers whose charge the last decision counted");
+        kvr_prom_sample(w, "kvroute_share_rows_live", NULL, 0, s->rows_live);
+        kvr_prom_family(w, "kvroute_share_rows_stale", KVR_PROM_GAUGE, "other routers ignored at the last decision: heartbeat older than --share-max-age-ms");
+        kvr_prom_sample(w, "kvroute_share_rows_stale", NULL, 0, s->rows_stale);
+        counter(w, "kvroute_share_rows_busy_total", "row reads skipped: the writer was mid-write for every attempt (or died mid-write)", s->rows_busy_total);
+        counter(w, "kvroute_share_rows_bad_total", "row reads skipped: payload of another owner or past the row", s->rows_bad_total);
+        counter(w, "kvroute_share_ring_applied_total", "other routers' placements applied to the prefix index and pins", s->ring_applied_total);
+        counter(w, "kvroute_share_ring_lost_total", "placements overwritten before this router read them", s->ring_lost_total);
+        counter(w, "kvroute_share_ring_torn_total", "placements skipped: torn, or never completed by their writer", s->ring_torn_total);
+        counter(w, "kvroute_share_ring_dropped_total", "own placements the ring could not take", s->ring_dropped_total);
+        counter(w, "kvroute_share_pins_applied_total", "sessions re-pinned here to follow another router's pin", s->pins_applied_total);
+        counter(w, "kvroute_share_fallbacks_total", "faults that left this router on its own shadow counters", s->fallbacks_total);
+        counter(w, "kvroute_share_publishes_total", "writes of this router's row", s->publishes_total);
+    }
     if (r->decider.feed.open) {
         kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE, "age of the statefeed writer's heartbeat");
         kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0, (double)r->decider.feed.last_heartbeat_age_ns / 1e9);

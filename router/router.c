@@ -17,6 +17,7 @@
 #include "router/health.h"
 #include "router/proxy.h"
 #include "router/server.h"
+#include "router/share.h"
 
 /* Engine ids become addresses here: the decision core knows them by id only. */
 int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out)
@@ -64,6 +65,17 @@ static void pools_destroy(kvr_router_t *r)
     }
 }
 
+/* Frees this router's row (the others stop counting it at once) and the sharing state. */
+static void share_destroy(kvr_router_t *r)
+{
+    if (!r->share)
+        return;
+    kvr_share_close(r->share);
+    free(r->share);
+    r->share = NULL;
+    r->decider.share = NULL;
+}
+
 int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
 {
     kvr_keys_init(); /* cJSON's hooks are set before any thread parses or prints */
@@ -90,6 +102,17 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
             goto fail_log;
         }
     }
+    if (r->cfg.share_name[0]) {
+        char label[96]; /* kvr_share_init keeps what fits a row's label */
+        snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
+        r->share = calloc(1, sizeof *r->share);
+        rc = r->share ? kvr_share_init(r->share, r->cfg.share_name, label,
+                                       r->cfg.share_max_age_ms * KVR_NS_PER_MS, kvr_clock_now_ns())
+                      : -ENOMEM;
+        if (rc < 0)
+            goto fail_engines;
+        r->decider.share = r->share;
+    }
     for (size_t i = 0; i < r->cfg.n_engines; i++) {
         rc = kvr_router_add_engine(r, r->cfg.engines[i], NULL);
         if (rc < 0) {
@@ -100,6 +123,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     return 0;
 
 fail_engines:
+    share_destroy(r);
     pools_destroy(r);
     kvr_recycle_close(&r->upstream_requests);
     if (r->decision_log)
@@ -115,6 +139,7 @@ fail_metrics:
 
 void kvr_router_close(kvr_router_t *r)
 {
+    share_destroy(r);
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
     kvr_recycle_close(&r->proxies);

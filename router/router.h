@@ -50,6 +50,8 @@ typedef struct kvr_router_s {
     void (*on_drained)(struct kvr_router_s *r); /* draining and the last request finished */
     void (*on_stopped)(struct kvr_router_s *r); /* kvr_router_stop finished */
     struct kvr_router_checks_s *checks;         /* health checks and reconciliation in flight */
+    struct kvr_share_s *share;                  /* --share, NULL when off */
+    uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
 } kvr_router_t;
 
 /**

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "shm_layout/shm_layout.h"
+#include "shm_layout/shm_internal.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -15,8 +16,6 @@
 
 /* A segment whose writer's heartbeat is younger than this is someone's, not debris. */
 #define KVR_SHM_LIVE_WRITER_NS (5 * KVR_SHM_NS_PER_SEC)
-/* POSIX shm objects live here on Linux; the identity check and the fix text name the file. */
-#define KVR_SHM_DIR "/dev/shm"
 
 /* The writer's private copy of a slot: what it published and the counter it left. */
 struct kvr_shm_writer_slot_s {
@@ -232,16 +231,21 @@ static int map_fd(kvr_shm_t *shm, int fd, size_t len, bool writable)
     return 0;
 }
 
-/* Who may have written it: only owner_uid, nobody through group or other bits. */
-static int check_owner(kvr_shm_t *shm, const struct stat *st, uid_t owner_uid)
+int kvr__shm_check_owner(const struct stat *st, uid_t owner_uid)
 {
-    shm->owner_uid = st->st_uid;
-    shm->mode = st->st_mode;
     if (!S_ISREG(st->st_mode))
         return -EINVAL;
     if (st->st_uid != owner_uid || (st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
         return KVR_ESHM_OWNER;
     return 0;
+}
+
+/* Who may have written it: only owner_uid, nobody through group or other bits. */
+static int check_owner(kvr_shm_t *shm, const struct stat *st, uid_t owner_uid)
+{
+    shm->owner_uid = st->st_uid;
+    shm->mode = st->st_mode;
+    return kvr__shm_check_owner(st, owner_uid);
 }
 
 int kvr_shm_open_as(kvr_shm_t *shm, const char *name, uid_t owner_uid)
@@ -444,8 +448,7 @@ static bool owned_by_live_writer(int fd)
     geometry_t g;
     if (validate_copy(old.base, old.map_len, &g) == 0 &&
         kvr_shm_check_heartbeat(&old, clock_ns(CLOCK_MONOTONIC), KVR_SHM_LIVE_WRITER_NS) == 0) {
-        int64_t pid = atomic_load(&old.header->writer_pid);
-        live = pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+        live = kvr__shm_pid_alive(atomic_load(&old.header->writer_pid));
     }
     munmap(old.base, old.map_len);
     return live;
@@ -709,4 +712,21 @@ void kvr_shm_mark_writer_stopped(kvr_shm_t *shm)
     if (shm->writable)
         keep_length(shm);
     atomic_store_explicit(&shm->header->writer_state, KVR_SHM_WRITER_STOPPED, memory_order_release);
+}
+
+/* ---- shared with dispatch.c ---------------------------------------------- */
+
+int kvr__shm_name(char *out, size_t size, const char *name)
+{
+    return shm_name(out, size, name);
+}
+
+uint64_t kvr__shm_clock_ns(clockid_t id)
+{
+    return clock_ns(id);
+}
+
+int kvr__shm_pid_alive(int64_t pid)
+{
+    return pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }

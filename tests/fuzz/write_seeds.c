@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Writes the seed corpora of fuzz_relay and fuzz_state_frame with the real
- * encoders, from the same fixtures the unit tests use:
+ * Writes the seed corpora of fuzz_relay, fuzz_state_frame and fuzz_dispatch
+ * with the real encoders, from the same fixtures the unit tests use:
  *   kvr-fuzz-write-seeds tests/fuzz/corpus
  * Run it again after a wire change and commit what it writes.
  */
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/state_frame.h"
+#include "shm_layout/dispatch.h"
 #include "statefeed/relay_wire.h"
 
 static int put(const char *dir, const char *target, const char *name, const void *data, size_t len)
@@ -63,6 +64,66 @@ static void table(msgpack_sbuffer *sb, unsigned count)
     kvr__relay_table_end(sb);
 }
 
+/* A dispatch segment with two routers' rows and ring entries, and its defects. */
+static int dispatch_seeds(const char *dir)
+{
+    const kvr_dsp_geometry_t geo = {2, 4, 8};
+    size_t len = kvr_dsp_size(&geo);
+    unsigned char *seg = aligned_alloc(64, len), *copy = aligned_alloc(64, len);
+    if (seg == NULL || copy == NULL)
+        return -1;
+    memset(seg, 0, len);
+    int bad = kvr_dsp_format(seg, len, &geo) != 0;
+    bad |= put(dir, "dispatch", "empty.bin", seg, len);
+    /* fuzz_dispatch reads at 1000 s with a 2 s max age: these rows are live there. */
+    const uint64_t now = 1000ull * 1000000000ull - 1000000ull;
+    kvr_dsp_t a, b;
+    bad |= kvr_dsp_attach(&a, seg, len) != 0 || kvr_dsp_attach(&b, seg, len) != 0;
+    bad |= kvr_dsp_claim(&a, "127.0.0.1:8080", now, 2000000000ull) != 0;
+    bad |= kvr_dsp_claim(&b, "127.0.0.1:8081", now, 2000000000ull) != 1;
+    uint64_t keys[2] = {kvr_dsp_engine_key("http://127.0.0.1:8001"),
+                        kvr_dsp_engine_key("http://127.0.0.1:8002")};
+    kvr_dsp_load_t loads[2] = {{3, 4096, 8192}, {1, 0, 2048}};
+    bad |= kvr_dsp_publish(&a, keys, loads, 2, now) != 0 || kvr_dsp_publish(&b, keys, loads, 1, now) != 0;
+    kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 8, .engine_key = keys[0],
+                             .time_ns = now, .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
+    bad |= kvr_dsp_append(&b, &p) != 0;
+    p.first_block = 8;
+    p.block_count = 1;
+    bad |= kvr_dsp_append(&b, &p) != 0;
+    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = keys[1], .time_ns = now,
+                               .session_hash = kvr_dsp_session_hash("conversation-7", 14)};
+    bad |= kvr_dsp_append(&a, &pin) != 0;
+    bad |= put(dir, "dispatch", "two_rows_three_entries.bin", seg, len);
+    const kvr_dsp_header_t *h = (const kvr_dsp_header_t *)seg;
+    size_t row0 = h->header_size, ring = h->header_size + (size_t)h->row_capacity * h->row_size;
+    /* Each defect on a copy: the row counter odd, an entry torn, one never completed,
+     * the head far ahead, another major, and the object cut short. */
+    struct { const char *name; size_t offset; uint64_t value; size_t keep; } defects[] = {
+        {"row_seq_odd.bin", row0 + offsetof(kvr_dsp_row_t, seq), 7, len},
+        {"entry_torn.bin", ring + 1 * sizeof(kvr_dsp_entry_t) + 64, 0xdeadbeef, len},
+        {"entry_pending.bin", ring + 2 * sizeof(kvr_dsp_entry_t), 2 * 2 + 1, len},
+        {"ring_head_ahead.bin", offsetof(kvr_dsp_header_t, ring_head), 1000, len},
+        {"major_2.bin", offsetof(kvr_dsp_header_t, abi_major), 2, len},
+        {"truncated.bin", 0, KVR_DSP_MAGIC, 300},
+    };
+    for (size_t i = 0; i < sizeof defects / sizeof defects[0]; i++) {
+        memcpy(copy, seg, len);
+        if (defects[i].offset == offsetof(kvr_dsp_header_t, abi_major)) {
+            uint16_t major = (uint16_t)defects[i].value;
+            memcpy(copy + defects[i].offset, &major, sizeof major);
+        } else {
+            memcpy(copy + defects[i].offset, &defects[i].value, sizeof defects[i].value);
+        }
+        bad |= put(dir, "dispatch", defects[i].name, copy, defects[i].keep);
+    }
+    free(a.payload);
+    free(b.payload);
+    free(seg);
+    free(copy);
+    return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -111,5 +172,6 @@ int main(int argc, char **argv)
     static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
                                                     'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};
     bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32, sizeof(engines_array32));
+    bad |= dispatch_seeds(dir) != 0;
     return bad ? 1 : 0;
 }
