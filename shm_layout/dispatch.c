@@ -604,11 +604,13 @@ static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
         return KVR_ESHM_BUSY;
     kvr_dsp_row_head_t head;
     memcpy(&head, words, sizeof head);
-    /* The payload of the holder before (a claim not yet published), or a scribble. */
-    if (head.owner != owner || head.engine_count > d->engines_per_row)
+    /* A claim not yet published still carries the holder before's payload, and
+     * a row taken over while it was read changed hands: both pass, so they are
+     * busy, not bad. An engine count past the row is a scribble. */
+    if (head.engine_count > d->engines_per_row)
         return KVR_EDSP_ENGINES;
-    if (atomic_load_explicit(&row->owner, memory_order_acquire) != owner)
-        return KVR_EDSP_ENGINES;
+    if (head.owner != owner || atomic_load_explicit(&row->owner, memory_order_acquire) != owner)
+        return KVR_ESHM_BUSY;
     for (size_t i = 0; i < head.engine_count; i++) {
         kvr_dsp_engine_t e;
         memcpy(&e, words + KVR_DSP_ROW_HEAD_WORDS + i * KVR_DSP_ENGINE_WORDS, sizeof e);

@@ -142,8 +142,8 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "64-bit atomics must be lock-free");
 typedef struct kvr_dsp_sum_stats_s {
     uint32_t live;   /* rows summed */
     uint32_t stale;  /* held rows ignored: heartbeat older than the max age or in the future */
-    uint32_t busy;   /* rows skipped: the counter stayed odd or kept moving (writer died mid-write) */
-    uint32_t bad;    /* rows skipped: payload of another owner or an engine count past the row */
+    uint32_t busy;   /* rows skipped: the counter stayed odd or kept moving (writer died mid-write), or a claim not yet published */
+    uint32_t bad;    /* rows skipped: an engine count past the row */
 } kvr_dsp_sum_stats_t;
 
 /** A reader's place in the ring and what it met there. */
