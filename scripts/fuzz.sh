@@ -6,11 +6,11 @@
 # non-zero when any target crashes, leaks, times out on one input or goes past
 # its memory limit; the input that did it is kept under build/fuzz/artifacts/.
 #
-#   scripts/fuzz.sh [SECONDS]      (default: $KVR_FUZZ_SECONDS, else 60)
+#   scripts/fuzz.sh [SECONDS]      (default: $KVR_FUZZ_SECONDS, else 30)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-seconds=${1:-${KVR_FUZZ_SECONDS:-60}}
+seconds=${1:-${KVR_FUZZ_SECONDS:-30}}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS: expected a positive integer, got '$seconds'" >&2; exit 2; }
 if ! command -v clang >/dev/null 2>&1; then
   echo "fuzz.sh: clang not found (apt-get install clang libclang-rt-dev); the corpus replays under gcc still run in ctest" >&2

@@ -33,6 +33,6 @@ run_suite() { # name cmake-flags... -- ctest-flags...
 run_suite plain -DCMAKE_BUILD_TYPE=RelWithDebInfo --
 run_suite asan -DCMAKE_BUILD_TYPE=Debug -DKVR_ASAN=ON -- -LE slow
 run_suite tsan -DCMAKE_BUILD_TYPE=Debug -DKVR_TSAN=ON -- -L tsan
-echo "=== fuzzing: every target for ${KVR_FUZZ_SECONDS:-60}s (tests/fuzz/README.md) ==="
+echo "=== fuzzing: every target for ${KVR_FUZZ_SECONDS:-30}s (tests/fuzz/README.md) ==="
 "$root/scripts/fuzz.sh"
 echo "=== all test suites passed ==="
