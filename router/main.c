@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -14,7 +17,14 @@
 typedef struct app_s {
     uv_loop_t loop;
     kvr_router_t router;
-    uv_signal_t sig_term, sig_int, sig_hup;
+    /*
+     * SIGTERM, SIGINT and SIGHUP stay blocked in every thread for the whole
+     * run and are read from this descriptor on the loop: no disposition is
+     * ever switched back to the default, so a signal during the exit cannot
+     * kill a clean shutdown.
+     */
+    int signal_fd;
+    uv_poll_t signal_watcher;
     uv_timer_t drain_timer;
     bool shutting_down;
     int exit_code;
@@ -31,17 +41,18 @@ static void on_handle_closed(uv_handle_t *h)
     (void)h;
 }
 
+static void on_signal_watcher_closed(uv_handle_t *h)
+{
+    app_t *app = app_of(h->loop);
+    close(app->signal_fd);
+    app->signal_fd = -1;
+}
+
 static void on_stopped(kvr_router_t *r)
 {
     app_t *app = app_of(r->loop);
-    uv_close((uv_handle_t *)&app->sig_term, on_handle_closed);
-    uv_close((uv_handle_t *)&app->sig_int, on_handle_closed);
-    uv_close((uv_handle_t *)&app->sig_hup, on_handle_closed);
+    uv_close((uv_handle_t *)&app->signal_watcher, on_signal_watcher_closed);
     uv_close((uv_handle_t *)&app->drain_timer, on_handle_closed);
-    /* Closing the watchers restored the default actions: a late signal must not kill a clean exit. */
-    signal(SIGTERM, SIG_IGN);
-    signal(SIGINT, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
 }
 
 static void shutdown_now(app_t *app, const char *why)
@@ -66,9 +77,8 @@ static void on_drain_timeout(uv_timer_t *t)
     shutdown_now(app, "drain_timeout");
 }
 
-static void on_stop_signal(uv_signal_t *s, int signum)
+static void on_stop_signal(app_t *app, int signum)
 {
-    app_t *app = app_of(s->loop);
     kvr_router_t *r = &app->router;
     if (r->draining) {
         shutdown_now(app, "second_signal");
@@ -84,11 +94,36 @@ static void on_stop_signal(uv_signal_t *s, int signum)
     uv_timer_start(&app->drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
 }
 
-/* SIGHUP: the engine list of --config becomes the table. */
-static void on_reload(uv_signal_t *s, int signum)
+static void on_signal(uv_poll_t *w, int status, int events)
 {
-    (void)signum;
-    kvr_router_reload(&app_of(s->loop)->router);
+    (void)events;
+    app_t *app = app_of(w->loop);
+    if (status < 0) {
+        KVR_WARN("signal_watch_error error=\"%s\"", uv_strerror(status));
+        return;
+    }
+    struct signalfd_siginfo si;
+    while (read(app->signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
+        if (si.ssi_signo == SIGHUP)
+            kvr_router_reload(&app->router); /* the engine list of --config becomes the table */
+        else if (!app->shutting_down)
+            on_stop_signal(app, (int)si.ssi_signo);
+    }
+}
+
+/* Blocks the stop and reload signals (threads started later inherit the mask) and opens their descriptor. */
+static int block_signals(app_t *app)
+{
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGHUP);
+    int rc = pthread_sigmask(SIG_BLOCK, &mask, NULL);
+    if (rc != 0)
+        return -rc;
+    app->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    return app->signal_fd < 0 ? -errno : 0;
 }
 
 int main(int argc, char **argv)
@@ -112,6 +147,13 @@ int main(int argc, char **argv)
     }
     kvr_log_init("kvroute", cfg.log_level);
     signal(SIGPIPE, SIG_IGN);
+    app.signal_fd = -1;
+    rc = block_signals(&app); /* before the loop exists: no thread of it may take these signals */
+    if (rc < 0) {
+        fprintf(stderr, "kvroute: start-up failed: cannot watch signals: %s\n", kvr_strerror(rc));
+        kvr_router_config_free(&cfg);
+        return 1;
+    }
     if (cfg.n_engines == 0)
         KVR_WARN("no_engines hint=\"add --engine URL, or POST /engines with --admin-token\"");
 
@@ -142,13 +184,18 @@ int main(int argc, char **argv)
         uv_loop_close(&app.loop);
         return 1;
     }
-    uv_signal_init(&app.loop, &app.sig_term);
-    uv_signal_init(&app.loop, &app.sig_int);
-    uv_signal_init(&app.loop, &app.sig_hup);
+    rc = uv_poll_init(&app.loop, &app.signal_watcher, app.signal_fd);
+    if (rc == 0 && (rc = uv_poll_start(&app.signal_watcher, UV_READABLE, on_signal)) < 0)
+        uv_close((uv_handle_t *)&app.signal_watcher, on_handle_closed);
+    if (rc < 0) { /* a router that SIGTERM cannot stop is not started */
+        fprintf(stderr, "kvroute: start-up failed: cannot watch signals: %s\n", uv_strerror(rc));
+        kvr_router_stop(r, NULL);
+        uv_run(&app.loop, UV_RUN_DEFAULT);
+        kvr_router_close(r);
+        uv_loop_close(&app.loop);
+        return 1;
+    }
     uv_timer_init(&app.loop, &app.drain_timer);
-    uv_signal_start(&app.sig_term, on_stop_signal, SIGTERM);
-    uv_signal_start(&app.sig_int, on_stop_signal, SIGINT);
-    uv_signal_start(&app.sig_hup, on_reload, SIGHUP);
 
     KVR_INFO("listening addr=%s:%d policy=%s placement=%s es=%d shm=%s engines=%u", r->cfg.listen_host,
              kvr_http_server_port(r->server), r->cfg.policy, kvr_placement_name(r->cfg.placement), r->cfg.es,

@@ -26,6 +26,12 @@ run_suite() { # name cmake-flags... -- ctest-flags...
   if ((rc != 0)); then
     echo "=== $name: failed; full log follows ==="
     cat "$log"
+    # Each failed test's own output again, last, where a truncated log still shows it.
+    local n
+    for n in $(sed -n 's/^[[:space:]]*\([0-9][0-9]*\) - .*(\(Failed\|Timeout\|SEGFAULT\|Subprocess aborted\|Exception\|Child aborted\).*/\1/p' "$log"); do
+      echo "=== $name: output of failed test #$n ==="
+      grep -E "^$n: " "$log" | grep -vE "^$n: \[(RUN |PASS)\]" | tail -n 150
+    done
     return "$rc"
   fi
 }
