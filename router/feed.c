@@ -252,7 +252,9 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
     const kvr_engine_state_t *st = NULL;
     uint64_t age_ns = 0;
     kvr_feed_state_t state = read_slot(feed, e, now_ns, &st, &age_ns);
-    if (state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE || state == KVR_FEED_SLOT_UNHEALTHY)
+    /* A sample time from the future has no age (stale, shown as null), never 2^64 ns. */
+    if ((state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE || state == KVR_FEED_SLOT_UNHEALTHY) &&
+        age_ns != UINT64_MAX)
         view->feed_age_ns = age_ns;
     if (state == KVR_FEED_FRESH) {
         view->feed_fresh = true;

@@ -31,7 +31,7 @@ typedef struct kvr_engine_view_s {
 
     /* Real state from the feed; meaningful only when feed_fresh. */
     bool feed_fresh;            /* ES=1, slot healthy and younger than max age */
-    uint64_t feed_age_ns;       /* age of the slot's sample (0 when no slot) */
+    uint64_t feed_age_ns;       /* age of the slot's sample (0 when no slot or a time from the future) */
     uint32_t real_running;
     uint32_t real_waiting;
     uint64_t real_pending_prefill_tokens;

@@ -349,6 +349,7 @@ Test(feed, a_sample_from_the_future_is_stale)
     kvr_shm_write_slot(&writer, 0, &st);
     kvr_engine_view_t v;
     cr_expect_eq(decide(&v), KVR_FEED_SLOT_STALE);
+    cr_expect_eq(v.feed_age_ns, 0, "no age is shown for it, not 2^64 ns");
 }
 
 Test(feed, running_plus_waiting_saturates_instead_of_wrapping_to_idle)
