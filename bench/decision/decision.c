@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/options.h"
 #include "common/prefix_hash.h"
 #include "router/policy.h"
 #include "router/prefix_index.h"
@@ -221,38 +222,59 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
     ops->destroy(state);
 }
 
+typedef struct bench_args_s {
+    bool quick, no_hash;
+    uint32_t engines, sessions, tokens;
+    char policies[256];
+} bench_args_t;
+
+#define T bench_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_BOOL(T, quick, "quick", NULL, "fewer repetitions: a smoke run in seconds"),
+    KVR_OPT_ROW_BOOL(T, no_hash, "no-hash", NULL, "skip the block-hashing figures"),
+    KVR_OPT_ROW_U64(T, engines, "engines", "N", NULL, 0, KVR_MAX_ENGINES,
+                    "only this fleet size (default: 8, 64 and 512)"),
+    KVR_OPT_ROW_U64(T, sessions, "sessions", "N", NULL, 0, 100000000,
+                    "only this many live sessions (default: 1,000 and 100,000)"),
+    KVR_OPT_ROW_U64(T, tokens, "tokens", "N", NULL, 0, 100000000,
+                    "only this prompt length (default: 2,048, 32,768 and 131,072)"),
+    KVR_OPT_ROW_STRING(T, policies, "policies", "A,B,...", "cache_aware,affinity,lmetric,cost,ttft,load_only",
+                       "the policies to time, comma-separated"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 int main(int argc, char **argv)
 {
-    bool quick = false, hashing = true;
-    uint32_t only_engines = 0, only_sessions = 0, only_tokens = 0;
-    char policies_arg[256] = "cache_aware,affinity,lmetric,cost,ttft,load_only";
+    bench_args_t args;
+    memset(&args, 0, sizeof args);
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = true;
-        } else if (strcmp(argv[i], "--no-hash") == 0) {
-            hashing = false;
-        } else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
-            only_engines = (uint32_t)strtoul(argv[++i], NULL, 10);
-        } else if (strcmp(argv[i], "--sessions") == 0 && i + 1 < argc) {
-            only_sessions = (uint32_t)strtoul(argv[++i], NULL, 10);
-        } else if (strcmp(argv[i], "--tokens") == 0 && i + 1 < argc) {
-            only_tokens = (uint32_t)strtoul(argv[++i], NULL, 10);
-        } else if (strcmp(argv[i], "--policies") == 0 && i + 1 < argc) {
-            snprintf(policies_arg, sizeof(policies_arg), "%s", argv[++i]);
-        } else if (strncmp(argv[i], "--", 2) == 0 && i + 1 < argc &&
-                   kvr_policy_config_set(&cfg, argv[i], argv[i + 1]) == 0) {
-            i++;
-        } else {
-            fprintf(stderr,
-                    "usage: %s [--quick] [--policies a,b,...] [policy options]\npolicies: ", argv[0]);
-            kvr_policy_list(stderr);
-            fprintf(stderr, "\npolicy options:\n");
-            kvr_policy_config_help(stderr);
-            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
+    kvr_opt_set_t sets[2] = {{.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args},
+                             kvr_policy_config_options(&cfg)};
+    kvr_opt_parser_t parser = {.sets = sets, .n_sets = 2};
+    char err[512];
+    int rc = kvr_opt_defaults(&sets[0], err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        printf("usage: kvroute-bench-decision [flags] [policy options]\n\n"
+               "Times each policy's pick and the dispatch bookkeeping on synthetic fleets\n"
+               "(engines x live sessions x prompt length) and prints p50/p99 per cell.\n\nflags:\n");
+        kvr_opt_help(stdout, &sets[0]);
+        printf("\npolicies: ");
+        kvr_policy_list(stdout);
+        printf("\n\n");
+        kvr_opt_help(stdout, &sets[1]);
+        return 0;
     }
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-bench-decision: %s\n", err);
+        return 2;
+    }
+    bool quick = args.quick, hashing = !args.no_hash;
+    uint32_t only_engines = args.engines, only_sessions = args.sessions, only_tokens = args.tokens;
+    char *policies_arg = args.policies;
     /* cache_aware is measured with owner pressure on: its most expensive path. */
     cfg.owner_pressure = true;
     if (hashing)

@@ -76,6 +76,8 @@ ParameterizedTestParameters(program_options, bad_value_is_one_line_and_exit_2)
          "kvroute-tracegen: --seed: expected an integer in [0, 18446744073709551615], got '1.5'\n"},
         {"KVR_BIN_KVROUTE_TRACEGEN", {"--tenants", "0"},
          "kvroute-tracegen: --tenants: expected an integer in [1, 1000000000], got '0'\n"},
+        {"KVR_BIN_KVROUTE_BENCH_DECISION", {"--engines", "2000"},
+         "kvroute-bench-decision: --engines: expected an integer in [0, 1024], got '2000'\n"},
     };
     return cr_make_param_array(program_case_t, cases, sizeof cases / sizeof cases[0]);
 }
@@ -98,6 +100,7 @@ ParameterizedTestParameters(program_options, help_shows_defaults)
         {"KVR_BIN_KVROUTE_SIM", {"--help"}, "(default 8100)"},
         {"KVR_BIN_KVROUTE_REPLAY", {"--help"}, "(default 512)"},
         {"KVR_BIN_KVROUTE_TRACEGEN", {"-h"}, "(default study)"},
+        {"KVR_BIN_KVROUTE_BENCH_DECISION", {"--help"}, "(default cache_aware,affinity"},
     };
     return cr_make_param_array(program_case_t, cases, sizeof cases / sizeof cases[0]);
 }
