@@ -15,7 +15,6 @@
  * Times are CLOCK_MONOTONIC ns, the clock of the segment and of kvroute-replay.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "shm_layout/shm_layout.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -41,19 +41,30 @@ typedef struct {
     int seen;
 } slot_memo_t;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "Usage: kvroute-feedsample --shm NAME [--out FILE] [options]\n"
-        "Samples the kvroute state segment and logs every new slot sample, so slot ages\n"
-        "(feed freshness) can be computed at 1 ms resolution after a run. Stops on SIGINT/SIGTERM.\n\n"
-        "  --shm NAME        POSIX shm name of the segment (e.g. /kvroute-state)\n"
-        "  --out FILE        write here instead of stdout\n"
-        "  --interval-us N   time between reads of all slots (default 1000)\n"
-        "  --wait S          wait up to S seconds for the segment to appear (default 10)\n"
-        "  --duration S      stop after S seconds (default: until signalled)\n"
-        "  -h, --help        this text\n");
-}
+static const char usage_text[] =
+    "Usage: kvroute-feedsample --shm NAME [--out FILE] [options]\n"
+    "Samples the kvroute state segment and logs every new slot sample, so slot ages\n"
+    "(feed freshness) can be computed at 1 ms resolution after a run. Stops on SIGINT/SIGTERM.\n\n";
+
+typedef struct {
+    const char *shm_name, *out_path;
+    double interval_us, wait_s, duration_s;
+} feedsample_args_t;
+
+#define T feedsample_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, shm_name, "shm", "NAME", NULL,
+                       "POSIX shm name of the segment (e.g. /kvroute-state); required"),
+    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL, "write here instead of stdout"),
+    KVR_OPT_ROW_DOUBLE(T, interval_us, "interval-us", "N", "1000", 10, 100000,
+                       "microseconds between reads of all slots"),
+    KVR_OPT_ROW_DOUBLE(T, wait_s, "wait", "S", "10", 0, 86400,
+                       "wait up to S seconds for the segment to appear"),
+    KVR_OPT_ROW_DOUBLE(T, duration_s, "duration", "S", "0", 0, 10000000,
+                       "stop after S seconds; 0 = until SIGINT/SIGTERM"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 static int open_segment(kvr_shm_t *shm, const char *name, double wait_s)
 {
@@ -70,34 +81,29 @@ static int open_segment(kvr_shm_t *shm, const char *name, double wait_s)
 
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"shm", required_argument, 0, 's'}, {"out", required_argument, 0, 'o'},
-        {"interval-us", required_argument, 0, 'i'}, {"wait", required_argument, 0, 'w'},
-        {"duration", required_argument, 0, 'd'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
-    const char *name = NULL, *out_path = NULL;
-    double interval_us = 1000, wait_s = 10, duration_s = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        char *end = NULL;
-        switch (c) {
-        case 's': name = optarg; break;
-        case 'o': out_path = optarg; break;
-        case 'i': interval_us = strtod(optarg, &end); break;
-        case 'w': wait_s = strtod(optarg, &end); break;
-        case 'd': duration_s = strtod(optarg, &end); break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-        if (end && (*end || end == optarg)) {
-            fprintf(stderr, "kvroute-feedsample: invalid number '%s'\n", optarg);
-            return 2;
-        }
+    feedsample_args_t args = {0};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char usage_err[512];
+    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
+    if (parsed == 0)
+        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
+    if (parsed == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        return 0;
     }
-    if (!name || interval_us < 10 || wait_s < 0 || duration_s < 0) {
-        fprintf(stderr, "kvroute-feedsample: --shm is required and numbers must be positive (see --help)\n");
+    if (parsed < 0) {
+        fprintf(stderr, "kvroute-feedsample: %s\n", usage_err);
         return 2;
     }
+    if (!args.shm_name) {
+        fprintf(stderr, "kvroute-feedsample: --shm NAME is required (see --help)\n");
+        return 2;
+    }
+    const char *name = args.shm_name, *out_path = args.out_path;
+    double interval_us = args.interval_us, wait_s = args.wait_s, duration_s = args.duration_s;
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

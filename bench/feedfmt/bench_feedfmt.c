@@ -6,7 +6,6 @@
  * encode and decode, then prints per-operation figures and the CPU share of
  * one core they would take at a given fleet size and tick rate.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "common/buf.h"
 #include "common/engine_metrics.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "common/prom.h"
 #include "common/sglang_loads.h"
 #include "common/state_frame.h"
@@ -64,20 +64,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void usage(FILE *out)
-{
-    fputs("usage: kvroute-bench-feedfmt [--iterations N] [--engines N] [--period-ms N]\n"
-          "\n"
-          "Times the feed's format code and prints one line per operation:\n"
-          "ns per operation, operations per second on one core, and the share of one\n"
-          "core it takes to handle every engine once per tick.\n"
-          "\n"
-          "  --iterations N   repetitions of each operation (default 20000)\n"
-          "  --engines N      fleet size for the CPU-share column (default 64)\n"
-          "  --period-ms N    tick period for the CPU-share column (default 50)\n"
-          "  --help           this text\n",
-          out);
-}
+typedef struct {
+    uint64_t iterations, engines, period_ms;
+} feedfmt_args_t;
+
+#define T feedfmt_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_U64(T, iterations, "iterations", "N", "20000", 1, 1000000000,
+                    "repetitions of each operation"),
+    KVR_OPT_ROW_U64(T, engines, "engines", "N", "64", 1, 1000000,
+                    "fleet size for the CPU-share column"),
+    KVR_OPT_ROW_U64(T, period_ms, "period-ms", "N", "50", 1, 3600000,
+                    "tick period for the CPU-share column"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 static void report(const char *op, size_t bytes, double seconds, long iterations, long engines,
                    long period_ms)
@@ -90,26 +91,30 @@ static void report(const char *op, size_t bytes, double seconds, long iterations
 
 int main(int argc, char **argv)
 {
-    long iterations = 20000, engines = 64, period_ms = 50;
-    static const struct option opts[] = {{"iterations", required_argument, NULL, 'i'},
-                                         {"engines", required_argument, NULL, 'e'},
-                                         {"period-ms", required_argument, NULL, 'p'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    int opt;
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (opt) {
-        case 'i': iterations = strtol(optarg, NULL, 10); break;
-        case 'e': engines = strtol(optarg, NULL, 10); break;
-        case 'p': period_ms = strtol(optarg, NULL, 10); break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 1;
-        }
+    feedfmt_args_t args;
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char usage_err[512];
+    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
+    if (parsed == 0)
+        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
+    if (parsed == 1) {
+        fputs("usage: kvroute-bench-feedfmt [--iterations N] [--engines N] [--period-ms N]\n"
+              "\n"
+              "Times the feed's format code and prints one line per operation:\n"
+              "ns per operation, operations per second on one core, and the share of one\n"
+              "core it takes to handle every engine once per tick.\n\n",
+              stdout);
+        kvr_opt_help(stdout, &set);
+        return 0;
     }
-    if (iterations < 1 || engines < 1 || period_ms < 1) {
-        fprintf(stderr, "kvroute-bench-feedfmt: --iterations, --engines and --period-ms must be > 0\n");
-        return 1;
+    if (parsed < 0) {
+        fprintf(stderr, "kvroute-bench-feedfmt: %s\n", usage_err);
+        return 2;
     }
+    long iterations = (long)args.iterations, engines = (long)args.engines,
+         period_ms = (long)args.period_ms;
 
     /* One engine's page (DP=1) and a DP=4 page. */
     for (int dp = 1; dp <= 4; dp *= 4) {

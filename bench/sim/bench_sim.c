@@ -6,7 +6,7 @@
  * chunks per second and the simulator's CPU time (from /proc), per engine.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include <uv.h>
 
 #include "common/clock.h"
+#include "common/options.h"
 
 typedef struct {
     uv_tcp_t tcp;
@@ -134,53 +135,77 @@ static const char usage_text[] =
     "Usage: kvroute-sim-bench --sim PATH [options] [-- extra kvroute-sim flags]\n"
     "\n"
     "Measures kvroute-sim's SSE chunk rate and CPU per engine with every engine\n"
-    "holding --streams decoding sequences.\n"
-    "\n"
-    "  --sim PATH        the kvroute-sim binary (required)\n"
-    "  --engines N       engines (default 8)\n"
-    "  --streams N       concurrent streams per engine = --max-running (default 64)\n"
-    "  --port P          first engine port (default 18800)\n"
-    "  --warmup S        seconds before measuring, while batches fill (default 2)\n"
-    "  --seconds S       measured seconds (default 10)\n"
-    "  --help            this text\n";
+    "holding --streams decoding sequences. Arguments after -- go to kvroute-sim.\n"
+    "\n";
+
+typedef struct {
+    const char *sim;
+    uint64_t engines, streams, port;
+    double warmup_s, seconds;
+} sim_bench_args_t;
+
+#define T sim_bench_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, sim, "sim", "PATH", NULL, "the kvroute-sim binary (required)"),
+    KVR_OPT_ROW_U64(T, engines, "engines", "N", "8", 1, 4096,
+                    "engines, on consecutive ports from --port"),
+    KVR_OPT_ROW_U64(T, streams, "streams", "N", "64", 1, 65536,
+                    "concurrent streams per engine, also passed as kvroute-sim --max-running"),
+    KVR_OPT_ROW_U64(T, port, "port", "P", "18800", 1, 65535, "first engine's port"),
+    KVR_OPT_ROW_DOUBLE(T, warmup_s, "warmup", "S", "2", 0, 3600,
+                       "seconds before measuring, while batches fill"),
+    KVR_OPT_ROW_DOUBLE(T, seconds, "seconds", "S", "10", 0.1, 86400, "measured seconds"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
 
 int main(int argc, char **argv)
 {
-    const char *sim = NULL;
-    int engines = 8, streams = 64, port = 18800;
-    double warmup = 2, seconds = 10;
-    static const struct option opts[] = {
-        {"sim", required_argument, 0, 's'},     {"engines", required_argument, 0, 'e'},
-        {"streams", required_argument, 0, 'n'}, {"port", required_argument, 0, 'p'},
-        {"warmup", required_argument, 0, 'w'},  {"seconds", required_argument, 0, 't'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
-    };
-    int o;
-    while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (o) {
-        case 's': sim = optarg; break;
-        case 'e': engines = atoi(optarg); break;
-        case 'n': streams = atoi(optarg); break;
-        case 'p': port = atoi(optarg); break;
-        case 'w': warmup = atof(optarg); break;
-        case 't': seconds = atof(optarg); break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: fputs(usage_text, stderr); return 2;
-        }
+    sim_bench_args_t args = {0};
+    char *extra[64];
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set,
+                               .n_sets = 1,
+                               .positional = extra,
+                               .max_positional = sizeof extra / sizeof extra[0]};
+    char usage_err[512];
+    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
+    if (parsed == 0)
+        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
+    if (parsed == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        return 0;
     }
-    if (!sim || engines < 1 || streams < 1 || port < 1 || port + engines > 65535 || seconds <= 0) {
-        fprintf(stderr, "kvroute-sim-bench: --sim is required and counts must be positive (see --help)\n");
+    if (parsed < 0) {
+        fprintf(stderr, "kvroute-sim-bench: %s\n", usage_err);
         return 2;
     }
+    if (!args.sim) {
+        fprintf(stderr, "kvroute-sim-bench: --sim PATH is required (see --help)\n");
+        return 2;
+    }
+    if (args.port + args.engines - 1 > 65535) {
+        fprintf(stderr,
+                "kvroute-sim-bench: --port %" PRIu64 " with --engines %" PRIu64
+                " puts the last engine past port 65535\n",
+                args.port, args.engines);
+        return 2;
+    }
+    const char *sim = args.sim;
+    int engines = (int)args.engines, streams = (int)args.streams, port = (int)args.port;
+    double warmup = args.warmup_s, seconds = args.seconds;
     char port_s[16], engines_s[16], streams_s[16];
     snprintf(port_s, sizeof port_s, "%d", port);
     snprintf(engines_s, sizeof engines_s, "%d", engines);
     snprintf(streams_s, sizeof streams_s, "%d", streams);
-    char *sim_argv[64] = {(char *)sim, "--port", port_s, "--engines", engines_s, "--max-running",
-                          streams_s, "--log-level", "warn"};
-    int sa = 9;
-    for (int i = optind; i < argc && sa < 63; i++)
-        sim_argv[sa++] = argv[i];
+    char *sim_argv[9 + sizeof extra / sizeof extra[0] + 1] = {
+        (char *)sim,     "--port",  port_s,        "--engines", engines_s,
+        "--max-running", streams_s, "--log-level", "warn"};
+    size_t sa = 9;
+    for (size_t i = 0; i < parser.n_positional; i++)
+        sim_argv[sa++] = extra[i];
     sim_argv[sa] = NULL;
     pid_t pid = fork();
     if (pid == 0) {
@@ -198,7 +223,13 @@ int main(int argc, char **argv)
     char body[1400];
     int bl = snprintf(body, sizeof body,
                       "{\"prompt\":\"%s\",\"max_tokens\":100000,\"stream\":true}", prompt);
-    stream_t *all = calloc((size_t)(engines * streams), sizeof *all);
+    stream_t *all = calloc((size_t)engines * (size_t)streams, sizeof *all);
+    if (!all) {
+        fprintf(stderr, "kvroute-sim-bench: out of memory for %d x %d streams\n", engines, streams);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return 1;
+    }
     for (int e = 0; e < engines; e++) {
         struct sockaddr_in addr;
         uv_ip4_addr("127.0.0.1", port + e, &addr);
@@ -211,7 +242,7 @@ int main(int argc, char **argv)
             request_len += (size_t)bl;
         }
         for (int i = 0; i < streams; i++) {
-            stream_t *s = &all[e * streams + i];
+            stream_t *s = &all[(size_t)e * (size_t)streams + (size_t)i];
             uv_tcp_init(loop, &s->tcp);
             s->tcp.data = s;
             s->connect.data = s;
@@ -239,7 +270,7 @@ int main(int argc, char **argv)
     kill(pid, SIGTERM);
     int st;
     waitpid(pid, &st, 0);
-    for (int i = 0; i < engines * streams; i++)
+    for (size_t i = 0; i < (size_t)engines * (size_t)streams; i++)
         if (!uv_is_closing((uv_handle_t *)&all[i].tcp))
             uv_close((uv_handle_t *)&all[i].tcp, NULL);
     uv_run(loop, UV_RUN_DEFAULT);

@@ -14,7 +14,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "bench/replay/trace.h"
 #include "bench/tracegen/rng.h"
 #include "common/clock.h"
+#include "common/options.h"
 
 /* Tokens per hash id: the router's and the simulator's 64-byte prefix block. */
 #define SOAK_BLOCK_TOKENS 16u
@@ -463,120 +463,86 @@ static void signal_cb(uv_signal_t *sig, int signum)
     stats_cb(&s->stats_timer);
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "Usage: kvroute-soak-client --url BASE [options]\n"
-        "Keeps --concurrency requests in flight against a router (closed loop: each answer\n"
-        "starts the next), mixing streamed and whole answers, chat and text completions,\n"
-        "growing session prompts on shared tenant prefixes and one-off prompts. Every\n"
-        "answer is counted by kind; one with no status line at all is lost.\n\n"
-        "  --url BASE            the router, e.g. http://127.0.0.1:8080 (paths are added)\n"
-        "  --concurrency N       requests in flight (default 32)\n"
-        "  --duration-s S        stop after S seconds; 0 = at SIGTERM/SIGINT (default 0)\n"
-        "  --stream-fraction X   share of streamed requests (default 0.75)\n"
-        "  --text-fraction X     share sent to /v1/completions instead of chat (default 0.1)\n"
-        "  --oneoff-fraction X   share of one-off prompts outside any session (default 0.2)\n"
-        "  --give-up-fraction X  share the client abandons after 0.2-3 s (default 0.02)\n"
-        "  --tenants N           tenants, each with one shared system prompt (default 4)\n"
-        "  --sessions N          sessions turns are drawn from (default 64)\n"
-        "  --system-tokens N     system prompt length (default 1024)\n"
-        "  --user-tokens N       median message a turn appends (default 200)\n"
-        "  --turns-max N         a session starts again after N turns (default 8)\n"
-        "  --oneoff-tokens N     median one-off prompt (default 256)\n"
-        "  --prompt-max N        longest prompt in tokens (default 16384)\n"
-        "  --output-tokens N     median max_tokens (default 48)\n"
-        "  --output-max N        largest max_tokens (default 512)\n"
-        "  --length-sigma X      lognormal shape of every length (default 1.0)\n"
-        "  --timeout-s S         a request unanswered this long is given up (default 120)\n"
-        "  --drain-s S           at stop, wait this long for requests in flight (default timeout + 5)\n"
-        "  --failure-pause-ms N  after a failed request its place waits N ms before the next (default 100)\n"
-        "  --stats FILE          rewrite the counters here every second (one JSON line)\n"
-        "  --records FILE        one JSON line per request (kvroute-replay's record format)\n"
-        "  --model NAME          model field of each request (default kvroute-sim)\n"
-        "  --seed N              seed of every draw (default 1)\n"
-        "  -h, --help            this text\n"
-        "Signals: SIGUSR1 pauses (no new requests), SIGUSR2 resumes, SIGTERM/SIGINT stop after\n"
-        "the drain (a second one cancels what is left).\n"
-        "Exit status: 0 when no request was lost, 1 when some were, 2 on bad usage.\n");
-}
+static const char usage_text[] =
+    "Usage: kvroute-soak-client --url BASE [options]\n"
+    "Keeps --concurrency requests in flight against a router (closed loop: each answer\n"
+    "starts the next), mixing streamed and whole answers, chat and text completions,\n"
+    "growing session prompts on shared tenant prefixes and one-off prompts. Every\n"
+    "answer is counted by kind; one with no status line at all is lost.\n\n";
 
-static int parse_num(const char *str, double min, double max, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(str, &end);
-    if (errno || end == str || *end || !(v >= min && v <= max))
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
+static const char usage_tail[] =
+    "\nSignals: SIGUSR1 pauses (no new requests), SIGUSR2 resumes, SIGTERM/SIGINT stop after\n"
+    "the drain (a second one cancels what is left).\n"
+    "Exit status: 0 when no request was lost, 1 when some were, 2 on bad usage.\n";
 
+#define T soak_options_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, url, "url", "BASE", NULL,
+                       "the router, e.g. http://127.0.0.1:8080 (paths are added); required"),
+    KVR_OPT_ROW_INT(T, concurrency, "concurrency", "N", "32", 1, 100000, "requests in flight"),
+    KVR_OPT_ROW_DOUBLE(T, duration_s, "duration-s", "S", "0", 0, 10000000,
+                       "stop after S seconds; 0 = at SIGTERM/SIGINT"),
+    KVR_OPT_ROW_DOUBLE(T, stream_fraction, "stream-fraction", "X", "0.75", 0, 1,
+                       "share of streamed requests"),
+    KVR_OPT_ROW_DOUBLE(T, text_fraction, "text-fraction", "X", "0.1", 0, 1,
+                       "share sent to /v1/completions instead of chat"),
+    KVR_OPT_ROW_DOUBLE(T, oneoff_fraction, "oneoff-fraction", "X", "0.2", 0, 1,
+                       "share of one-off prompts outside any session"),
+    KVR_OPT_ROW_DOUBLE(T, give_up_fraction, "give-up-fraction", "X", "0.02", 0, 1,
+                       "share the client abandons after 0.2-3 s"),
+    KVR_OPT_ROW_INT(T, tenants, "tenants", "N", "4", 1, 1000000,
+                    "tenants, each with one shared system prompt"),
+    KVR_OPT_ROW_INT(T, sessions, "sessions", "N", "64", 1, 1000000,
+                    "sessions turns are drawn from"),
+    KVR_OPT_ROW_INT(T, system_tokens, "system-tokens", "N", "1024", 0, 1 << 22,
+                    "system prompt length in tokens"),
+    KVR_OPT_ROW_INT(T, user_tokens, "user-tokens", "N", "200", 1, 1 << 22,
+                    "median message a turn appends, in tokens"),
+    KVR_OPT_ROW_INT(T, turns_max, "turns-max", "N", "8", 1, 1000000,
+                    "a session starts again after N turns"),
+    KVR_OPT_ROW_INT(T, oneoff_tokens, "oneoff-tokens", "N", "256", 1, 1 << 22,
+                    "median one-off prompt in tokens"),
+    KVR_OPT_ROW_INT(T, prompt_max, "prompt-max", "N", "16384", 16, 1 << 22,
+                    "longest prompt in tokens"),
+    KVR_OPT_ROW_INT(T, output_tokens, "output-tokens", "N", "48", 1, 1 << 20,
+                    "median max_tokens (capped at --output-max)"),
+    KVR_OPT_ROW_INT(T, output_max, "output-max", "N", "512", 1, 1 << 20, "largest max_tokens"),
+    KVR_OPT_ROW_DOUBLE(T, sigma, "length-sigma", "X", "1.0", 0, 4,
+                       "lognormal shape of every length"),
+    KVR_OPT_ROW_INT(T, timeout_s, "timeout-s", "S", "120", 1, 86400,
+                    "a request unanswered this long is given up"),
+    KVR_OPT_ROW_INT(T, drain_s, "drain-s", "S", NULL, 0, 86400,
+                    "at stop, wait this long for requests in flight (default: --timeout-s + 5)"),
+    KVR_OPT_ROW_INT(T, failure_pause_ms, "failure-pause-ms", "N", "100", 0, 600000,
+                    "after a failed request its place waits N ms before the next"),
+    KVR_OPT_ROW_STRPTR(T, stats_path, "stats", "FILE", NULL,
+                       "rewrite the counters here every second (one JSON line)"),
+    KVR_OPT_ROW_STRPTR(T, records_path, "records", "FILE", NULL,
+                       "one JSON line per request (kvroute-replay's record format)"),
+    KVR_OPT_ROW_STRPTR(T, model, "model", "NAME", "kvroute-sim", "model field of each request"),
+    KVR_OPT_ROW_U64(T, seed, "seed", "N", "1", 0, 9007199254740991ull, "seed of every draw"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
+/* 0 to run, 1 when --help was printed, -EINVAL after a one-line error on stderr. */
 static int parse_options(int argc, char **argv, soak_options_t *o)
 {
-    enum { O_URL = 256, O_CONC, O_DUR, O_STREAM, O_TEXT, O_ONEOFF, O_GIVEUP, O_TENANTS, O_SESSIONS, O_SYS,
-           O_USER, O_TURNS, O_ONEOFF_TOK, O_PROMPT_MAX, O_OUT, O_OUT_MAX, O_SIGMA, O_TIMEOUT, O_DRAIN,
-           O_STATS, O_RECORDS, O_MODEL, O_SEED, O_PAUSE };
-    static const struct option longopts[] = {
-        {"url", required_argument, 0, O_URL}, {"concurrency", required_argument, 0, O_CONC},
-        {"duration-s", required_argument, 0, O_DUR}, {"stream-fraction", required_argument, 0, O_STREAM},
-        {"text-fraction", required_argument, 0, O_TEXT}, {"oneoff-fraction", required_argument, 0, O_ONEOFF},
-        {"give-up-fraction", required_argument, 0, O_GIVEUP}, {"tenants", required_argument, 0, O_TENANTS},
-        {"sessions", required_argument, 0, O_SESSIONS}, {"system-tokens", required_argument, 0, O_SYS},
-        {"user-tokens", required_argument, 0, O_USER}, {"turns-max", required_argument, 0, O_TURNS},
-        {"oneoff-tokens", required_argument, 0, O_ONEOFF_TOK}, {"prompt-max", required_argument, 0, O_PROMPT_MAX},
-        {"output-tokens", required_argument, 0, O_OUT}, {"output-max", required_argument, 0, O_OUT_MAX},
-        {"length-sigma", required_argument, 0, O_SIGMA}, {"timeout-s", required_argument, 0, O_TIMEOUT},
-        {"drain-s", required_argument, 0, O_DRAIN}, {"stats", required_argument, 0, O_STATS},
-        {"records", required_argument, 0, O_RECORDS}, {"model", required_argument, 0, O_MODEL},
-        {"seed", required_argument, 0, O_SEED}, {"failure-pause-ms", required_argument, 0, O_PAUSE},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
-    };
-    *o = (soak_options_t){.concurrency = 32, .tenants = 4, .sessions = 64, .system_tokens = 1024,
-                          .user_tokens = 200, .output_tokens = 48, .output_max = 512, .prompt_max = 16384,
-                          .turns_max = 8, .oneoff_tokens = 256, .timeout_s = 120, .drain_s = -1,
-                          .failure_pause_ms = 100,
-                          .stream_fraction = 0.75, .text_fraction = 0.1, .oneoff_fraction = 0.2,
-                          .give_up_fraction = 0.02, .sigma = 1.0, .seed = 1, .model = "kvroute-sim"};
-    int c;
-    double v = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case O_URL: o->url = optarg; break;
-        case O_CONC: bad = parse_num(optarg, 1, 100000, &v); o->concurrency = (long)v; break;
-        case O_DUR: bad = parse_num(optarg, 0, 1e7, &o->duration_s); break;
-        case O_STREAM: bad = parse_num(optarg, 0, 1, &o->stream_fraction); break;
-        case O_TEXT: bad = parse_num(optarg, 0, 1, &o->text_fraction); break;
-        case O_ONEOFF: bad = parse_num(optarg, 0, 1, &o->oneoff_fraction); break;
-        case O_GIVEUP: bad = parse_num(optarg, 0, 1, &o->give_up_fraction); break;
-        case O_TENANTS: bad = parse_num(optarg, 1, 1e6, &v); o->tenants = (long)v; break;
-        case O_SESSIONS: bad = parse_num(optarg, 1, 1e6, &v); o->sessions = (long)v; break;
-        case O_SYS: bad = parse_num(optarg, 0, 1 << 22, &v); o->system_tokens = (long)v; break;
-        case O_USER: bad = parse_num(optarg, 1, 1 << 22, &v); o->user_tokens = (long)v; break;
-        case O_TURNS: bad = parse_num(optarg, 1, 1e6, &v); o->turns_max = (long)v; break;
-        case O_ONEOFF_TOK: bad = parse_num(optarg, 1, 1 << 22, &v); o->oneoff_tokens = (long)v; break;
-        case O_PROMPT_MAX: bad = parse_num(optarg, 16, 1 << 22, &v); o->prompt_max = (long)v; break;
-        case O_OUT: bad = parse_num(optarg, 1, 1 << 20, &v); o->output_tokens = (long)v; break;
-        case O_OUT_MAX: bad = parse_num(optarg, 1, 1 << 20, &v); o->output_max = (long)v; break;
-        case O_SIGMA: bad = parse_num(optarg, 0, 4, &o->sigma); break;
-        case O_TIMEOUT: bad = parse_num(optarg, 1, 86400, &v); o->timeout_s = (long)v; break;
-        case O_DRAIN: bad = parse_num(optarg, 0, 86400, &v); o->drain_s = (long)v; break;
-        case O_STATS: o->stats_path = optarg; break;
-        case O_RECORDS: o->records_path = optarg; break;
-        case O_MODEL: o->model = optarg; break;
-        case O_SEED: bad = parse_num(optarg, 0, 9007199254740991.0, &v); o->seed = (uint64_t)v; break;
-        case O_PAUSE: bad = parse_num(optarg, 0, 600000, &v); o->failure_pause_ms = (long)v; break;
-        case 'h': usage(stdout); exit(0);
-        default: usage(stderr); return -EINVAL;
-        }
-        if (bad) {
-            fprintf(stderr, "kvroute-soak-client: invalid value '%s' for --%s\n", optarg, longopts[c - O_URL].name);
-            return -EINVAL;
-        }
+    *o = (soak_options_t){.drain_s = -1};
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char err[512];
+    int rc = kvr_opt_defaults(&set, err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        fputs(usage_tail, stdout);
+        return 1;
     }
-    if (optind < argc) {
-        fprintf(stderr, "kvroute-soak-client: unexpected argument '%s' (see --help)\n", argv[optind]);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-soak-client: %s\n", err);
         return -EINVAL;
     }
     if (!o->url) {
@@ -600,8 +566,9 @@ static void init_signal(soak_state_t *s, uv_signal_t *h, int signum)
 int main(int argc, char **argv)
 {
     static soak_state_t s;
-    if (parse_options(argc, argv, &s.opt))
-        return 2;
+    int parsed = parse_options(argc, argv, &s.opt);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     if (s.opt.records_path && !(s.records = fopen(s.opt.records_path, "w"))) {
         fprintf(stderr, "kvroute-soak-client: cannot write %s: %s\n", s.opt.records_path, strerror(errno));
         return 2;

@@ -78,6 +78,16 @@ ParameterizedTestParameters(program_options, bad_value_is_one_line_and_exit_2)
          "kvroute-tracegen: --tenants: expected an integer in [1, 1000000000], got '0'\n"},
         {"KVR_BIN_KVROUTE_BENCH_DECISION", {"--engines", "2000"},
          "kvroute-bench-decision: --engines: expected an integer in [0, 1024], got '2000'\n"},
+        {"KVR_BIN_KVROUTE_SIM_BENCH", {"--sim", "/nonexistent", "--streams", "0"},
+         "kvroute-sim-bench: --streams: expected an integer in [1, 65536], got '0'\n"},
+        {"KVR_BIN_KVROUTE_FEEDSAMPLE", {"--shm", "/kvr-test-options", "--interval-us", "5"},
+         "kvroute-feedsample: --interval-us: expected a number in [10, 100000], got '5'\n"},
+        {"KVR_BIN_KVROUTE_SOAK_CLIENT", {"--url", "http://127.0.0.1:1", "--stream-fraction", "1.5"},
+         "kvroute-soak-client: --stream-fraction: expected a number in [0, 1], got '1.5'\n"},
+        {"KVR_BIN_KVROUTE_BENCH_FEEDFMT", {"--iterations", "20k"},
+         "kvroute-bench-feedfmt: --iterations: expected an integer in [1, 1000000000], got '20k'\n"},
+        {"KVR_BIN_KVR_PUSH_PROBE", {"--socket", "/nonexistent/probe.sock", "--timeout-ms", "0"},
+         "push-probe: --timeout-ms: expected an integer in [1, 2147483647], got '0'\n"},
     };
     return cr_make_param_array(program_case_t, cases, sizeof cases / sizeof cases[0]);
 }
@@ -101,6 +111,11 @@ ParameterizedTestParameters(program_options, help_shows_defaults)
         {"KVR_BIN_KVROUTE_REPLAY", {"--help"}, "(default 512)"},
         {"KVR_BIN_KVROUTE_TRACEGEN", {"-h"}, "(default study)"},
         {"KVR_BIN_KVROUTE_BENCH_DECISION", {"--help"}, "(default cache_aware,affinity"},
+        {"KVR_BIN_KVROUTE_SIM_BENCH", {"--help"}, "(default 18800)"},
+        {"KVR_BIN_KVROUTE_FEEDSAMPLE", {"--help"}, "(default 1000)"},
+        {"KVR_BIN_KVROUTE_SOAK_CLIENT", {"-h"}, "(default 0.75)"},
+        {"KVR_BIN_KVROUTE_BENCH_FEEDFMT", {"--help"}, "(default 20000)"},
+        {"KVR_BIN_KVR_PUSH_PROBE", {"--help"}, "(default 5000)"},
     };
     return cr_make_param_array(program_case_t, cases, sizeof cases / sizeof cases[0]);
 }

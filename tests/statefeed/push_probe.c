@@ -6,10 +6,10 @@
  *                          line per frame (checks frames without a statefeed)
  *   --shm NAME --engine ID print the engine's slot from a live segment as JSON,
  *                          read with the seqlock reader routers use
+ * Exit status: 0, 1 on a failure, 2 on bad usage, 3 when sink mode timed out.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
@@ -21,27 +21,42 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "common/state_frame.h"
 #include "shm_layout/shm_layout.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: push-probe --socket PATH [--count N] [--timeout-ms N]\n"
-          "       push-probe --shm NAME --engine ID\n"
-          "\n"
-          "Sink mode receives push state frames on a Unix datagram socket and prints\n"
-          "each as one JSON line: the decoded fields, or {\"rc\": code, \"reason\": text}\n"
-          "when the decoder rejects it. It prints {\"ready\": true} once bound.\n"
-          "Slot mode prints one engine's slot of a live segment as one JSON line.\n"
-          "\n"
-          "  --socket PATH     socket path to bind (removed on exit)\n"
-          "  --count N         exit after N datagrams (default 1)\n"
-          "  --timeout-ms N    exit with status 2 when no datagram came for N ms (default 5000)\n"
-          "  --shm NAME        segment to read (slot mode)\n"
-          "  --engine ID       engine id whose slot to print (slot mode)\n"
-          "  --help            this text\n",
-          out);
-}
+#define PROBE_TIMEOUT_STATUS 3 /* 2 is bad usage, as for every program of the tree */
+
+static const char usage_text[] =
+    "usage: push-probe --socket PATH [--count N] [--timeout-ms N]\n"
+    "       push-probe --shm NAME --engine ID\n"
+    "\n"
+    "Sink mode receives push state frames on a Unix datagram socket and prints\n"
+    "each as one JSON line: the decoded fields, or {\"rc\": code, \"reason\": text}\n"
+    "when the decoder rejects it. It prints {\"ready\": true} once bound.\n"
+    "Slot mode prints one engine's slot of a live segment as one JSON line.\n"
+    "Exit status: 0, 1 on a failure, 2 on bad usage, 3 when sink mode timed out.\n"
+    "\n";
+
+typedef struct {
+    const char *socket_path, *shm_name, *engine_id;
+    uint64_t count, timeout_ms;
+} probe_args_t;
+
+#define T probe_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_HELP,
+    KVR_OPT_ROW_HEADING("sink mode:"),
+    KVR_OPT_ROW_STRPTR(T, socket_path, "socket", "PATH", NULL,
+                       "Unix datagram socket path to bind (removed on exit)"),
+    KVR_OPT_ROW_U64(T, count, "count", "N", "1", 1, 1000000000, "exit after N datagrams"),
+    KVR_OPT_ROW_U64(T, timeout_ms, "timeout-ms", "N", "5000", 1, 2147483647,
+                    "exit with status 3 when no datagram came for N ms"),
+    KVR_OPT_ROW_HEADING("slot mode:"),
+    KVR_OPT_ROW_STRPTR(T, shm_name, "shm", "NAME", NULL, "segment to read"),
+    KVR_OPT_ROW_STRPTR(T, engine_id, "engine", "ID", NULL, "engine id whose slot to print"),
+};
+#undef T
 
 static void print_frame(int rc, const char *reason, const kvr_state_frame_t *f)
 {
@@ -127,42 +142,43 @@ static int print_slot(const char *name, const char *engine_id)
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL, *shm_name = NULL, *engine_id = NULL;
-    long count = 1, timeout_ms = 5000;
-    static const struct option opts[] = {{"socket", required_argument, NULL, 's'},
-                                         {"count", required_argument, NULL, 'c'},
-                                         {"timeout-ms", required_argument, NULL, 't'},
-                                         {"shm", required_argument, NULL, 'm'},
-                                         {"engine", required_argument, NULL, 'e'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    int opt;
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (opt) {
-        case 's': path = optarg; break;
-        case 'c': count = strtol(optarg, NULL, 10); break;
-        case 't': timeout_ms = strtol(optarg, NULL, 10); break;
-        case 'm': shm_name = optarg; break;
-        case 'e': engine_id = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 1;
+    probe_args_t args = {0};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char usage_err[512];
+    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
+    if (parsed == 0)
+        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
+    if (parsed == 1) {
+        fputs(usage_text, stdout);
+        kvr_opt_help(stdout, &set);
+        return 0;
+    }
+    if (parsed < 0) {
+        fprintf(stderr, "push-probe: %s\n", usage_err);
+        return 2;
+    }
+    if (args.shm_name || args.engine_id) {
+        if (!args.shm_name || !args.engine_id) {
+            fprintf(stderr,
+                    "push-probe: slot mode needs both --shm NAME and --engine ID (see --help)\n");
+            return 2;
         }
+        return print_slot(args.shm_name, args.engine_id);
     }
-    if (shm_name || engine_id) {
-        if (!shm_name || !engine_id) {
-            fprintf(stderr, "push-probe: slot mode needs both --shm NAME and --engine ID\n");
-            return 1;
-        }
-        return print_slot(shm_name, engine_id);
+    if (!args.socket_path) {
+        fprintf(stderr,
+                "push-probe: --socket PATH (or --shm and --engine) is required (see --help)\n");
+        return 2;
     }
-    if (!path || count < 1 || timeout_ms < 1) {
-        fprintf(stderr, "push-probe: --socket PATH (or --shm and --engine) is required, --count and --timeout-ms > 0\n");
-        return 1;
-    }
+    const char *path = args.socket_path;
+    long count = (long)args.count, timeout_ms = (long)args.timeout_ms;
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof(addr.sun_path)) {
-        fprintf(stderr, "push-probe: socket path too long: %s\n", path);
-        return 1;
+        fprintf(stderr, "push-probe: --socket: expected a path shorter than %zu bytes, got '%s'\n",
+                sizeof(addr.sun_path), path);
+        return 2;
     }
     memcpy(addr.sun_path, path, strlen(path) + 1);
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -181,7 +197,7 @@ int main(int argc, char **argv)
         int ready = poll(&pfd, 1, (int)timeout_ms);
         if (ready == 0) {
             fprintf(stderr, "push-probe: no datagram for %ld ms after %ld frames\n", timeout_ms, got);
-            status = 2;
+            status = PROBE_TIMEOUT_STATUS;
             break;
         }
         if (ready < 0 && errno == EINTR)
