@@ -86,7 +86,8 @@ int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *
     }
     size_t skipped = 0;
     const cJSON *model;
-    cJSON_ArrayForEach(model, data) {
+    cJSON_ArrayForEach(model, data)
+    {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(model, "id");
         int added = cJSON_IsString(id) ? kvr_model_list_add(out, id->valuestring) : -EINVAL;
         if (added == -ENOMEM) {
@@ -100,7 +101,8 @@ int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *
     }
     if (out->n == 0) {
         rc = -ENODATA;
-        snprintf(err, err_len, "the list names no model (%zu entries without a usable id)", skipped);
+        snprintf(err, err_len, "the list names no model (%zu entries without a usable id)",
+                 skipped);
         goto done;
     }
     rc = 0;
@@ -135,7 +137,8 @@ int kvr_engine_spec_parse(const char *spec, char *url, size_t url_len, kvr_model
         char name[KVR_MODEL_NAME_MAX + 1];
         size_t name_len = opt - (sizeof key - 1);
         if (opt < sizeof key - 1 || strncmp(p, key, sizeof key - 1) != 0) {
-            snprintf(err, err_len, "unknown engine option '%.*s' (expected model=NAME)", (int)(opt > 64 ? 64 : opt), p);
+            snprintf(err, err_len, "unknown engine option '%.*s' (expected model=NAME)",
+                     (int)(opt > 64 ? 64 : opt), p);
             goto fail;
         }
         if (name_len == 0 || name_len > KVR_MODEL_NAME_MAX) {
@@ -169,7 +172,8 @@ const char *kvr_model_name_safe(const char *name, char *out, size_t cap)
     if (cap == 0)
         return out;
     for (const unsigned char *p = (const unsigned char *)name; *p;) {
-        size_t seq = *p >= 0x80 ? kvr_json_utf8_len(p, NULL) : (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\');
+        size_t seq = *p >= 0x80 ? kvr_json_utf8_len(p, NULL)
+                                : (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\');
         if (seq > 0) {
             if (j + seq >= cap)
                 break;

@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define KVR_MODELS_MAX 64         /* models one engine is known to serve; more are ignored */
-#define KVR_MODEL_NAME_MAX 256    /* bytes of a model name; a longer one is never served */
+#define KVR_MODELS_MAX 64      /* models one engine is known to serve; more are ignored */
+#define KVR_MODEL_NAME_MAX 256 /* bytes of a model name; a longer one is never served */
 #define KVR_MODEL_SAFE_MAX (4 * KVR_MODEL_NAME_MAX + 1) /* kvr_model_name_safe's worst case */
 
 typedef struct kvr_model_list_s {
-    char **names;                 /* distinct, in the order first given */
+    char **names; /* distinct, in the order first given */
     size_t n;
 } kvr_model_list_t;
 
@@ -39,7 +39,8 @@ void kvr_model_list_move(kvr_model_list_t *dst, kvr_model_list_t *src);
  * skipped, names past KVR_MODELS_MAX ignored. Returns 0, -EINVAL (not such
  * a document) or -ENODATA (it lists no model), with a one-line reason in err.
  */
-int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *err, size_t err_len);
+int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *err,
+                     size_t err_len);
 
 /**
  * Splits an engine spec "URL[,model=NAME]..." into its URL (copied into

@@ -48,8 +48,16 @@ static void start_sim(int p)
     char port[16], engines[8];
     snprintf(port, sizeof port, "%u", sim_port[p]);
     snprintf(engines, sizeof engines, "%d", PER_POOL);
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--engines", engines, "--port", port, "--model",
-                    (char *)pool_model[p], "--log-level", "warn", NULL};
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                    "--engines",
+                    engines,
+                    "--port",
+                    port,
+                    "--model",
+                    (char *)pool_model[p],
+                    "--log-level",
+                    "warn",
+                    NULL};
     sim_pid[p] = kvr_test_spawn(argv, NULL);
     for (int i = 0; i < PER_POOL; i++)
         cr_assert(kvr_test_wait_port((uint16_t)(sim_port[p] + i), 5000));
@@ -69,7 +77,8 @@ static void start(const char *policy, const char *spec_suffix, const char *const
     for (int p = 0; p < 2; p++) {
         for (int i = 0; i < PER_POOL; i++) {
             char *s = specs[p * PER_POOL + i];
-            snprintf(s, sizeof specs[0], "http://127.0.0.1:%u%s", sim_port[p] + i, spec_suffix ? spec_suffix : "");
+            snprintf(s, sizeof specs[0], "http://127.0.0.1:%u%s", sim_port[p] + i,
+                     spec_suffix ? spec_suffix : "");
             extra[k++] = "--engine";
             extra[k++] = s;
         }
@@ -89,7 +98,8 @@ static void start(const char *policy, const char *spec_suffix, const char *const
     for (int p = 0; p < 2; p++) {
         for (int i = 0; i < PER_POOL; i++) {
             char sample[160];
-            snprintf(sample, sizeof sample, "kvroute_engine_serves_model{engine=\"http://127.0.0.1:%u\",model=\"%s\"}",
+            snprintf(sample, sizeof sample,
+                     "kvroute_engine_serves_model{engine=\"http://127.0.0.1:%u\",model=\"%s\"}",
                      sim_port[p] + i, pool_model[p]);
             cr_assert(kvr_harness_wait_metric(&h, sample, 1, 5000), "%s never learnt", sample);
         }
@@ -123,11 +133,13 @@ static int chat(const char *model, const char *session, const char *content, cha
 {
     char body[2048], headers[128] = "";
     if (model)
-        snprintf(body, sizeof body,
-                 "{\"model\":\"%s\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}", model,
-                 content);
+        snprintf(
+            body, sizeof body,
+            "{\"model\":\"%s\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}",
+            model, content);
     else
-        snprintf(body, sizeof body, "{\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}",
+        snprintf(body, sizeof body,
+                 "{\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}",
                  content);
     if (session)
         snprintf(headers, sizeof headers, "X-Session-ID: %s\r\n", session);
@@ -162,7 +174,8 @@ Test(pools, no_request_crosses_pools)
     cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200);
     const char *body = kvr_test_http_body(resp);
     const char *a = strstr(body, "\"id\":\"alpha\""), *b = strstr(body, "\"id\":\"beta\"");
-    cr_expect(a && !strstr(a + 1, "\"id\":\"alpha\"") && b && !strstr(b + 1, "\"id\":\"beta\""), "%s", body);
+    cr_expect(a && !strstr(a + 1, "\"id\":\"alpha\"") && b && !strstr(b + 1, "\"id\":\"beta\""),
+              "%s", body);
     free(resp);
 
     /* /engines carries each engine's models and where they came from. */
@@ -171,7 +184,8 @@ Test(pools, no_request_crosses_pools)
     free(resp);
     const cJSON *e;
     int learnt = 0;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "engines")) {
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "engines"))
+    {
         const cJSON *models = cJSON_GetObjectItemCaseSensitive(e, "models");
         const cJSON *source = cJSON_GetObjectItemCaseSensitive(e, "models_source");
         cr_expect(cJSON_IsArray(models) && cJSON_GetArraySize(models) == 1);
@@ -192,22 +206,30 @@ Test(pools, unknown_model_is_openai_404_model_not_found)
     const cJSON *param = cJSON_GetObjectItemCaseSensitive(err, "param");
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(err, "type");
     const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
-    cr_assert(cJSON_IsString(code) && cJSON_IsString(param) && cJSON_IsString(type) && cJSON_IsString(msg), "%s", resp);
+    cr_assert(cJSON_IsString(code) && cJSON_IsString(param) && cJSON_IsString(type) &&
+                  cJSON_IsString(msg),
+              "%s", resp);
     cr_expect_str_eq(code->valuestring, "model_not_found");
     cr_expect_str_eq(param->valuestring, "model");
     cr_expect_str_eq(type->valuestring, "invalid_request_error");
-    cr_expect_str_eq(msg->valuestring, "The model `gamma` does not exist. Served models: alpha, beta");
+    cr_expect_str_eq(msg->valuestring,
+                     "The model `gamma` does not exist. Served models: alpha, beta");
     cr_expect_eq(pool_of(resp), -1, "no engine saw it");
     cJSON_Delete(doc);
     free(resp);
 
     /* Odd bytes: a control character, a quote, a backslash and a byte that is not UTF-8. */
-    const char *odd = "{\"model\":\"a\\u0001\\\"\\\\\xff\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, odd, &resp, 5000), 404, "%s", resp);
+    const char *odd =
+        "{\"model\":\"a\\u0001\\\"\\\\\xff\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, odd, &resp, 5000), 404,
+                 "%s", resp);
     doc = cJSON_Parse(kvr_test_http_body(resp));
-    msg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "error"), "message");
+    msg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "error"),
+                                           "message");
     cr_assert(cJSON_IsString(msg), "the error is JSON: %s", resp);
-    cr_expect_str_eq(msg->valuestring, "The model `a\\x01\\x22\\x5c\\xff` does not exist. Served models: alpha, beta");
+    cr_expect_str_eq(
+        msg->valuestring,
+        "The model `a\\x01\\x22\\x5c\\xff` does not exist. Served models: alpha, beta");
     cJSON_Delete(doc);
     free(resp);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_model_not_found_total"), 2);
@@ -223,7 +245,8 @@ Test(pools, missing_model_is_400_with_two_pools_and_not_a_string_is_400)
     cr_expect(strstr(kvr_test_http_body(resp), "alpha, beta"), "%s", resp);
     free(resp);
     const char *number = "{\"model\":7,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, number, &resp, 5000), 400);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, number, &resp, 5000),
+                 400);
     free(resp);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_model_missing_total"), 1);
 }
@@ -292,8 +315,10 @@ Test(pools, prefixes_and_sessions_are_owned_per_pool)
     size_t n = read_decisions(d, 8);
     cr_assert_eq(n, 6);
     cr_expect_eq(number_of(d[0], "prefix_match_blocks"), 0, "first alpha request: nothing cached");
-    cr_expect_eq(number_of(d[1], "prefix_match_blocks"), 15, "second alpha request: alpha's prefix owner");
-    cr_expect_eq(number_of(d[2], "prefix_match_blocks"), 0, "beta: alpha's prefix owner is not beta's");
+    cr_expect_eq(number_of(d[1], "prefix_match_blocks"), 15,
+                 "second alpha request: alpha's prefix owner");
+    cr_expect_eq(number_of(d[2], "prefix_match_blocks"), 0,
+                 "beta: alpha's prefix owner is not beta's");
     const cJSON *pinned = cJSON_GetObjectItemCaseSensitive(d[4], "pinned");
     cr_expect(cJSON_IsFalse(pinned), "the beta turn of s-1 is not served from the alpha pin");
     pinned = cJSON_GetObjectItemCaseSensitive(d[5], "pinned");
@@ -333,8 +358,9 @@ TestSuite(pools_bad_lists, .fini = raw_teardown, .timeout = 30.);
 Test(pools_bad_lists, malformed_list_leaves_the_engine_serving_any_model)
 {
     /* Every path gets the same 200 with a truncated JSON body: health passes, /v1/models cannot parse. */
-    raw = kvr_raw_engine_start("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n"
-                               "Connection: close\r\n\r\n{\"data\":");
+    raw = kvr_raw_engine_start(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\n"
+        "Connection: close\r\n\r\n{\"data\":");
     char url[64], sample[128];
     snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
     const char *extra[] = {"--engine", url, "--log-level", "info", NULL};
@@ -345,8 +371,10 @@ Test(pools_bad_lists, malformed_list_leaves_the_engine_serving_any_model)
     snprintf(sample, sizeof sample, "kvroute_engine_models{engine=\"%s\"}", url);
     cr_expect_eq(kvr_harness_metric(&h, sample), 0);
     char *resp;
-    const char *body = "{\"model\":\"whatever\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000), 200, "%s", resp);
+    const char *body =
+        "{\"model\":\"whatever\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000),
+                 200, "%s", resp);
     free(resp);
 }
 
@@ -357,19 +385,24 @@ Test(pools, an_engine_that_stops_listing_keeps_its_last_list)
     kvr_harness_start(&h, 1, extra);
     kvr_fake_set_models(h.fleet, 0, "m-0,shared"); /* learnt at the next health period */
     char sample[160];
-    snprintf(sample, sizeof sample, "kvroute_engine_models{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 0));
+    snprintf(sample, sizeof sample, "kvroute_engine_models{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
     cr_assert(kvr_harness_wait_metric(&h, sample, 2, 5000));
     kvr_fake_set_bodies(h.fleet, 0, "# idle\n", NULL);
     char failures[160];
-    snprintf(failures, sizeof failures, "kvroute_engine_models_failures_total{engine=\"http://127.0.0.1:%u\"}",
+    snprintf(failures, sizeof failures,
+             "kvroute_engine_models_failures_total{engine=\"http://127.0.0.1:%u\"}",
              kvr_fake_port(h.fleet, 0));
     cr_assert(kvr_harness_wait_metric_reach(&h, failures, 1, 5000));
     cr_expect_eq(kvr_harness_metric(&h, sample), 2, "the last known list is kept");
     char *resp;
-    const char *body = "{\"model\":\"shared\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000), 200, "%s", resp);
+    const char *body =
+        "{\"model\":\"shared\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000),
+                 200, "%s", resp);
     free(resp);
     body = "{\"model\":\"m-1\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000), 404, "%s", resp);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000),
+                 404, "%s", resp);
     free(resp);
 }
