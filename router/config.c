@@ -305,7 +305,7 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
 void kvr_router_config_help(FILE *out)
 {
     fprintf(out,
-            "usage: kvroute --listen HOST:PORT --engine URL [--engine URL ...] [flags]\n"
+            "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
             "       kvroute --config FILE\n\n"
             "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
             "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
@@ -313,7 +313,12 @@ void kvr_router_config_help(FILE *out)
             "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
             "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
             "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
-            "engine list from --config.\n\nflags:\n");
+            "engine list from --config.\n\n"
+            "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
+            "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
+            "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
+            "is a 404 model_not_found; no \"model\" is the one model served, or a 400 when there\n"
+            "are several. An engine whose list is not known yet serves any model.\n\nflags:\n");
     kvr_opt_set_t sets[2];
     option_sets(NULL, sets);
     kvr_opt_help(out, &sets[0]);
