@@ -406,3 +406,67 @@ Test(pools, an_engine_that_stops_listing_keeps_its_last_list)
                  404, "%s", resp);
     free(resp);
 }
+
+static int post_model(const char *model, char **resp)
+{
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", model);
+    return kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, resp, 5000);
+}
+
+Test(pools, pins_come_from_the_config_file_sighup_and_post_engines)
+{
+    char cfg_path[128];
+    kvr_test_unique_name(cfg_path, sizeof cfg_path, "/tmp/kvroute-pools-cfg");
+    kvr_fake_fleet_t *fleet = kvr_fake_start(2);
+    FILE *f = fopen(cfg_path, "w");
+    fprintf(f, "engine http://127.0.0.1:%u,model=pinned-a\nadmin-token s3cret\n",
+            kvr_fake_port(fleet, 0));
+    fclose(f);
+    const char *extra[] = {"--config", cfg_path, "--log-level", "info", NULL};
+    kvr_harness_start(&h, 0, extra);
+    h.fleet = fleet;
+    char *resp;
+    cr_expect_eq(post_model("pinned-a", &resp), 200,
+                 "pinned: the engine's own list (m) does not count");
+    free(resp);
+    cr_expect_eq(post_model("m", &resp), 404);
+    free(resp);
+
+    /* SIGHUP: the same engine, now pinned to another model. */
+    f = fopen(cfg_path, "w");
+    fprintf(f, "engine http://127.0.0.1:%u,model=pinned-b\n", kvr_fake_port(fleet, 0));
+    fclose(f);
+    kill(h.pid, SIGHUP);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "reloaded config", 5000));
+    cr_expect_eq(post_model("pinned-b", &resp), 200);
+    free(resp);
+    cr_expect_eq(post_model("pinned-a", &resp), 404);
+    free(resp);
+
+    /* POST /engines with models; a bad list is a 400. */
+    char body[256];
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"models\":[\"posted\"]}",
+             kvr_fake_port(fleet, 1));
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               "{\"url\":\"http://127.0.0.1:1\",\"models\":[7]}", &resp, 3000),
+                 400);
+    free(resp);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
+                 201);
+    free(resp);
+    cr_assert_eq(post_model("posted", &resp), 200);
+    char v[64], want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(fleet, 1));
+    cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
+    free(resp);
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200);
+    const char *list = kvr_test_http_body(resp);
+    cr_expect(strstr(list, "\"posted\"") && strstr(list, "\"pinned-b\"") &&
+                  !strstr(list, "\"pinned-a\""),
+              "%s", list);
+    free(resp);
+    unlink(cfg_path);
+}
