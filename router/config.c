@@ -12,6 +12,7 @@
 #include "common/options.h"
 #include "router/decide.h"
 #include "router/engine_url.h"
+#include "router/models.h"
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
@@ -27,8 +28,10 @@ static const char *const log_level_names[] = {"debug", "info", "warn", "error", 
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_CUSTOM("listen", "HOST:PORT", "127.0.0.1:8080", parse_listen, "HOST:PORT with a port in [0, 65535]", 0,
                        "address to serve clients on ([::1]:PORT for IPv6)"),
-    KVR_OPT_ROW_CUSTOM("engine", "URL", NULL, parse_engine, "a base URL http://HOST:PORT", KVR_OPT_REPEAT,
-                       "an engine's base URL, e.g. http://10.0.0.5:8000"),
+    KVR_OPT_ROW_CUSTOM("engine", "URL[,model=NAME]...", NULL, parse_engine,
+                       "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
+                       "an engine's base URL, e.g. http://10.0.0.5:8000; model=NAME pins the models it serves "
+                       "(repeat for several), else they are learnt from its /v1/models"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
                        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
@@ -174,9 +177,25 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *er
         snprintf(err, err_len, "--engine: more than %d engines", KVR_ROUTER_MAX_CONFIG_ENGINES);
         return -EINVAL;
     }
-    for (size_t i = 0; i < cfg->n_engines; i++)
+    char url[KVR_SHM_ENGINE_ID_MAX + 1], other[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+    kvr_model_list_t pinned = {0};
+    int rc = kvr_engine_spec_parse(v, url, sizeof url, &pinned, why, sizeof why);
+    kvr_model_list_close(&pinned);
+    if (rc < 0) {
+        snprintf(err, err_len, "--engine: %s in '%.200s'", why, v);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < cfg->n_engines; i++) {
         if (strcmp(cfg->engines[i], v) == 0)
             return 0; /* the same engine twice is one engine */
+        if (kvr_engine_spec_parse(cfg->engines[i], other, sizeof other, &pinned, why, sizeof why) == 0 &&
+            strcmp(other, url) == 0) {
+            kvr_model_list_close(&pinned);
+            snprintf(err, err_len, "--engine: %.200s given twice with different models", url);
+            return -EINVAL;
+        }
+        kvr_model_list_close(&pinned);
+    }
     cfg->engines[cfg->n_engines] = strdup(v);
     if (!cfg->engines[cfg->n_engines]) {
         snprintf(err, err_len, "--engine: out of memory");
@@ -264,11 +283,16 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
         char host[256];
         struct sockaddr_storage addr;
         socklen_t addr_len;
-        int rc = kvr_engine_parse_url(cfg->engines[i], host, sizeof host, &addr, &addr_len);
+        char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+        kvr_model_list_t pinned = {0};
+        int rc = kvr_engine_spec_parse(cfg->engines[i], url, sizeof url, &pinned, why, sizeof why);
+        kvr_model_list_close(&pinned);
+        if (rc == 0)
+            rc = kvr_engine_parse_url(url, host, sizeof host, &addr, &addr_len);
         if (rc == -EHOSTUNREACH) {
             return kvr_opt_error(err, err_len, "engine", "a host that resolves", cfg->engines[i]);
         }
-        if (rc < 0 || strlen(cfg->engines[i]) >= KVR_SHM_ENGINE_ID_MAX) {
+        if (rc < 0 || strlen(url) >= KVR_SHM_ENGINE_ID_MAX) {
             char what[96];
             snprintf(what, sizeof what, "a base URL http://HOST:PORT of at most %d bytes",
                      KVR_SHM_ENGINE_ID_MAX - 1);
@@ -281,7 +305,7 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
 void kvr_router_config_help(FILE *out)
 {
     fprintf(out,
-            "usage: kvroute --listen HOST:PORT --engine URL [--engine URL ...] [flags]\n"
+            "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
             "       kvroute --config FILE\n\n"
             "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
             "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
@@ -289,7 +313,12 @@ void kvr_router_config_help(FILE *out)
             "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
             "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
             "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
-            "engine list from --config.\n\nflags:\n");
+            "engine list from --config.\n\n"
+            "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
+            "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
+            "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
+            "is a 404 model_not_found; no \"model\" is the one model served, or a 400 when there\n"
+            "are several. An engine whose list is not known yet serves any model.\n\nflags:\n");
     kvr_opt_set_t sets[2];
     option_sets(NULL, sets);
     kvr_opt_help(out, &sets[0]);

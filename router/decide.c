@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/json_text.h"
 #include "common/log.h"
+#include "common/xmalloc.h"
 #include "router/prefix_index.h"
 
 int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
@@ -83,6 +85,8 @@ void kvr_decide_close(kvr_decider_t *d)
     kvr_sessions_close(&d->sessions);
     free(d->views);
     free(d->states);
+    free(d->pool_hashes);
+    free(d->pool_session);
     memset(d, 0, sizeof *d);
 }
 
@@ -121,12 +125,125 @@ static bool excluded(uint32_t index, const uint32_t *exclude, size_t n)
 
 bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, size_t n_exclude)
 {
+    return kvr_decide_has_candidate_for(d, NULL, exclude, n_exclude);
+}
+
+bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model, const uint32_t *exclude,
+                                  size_t n_exclude)
+{
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         const kvr_engine_t *e = d->engines.engines[i];
-        if (kvr_engine_is_candidate(e) && !excluded(e->index, exclude, n_exclude))
+        if (kvr_engine_is_candidate(e) && kvr_engine_serves(e, model) && !excluded(e->index, exclude, n_exclude))
             return true;
     }
     return false;
+}
+
+kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved, size_t cap)
+{
+    if (cap)
+        resolved[0] = '\0';
+    bool any_unlisted = false;
+    const char *only = NULL;
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        if (!e || e->removed)
+            continue;
+        if (e->models.n == 0) {
+            any_unlisted = true;
+            continue;
+        }
+        if (model) {
+            if (kvr_model_list_has(&e->models, model))
+                return KVR_POOL_LISTED;
+            continue;
+        }
+        for (size_t m = 0; m < e->models.n; m++) {
+            if (!only)
+                only = e->models.names[m];
+            else if (strcmp(only, e->models.names[m]) != 0)
+                return KVR_POOL_AMBIGUOUS;
+        }
+    }
+    if (model)
+        return any_unlisted ? KVR_POOL_UNLISTED : KVR_POOL_UNKNOWN;
+    if (!only)
+        return KVR_POOL_ANY;
+    snprintf(resolved, cap, "%s", only);
+    return KVR_POOL_LISTED;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t kvr_decide_served_models(const kvr_decider_t *d, const char **out, size_t cap)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        if (e && !e->removed)
+            total += e->models.n;
+    }
+    if (total == 0)
+        return 0;
+    const char **all = kvr_xmalloc(total * sizeof *all);
+    size_t n = 0;
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        for (size_t m = 0; e && !e->removed && m < e->models.n; m++)
+            all[n++] = e->models.names[m];
+    }
+    qsort(all, n, sizeof *all, compare_names);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(all[i], all[i - 1]) == 0)
+            continue;
+        if (distinct < cap)
+            out[distinct] = all[i];
+        distinct++;
+    }
+    free(all);
+    return distinct;
+}
+
+/*
+ * One pool's keys are not another's: a prefix cached for model A is no hit
+ * for model B, nor is a session's pin. The model is folded into each block
+ * hash (equal hashes still mean equal text up to that block, now within
+ * one model) and into the session id, so the prefix index, the session
+ * table and the share ring key by pool without knowing of pools.
+ */
+static const kvr_route_request_t *pool_request(kvr_decider_t *d, const kvr_route_request_t *req,
+                                               kvr_route_request_t *pooled)
+{
+    if (!req->model)
+        return req;
+    *pooled = *req;
+    uint64_t seed = XXH3_64bits(req->model, strlen(req->model));
+    if (req->n_blocks > 0) {
+        if (req->n_blocks > d->pool_hashes_cap) {
+            free(d->pool_hashes);
+            d->pool_hashes = kvr_xmalloc(req->n_blocks * sizeof *d->pool_hashes);
+            d->pool_hashes_cap = req->n_blocks;
+        }
+        for (size_t i = 0; i < req->n_blocks; i++)
+            d->pool_hashes[i] = XXH3_64bits_withSeed(&req->block_hashes[i], sizeof req->block_hashes[i], seed);
+        pooled->block_hashes = d->pool_hashes;
+    }
+    if (req->session_id) {
+        size_t need = strlen(req->model) + strlen(req->session_id) + 24;
+        if (need > d->pool_session_cap) {
+            free(d->pool_session);
+            d->pool_session = kvr_xmalloc(need);
+            d->pool_session_cap = need;
+        }
+        /* The length prefix keeps ("a/b", "c") and ("a", "b/c") apart. */
+        snprintf(d->pool_session, need, "%zu:%s/%s", strlen(req->model), req->model, req->session_id);
+        pooled->session_id = d->pool_session;
+    }
+    return pooled;
 }
 
 static int find_view(const kvr_engine_view_t *views, size_t n, uint32_t engine)
@@ -162,9 +279,11 @@ static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req
     return kvr_sessions_pin(&d->sessions, req->session_id, engine, req->now_ns);
 }
 
-void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const uint32_t *exclude,
+void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
 {
+    kvr_route_request_t pooled;
+    const kvr_route_request_t *req = pool_request(d, given, &pooled);
     memset(out, 0, sizeof *out);
     bool oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
@@ -178,7 +297,8 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
     size_t n = 0;
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         kvr_engine_t *e = d->engines.engines[i];
-        if (!kvr_engine_is_candidate(e) || excluded(e->index, exclude, n_exclude))
+        if (!kvr_engine_is_candidate(e) || !kvr_engine_serves(e, req->model) ||
+            excluded(e->index, exclude, n_exclude))
             continue;
         d->states[n] = kvr_feed_view(&d->feed, e, req->now_ns, true, &views[n]);
         n++;

@@ -88,6 +88,11 @@ typedef struct kvr_decider_s {
     /* Rebuilt per decision: one buffer for the whole table avoids a big stack frame. */
     kvr_engine_view_t *views;
     kvr_feed_state_t *states;
+    /* Per-pool keys of the request being routed: block hashes and session id with the model folded in. */
+    uint64_t *pool_hashes;
+    size_t pool_hashes_cap;
+    char *pool_session;
+    size_t pool_session_cap;
     /* --share (router/share.h): other routers' charge, placements and pins; NULL when off. */
     struct kvr_share_s *share;
 } kvr_decider_t;
@@ -124,6 +129,32 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge);
 /** True when some candidate engine is not in exclude. */
 bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, size_t n_exclude);
+/** True when some candidate engine serving model (NULL: any) is not in exclude. */
+bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model, const uint32_t *exclude,
+                                  size_t n_exclude);
+
+/** Which pool a request's model names (kvr_decide_resolve_model). */
+typedef enum {
+    KVR_POOL_ANY = 0,   /* no model given and none is known: every engine is a candidate */
+    KVR_POOL_LISTED,    /* some engine lists the model (or it is the one model served) */
+    KVR_POOL_UNLISTED,  /* no engine lists it, but some engine's list is not known yet */
+    KVR_POOL_UNKNOWN,   /* no engine serves it: 404 model_not_found */
+    KVR_POOL_AMBIGUOUS, /* no model given and several are served: 400 */
+} kvr_pool_t;
+
+/**
+ * Resolves a request's model (NULL when the body names none) against the
+ * engines in the table: with no model and exactly one served, that one is
+ * copied into resolved (cap bytes, "" otherwise). Engines whose list is
+ * not known yet serve any model (router/models.h).
+ */
+kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved, size_t cap);
+/**
+ * The distinct models the engines in the table list, sorted, into out (at
+ * most cap; returns how many there are in all). The pointers are valid
+ * until an engine's list changes.
+ */
+size_t kvr_decide_served_models(const kvr_decider_t *d, const char **out, size_t cap);
 
 /**
  * An attempt on e failed at now_ns (connect, reset, 5xx, health): counts it;

@@ -16,6 +16,7 @@ void kvr_engine_table_close(kvr_engine_table_t *t)
 {
     for (uint32_t i = 0; i < t->n_slots; i++) {
         if (t->engines[i]) {
+            kvr_model_list_close(&t->engines[i]->models);
             free(t->engines[i]->id);
             free(t->engines[i]);
             t->engines[i] = NULL;

@@ -15,12 +15,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "router/models.h"
 #include "router/policy.h"
 #include "shm_layout/shm_layout.h"
 
 typedef struct kvr_engine_s {
     uint32_t index;
     char *id;                       /* base URL exactly as configured */
+    /* The models it serves (router/models.h): empty = not known yet, serves any. */
+    kvr_model_list_t models;
+    bool models_pinned;             /* given in its spec: never replaced by /v1/models */
+    bool models_failing;            /* the last /v1/models refresh failed (logged once per change) */
 
     bool removed;                   /* left the table; kept while requests drain */
     bool healthy;                   /* in the candidate set */
@@ -45,6 +50,7 @@ typedef struct kvr_engine_s {
     /* Totals for /metrics. */
     uint64_t dispatched_total;
     uint64_t failures_total;
+    uint64_t models_failures_total; /* /v1/models refreshes that failed or listed nothing */
     /* ES=0 reconciliation: shadow requests minus the engine's running + waiting at the last scrape. */
     int64_t reconcile_drift;
     uint64_t reconciled_ns;         /* 0 = never */
@@ -71,6 +77,11 @@ kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id)
 void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e);
 /** The engine at index, removed or not, or NULL. */
 kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index);
+/** True when e serves model (NULL: any): it lists it, or its list is not known yet. */
+static inline bool kvr_engine_serves(const kvr_engine_t *e, const char *model)
+{
+    return !model || e->models.n == 0 || kvr_model_list_has(&e->models, model);
+}
 /** True when e may receive new requests. */
 static inline bool kvr_engine_is_candidate(const kvr_engine_t *e)
 {

@@ -21,6 +21,8 @@
 #define HEALTH_TIMEOUT_MAX_MS 2000
 #define REVIVE_WITHOUT_HEALTH_NS (5 * KVR_NS_PER_SEC)
 #define METRICS_MAX_BODY (4u << 20)
+#define MODELS_TIMEOUT_MS 5000
+#define MODELS_MAX_BODY (1u << 20)
 
 typedef struct check_ctx_s {
     struct kvr_router_checks_s *checks;
@@ -31,6 +33,7 @@ struct kvr_router_checks_s {
     kvr_router_t *r;
     kvr_fetch_t *health[KVR_MAX_ENGINES];
     kvr_fetch_t *reconcile[KVR_MAX_ENGINES];
+    kvr_fetch_t *models[KVR_MAX_ENGINES];
     check_ctx_t ctx[KVR_MAX_ENGINES];
     void (*closed)(kvr_router_t *r);
     int open_handles;
@@ -54,6 +57,80 @@ static void on_health(void *arg, int status, const char *body, size_t len)
     }
 }
 
+/* The engine's list as one log value: safe names, comma-separated, cut short when long. */
+static const char *models_text(const kvr_model_list_t *l, char *out, size_t cap)
+{
+    size_t j = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < l->n && j + 1 < cap; i++) {
+        char safe[KVR_MODEL_SAFE_MAX];
+        int w = snprintf(out + j, cap - j, "%s%s", i ? "," : "", kvr_model_name_safe(l->names[i], safe, sizeof safe));
+        j = w < 0 || (size_t)w >= cap - j ? cap - 1 : j + (size_t)w;
+    }
+    return out;
+}
+
+/*
+ * A failed or empty answer keeps the last known list: an engine that
+ * served model A a moment ago most likely still does, and one that never
+ * told stays a candidate for any model. Logged when the state changes.
+ */
+static void on_models(void *arg, int status, const char *body, size_t len)
+{
+    check_ctx_t *c = arg;
+    kvr_router_t *r = c->checks->r;
+    c->checks->models[c->index] = NULL;
+    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
+    if (!e || e->removed || e->models_pinned)
+        return;
+    kvr_model_list_t list = {0};
+    char err[160] = "";
+    int rc;
+    if (status < 0) {
+        rc = status;
+        snprintf(err, sizeof err, "%s", kvr_strerror(status));
+    } else if (status < 200 || status >= 300) {
+        rc = -EPROTO;
+        snprintf(err, sizeof err, "status %d", status);
+    } else {
+        rc = kvr_models_parse(body, len, &list, err, sizeof err);
+    }
+    char text[512];
+    if (rc < 0) {
+        e->models_failures_total++;
+        if (!e->models_failing)
+            KVR_WARN("engine_models_failed engine=%s error=\"%s\" kept=\"%s\"", e->id, err,
+                     models_text(&e->models, text, sizeof text));
+        e->models_failing = true;
+        return;
+    }
+    if (e->models_failing)
+        KVR_INFO("engine_models_recovered engine=%s", e->id);
+    e->models_failing = false;
+    if (err[0])
+        KVR_DEBUG("engine_models_partial engine=%s note=\"%s\"", e->id, err);
+    if (!kvr_model_list_equal(&e->models, &list)) {
+        kvr_model_list_move(&e->models, &list);
+        KVR_INFO("engine_models engine=%s n=%zu models=\"%s\"", e->id, e->models.n,
+                 models_text(&e->models, text, sizeof text));
+    }
+    kvr_model_list_close(&list);
+}
+
+static void refresh_models(kvr_router_t *r)
+{
+    struct kvr_router_checks_s *ch = r->checks;
+    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider.engines.engines[i];
+        if (!e || e->removed || e->models_pinned || ch->models[i])
+            continue;
+        ch->ctx[i] = (check_ctx_t){ch, i};
+        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models,
+                      &ch->ctx[i], &ch->models[i]) < 0)
+            ch->models[i] = NULL;
+    }
+}
+
 static void on_health_timer(uv_timer_t *t)
 {
     kvr_router_t *r = t->data;
@@ -70,6 +147,7 @@ static void on_health_timer(uv_timer_t *t)
         if (kvr_fetch(kvr_router_pool(r, e->index), r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
             ch->health[i] = NULL;
     }
+    refresh_models(r);
 }
 
 static void on_reconcile(void *arg, int status, const char *body, size_t len)
@@ -169,6 +247,7 @@ int kvr_health_start(kvr_router_t *r)
     rc = uv_timer_start(&r->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
     if (rc < 0)
         goto fail_start;
+    refresh_models(r); /* at once: pools are known before the first health period */
     return 0;
 
 fail_start:
@@ -210,7 +289,8 @@ void kvr_health_stop(kvr_router_t *r, void (*closed)(kvr_router_t *r))
     for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
         kvr_fetch_cancel(ch->health[i]);
         kvr_fetch_cancel(ch->reconcile[i]);
-        ch->health[i] = ch->reconcile[i] = NULL;
+        kvr_fetch_cancel(ch->models[i]);
+        ch->health[i] = ch->reconcile[i] = ch->models[i] = NULL;
     }
     ch->closed = closed;
     uv_close((uv_handle_t *)&r->health_timer, on_timer_closed);

@@ -334,6 +334,15 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     rc = find_session(cfg, root, header_session, out, err, err_len);
     if (rc < 0)
         goto fail_text;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (model && !cJSON_IsNull(model)) {
+        if (!cJSON_IsString(model) || !model->valuestring[0]) {
+            snprintf(err, err_len, "\"model\" must be a non-empty string");
+            rc = -EINVAL;
+            goto fail_text;
+        }
+        out->model = kvr_xstrdup(model->valuestring);
+    }
     out->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "stream"));
     out->max_tokens = get_max_tokens(root);
     cJSON_Delete(root);
@@ -350,6 +359,8 @@ fail_text:
     kvr_buf_close(&text);
     free(out->session_id);
     out->session_id = NULL;
+    free(out->model);
+    out->model = NULL;
 fail_root:
     cJSON_Delete(root);
     return rc;
@@ -358,9 +369,11 @@ fail_root:
 void kvr_keys_free(kvr_route_keys_t *keys)
 {
     free(keys->session_id);
+    free(keys->model);
     free(keys->text);
     free(keys->block_hashes);
     keys->session_id = NULL;
+    keys->model = NULL;
     keys->text = NULL;
     keys->block_hashes = NULL;
     keys->text_len = keys->n_blocks = 0;

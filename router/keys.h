@@ -30,6 +30,7 @@ typedef struct kvr_keys_config_s {
 
 typedef struct kvr_route_keys_s {
     char *session_id;        /* NUL-terminated, NULL when the request has none */
+    char *model;             /* body "model", NULL when absent (or JSON null) */
     char *text;              /* routing text: messages' contents in order, or prompt */
     size_t text_len;
     uint64_t *block_hashes;  /* chained 64-byte block hashes of text */

@@ -31,6 +31,23 @@ void kvr_router_metrics_close(kvr_router_metrics_t *m)
 {
     free(m->selections);
     m->selections = NULL;
+    for (size_t i = 0; i < KVR_METRICS_MAX_MODELS; i++) {
+        free(m->model_name[i]);
+        m->model_name[i] = NULL;
+    }
+}
+
+void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name)
+{
+    for (size_t i = 0; name && i < KVR_METRICS_MAX_MODELS; i++) {
+        if (!m->model_name[i])
+            m->model_name[i] = kvr_xstrdup(name);
+        if (strcmp(m->model_name[i], name) == 0) {
+            m->model_requests[i]++;
+            return;
+        }
+    }
+    m->model_other++;
 }
 
 void kvr_histogram_observe(kvr_histogram_t *h, double seconds)
@@ -170,6 +187,28 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_u64(w, "kvroute_engine_dispatched_total", &l, 1, s[i].e->dispatched_total);
     }
+    kvr_prom_family(w, "kvroute_engine_models", KVR_PROM_GAUGE,
+                    "models the engine lists (pinned or from its /v1/models); 0 = not known yet, serves any");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_u64(w, "kvroute_engine_models", &l, 1, s[i].e->models.n);
+    }
+    kvr_prom_family(w, "kvroute_engine_serves_model", KVR_PROM_GAUGE,
+                    "1 per model the engine lists (models whose name is not plain printable ASCII are left out)");
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < s[i].e->models.n; k++) {
+            if (!kvr_model_name_plain(s[i].e->models.names[k]))
+                continue;
+            kvr_prom_label_t l[] = {{"engine", s[i].e->id}, {"model", s[i].e->models.names[k]}};
+            kvr_prom_sample_u64(w, "kvroute_engine_serves_model", l, 2, 1);
+        }
+    }
+    kvr_prom_family(w, "kvroute_engine_models_failures_total", KVR_PROM_COUNTER,
+                    "/v1/models refreshes that failed or listed nothing (the last known list is kept)");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l = {"engine", s[i].e->id};
+        kvr_prom_sample_u64(w, "kvroute_engine_models_failures_total", &l, 1, s[i].e->models_failures_total);
+    }
     kvr_prom_family(w, "kvroute_engine_failures_total", KVR_PROM_COUNTER,
                     "connect failures, failed health checks and upstream errors");
     for (size_t i = 0; i < n; i++) {
@@ -195,6 +234,18 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
         kvr_prom_label_t l = {"status", status};
         kvr_prom_sample_u64(w, "kvroute_requests_total", &l, 1, m->requests_by_status[s]);
     }
+    kvr_prom_family(w, "kvroute_model_requests_total", KVR_PROM_COUNTER,
+                    "requests by the model pool they were routed in (served models only)");
+    for (size_t i = 0; i < KVR_METRICS_MAX_MODELS && m->model_name[i]; i++) {
+        kvr_prom_label_t l = {"model", m->model_name[i]};
+        kvr_prom_sample_u64(w, "kvroute_model_requests_total", &l, 1, m->model_requests[i]);
+    }
+    counter(w, "kvroute_model_requests_other_total",
+            "requests for a model no engine lists, with no model, or past the model label limit",
+            m->model_other);
+    counter(w, "kvroute_model_not_found_total", "requests answered 404 model_not_found", m->model_not_found_total);
+    counter(w, "kvroute_model_missing_total", "requests without a model answered 400 because several models are served",
+            m->model_ambiguous_total);
     kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER, "routing decisions by engine, policy and reason");
     for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
@@ -315,6 +366,12 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(o, "index", (int)e->index);
     cJSON_AddBoolToObject(o, "healthy", kvr_engine_is_candidate(e));
     cJSON_AddBoolToObject(o, "removed", e->removed);
+    cJSON_AddStringToObject(o, "models_source", e->models_pinned ? "pinned" : e->models.n ? "learned" : "unknown");
+    cJSON *models = cJSON_AddArrayToObject(o, "models");
+    for (size_t k = 0; models && k < e->models.n; k++) {
+        char safe[KVR_MODEL_SAFE_MAX];
+        cJSON_AddItemToArray(models, cJSON_CreateString(kvr_model_name_safe(e->models.names[k], safe, sizeof safe)));
+    }
     cJSON_AddNumberToObject(o, "consecutive_failures", (int)e->consecutive_failures);
     cJSON *shadow = cJSON_AddObjectToObject(o, "shadow");
     cJSON_AddNumberToObject(shadow, "requests", (int)v->shadow_requests);

@@ -15,6 +15,7 @@
 #define KVR_HIST_BUCKETS 16
 #define KVR_METRICS_MAX_REASONS 24
 #define KVR_METRICS_MAX_STATUS 600
+#define KVR_METRICS_MAX_MODELS 64 /* model labels; requests for more models count as other */
 
 typedef struct kvr_histogram_s {
     uint64_t buckets[KVR_HIST_BUCKETS]; /* cumulative only when rendered */
@@ -59,6 +60,12 @@ typedef struct kvr_router_metrics_s {
     uint64_t reconcile_failures_total;
     kvr_histogram_t ttft;
     kvr_histogram_t e2e;
+    /* Requests by pool: a label only for served models with plain names, the rest in model_other. */
+    char *model_name[KVR_METRICS_MAX_MODELS];
+    uint64_t model_requests[KVR_METRICS_MAX_MODELS];
+    uint64_t model_other;
+    uint64_t model_not_found_total;             /* 404 model_not_found */
+    uint64_t model_ambiguous_total;             /* 400: no model in the body, several served */
 } kvr_router_metrics_t;
 
 /** 0 or -ENOMEM. */
@@ -68,6 +75,8 @@ void kvr_router_metrics_close(kvr_router_metrics_t *m);
 void kvr_histogram_observe(kvr_histogram_t *h, double seconds);
 /** Counts one selection of engine_index with reason. */
 void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index, const char *reason);
+/** Counts one request for served model name (NULL: not a served model with a plain name). */
+void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name);
 /** Counts one finished request by its final status. */
 void kvr_router_metrics_status(kvr_router_metrics_t *m, int status);
 

@@ -62,6 +62,7 @@ typedef struct kvr_engine_view_s {
 typedef struct kvr_route_request_s {
     const char *request_id;
     const char *session_id;     /* NULL when the request has none */
+    const char *model;          /* the pool: only engines serving it are candidates; NULL = any */
     const char *text;           /* routing text (messages' contents in order, or prompt) */
     size_t text_len;
     const uint64_t *block_hashes; /* chained 64-byte block hashes of text (common/prefix_hash.h) */

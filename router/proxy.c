@@ -2,6 +2,7 @@
 #include "router/proxy.h"
 
 #include <ctype.h>
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ typedef struct proxy_s {
     char request_id[136];
     kvr_route_keys_t keys;
     kvr_route_request_t route_req;
+    char model[KVR_MODEL_NAME_MAX + 1]; /* the pool routed in ("" = any engine); route_req.model points here */
     kvr_decide_result_t route;
     kvr_charge_t charge;
     kvr_upstream_t *up;
@@ -224,7 +226,7 @@ static void on_client_drain(kvr_http_req_t *req, void *arg)
 static bool retry_possible(proxy_t *p)
 {
     return p->attempts <= p->r->cfg.retries && p->attempts < PROXY_MAX_ATTEMPTS &&
-           kvr_router_has_candidate(p->r, p->tried, p->attempts);
+           kvr_router_has_candidate_for(p->r, p->route_req.model, p->tried, p->attempts);
 }
 
 static void retry(proxy_t *p, kvr_retry_cause_t cause)
@@ -482,6 +484,92 @@ static void dispatch(proxy_t *p)
     }
 }
 
+/*
+ * OpenAI's answer to a model nobody serves: 404 model_not_found, the
+ * served models in the message. The name is shown escaped, cut to what a
+ * served name could be.
+ */
+static void respond_model_not_found(proxy_t *p, const char *model)
+{
+    kvr_router_t *r = p->r;
+    const char *served[16];
+    size_t n = kvr_decide_served_models(&r->decider, served, 16);
+    kvr_buf_t msg = KVR_BUF_INIT;
+    char safe[KVR_MODEL_SAFE_MAX];
+    kvr_buf_printf(&msg, "The model `%s%s` does not exist. Served models: ",
+                   kvr_model_name_safe(model, safe, sizeof safe),
+                   strlen(model) > KVR_MODEL_NAME_MAX ? "..." : "");
+    for (size_t i = 0; i < n && i < 16; i++)
+        kvr_buf_printf(&msg, "%s%s", i ? ", " : "", kvr_model_name_safe(served[i], safe, sizeof safe));
+    if (n > 16)
+        kvr_buf_printf(&msg, ", and %zu more", n - 16);
+    else if (n == 0)
+        kvr_buf_printf(&msg, "none");
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *err = cJSON_AddObjectToObject(doc, "error");
+    char *text = NULL;
+    if (err && cJSON_AddStringToObject(err, "message", msg.base ? msg.base : "") &&
+        cJSON_AddStringToObject(err, "type", "invalid_request_error") &&
+        cJSON_AddStringToObject(err, "param", "model") && cJSON_AddStringToObject(err, "code", "model_not_found"))
+        text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    kvr_buf_close(&msg);
+    r->metrics.model_not_found_total++;
+    if (!text) {
+        respond_error(p, 404, "The model does not exist");
+        return;
+    }
+    kvr_http_header_t h = {"X-Request-ID", p->request_id};
+    kvr_http_respond(p->req, 404, "application/json", &h, 1, text, strlen(text));
+    cJSON_free(text);
+    finish(p, 404);
+}
+
+/* The body's model picks the pool; none given, the one model served, if there is only one. */
+static bool resolve_pool(proxy_t *p)
+{
+    kvr_router_t *r = p->r;
+    const char *model = p->keys.model;
+    kvr_pool_t pool = kvr_decide_resolve_model(&r->decider, model, p->model, sizeof p->model);
+    switch (pool) {
+    case KVR_POOL_UNKNOWN:
+        kvr_router_metrics_model(&r->metrics, NULL);
+        respond_model_not_found(p, model);
+        return false;
+    case KVR_POOL_AMBIGUOUS: {
+        const char *served[8];
+        size_t n = kvr_decide_served_models(&r->decider, served, 8);
+        kvr_buf_t msg = KVR_BUF_INIT;
+        char safe[KVR_MODEL_SAFE_MAX];
+        kvr_buf_printf(&msg, "the request names no \"model\" and %zu models are served: ", n);
+        for (size_t i = 0; i < n && i < 8; i++)
+            kvr_buf_printf(&msg, "%s%s", i ? ", " : "", kvr_model_name_safe(served[i], safe, sizeof safe));
+        kvr_router_metrics_model(&r->metrics, NULL);
+        r->metrics.model_ambiguous_total++;
+        respond_error(p, 400, msg.base ? msg.base : "the request names no model");
+        kvr_buf_close(&msg);
+        return false;
+    }
+    case KVR_POOL_LISTED:
+        if (model)
+            snprintf(p->model, sizeof p->model, "%s", model); /* listed: it fits */
+        kvr_router_metrics_model(&r->metrics, kvr_model_name_plain(p->model) ? p->model : NULL);
+        break;
+    case KVR_POOL_UNLISTED:
+    case KVR_POOL_ANY:
+        if (model)
+            snprintf(p->model, sizeof p->model, "%s", model);
+        kvr_router_metrics_model(&r->metrics, NULL);
+        if (model && strlen(model) > KVR_MODEL_NAME_MAX) {
+            respond_model_not_found(p, model); /* no engine can ever list it */
+            return false;
+        }
+        break;
+    }
+    p->route_req.model = p->model[0] ? p->model : NULL;
+    return true;
+}
+
 /* The keys are known (or the body is bad): route and forward. */
 static void keys_ready(proxy_t *p)
 {
@@ -499,6 +587,8 @@ static void keys_ready(proxy_t *p)
         .prompt_tokens = p->keys.prompt_tokens,
         .max_tokens = p->keys.max_tokens,
     };
+    if (!resolve_pool(p))
+        return;
     dispatch(p);
 }
 

@@ -19,8 +19,32 @@
 #include "router/server.h"
 #include "router/share.h"
 
+/* Pinned models replace what /v1/models said; none given: learnt again from it. */
+static void set_pinned_models(kvr_engine_t *e, kvr_model_list_t *pinned)
+{
+    bool was_pinned = e->models_pinned;
+    e->models_pinned = pinned->n > 0;
+    if (e->models_pinned || was_pinned)
+        kvr_model_list_move(&e->models, pinned);
+    e->models_failing = false;
+}
+
+int kvr_router_add_engine(kvr_router_t *r, const char *spec, kvr_engine_t **out)
+{
+    char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+    kvr_model_list_t pinned = {0};
+    int rc = kvr_engine_spec_parse(spec, url, sizeof url, &pinned, why, sizeof why);
+    if (rc < 0) {
+        KVR_WARN("engine_spec_invalid error=\"%s\"", why);
+        return rc;
+    }
+    rc = kvr_router_add_engine_models(r, url, &pinned, out);
+    kvr_model_list_close(&pinned);
+    return rc;
+}
+
 /* Engine ids become addresses here: the decision core knows them by id only. */
-int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out)
+int kvr_router_add_engine_models(kvr_router_t *r, const char *url, kvr_model_list_t *pinned, kvr_engine_t **out)
 {
     if (kvr_decide_find_engine(&r->decider, url))
         return -EEXIST;
@@ -42,7 +66,9 @@ int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out)
             return rc;
         }
     }
-    KVR_INFO("engine_added engine=%s index=%u", e->id, e->index);
+    set_pinned_models(e, pinned);
+    KVR_INFO("engine_added engine=%s index=%u models=%s", e->id, e->index,
+             e->models_pinned ? "pinned" : "learnt");
     if (out)
         *out = e;
     return 0;
@@ -219,17 +245,24 @@ int kvr_router_reload(kvr_router_t *r)
         if (e->removed)
             continue;
         bool keep = false;
-        for (size_t j = 0; j < fresh.n_engines && !keep; j++)
-            keep = strcmp(fresh.engines[j], e->id) == 0;
+        for (size_t j = 0; j < fresh.n_engines && !keep; j++) {
+            char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+            kvr_model_list_t pinned = {0};
+            keep = kvr_engine_spec_parse(fresh.engines[j], url, sizeof url, &pinned, why, sizeof why) == 0 &&
+                   strcmp(url, e->id) == 0;
+            if (keep)
+                set_pinned_models(e, &pinned); /* the spec's models= may have changed */
+            kvr_model_list_close(&pinned);
+        }
         if (!keep) {
             kvr_router_remove_engine(r, e);
             removed++;
         }
     }
     for (size_t j = 0; j < fresh.n_engines; j++) {
-        if (kvr_decide_find_engine(&r->decider, fresh.engines[j]))
-            continue;
         rc = kvr_router_add_engine(r, fresh.engines[j], NULL);
+        if (rc == -EEXIST)
+            continue;
         if (rc < 0)
             KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", fresh.engines[j], kvr_strerror(rc));
         else
@@ -243,6 +276,12 @@ int kvr_router_reload(kvr_router_t *r)
 bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, size_t n_exclude)
 {
     return kvr_decide_has_candidate(&r->decider, exclude, n_exclude);
+}
+
+bool kvr_router_has_candidate_for(const kvr_router_t *r, const char *model, const uint32_t *exclude,
+                                  size_t n_exclude)
+{
+    return kvr_decide_has_candidate_for(&r->decider, model, exclude, n_exclude);
 }
 
 void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uint32_t *exclude,

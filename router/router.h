@@ -93,6 +93,9 @@ void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uin
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
 /** True when some candidate engine is not in exclude. */
 bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, size_t n_exclude);
+/** True when some candidate engine serving model (NULL: any) is not in exclude. */
+bool kvr_router_has_candidate_for(const kvr_router_t *r, const char *model, const uint32_t *exclude,
+                                  size_t n_exclude);
 
 /** An engine failed (connect, health): counts it, takes it out after fail_threshold in a row (idle connections dropped). */
 void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why);
@@ -101,8 +104,10 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e);
 /** The first body byte of the streamed answer to req (routed as res) arrived now: tells the policy. */
 void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
                            uint64_t now_ns);
-/** Adds an engine at run time (admin, SIGHUP): 0 or -errno. */
-int kvr_router_add_engine(kvr_router_t *r, const char *url, kvr_engine_t **out);
+/** Adds an engine from its spec "URL[,model=NAME]..." (start-up, admin, SIGHUP): 0 or -errno. */
+int kvr_router_add_engine(kvr_router_t *r, const char *spec, kvr_engine_t **out);
+/** Adds the engine at url serving the pinned models (none: learnt from /v1/models); the list is moved from. */
+int kvr_router_add_engine_models(kvr_router_t *r, const char *url, kvr_model_list_t *pinned, kvr_engine_t **out);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
 /** The upstream pool of engine index, or NULL. */

@@ -91,18 +91,64 @@ static void models_free(models_t *m)
     free(m);
 }
 
+static int compare_model_ids(const void *a, const void *b)
+{
+    return strcmp(string_field(*(cJSON *const *)a, "id"), string_field(*(cJSON *const *)b, "id"));
+}
+
+/* Pinned models of candidate engines join the answers, as bare model objects. */
+static void add_pinned_models(models_t *m)
+{
+    for (uint32_t i = 0; i < m->r->decider.engines.n_slots; i++) {
+        const kvr_engine_t *e = m->r->decider.engines.engines[i];
+        if (!kvr_engine_is_candidate(e) || !e->models_pinned)
+            continue;
+        for (size_t k = 0; k < e->models.n; k++) {
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddStringToObject(o, "id", e->models.names[k]) || !cJSON_AddStringToObject(o, "object", "model") ||
+                !cJSON_AddStringToObject(o, "owned_by", "kvroute") || !cJSON_AddItemToArray(m->data, o))
+                cJSON_Delete(o);
+        }
+    }
+}
+
+/* One object per id, sorted by id: a sort, not a scan of the union per model (engines x models can be large). */
+static cJSON *unique_models(cJSON *data)
+{
+    size_t n = (size_t)cJSON_GetArraySize(data);
+    cJSON *out = cJSON_CreateArray();
+    if (!out || n == 0)
+        return out;
+    cJSON **items = kvr_xmalloc(n * sizeof *items);
+    size_t k = 0;
+    for (cJSON *it = data->child; it && k < n; it = it->next)
+        items[k++] = it;
+    qsort(items, k, sizeof *items, compare_model_ids);
+    for (size_t i = 0; i < k; i++) {
+        if (i > 0 && strcmp(string_field(items[i], "id"), string_field(items[i - 1], "id")) == 0)
+            continue;
+        cJSON_AddItemToArray(out, cJSON_DetachItemViaPointer(data, items[i]));
+    }
+    free(items);
+    return out;
+}
+
 static void models_reply(models_t *m)
 {
-    if (m->answered == 0) {
+    if (m->data)
+        add_pinned_models(m);
+    if (m->answered == 0 && cJSON_GetArraySize(m->data) == 0) {
         kvr_http_respond_error(m->req, 502, NULL, "no engine answered /v1/models", NULL, 0);
     } else {
         cJSON *doc = cJSON_CreateObject();
-        if (cJSON_AddStringToObject(doc, "object", "list") && cJSON_AddItemToObject(doc, "data", m->data)) {
-            m->data = NULL; /* the document owns it now */
+        cJSON *data = unique_models(m->data);
+        if (data && cJSON_AddStringToObject(doc, "object", "list") && cJSON_AddItemToObject(doc, "data", data)) {
+            data = NULL; /* the document owns it now */
         } else {
             cJSON_Delete(doc);
             doc = NULL;
         }
+        cJSON_Delete(data);
         respond_doc(m->req, 200, doc);
     }
     models_free(m);
@@ -121,18 +167,7 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
             cJSON *next;
             for (cJSON *model = data->child; model; model = next) {
                 next = model->next;
-                const char *id = string_field(model, "id");
-                if (!id)
-                    continue;
-                bool seen = false;
-                const cJSON *have;
-                cJSON_ArrayForEach(have, m->data) {
-                    if (strcmp(string_field(have, "id"), id) == 0) {
-                        seen = true;
-                        break;
-                    }
-                }
-                if (!seen)
+                if (string_field(model, "id"))
                     cJSON_AddItemToArray(m->data, cJSON_DetachItemViaPointer(data, model));
             }
         }
@@ -226,13 +261,30 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
     const char *body = kvr_http_req_body(req, &len);
     cJSON *doc = parse_object(body, len);
     const char *url = string_field(doc, "url");
-    if (!url) {
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(doc, "models");
+    kvr_model_list_t pinned = {0};
+    const char *bad = url ? NULL : "expected a JSON body {\"url\": \"http://host:port\"[, \"models\": [\"NAME\", ...]]}";
+    if (!bad && models && !cJSON_IsArray(models))
+        bad = "\"models\" must be an array of model names";
+    const cJSON *m;
+    const cJSON *list = bad ? NULL : models;
+    cJSON_ArrayForEach(m, list) {
+        int added = cJSON_IsString(m) ? kvr_model_list_add(&pinned, m->valuestring) : -EINVAL;
+        if (added < 0) {
+            bad = added == -ENOSPC ? "too many models for one engine"
+                                   : "each model must be a string of 1 to 256 bytes";
+            break;
+        }
+    }
+    if (bad) {
+        kvr_model_list_close(&pinned);
         cJSON_Delete(doc);
-        kvr_http_respond_error(req, 400, NULL, "expected a JSON body {\"url\": \"http://host:port\"}", NULL, 0);
+        kvr_http_respond_error(req, 400, NULL, bad, NULL, 0);
         return;
     }
     kvr_engine_t *e;
-    int rc = kvr_router_add_engine(r, url, &e);
+    int rc = kvr_router_add_engine_models(r, url, &pinned, &e);
+    kvr_model_list_close(&pinned);
     if (rc < 0) {
         char msg[300];
         snprintf(msg, sizeof msg, "cannot add engine %.200s: %s", url, kvr_strerror(rc));

@@ -6,7 +6,8 @@
 #include "router/policies/policy_util.h"
 
 typedef struct {
-    uint32_t last_index; /* engine index of the previous pick */
+    uint64_t picks;                       /* picks so far */
+    uint64_t picked_at[KVR_MAX_ENGINES];  /* engine index -> picks count at its last pick, 0 = never */
 } round_robin_t;
 
 static int rr_create(const kvr_policy_config_t *config, void **state)
@@ -15,7 +16,6 @@ static int rr_create(const kvr_policy_config_t *config, void **state)
     round_robin_t *st = calloc(1, sizeof(*st));
     if (!st)
         return -ENOMEM;
-    st->last_index = UINT32_MAX;
     *state = st;
     return 0;
 }
@@ -26,23 +26,24 @@ static void rr_destroy(void *state)
 }
 
 /*
- * Rotating by engine index rather than by position in the views keeps the
- * turn fair when engines join, leave or fail health checks between picks.
+ * The least recently picked candidate, ties by engine index: the turn stays
+ * fair when engines join, leave or fail health checks between picks, and
+ * within each model pool when requests for several pools interleave (a
+ * rotation by "next index after the last pick" sends every other request
+ * of one pool to the same engine when two pools alternate).
  */
 static void rr_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                     size_t n, kvr_route_decision_t *out)
 {
     (void)req;
     round_robin_t *st = state;
-    size_t after = n, first = 0;
-    for (size_t v = 0; v < n; v++) {
-        if (views[v].index < views[first].index)
-            first = v;
-        if (views[v].index > st->last_index && (after == n || views[v].index < views[after].index))
-            after = v;
+    size_t pick = 0;
+    for (size_t v = 1; v < n; v++) {
+        uint64_t a = st->picked_at[views[v].index], b = st->picked_at[views[pick].index];
+        if (a < b || (a == b && views[v].index < views[pick].index))
+            pick = v;
     }
-    size_t pick = after != n ? after : first;
-    st->last_index = views[pick].index;
+    st->picked_at[views[pick].index] = ++st->picks;
     out->view = (int)pick;
     out->reason = "round_robin";
     out->prefix_match_blocks = 0;

@@ -44,7 +44,28 @@ Test(policy_round_robin, turn_survives_an_engine_leaving, .init = setup, .timeou
     ops->pick(st, req(), without1, 2, &d);
     cr_expect_eq(without1[d.view].index, 2, "engine 1 gone: 2 is next, not 0 again");
     ops->pick(st, req(), v, 3, &d);
+    cr_expect_eq(v[d.view].index, 1, "engine 1 is back: it has waited longest");
+    ops->pick(st, req(), v, 3, &d);
     cr_expect_eq(v[d.view].index, 0);
+    ops->destroy(st);
+}
+
+Test(policy_round_robin, interleaved_pools_each_take_turns, .init = setup, .timeout = 5.)
+{
+    /* Requests of two model pools alternate; each pool's engines still take turns. */
+    const kvr_policy_ops_t *ops;
+    void *st = fx_policy("round_robin", &cfg, &ops);
+    kvr_engine_view_t alpha[2] = {fx_view(0, 0), fx_view(1, 0)};
+    kvr_engine_view_t beta[2] = {fx_view(2, 0), fx_view(3, 0)};
+    unsigned served[4] = {0};
+    for (int i = 0; i < 8; i++) {
+        kvr_route_decision_t d = {0};
+        kvr_engine_view_t *pool = i % 2 ? beta : alpha;
+        ops->pick(st, req(), pool, 2, &d);
+        served[pool[d.view].index]++;
+    }
+    for (int e = 0; e < 4; e++)
+        cr_expect_eq(served[e], 2, "engine %d served %u", e, served[e]);
     ops->destroy(st);
 }
 

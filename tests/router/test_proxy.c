@@ -441,6 +441,8 @@ Test(proxy, upgrade_request_then_a_byte_and_idle_clients)
 Test(proxy, models_are_the_union_of_the_engines)
 {
     kvr_harness_start(&h, 2, NULL);
+    kvr_fake_set_models(h.fleet, 0, "m-0,shared");
+    kvr_fake_set_models(h.fleet, 1, "shared,m-1");
     char *resp;
     cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 3000), 200);
     const char *body = kvr_test_http_body(resp);

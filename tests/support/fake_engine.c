@@ -34,6 +34,7 @@ typedef struct fake_engine_s {
     bool drop;
     bool bodies_set;
     char *metrics, *loads;
+    char models[256];       /* comma-separated ids /v1/models lists */
     /* Loop thread only. */
     kvr_http_server_t *srv; /* serves what the listener accepts; replaced to drop connections */
     bool srv_closing;
@@ -216,13 +217,20 @@ static void answer_get(fake_engine_t *e, kvr_http_req_t *req)
         atomic_fetch_add(&e->polls, 1);
         return;
     }
+    char models[sizeof e->models];
+    memcpy(models, e->models, sizeof models);
     pthread_mutex_unlock(&f->lock);
-    char body[256];
+    char body[1024];
     int n;
-    if (strcmp(path, "/v1/models") == 0)
-        n = snprintf(body, sizeof body, "{\"object\":\"list\",\"data\":[{\"id\":\"m-%d\",\"object\":\"model\"},"
-                                        "{\"id\":\"shared\",\"object\":\"model\"}]}", e->index);
-    else if (strcmp(path, "/metrics") == 0)
+    if (strcmp(path, "/v1/models") == 0) {
+        n = snprintf(body, sizeof body, "{\"object\":\"list\",\"data\":[");
+        const char *sep = "";
+        for (char *save = NULL, *id = strtok_r(models, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+            n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"id\":\"%s\",\"object\":\"model\"}", sep, id);
+            sep = ",";
+        }
+        n += snprintf(body + n, sizeof body - (size_t)n, "]}");
+    } else if (strcmp(path, "/metrics") == 0)
         n = snprintf(body, sizeof body, "vllm:num_requests_running 0\nvllm:num_requests_waiting 0\n");
     else
         n = snprintf(body, sizeof body, "{\"status\":\"ok\"}");
@@ -523,6 +531,7 @@ kvr_fake_fleet_t *kvr_fake_start(int n)
         fake_engine_t *e = &f->engines[i];
         e->fleet = f;
         e->index = i;
+        snprintf(e->models, sizeof e->models, "m");
         e->listen_fd = -1;
         uv_timer_init(&f->loop, &e->retry);
         f->handles_open++;
@@ -590,6 +599,13 @@ void kvr_fake_set_bodies(kvr_fake_fleet_t *f, int i, const char *metrics, const 
     e->metrics = metrics ? strdup(metrics) : NULL;
     e->loads = loads ? strdup(loads) : NULL;
     e->bodies_set = true;
+    pthread_mutex_unlock(&f->lock);
+}
+
+void kvr_fake_set_models(kvr_fake_fleet_t *f, int i, const char *models)
+{
+    pthread_mutex_lock(&f->lock);
+    snprintf(f->engines[i].models, sizeof f->engines[i].models, "%s", models);
     pthread_mutex_unlock(&f->lock);
 }
 

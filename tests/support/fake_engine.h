@@ -17,8 +17,8 @@
  *   then "data: [DONE]\n\n".
  * - GET: once kvr_fake_set_bodies was called for the engine, /metrics and
  *   /v1/loads answer the bodies it set (NULL: 404) and any other path 404;
- *   before, /v1/models lists "m-<i>" and "shared", /metrics is an idle vLLM
- *   page and anything else {"status":"ok"}.
+ *   before, /v1/models lists "m" (or what kvr_fake_set_models set), /metrics
+ *   is an idle vLLM page and anything else {"status":"ok"}.
  *
  * Modes: OK; STALL (requests are read and never answered, until the mode is
  * OK again, when they are answered); DOWN (the port refuses connections).
@@ -47,6 +47,8 @@ kvr_fake_fleet_t *kvr_fake_start(int n);
 /** Stops every engine (parked requests are dropped) and joins the thread. */
 void kvr_fake_stop(kvr_fake_fleet_t *f);
 uint16_t kvr_fake_port(const kvr_fake_fleet_t *f, int i);
+/** The model ids engine i's /v1/models lists from now on, comma-separated ("" = an empty list). Copies. */
+void kvr_fake_set_models(kvr_fake_fleet_t *f, int i, const char *models);
 /** Behaviour for every POST of engine i, overriding X-Fake ("" clears). */
 void kvr_fake_force(kvr_fake_fleet_t *f, int i, const char *script);
 /** Answers every request parked by hold=1. */

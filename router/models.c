@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/models.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json_text.h"
+
+void kvr_model_list_close(kvr_model_list_t *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->n = 0;
+}
+
+bool kvr_model_list_has(const kvr_model_list_t *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->names[i], name) == 0)
+            return true;
+    return false;
+}
+
+int kvr_model_list_add(kvr_model_list_t *l, const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len > KVR_MODEL_NAME_MAX)
+        return -EINVAL;
+    if (kvr_model_list_has(l, name))
+        return 1;
+    if (l->n >= KVR_MODELS_MAX)
+        return -ENOSPC;
+    char *copy = strdup(name);
+    char **names = copy ? realloc(l->names, (l->n + 1) * sizeof *names) : NULL;
+    if (!names) {
+        free(copy);
+        return -ENOMEM;
+    }
+    names[l->n++] = copy;
+    l->names = names;
+    return 0;
+}
+
+bool kvr_model_list_equal(const kvr_model_list_t *a, const kvr_model_list_t *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->names[i], b->names[i]) != 0)
+            return false;
+    return true;
+}
+
+void kvr_model_list_move(kvr_model_list_t *dst, kvr_model_list_t *src)
+{
+    kvr_model_list_close(dst);
+    *dst = *src;
+    src->names = NULL;
+    src->n = 0;
+}
+
+int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *err, size_t err_len)
+{
+    const char *end = NULL;
+    cJSON *doc = body && len ? cJSON_ParseWithLengthOpts(body, len, &end, false) : NULL;
+    if (!doc) {
+        snprintf(err, err_len, "not JSON");
+        return -EINVAL;
+    }
+    while (end && end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+        end++;
+    int rc = -EINVAL;
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    if (end != body + len) {
+        snprintf(err, err_len, "data after the JSON value");
+        goto done;
+    }
+    if (!cJSON_IsObject(doc) || !cJSON_IsArray(data)) {
+        snprintf(err, err_len, "not a model list (expected {\"data\": [...]})");
+        goto done;
+    }
+    size_t skipped = 0;
+    const cJSON *model;
+    cJSON_ArrayForEach(model, data)
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(model, "id");
+        int added = cJSON_IsString(id) ? kvr_model_list_add(out, id->valuestring) : -EINVAL;
+        if (added == -ENOMEM) {
+            rc = -ENOMEM;
+            snprintf(err, err_len, "out of memory");
+            kvr_model_list_close(out);
+            goto done;
+        }
+        if (added < 0)
+            skipped++;
+    }
+    if (out->n == 0) {
+        rc = -ENODATA;
+        snprintf(err, err_len, "the list names no model (%zu entries without a usable id)",
+                 skipped);
+        goto done;
+    }
+    rc = 0;
+    if (skipped)
+        snprintf(err, err_len, "%zu entries skipped (no usable id, or past %d models)", skipped,
+                 KVR_MODELS_MAX);
+    else if (err_len)
+        err[0] = '\0';
+done:
+    cJSON_Delete(doc);
+    return rc;
+}
+
+int kvr_engine_spec_parse(const char *spec, char *url, size_t url_len, kvr_model_list_t *pinned,
+                          char *err, size_t err_len)
+{
+    size_t n = strcspn(spec, ",");
+    if (n == 0) {
+        snprintf(err, err_len, "empty engine URL");
+        return -EINVAL;
+    }
+    if (n >= url_len) {
+        snprintf(err, err_len, "engine URL too long");
+        return -ENAMETOOLONG;
+    }
+    memcpy(url, spec, n);
+    url[n] = '\0';
+    for (const char *p = spec + n; *p == ',';) {
+        p++;
+        size_t opt = strcspn(p, ",");
+        static const char key[] = "model=";
+        char name[KVR_MODEL_NAME_MAX + 1];
+        size_t name_len = opt - (sizeof key - 1);
+        if (opt < sizeof key - 1 || strncmp(p, key, sizeof key - 1) != 0) {
+            snprintf(err, err_len, "unknown engine option '%.*s' (expected model=NAME)",
+                     (int)(opt > 64 ? 64 : opt), p);
+            goto fail;
+        }
+        if (name_len == 0 || name_len > KVR_MODEL_NAME_MAX) {
+            snprintf(err, err_len, "model= needs a name of 1 to %d bytes", KVR_MODEL_NAME_MAX);
+            goto fail;
+        }
+        memcpy(name, p + sizeof key - 1, name_len);
+        name[name_len] = '\0';
+        int rc = kvr_model_list_add(pinned, name);
+        if (rc == -ENOSPC) {
+            snprintf(err, err_len, "more than %d models for one engine", KVR_MODELS_MAX);
+            goto fail;
+        }
+        if (rc < 0) {
+            snprintf(err, err_len, "cannot add model: out of memory");
+            kvr_model_list_close(pinned);
+            return rc;
+        }
+        p += opt;
+    }
+    return 0;
+fail:
+    kvr_model_list_close(pinned);
+    return -EINVAL;
+}
+
+const char *kvr_model_name_safe(const char *name, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t j = 0;
+    if (cap == 0)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)name; *p;) {
+        size_t seq = *p >= 0x80 ? kvr_json_utf8_len(p, NULL)
+                                : (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\');
+        if (seq > 0) {
+            if (j + seq >= cap)
+                break;
+            memcpy(out + j, p, seq);
+            j += seq;
+            p += seq;
+        } else {
+            if (j + 4 >= cap)
+                break;
+            out[j++] = '\\';
+            out[j++] = 'x';
+            out[j++] = hex[*p >> 4];
+            out[j++] = hex[*p & 15];
+            p++;
+        }
+    }
+    out[j] = '\0';
+    return out;
+}
+
+bool kvr_model_name_plain(const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
+            return false;
+    return name[0] != '\0';
+}
