@@ -519,7 +519,8 @@ static const kvr_opt_t options[] = {
                        "rewrite the counters here every second (one JSON line)"),
     KVR_OPT_ROW_STRPTR(T, records_path, "records", "FILE", NULL,
                        "one JSON line per request (kvroute-replay's record format)"),
-    KVR_OPT_ROW_STRPTR(T, model, "model", "NAME", "kvroute-sim", "model field of each request"),
+    KVR_OPT_ROW_STRPTR(T, model, "model", "NAME", "sim-30b-a3b",
+                       "model field of each request (kvroute-sim serves sim-30b-a3b)"),
     KVR_OPT_ROW_U64(T, seed, "seed", "N", "1", 0, 9007199254740991ull, "seed of every draw"),
     KVR_OPT_ROW_HELP,
 };
