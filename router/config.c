@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/dns_watch.h"
 #include "common/options.h"
 #include "router/decide.h"
 #include "router/engine_url.h"
@@ -16,6 +17,7 @@
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
@@ -29,6 +31,18 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM("engine", "URL", NULL, parse_engine, "a base URL http://HOST:PORT", KVR_OPT_REPEAT,
                        "an engine's base URL, e.g. http://10.0.0.5:8000"),
+    KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT", NULL, parse_engine_dns,
+                       "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
+                       "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
+                       "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6); re-resolved every "
+                       "--engine-dns-interval-s off the event loop. New addresses are added; one missing from "
+                       "--engine-dns-drain-after answers in a row is drained (no new requests, in-flight ones "
+                       "finish) and removed. A failed resolution keeps every engine"),
+    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
+                    "--engine-dns: seconds between the end of one resolution and the next"),
+    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
+                    "--engine-dns: an address must be missing from N answers in a row before its engine is "
+                    "drained, so an answer that flaps every period moves no engine"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
                        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
@@ -186,6 +200,28 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *er
     return 0;
 }
 
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+{
+    (void)opt;
+    kvr_router_config_t *cfg = obj;
+    char name[KVR_DNS_WATCH_NAME_MAX];
+    uint16_t port;
+    const char *rest;
+    if (kvr_dns_watch_parse(v, name, sizeof name, &port, &rest) < 0)
+        return -EINVAL;
+    if (rest[0]) {
+        snprintf(err, err_len, "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < cfg->n_engine_dns; i++)
+        if (strcmp(cfg->engine_dns[i], v) == 0)
+            return 0; /* the same name twice is one name */
+    if (cfg->n_engine_dns == KVR_ROUTER_MAX_ENGINE_DNS)
+        return -EINVAL;
+    snprintf(cfg->engine_dns[cfg->n_engine_dns++], sizeof cfg->engine_dns[0], "%s", v);
+    return 0;
+}
+
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
 {
     (void)opt;
@@ -289,7 +325,8 @@ void kvr_router_config_help(FILE *out)
             "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
             "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
             "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
-            "engine list from --config.\n\nflags:\n");
+            "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
+            "start).\n\nflags:\n");
     kvr_opt_set_t sets[2];
     option_sets(NULL, sets);
     kvr_opt_help(out, &sets[0]);

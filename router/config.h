@@ -21,6 +21,8 @@
 #include "shm_layout/shm_layout.h"
 
 #define KVR_ROUTER_MAX_CONFIG_ENGINES 256
+#define KVR_ROUTER_MAX_ENGINE_DNS 16
+#define KVR_ROUTER_ENGINE_DNS_MAX 262   /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
 typedef enum {
     KVR_PLACEMENT_PER_REQUEST = 0,
@@ -32,6 +34,10 @@ typedef struct kvr_router_config_s {
     int listen_port;
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;
+    char engine_dns[KVR_ROUTER_MAX_ENGINE_DNS][KVR_ROUTER_ENGINE_DNS_MAX]; /* --engine-dns NAME:PORT */
+    size_t n_engine_dns;
+    uint64_t engine_dns_interval_s;
+    uint32_t engine_dns_drain_after;  /* answers in a row an address must be missing from before its drain */
     char policy[32];                  /* the scoring policy's name as given (sticky scores as load_only) */
     kvr_placement_t placement;
     bool placement_set;               /* --placement given: sticky does not override it */
