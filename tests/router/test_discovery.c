@@ -10,7 +10,9 @@
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,23 @@ static bool namespace_works(void)
              ">/dev/null 2>&1", hosts_path, NAME);
     int rc = system(cmd);
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+typedef struct {
+    const char *host;
+    uint16_t port;
+} addr_t;
+
+static bool accepts(void *arg)
+{
+    const addr_t *a = arg;
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(a->port)};
+    inet_pton(AF_INET, a->host, &sin.sin_addr);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
 }
 
 static void start_router(uint16_t engine_port)
@@ -223,6 +242,8 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
                               "--step-base-ms", "20", "--log-level", "warn", NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
+        addr_t a = {host, port};
+        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u", host, port);
     }
     start_router(port);
     char m_engines[128], m_added[128], m_removed[128], m_failures[128];
