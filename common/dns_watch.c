@@ -15,6 +15,13 @@
 #include "common/log.h"
 #include "common/prom_writer.h"
 
+const char *const kvr_dns_watch_family_names[] = {"any", "ipv4", "ipv6", NULL};
+
+int kvr_dns_watch_family(int index)
+{
+    return index == 1 ? AF_INET : index == 2 ? AF_INET6 : AF_UNSPEC;
+}
+
 int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t *port, const char **options)
 {
     const char *comma = strchr(text, ',');
@@ -84,6 +91,7 @@ int kvr_dns_watch_init(kvr_dns_watch_t *w, uv_loop_t *loop, const kvr_dns_watch_
     memset(w, 0, sizeof *w);
     uint16_t port;
     if (cfg->drain_after == 0 || cfg->max_members == 0 ||
+        (cfg->family != AF_UNSPEC && cfg->family != AF_INET && cfg->family != AF_INET6) ||
         kvr_dns_watch_parse(cfg->spec, w->name, sizeof w->name, &port, NULL) < 0)
         return -EINVAL;
     w->loop = loop;
@@ -263,12 +271,14 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
         free(buf);
     }
     uv_freeaddrinfo(res);
+    if (w->cfg.answered)
+        w->cfg.answered(w, w->cfg.user);
     uv_timer_start(&w->timer, on_timer, w->cfg.interval_ms, 0);
 }
 
 static void resolve(kvr_dns_watch_t *w)
 {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP};
+    struct addrinfo hints = {.ai_family = w->cfg.family, .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP};
     w->req.data = w;
     int rc = uv_getaddrinfo(w->loop, &w->req, on_resolved, w->name, w->port, &hints);
     if (rc < 0) {

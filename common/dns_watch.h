@@ -50,6 +50,8 @@ typedef struct kvr_dns_watch_config_s {
     uint32_t max_members;           /* the engine table's capacity */
     kvr_dns_watch_join_fn join;
     kvr_dns_watch_leave_fn leave;
+    void (*answered)(kvr_dns_watch_t *w, void *user); /* after each resolution, failed or not; may be NULL */
+    int family;                     /* AF_UNSPEC (both), AF_INET or AF_INET6 */
     void *user;
 } kvr_dns_watch_config_t;
 
@@ -78,6 +80,11 @@ struct kvr_dns_watch_s {
     uint64_t add_failures_total;
     uint64_t dropped_total;         /* addresses over max_members, summed over answers */
 };
+
+/** The --engine-dns-family names, NULL-terminated: "any", "ipv4", "ipv6". */
+extern const char *const kvr_dns_watch_family_names[];
+/** AF_UNSPEC, AF_INET or AF_INET6 for an index of kvr_dns_watch_family_names. */
+int kvr_dns_watch_family(int index);
 
 /**
  * Splits "NAME:PORT[,OPTIONS]" ([v6]:PORT too): name copied out, port in

@@ -15,6 +15,9 @@ typedef struct kvr_router_discovery_s {
     kvr_dns_watch_t *watches[KVR_ROUTER_MAX_ENGINE_DNS];
     size_t n_watches;
     size_t n_running;               /* watches not yet stopped */
+    /* Engines a name removed whose requests were still in flight: logged once they drained. */
+    uint32_t draining[KVR_MAX_ENGINES];
+    uint32_t n_draining;
     void (*done)(kvr_router_t *r);
 } kvr_router_discovery_t;
 
@@ -55,6 +58,31 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
     KVR_INFO("discovery_engine_draining name=%s engine=%s index=%u in_flight=%u", w->spec, url, e->index,
              e->shadow_requests);
     kvr_router_remove_engine(r, e);
+    if (e->shadow_requests == 0)
+        return;
+    for (uint32_t i = 0; i < d->n_draining; i++)
+        if (d->draining[i] == e->index)
+            return;
+    if (d->n_draining < KVR_MAX_ENGINES)
+        d->draining[d->n_draining++] = e->index;
+}
+
+/* After each answer: the engines whose last request ended since are said to be gone. */
+static void on_answered(kvr_dns_watch_t *w, void *user)
+{
+    (void)w;
+    kvr_router_discovery_t *d = user;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < d->n_draining; i++) {
+        kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        if (e && e->removed && e->shadow_requests > 0) {
+            d->draining[kept++] = d->draining[i];
+            continue;
+        }
+        if (e && e->removed)
+            KVR_INFO("discovery_engine_drained engine=%s index=%u", e->id, e->index);
+    }
+    d->n_draining = kept;
 }
 
 int kvr_router_discovery_start(kvr_router_t *r)
@@ -74,6 +102,8 @@ int kvr_router_discovery_start(kvr_router_t *r)
             .max_members = KVR_MAX_ENGINES,
             .join = on_join,
             .leave = on_leave,
+            .answered = on_answered,
+            .family = kvr_dns_watch_family(r->cfg.engine_dns_family),
             .user = d,
         };
         kvr_dns_watch_t *w = calloc(1, sizeof *w);
@@ -147,6 +177,15 @@ bool kvr_router_discovery_owns(kvr_router_t *r, const char *id)
 void kvr_router_discovery_metrics(kvr_router_t *r, kvr_prom_writer_t *w)
 {
     kvr_router_discovery_t *d = r->discovery;
-    if (d && d->n_watches)
-        kvr_dns_watch_metrics(w, "kvroute", d->watches, d->n_watches);
+    if (!d || !d->n_watches)
+        return;
+    kvr_dns_watch_metrics(w, "kvroute", d->watches, d->n_watches);
+    uint32_t draining = 0;
+    for (uint32_t i = 0; i < d->n_draining; i++) {
+        const kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        draining += e && e->removed && e->shadow_requests > 0;
+    }
+    kvr_prom_family(w, "kvroute_discovery_draining", KVR_PROM_GAUGE,
+                    "engines a name removed whose in-flight requests have not all finished");
+    kvr_prom_sample_u64(w, "kvroute_discovery_draining", NULL, 0, draining);
 }

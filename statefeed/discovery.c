@@ -81,6 +81,7 @@ int kvr__feed_discovery_start(kvr__feed_t *feed)
             .max_members = feed->cfg.capacity,
             .join = on_join,
             .leave = on_leave,
+            .family = kvr_dns_watch_family(feed->cfg.engine_dns_family),
             .user = d,
         };
         kvr_dns_watch_t *w = calloc(1, sizeof *w);

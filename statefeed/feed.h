@@ -51,6 +51,7 @@ typedef struct kvr__feed_config_s {
     kvr__feed_engine_dns_t engine_dns[KVR_FEED_MAX_ENGINE_DNS];
     unsigned engine_dns_count;
     uint64_t engine_dns_interval_s;
+    int engine_dns_family;            /* index of kvr_dns_watch_family_names */
     uint32_t engine_dns_drain_after;
     char config_path[1024];
     char shm_name[256];

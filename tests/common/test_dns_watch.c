@@ -217,3 +217,25 @@ Test(dns_watch, a_numeric_name_resolves_on_the_loop_and_stops_cleanly, .timeout 
     kvr_dns_watch_close(&w);
     cr_assert_eq(uv_loop_close(&loop), 0);
 }
+
+Test(dns_watch, a_family_filter_keeps_only_that_family, .timeout = 10.)
+{
+    uv_loop_t loop;
+    cr_assert_eq(uv_loop_init(&loop), 0);
+    owner_t o;
+    memset(&o, 0, sizeof o);
+    kvr_dns_watch_config_t cfg = {.spec = "[::1]:8000", .interval_ms = 1000, .drain_after = 2, .max_members = 4,
+                                  .join = on_join, .leave = on_leave, .user = &o,
+                                  .family = kvr_dns_watch_family(1)};
+    kvr_dns_watch_t w;
+    cr_assert_eq(kvr_dns_watch_init(&w, &loop, &cfg), 0);
+    cr_assert_eq(kvr_dns_watch_start(&w), 0);
+    while (w.resolutions_total == 0)
+        uv_run(&loop, UV_RUN_ONCE);
+    cr_assert_eq(o.n_joined, 0, "an IPv6 address joined an ipv4 watch");
+    cr_assert_eq(w.resolve_failures_total, 1);
+    kvr_dns_watch_stop(&w, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    kvr_dns_watch_close(&w);
+    cr_assert_eq(uv_loop_close(&loop), 0);
+}

@@ -288,6 +288,7 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     cr_assert_eq(engine_entry(victim, &removed, &in_flight), 1, "a draining engine is listed");
     cr_assert(removed);
     cr_assert_eq(in_flight, 1, "the stream on the removed engine is still in flight");
+    cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 1);
     /* No new request reaches it. */
     for (int i = 0; i < 6; i++) {
         char *resp = NULL;
@@ -306,6 +307,10 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     cr_assert(kvr_harness_wait_zero(&h, 10000), "shadow counters left charged");
     cr_assert(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000));
     cr_assert_eq(engine_entry(victim, &removed, &in_flight), 0, "the drained engine is gone from /engines");
+    cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 0);
+    char drained[128];
+    snprintf(drained, sizeof drained, "discovery_engine_drained engine=%s ", victim);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, drained, 10000), "no drained line; see %s", h.log_path);
 
     /* The name stops resolving: counted, every engine kept. */
     for (int i = 0; i < N_SIMS; i++)
