@@ -166,12 +166,16 @@ void kvr_dns_watch_apply(kvr_dns_watch_t *w, const char *const *urls, size_t n_u
         kvr_dns_watch_failed(w, UV_ENOMEM);
         return;
     }
-    memcpy(sorted, urls, n_urls * sizeof *sorted);
-    qsort(sorted, n_urls, sizeof *sorted, compare_urls);
     size_t n = 0;
     for (size_t i = 0; i < n_urls; i++)
-        if (n == 0 || strcmp(sorted[n - 1], sorted[i]) != 0)
-            sorted[n++] = sorted[i];
+        if (strnlen(urls[i], KVR_DNS_WATCH_URL_MAX) < KVR_DNS_WATCH_URL_MAX) /* no engine URL is longer */
+            sorted[n++] = urls[i];
+    qsort(sorted, n, sizeof *sorted, compare_urls);
+    size_t kept_urls = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kept_urls == 0 || strcmp(sorted[kept_urls - 1], sorted[i]) != 0)
+            sorted[kept_urls++] = sorted[i];
+    n = kept_urls;
 
     /* Members missing from this answer: drained after drain_after answers in a row. */
     uint32_t kept = 0;

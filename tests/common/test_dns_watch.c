@@ -239,3 +239,20 @@ Test(dns_watch, a_family_filter_keeps_only_that_family, .timeout = 10.)
     kvr_dns_watch_close(&w);
     cr_assert_eq(uv_loop_close(&loop), 0);
 }
+
+Test(dns_watch, an_address_longer_than_any_engine_url_is_ignored)
+{
+    kvr_dns_watch_t w;
+    owner_t o;
+    watch_init(&w, &o, 1, 16);
+    char longer[200];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    memcpy(longer, "http://", 7);
+    APPLY(&w, longer, "http://10.0.0.1:8000");
+    APPLY(&w, longer, "http://10.0.0.1:8000");
+    cr_assert_eq(o.n_joined, 1, "a truncated URL was taken for an engine");
+    cr_assert_eq(o.n_left, 0);
+    cr_assert_eq(w.n_members, 1);
+    kvr_dns_watch_close(&w);
+}
