@@ -96,22 +96,35 @@ typedef struct {
 static bool accepts(void *arg)
 {
     const addr_t *a = arg;
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(a->port)};
-    inet_pton(AF_INET, a->host, &sin.sin_addr);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
+    if (strchr(a->host, ':')) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(a->port);
+        inet_pton(AF_INET6, a->host, &in6->sin6_addr);
+        len = sizeof *in6;
+    } else {
+        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+        in->sin_family = AF_INET;
+        in->sin_port = htons(a->port);
+        inet_pton(AF_INET, a->host, &in->sin_addr);
+        len = sizeof *in;
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) == 0;
     if (fd >= 0)
         close(fd);
     return ok;
 }
 
-static void start_router(uint16_t engine_port)
+static void start_router(const char *name, uint16_t engine_port)
 {
     memset(&h, 0, sizeof h);
     h.port = kvr_test_free_port();
     char listen[32], dns[64];
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
-    snprintf(dns, sizeof dns, NAME ":%u", engine_port);
+    snprintf(dns, sizeof dns, "%s:%u", name, engine_port);
     const char *argv[] = {
         access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare", "-m", "sh", "-c",
         "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && exec \"$@\"",
@@ -217,20 +230,57 @@ static const char *metric_name(char *out, size_t cap, const char *family, uint16
     return out;
 }
 
-Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
+/* The scratch directory: hosts file, resolv.conf, an engine-less config. Skips without namespaces. */
+static void scratch_setup(const char *hosts)
 {
     kvr_test_unique_name(dir, sizeof dir, "/tmp/kvroute-discovery");
     cr_assert_eq(mkdir(dir, 0700), 0);
     snprintf(hosts_path, sizeof hosts_path, "%s/hosts", dir);
     snprintf(resolv_path, sizeof resolv_path, "%s/resolv.conf", dir);
     snprintf(config_path, sizeof config_path, "%s/kvroute.conf", dir);
-    write_file(hosts_path, hosts_text);
+    write_file(hosts_path, hosts);
     write_file(config_path, "# engines come from --engine-dns only\n");
     /* Nothing listens on port 53 here: a name missing from the hosts file fails at once. */
     write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
     if (!namespace_works())
         cr_skip_test("needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute a "
                      "private /etc/hosts");
+}
+
+Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
+{
+    scratch_setup("127.0.0.1 localhost\n::1 " NAME "\n");
+    uint16_t port = kvr_test_free_port();
+    char port_text[8];
+    snprintf(port_text, sizeof port_text, "%u", port);
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--host", "::1", "--port", port_text,
+                          "--log-level", "warn", NULL};
+    sims[0] = kvr_test_spawn((char *const *)argv, NULL);
+    cr_assert_gt(sims[0], 0);
+    addr_t a = {"::1", port};
+    cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on [::1]:%u", port);
+    start_router(NAME, port);
+    char m_engines[128], url[64];
+    metric_name(m_engines, sizeof m_engines, "engines", port);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 1, 20000), "no engine discovered; see %s", h.log_path);
+    snprintf(url, sizeof url, "http://[::1]:%u", port);
+    bool removed = true;
+    int in_flight = -1;
+    cr_assert_eq(engine_entry(url, &removed, &in_flight), 1, "%s not in /engines; see %s", url, h.log_path);
+    cr_assert(!removed);
+    char *resp = NULL;
+    int status = kvr_test_http(h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+                               "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
+    cr_assert_eq(status, 200);
+    char engine[64];
+    cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
+    cr_assert_str_eq(engine, url);
+    free(resp);
+}
+
+Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
+{
+    scratch_setup(hosts_text);
 
     uint16_t port = kvr_test_free_port();
     char port_text[8];
@@ -245,7 +295,7 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
         addr_t a = {host, port};
         cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u", host, port);
     }
-    start_router(port);
+    start_router(NAME, port);
     char m_engines[128], m_added[128], m_removed[128], m_failures[128];
     metric_name(m_engines, sizeof m_engines, "engines", port);
     metric_name(m_added, sizeof m_added, "engines_added_total", port);
