@@ -22,7 +22,8 @@ int kvr_dns_watch_family(int index)
     return index == 1 ? AF_INET : index == 2 ? AF_INET6 : AF_UNSPEC;
 }
 
-int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t *port, const char **options)
+int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t *port,
+                        const char **options)
 {
     const char *comma = strchr(text, ',');
     size_t len = comma ? (size_t)(comma - text) : strlen(text);
@@ -38,8 +39,8 @@ int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t 
         h++;
         n -= 2;
     }
-    if (n == 0 || n >= name_len || n >= KVR_DNS_WATCH_NAME_MAX || memchr(h, '[', n) || memchr(h, ']', n) ||
-        memchr(h, '/', n))
+    if (n == 0 || n >= name_len || n >= KVR_DNS_WATCH_NAME_MAX || memchr(h, '[', n) ||
+        memchr(h, ']', n) || memchr(h, '/', n))
         return -EINVAL;
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)h[i] <= ' ' || (unsigned char)h[i] >= 0x7f)
@@ -143,15 +144,16 @@ static void join(kvr_dns_watch_t *w, kvr_dns_watch_member_t *m)
     if (rc == 0) {
         m->owned = true;
         w->added_total++;
-        KVR_INFO("discovery_engine_added name=%s engine=%s members=%u", w->spec, m->url, w->n_members);
+        KVR_INFO("discovery_engine_added name=%s engine=%s members=%u", w->spec, m->url,
+                 w->n_members);
         return;
     }
     if (rc == -EEXIST)
         return;
     w->add_failures_total++;
     if (rc != w->last_join_error)
-        KVR_WARN("discovery_add_failed name=%s engine=%s error=\"%s\" retry=next_answer", w->spec, m->url,
-                 kvr_strerror(rc));
+        KVR_WARN("discovery_add_failed name=%s engine=%s error=\"%s\" retry=next_answer", w->spec,
+                 m->url, kvr_strerror(rc));
     w->last_join_error = rc;
 }
 
@@ -168,7 +170,8 @@ void kvr_dns_watch_apply(kvr_dns_watch_t *w, const char *const *urls, size_t n_u
     }
     size_t n = 0;
     for (size_t i = 0; i < n_urls; i++)
-        if (strnlen(urls[i], KVR_DNS_WATCH_URL_MAX) < KVR_DNS_WATCH_URL_MAX) /* no engine URL is longer */
+        if (strnlen(urls[i], KVR_DNS_WATCH_URL_MAX) <
+            KVR_DNS_WATCH_URL_MAX) /* no engine URL is longer */
             sorted[n++] = urls[i];
     qsort(sorted, n, sizeof *sorted, compare_urls);
     size_t kept_urls = 0;
@@ -186,8 +189,8 @@ void kvr_dns_watch_apply(kvr_dns_watch_t *w, const char *const *urls, size_t n_u
         } else if (++m.missing >= w->cfg.drain_after) {
             if (m.owned) {
                 w->removed_total++;
-                KVR_INFO("discovery_engine_removed name=%s engine=%s missing_answers=%u", w->spec, m.url,
-                         m.missing);
+                KVR_INFO("discovery_engine_removed name=%s engine=%s missing_answers=%u", w->spec,
+                         m.url, m.missing);
                 w->cfg.leave(w, m.url, w->cfg.user);
             }
             continue;
@@ -195,7 +198,7 @@ void kvr_dns_watch_apply(kvr_dns_watch_t *w, const char *const *urls, size_t n_u
         w->members[kept++] = m;
     }
     w->n_members = kept;
-    /* Members that stay but are not ours: the engine may have gone (reload, admin) and be ours to add. */
+    /* Members that stay but are not ours: their engine may have gone (reload, admin), ours to add. */
     for (uint32_t i = 0; i < w->n_members; i++)
         if (!w->members[i].owned && w->members[i].missing == 0)
             join(w, &w->members[i]);
@@ -215,8 +218,8 @@ void kvr_dns_watch_apply(kvr_dns_watch_t *w, const char *const *urls, size_t n_u
     }
     w->dropped_total += dropped;
     if (dropped != w->last_dropped)
-        KVR_WARN("discovery_answer_capped name=%s addresses=%zu members=%u max=%u dropped=%u", w->spec, n,
-                 w->n_members, w->cfg.max_members, dropped);
+        KVR_WARN("discovery_answer_capped name=%s addresses=%zu members=%u max=%u dropped=%u",
+                 w->spec, n, w->n_members, w->cfg.max_members, dropped);
     w->last_dropped = dropped;
     free(sorted);
 }
@@ -225,8 +228,8 @@ void kvr_dns_watch_failed(kvr_dns_watch_t *w, int uv_error)
 {
     w->resolve_failures_total++;
     if (uv_error != w->last_error)
-        KVR_WARN("discovery_resolve_failed name=%s error=\"%s\" engines_kept=%u", w->spec, uv_strerror(uv_error),
-                 kvr_dns_watch_owned(w));
+        KVR_WARN("discovery_resolve_failed name=%s error=\"%s\" engines_kept=%u", w->spec,
+                 uv_strerror(uv_error), kvr_dns_watch_owned(w));
     w->last_error = uv_error;
 }
 
@@ -258,7 +261,7 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
         size_t n = 0;
         for (struct addrinfo *ai = res; ai; ai = ai->ai_next)
             n++;
-        char (*buf)[KVR_DNS_WATCH_URL_MAX] = malloc((n ? n : 1) * sizeof *buf);
+        char(*buf)[KVR_DNS_WATCH_URL_MAX] = malloc((n ? n : 1) * sizeof *buf);
         const char **urls = malloc((n ? n : 1) * sizeof *urls);
         if (!buf || !urls) {
             kvr_dns_watch_failed(w, UV_ENOMEM);
@@ -282,7 +285,8 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 
 static void resolve(kvr_dns_watch_t *w)
 {
-    struct addrinfo hints = {.ai_family = w->cfg.family, .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP};
+    struct addrinfo hints = {
+        .ai_family = w->cfg.family, .ai_socktype = SOCK_STREAM, .ai_protocol = IPPROTO_TCP};
     w->req.data = w;
     int rc = uv_getaddrinfo(w->loop, &w->req, on_resolved, w->name, w->port, &hints);
     if (rc < 0) {
@@ -335,7 +339,8 @@ void kvr_dns_watch_stop(kvr_dns_watch_t *w, void (*stopped)(kvr_dns_watch_t *w))
         maybe_stopped(w);
 }
 
-void kvr_dns_watch_metrics(kvr_prom_writer_t *pw, const char *prefix, kvr_dns_watch_t *const *watches, size_t n)
+void kvr_dns_watch_metrics(kvr_prom_writer_t *pw, const char *prefix,
+                           kvr_dns_watch_t *const *watches, size_t n)
 {
     static const struct {
         const char *suffix;
@@ -346,16 +351,19 @@ void kvr_dns_watch_metrics(kvr_prom_writer_t *pw, const char *prefix, kvr_dns_wa
         {"engines", KVR_PROM_GAUGE, "engines this name added and has not removed", SIZE_MAX},
         {"resolutions_total", KVR_PROM_COUNTER, "resolutions of this name, failed ones included",
          offsetof(kvr_dns_watch_t, resolutions_total)},
-        {"resolve_failures_total", KVR_PROM_COUNTER, "resolutions that failed (every engine was kept)",
+        {"resolve_failures_total", KVR_PROM_COUNTER,
+         "resolutions that failed (every engine was kept)",
          offsetof(kvr_dns_watch_t, resolve_failures_total)},
         {"engines_added_total", KVR_PROM_COUNTER, "engines added because their address appeared",
          offsetof(kvr_dns_watch_t, added_total)},
         {"engines_removed_total", KVR_PROM_COUNTER,
          "engines drained and removed because their address stayed missing",
          offsetof(kvr_dns_watch_t, removed_total)},
-        {"add_failures_total", KVR_PROM_COUNTER, "addresses whose engine could not be added (retried)",
+        {"add_failures_total", KVR_PROM_COUNTER,
+         "addresses whose engine could not be added (retried)",
          offsetof(kvr_dns_watch_t, add_failures_total)},
-        {"addresses_dropped_total", KVR_PROM_COUNTER, "addresses beyond the engine table's capacity, per answer",
+        {"addresses_dropped_total", KVR_PROM_COUNTER,
+         "addresses beyond the engine table's capacity, per answer",
          offsetof(kvr_dns_watch_t, dropped_total)},
     };
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
@@ -365,8 +373,9 @@ void kvr_dns_watch_metrics(kvr_prom_writer_t *pw, const char *prefix, kvr_dns_wa
         for (size_t i = 0; i < n; i++) {
             const kvr_dns_watch_t *w = watches[i];
             kvr_prom_label_t l = {"name", w->spec};
-            uint64_t v = rows[r].offset == SIZE_MAX ? kvr_dns_watch_owned(w)
-                                                    : *(const uint64_t *)((const char *)w + rows[r].offset);
+            uint64_t v = rows[r].offset == SIZE_MAX
+                             ? kvr_dns_watch_owned(w)
+                             : *(const uint64_t *)((const char *)w + rows[r].offset);
             kvr_prom_sample_u64(pw, name, &l, 1, v);
         }
     }

@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <uv.h>
 
-#define KVR_DNS_WATCH_NAME_MAX 254   /* a DNS name of 253 bytes at most */
-#define KVR_DNS_WATCH_URL_MAX 72     /* "http://[" INET6_ADDRSTRLEN "]:65535" */
+#define KVR_DNS_WATCH_NAME_MAX 254 /* a DNS name of 253 bytes at most */
+#define KVR_DNS_WATCH_URL_MAX 72   /* "http://[" INET6_ADDRSTRLEN "]:65535" */
 
 typedef struct kvr_dns_watch_s kvr_dns_watch_t;
 
@@ -39,19 +39,20 @@ typedef void (*kvr_dns_watch_leave_fn)(kvr_dns_watch_t *w, const char *url, void
 
 typedef struct kvr_dns_watch_member_s {
     char url[KVR_DNS_WATCH_URL_MAX];
-    uint32_t missing;               /* successful answers in a row without it */
-    bool owned;                     /* join added it: leave removes it */
+    uint32_t missing; /* successful answers in a row without it */
+    bool owned;       /* join added it: leave removes it */
 } kvr_dns_watch_member_t;
 
 typedef struct kvr_dns_watch_config_s {
-    const char *spec;               /* NAME:PORT as given, for logs and metric labels */
-    uint64_t interval_ms;           /* between the end of one resolution and the next start */
-    uint32_t drain_after;           /* >= 1 */
-    uint32_t max_members;           /* the engine table's capacity */
+    const char *spec;     /* NAME:PORT as given, for logs and metric labels */
+    uint64_t interval_ms; /* between the end of one resolution and the next start */
+    uint32_t drain_after; /* >= 1 */
+    uint32_t max_members; /* the engine table's capacity */
     kvr_dns_watch_join_fn join;
     kvr_dns_watch_leave_fn leave;
-    void (*answered)(kvr_dns_watch_t *w, void *user); /* after each resolution, failed or not; may be NULL */
-    int family;                     /* AF_UNSPEC (both), AF_INET or AF_INET6 */
+    void (*answered)(kvr_dns_watch_t *w,
+                     void *user); /* after each resolution, failed or not; may be NULL */
+    int family;                   /* AF_UNSPEC (both), AF_INET or AF_INET6 */
     void *user;
 } kvr_dns_watch_config_t;
 
@@ -68,9 +69,9 @@ struct kvr_dns_watch_s {
     bool resolving;
     bool stopping;
     bool timer_open;
-    int last_error;                 /* the last resolution's error, 0 after a good one (logged on change) */
-    int last_join_error;            /* logged on change */
-    uint32_t last_dropped;          /* logged on change */
+    int last_error;        /* the last resolution's error, 0 after a good one (logged on change) */
+    int last_join_error;   /* logged on change */
+    uint32_t last_dropped; /* logged on change */
     void (*on_stopped)(kvr_dns_watch_t *w);
     /* Totals for /metrics. */
     uint64_t resolutions_total;
@@ -78,7 +79,7 @@ struct kvr_dns_watch_s {
     uint64_t added_total;
     uint64_t removed_total;
     uint64_t add_failures_total;
-    uint64_t dropped_total;         /* addresses over max_members, summed over answers */
+    uint64_t dropped_total; /* addresses over max_members, summed over answers */
 };
 
 /** The --engine-dns-family names, NULL-terminated: "any", "ipv4", "ipv6". */
@@ -91,7 +92,8 @@ int kvr_dns_watch_family(int index);
  * [1, 65535], *options set to what follows the first comma ("" when none).
  * 0 or -EINVAL.
  */
-int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t *port, const char **options);
+int kvr_dns_watch_parse(const char *text, char *name, size_t name_len, uint16_t *port,
+                        const char **options);
 /** "http://ADDR:PORT" or "http://[ADDR6]:PORT" for a numeric address; 0 or -EINVAL. */
 int kvr_dns_watch_url(const struct sockaddr *sa, char *out, size_t out_len);
 /** Prepares w on loop from cfg (spec parsed, options ignored); 0 or -EINVAL / -ENOMEM. */
@@ -123,9 +125,9 @@ struct kvr_prom_writer_s;
  * engines_added_total, engines_removed_total, add_failures_total,
  * addresses_dropped_total).
  */
-void kvr_dns_watch_metrics(struct kvr_prom_writer_s *pw, const char *prefix, kvr_dns_watch_t *const *watches,
-                           size_t n);
-/** Records a failed resolution (a negative libuv error): counted, logged on change, nothing removed. */
+void kvr_dns_watch_metrics(struct kvr_prom_writer_s *pw, const char *prefix,
+                           kvr_dns_watch_t *const *watches, size_t n);
+/** Records a failed resolution (a negative libuv error): counted, logged on change, no removal. */
 void kvr_dns_watch_failed(kvr_dns_watch_t *w, int uv_error);
 
 #endif

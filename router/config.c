@@ -40,9 +40,11 @@ static const kvr_opt_t options[] = {
                        "finish) and removed. A failed resolution keeps every engine"),
     KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
                     "--engine-dns: seconds between the end of one resolution and the next"),
-    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any", kvr_dns_watch_family_names,
-                     "--engine-dns: which addresses of the answer are engines; on a dual-stack cluster a pod has "
-                     "an A and an AAAA record, so pick one family or it counts as two engines"),
+    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",
+                     kvr_dns_watch_family_names,
+                     "--engine-dns: which addresses of the answer are engines; on a dual-stack "
+                     "cluster a pod has an A and an AAAA record, so pick one family or it counts "
+                     "as two engines"),
     KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
                     "--engine-dns: an address must be missing from N answers in a row before its engine is "
                     "drained, so an answer that flaps every period moves no engine"),
@@ -213,7 +215,8 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char
     if (kvr_dns_watch_parse(v, name, sizeof name, &port, &rest) < 0)
         return -EINVAL;
     if (rest[0]) {
-        snprintf(err, err_len, "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
+        snprintf(err, err_len,
+                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
         return -EINVAL;
     }
     for (size_t i = 0; i < cfg->n_engine_dns; i++)

@@ -14,7 +14,7 @@ typedef struct kvr_router_discovery_s {
     kvr_router_t *router;
     kvr_dns_watch_t *watches[KVR_ROUTER_MAX_ENGINE_DNS];
     size_t n_watches;
-    size_t n_running;               /* watches not yet stopped */
+    size_t n_running; /* watches not yet stopped */
     /* Engines a name removed whose requests were still in flight: logged once they drained. */
     uint32_t draining[KVR_MAX_ENGINES];
     uint32_t n_draining;
@@ -46,7 +46,8 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
         return;
     /* Another name that answers this address too takes it over: the engine stays. */
     for (size_t i = 0; i < d->n_watches; i++) {
-        kvr_dns_watch_member_t *m = d->watches[i] == w ? NULL : kvr_dns_watch_find(d->watches[i], url);
+        kvr_dns_watch_member_t *m = d->watches[i] == w ? NULL
+                                                       : kvr_dns_watch_find(d->watches[i], url);
         if (m && m->missing == 0) {
             m->owned = true;
             return;
@@ -55,8 +56,8 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
     kvr_engine_t *e = kvr_decide_find_engine(&r->decider, url);
     if (!e)
         return;
-    KVR_INFO("discovery_engine_draining name=%s engine=%s index=%u in_flight=%u", w->spec, url, e->index,
-             e->shadow_requests);
+    KVR_INFO("discovery_engine_draining name=%s engine=%s index=%u in_flight=%u", w->spec, url,
+             e->index, e->shadow_requests);
     kvr_router_remove_engine(r, e);
     if (e->shadow_requests == 0)
         return;
@@ -117,7 +118,8 @@ int kvr_router_discovery_start(kvr_router_t *r)
             free(w);
         }
         if (rc < 0) {
-            KVR_ERROR("discovery_start_failed name=%s error=\"%s\"", r->cfg.engine_dns[i], kvr_strerror(rc));
+            KVR_ERROR("discovery_start_failed name=%s error=\"%s\"", r->cfg.engine_dns[i],
+                      kvr_strerror(rc));
             return rc; /* kvr_router_stop closes what started */
         }
         d->n_running++;

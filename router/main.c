@@ -113,7 +113,8 @@ int main(int argc, char **argv)
     kvr_log_init("kvroute", cfg.log_level);
     signal(SIGPIPE, SIG_IGN);
     if (cfg.n_engines == 0 && cfg.n_engine_dns == 0)
-        KVR_WARN("no_engines hint=\"add --engine URL or --engine-dns NAME:PORT, or POST /engines with --admin-token\"");
+        KVR_WARN("no_engines hint=\"add --engine URL or --engine-dns NAME:PORT, or POST /engines "
+                 "with --admin-token\"");
 
     int rc_loop = uv_loop_init(&app.loop);
     if (rc_loop < 0) {

@@ -206,7 +206,10 @@ void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
         on_server_closed(r);
 }
 
-/* The engine list of --config becomes the table (engines --engine-dns added stay); other flags keep their start-up values. */
+/*
+ * The engine list of --config becomes the table (engines --engine-dns added
+ * stay); other flags keep their start-up values.
+ */
 int kvr_router_reload(kvr_router_t *r)
 {
     if (!r->cfg.config_file[0]) {

@@ -48,7 +48,8 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
     kvr__discovery_t *d = user;
     /* Another name that answers this address too takes it over: the slot stays. */
     for (size_t i = 0; i < d->n_watches; i++) {
-        kvr_dns_watch_member_t *m = d->watches[i] == w ? NULL : kvr_dns_watch_find(d->watches[i], url);
+        kvr_dns_watch_member_t *m = d->watches[i] == w ? NULL
+                                                       : kvr_dns_watch_find(d->watches[i], url);
         if (m && m->missing == 0) {
             m->owned = true;
             return;
@@ -115,7 +116,7 @@ void kvr__feed_discovery_stop(kvr__feed_t *feed)
         return;
     for (size_t i = 0; i < d->n_watches; i++)
         kvr_dns_watch_stop(d->watches[i], NULL);
-    /* A resolution already running on the threadpool is waited for: its request points into the watch. */
+    /* A resolution running on the threadpool is waited for: its request points into the watch. */
     uv_run(&d->loop, UV_RUN_DEFAULT);
     for (size_t i = 0; i < d->n_watches; i++) {
         kvr_dns_watch_close(d->watches[i]);

@@ -14,8 +14,8 @@ typedef struct {
     int n_joined;
     char left[64][KVR_DNS_WATCH_URL_MAX];
     int n_left;
-    const char *exists;             /* join answers -EEXIST for this URL */
-    int fail_rc;                    /* join answers this for every URL when non-zero */
+    const char *exists; /* join answers -EEXIST for this URL */
+    int fail_rc;        /* join answers this for every URL when non-zero */
 } owner_t;
 
 static int on_join(kvr_dns_watch_t *w, const char *url, void *user)
@@ -40,15 +40,20 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
 static void watch_init(kvr_dns_watch_t *w, owner_t *o, uint32_t drain_after, uint32_t max)
 {
     memset(o, 0, sizeof *o);
-    kvr_dns_watch_config_t cfg = {.spec = "pool.test:8000", .interval_ms = 1000, .drain_after = drain_after,
-                                  .max_members = max, .join = on_join, .leave = on_leave, .user = o};
+    kvr_dns_watch_config_t cfg = {.spec = "pool.test:8000",
+                                  .interval_ms = 1000,
+                                  .drain_after = drain_after,
+                                  .max_members = max,
+                                  .join = on_join,
+                                  .leave = on_leave,
+                                  .user = o};
     cr_assert_eq(kvr_dns_watch_init(w, NULL, &cfg), 0);
 }
 
-#define APPLY(w, ...)                                                            \
-    do {                                                                         \
-        const char *urls_[] = {__VA_ARGS__};                                     \
-        kvr_dns_watch_apply((w), urls_, sizeof urls_ / sizeof urls_[0]);         \
+#define APPLY(w, ...)                                                                              \
+    do {                                                                                           \
+        const char *urls_[] = {__VA_ARGS__};                                                       \
+        kvr_dns_watch_apply((w), urls_, sizeof urls_ / sizeof urls_[0]);                           \
     } while (0)
 
 Test(dns_watch, parse_accepts_names_and_bracketed_v6_rejects_the_rest)
@@ -60,14 +65,16 @@ Test(dns_watch, parse_accepts_names_and_bracketed_v6_rejects_the_rest)
     cr_assert_str_eq(name, "engines.ns.svc");
     cr_assert_eq(port, 8000);
     cr_assert_str_eq(rest, "");
-    cr_assert_eq(kvr_dns_watch_parse("[::1]:30000,kind=sglang", name, sizeof name, &port, &rest), 0);
+    cr_assert_eq(kvr_dns_watch_parse("[::1]:30000,kind=sglang", name, sizeof name, &port, &rest),
+                 0);
     cr_assert_str_eq(name, "::1");
     cr_assert_eq(port, 30000);
     cr_assert_str_eq(rest, "kind=sglang");
-    const char *bad[] = {"", "name", "name:", ":80", "name:0", "name:65536", "name:80x", "na me:80",
-                         "a/b:80", "[::1:80", "name:123456", "[]:80"};
+    const char *bad[] = {"",         "name",     "name:",  ":80",     "name:0",      "name:65536",
+                         "name:80x", "na me:80", "a/b:80", "[::1:80", "name:123456", "[]:80"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        cr_expect_eq(kvr_dns_watch_parse(bad[i], name, sizeof name, &port, &rest), -EINVAL, "%s", bad[i]);
+        cr_expect_eq(kvr_dns_watch_parse(bad[i], name, sizeof name, &port, &rest), -EINVAL, "%s",
+                     bad[i]);
     char longname[400];
     memset(longname, 'a', 300);
     strcpy(longname + 300, ":80");
@@ -201,8 +208,13 @@ Test(dns_watch, a_numeric_name_resolves_on_the_loop_and_stops_cleanly, .timeout 
     cr_assert_eq(uv_loop_init(&loop), 0);
     owner_t o;
     memset(&o, 0, sizeof o);
-    kvr_dns_watch_config_t cfg = {.spec = "[::1]:8000", .interval_ms = 1000, .drain_after = 2,
-                                  .max_members = 4, .join = on_join, .leave = on_leave, .user = &o};
+    kvr_dns_watch_config_t cfg = {.spec = "[::1]:8000",
+                                  .interval_ms = 1000,
+                                  .drain_after = 2,
+                                  .max_members = 4,
+                                  .join = on_join,
+                                  .leave = on_leave,
+                                  .user = &o};
     kvr_dns_watch_t w;
     cr_assert_eq(kvr_dns_watch_init(&w, &loop, &cfg), 0);
     cr_assert_eq(kvr_dns_watch_start(&w), 0);
@@ -224,8 +236,13 @@ Test(dns_watch, a_family_filter_keeps_only_that_family, .timeout = 10.)
     cr_assert_eq(uv_loop_init(&loop), 0);
     owner_t o;
     memset(&o, 0, sizeof o);
-    kvr_dns_watch_config_t cfg = {.spec = "[::1]:8000", .interval_ms = 1000, .drain_after = 2, .max_members = 4,
-                                  .join = on_join, .leave = on_leave, .user = &o,
+    kvr_dns_watch_config_t cfg = {.spec = "[::1]:8000",
+                                  .interval_ms = 1000,
+                                  .drain_after = 2,
+                                  .max_members = 4,
+                                  .join = on_join,
+                                  .leave = on_leave,
+                                  .user = &o,
                                   .family = kvr_dns_watch_family(1)};
     kvr_dns_watch_t w;
     cr_assert_eq(kvr_dns_watch_init(&w, &loop, &cfg), 0);

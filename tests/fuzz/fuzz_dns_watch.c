@@ -80,8 +80,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
 
     owner_t o = {0};
-    kvr_dns_watch_config_t cfg = {.spec = "fuzz.test:8000", .interval_ms = 1000, .drain_after = 2,
-                                  .max_members = MAX_MEMBERS, .join = on_join, .leave = on_leave, .user = &o};
+    kvr_dns_watch_config_t cfg = {.spec = "fuzz.test:8000",
+                                  .interval_ms = 1000,
+                                  .drain_after = 2,
+                                  .max_members = MAX_MEMBERS,
+                                  .join = on_join,
+                                  .leave = on_leave,
+                                  .user = &o};
     kvr_dns_watch_t w;
     if (kvr_dns_watch_init(&w, NULL, &cfg) != 0)
         abort();

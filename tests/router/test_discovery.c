@@ -82,8 +82,10 @@ static void write_file(const char *path, const char *text)
 static bool namespace_works(void)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
-             ">/dev/null 2>&1", hosts_path, NAME);
+    snprintf(cmd, sizeof cmd,
+             "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
+             ">/dev/null 2>&1",
+             hosts_path, NAME);
     int rc = system(cmd);
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
@@ -126,11 +128,30 @@ static void start_router(const char *name, uint16_t engine_port)
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
     snprintf(dns, sizeof dns, "%s:%u", name, engine_port);
     const char *argv[] = {
-        access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare", "-m", "sh", "-c",
+        access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare",
+        "-m",
+        "sh",
+        "-c",
         "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && exec \"$@\"",
-        "sh", hosts_path, resolv_path, kvr_test_bin("KVR_BIN_KVROUTE"), "--listen", listen, "--es", "0",
-        "--engine-dns", dns, "--engine-dns-interval-s", "1", "--engine-dns-drain-after", "2",
-        "--health-interval-ms", "200", "--config", config_path, NULL};
+        "sh",
+        hosts_path,
+        resolv_path,
+        kvr_test_bin("KVR_BIN_KVROUTE"),
+        "--listen",
+        listen,
+        "--es",
+        "0",
+        "--engine-dns",
+        dns,
+        "--engine-dns-interval-s",
+        "1",
+        "--engine-dns-drain-after",
+        "2",
+        "--health-interval-ms",
+        "200",
+        "--config",
+        config_path,
+        NULL};
     kvr_test_unique_name(h.log_path, sizeof h.log_path, "/tmp/kvroute-test-log");
     h.pid = kvr_test_spawn((char *const *)argv, h.log_path);
     cr_assert_gt(h.pid, 0);
@@ -153,10 +174,14 @@ static void stream_open(stream_t *s, unsigned max_tokens)
     struct timeval tv = {.tv_sec = 30};
     setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     char body[160], req[512];
-    int n = snprintf(body, sizeof body, "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hello\",\"max_tokens\":%u,"
-                     "\"stream\":true}", max_tokens);
-    n = snprintf(req, sizeof req, "POST /v1/completions HTTP/1.1\r\nHost: kvroute\r\nContent-Type: "
-                 "application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", n, body);
+    int n = snprintf(body, sizeof body,
+                     "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hello\",\"max_tokens\":%u,"
+                     "\"stream\":true}",
+                     max_tokens);
+    n = snprintf(req, sizeof req,
+                 "POST /v1/completions HTTP/1.1\r\nHost: kvroute\r\nContent-Type: "
+                 "application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+                 n, body);
     cr_assert_eq(write(s->fd, req, (size_t)n), n);
     while (!strstr(s->buf, "\r\n\r\n")) {
         ssize_t got = read(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len);
@@ -203,7 +228,8 @@ static int engine_entry(const char *id, bool *removed, int *in_flight)
         found = 1;
         *removed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "removed"));
         const cJSON *shadow = cJSON_GetObjectItemCaseSensitive(e, "shadow");
-        *in_flight = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(shadow, "requests"));
+        *in_flight = (int)cJSON_GetNumberValue(
+            cJSON_GetObjectItemCaseSensitive(shadow, "requests"));
     }
     cJSON_Delete(doc);
     return found;
@@ -219,7 +245,7 @@ static int live_engines(void)
     int n = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "engines"))
-    n += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "removed"));
+        n += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "removed"));
     cJSON_Delete(doc);
     return n;
 }
@@ -243,8 +269,9 @@ static void scratch_setup(const char *hosts)
     /* Nothing listens on port 53 here: a name missing from the hosts file fails at once. */
     write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
     if (!namespace_works())
-        cr_skip_test("needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute a "
-                     "private /etc/hosts");
+        cr_skip_test(
+            "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute a "
+            "private /etc/hosts");
 }
 
 Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
@@ -253,24 +280,34 @@ Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
     uint16_t port = kvr_test_free_port();
     char port_text[8];
     snprintf(port_text, sizeof port_text, "%u", port);
-    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--host", "::1", "--port", port_text,
-                          "--log-level", "warn", NULL};
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                          "--host",
+                          "::1",
+                          "--port",
+                          port_text,
+                          "--log-level",
+                          "warn",
+                          NULL};
     sims[0] = kvr_test_spawn((char *const *)argv, NULL);
     cr_assert_gt(sims[0], 0);
     addr_t a = {"::1", port};
-    cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on [::1]:%u", port);
+    cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on [::1]:%u",
+              port);
     start_router(NAME, port);
     char m_engines[128], url[64];
     metric_name(m_engines, sizeof m_engines, "engines", port);
-    cr_assert(kvr_harness_wait_metric(&h, m_engines, 1, 20000), "no engine discovered; see %s", h.log_path);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 1, 20000), "no engine discovered; see %s",
+              h.log_path);
     snprintf(url, sizeof url, "http://[::1]:%u", port);
     bool removed = true;
     int in_flight = -1;
-    cr_assert_eq(engine_entry(url, &removed, &in_flight), 1, "%s not in /engines; see %s", url, h.log_path);
+    cr_assert_eq(engine_entry(url, &removed, &in_flight), 1, "%s not in /engines; see %s", url,
+                 h.log_path);
     cr_assert(!removed);
     char *resp = NULL;
-    int status = kvr_test_http(h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
-                               "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
+    int status = kvr_test_http(
+        h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+        "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
     cr_assert_eq(status, 200);
     char engine[64];
     cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
@@ -288,12 +325,21 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     for (int i = 0; i < N_SIMS; i++) {
         char host[16];
         snprintf(host, sizeof host, "127.0.0.%d", 2 + i);
-        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--host", host, "--port", port_text,
-                              "--step-base-ms", "20", "--log-level", "warn", NULL};
+        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                              "--host",
+                              host,
+                              "--port",
+                              port_text,
+                              "--step-base-ms",
+                              "20",
+                              "--log-level",
+                              "warn",
+                              NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
         addr_t a = {host, port};
-        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u", host, port);
+        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u",
+                  host, port);
     }
     start_router(NAME, port);
     char m_engines[128], m_added[128], m_removed[128], m_failures[128];
@@ -301,7 +347,8 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     metric_name(m_added, sizeof m_added, "engines_added_total", port);
     metric_name(m_removed, sizeof m_removed, "engines_removed_total", port);
     metric_name(m_failures, sizeof m_failures, "resolve_failures_total", port);
-    cr_assert(kvr_harness_wait_metric(&h, m_engines, 2, 20000), "two engines not discovered; see %s", h.log_path);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 2, 20000),
+              "two engines not discovered; see %s", h.log_path);
 
     /* Two engines: two concurrent streams go one to each. */
     stream_t *s = calloc(N_SIMS, sizeof *s);
@@ -312,7 +359,8 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
 
     /* A third address appears: it joins and takes traffic. */
     set_listed(2, true);
-    cr_assert(kvr_harness_wait_metric(&h, m_engines, 3, 20000), "third engine did not join; see %s", h.log_path);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 3, 20000), "third engine did not join; see %s",
+              h.log_path);
     cr_assert_eq(kvr_harness_metric(&h, m_added), 3);
     /* SIGHUP re-reads a config without engines: the discovered ones stay. */
     cr_assert_eq(kill(h.pid, SIGHUP), 0);
@@ -331,7 +379,8 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     int victim_index = victim[strlen("http://127.0.0.")] - '2';
     cr_assert(victim_index >= 0 && victim_index < N_SIMS, "%s", victim);
     set_listed(victim_index, false);
-    cr_assert(kvr_harness_wait_metric(&h, m_removed, 1, 20000), "engine not removed; see %s", h.log_path);
+    cr_assert(kvr_harness_wait_metric(&h, m_removed, 1, 20000), "engine not removed; see %s",
+              h.log_path);
     cr_assert_eq(kvr_harness_metric(&h, m_engines), 2);
     bool removed = false;
     int in_flight = -1;
@@ -342,8 +391,9 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     /* No new request reaches it. */
     for (int i = 0; i < 6; i++) {
         char *resp = NULL;
-        int status = kvr_test_http(h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
-                                   "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
+        int status = kvr_test_http(
+            h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+            "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
         cr_assert_eq(status, 200);
         char engine[64];
         cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
@@ -356,17 +406,19 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     free(s);
     cr_assert(kvr_harness_wait_zero(&h, 10000), "shadow counters left charged");
     cr_assert(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000));
-    cr_assert_eq(engine_entry(victim, &removed, &in_flight), 0, "the drained engine is gone from /engines");
+    cr_assert_eq(engine_entry(victim, &removed, &in_flight), 0,
+                 "the drained engine is gone from /engines");
     cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 0);
     char drained[128];
     snprintf(drained, sizeof drained, "discovery_engine_drained engine=%s ", victim);
-    cr_assert(kvr_test_wait_file_contains(h.log_path, drained, 10000), "no drained line; see %s", h.log_path);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, drained, 10000), "no drained line; see %s",
+              h.log_path);
 
     /* The name stops resolving: counted, every engine kept. */
     for (int i = 0; i < N_SIMS; i++)
         set_listed(i, false);
-    cr_assert(kvr_harness_wait_metric_reach(&h, m_failures, 2, 20000), "resolution did not fail; see %s",
-              h.log_path);
+    cr_assert(kvr_harness_wait_metric_reach(&h, m_failures, 2, 20000),
+              "resolution did not fail; see %s", h.log_path);
     cr_assert_eq(kvr_harness_metric(&h, m_engines), 2);
     cr_assert_eq(kvr_harness_metric(&h, m_removed), 1);
     cr_assert(kvr_test_file_contains(h.log_path, "discovery_resolve_failed"));

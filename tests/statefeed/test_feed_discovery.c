@@ -72,8 +72,10 @@ static void write_file(const char *path, const char *text, mode_t mode)
 static bool namespace_works(void)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
-             ">/dev/null 2>&1", hosts_path, NAME);
+    snprintf(cmd, sizeof cmd,
+             "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
+             ">/dev/null 2>&1",
+             hosts_path, NAME);
     int rc = system(cmd);
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
@@ -144,14 +146,16 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
     write_file(hosts_path, hosts_text, 0644);
     write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n", 0644);
     if (!namespace_works())
-        cr_skip_test("needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute-statefeed "
-                     "a private /etc/hosts");
+        cr_skip_test(
+            "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute-statefeed "
+            "a private /etc/hosts");
     /* The harness starts KVR_BIN_KVROUTE_STATEFEED: this script runs the real one in the namespace. */
     char script[1024];
-    snprintf(script, sizeof script,
-             "#!/bin/sh\nexec unshare -m sh -c 'mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" "
-             "/etc/resolv.conf && shift 2 && exec \"$@\"' sh \"%s\" \"%s\" \"%s\" \"$@\"\n",
-             hosts_path, resolv_path, kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"));
+    snprintf(
+        script, sizeof script,
+        "#!/bin/sh\nexec unshare -m sh -c 'mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" "
+        "/etc/resolv.conf && shift 2 && exec \"$@\"' sh \"%s\" \"%s\" \"%s\" \"$@\"\n",
+        hosts_path, resolv_path, kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"));
     write_file(wrapper_path, script, 0755);
     setenv("KVR_BIN_KVROUTE_STATEFEED", wrapper_path, 1);
 
@@ -162,25 +166,39 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
         char host[16];
         snprintf(host, sizeof host, "127.0.0.%d", 2 + i);
         snprintf(urls[i], sizeof urls[i], "http://%s:%u", host, port);
-        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--host", host, "--port", port_text,
-                              "--log-level", "warn", NULL};
+        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                              "--host",
+                              host,
+                              "--port",
+                              port_text,
+                              "--log-level",
+                              "warn",
+                              NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
         addr_t a = {host, port};
-        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u", host, port);
+        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u",
+                  host, port);
     }
     uint16_t metrics_port = kvr_test_free_port();
     char dns[64], listen[32];
     snprintf(dns, sizeof dns, NAME ":%u", port);
     snprintf(listen, sizeof listen, "127.0.0.1:%u", metrics_port);
-    const char *extra[] = {"--engine-dns", dns, "--engine-dns-interval-s", "1", "--engine-dns-drain-after", "2",
-                           "--listen", listen, NULL};
+    const char *extra[] = {"--engine-dns",
+                           dns,
+                           "--engine-dns-interval-s",
+                           "1",
+                           "--engine-dns-drain-after",
+                           "2",
+                           "--listen",
+                           listen,
+                           NULL};
     cr_assert(feed_start(&feed, extra), "statefeed did not start; see %s", feed.log_path);
 
     kvr_engine_state_t st;
     for (int i = 0; i < N_SIMS; i++)
-        cr_assert(feed_wait(&feed, urls[i], feed_pred_healthy, NULL, 20000, &st), "%s got no healthy slot; see %s",
-                  urls[i], feed.log_path);
+        cr_assert(feed_wait(&feed, urls[i], feed_pred_healthy, NULL, 20000, &st),
+                  "%s got no healthy slot; see %s", urls[i], feed.log_path);
     uint64_t generation = kvr_shm_generation(&feed.shm);
 
     /* 127.0.0.2 leaves the answer: its slot is freed, the other one stays. */
@@ -189,24 +207,27 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
     cr_assert(kvr_test_wait_until(slot_is, &gone, 20000), "slot not freed; see %s", feed.log_path);
     cr_assert_geq(kvr_shm_find(&feed.shm, urls[1]), 0);
     char sample[160];
-    snprintf(sample, sizeof sample, "kvroute_statefeed_discovery_engines_removed_total{name=\"%s\"} ", dns);
+    snprintf(sample, sizeof sample,
+             "kvroute_statefeed_discovery_engines_removed_total{name=\"%s\"} ", dns);
     cr_assert_eq(metric(metrics_port, sample), 1);
 
     /* It comes back: a slot again, one more generation, healthy. */
     generation = kvr_shm_generation(&feed.shm);
     set_listed(0, true);
     slot_wait_t back = {urls[0], true, generation};
-    cr_assert(kvr_test_wait_until(slot_is, &back, 20000), "slot not given back; see %s", feed.log_path);
+    cr_assert(kvr_test_wait_until(slot_is, &back, 20000), "slot not given back; see %s",
+              feed.log_path);
     cr_assert(feed_wait(&feed, urls[0], feed_pred_healthy, NULL, 20000, &st));
 
     /* The name stops resolving: counted, both slots kept. */
     generation = kvr_shm_generation(&feed.shm);
     set_listed(0, false);
     set_listed(1, false);
-    snprintf(sample, sizeof sample, "kvroute_statefeed_discovery_resolve_failures_total{name=\"%s\"} ", dns);
+    snprintf(sample, sizeof sample,
+             "kvroute_statefeed_discovery_resolve_failures_total{name=\"%s\"} ", dns);
     metric_wait_t failures = {metrics_port, sample, 2};
-    cr_assert(kvr_test_wait_until(metric_reached, &failures, 20000), "resolution did not fail; see %s",
-              feed.log_path);
+    cr_assert(kvr_test_wait_until(metric_reached, &failures, 20000),
+              "resolution did not fail; see %s", feed.log_path);
     cr_assert_geq(kvr_shm_find(&feed.shm, urls[0]), 0);
     cr_assert_geq(kvr_shm_find(&feed.shm, urls[1]), 0);
     cr_assert_eq(kvr_shm_generation(&feed.shm), generation);
