@@ -17,10 +17,10 @@
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 static const char *const log_level_names[] = {"debug", "info", "warn", "error", NULL};
@@ -31,6 +31,8 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM("engine", "URL", NULL, parse_engine, "a base URL http://HOST:PORT", KVR_OPT_REPEAT,
                        "an engine's base URL, e.g. http://10.0.0.5:8000"),
+    KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
+                       "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
     KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT", NULL, parse_engine_dns,
                        "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
                        "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
@@ -48,8 +50,6 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
                     "--engine-dns: an address must be missing from N answers in a row before its engine is "
                     "drained, so an answer that flaps every period moves no engine"),
-    KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
-                       "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
                        "routing policy; 'sticky' = --placement oneshot + load_only"),
     KVR_OPT_ROW_CUSTOM("placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
@@ -205,29 +205,6 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *er
     return 0;
 }
 
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
-{
-    (void)opt;
-    kvr_router_config_t *cfg = obj;
-    char name[KVR_DNS_WATCH_NAME_MAX];
-    uint16_t port;
-    const char *rest;
-    if (kvr_dns_watch_parse(v, name, sizeof name, &port, &rest) < 0)
-        return -EINVAL;
-    if (rest[0]) {
-        snprintf(err, err_len,
-                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
-        return -EINVAL;
-    }
-    for (size_t i = 0; i < cfg->n_engine_dns; i++)
-        if (strcmp(cfg->engine_dns[i], v) == 0)
-            return 0; /* the same name twice is one name */
-    if (cfg->n_engine_dns == KVR_ROUTER_MAX_ENGINE_DNS)
-        return -EINVAL;
-    snprintf(cfg->engine_dns[cfg->n_engine_dns++], sizeof cfg->engine_dns[0], "%s", v);
-    return 0;
-}
-
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
 {
     (void)opt;
@@ -259,6 +236,29 @@ static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, ch
     (void)err_len;
     kvr_router_config_t *cfg = obj;
     return kvr_keys_config_parse(&cfg->keys, v);
+}
+
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+{
+    (void)opt;
+    kvr_router_config_t *cfg = obj;
+    char name[KVR_DNS_WATCH_NAME_MAX];
+    uint16_t port;
+    const char *rest;
+    if (kvr_dns_watch_parse(v, name, sizeof name, &port, &rest) < 0)
+        return -EINVAL;
+    if (rest[0]) {
+        snprintf(err, err_len,
+                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < cfg->n_engine_dns; i++)
+        if (strcmp(cfg->engine_dns[i], v) == 0)
+            return 0; /* the same name twice is one name */
+    if (cfg->n_engine_dns == KVR_ROUTER_MAX_ENGINE_DNS)
+        return -EINVAL;
+    snprintf(cfg->engine_dns[cfg->n_engine_dns++], sizeof cfg->engine_dns[0], "%s", v);
+    return 0;
 }
 
 int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err, size_t err_len)
