@@ -116,9 +116,11 @@ static double metric(uint16_t port, const char *sample)
     char *resp = NULL;
     double v = -1;
     if (kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 5000) == 200) {
-        const char *at = strstr(kvr_test_http_body(resp), sample);
+        char line_start[200];
+        snprintf(line_start, sizeof line_start, "\n%s", sample); /* a sample line, not its # HELP */
+        const char *at = strstr(kvr_test_http_body(resp), line_start);
         if (at)
-            v = strtod(at + strlen(sample), NULL);
+            v = strtod(at + strlen(line_start), NULL);
     }
     free(resp);
     return v;
@@ -136,14 +138,15 @@ static bool metric_reached(void *arg)
     return metric(w->port, w->sample) >= w->value;
 }
 
-Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
+/* The scratch files and a KVR_BIN_KVROUTE_STATEFEED that runs the real one over them; skips without namespaces. */
+static void scratch_setup(const char *hosts)
 {
     kvr_test_unique_name(dir, sizeof dir, "/tmp/kvroute-feed-discovery");
     cr_assert_eq(mkdir(dir, 0700), 0);
     snprintf(hosts_path, sizeof hosts_path, "%s/hosts", dir);
     snprintf(resolv_path, sizeof resolv_path, "%s/resolv.conf", dir);
     snprintf(wrapper_path, sizeof wrapper_path, "%s/statefeed-in-namespace", dir);
-    write_file(hosts_path, hosts_text, 0644);
+    write_file(hosts_path, hosts, 0644);
     write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n", 0644);
     if (!namespace_works())
         cr_skip_test(
@@ -159,6 +162,11 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
     write_file(wrapper_path, script, 0755);
     setenv("KVR_BIN_KVROUTE_STATEFEED", wrapper_path, 1);
 
+}
+
+Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
+{
+    scratch_setup(hosts_text);
     uint16_t port = kvr_test_free_port();
     char port_text[8], urls[N_SIMS][64];
     snprintf(port_text, sizeof port_text, "%u", port);
@@ -234,4 +242,40 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
     int status = feed_stop(&feed);
     feed.pid = 0;
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "statefeed exit status %d", status);
+}
+
+Test(feed_discovery, an_answer_beyond_the_capacity_is_capped_and_counted)
+{
+    char hosts[512] = "127.0.0.1 localhost\n";
+    for (int i = 0; i < 6; i++) {
+        size_t len = strlen(hosts);
+        snprintf(hosts + len, sizeof hosts - len, "127.0.0.%d " NAME "\n", 10 + i);
+    }
+    scratch_setup(hosts);
+    uint16_t metrics_port = kvr_test_free_port();
+    char dns[64], listen[32];
+    snprintf(dns, sizeof dns, NAME ":%u", kvr_test_free_port());
+    snprintf(listen, sizeof listen, "127.0.0.1:%u", metrics_port);
+    /* Nothing listens at these addresses: the slots exist, unhealthy; the cap is what counts. */
+    const char *extra[] = {"--engine-dns", dns, "--engine-dns-interval-s", "1", "--capacity", "4",
+                           "--listen", listen, NULL};
+    cr_assert(feed_start(&feed, extra), "statefeed did not start; see %s", feed.log_path);
+    char sample[160];
+    snprintf(sample, sizeof sample, "kvroute_statefeed_discovery_addresses_dropped_total{name=\"%s\"} ", dns);
+    metric_wait_t dropped = {metrics_port, sample, 4}; /* two per answer, two answers */
+    cr_assert(kvr_test_wait_until(metric_reached, &dropped, 20000), "no address dropped; see %s",
+              feed.log_path);
+    snprintf(sample, sizeof sample, "kvroute_statefeed_discovery_engines{name=\"%s\"} ", dns);
+    cr_assert_eq(metric(metrics_port, sample), 4);
+    cr_assert_eq(metric(metrics_port, "kvroute_statefeed_engines "), 4);
+    cr_assert(kvr_test_file_contains(feed.log_path, "discovery_answer_capped"));
+    /* Logged once per change, not once per answer. */
+    FILE *f = fopen(feed.log_path, "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    int capped_lines = 0;
+    while (fgets(line, sizeof line, f))
+        capped_lines += strstr(line, "discovery_answer_capped") != NULL;
+    fclose(f);
+    cr_assert_eq(capped_lines, 1);
 }
