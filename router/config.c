@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/dns_watch.h"
 #include "common/options.h"
 #include "router/decide.h"
 #include "router/engine_url.h"
@@ -20,6 +21,7 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *er
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 static const char *const log_level_names[] = {"debug", "info", "warn", "error", NULL};
@@ -34,6 +36,23 @@ static const kvr_opt_t options[] = {
                        "(repeat for several), else they are learnt from its /v1/models"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
                        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
+    KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT", NULL, parse_engine_dns,
+                       "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
+                       "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
+                       "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6); re-resolved every "
+                       "--engine-dns-interval-s off the event loop. New addresses are added; one missing from "
+                       "--engine-dns-drain-after answers in a row is drained (no new requests, in-flight ones "
+                       "finish) and removed. A failed resolution keeps every engine"),
+    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
+                    "--engine-dns: seconds between the end of one resolution and the next"),
+    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",
+                     kvr_dns_watch_family_names,
+                     "--engine-dns: which addresses of the answer are engines; on a dual-stack "
+                     "cluster a pod has an A and an AAAA record, so pick one family or it counts "
+                     "as two engines"),
+    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
+                    "--engine-dns: an address must be missing from N answers in a row before its engine is "
+                    "drained, so an answer that flaps every period moves no engine"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
                        "routing policy; 'sticky' = --placement oneshot + load_only"),
     KVR_OPT_ROW_CUSTOM("placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
@@ -238,6 +257,29 @@ static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, ch
     return kvr_keys_config_parse(&cfg->keys, v);
 }
 
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+{
+    (void)opt;
+    kvr_router_config_t *cfg = obj;
+    char name[KVR_DNS_WATCH_NAME_MAX];
+    uint16_t port;
+    const char *rest;
+    if (kvr_dns_watch_parse(v, name, sizeof name, &port, &rest) < 0)
+        return -EINVAL;
+    if (rest[0]) {
+        snprintf(err, err_len,
+                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
+        return -EINVAL;
+    }
+    for (size_t i = 0; i < cfg->n_engine_dns; i++)
+        if (strcmp(cfg->engine_dns[i], v) == 0)
+            return 0; /* the same name twice is one name */
+    if (cfg->n_engine_dns == KVR_ROUTER_MAX_ENGINE_DNS)
+        return -EINVAL;
+    snprintf(cfg->engine_dns[cfg->n_engine_dns++], sizeof cfg->engine_dns[0], "%s", v);
+    return 0;
+}
+
 int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err, size_t err_len)
 {
     kvr_opt_set_t sets[2];
@@ -313,7 +355,8 @@ void kvr_router_config_help(FILE *out)
             "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
             "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
             "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
-            "engine list from --config.\n\n"
+            "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
+            "start).\n\n"
             "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
             "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
             "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"

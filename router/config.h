@@ -21,6 +21,8 @@
 #include "shm_layout/shm_layout.h"
 
 #define KVR_ROUTER_MAX_CONFIG_ENGINES 256
+#define KVR_ROUTER_MAX_ENGINE_DNS 16
+#define KVR_ROUTER_ENGINE_DNS_MAX 262   /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
 typedef enum {
     KVR_PLACEMENT_PER_REQUEST = 0,
@@ -69,6 +71,12 @@ typedef struct kvr_router_config_s {
     char config_file[512];
     kvr_log_level_t log_level;
     kvr_policy_config_t policy_config;
+    /* --engine-dns NAME:PORT */
+    char engine_dns[KVR_ROUTER_MAX_ENGINE_DNS][KVR_ROUTER_ENGINE_DNS_MAX];
+    size_t n_engine_dns;
+    uint64_t engine_dns_interval_s;
+    int engine_dns_family;            /* index of kvr_dns_watch_family_names */
+    uint32_t engine_dns_drain_after;  /* answers in a row without an address before its drain */
 } kvr_router_config_t;
 
 /** Fills the defaults documented in --help. */

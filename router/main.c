@@ -154,8 +154,9 @@ int main(int argc, char **argv)
         kvr_router_config_free(&cfg);
         return 1;
     }
-    if (cfg.n_engines == 0)
-        KVR_WARN("no_engines hint=\"add --engine URL, or POST /engines with --admin-token\"");
+    if (cfg.n_engines == 0 && cfg.n_engine_dns == 0)
+        KVR_WARN("no_engines hint=\"add --engine URL or --engine-dns NAME:PORT, or POST /engines "
+                 "with --admin-token\"");
 
     int rc_loop = uv_loop_init(&app.loop);
     if (rc_loop < 0) {

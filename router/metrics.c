@@ -12,6 +12,7 @@
 #include "common/json_text.h"
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
+#include "router/discovery.h"
 #include "router/router.h"
 #include "router/share.h"
 #include "router/upstream.h"
@@ -335,6 +336,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     counter(w, "kvroute_reconcile_runs_total", "ES=0 reconciliations of shadow counters against engine /metrics",
             m->reconcile_runs_total);
     counter(w, "kvroute_reconcile_failures_total", "ES=0 /metrics scrapes that failed", m->reconcile_failures_total);
+
+    kvr_router_discovery_metrics(r, w);
 
     engine_snapshot_t *snaps = kvr_xmalloc((r->decider.engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);

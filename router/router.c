@@ -13,6 +13,7 @@
 #include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "router/discovery.h"
 #include "router/engine_url.h"
 #include "router/health.h"
 #include "router/proxy.h"
@@ -165,6 +166,7 @@ fail_metrics:
 
 void kvr_router_close(kvr_router_t *r)
 {
+    kvr_router_discovery_close(r);
     share_destroy(r);
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
@@ -194,10 +196,13 @@ int kvr_router_start(kvr_router_t *r)
         r->server = NULL; /* the caller says which address could not be bound */
         return rc;
     }
-    return kvr_health_start(r);
+    rc = kvr_health_start(r);
+    return rc < 0 ? rc : kvr_router_discovery_start(r);
 }
 
-static void on_timers_closed(kvr_router_t *r)
+static void on_timers_closed(kvr_router_t *r);
+
+static void on_discovery_stopped(kvr_router_t *r)
 {
     pools_destroy(r);
     void (*stopped)(kvr_router_t *) = r->on_stopped;
@@ -213,6 +218,11 @@ static void on_server_closed(void *arg)
     kvr_health_stop(r, on_timers_closed);
 }
 
+static void on_timers_closed(kvr_router_t *r)
+{
+    kvr_router_discovery_stop(r, on_discovery_stopped);
+}
+
 void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
 {
     r->on_stopped = stopped;
@@ -222,7 +232,10 @@ void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
         on_server_closed(r);
 }
 
-/* The engine list of --config becomes the table; other flags keep their start-up values. */
+/*
+ * The engine list of --config becomes the table (engines --engine-dns added
+ * stay); other flags keep their start-up values.
+ */
 int kvr_router_reload(kvr_router_t *r)
 {
     if (!r->cfg.config_file[0]) {
@@ -254,7 +267,7 @@ int kvr_router_reload(kvr_router_t *r)
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
             kvr_model_list_close(&pinned);
         }
-        if (!keep) {
+        if (!keep && !kvr_router_discovery_owns(r, e->id)) {
             kvr_router_remove_engine(r, e);
             removed++;
         }

@@ -52,6 +52,7 @@ typedef struct kvr_router_s {
     struct kvr_router_checks_s *checks;         /* health checks and reconciliation in flight */
     struct kvr_share_s *share;                  /* --share, NULL when off */
     uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
+    struct kvr_router_discovery_s *discovery;   /* --engine-dns, NULL when none */
 } kvr_router_t;
 
 /**
@@ -77,8 +78,8 @@ int kvr_router_start(kvr_router_t *r);
 void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r));
 /**
  * Re-reads the engine list of --config (SIGHUP): engines not in it are
- * removed (their requests finish), new ones added; other flags keep their
- * start-up values. 0, -ENOENT without --config, or the file's error (logged;
+ * removed (their requests finish; engines an --engine-dns name added stay),
+ * new ones added; other flags keep their start-up values. 0, -ENOENT without --config, or the file's error (logged;
  * the table is unchanged).
  */
 int kvr_router_reload(kvr_router_t *r);

@@ -10,6 +10,7 @@
 #include <openssl/crypto.h>
 
 #include "common/clock.h"
+#include "common/dns_watch.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/options.h"
@@ -17,6 +18,7 @@
 #include "statefeed/relay_wire.h"
 
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
@@ -31,6 +33,24 @@ static const kvr_opt_t options[] = {
                        "engine id in the segment; routers look slots up by it. vllm: scrape URL/metrics "
                        "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
                        "incomplete). push: frames only, no polling."),
+    KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
+                       "NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], at most 16 names",
+                       KVR_OPT_REPEAT,
+                       "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
+                       "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6), the id kvroute "
+                       "--engine-dns gives it too; re-resolved every --engine-dns-interval-s off the loop. A new "
+                       "address gets a slot; one missing from --engine-dns-drain-after answers in a row loses its "
+                       "slot (the table generation bumps). A failed resolution keeps every engine; an answer "
+                       "beyond --capacity is capped and counted"),
+    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
+                    "--engine-dns: seconds between the end of one resolution and the next"),
+    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",
+                     kvr_dns_watch_family_names,
+                     "--engine-dns: which addresses of the answer are engines; on a dual-stack "
+                     "cluster a pod has an A and an AAAA record, so pick one family or it counts "
+                     "as two engines"),
+    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
+                    "--engine-dns: answers in a row an address must be missing from before its slot is freed"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a path shorter than 1024 bytes", KVR_OPT_NO_FILE,
                        "read flags from FILE, one `flag value` per line (leading -- optional, # starts a "
                        "comment); flags on the command line override the file's. SIGHUP re-reads its engine "
@@ -134,8 +154,23 @@ void kvr__feed_usage(FILE *out)
     kvr_opt_help(out, &set);
     fputs("\n"
           "Signals: SIGTERM/SIGINT mark the writer stopped in the segment and exit;\n"
-          "SIGHUP reloads the engine list from --config.\n",
+          "SIGHUP reloads the engine list from --config (--engine lines; engines --engine-dns\n"
+          "found stay, the names are kept from the start).\n",
           out);
+}
+
+/* One ",kind=..." option of an engine; -EINVAL for anything else. */
+static int parse_kind_option(const char *opt, size_t len, kvr__feed_kind_t *kind)
+{
+    if (len == 11 && strncmp(opt, "kind=sglang", len) == 0)
+        *kind = KVR_FEED_KIND_SGLANG;
+    else if (len == 9 && strncmp(opt, "kind=vllm", len) == 0)
+        *kind = KVR_FEED_KIND_VLLM;
+    else if (len == 9 && strncmp(opt, "kind=push", len) == 0)
+        *kind = KVR_FEED_KIND_PUSH;
+    else
+        return -EINVAL;
+    return 0;
 }
 
 int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec)
@@ -154,13 +189,7 @@ int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec)
         const char *opt = comma + 1;
         comma = strchr(opt, ',');
         size_t len = comma ? (size_t)(comma - opt) : strlen(opt);
-        if (len == 11 && strncmp(opt, "kind=sglang", len) == 0)
-            spec->kind = KVR_FEED_KIND_SGLANG;
-        else if (len == 9 && strncmp(opt, "kind=vllm", len) == 0)
-            spec->kind = KVR_FEED_KIND_VLLM;
-        else if (len == 9 && strncmp(opt, "kind=push", len) == 0)
-            spec->kind = KVR_FEED_KIND_PUSH;
-        else
+        if (parse_kind_option(opt, len, &spec->kind) < 0)
             return -EINVAL;
     }
     return 0;
@@ -194,6 +223,38 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char
     else if (rc == -ENOMEM)
         snprintf(err, err_len, "--%s: out of memory", opt->name);
     return rc;
+}
+
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+{
+    kvr__feed_config_t *cfg = obj;
+    char name[KVR_DNS_WATCH_NAME_MAX];
+    uint16_t port;
+    const char *rest;
+    if (kvr_dns_watch_parse(value, name, sizeof name, &port, &rest) < 0)
+        return -EINVAL;
+    kvr__feed_engine_dns_t dns = {.kind = KVR_FEED_KIND_VLLM};
+    size_t spec_len = rest[0] ? (size_t)(rest - 1 - value) : strlen(value);
+    if (spec_len >= sizeof dns.spec)
+        return -EINVAL;
+    memcpy(dns.spec, value, spec_len);
+    dns.spec[spec_len] = '\0';
+    while (rest[0]) {
+        const char *comma = strchr(rest, ',');
+        size_t len = comma ? (size_t)(comma - rest) : strlen(rest);
+        if (parse_kind_option(rest, len, &dns.kind) < 0)
+            return -EINVAL;
+        rest = comma ? comma + 1 : rest + len;
+    }
+    for (unsigned i = 0; i < cfg->engine_dns_count; i++)
+        if (strcmp(cfg->engine_dns[i].spec, dns.spec) == 0) {
+            snprintf(err, err_len, "--%s: %s given twice", opt->name, dns.spec);
+            return -EINVAL;
+        }
+    if (cfg->engine_dns_count == KVR_FEED_MAX_ENGINE_DNS)
+        return -EINVAL;
+    cfg->engine_dns[cfg->engine_dns_count++] = dns;
+    return 0;
 }
 
 static int copy_addr(char *dst, size_t cap, const char *value)
@@ -312,8 +373,10 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         cfg->timeout_ns = 4 * cfg->period_ns;
     if (cfg->push_max_age_ns == 0)
         cfg->push_max_age_ns = 10 * cfg->period_ns;
-    if (cfg->engine_count == 0 && cfg->import_count == 0 && cfg->config_path[0] == '\0') {
-        fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --config or --import (see --help)\n");
+    if (cfg->engine_count == 0 && cfg->engine_dns_count == 0 && cfg->import_count == 0 &&
+        cfg->config_path[0] == '\0') {
+        fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --engine-dns, --config or --import (see "
+                        "--help)\n");
         return -EINVAL;
     }
     if (cfg->relay_secret_file[0] != '\0') {

@@ -20,6 +20,8 @@
 #define KVR_FEED_MAX_ENGINES_CONFIG 4096
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
+#define KVR_FEED_MAX_ENGINE_DNS 16
+#define KVR_FEED_ENGINE_DNS_MAX 262    /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 #define KVR_FEED_PUSH_DRAIN_BATCH 32   /* datagrams taken per recvmmsg */
 #define KVR_FEED_PUSH_DGRAM_MAX 1025   /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
 
@@ -37,9 +39,20 @@ typedef struct kvr__feed_engine_spec_s {
     bool from_file; /* came from --config: SIGHUP may remove it */
 } kvr__feed_engine_spec_t;
 
+/** One --engine-dns entry. */
+typedef struct kvr__feed_engine_dns_s {
+    char spec[KVR_FEED_ENGINE_DNS_MAX]; /* NAME:PORT */
+    kvr__feed_kind_t kind;
+} kvr__feed_engine_dns_t;
+
 typedef struct kvr__feed_config_s {
     kvr__feed_engine_spec_t *engines;
     unsigned engine_count, engine_cap;
+    kvr__feed_engine_dns_t engine_dns[KVR_FEED_MAX_ENGINE_DNS];
+    unsigned engine_dns_count;
+    uint64_t engine_dns_interval_s;
+    int engine_dns_family;            /* index of kvr_dns_watch_family_names */
+    uint32_t engine_dns_drain_after;
     char config_path[1024];
     char shm_name[256];
     uint32_t capacity;
@@ -96,6 +109,7 @@ typedef struct kvr__push_sock_s {
 
 struct kvr__relay_s;
 struct kvr__metrics_s;
+struct kvr__discovery_s;
 
 typedef struct kvr__feed_s {
     kvr__feed_config_t cfg;
@@ -131,6 +145,7 @@ typedef struct kvr__feed_s {
     /* relay and own metrics */
     struct kvr__relay_s *relay;
     struct kvr__metrics_s *metrics;
+    struct kvr__discovery_s *discovery; /* --engine-dns, NULL when none */
 } kvr__feed_t;
 
 /* ---- loop.c ---- */
@@ -172,6 +187,17 @@ void kvr__feed_engines_recv_phase(kvr__feed_t *feed, bool probe);
 void kvr__feed_engines_reload(kvr__feed_t *feed);
 /** Frees removed engines whose requests have all completed. */
 void kvr__feed_engines_reap(kvr__feed_t *feed);
+
+/* ---- discovery.c ---- */
+/** Starts resolving every --engine-dns name (nothing without one); 0 or negative (logged). */
+int kvr__feed_discovery_start(kvr__feed_t *feed);
+/** Runs the resolver's completions and timers (each tick): engines join and leave here. */
+void kvr__feed_discovery_tick(kvr__feed_t *feed);
+/** Stops resolving (waits for a resolution in flight) and frees the state. */
+void kvr__feed_discovery_stop(kvr__feed_t *feed);
+struct kvr_prom_writer_s;
+/** The kvroute_statefeed_discovery_* families (none without --engine-dns). */
+void kvr__feed_discovery_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w);
 
 /* ---- scrape.c / loads.c: turn a response body into state ---- */
 /** Parses a /metrics page into out; 0 or negative with *reason. */

@@ -104,6 +104,7 @@ static void on_tick(kvr__feed_t *feed)
         feed->reload_pending = false;
         kvr__feed_engines_reload(feed);
     }
+    kvr__feed_discovery_tick(feed);
     kvr__feed_engines_tick(feed, now);
     feed->recv_phase_round = 0;
     arm_recv_phase(feed);
@@ -221,6 +222,9 @@ int kvr__feed_open(kvr__feed_t *feed)
     rc = kvr__feed_metrics_start(feed);
     if (rc < 0)
         goto fail_relay;
+    rc = kvr__feed_discovery_start(feed);
+    if (rc < 0)
+        goto fail_metrics;
     KVR_INFO("statefeed_started shm=%s capacity=%u engines=%u period_ms=%llu timeout_ms=%llu "
              "fail_threshold=%u",
              feed->cfg.shm_name, feed->cfg.capacity, feed->engine_count,
@@ -228,6 +232,8 @@ int kvr__feed_open(kvr__feed_t *feed)
              (unsigned long long)(feed->cfg.timeout_ns / KVR_NS_PER_MS), feed->cfg.fail_threshold);
     return 0;
 
+fail_metrics:
+    kvr__feed_metrics_stop(feed);
 fail_relay:
     kvr__feed_relay_stop(feed);
 fail_push:
@@ -293,6 +299,7 @@ void kvr__feed_close(kvr__feed_t *feed)
     /* Exiting the ring cancels every operation still in flight, so the
      * buffers they point into can go afterwards. */
     io_uring_queue_exit(&feed->ring);
+    kvr__feed_discovery_stop(feed);
     kvr__feed_metrics_stop(feed);
     kvr__feed_relay_stop(feed);
     kvr__feed_push_stop(feed);

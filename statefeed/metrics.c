@@ -67,6 +67,8 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
            "Push frames for engines not configured.", feed->push_unknown_engine);
 
+    kvr__feed_discovery_metrics(feed, w);
+
     kvr__feed_relay_stats_t rs;
     kvr__feed_relay_stats(feed, &rs);
     if (feed->cfg.export_addr[0] != '\0') {

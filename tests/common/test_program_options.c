@@ -57,6 +57,11 @@ ParameterizedTestParameters(program_options, bad_value_is_one_line_and_exit_2)
         {"KVR_BIN_KVROUTE", {"--admission", "loud"},
          "kvroute: --admission: expected one of off, shadow, enforce, got 'loud'\n"},
         {"KVR_BIN_KVROUTE", {"--no-such-flag", "1"}, "kvroute: unknown flag --no-such-flag (see --help)\n"},
+        {"KVR_BIN_KVROUTE", {"--engine-dns", "engines:0"},
+         "kvroute: --engine-dns: expected NAME:PORT with a port in [1, 65535], at most 16 names, got 'engines:0'\n"},
+        {"KVR_BIN_KVROUTE_STATEFEED", {"--engine-dns", "svc:80,kind=x"},
+         "kvroute-statefeed: --engine-dns: expected NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], "
+         "at most 16 names, got 'svc:80,kind=x'\n"},
         {"KVR_BIN_KVROUTE_STATEFEED", {"--engine", "http://127.0.0.1:1", "--capacity", "0"},
          "kvroute-statefeed: --capacity: expected an integer in [1, 65536], got '0'\n"},
         {"KVR_BIN_KVROUTE_STATEFEED", {"--engine", "http://127.0.0.1:1", "--period-ms", "99999999999999999999"},

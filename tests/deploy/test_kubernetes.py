@@ -9,7 +9,7 @@ ports and PodMonitor ports are container ports, probes use a port of their
 own container, every volume mount names a volume, ConfigMap items name keys
 the ConfigMap has, each `--config FILE` lies in a ConfigMap mount and names a
 key, the programs listen on the container ports, both configs list the same
-engines, /dev/shm is one memory-backed emptyDir shared by both containers,
+engines (--engine URLs and --engine-dns names), /dev/shm is one memory-backed emptyDir shared by both containers,
 and the grace period outlasts preStop plus the router's drain timeout. The
 check is shown to catch a broken reference of each kind.
 
@@ -173,7 +173,10 @@ def check(docs):
             if (vol.get("emptyDir") or {}).get("medium") != "Memory":
                 errors.append("Deployment %s: /dev/shm is not a memory-backed emptyDir" % name)
         texts = {c["name"]: config_texts.get((name, c["name"])) for c in pod["containers"]}
-        engines = [sorted(v for f, v in config_lines(t) if f == "engine") for t in texts.values() if t]
+        # --engine URLs, and --engine-dns NAME:PORT without statefeed's ,kind=...: both name each engine alike.
+        engines = [sorted([v for f, v in config_lines(t) if f == "engine"] +
+                          ["dns " + v.split(",", 1)[0] for f, v in config_lines(t) if f == "engine-dns"])
+                   for t in texts.values() if t]
         if len(engines) > 1 and any(e != engines[0] for e in engines):
             errors.append("Deployment %s: the containers' configs list different engines" % name)
         # Grace: preStop sleep + router drain timeout, with room to spare.
@@ -323,7 +326,9 @@ class StructureTest(unittest.TestCase):
     def test_catches_engine_mismatch(self):
         def m(docs):
             cm = find(docs, "ConfigMap")["data"]
-            cm["statefeed.conf"] = re.sub(r"vllm-3", "vllm-9", cm["statefeed.conf"])
+            changed = re.sub(r"(?m)^engine-dns vllm:8000", "engine-dns vllm:8001", cm["statefeed.conf"])
+            self.assertNotEqual(changed, cm["statefeed.conf"])
+            cm["statefeed.conf"] = changed
         self.assertTrue(any("different engines" in e for e in self.broken(m)))
 
 

@@ -110,3 +110,28 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
         kvr__feed_config_free(&cfg);
     }
 }
+
+Test(feed_config, engine_dns_takes_a_kind_and_needs_no_engine, .timeout = 5.)
+{
+    kvr__feed_config_t cfg;
+    kvr__feed_config_init(&cfg);
+    char *argv[] = {"kvroute-statefeed", "--engine-dns", "sglang.ns.svc:30000,kind=sglang", "--engine-dns",
+                    "[fd00::1]:8000", "--engine-dns-interval-s", "2", "--engine-dns-family", "ipv6", NULL};
+    cr_assert_eq(kvr__feed_config_parse_args(&cfg, 9, argv), 0);
+    cr_assert_eq(cfg.engine_dns_count, 2);
+    cr_expect_str_eq(cfg.engine_dns[0].spec, "sglang.ns.svc:30000");
+    cr_expect_eq(cfg.engine_dns[0].kind, KVR_FEED_KIND_SGLANG);
+    cr_expect_str_eq(cfg.engine_dns[1].spec, "[fd00::1]:8000");
+    cr_expect_eq(cfg.engine_dns[1].kind, KVR_FEED_KIND_VLLM);
+    cr_expect_eq(cfg.engine_dns_interval_s, 2);
+    cr_expect_eq(cfg.engine_dns_drain_after, 2);
+    cr_expect_eq(cfg.engine_dns_family, 2);
+    kvr__feed_config_free(&cfg);
+    const char *bad[] = {"svc:80,kind=relay", "svc:80,weight=2", "svc", "svc:0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kvr__feed_config_init(&cfg);
+        char *argv_bad[] = {"kvroute-statefeed", "--engine-dns", (char *)bad[i], NULL};
+        cr_expect_lt(kvr__feed_config_parse_args(&cfg, 3, argv_bad), 0, "%s", bad[i]);
+        kvr__feed_config_free(&cfg);
+    }
+}

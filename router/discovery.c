@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "router/discovery.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dns_watch.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "router/router.h"
+
+typedef struct kvr_router_discovery_s {
+    kvr_router_t *router;
+    kvr_dns_watch_t *watches[KVR_ROUTER_MAX_ENGINE_DNS];
+    size_t n_watches;
+    size_t n_running; /* watches not yet stopped */
+    /* Engines a name removed whose requests were still in flight: logged once they drained. */
+    uint32_t draining[KVR_MAX_ENGINES];
+    uint32_t n_draining;
+    void (*done)(kvr_router_t *r);
+} kvr_router_discovery_t;
+
+static bool is_static(const kvr_router_t *r, const char *url)
+{
+    for (size_t i = 0; i < r->cfg.n_engines; i++)
+        if (strcmp(r->cfg.engines[i], url) == 0)
+            return true;
+    return false;
+}
+
+static int on_join(kvr_dns_watch_t *w, const char *url, void *user)
+{
+    (void)w;
+    kvr_router_discovery_t *d = user;
+    if (kvr_decide_find_engine(&d->router->decider, url))
+        return -EEXIST;
+    return kvr_router_add_engine(d->router, url, NULL);
+}
+
+static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
+{
+    kvr_router_discovery_t *d = user;
+    kvr_router_t *r = d->router;
+    if (is_static(r, url))
+        return;
+    /* Another name that answers this address too takes it over: the engine stays. */
+    for (size_t i = 0; i < d->n_watches; i++) {
+        kvr_dns_watch_member_t *m = d->watches[i] == w ? NULL
+                                                       : kvr_dns_watch_find(d->watches[i], url);
+        if (m && m->missing == 0) {
+            m->owned = true;
+            return;
+        }
+    }
+    kvr_engine_t *e = kvr_decide_find_engine(&r->decider, url);
+    if (!e)
+        return;
+    KVR_INFO("discovery_engine_draining name=%s engine=%s index=%u in_flight=%u", w->spec, url,
+             e->index, e->shadow_requests);
+    kvr_router_remove_engine(r, e);
+    if (e->shadow_requests == 0)
+        return;
+    for (uint32_t i = 0; i < d->n_draining; i++)
+        if (d->draining[i] == e->index)
+            return;
+    if (d->n_draining < KVR_MAX_ENGINES)
+        d->draining[d->n_draining++] = e->index;
+}
+
+/* After each answer: the engines whose last request ended since are said to be gone. */
+static void on_answered(kvr_dns_watch_t *w, void *user)
+{
+    (void)w;
+    kvr_router_discovery_t *d = user;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < d->n_draining; i++) {
+        kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        if (e && e->removed && e->shadow_requests > 0) {
+            d->draining[kept++] = d->draining[i];
+            continue;
+        }
+        if (e && e->removed)
+            KVR_INFO("discovery_engine_drained engine=%s index=%u", e->id, e->index);
+    }
+    d->n_draining = kept;
+}
+
+int kvr_router_discovery_start(kvr_router_t *r)
+{
+    if (r->cfg.n_engine_dns == 0)
+        return 0;
+    kvr_router_discovery_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return -ENOMEM;
+    d->router = r;
+    r->discovery = d;
+    for (size_t i = 0; i < r->cfg.n_engine_dns; i++) {
+        kvr_dns_watch_config_t wc = {
+            .spec = r->cfg.engine_dns[i],
+            .interval_ms = r->cfg.engine_dns_interval_s * 1000,
+            .drain_after = r->cfg.engine_dns_drain_after,
+            .max_members = KVR_MAX_ENGINES,
+            .join = on_join,
+            .leave = on_leave,
+            .answered = on_answered,
+            .family = kvr_dns_watch_family(r->cfg.engine_dns_family),
+            .user = d,
+        };
+        kvr_dns_watch_t *w = calloc(1, sizeof *w);
+        int rc = w ? kvr_dns_watch_init(w, r->loop, &wc) : -ENOMEM;
+        if (rc == 0)
+            rc = kvr_dns_watch_start(w);
+        if (rc == 0) {
+            d->watches[d->n_watches++] = w;
+        } else if (w) {
+            kvr_dns_watch_close(w);
+            free(w);
+        }
+        if (rc < 0) {
+            KVR_ERROR("discovery_start_failed name=%s error=\"%s\"", r->cfg.engine_dns[i],
+                      kvr_strerror(rc));
+            return rc; /* kvr_router_stop closes what started */
+        }
+        d->n_running++;
+    }
+    return 0;
+}
+
+static void on_watch_stopped(kvr_dns_watch_t *w)
+{
+    kvr_router_discovery_t *d = w->cfg.user;
+    if (--d->n_running > 0)
+        return;
+    void (*done)(kvr_router_t *) = d->done;
+    d->done = NULL;
+    if (done)
+        done(d->router);
+}
+
+void kvr_router_discovery_stop(kvr_router_t *r, void (*done)(kvr_router_t *r))
+{
+    kvr_router_discovery_t *d = r->discovery;
+    if (!d || d->n_running == 0) {
+        done(r);
+        return;
+    }
+    d->done = done;
+    size_t n = d->n_watches;
+    for (size_t i = 0; i < n; i++)
+        if (!d->watches[i]->stopping)
+            kvr_dns_watch_stop(d->watches[i], on_watch_stopped);
+}
+
+void kvr_router_discovery_close(kvr_router_t *r)
+{
+    kvr_router_discovery_t *d = r->discovery;
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n_watches; i++) {
+        kvr_dns_watch_close(d->watches[i]);
+        free(d->watches[i]);
+    }
+    free(d);
+    r->discovery = NULL;
+}
+
+bool kvr_router_discovery_owns(kvr_router_t *r, const char *id)
+{
+    kvr_router_discovery_t *d = r->discovery;
+    for (size_t i = 0; d && i < d->n_watches; i++) {
+        const kvr_dns_watch_member_t *m = kvr_dns_watch_find(d->watches[i], id);
+        if (m && m->owned)
+            return true;
+    }
+    return false;
+}
+
+void kvr_router_discovery_metrics(kvr_router_t *r, kvr_prom_writer_t *w)
+{
+    kvr_router_discovery_t *d = r->discovery;
+    if (!d || !d->n_watches)
+        return;
+    kvr_dns_watch_metrics(w, "kvroute", d->watches, d->n_watches);
+    uint32_t draining = 0;
+    for (uint32_t i = 0; i < d->n_draining; i++) {
+        const kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        draining += e && e->removed && e->shadow_requests > 0;
+    }
+    kvr_prom_family(w, "kvroute_discovery_draining", KVR_PROM_GAUGE,
+                    "engines a name removed whose in-flight requests have not all finished");
+    kvr_prom_sample_u64(w, "kvroute_discovery_draining", NULL, 0, draining);
+}

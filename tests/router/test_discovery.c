@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * --engine-dns end to end: kvroute runs in a private mount namespace whose
+ * /etc/hosts is a scratch file this test owns (bind-mounted; the system's is
+ * never touched), so the test changes the resolver's answer by editing that
+ * file. The name resolves to loopback addresses, where kvroute-sim engines
+ * listen on one port each. Lines are switched on and off by rewriting their
+ * first byte (' ' or '#') in place: the bind mount follows the inode, and a
+ * one-byte write never shows a reader half a line.
+ */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/router/router_harness.h"
+#include "tests/support/proc.h"
+
+#define N_SIMS 3
+#define NAME "pool.kvroute.test"
+
+static char dir[128], hosts_path[160], resolv_path[160], config_path[160];
+static pid_t sims[N_SIMS];
+static kvr_harness_t h;
+
+static void teardown(void)
+{
+    if (h.pid > 0)
+        kvr_harness_stop(&h);
+    for (int i = 0; i < N_SIMS; i++)
+        if (sims[i] > 0)
+            kvr_test_stop(sims[i], SIGTERM, 5000);
+    if (dir[0]) {
+        unlink(hosts_path);
+        unlink(resolv_path);
+        unlink(config_path);
+        rmdir(dir);
+    }
+}
+
+TestSuite(discovery, .fini = teardown, .timeout = 90.);
+
+/* Byte offset of engine i's line (127.0.0.{2+i}) in the scratch hosts file. */
+static const char hosts_text[] = "127.0.0.1 localhost\n"
+                                 " 127.0.0.2 " NAME "\n"
+                                 " 127.0.0.3 " NAME "\n"
+                                 "#127.0.0.4 " NAME "\n";
+static long line_offset(int i)
+{
+    char needle[32];
+    snprintf(needle, sizeof needle, "127.0.0.%d ", 2 + i);
+    return (long)(strstr(hosts_text, needle) - hosts_text) - 1;
+}
+
+static void set_listed(int i, bool listed)
+{
+    int fd = open(hosts_path, O_WRONLY);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(pwrite(fd, listed ? " " : "#", 1, line_offset(i)), 1);
+    close(fd);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* True when this process may make a mount namespace and bind a file over /etc/hosts there. */
+static bool namespace_works(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
+             ">/dev/null 2>&1",
+             hosts_path, NAME);
+    int rc = system(cmd);
+    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+typedef struct {
+    const char *host;
+    uint16_t port;
+} addr_t;
+
+static bool accepts(void *arg)
+{
+    const addr_t *a = arg;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
+    if (strchr(a->host, ':')) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(a->port);
+        inet_pton(AF_INET6, a->host, &in6->sin6_addr);
+        len = sizeof *in6;
+    } else {
+        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+        in->sin_family = AF_INET;
+        in->sin_port = htons(a->port);
+        inet_pton(AF_INET, a->host, &in->sin_addr);
+        len = sizeof *in;
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+static void start_router(const char *name, uint16_t engine_port)
+{
+    memset(&h, 0, sizeof h);
+    h.port = kvr_test_free_port();
+    char listen[32], dns[64];
+    snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
+    snprintf(dns, sizeof dns, "%s:%u", name, engine_port);
+    const char *argv[] = {
+        access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare",
+        "-m",
+        "sh",
+        "-c",
+        "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && exec \"$@\"",
+        "sh",
+        hosts_path,
+        resolv_path,
+        kvr_test_bin("KVR_BIN_KVROUTE"),
+        "--listen",
+        listen,
+        "--es",
+        "0",
+        "--engine-dns",
+        dns,
+        "--engine-dns-interval-s",
+        "1",
+        "--engine-dns-drain-after",
+        "2",
+        "--health-interval-ms",
+        "200",
+        "--config",
+        config_path,
+        NULL};
+    kvr_test_unique_name(h.log_path, sizeof h.log_path, "/tmp/kvroute-test-log");
+    h.pid = kvr_test_spawn((char *const *)argv, h.log_path);
+    cr_assert_gt(h.pid, 0);
+    cr_assert(kvr_test_wait_port(h.port, 5000), "kvroute did not listen; see %s", h.log_path);
+}
+
+/* A streamed completion kept open: its engine is known from the response head. */
+typedef struct {
+    int fd;
+    char engine[64];
+    char buf[1 << 16];
+    size_t len;
+} stream_t;
+
+static void stream_open(stream_t *s, unsigned max_tokens)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = kvr_test_connect(h.port);
+    cr_assert_geq(s->fd, 0);
+    struct timeval tv = {.tv_sec = 30};
+    setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char body[160], req[512];
+    int n = snprintf(body, sizeof body,
+                     "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hello\",\"max_tokens\":%u,"
+                     "\"stream\":true}",
+                     max_tokens);
+    n = snprintf(req, sizeof req,
+                 "POST /v1/completions HTTP/1.1\r\nHost: kvroute\r\nContent-Type: "
+                 "application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+                 n, body);
+    cr_assert_eq(write(s->fd, req, (size_t)n), n);
+    while (!strstr(s->buf, "\r\n\r\n")) {
+        ssize_t got = read(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len);
+        cr_assert_gt(got, 0, "stream head not received");
+        s->len += (size_t)got;
+        s->buf[s->len] = '\0';
+    }
+    cr_assert(strncmp(s->buf, "HTTP/1.1 200", 12) == 0, "%.200s", s->buf);
+    cr_assert_not_null(kvr_harness_header(s->buf, "X-Kvroute-Engine", s->engine, sizeof s->engine));
+}
+
+/* Reads the stream to its end: true when it finished with [DONE]. */
+static bool stream_finish(stream_t *s)
+{
+    for (;;) {
+        ssize_t got = read(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len);
+        if (got <= 0)
+            break;
+        s->len += (size_t)got;
+        s->buf[s->len] = '\0';
+        if (s->len == sizeof s->buf - 1) { /* keep the tail only */
+            memmove(s->buf, s->buf + s->len / 2, s->len - s->len / 2 + 1);
+            s->len -= s->len / 2;
+        }
+    }
+    close(s->fd);
+    return strstr(s->buf, "data: [DONE]") != NULL;
+}
+
+/* The /engines entry of id: 1 listed, 0 not; *removed and *in_flight filled when listed. */
+static int engine_entry(const char *id, bool *removed, int *in_flight)
+{
+    char *resp = NULL;
+    int status = kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000);
+    cr_assert_eq(status, 200);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
+    free(resp);
+    int found = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "engines"))
+    {
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "id")), id) != 0)
+            continue;
+        found = 1;
+        *removed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "removed"));
+        const cJSON *shadow = cJSON_GetObjectItemCaseSensitive(e, "shadow");
+        *in_flight = (int)cJSON_GetNumberValue(
+            cJSON_GetObjectItemCaseSensitive(shadow, "requests"));
+    }
+    cJSON_Delete(doc);
+    return found;
+}
+
+/* Engines in /engines that are not removed. */
+static int live_engines(void)
+{
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
+    free(resp);
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "engines"))
+        n += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "removed"));
+    cJSON_Delete(doc);
+    return n;
+}
+
+static const char *metric_name(char *out, size_t cap, const char *family, uint16_t port)
+{
+    snprintf(out, cap, "kvroute_discovery_%s{name=\"" NAME ":%u\"}", family, port);
+    return out;
+}
+
+/* The scratch directory: hosts file, resolv.conf, an engine-less config. Skips without namespaces. */
+static void scratch_setup(const char *hosts)
+{
+    kvr_test_unique_name(dir, sizeof dir, "/tmp/kvroute-discovery");
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    snprintf(hosts_path, sizeof hosts_path, "%s/hosts", dir);
+    snprintf(resolv_path, sizeof resolv_path, "%s/resolv.conf", dir);
+    snprintf(config_path, sizeof config_path, "%s/kvroute.conf", dir);
+    write_file(hosts_path, hosts);
+    write_file(config_path, "# engines come from --engine-dns only\n");
+    /* Nothing listens on port 53 here: a name missing from the hosts file fails at once. */
+    write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
+    if (!namespace_works())
+        cr_skip_test(
+            "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute a "
+            "private /etc/hosts");
+}
+
+Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
+{
+    scratch_setup("127.0.0.1 localhost\n::1 " NAME "\n");
+    uint16_t port = kvr_test_free_port();
+    char port_text[8];
+    snprintf(port_text, sizeof port_text, "%u", port);
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                          "--host",
+                          "::1",
+                          "--port",
+                          port_text,
+                          "--log-level",
+                          "warn",
+                          NULL};
+    sims[0] = kvr_test_spawn((char *const *)argv, NULL);
+    cr_assert_gt(sims[0], 0);
+    addr_t a = {"::1", port};
+    cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on [::1]:%u",
+              port);
+    start_router(NAME, port);
+    char m_engines[128], url[64];
+    metric_name(m_engines, sizeof m_engines, "engines", port);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 1, 20000), "no engine discovered; see %s",
+              h.log_path);
+    snprintf(url, sizeof url, "http://[::1]:%u", port);
+    bool removed = true;
+    int in_flight = -1;
+    cr_assert_eq(engine_entry(url, &removed, &in_flight), 1, "%s not in /engines; see %s", url,
+                 h.log_path);
+    cr_assert(!removed);
+    char *resp = NULL;
+    int status = kvr_test_http(
+        h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+        "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
+    cr_assert_eq(status, 200);
+    char engine[64];
+    cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
+    cr_assert_str_eq(engine, url);
+    free(resp);
+}
+
+Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
+{
+    scratch_setup(hosts_text);
+
+    uint16_t port = kvr_test_free_port();
+    char port_text[8];
+    snprintf(port_text, sizeof port_text, "%u", port);
+    for (int i = 0; i < N_SIMS; i++) {
+        char host[16];
+        snprintf(host, sizeof host, "127.0.0.%d", 2 + i);
+        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                              "--host",
+                              host,
+                              "--port",
+                              port_text,
+                              "--step-base-ms",
+                              "20",
+                              "--log-level",
+                              "warn",
+                              NULL};
+        sims[i] = kvr_test_spawn((char *const *)argv, NULL);
+        cr_assert_gt(sims[i], 0);
+        addr_t a = {host, port};
+        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u",
+                  host, port);
+    }
+    start_router(NAME, port);
+    char m_engines[128], m_added[128], m_removed[128], m_failures[128];
+    metric_name(m_engines, sizeof m_engines, "engines", port);
+    metric_name(m_added, sizeof m_added, "engines_added_total", port);
+    metric_name(m_removed, sizeof m_removed, "engines_removed_total", port);
+    metric_name(m_failures, sizeof m_failures, "resolve_failures_total", port);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 2, 20000),
+              "two engines not discovered; see %s", h.log_path);
+
+    /* Two engines: two concurrent streams go one to each. */
+    stream_t *s = calloc(N_SIMS, sizeof *s);
+    stream_open(&s[0], 20);
+    stream_open(&s[1], 20);
+    cr_expect_str_neq(s[0].engine, s[1].engine);
+    cr_assert(stream_finish(&s[0]) && stream_finish(&s[1]));
+
+    /* A third address appears: it joins and takes traffic. */
+    set_listed(2, true);
+    cr_assert(kvr_harness_wait_metric(&h, m_engines, 3, 20000), "third engine did not join; see %s",
+              h.log_path);
+    cr_assert_eq(kvr_harness_metric(&h, m_added), 3);
+    /* SIGHUP re-reads a config without engines: the discovered ones stay. */
+    cr_assert_eq(kill(h.pid, SIGHUP), 0);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "reloaded config=", 10000));
+    cr_assert_eq(live_engines(), 3, "SIGHUP removed discovered engines; see %s", h.log_path);
+    bool seen_new = false;
+    for (int i = 0; i < N_SIMS; i++) {
+        stream_open(&s[i], 250);
+        seen_new |= strstr(s[i].engine, "127.0.0.4:") != NULL;
+    }
+    cr_expect(seen_new, "no stream reached the new engine");
+
+    /* The engine of a stream in flight vanishes from the answer: drained, not cut. */
+    char victim[64];
+    snprintf(victim, sizeof victim, "%s", s[0].engine);
+    int victim_index = victim[strlen("http://127.0.0.")] - '2';
+    cr_assert(victim_index >= 0 && victim_index < N_SIMS, "%s", victim);
+    set_listed(victim_index, false);
+    cr_assert(kvr_harness_wait_metric(&h, m_removed, 1, 20000), "engine not removed; see %s",
+              h.log_path);
+    cr_assert_eq(kvr_harness_metric(&h, m_engines), 2);
+    bool removed = false;
+    int in_flight = -1;
+    cr_assert_eq(engine_entry(victim, &removed, &in_flight), 1, "a draining engine is listed");
+    cr_assert(removed);
+    cr_assert_eq(in_flight, 1, "the stream on the removed engine is still in flight");
+    cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 1);
+    /* No new request reaches it. */
+    for (int i = 0; i < 6; i++) {
+        char *resp = NULL;
+        int status = kvr_test_http(
+            h.port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+            "{\"model\":\"sim-30b-a3b\",\"prompt\":\"hi\",\"max_tokens\":1}", &resp, 10000);
+        cr_assert_eq(status, 200);
+        char engine[64];
+        cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
+        cr_expect_str_neq(engine, victim);
+        free(resp);
+    }
+    /* Every stream, the drained one included, finishes whole. */
+    for (int i = 0; i < N_SIMS; i++)
+        cr_expect(stream_finish(&s[i]), "stream %d on %s was cut", i, s[i].engine);
+    free(s);
+    cr_assert(kvr_harness_wait_zero(&h, 10000), "shadow counters left charged");
+    cr_assert(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000));
+    cr_assert_eq(engine_entry(victim, &removed, &in_flight), 0,
+                 "the drained engine is gone from /engines");
+    cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 0);
+    char drained[128];
+    snprintf(drained, sizeof drained, "discovery_engine_drained engine=%s ", victim);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, drained, 10000), "no drained line; see %s",
+              h.log_path);
+
+    /* The name stops resolving: counted, every engine kept. */
+    for (int i = 0; i < N_SIMS; i++)
+        set_listed(i, false);
+    cr_assert(kvr_harness_wait_metric_reach(&h, m_failures, 2, 20000),
+              "resolution did not fail; see %s", h.log_path);
+    cr_assert_eq(kvr_harness_metric(&h, m_engines), 2);
+    cr_assert_eq(kvr_harness_metric(&h, m_removed), 1);
+    cr_assert(kvr_test_file_contains(h.log_path, "discovery_resolve_failed"));
+}
