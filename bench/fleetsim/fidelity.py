@@ -38,6 +38,8 @@ def main(argv=None):
     ap.add_argument("--real", action="append", required=True, help="bench/ablate/run.sh run directory (repeat)")
     ap.add_argument("--es", type=int, default=0, help="the arm to compare (default 0)")
     ap.add_argument("--routers", type=int, default=1, help="the sweep's router count to compare (default 1)")
+    ap.add_argument("--time-scale", type=float, default=1.0,
+                    help="the real runs' --time-scale: their times are multiplied by it (default 1)")
     a = ap.parse_args(argv)
     res = json.load(open(os.path.join(a.sim, "results.json")))
     cells = [c for c in res["cells"] if c["es"] == a.es and c["routers"] == a.routers]
@@ -48,7 +50,10 @@ def main(argv=None):
         for d in a.real:
             path = os.path.join(d, c["policy"], "es%d" % a.es, "replay.jsonl")
             if os.path.exists(path):
-                real.append(sweep.figures(load_records(path)))
+                f = sweep.figures(load_records(path))
+                for name in ("ttft_p50", "ttft_p90", "e2e_p50"):
+                    f[name] = f[name] * a.time_scale if f[name] is not None else None
+                real.append(f)
         if not real:
             continue
         cols, off = [], []

@@ -21,6 +21,7 @@ DIR/runs/. Standard library only (records through the kvrbench package).
 """
 import argparse
 import concurrent.futures
+import datetime
 import json
 import math
 import os
@@ -60,6 +61,10 @@ EXTRA = [
 ]
 
 ENGINE0 = "http://127.0.0.1:20000"
+
+# How a cell's figure prints: whole ms and tokens/s, two decimals of engines per session.
+SPEC = {"ttft_p50": "%.0f", "ttft_p90": "%.0f", "ttft_p99": "%.0f", "e2e_p50": "%.0f", "e2e_p90": "%.0f",
+        "tok_s": "%.0f", "eng_per_session": "%.2f"}
 
 
 def t95(df):
@@ -159,6 +164,19 @@ def paired(fig, seeds, key_a, key_b, name):
         diffs.append(xb - xa if xa is not None and xb is not None else None)
         ratios.append(xb / xa if xa and xb is not None else None)
     return interval(diffs), interval(ratios)
+
+
+def provenance():
+    """Date, machine and commit for the report's header."""
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
+    except OSError:
+        commit = "unknown"
+    u = os.uname()
+    return "Written %s UTC on %s %s %s, %d cores; tree at commit %s." % (
+        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), u.sysname, u.release, u.machine,
+        os.cpu_count() or 0, commit)
 
 
 def run_one(job):
@@ -405,13 +423,14 @@ def main(argv=None):
     lines = ["# fleetsim sweep", "",
              "%d seeds per cell, %d engines; mean ± 95%% interval (Student t over seeds)." % (len(seeds), a.engines),
              "Command: `%s`" % " ".join(shlex.quote(x) for x in ["bench/fleetsim/sweep.py"] + (argv or sys.argv[1:])),
+             provenance(),
              "", "## Cells", "",
              "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in shown) + " | ok |",
              "| --- | --- | --- | --- | " + " | ".join("---" for _ in shown) + " | --- |"]
     for c in cells:
         lines.append("| %s | %d | %d | %s | %s | %d/%d |" % (
             c["policy"], c["es"], c["routers"], c["load"],
-            " | ".join(fmt(c[n]["mean"], c[n]["ci95"], "%.2f" if n == "eng_per_session" else "%.1f")
+            " | ".join(fmt(c[n]["mean"], c[n]["ci95"], SPEC.get(n, "%.1f"))
                        for n, _, _ in shown), c["ok"], c["requests"]))
     if effects:
         lines += ["", "## Paired ES effect (ES=1 − ES=0, same seed)", "",
@@ -421,10 +440,10 @@ def main(argv=None):
         for e in effects:
             lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 e["policy"], e["routers"], e["load"],
-                fmt(e["ttft_p90"]["mean"], e["ttft_p90"]["ci95"], "%+.1f"),
+                fmt(e["ttft_p90"]["mean"], e["ttft_p90"]["ci95"], "%+.0f"),
                 fmt(e["ttft_p90"]["pct"], e["ttft_p90"]["pct_ci95"], "%+.1f"),
-                fmt(e["ttft_p99"]["mean"], e["ttft_p99"]["ci95"], "%+.1f"),
-                fmt(e["e2e_p90"]["mean"], e["e2e_p90"]["ci95"], "%+.1f"),
+                fmt(e["ttft_p99"]["mean"], e["ttft_p99"]["ci95"], "%+.0f"),
+                fmt(e["e2e_p90"]["mean"], e["e2e_p90"]["ci95"], "%+.0f"),
                 fmt(e["tok_s"]["mean"], e["tok_s"]["ci95"], "%+.1f"),
                 fmt(e["cache_hit"]["mean"], e["cache_hit"]["ci95"], "%+.2f"),
                 e["ttft_p90"]["verdict"]))
@@ -441,9 +460,9 @@ def main(argv=None):
                 verdict = "%s better" % (c["b"] if d["diff"] < 0 else c["a"])
             lines.append("| %s vs %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 c["b"], c["a"], c["es"], c["routers"], c["load"],
-                fmt(d["diff"], d["diff_ci95"], "%+.1f"), fmt(d["ratio"], d["ratio_ci95"], "%.3f"),
-                fmt(c["ttft_p99"]["diff"], c["ttft_p99"]["diff_ci95"], "%+.1f"),
-                fmt(c["e2e_p90"]["diff"], c["e2e_p90"]["diff_ci95"], "%+.1f"),
+                fmt(d["diff"], d["diff_ci95"], "%+.0f"), fmt(d["ratio"], d["ratio_ci95"], "%.3f"),
+                fmt(c["ttft_p99"]["diff"], c["ttft_p99"]["diff_ci95"], "%+.0f"),
+                fmt(c["e2e_p90"]["diff"], c["e2e_p90"]["diff_ci95"], "%+.0f"),
                 fmt(c["tok_s"]["ratio"], c["tok_s"]["ratio_ci95"], "%.3f"),
                 fmt(c["cache_hit"]["diff"], c["cache_hit"]["diff_ci95"], "%+.2f"),
                 fmt(c["refused"]["diff"], c["refused"]["diff_ci95"], "%+.1f"), verdict))
