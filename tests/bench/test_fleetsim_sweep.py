@@ -64,6 +64,18 @@ class Pairs(unittest.TestCase):
         self.assertTrue(all(l["output_length"] == 1000 for l in lines[1:]))
 
 
+class Fidelity(unittest.TestCase):
+    def test_beyond_means_further_outside_the_real_range_than_it_is_wide(self):
+        import fidelity
+        self.assertFalse(fidelity.beyond(105.0, [100.0, 110.0]), "inside the range")
+        self.assertFalse(fidelity.beyond(95.0, [100.0, 110.0]), "outside by less than the range's width")
+        self.assertTrue(fidelity.beyond(85.0, [100.0, 110.0]))
+        self.assertTrue(fidelity.beyond(120.1, [100.0, 110.0]))
+        # a single real run: 5% of its value stands for the range's width
+        self.assertFalse(fidelity.beyond(96.0, [100.0]))
+        self.assertTrue(fidelity.beyond(94.0, [100.0]))
+
+
 @unittest.skipUnless(os.environ.get("KVR_BIN_KVROUTE_FLEETSIM"), "kvroute-fleetsim not built")
 class Grid(unittest.TestCase):
     def test_a_small_grid_reports_every_cell_and_the_paired_effect(self):
