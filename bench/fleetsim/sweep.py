@@ -246,13 +246,18 @@ def charts(out_dir, cells, effects, routers, loads, arms):
         dat = os.path.join(raw, "es_effect.dat")
         with open(dat, "w") as f:
             for e in effects:
-                f.write("%s-r%d-x%s %.3f %.3f\n" % (e["policy"], e["routers"], e["load"],
-                                                   e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0))
-        script += ["set output '%s'" % os.path.join(out_dir, "es_effect_ttft_p90.png"),
-                   "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), 95% interval'",
-                   "set style histogram errorbars gap 1 lw 1", "set ylabel 'ms'", "set yrange [*:*]",
-                   "plot '%s' using 2:3:xtic(1) notitle" % dat]
-        made.append("es_effect_ttft_p90.png")
+                f.write("%s-r%d-x%s %.3f %.3f %.3f %.3f\n" % (
+                    e["policy"], e["routers"], e["load"], e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0,
+                    e["ttft_p90"].get("pct") or 0, e["ttft_p90"].get("pct_ci95") or 0))
+        # One bar per policy, router count and load: a wider canvas and steeper labels.
+        width = max(900, 40 * len(effects))
+        for png, cols, unit in (("es_effect_ttft_p90.png", "2:3", "ms"), ("es_effect_ttft_p90_pct.png", "4:5", "%")):
+            script += ["set terminal pngcairo size %d,600 noenhanced" % width, "set xtics rotate by -60 font ',9'",
+                       "set output '%s'" % os.path.join(out_dir, png),
+                       "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), %s, 95%% interval'" % unit,
+                       "set style histogram errorbars gap 1 lw 1", "set ylabel '%s'" % unit, "set yrange [*:*]",
+                       "plot '%s' using %s:xtic(1) notitle" % (dat, cols)]
+            made.append(png)
     if not shutil.which("gnuplot"):
         return []
     try:
