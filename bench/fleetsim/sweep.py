@@ -21,6 +21,7 @@ DIR/runs/. Standard library only (records through the kvrbench package).
 """
 import argparse
 import concurrent.futures
+import datetime
 import json
 import math
 import os
@@ -49,6 +50,21 @@ METRICS = [
     ("eng_per_session", "engines/session", True),
     ("reroute", "reroute %", None),
 ]
+
+# In results.json always, in the tables with --scenario hot_owner: e2e p50,
+# requests refused (429/503) and the share of output tokens generated on
+# engine 0, the owner.
+EXTRA = [
+    ("e2e_p50", "e2e p50 ms", True),
+    ("refused", "refused", True),
+    ("gen_share_e0", "gen share e0 %", None),
+]
+
+ENGINE0 = "http://127.0.0.1:20000"
+
+# How a cell's figure prints: whole ms and tokens/s, two decimals of engines per session.
+SPEC = {"ttft_p50": "%.0f", "ttft_p90": "%.0f", "ttft_p99": "%.0f", "e2e_p50": "%.0f", "e2e_p90": "%.0f",
+        "tok_s": "%.0f", "eng_per_session": "%.2f"}
 
 
 def t95(df):
@@ -89,12 +105,16 @@ def figures(recs):
     for r in ok:
         if r.get("session") is not None and r.get("engine"):
             sessions.setdefault(r["session"], set()).add(r["engine"])
+    gen0 = sum(r.get("output_tokens") or 0 for r in ok if r.get("engine") == ENGINE0)
     return {
         "requests": len(recs),
         "ok": len(ok),
+        "refused": len(recs) - len(ok),
+        "gen_share_e0": 100.0 * gen0 / out_tok if out_tok else None,
         "ttft_p50": percentile(ttft, 50),
         "ttft_p90": percentile(ttft, 90),
         "ttft_p99": percentile(ttft, 99),
+        "e2e_p50": percentile(e2e, 50),
         "e2e_p90": percentile(e2e, 90),
         "tok_s": out_tok / span if span else None,
         "cache_hit": 100.0 * cached / prompt if prompt else None,
@@ -109,13 +129,69 @@ def reroute(recs_a, recs_b):
     return 100.0 * sum(1 for i in common if a[i] != b[i]) / len(common) if common else None
 
 
+def write_hot_owner(path, trajectories=76, held=35, turns=3, output=1000, prefix_blocks=24):
+    """bench/hot_owner's scenario as tests/bench/test_fleetsim.c writes it: a warm
+    request that makes engine 0 the owner of a 24-block prefix, `held` trajectories
+    at 0.1 s (sent straight to engine 0 with --first-turn-engine 0), the rest at 5 s;
+    each turn appends 3 blocks and asks for `output` tokens."""
+    lines = [{"timestamp": 0, "input_length": prefix_blocks * 512, "output_length": 1,
+              "hash_ids": list(range(prefix_blocks))}]
+    for s in range(trajectories):
+        base = 100 if s < held else 5000
+        tail = 1000 + s * 10
+        for t in range(turns):
+            blocks = prefix_blocks + 1 + 3 * t
+            lines.append({"timestamp": base + s * 2 + t, "input_length": blocks * 512, "output_length": output,
+                          "session_id": "t%02d" % s, "turn": t,
+                          "hash_ids": [b if b < prefix_blocks else tail + b - prefix_blocks for b in range(blocks)]})
+    lines.sort(key=lambda r: r["timestamp"])
+    with open(path, "w") as f:
+        for r in lines:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+# --scenario hot_owner: the fleet and flags of bench/hot_owner/run.sh
+HOT_OWNER_FLEETSIM = ["--engine-params", "all:max_running=38", "--closed-loop", "--first-turn-engine", "0",
+                      "--first-turn-sessions", "35"]
+HOT_OWNER_ROUTER = ["--balance-abs", "256"]
+
+
+def paired(fig, seeds, key_a, key_b, name):
+    """Per seed b - a and b / a of one figure: (diff interval, ratio interval)."""
+    diffs, ratios = [], []
+    for s in seeds:
+        xa, xb = fig[key_a + (s,)][name], fig[key_b + (s,)][name]
+        diffs.append(xb - xa if xa is not None and xb is not None else None)
+        ratios.append(xb / xa if xa and xb is not None else None)
+    return interval(diffs), interval(ratios)
+
+
+def provenance():
+    """Date, machine and commit for the report's header."""
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
+    except OSError:
+        commit = "unknown"
+    u = os.uname()
+    return "Written %s UTC on %s %s %s, %d cores; tree at commit %s." % (
+        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), u.sysname, u.release, u.machine,
+        os.cpu_count() or 0, commit)
+
+
 def run_one(job):
-    """One fleetsim run; returns (key, figures or error text)."""
+    """One fleetsim run; returns (key, error text or None)."""
     cmd, rec_path, key = job["cmd"], job["records"], job["key"]
     os.makedirs(os.path.dirname(rec_path), exist_ok=True)
+    log = os.path.join(os.path.dirname(rec_path), "fleetsim.txt")
+    cmdline = " ".join(shlex.quote(c) for c in cmd) + "\n"
+    if job.get("reuse") and os.path.exists(rec_path) and os.path.exists(log):
+        with open(log) as f:
+            if f.readline() == cmdline:
+                return key, None
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with open(os.path.join(os.path.dirname(rec_path), "fleetsim.txt"), "w") as f:
-        f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + p.stdout + p.stderr)
+    with open(log, "w") as f:
+        f.write(cmdline + p.stdout + p.stderr)
     if p.returncode not in (0, 1):
         return key, "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "")
     return key, None
@@ -170,13 +246,18 @@ def charts(out_dir, cells, effects, routers, loads, arms):
         dat = os.path.join(raw, "es_effect.dat")
         with open(dat, "w") as f:
             for e in effects:
-                f.write("%s-r%d-x%s %.3f %.3f\n" % (e["policy"], e["routers"], e["load"],
-                                                   e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0))
-        script += ["set output '%s'" % os.path.join(out_dir, "es_effect_ttft_p90.png"),
-                   "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), 95% interval'",
-                   "set style histogram errorbars gap 1 lw 1", "set ylabel 'ms'", "set yrange [*:*]",
-                   "plot '%s' using 2:3:xtic(1) notitle" % dat]
-        made.append("es_effect_ttft_p90.png")
+                f.write("%s-r%d-x%s %.3f %.3f %.3f %.3f\n" % (
+                    e["policy"], e["routers"], e["load"], e["ttft_p90"]["mean"] or 0, e["ttft_p90"]["ci95"] or 0,
+                    e["ttft_p90"].get("pct") or 0, e["ttft_p90"].get("pct_ci95") or 0))
+        # One bar per policy, router count and load: a wider canvas and steeper labels.
+        width = max(900, 40 * len(effects))
+        for png, cols, unit in (("es_effect_ttft_p90.png", "2:3", "ms"), ("es_effect_ttft_p90_pct.png", "4:5", "%")):
+            script += ["set terminal pngcairo size %d,600 noenhanced" % width, "set xtics rotate by -60 font ',9'",
+                       "set output '%s'" % os.path.join(out_dir, png),
+                       "set title 'Paired ES effect on TTFT p90 (ES=1 - ES=0, same seed), %s, 95%% interval'" % unit,
+                       "set style histogram errorbars gap 1 lw 1", "set ylabel '%s'" % unit, "set yrange [*:*]",
+                       "plot '%s' using %s:xtic(1) notitle" % (dat, cols)]
+            made.append(png)
     if not shutil.which("gnuplot"):
         return []
     try:
@@ -194,7 +275,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--fleetsim", default=os.path.join(ROOT, "build/dev/bench/fleetsim/kvroute-fleetsim"),
                     help="the kvroute-fleetsim program (default build/dev/...)")
-    src = ap.add_mutually_exclusive_group(required=True)
+    src = ap.add_mutually_exclusive_group()
     src.add_argument("--trace", help="one trace for every seed")
     src.add_argument("--tracegen-args", help="kvroute-tracegen flags: one trace per seed (--seed S is added)")
     ap.add_argument("--tracegen", default=os.path.join(ROOT, "build/dev/bench/tracegen/kvroute-tracegen"),
@@ -211,16 +292,40 @@ def main(argv=None):
     ap.add_argument("--fleetsim-args", default="", help="more kvroute-fleetsim flags for every run")
     ap.add_argument("--router-args", default="", help="kvroute flags for every run")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: cores)")
+    ap.add_argument("--scenario", choices=["hot_owner"],
+                    help="hot_owner: bench/hot_owner's trace (written into DIR), 2 engines x 38 slots, closed loop, "
+                         "35 first turns forced onto engine 0, --balance-abs 256 (instead of --trace)")
+    ap.add_argument("--pairs", default="",
+                    help="A:B,...: per seed paired B - A (and B / A for tok/s) of two policies in every cell")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep a run whose records exist from the same command (re-report without re-running)")
     a = ap.parse_args(argv)
 
     if a.seeds < 2:
         ap.error("--seeds must be at least 2 for an interval")
+    if not (a.trace or a.tracegen_args or a.scenario):
+        ap.error("one of --trace, --tracegen-args or --scenario is required")
+    if a.scenario and (a.trace or a.tracegen_args):
+        ap.error("--scenario writes its own trace: no --trace or --tracegen-args with it")
+    pairs = [tuple(x.split(":", 1)) for x in a.pairs.split(",") if x]
+    if any(len(pr) != 2 for pr in pairs):
+        ap.error("--pairs: expected A:B,...")
     policies = [p for p in a.policies.split(",") if p]
     arms = [int(e) for e in a.es.split(",") if e]
     routers = [int(r) for r in a.routers.split(",") if r]
     loads = [x for x in a.loads.split(",") if x]
     seeds = list(range(1, a.seeds + 1))
     os.makedirs(a.out, exist_ok=True)
+    for pr in pairs:
+        for pol in pr:
+            if pol not in policies:
+                ap.error("--pairs: %s is not in --policies" % pol)
+    scenario_fleetsim, scenario_router = [], []
+    if a.scenario == "hot_owner":
+        a.trace = os.path.join(a.out, "hot-owner.jsonl")
+        write_hot_owner(a.trace)
+        a.engines = 2
+        scenario_fleetsim, scenario_router = HOT_OWNER_FLEETSIM, HOT_OWNER_ROUTER
 
     traces = {}
     for s in seeds:
@@ -229,7 +334,8 @@ def main(argv=None):
             continue
         path = os.path.join(a.out, "trace-seed%d.jsonl" % s)
         cmd = [a.tracegen] + shlex.split(a.tracegen_args) + ["--seed", str(s), "-o", path]
-        subprocess.run(cmd, check=True)
+        if not (a.reuse and os.path.exists(path)):
+            subprocess.run(cmd, check=True)
         traces[s] = path
 
     jobs = []
@@ -242,13 +348,14 @@ def main(argv=None):
                         d = os.path.join(a.out, "runs", pol, "es%d" % es, "r%d" % nr, "load%s" % load, "seed%d" % s)
                         rec = os.path.join(d, "replay.jsonl")
                         policy_flags = ["--policy", "cache_aware"] if pol == "cache_aware_op" else ["--policy", pol]
-                        router = shlex.split(a.router_args) + (["--owner-pressure", "1"] if pol == "cache_aware_op" else [])
+                        router = scenario_router + shlex.split(a.router_args) + \
+                            (["--owner-pressure", "1"] if pol == "cache_aware_op" else [])
                         cmd = [a.fleetsim, "--trace", traces[s], "--engines", str(a.engines), "--es", str(es),
                                "--routers", str(nr), "--rate", load, "--seed", str(s),
                                "--arrival-jitter-ms", a.arrival_jitter_ms, "--step-jitter", a.step_jitter,
                                "--run-id", "%s-es%d" % (pol, es), "--out", rec, "--quiet"] + policy_flags + \
-                            shlex.split(a.fleetsim_args) + (["--"] + router if router else [])
-                        jobs.append({"key": key, "cmd": cmd, "records": rec})
+                            scenario_fleetsim + shlex.split(a.fleetsim_args) + (["--"] + router if router else [])
+                        jobs.append({"key": key, "cmd": cmd, "records": rec, "reuse": a.reuse})
     print("sweep: %d runs on %d workers" % (len(jobs), a.jobs), file=sys.stderr)
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
@@ -274,7 +381,7 @@ def main(argv=None):
             for load in loads:
                 for es in arms:
                     row = {"policy": pol, "es": es, "routers": nr, "load": load}
-                    for name, _, _ in METRICS:
+                    for name, _, _ in METRICS + EXTRA:
                         m, h, n = interval([fig[(pol, es, nr, load, s)][name] for s in seeds])
                         row[name] = {"mean": m, "ci95": h, "n": n}
                     row["ok"] = sum(fig[(pol, es, nr, load, s)]["ok"] for s in seeds)
@@ -290,40 +397,80 @@ def main(argv=None):
                             x0, x1 = fig[(pol, 0, nr, load, s)][name], fig[(pol, 1, nr, load, s)][name]
                             diffs.append(x1 - x0 if x0 is not None and x1 is not None else None)
                         m, h, n = interval(diffs)
+                        rm, rh, _ = interval([100.0 * (fig[(pol, 1, nr, load, s)][name] / fig[(pol, 0, nr, load, s)][name]
+                                                       - 1.0)
+                                              if fig[(pol, 0, nr, load, s)][name] and d is not None else None
+                                              for s, d in zip(seeds, diffs)])
                         b0 = mean([fig[(pol, 0, nr, load, s)][name] for s in seeds
                                    if fig[(pol, 0, nr, load, s)][name] is not None])
                         verdict = paired_verdict(m, h, lower_better)
                         eff[name] = {"mean": m, "ci95": h, "n": n, "relative": m / b0 if m is not None and b0 else None,
+                                     "pct": rm, "pct_ci95": rh,
                                      "verdict": verdict}
                     effects.append(eff)
 
-    with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump({"cells": cells, "es_effects": effects, "seeds": seeds, "engines": a.engines}, f, indent=1)
+    comparisons = []
+    for pa, pb in pairs:
+        for nr in routers:
+            for load in loads:
+                for es in arms:
+                    row = {"a": pa, "b": pb, "routers": nr, "load": load, "es": es}
+                    for name, _, _ in METRICS + EXTRA:
+                        (dm, dh, dn), (rm, rh, _) = paired(fig, seeds, (pa, es, nr, load), (pb, es, nr, load), name)
+                        row[name] = {"diff": dm, "diff_ci95": dh, "ratio": rm, "ratio_ci95": rh, "n": dn}
+                    comparisons.append(row)
 
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "seeds": seeds,
+                   "engines": a.engines}, f, indent=1)
+
+    shown = METRICS + (EXTRA if a.scenario == "hot_owner" else [])
     lines = ["# fleetsim sweep", "",
              "%d seeds per cell, %d engines; mean ± 95%% interval (Student t over seeds)." % (len(seeds), a.engines),
              "Command: `%s`" % " ".join(shlex.quote(x) for x in ["bench/fleetsim/sweep.py"] + (argv or sys.argv[1:])),
+             provenance(),
              "", "## Cells", "",
-             "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in METRICS) + " | ok |",
-             "| --- | --- | --- | --- | " + " | ".join("---" for _ in METRICS) + " | --- |"]
+             "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in shown) + " | ok |",
+             "| --- | --- | --- | --- | " + " | ".join("---" for _ in shown) + " | --- |"]
     for c in cells:
         lines.append("| %s | %d | %d | %s | %s | %d/%d |" % (
             c["policy"], c["es"], c["routers"], c["load"],
-            " | ".join(fmt(c[n]["mean"], c[n]["ci95"], "%.2f" if n == "eng_per_session" else "%.1f")
-                       for n, _, _ in METRICS), c["ok"], c["requests"]))
+            " | ".join(fmt(c[n]["mean"], c[n]["ci95"], SPEC.get(n, "%.1f"))
+                       for n, _, _ in shown), c["ok"], c["requests"]))
     if effects:
         lines += ["", "## Paired ES effect (ES=1 − ES=0, same seed)", "",
-                  "| policy | routers | load | TTFT p90 ms | TTFT p99 ms | e2e p90 ms | output tok/s | cache hit pts | verdict (TTFT p90) |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "| policy | routers | load | TTFT p90 ms | TTFT p90 % | TTFT p99 ms | e2e p90 ms | output tok/s | "
+                  "cache hit pts | verdict (TTFT p90) |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for e in effects:
-            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 e["policy"], e["routers"], e["load"],
-                fmt(e["ttft_p90"]["mean"], e["ttft_p90"]["ci95"], "%+.1f"),
-                fmt(e["ttft_p99"]["mean"], e["ttft_p99"]["ci95"], "%+.1f"),
-                fmt(e["e2e_p90"]["mean"], e["e2e_p90"]["ci95"], "%+.1f"),
+                fmt(e["ttft_p90"]["mean"], e["ttft_p90"]["ci95"], "%+.0f"),
+                fmt(e["ttft_p90"]["pct"], e["ttft_p90"]["pct_ci95"], "%+.1f"),
+                fmt(e["ttft_p99"]["mean"], e["ttft_p99"]["ci95"], "%+.0f"),
+                fmt(e["e2e_p90"]["mean"], e["e2e_p90"]["ci95"], "%+.0f"),
                 fmt(e["tok_s"]["mean"], e["tok_s"]["ci95"], "%+.1f"),
                 fmt(e["cache_hit"]["mean"], e["cache_hit"]["ci95"], "%+.2f"),
                 e["ttft_p90"]["verdict"]))
+    if comparisons:
+        lines += ["", "## Paired policy comparisons (B − A, same seed)", "",
+                  "| B vs A | ES | routers | load | TTFT p90 ms | TTFT p90 B/A | TTFT p99 ms | e2e p90 ms | "
+                  "output tok/s B/A | cache hit pts | refused | verdict (TTFT p90) |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for c in comparisons:
+            d = c["ttft_p90"]
+            if d["diff"] is None or d["diff_ci95"] is None or abs(d["diff"]) <= d["diff_ci95"]:
+                verdict = "no verdict (interval includes 0)"
+            else:
+                verdict = "%s better" % (c["b"] if d["diff"] < 0 else c["a"])
+            lines.append("| %s vs %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                c["b"], c["a"], c["es"], c["routers"], c["load"],
+                fmt(d["diff"], d["diff_ci95"], "%+.0f"), fmt(d["ratio"], d["ratio_ci95"], "%.3f"),
+                fmt(c["ttft_p99"]["diff"], c["ttft_p99"]["diff_ci95"], "%+.0f"),
+                fmt(c["e2e_p90"]["diff"], c["e2e_p90"]["diff_ci95"], "%+.0f"),
+                fmt(c["tok_s"]["ratio"], c["tok_s"]["ratio_ci95"], "%.3f"),
+                fmt(c["cache_hit"]["diff"], c["cache_hit"]["diff_ci95"], "%+.2f"),
+                fmt(c["refused"]["diff"], c["refused"]["diff_ci95"], "%+.1f"), verdict))
     made = charts(a.out, cells, effects, routers, loads, arms)
     if made:
         lines += ["", "Charts: " + ", ".join("[%s](%s)" % (m, m) for m in made)]

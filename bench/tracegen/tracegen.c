@@ -44,6 +44,7 @@ typedef struct {
     unsigned input_max;    /* a session ends once its prompt would exceed this */
     unsigned output_max;
     unsigned block_size;   /* tokens per hash block */
+    bool no_session_ids;   /* write neither session_id nor turn: requests linked only by shared hash ids */
 } tg_options_t;
 
 typedef struct {
@@ -92,6 +93,23 @@ static int preset_apply(tg_options_t *o, const char *name)
         o->output_max = 512;
         o->input_max = 32768;
         o->turns_mean = 4;
+        return 0;
+    }
+    if (strcmp(name, "mooncake") == 0) {
+        /* The shape of Mooncake's conversation trace: an hour, ~12k requests,
+         * prompts of ~12k tokens, ~300-token answers, and no session ids: a
+         * router sees requests that share long prefixes with requests minutes
+         * earlier (a 90 s mean think time) and nothing that says so but the
+         * hash ids. */
+        o->window_s = 3600;
+        o->session_rate = 0.62;
+        o->system_tokens = 4500;
+        o->first_user_tokens = 1500;
+        o->user_tokens = 800;
+        o->output_tokens = 300;
+        o->input_max = 65536;
+        o->think_s = 90;
+        o->no_session_ids = true;
         return 0;
     }
     return -EINVAL;
@@ -263,7 +281,7 @@ static bool add_count(cJSON *o, const char *key, uint64_t v)
 }
 
 /* {"timestamp":..,"input_length":..,"output_length":..,"hash_ids":[..],"session_id":"s00000","turn":..} */
-static char *request_line(const tg_request_t *r)
+static char *request_line(const tg_request_t *r, bool session_ids)
 {
     char session_id[32];
     snprintf(session_id, sizeof(session_id), "s%05u", r->session);
@@ -279,16 +297,17 @@ static char *request_line(const tg_request_t *r)
             ok = false;
         }
     }
-    ok = ok && cJSON_AddStringToObject(line, "session_id", session_id) && add_count(line, "turn", r->turn);
+    if (session_ids)
+        ok = ok && cJSON_AddStringToObject(line, "session_id", session_id) && add_count(line, "turn", r->turn);
     char *text = ok ? cJSON_PrintUnformatted(line) : NULL;
     cJSON_Delete(line);
     return text;
 }
 
-static int write_trace(FILE *f, const tg_trace_t *t)
+static int write_trace(FILE *f, const tg_trace_t *t, bool session_ids)
 {
     for (size_t i = 0; i < t->len; i++) {
-        char *text = request_line(&t->items[i]);
+        char *text = request_line(&t->items[i], session_ids);
         if (!text)
             return -ENOMEM;
         int rc = fputs(text, f);
@@ -302,7 +321,8 @@ static int write_trace(FILE *f, const tg_trace_t *t)
 static const char usage_text[] =
     "Usage: kvroute-tracegen [options] [-o FILE]\n"
     "Writes a multi-turn agentic trace as JSONL (Mooncake fields timestamp, input_length,\n"
-    "output_length, hash_ids, plus session_id and turn), sorted by timestamp.\n"
+    "output_length, hash_ids, plus session_id and turn unless --no-session-ids), sorted by\n"
+    "timestamp.\n"
     "Lengths are in tokens; a prompt's hash_ids cover ceil(input_length/block_size) blocks.\n"
     "Every value not given comes from --preset.\n\n";
 
@@ -324,9 +344,11 @@ static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char
 
 #define T tg_args_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset, "one of study, short", 0,
+    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset, "one of study, short, mooncake", 0,
                        "study: 600 s, ~1,200 requests from ~270 sessions, 30 s think time, coding-agent prompts; "
-                       "short: 60 s demo/CI scale. Options after --preset override its values."),
+                       "short: 60 s demo/CI scale; mooncake: the shape of Mooncake's conversation trace, an hour, "
+                       "~12k requests of ~12k tokens, 90 s think time, no session ids. Options after --preset "
+                       "override its values."),
     KVR_OPT_ROW_U64(T, gen.seed, "seed", "N", NULL, 0, UINT64_MAX,
                     "random seed; equal seeds and options give identical output (study: 1)"),
     KVR_OPT_ROW_DOUBLE(T, gen.window_s, "window", "S", NULL, 0.001, 1e9,
@@ -358,6 +380,8 @@ static const kvr_opt_t options[] = {
                     "tokens per hash block (Mooncake uses 512)"),
     {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, out_path),
      .arg = "FILE", .help = "write here instead of stdout"},
+    KVR_OPT_ROW_BOOL(T, gen.no_session_ids, "no-session-ids", NULL,
+                     "write neither session_id nor turn (requests share prefixes by hash ids only; mooncake: on)"),
     KVR_OPT_ROW_BOOL(T, summary, "summary", NULL, "print requests, sessions and token totals on stderr"),
     KVR_OPT_ROW_HELP,
 };
@@ -400,7 +424,7 @@ int main(int argc, char **argv)
         trace_free(&trace);
         return 1;
     }
-    rc = write_trace(f, &trace);
+    rc = write_trace(f, &trace, !o.no_session_ids);
     if (f != stdout && fclose(f) != 0 && rc == 0)
         rc = -EIO;
     if (rc) {

@@ -43,6 +43,39 @@ class Verdict(unittest.TestCase):
         self.assertEqual(sweep.reroute(a, b), 50.0)
 
 
+class Pairs(unittest.TestCase):
+    def test_paired_difference_and_ratio_are_per_seed(self):
+        fig = {("a", 1, 1, "1", 1): {"tok_s": 100.0}, ("b", 1, 1, "1", 1): {"tok_s": 150.0},
+               ("a", 1, 1, "1", 2): {"tok_s": 200.0}, ("b", 1, 1, "1", 2): {"tok_s": 300.0}}
+        (dm, dh, dn), (rm, rh, rn) = sweep.paired(fig, [1, 2], ("a", 1, 1, "1"), ("b", 1, 1, "1"), "tok_s")
+        self.assertEqual((dm, dn), (75.0, 2))
+        self.assertAlmostEqual(rm, 1.5)
+        self.assertAlmostEqual(rh, 0.0)
+
+    def test_the_hot_owner_trace_is_the_scenarios(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "hot.jsonl")
+            sweep.write_hot_owner(path)
+            lines = [json.loads(l) for l in open(path)]
+        self.assertEqual(len(lines), 1 + 76 * 3)
+        self.assertEqual([l["timestamp"] for l in lines], sorted(l["timestamp"] for l in lines))
+        self.assertEqual(sum(1 for l in lines if l.get("turn") == 0 and l["timestamp"] < 5000), 35)
+        self.assertTrue(all(l["hash_ids"][:24] == list(range(24)) for l in lines))
+        self.assertTrue(all(l["output_length"] == 1000 for l in lines[1:]))
+
+
+class Fidelity(unittest.TestCase):
+    def test_beyond_means_further_outside_the_real_range_than_it_is_wide(self):
+        import fidelity
+        self.assertFalse(fidelity.beyond(105.0, [100.0, 110.0]), "inside the range")
+        self.assertFalse(fidelity.beyond(95.0, [100.0, 110.0]), "outside by less than the range's width")
+        self.assertTrue(fidelity.beyond(85.0, [100.0, 110.0]))
+        self.assertTrue(fidelity.beyond(120.1, [100.0, 110.0]))
+        # a single real run: 5% of its value stands for the range's width
+        self.assertFalse(fidelity.beyond(96.0, [100.0]))
+        self.assertTrue(fidelity.beyond(94.0, [100.0]))
+
+
 @unittest.skipUnless(os.environ.get("KVR_BIN_KVROUTE_FLEETSIM"), "kvroute-fleetsim not built")
 class Grid(unittest.TestCase):
     def test_a_small_grid_reports_every_cell_and_the_paired_effect(self):

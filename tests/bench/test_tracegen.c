@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kvroute-tracegen as a user runs it: the output is a valid trace, the same
- * for a seed, sessions grow their prefixes turn by turn, and the study preset
- * has the published shape.
+ * for a seed, sessions grow their prefixes turn by turn, the study preset
+ * has the published shape, and the mooncake preset has no sessions but
+ * prefixes shared minutes apart.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -201,6 +202,68 @@ Test(tracegen, study_preset_has_the_published_shape, .timeout = 60.)
     cr_assert(lines >= 1000 && lines <= 1400, "~1,200 requests, got %zu", lines);
     cr_assert(turn0 >= 230 && turn0 <= 310, "~270 sessions, got %zu", turn0);
     cr_assert(max_ts > 550000 && max_ts < 600000, "a 600 s window, last at %lld ms", max_ts);
+    remove(path);
+}
+
+Test(tracegen, mooncake_preset_has_no_sessions_and_shares_prefixes_minutes_apart, .timeout = 60.)
+{
+    char path[128];
+    tmp_path(path, sizeof(path), "tg-mooncake");
+    const char *args[] = {"--preset", "mooncake", "--window", "600", "--tenants", "1", NULL};
+    cr_assert_eq(run_tracegen(path, args), 0);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    /* When each block id was first seen; ids are handed out in order, the tenant's
+     * system prompt first, so an id past its blocks belongs to one conversation. */
+    enum { MAX_ID = 1 << 20 };
+    long long *first_seen = malloc(sizeof(long long) * MAX_ID);
+    cr_assert(first_seen);
+    for (size_t i = 0; i < MAX_ID; i++)
+        first_seen[i] = -1;
+    long long system_blocks = -1;
+    size_t lines = 0, reuses = 0, reuses_past_60s = 0;
+    long long in_sum = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lines++;
+        cJSON *o = parse_line(line, lines);
+        cr_assert(!cJSON_GetObjectItemCaseSensitive(o, "session_id") && !cJSON_GetObjectItemCaseSensitive(o, "turn"),
+                  "line %zu names a session", lines);
+        long long ts = int_field(o, "timestamp", lines);
+        in_sum += int_field(o, "input_length", lines);
+        const cJSON *ids = cJSON_GetObjectItemCaseSensitive(o, "hash_ids");
+        cr_assert(cJSON_IsArray(ids) && cJSON_GetArraySize(ids) > 0);
+        if (system_blocks < 0) { /* the first request's first id past 0, 1, 2, ... */
+            system_blocks = 0;
+            for (const cJSON *id = ids->child; id && (long long)id->valuedouble == system_blocks; id = id->next)
+                system_blocks++;
+        }
+        long long oldest = -1;
+        for (const cJSON *id = ids->child; id; id = id->next) {
+            long long v = (long long)id->valuedouble;
+            cr_assert(v >= 0 && v < MAX_ID);
+            if (v < system_blocks)
+                continue;
+            if (first_seen[v] >= 0 && (oldest < 0 || first_seen[v] < oldest))
+                oldest = first_seen[v];
+            if (first_seen[v] < 0)
+                first_seen[v] = ts;
+        }
+        if (oldest >= 0) {
+            reuses++;
+            reuses_past_60s += ts - oldest > 60000;
+        }
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(f);
+    free(first_seen);
+    cr_assert(lines > 500, "~0.6 conversations/s for 600 s, got %zu requests", lines);
+    cr_assert(in_sum / (long long)lines > 5000, "long prompts: mean %lld tokens", in_sum / (long long)lines);
+    cr_assert(reuses > lines / 3, "requests repeat earlier requests' context (%zu of %zu)", reuses, lines);
+    cr_assert(reuses_past_60s > reuses / 2, "most reuse comes a minute or more later (%zu of %zu)", reuses_past_60s,
+              reuses);
     remove(path);
 }
 
