@@ -11,17 +11,27 @@
  *   step   = step scale × (step ms + step per seq ms × (running + 1))
  *   slot wait (a full batch: running + waiting + 1 > max_running)
  *          = (running + waiting + 1 − max_running) × step × output tokens / max_running
- *   others = others weight × own uncached prefill / prefill rate × running
+ *   others = others weight × own uncached prefill / prefill rate
+ *            × (running + waiting)
  *   score  = ttft + others; the lowest wins, then fewer eff_requests, then
  *            the lower engine index.
  *
- * Queued prefill is eff_pending_prefill_tokens (max of shadow and real).
+ * Queued prefill is eff_pending_prefill_tokens (max of shadow and real):
+ * what engines report, the uncached tokens still to prefill.
  * Own uncached prefill is the prompt minus the prefix match, the match
  * counted at the engine's retention: the share of what the prefix index
- * attributes to the engine that fits in its KV room (capacity minus the KV
- * held by running work), 1 when it all fits. An engine whose KV is full of
- * running requests evicts what nobody references, so its matches are worth
- * less; the index's own LRU budget already drops what exceeds capacity.
+ * attributes to the engine that fits in its KV capacity, 1 when it all
+ * fits. The index keeps per engine an LRU budget of the capacity the feed
+ * reports, so an engine with a smaller KV keeps fewer matches, and one whose
+ * attributed prefixes exceed its capacity has each counted at the share
+ * that fits. (Discounting by the KV the running work holds instead zeroes
+ * every match on a busy engine, the recently ended turns an LRU cache keeps
+ * longest included: measured, it spread sessions like load_only.)
+ *
+ * Others counts the running batch, whose next tokens wait for this
+ * prefill's steps, and the queue: on a saturated engine every request
+ * queued is one more that the added work will delay, so a cache miss is
+ * dearer the busier the fleet is, and an idle fleet is routed on TTFT alone.
  *
  * Learned per engine, from a prior (the ttft-* options) on first sight:
  *  - prefill rate, from the feed: between two successive fresh samples
@@ -32,9 +42,11 @@
  *    batch slot (a full batch drains by finishing requests, not by prefill
  *    speed) count. Other routers' requests make drained an underestimate.
  *  - from the first byte of a streamed answer (on_first_byte): the observed
- *    time is split between the two terms of the prediction; the dominant one
- *    is corrected (prefill rate when the prefill term is the larger, the step
- *    scale otherwise).
+ *    time less the predicted slot wait is split between the two other terms
+ *    of the prediction; the dominant one is corrected (prefill rate when the
+ *    prefill term is the larger, the step scale otherwise). An answer whose
+ *    predicted slot wait is over half the observed time teaches nothing: a
+ *    full batch's wait would be read as a slow prefill.
  * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
  * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
  * outside are limited to the range); queued prefill above 1e9 tokens is
@@ -197,11 +209,8 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
 static double retention(const kvr__indexed_t *st, const kvr_engine_view_t *v)
 {
     double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens : st->config.index_tokens_per_engine);
-    double room = capacity - (double)v->eff_kv_tokens;
     double indexed = (double)kvr_prefix_index_engine_tokens(st->index, v->index);
-    if (room <= 0)
-        return 0;
-    return indexed <= room ? 1.0 : room / indexed;
+    return indexed <= capacity ? 1.0 : capacity / indexed;
 }
 
 static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t *m, double running)
@@ -214,14 +223,15 @@ static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t 
  * with finishes spread evenly, one slot frees every step × output tokens /
  * max_running, and this request waits behind everyone already waiting.
  */
-static double slot_wait(const kvr_engine_view_t *v, const engine_model_t *m, double step)
+static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running, const engine_model_t *m,
+                        double step)
 {
-    if (v->max_running == 0)
+    if (max_running == 0)
         return 0; /* cap unknown: no slot model (admission fails open the same way) */
-    uint64_t queued = (uint64_t)v->eff_running + v->eff_waiting + 1;
-    if (queued <= v->max_running)
+    uint64_t queued = (uint64_t)running + waiting + 1;
+    if (queued <= max_running)
         return 0;
-    return (double)(queued - v->max_running) * step * m->output_tokens / (double)v->max_running;
+    return (double)(queued - max_running) * step * m->output_tokens / (double)max_running;
 }
 
 static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
@@ -249,8 +259,8 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         double own = prompt > cached ? prompt - cached : 0;
         double running = (double)view->eff_running;
         double step = step_seconds(cfg, m, running + 1);
-        double ttft = (queued + own) / rate + step + slot_wait(view, m, step);
-        double score = ttft + cfg->ttft_others_weight * (own / rate) * running;
+        double ttft = (queued + own) / rate + step + slot_wait(view->eff_running, view->eff_waiting, view->max_running, m, step);
+        double score = ttft + cfg->ttft_others_weight * (own / rate) * (running + (double)view->eff_waiting);
         if (!isfinite(score)) {
             clamps++;
             score = HUGE_VAL;
@@ -316,15 +326,18 @@ static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
     double prefill = tokens / m->prefill_rate;
     double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1}, (double)fb->running + 1);
     double step = m->step_scale * step_prior;
-    if (prefill >= step) {
-        /* The step share is taken as predicted; at least a tenth of the time is left to prefill. */
-        double left = observed - step > observed / 10 ? observed - step : observed / 10;
+    double slot = slot_wait(fb->running, fb->waiting, fb->max_running, m, step);
+    if (slot > observed / 2) {
+        /* The wait for a batch slot explains most of the time: it says little of either speed. */
+    } else if (prefill >= step) {
+        /* Step and slot shares are taken as predicted; at least a tenth of the time is left to prefill. */
+        double left = observed - step - slot > observed / 10 ? observed - step - slot : observed / 10;
         if (tokens >= MIN_DRAIN_TOKENS)
             learn_rate(t, m, tokens / left, &clamps);
     } else if (step_prior > 0) {
         /* Nothing left for the step: the prefill term explains the time; no step figure to learn. */
-        if (observed > prefill)
-            learn_scale(t, m, (observed - prefill) / step_prior, &clamps);
+        if (observed > prefill + slot)
+            learn_scale(t, m, (observed - prefill - slot) / step_prior, &clamps);
     }
     t->late_clamps += clamps;
 }

@@ -57,8 +57,8 @@ ParameterizedTestParameters(policy_ttft, decisions)
          {{2, 0, 64, 300, 0, 0, 40}, IDLE, IDLE}, -1, 0},
         {"owner's wait exceeds a peer's whole prefill: the peer",
          {{2, 0, 64, 800, 0, 0, 40}, IDLE, IDLE}, -1, 1},
-        {"KV full of running work: the match is worth nothing",
-         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE}, -1, 1},
+        {"KV full of running work: the match still counts, an LRU keeps the recent prefix",
+         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE}, -1, 0},
         {"KV with room: the same match wins",
          {{10, 0, 64, 0, 1000, 100000, 40}, IDLE, IDLE}, -1, 0},
         {"big batch pays for the delay it suffers", {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
@@ -197,6 +197,22 @@ Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = 
     }
     uint32_t flags = 0;
     cr_expect_eq(pick_equal_fleet(10 * S, &flags), 1);
+    cr_expect_eq(flags, 0);
+}
+
+Test(policy_ttft, a_first_byte_that_waited_for_a_batch_slot_is_not_a_slow_prefill, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    for (int i = 0; i < 20; i++) {
+        /* A full batch (38 of 38, 36 waiting): the 4 s are mostly the wait for a slot (~2.2 s predicted). */
+        kvr_first_byte_t fb = {.engine_index = 0, .prompt_tokens = 640, .uncached_tokens = 640,
+                               .queued_prefill_tokens = 10000, .running = 38, .waiting = 36, .max_running = 38,
+                               .ttft_ns = 4 * S};
+        ops->on_first_byte(st, &fb);
+    }
+    uint32_t flags = 0;
+    cr_expect_eq(pick_equal_fleet(10 * S, &flags), 0, "engine 0 keeps its prior rate: equal engines, lower index");
     cr_expect_eq(flags, 0);
 }
 
