@@ -61,6 +61,7 @@
  * batch frees every step × output tokens / max_running. Without a cap
  * (max_running 0) there is no slot wait.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -99,8 +100,20 @@ typedef struct {
     double uncached[KVR_MAX_ENGINES]; /* per view, for the current decision */
 } ttft_t;
 
+/* Priors every prediction divides by or multiplies with: a caller past the flag parser's bounds gets -EINVAL. */
+static bool priors_valid(const kvr_policy_config_t *c)
+{
+    return isfinite(c->ttft_prefill_tokens_per_s) && c->ttft_prefill_tokens_per_s >= 1 &&
+           c->ttft_prefill_tokens_per_s <= 1e9 && isfinite(c->ttft_step_ms) && c->ttft_step_ms > 0 &&
+           isfinite(c->ttft_step_per_seq_ms) && c->ttft_step_per_seq_ms >= 0 && isfinite(c->ttft_others_weight) &&
+           c->ttft_others_weight >= 0 && isfinite(c->ttft_learn_rate) && c->ttft_learn_rate >= 0 &&
+           c->ttft_learn_rate <= 1 && c->ttft_output_tokens >= 1;
+}
+
 static int ttft_create(const kvr_policy_config_t *config, void **state)
 {
+    if (!priors_valid(config))
+        return -EINVAL;
     kvr__indexed_t *st;
     int rc = kvr__indexed_create(config, sizeof(ttft_t), &st);
     if (rc < 0)
