@@ -16,8 +16,10 @@
  *   score  = ttft + others; the lowest wins, then fewer eff_requests, then
  *            the lower engine index.
  *
- * Queued prefill is eff_pending_prefill_tokens (max of shadow and real):
- * what engines report, the uncached tokens still to prefill.
+ * Queued prefill is the larger of eff_pending_prefill_tokens (max of shadow
+ * and real: what engines report, the uncached tokens still to prefill) and
+ * the last feed sample's pending plus the uncached tokens this router sent
+ * since, less the learned rate's drain over the time since the sample.
  * Own uncached prefill is the prompt minus the prefix match, the match
  * counted at the engine's retention: the share of what the prefix index
  * attributes to the engine that fits in its KV capacity, 1 when it all
@@ -219,6 +221,25 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
     m->sent_since = 0;
 }
 
+/*
+ * The prefill queued ahead now: the last feed sample's pending plus what
+ * this router sent since, less what the engine drained meanwhile at its
+ * learned rate, and never below eff pending. The router releases a
+ * request's shadow prefill charge on the response head, one round trip
+ * after sending, so within one feed period the burst it just placed is
+ * otherwise invisible, and a spike of arrivals would all go to the same
+ * engine.
+ */
+static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, double rate, uint64_t now_ns)
+{
+    double eff = (double)v->eff_pending_prefill_tokens;
+    if (!v->feed_fresh || !m->has_sample || now_ns < m->sample_ns)
+        return eff;
+    double drained = rate * (double)(now_ns - m->sample_ns) / 1e9;
+    double since = (double)m->sample_pending + (double)m->sent_since - drained;
+    return since > eff ? since : eff;
+}
+
 static double retention(const kvr__indexed_t *st, const kvr_engine_view_t *v)
 {
     double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens : st->config.index_tokens_per_engine);
@@ -267,7 +288,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index) : &fallback;
         double rate = clamp(m->prefill_rate, cfg->ttft_prefill_tokens_per_s / RATE_SPAN,
                             cfg->ttft_prefill_tokens_per_s * RATE_SPAN, cfg->ttft_prefill_tokens_per_s, &clamps);
-        double queued = clamp((double)view->eff_pending_prefill_tokens, 0, MAX_TOKENS, MAX_TOKENS, &clamps);
+        double queued = clamp(queued_now(view, m, rate, req->now_ns), 0, MAX_TOKENS, MAX_TOKENS, &clamps);
         double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK * retention(st, view);
         double own = prompt > cached ? prompt - cached : 0;
         double running = (double)view->eff_running;

@@ -202,6 +202,27 @@ Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = 
     cr_expect_eq(flags, 0);
 }
 
+Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sent, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /* Four cold prompts within 1 ms, one feed sample: the shadow prefill charge is gone by the next. */
+    int on[2] = {0, 0};
+    for (int k = 0; k < 4; k++) {
+        kvr_engine_view_t v[2] = {fx_fed_view(0, 4, 0, 64, 0.1), fx_fed_view(1, 4, 0, 64, 0.1)};
+        uint64_t now = 10 * S + (uint64_t)k * 250000;
+        v[0].feed_age_ns = v[1].feed_age_ns = 3 * MS + (uint64_t)k * 250000;
+        kvr_route_request_t *req = fx_request(&rq, 4 * PROMPT, 40 + (uint32_t)k, 0, 40 + (uint32_t)k, now);
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, req, v, 2, &d);
+        cr_assert(d.view == 0 || d.view == 1);
+        on[d.view]++;
+        ops->on_dispatch(st, req, (uint32_t)d.view);
+    }
+    cr_expect_eq(on[0], 2, "the prefill just sent counts as queued until the feed shows it");
+    cr_expect_eq(on[1], 2);
+}
+
 Test(policy_ttft, a_first_byte_that_waited_for_a_batch_slot_is_not_a_slow_prefill, .init = setup, .fini = teardown,
      .timeout = 5.)
 {
@@ -465,6 +486,7 @@ Test(policy_ttft, hot_owner_trap_with_admission_enforce, .init = setup, .fini = 
      * judges headroom, moves it to the idle peer under a seeding lease.
      */
     v[0].eff_pending_prefill_tokens = v[0].real_pending_prefill_tokens = 0;
+    req->now_ns = 101 * S; /* a later feed sample says so */
     kvr_route_request_t shortreq = *req;
     shortreq.max_tokens = 1;
     for (int i = 0; i < 40; i++)
