@@ -278,6 +278,22 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     return 0;
 }
 
+/* Which rule for what: measured in virtual time, bench/RESULTS.md "ttft". */
+static const char policy_guide[] =
+    "which to pick (4 simulated engines, 5 seeds; bench/RESULTS.md, section ttft):\n"
+    "  cache_aware    shared prefixes without sessions (many tenants' system prompts):\n"
+    "                 lowest mean TTFT p90 there; within the interval of the best elsewhere\n"
+    "  sticky, affinity  multi-turn sessions: lowest mean on conversation (sticky) and bursty\n"
+    "                 (affinity) traces; sticky is load_only when requests carry no session\n"
+    "  lmetric        unequal engines (two at half speed): lowest mean at the higher load\n"
+    "  cache_aware --owner-pressure 1  one prefix owner filling up (hot-owner trap: 1.69x\n"
+    "                 output tokens/s); no measured gain elsewhere\n"
+    "  ttft           within the interval of the best on conversation traces; 1.2-1.3x the\n"
+    "                 best TTFT p90 on bursts, unequal engines and heavy shared-prefix load\n"
+    "  load_only, power_of_two, round_robin, random  prompts that share nothing: where they\n"
+    "                 do, 2-10x the TTFT p90 of the prefix rules\n"
+    "  cost           between the two groups: less reuse than the prefix rules\n";
+
 void kvr_router_config_help(FILE *out)
 {
     fprintf(out,
@@ -295,7 +311,7 @@ void kvr_router_config_help(FILE *out)
     kvr_opt_help(out, &sets[0]);
     fprintf(out, "\npolicies: ");
     kvr_policy_list(out);
-    fprintf(out, "\n\n");
+    fprintf(out, "\n%s\n", policy_guide);
     kvr_opt_help(out, &sets[1]);
     fprintf(out, "\nenvironment:\n  ES=0|1                       default for --es (the flag wins)\n");
 }
