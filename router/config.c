@@ -280,16 +280,16 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
 
 /* Which rule for what: measured in virtual time, bench/RESULTS.md "ttft". */
 static const char policy_guide[] =
-    "which to pick (4 simulated engines, 5 seeds; bench/RESULTS.md, section ttft):\n"
-    "  cache_aware    shared prefixes without sessions (many tenants' system prompts):\n"
-    "                 lowest mean TTFT p90 there; within the interval of the best elsewhere\n"
-    "  sticky, affinity  multi-turn sessions: lowest mean on conversation (sticky) and bursty\n"
-    "                 (affinity) traces; sticky is load_only when requests carry no session\n"
-    "  lmetric        unequal engines (two at half speed): lowest mean at the higher load\n"
+    "which to pick (4 simulated engines; bench/RESULTS.md, section ttft; TTFT p90):\n"
+    "  ttft, sticky, cache_aware  multi-turn sessions: within each other's intervals\n"
+    "  cache_aware    shared prefixes without sessions (many tenants' system prompts): lowest\n"
+    "  sticky         bursty arrivals and unequal engines with one router: lowest mean;\n"
+    "                 it is load_only when requests carry no session\n"
+    "  ttft           bursty arrivals with several routers: 0.83x the next best;\n"
+    "                 1.05-1.2x cache_aware on shared prefixes without sessions\n"
+    "  lmetric        bursty arrivals at light load: lowest\n"
     "  cache_aware --owner-pressure 1  one prefix owner filling up (hot-owner trap: 1.69x\n"
-    "                 output tokens/s); no measured gain elsewhere\n"
-    "  ttft           within the interval of the best on conversation traces; 1.2-1.3x the\n"
-    "                 best TTFT p90 on bursts, unequal engines and heavy shared-prefix load\n"
+    "                 output tokens/s; ttft 1.66x); no measured gain elsewhere\n"
     "  load_only, power_of_two, round_robin, random  prompts that share nothing: where they\n"
     "                 do, 2-10x the TTFT p90 of the prefix rules\n"
     "  cost           between the two groups: less reuse than the prefix rules\n";
