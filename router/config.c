@@ -344,6 +344,22 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     return 0;
 }
 
+/* Which rule for what: measured in virtual time, bench/RESULTS.md "ttft". */
+static const char policy_guide[] =
+    "which to pick (4 simulated engines; bench/RESULTS.md, section ttft; TTFT p90):\n"
+    "  ttft, sticky, cache_aware  multi-turn sessions: within each other's intervals\n"
+    "  cache_aware    shared prefixes without sessions (many tenants' system prompts): lowest\n"
+    "  sticky         bursty arrivals and unequal engines with one router: lowest mean;\n"
+    "                 it is load_only when requests carry no session\n"
+    "  ttft           bursty arrivals with several routers: 0.83x the next best;\n"
+    "                 1.05-1.2x cache_aware on shared prefixes without sessions\n"
+    "  lmetric        bursty arrivals at light load: lowest\n"
+    "  cache_aware --owner-pressure 1  one prefix owner filling up (hot-owner trap: 1.69x\n"
+    "                 output tokens/s; ttft 1.66x); no measured gain elsewhere\n"
+    "  load_only, power_of_two, round_robin, random  prompts that share nothing: where they\n"
+    "                 do, 2-10x the TTFT p90 of the prefix rules\n"
+    "  cost           between the two groups: less reuse than the prefix rules\n";
+
 void kvr_router_config_help(FILE *out)
 {
     fprintf(out,
@@ -367,7 +383,7 @@ void kvr_router_config_help(FILE *out)
     kvr_opt_help(out, &sets[0]);
     fprintf(out, "\npolicies: ");
     kvr_policy_list(out);
-    fprintf(out, "\n\n");
+    fprintf(out, "\n%s\n", policy_guide);
     kvr_opt_help(out, &sets[1]);
     fprintf(out, "\nenvironment:\n  ES=0|1                       default for --es (the flag wins)\n");
 }

@@ -417,6 +417,8 @@ void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, con
         .uncached_tokens = req->prompt_tokens > cached ? req->prompt_tokens - cached : 0,
         .queued_prefill_tokens = res->view.eff_pending_prefill_tokens,
         .running = res->view.eff_running,
+        .waiting = res->view.eff_waiting,
+        .max_running = res->view.max_running,
         .ttft_ns = now_ns > req->now_ns ? now_ns - req->now_ns : 0,
     };
     d->policy->on_first_byte(d->policy_state, &fb);

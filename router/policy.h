@@ -111,7 +111,7 @@ typedef struct kvr_policy_config_s {
     double ttft_prefill_tokens_per_s; /* 10000 */
     double ttft_step_ms;        /* 12: decode step of an empty batch */
     double ttft_step_per_seq_ms; /* 0.15: added per running sequence */
-    double ttft_others_weight;  /* 0.05: seconds of others' delay per second of own TTFT */
+    double ttft_others_weight;  /* 0.5: seconds of others' delay per second of own TTFT */
     double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
     uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
 } kvr_policy_config_t;
@@ -123,6 +123,8 @@ typedef struct kvr_first_byte_s {
     uint64_t uncached_tokens;       /* prompt minus the prefix match counted at dispatch */
     uint64_t queued_prefill_tokens; /* the engine's eff pending prefill at dispatch, this request excluded */
     uint32_t running;               /* the engine's eff_running at dispatch */
+    uint32_t waiting;               /* its eff_waiting at dispatch */
+    uint32_t max_running;           /* its batch cap (0 unknown) */
     uint64_t ttft_ns;               /* dispatch of this attempt to the answer's first body byte */
 } kvr_first_byte_t;
 

@@ -141,6 +141,14 @@ static bool admit(kvr_sim_model_t *m, kvr_sim_req_t *r)
     return true;
 }
 
+/* What a queued request will find cached, as an engine matches a request when it is queued. */
+static void expect_cached(const kvr_sim_model_t *m, kvr_sim_req_t *r)
+{
+    uint64_t hit = (uint64_t)kvr_sim_cache_match(&m->cache, r->hashes, r->n_hashes) * KVR_SIM_BLOCK_TOKENS;
+    uint32_t target = prefill_target(r);
+    r->expected_cached = hit >= target ? target - 1 : (uint32_t)hit;
+}
+
 static void preempt(kvr_sim_model_t *m, kvr_sim_req_t *r)
 {
     list_remove(&m->running, r);
@@ -150,6 +158,7 @@ static void preempt(kvr_sim_model_t *m, kvr_sim_req_t *r)
     r->state = KVR_SIM_WAITING;
     r->preemptions++;
     m->preemptions++;
+    expect_cached(m, r);
     /* Recompute: back to the front of the queue, as vLLM does. */
     list_push_head(&m->waiting, r);
 }
@@ -171,6 +180,7 @@ void kvr_sim_model_submit(kvr_sim_model_t *m, kvr_sim_req_t *req, uint64_t now_n
         req->max_tokens = 1;
     if (req->prompt_tokens == 0)
         req->prompt_tokens = 1;
+    expect_cached(m, req);
     list_push_tail(&m->waiting, req);
 }
 
@@ -329,7 +339,7 @@ void kvr_sim_model_pending_prefill(const kvr_sim_model_t *m, uint64_t *total, ui
             max = left;
     }
     for (const kvr_sim_req_t *r = m->waiting.head; r; r = r->next) {
-        uint64_t left = prefill_target(r);
+        uint64_t left = prefill_target(r) - r->expected_cached;
         sum += left;
         if (left > max)
             max = left;

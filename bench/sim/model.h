@@ -52,6 +52,7 @@ struct kvr_sim_req_s {
     kvr_sim_req_state_t state;
     uint32_t generated;
     uint32_t cached_tokens;        /* prefix-cache hit at (first) admission */
+    uint32_t expected_cached;      /* while waiting: the cache's match when it was queued */
     uint32_t computed;             /* tokens with KV computed in the current admission */
     uint32_t preemptions;
     uint64_t arrival_ns, first_token_ns;
@@ -120,7 +121,12 @@ void kvr_sim_model_step_end(kvr_sim_model_t *m, uint64_t now_ns, kvr_sim_event_c
 /** KV tokens held (used blocks × block tokens) and the capacity in tokens. */
 uint64_t kvr_sim_model_kv_used_tokens(const kvr_sim_model_t *m);
 uint64_t kvr_sim_model_kv_capacity_tokens(const kvr_sim_model_t *m);
-/** Prompt tokens admitted or queued but not yet prefilled, and the largest such remainder. */
+/**
+ * Tokens still to prefill, and the largest such remainder: an admitted
+ * request's uncomputed tokens; a waiting one's tokens beyond the prefix the
+ * cache held when it was queued (or preempted), as engines report it: the
+ * cached part of a queued prompt is no work.
+ */
 void kvr_sim_model_pending_prefill(const kvr_sim_model_t *m, uint64_t *total, uint64_t *largest);
 
 #endif

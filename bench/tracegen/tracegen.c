@@ -45,6 +45,8 @@ typedef struct {
     unsigned output_max;
     unsigned block_size;   /* tokens per hash block */
     bool no_session_ids;   /* write neither session_id nor turn: requests linked only by shared hash ids */
+    double burst_period_s; /* > 0: sessions start in a spike at the head of each period */
+    double burst_width_s;  /* how long each spike lasts */
 } tg_options_t;
 
 typedef struct {
@@ -72,7 +74,7 @@ static void preset_study(tg_options_t *o)
         .system_tokens = 6000, .first_user_tokens = 2000, .user_tokens = 2500,
         .output_tokens = 350, .length_sigma = 0.8, .turns_mean = 6.0, .turns_max = 40,
         .think_s = 30, .decode_ms_per_token = 10, .input_max = 131072, .output_max = 4096,
-        .block_size = 512,
+        .block_size = 512, .burst_period_s = 0, .burst_width_s = 1,
     };
 }
 
@@ -165,6 +167,19 @@ static int blocks_push(tg_blocks_t *b, uint64_t id)
     return 0;
 }
 
+/*
+ * Bursts keep the sessions' count and order: the arrivals of each period are
+ * squeezed into its first burst_width_s seconds, so the mean rate is the
+ * same and the instant rate is period / width times higher in a spike.
+ */
+static double burst_time(const tg_options_t *o, double arrival)
+{
+    if (o->burst_period_s <= 0 || o->burst_width_s >= o->burst_period_s)
+        return arrival;
+    double start = floor(arrival / o->burst_period_s) * o->burst_period_s;
+    return start + (arrival - start) * o->burst_width_s / o->burst_period_s;
+}
+
 static int generate(const tg_options_t *o, tg_trace_t *out)
 {
     kvr_rng_t rng;
@@ -206,7 +221,7 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
         uint64_t tokens = sys_tokens[tenant] +
                           clamp_tokens(kvr_rng_lognormal(&rng, o->first_user_tokens, o->length_sigma),
                                        o->input_max);
-        double when = arrival;
+        double when = burst_time(o, arrival);
         for (unsigned turn = 0; turn < turns && rc == 0; turn++) {
             if (when >= o->window_s || tokens > o->input_max)
                 break;
@@ -378,6 +393,12 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, gen.output_max, "output-max", "N", NULL, 1, 1000000000, "cap on output_length"),
     KVR_OPT_ROW_U64(T, gen.block_size, "block-size", "N", NULL, 1, 1000000000,
                     "tokens per hash block (Mooncake uses 512)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.burst_period_s, "burst-period", "S", "0", 0, 1e9,
+                       "arrivals in spikes: the sessions starting in each S seconds start in its first "
+                       "--burst-width seconds instead (0 = Poisson, no spikes)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.burst_width_s, "burst-width", "S", "1", 0.001, 1e9,
+                       "length of each spike of --burst-period (same mean rate; the spike's rate is "
+                       "period / width times it)"),
     {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, out_path),
      .arg = "FILE", .help = "write here instead of stdout"},
     KVR_OPT_ROW_BOOL(T, gen.no_session_ids, "no-session-ids", NULL,

@@ -53,7 +53,7 @@ static const kvr_opt_t options[] = {
                        "ttft: decode step of an empty batch assumed until learned from first bytes"),
     KVR_OPT_ROW_DOUBLE(T, ttft_step_per_seq_ms, "ttft-step-per-seq-ms", "X", "0.15", 0, 1e5,
                        "ttft: decode step time each running sequence adds, assumed until learned"),
-    KVR_OPT_ROW_DOUBLE(T, ttft_others_weight, "ttft-others-weight", "X", "0.05", 0, 1e6,
+    KVR_OPT_ROW_DOUBLE(T, ttft_others_weight, "ttft-others-weight", "X", "0.5", 0, 1e6,
                        "ttft: weight of the delay a placement's prefill adds to the requests already "
                        "running there (seconds of theirs per second of own TTFT)"),
     KVR_OPT_ROW_DOUBLE(T, ttft_learn_rate, "ttft-learn-rate", "X", "0.2", 0, 1,

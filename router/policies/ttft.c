@@ -11,17 +11,29 @@
  *   step   = step scale × (step ms + step per seq ms × (running + 1))
  *   slot wait (a full batch: running + waiting + 1 > max_running)
  *          = (running + waiting + 1 − max_running) × step × output tokens / max_running
- *   others = others weight × own uncached prefill / prefill rate × running
+ *   others = others weight × own uncached prefill / prefill rate
+ *            × (running + waiting)
  *   score  = ttft + others; the lowest wins, then fewer eff_requests, then
  *            the lower engine index.
  *
- * Queued prefill is eff_pending_prefill_tokens (max of shadow and real).
+ * Queued prefill is the larger of eff_pending_prefill_tokens (max of shadow
+ * and real: what engines report, the uncached tokens still to prefill) and
+ * the last feed sample's pending plus the uncached tokens this router sent
+ * since, less the learned rate's drain over the time since the sample.
  * Own uncached prefill is the prompt minus the prefix match, the match
  * counted at the engine's retention: the share of what the prefix index
- * attributes to the engine that fits in its KV room (capacity minus the KV
- * held by running work), 1 when it all fits. An engine whose KV is full of
- * running requests evicts what nobody references, so its matches are worth
- * less; the index's own LRU budget already drops what exceeds capacity.
+ * attributes to the engine that fits in its KV capacity, 1 when it all
+ * fits. The index keeps per engine an LRU budget of the capacity the feed
+ * reports, so an engine with a smaller KV keeps fewer matches, and one whose
+ * attributed prefixes exceed its capacity has each counted at the share
+ * that fits. (Discounting by the KV the running work holds instead zeroes
+ * every match on a busy engine, the recently ended turns an LRU cache keeps
+ * longest included: measured, it spread sessions like load_only.)
+ *
+ * Others counts the running batch, whose next tokens wait for this
+ * prefill's steps, and the queue: on a saturated engine every request
+ * queued is one more that the added work will delay, so a cache miss is
+ * dearer the busier the fleet is, and an idle fleet is routed on TTFT alone.
  *
  * Learned per engine, from a prior (the ttft-* options) on first sight:
  *  - prefill rate, from the feed: between two successive fresh samples
@@ -32,9 +44,11 @@
  *    batch slot (a full batch drains by finishing requests, not by prefill
  *    speed) count. Other routers' requests make drained an underestimate.
  *  - from the first byte of a streamed answer (on_first_byte): the observed
- *    time is split between the two terms of the prediction; the dominant one
- *    is corrected (prefill rate when the prefill term is the larger, the step
- *    scale otherwise).
+ *    time less the predicted slot wait is split between the two other terms
+ *    of the prediction; the dominant one is corrected (prefill rate when the
+ *    prefill term is the larger, the step scale otherwise). An answer whose
+ *    predicted slot wait is over half the observed time teaches nothing: a
+ *    full batch's wait would be read as a slow prefill.
  * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
  * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
  * outside are limited to the range); queued prefill above 1e9 tokens is
@@ -49,6 +63,7 @@
  * batch frees every step × output tokens / max_running. Without a cap
  * (max_running 0) there is no slot wait.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -87,8 +102,20 @@ typedef struct {
     double uncached[KVR_MAX_ENGINES]; /* per view, for the current decision */
 } ttft_t;
 
+/* Priors every prediction divides by or multiplies with: a caller past the flag parser's bounds gets -EINVAL. */
+static bool priors_valid(const kvr_policy_config_t *c)
+{
+    return isfinite(c->ttft_prefill_tokens_per_s) && c->ttft_prefill_tokens_per_s >= 1 &&
+           c->ttft_prefill_tokens_per_s <= 1e9 && isfinite(c->ttft_step_ms) && c->ttft_step_ms > 0 &&
+           isfinite(c->ttft_step_per_seq_ms) && c->ttft_step_per_seq_ms >= 0 && isfinite(c->ttft_others_weight) &&
+           c->ttft_others_weight >= 0 && isfinite(c->ttft_learn_rate) && c->ttft_learn_rate >= 0 &&
+           c->ttft_learn_rate <= 1 && c->ttft_output_tokens >= 1;
+}
+
 static int ttft_create(const kvr_policy_config_t *config, void **state)
 {
+    if (!priors_valid(config))
+        return -EINVAL;
     kvr__indexed_t *st;
     int rc = kvr__indexed_create(config, sizeof(ttft_t), &st);
     if (rc < 0)
@@ -194,14 +221,30 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
     m->sent_since = 0;
 }
 
+/*
+ * The prefill queued ahead now: the last feed sample's pending plus what
+ * this router sent since, less what the engine drained meanwhile at its
+ * learned rate, and never below eff pending. The router releases a
+ * request's shadow prefill charge on the response head, one round trip
+ * after sending, so within one feed period the burst it just placed is
+ * otherwise invisible, and a spike of arrivals would all go to the same
+ * engine.
+ */
+static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, double rate, uint64_t now_ns)
+{
+    double eff = (double)v->eff_pending_prefill_tokens;
+    if (!v->feed_fresh || !m->has_sample || now_ns < m->sample_ns)
+        return eff;
+    double drained = rate * (double)(now_ns - m->sample_ns) / 1e9;
+    double since = (double)m->sample_pending + (double)m->sent_since - drained;
+    return since > eff ? since : eff;
+}
+
 static double retention(const kvr__indexed_t *st, const kvr_engine_view_t *v)
 {
     double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens : st->config.index_tokens_per_engine);
-    double room = capacity - (double)v->eff_kv_tokens;
     double indexed = (double)kvr_prefix_index_engine_tokens(st->index, v->index);
-    if (room <= 0)
-        return 0;
-    return indexed <= room ? 1.0 : room / indexed;
+    return indexed <= capacity ? 1.0 : capacity / indexed;
 }
 
 static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t *m, double running)
@@ -214,14 +257,15 @@ static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t 
  * with finishes spread evenly, one slot frees every step × output tokens /
  * max_running, and this request waits behind everyone already waiting.
  */
-static double slot_wait(const kvr_engine_view_t *v, const engine_model_t *m, double step)
+static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running, const engine_model_t *m,
+                        double step)
 {
-    if (v->max_running == 0)
+    if (max_running == 0)
         return 0; /* cap unknown: no slot model (admission fails open the same way) */
-    uint64_t queued = (uint64_t)v->eff_running + v->eff_waiting + 1;
-    if (queued <= v->max_running)
+    uint64_t queued = (uint64_t)running + waiting + 1;
+    if (queued <= max_running)
         return 0;
-    return (double)(queued - v->max_running) * step * m->output_tokens / (double)v->max_running;
+    return (double)(queued - max_running) * step * m->output_tokens / (double)max_running;
 }
 
 static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
@@ -244,13 +288,13 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index) : &fallback;
         double rate = clamp(m->prefill_rate, cfg->ttft_prefill_tokens_per_s / RATE_SPAN,
                             cfg->ttft_prefill_tokens_per_s * RATE_SPAN, cfg->ttft_prefill_tokens_per_s, &clamps);
-        double queued = clamp((double)view->eff_pending_prefill_tokens, 0, MAX_TOKENS, MAX_TOKENS, &clamps);
+        double queued = clamp(queued_now(view, m, rate, req->now_ns), 0, MAX_TOKENS, MAX_TOKENS, &clamps);
         double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK * retention(st, view);
         double own = prompt > cached ? prompt - cached : 0;
         double running = (double)view->eff_running;
         double step = step_seconds(cfg, m, running + 1);
-        double ttft = (queued + own) / rate + step + slot_wait(view, m, step);
-        double score = ttft + cfg->ttft_others_weight * (own / rate) * running;
+        double ttft = (queued + own) / rate + step + slot_wait(view->eff_running, view->eff_waiting, view->max_running, m, step);
+        double score = ttft + cfg->ttft_others_weight * (own / rate) * (running + (double)view->eff_waiting);
         if (!isfinite(score)) {
             clamps++;
             score = HUGE_VAL;
@@ -316,15 +360,18 @@ static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
     double prefill = tokens / m->prefill_rate;
     double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1}, (double)fb->running + 1);
     double step = m->step_scale * step_prior;
-    if (prefill >= step) {
-        /* The step share is taken as predicted; at least a tenth of the time is left to prefill. */
-        double left = observed - step > observed / 10 ? observed - step : observed / 10;
+    double slot = slot_wait(fb->running, fb->waiting, fb->max_running, m, step);
+    if (slot > observed / 2) {
+        /* The wait for a batch slot explains most of the time: it says little of either speed. */
+    } else if (prefill >= step) {
+        /* Step and slot shares are taken as predicted; at least a tenth of the time is left to prefill. */
+        double left = observed - step - slot > observed / 10 ? observed - step - slot : observed / 10;
         if (tokens >= MIN_DRAIN_TOKENS)
             learn_rate(t, m, tokens / left, &clamps);
     } else if (step_prior > 0) {
         /* Nothing left for the step: the prefill term explains the time; no step figure to learn. */
-        if (observed > prefill)
-            learn_scale(t, m, (observed - prefill) / step_prior, &clamps);
+        if (observed > prefill + slot)
+            learn_scale(t, m, (observed - prefill - slot) / step_prior, &clamps);
     }
     t->late_clamps += clamps;
 }

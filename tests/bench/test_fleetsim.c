@@ -422,6 +422,61 @@ ParameterizedTest(bad_case_t *c, fleetsim, bad_input_is_refused_before_the_run, 
     scratch_remove(&s);
 }
 
+/*
+ * A warm 24-block prompt, then 20 requests at once that each add one block
+ * to it, onto one engine with one slot: 19 wait, each with 512 uncached
+ * tokens. The feed's pending prefill is that work, not 19 whole prompts.
+ */
+Test(fleetsim, the_feed_reports_only_uncached_tokens_of_queued_prompts_as_pending_prefill, .timeout = 60.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], feed[256], log[256];
+    scratch_path(&s, "queued.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "feed.txt", feed, sizeof(feed));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    FILE *f = fopen(trace, "w");
+    cr_assert(f);
+    for (int r = 0; r < 21; r++) {
+        int blocks = r ? 25 : 24;
+        fprintf(f, "{\"timestamp\":%d,\"input_length\":%d,\"output_length\":%d,\"hash_ids\":[", r ? 5000 : 0,
+                blocks * 512, r ? 40 : 1);
+        for (int b = 0; b < blocks; b++)
+            fprintf(f, "%s%d", b ? "," : "", b < 24 ? b : 1000 + r);
+        fputs("]}\n", f);
+    }
+    fclose(f);
+    const char *args[] = {"--trace", trace, "--engines", "1", "--engine-params", "all:max_running=1", "--policy",
+                          "load_only", "--es", "1", "--out", out, "--feed-samples", feed, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+    records_t rec = read_records(out);
+    cr_assert_eq(rec.ok, 21);
+    FILE *fs = fopen(feed, "r");
+    cr_assert(fs);
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long long most = 0, most_waiting = 0;
+    while (getline(&line, &cap, fs) > 0) {
+        unsigned long long now, sample, seq, pending, largest;
+        unsigned slot, flags, running, waiting;
+        if (sscanf(line, "s %llu %u %llu %llu %u %u %u %llu %llu", &now, &slot, &sample, &seq, &flags, &running,
+                   &waiting, &pending, &largest) != 9)
+            continue;
+        if (pending > most)
+            most = pending;
+        if (waiting > most_waiting)
+            most_waiting = waiting;
+    }
+    free(line);
+    fclose(fs);
+    cr_assert_geq(most_waiting, 10, "requests queued behind the one slot (%llu)", most_waiting);
+    cr_assert_gt(most, 0, "queued work is reported");
+    /* 20 x (512 new tokens + a partial block): far below 19 x 12,800 whole prompts. */
+    cr_assert_leq(most, 20 * 1024, "pending prefill %llu counts cached prefixes as work", most);
+    scratch_remove(&s);
+}
+
 Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60.)
 {
     scratch_t s;

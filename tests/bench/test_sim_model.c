@@ -189,6 +189,42 @@ Test(sim_model, step_time_follows_prefill_tokens_and_batch_size)
     kvr_sim_model_close(&m);
 }
 
+Test(sim_model, a_queued_prompt_counts_only_its_uncached_tokens_as_pending_prefill)
+{
+    kvr_sim_model_t m;
+    kvr_sim_params_t p = params();
+    p.max_running = 1;
+    cr_assert_eq(kvr_sim_model_init(&m, &p), 0);
+    driver_t d = {0};
+    kvr_sim_req_t *warm = make_req(1, 'S', 4096, 0, 1);
+    kvr_sim_model_submit(&m, warm, d.now);
+    run(&m, &d, 100);
+    /* One long request holds the only slot; two queue behind it. */
+    kvr_sim_req_t *busy = make_req(2, 'B', 400, 0, 1000);
+    kvr_sim_model_submit(&m, busy, d.now);
+    uint64_t dur = kvr_sim_model_step_begin(&m, d.now);
+    d.now += dur;
+    kvr_sim_model_step_end(&m, d.now, on_event, &d);
+    cr_assert_eq(busy->state, KVR_SIM_DECODE);
+    kvr_sim_req_t *hit = make_req(3, 'S', 4096, 400, 1);  /* 1024 tokens cached, 100 new */
+    kvr_sim_req_t *cold = make_req(4, 'Q', 4096, 400, 1); /* 1124 new */
+    kvr_sim_model_submit(&m, hit, d.now);
+    kvr_sim_model_submit(&m, cold, d.now);
+    uint64_t pending, largest;
+    kvr_sim_model_pending_prefill(&m, &pending, &largest);
+    cr_assert_eq(pending, 100 + 1124, "pending %llu: the cached 1024 tokens are no work", (unsigned long long)pending);
+    cr_assert_eq(largest, 1124);
+    run(&m, &d, 5000);
+    cr_assert_eq(hit->cached_tokens, 1024, "admission finds what the queue expected");
+    kvr_sim_model_pending_prefill(&m, &pending, &largest);
+    cr_assert_eq(pending, 0);
+    free_req(warm);
+    free_req(busy);
+    free_req(hit);
+    free_req(cold);
+    kvr_sim_model_close(&m);
+}
+
 Test(sim_model, kv_pressure_evicts_least_recently_used_unreferenced_blocks)
 {
     kvr_sim_model_t m;

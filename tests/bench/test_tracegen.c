@@ -277,3 +277,38 @@ Test(tracegen, bad_option_is_refused, .timeout = 30.)
     cr_assert_eq(run_tracegen(path, args2), 2);
     remove(path);
 }
+
+Test(tracegen, bursts_start_every_session_in_the_head_of_its_period, .timeout = 60.)
+{
+    char path[128], plain[128];
+    tmp_path(path, sizeof(path), "tg-burst");
+    tmp_path(plain, sizeof(plain), "tg-noburst");
+    const char *args[] = {"--preset", "short", "--seed", "5", "--turns", "1", "--window", "120",
+                          "--burst-period", "20", "--burst-width", "2", NULL};
+    cr_assert_eq(run_tracegen(path, args), 0);
+    const char *args2[] = {"--preset", "short", "--seed", "5", "--turns", "1", "--window", "120", NULL};
+    cr_assert_eq(run_tracegen(plain, args2), 0);
+    FILE *f = fopen(path, "r"), *g = fopen(plain, "r");
+    cr_assert(f && g);
+    size_t lines = 0, plain_lines = 0, spikes[6] = {0};
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lines++;
+        cJSON *o = parse_line(line, lines);
+        long long ts = int_field(o, "timestamp", lines);
+        cr_assert(ts % 20000 < 2000, "line %zu at %lld ms is outside its period's 2 s spike", lines, ts);
+        spikes[ts / 20000 < 6 ? ts / 20000 : 5]++;
+        cJSON_Delete(o);
+    }
+    while (getline(&line, &cap, g) > 0)
+        plain_lines++;
+    free(line);
+    fclose(f);
+    fclose(g);
+    cr_assert_eq(lines, plain_lines, "bursts move sessions, they neither add nor drop any");
+    for (int k = 0; k < 6; k++)
+        cr_assert(spikes[k] > 0, "period %d has no spike", k);
+    remove(path);
+    remove(plain);
+}

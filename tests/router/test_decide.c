@@ -440,6 +440,52 @@ Test(decide, an_unhealthy_engine_is_never_picked)
     expect_all_zero();
 }
 
+/* Engine id's slot with absurd figures: an endless prefill queue and KV beyond any capacity. */
+static void publish_absurd(const char *id, uint64_t sample_ns, uint64_t beat_ns)
+{
+    publish(id, 0, 0, 0, sample_ns, beat_ns);
+    int slot = kvr_shm_find(&writer, id);
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&writer, (uint32_t)slot, &st);
+    st.sample_seq++;
+    st.pending_prefill_tokens = UINT64_MAX;
+    st.kv_tokens_used = UINT64_MAX;
+    st.max_prefill_remaining = UINT64_MAX;
+    kvr_shm_write_slot(&writer, (uint32_t)slot, &st);
+}
+
+Test(decide, ttft_with_absurd_feed_values_never_picks_an_unhealthy_engine)
+{
+    create_segment();
+    kvr_decide_config_t cfg;
+    config(&cfg, "ttft");
+    cfg.es = true;
+    start(&cfg, 3);
+    uint64_t now = T0;
+    /* The sick engine looks ideal (idle, and it holds the prompt); the healthy ones report nonsense. */
+    publish_absurd("sim-0", now - 10 * KVR_NS_PER_MS, now);
+    publish("sim-1", 0, 0, 0, now - 10 * KVR_NS_PER_MS, now);
+    publish_absurd("sim-2", now - 10 * KVR_NS_PER_MS, now);
+    kvr_engine_t *sick = d.engines.engines[1];
+    kvr_decide_engine_failed(&d, sick, "connect", now);
+    kvr_decide_engine_failed(&d, sick, "connect", now);
+    cr_assert_not(sick->healthy);
+    size_t clamped = 0;
+    for (int i = 0; i < 40; i++) {
+        kvr_route_request_t req = request(NULL, 700, now + (uint64_t)i * KVR_NS_PER_MS);
+        kvr_charge_t c = {0};
+        kvr_decide_result_t res;
+        kvr_decide_route(&d, &req, NULL, 0, &c, &res);
+        cr_assert_not_null(res.engine, "decision %d: a healthy engine is still a candidate", i);
+        cr_assert_neq(res.engine, sick, "decision %d chose the unhealthy engine", i);
+        clamped += res.input_clamped;
+        kvr_decide_first_byte(&d, &req, &res, req.now_ns + 1);
+        kvr_decide_release(&d, &c);
+    }
+    cr_expect_gt(clamped, 0, "the absurd figures were counted");
+    expect_all_zero();
+}
+
 Test(decide, the_decision_log_line_carries_the_callers_time)
 {
     kvr_decide_config_t cfg;

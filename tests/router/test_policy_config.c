@@ -129,7 +129,7 @@ Test(policy_config, ttft_options_bounds, .timeout = 5.)
     kvr_policy_config_t c;
     kvr_policy_config_defaults(&c);
     cr_expect_float_eq(c.ttft_prefill_tokens_per_s, 10000, 1e-9);
-    cr_expect_float_eq(c.ttft_others_weight, 0.05, 1e-12);
+    cr_expect_float_eq(c.ttft_others_weight, 0.5, 1e-12);
     cr_expect_float_eq(c.ttft_learn_rate, 0.2, 1e-12);
     /* A zero prefill prior would divide by zero: refused. */
     cr_expect_eq(kvr_policy_config_set(&c, "ttft-prefill-tokens-per-s", "0"), -EINVAL);
@@ -137,8 +137,8 @@ Test(policy_config, ttft_options_bounds, .timeout = 5.)
     cr_expect_eq(kvr_policy_config_set(&c, "ttft-learn-rate", "1.5"), -EINVAL);
     cr_expect_eq(kvr_policy_config_set(&c, "ttft-others-weight", "-1"), -EINVAL);
     cr_expect_eq(kvr_policy_config_set(&c, "ttft-step-ms", "0"), -EINVAL);
-    cr_expect_eq(kvr_policy_config_set(&c, "ttft-others-weight", "0.5"), 0);
-    cr_expect_float_eq(c.ttft_others_weight, 0.5, 1e-12);
+    cr_expect_eq(kvr_policy_config_set(&c, "ttft-others-weight", "0.25"), 0);
+    cr_expect_float_eq(c.ttft_others_weight, 0.25, 1e-12);
 }
 
 Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)

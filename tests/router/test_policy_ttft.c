@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
 #include <criterion/parameterized.h>
 
 #include "router/admission.h"
@@ -57,8 +59,8 @@ ParameterizedTestParameters(policy_ttft, decisions)
          {{2, 0, 64, 300, 0, 0, 40}, IDLE, IDLE}, -1, 0},
         {"owner's wait exceeds a peer's whole prefill: the peer",
          {{2, 0, 64, 800, 0, 0, 40}, IDLE, IDLE}, -1, 1},
-        {"KV full of running work: the match is worth nothing",
-         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE}, -1, 1},
+        {"KV full of running work: the match still counts, an LRU keeps the recent prefix",
+         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE}, -1, 0},
         {"KV with room: the same match wins",
          {{10, 0, 64, 0, 1000, 100000, 40}, IDLE, IDLE}, -1, 0},
         {"big batch pays for the delay it suffers", {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
@@ -200,6 +202,43 @@ Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = 
     cr_expect_eq(flags, 0);
 }
 
+Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sent, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /* Four cold prompts within 1 ms, one feed sample: the shadow prefill charge is gone by the next. */
+    int on[2] = {0, 0};
+    for (int k = 0; k < 4; k++) {
+        kvr_engine_view_t v[2] = {fx_fed_view(0, 4, 0, 64, 0.1), fx_fed_view(1, 4, 0, 64, 0.1)};
+        uint64_t now = 10 * S + (uint64_t)k * 250000;
+        v[0].feed_age_ns = v[1].feed_age_ns = 3 * MS + (uint64_t)k * 250000;
+        kvr_route_request_t *req = fx_request(&rq, 4 * PROMPT, 40 + (uint32_t)k, 0, 40 + (uint32_t)k, now);
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, req, v, 2, &d);
+        cr_assert(d.view == 0 || d.view == 1);
+        on[d.view]++;
+        ops->on_dispatch(st, req, (uint32_t)d.view);
+    }
+    cr_expect_eq(on[0], 2, "the prefill just sent counts as queued until the feed shows it");
+    cr_expect_eq(on[1], 2);
+}
+
+Test(policy_ttft, a_first_byte_that_waited_for_a_batch_slot_is_not_a_slow_prefill, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    for (int i = 0; i < 20; i++) {
+        /* A full batch (38 of 38, 36 waiting): the 4 s are mostly the wait for a slot (~2.2 s predicted). */
+        kvr_first_byte_t fb = {.engine_index = 0, .prompt_tokens = 640, .uncached_tokens = 640,
+                               .queued_prefill_tokens = 10000, .running = 38, .waiting = 36, .max_running = 38,
+                               .ttft_ns = 4 * S};
+        ops->on_first_byte(st, &fb);
+    }
+    uint32_t flags = 0;
+    cr_expect_eq(pick_equal_fleet(10 * S, &flags), 0, "engine 0 keeps its prior rate: equal engines, lower index");
+    cr_expect_eq(flags, 0);
+}
+
 Test(policy_ttft, learns_slow_decode_steps_from_first_bytes, .init = setup, .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
@@ -248,6 +287,71 @@ Test(policy_ttft, engine_removed_starts_again_from_the_prior, .init = setup, .fi
 }
 
 /* ---- bad input: clamped, counted (KVR_DECISION_INPUT_CLAMPED), never out of the views ---- */
+
+Test(policy_ttft, priors_that_would_divide_by_zero_or_make_nan_are_refused, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    ops = kvr_policy_find("ttft");
+    cr_assert_not_null(ops);
+    kvr_policy_config_t bad[9];
+    for (int i = 0; i < 9; i++)
+        bad[i] = cfg;
+    bad[0].ttft_prefill_tokens_per_s = 0;
+    bad[1].ttft_prefill_tokens_per_s = -10000;
+    bad[2].ttft_prefill_tokens_per_s = NAN;
+    bad[3].ttft_prefill_tokens_per_s = INFINITY;
+    bad[4].ttft_step_ms = 0;
+    bad[5].ttft_step_per_seq_ms = NAN;
+    bad[6].ttft_others_weight = -1;
+    bad[7].ttft_learn_rate = NAN;
+    bad[8].ttft_output_tokens = 0;
+    for (int i = 0; i < 9; i++) {
+        void *state = (void *)1;
+        cr_expect_eq(ops->create(&bad[i], &state), -EINVAL, "config %d", i);
+        cr_expect_eq(state, (void *)1, "config %d: nothing allocated", i);
+    }
+    void *state = NULL;
+    cr_expect_eq(ops->create(&cfg, &state), 0, "the defaults are valid");
+    ops->destroy(state);
+}
+
+Test(policy_ttft, rates_driven_to_zero_or_huge_stay_finite_and_in_range, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /* First bytes that say a prefill took an hour (rate toward 0) on engine 0 and 1 ns on engine 1 (toward infinity). */
+    for (int i = 0; i < 200; i++) {
+        kvr_first_byte_t slow = {.engine_index = 0, .uncached_tokens = 640, .queued_prefill_tokens = 10000,
+                                 .ttft_ns = 3599ull * S};
+        kvr_first_byte_t fast = slow;
+        fast.engine_index = 1;
+        fast.ttft_ns = 1;
+        ops->on_first_byte(st, &slow);
+        ops->on_first_byte(st, &fast);
+    }
+    /* Feed samples that say engine 2 drained nothing at all while busy: a zero rate is not learned. */
+    for (int s = 0; s < 30; s++) {
+        kvr_engine_view_t v[1] = {fx_fed_view(2, 4, 0, 64, 0.1)};
+        v[0].real_pending_prefill_tokens = v[0].eff_pending_prefill_tokens = 50000;
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, fx_request(&rq, 64, 1, 64, 1, 2 * S + (uint64_t)s * 50 * MS), v, 1, &d);
+        cr_assert_eq(d.view, 0);
+    }
+    uint32_t any = 0;
+    for (int k = 0; k < 3; k++) {
+        kvr_engine_view_t v[3] = {fx_fed_view(0, 0, 0, 64, 0.1), fx_fed_view(1, 0, 0, 64, 0.1),
+                                  fx_fed_view(2, 0, 0, 64, 0.1)};
+        v[k].eff_pending_prefill_tokens = UINT64_MAX; /* and one absurd queue, in turn on each */
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, fx_request(&rq, PROMPT, 3, 0, 3, (10 + (uint64_t)k) * S), v, 3, &d);
+        cr_assert(d.view >= 0 && d.view < 3, "a pick in range");
+        cr_expect_neq(d.view, k, "the absurd queue is avoided");
+        any |= d.flags;
+        if (k != 1)
+            cr_expect_eq(d.view, 1, "the engine learned fastest (at the rate bound), not one divided by zero");
+    }
+    cr_expect(any & KVR_DECISION_INPUT_CLAMPED, "counted");
+}
 
 Test(policy_ttft, huge_pending_prefill_is_clamped_and_avoided, .init = setup, .fini = teardown, .timeout = 5.)
 {
@@ -382,6 +486,7 @@ Test(policy_ttft, hot_owner_trap_with_admission_enforce, .init = setup, .fini = 
      * judges headroom, moves it to the idle peer under a seeding lease.
      */
     v[0].eff_pending_prefill_tokens = v[0].real_pending_prefill_tokens = 0;
+    req->now_ns = 101 * S; /* a later feed sample says so */
     kvr_route_request_t shortreq = *req;
     shortreq.max_tokens = 1;
     for (int i = 0; i < 40; i++)
