@@ -52,11 +52,13 @@ METRICS = [
 ]
 
 # In results.json always, in the tables with --scenario hot_owner: e2e p50,
-# requests refused (429/503) and the share of output tokens generated on
+# requests refused (429/503), 429 answers (a retried one counts each time,
+# kvroute-fleetsim --retry-429-ms) and the share of output tokens generated on
 # engine 0, the owner.
 EXTRA = [
     ("e2e_p50", "e2e p50 ms", True),
     ("refused", "refused", True),
+    ("http_429", "429s", True),
     ("gen_share_e0", "gen share e0 %", None),
 ]
 
@@ -110,6 +112,7 @@ def figures(recs):
         "requests": len(recs),
         "ok": len(ok),
         "refused": len(recs) - len(ok),
+        "http_429": sum((r.get("retries_429") or 0) + (1 if r.get("status") == 429 else 0) for r in recs),
         "gen_share_e0": 100.0 * gen0 / out_tok if out_tok else None,
         "ttft_p50": percentile(ttft, 50),
         "ttft_p90": percentile(ttft, 90),
