@@ -53,6 +53,19 @@ int kvr_admission_mode_parse(const char *text, kvr_admission_mode_t *out)
     return 0;
 }
 
+int kvr_admission_order_parse(const char *text, kvr_admission_order_t *out)
+{
+    if (!text)
+        return -EINVAL;
+    if (strcmp(text, "after") == 0)
+        *out = KVR_ADMISSION_AFTER;
+    else if (strcmp(text, "before") == 0)
+        *out = KVR_ADMISSION_BEFORE;
+    else
+        return -EINVAL;
+    return 0;
+}
+
 /* An engine whose cap is unknown cannot be shown full, so it counts as having headroom (fail open). */
 static bool has_headroom(const kvr_admission_t *adm, const kvr_engine_view_t *v)
 {
@@ -99,6 +112,21 @@ kvr_admission_verdict_t kvr_admission_decide(kvr_admission_t *adm, const kvr_eng
     for (size_t v = 0; v < n && !room; v++)
         room = has_headroom(adm, &views[v]);
     if (room && chosen >= 0) {
+        adm->stats.admitted++;
+        return KVR_ADMIT;
+    }
+    if (adm->mode == KVR_ADMISSION_SHADOW) {
+        adm->stats.shadow_would_reject++;
+        adm->stats.admitted++;
+        return KVR_ADMIT;
+    }
+    adm->stats.rejected++;
+    return KVR_ADMIT_REJECT;
+}
+
+kvr_admission_verdict_t kvr_admission_gate(kvr_admission_t *adm, const kvr_engine_view_t *view)
+{
+    if (adm->mode == KVR_ADMISSION_OFF || has_headroom(adm, view)) {
         adm->stats.admitted++;
         return KVR_ADMIT;
     }

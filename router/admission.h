@@ -22,6 +22,19 @@ typedef enum {
     KVR_ADMISSION_ENFORCE,
 } kvr_admission_mode_t;
 
+/*
+ * Where admission sits in a decision. kvroute's order is after the policy
+ * scored the candidates. Before is the order of SGLang's gateway, kept for
+ * comparison (kvroute-fleetsim --admission-order): the verdict is taken on
+ * the engine the policy's base rule would pick (the cache owner, with no
+ * owner pressure), before the policy runs, with no seeding lease; a reject
+ * is a 429 even when a peer sits idle.
+ */
+typedef enum {
+    KVR_ADMISSION_AFTER = 0,
+    KVR_ADMISSION_BEFORE,
+} kvr_admission_order_t;
+
 typedef enum {
     KVR_ADMIT = 0,         /* go to decision->view as picked */
     KVR_ADMIT_SEED_LEASE,  /* decision->view was moved to an idle peer under a seeding lease */
@@ -42,6 +55,15 @@ int kvr_admission_mode_parse(const char *text, kvr_admission_mode_t *out);
  */
 kvr_admission_verdict_t kvr_admission_decide(kvr_admission_t *adm, const kvr_engine_view_t *views,
                                              size_t n, kvr_route_decision_t *decision);
+/** Parses "after", "before"; -EINVAL otherwise. */
+int kvr_admission_order_parse(const char *text, kvr_admission_order_t *out);
+/**
+ * Admission before routing: judges view alone (the engine the base rule
+ * would pick), with no seeding lease and no look at the other candidates.
+ * KVR_ADMIT or, in enforce mode, KVR_ADMIT_REJECT; shadow counts a
+ * would-be reject and admits.
+ */
+kvr_admission_verdict_t kvr_admission_gate(kvr_admission_t *adm, const kvr_engine_view_t *view);
 /** A request admitted under a seeding lease on engine_index finished (any path). */
 void kvr_admission_release_lease(kvr_admission_t *adm, uint32_t engine_index);
 /** Counters for /metrics: admitted, seed leases granted, rejected, would-reject (shadow). */

@@ -329,7 +329,23 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
             out->pinned = true;
         }
     }
+    bool before = d->cfg.admission_order == KVR_ADMISSION_BEFORE;
+    bool gated = false;
     if (dec.view < 0) {
+        if (before && d->policy->base_pick) {
+            /* The peer gateway's order: the base rule's engine is judged before the policy runs. */
+            kvr_route_decision_t base = {.view = -1, .reason = NULL};
+            d->policy->base_pick(d->policy_state, req, views, n, &base);
+            if (base.view >= 0 && (size_t)base.view < n) {
+                gated = true;
+                if (kvr_admission_gate(d->admission, &views[base.view]) == KVR_ADMIT_REJECT) {
+                    out->status = 429;
+                    out->reason = "admission_reject";
+                    out->view = views[base.view];
+                    return;
+                }
+            }
+        }
         d->policy->pick(d->policy_state, req, views, n, &dec);
         if (dec.view < 0 || (size_t)dec.view >= n) {
             out->status = 503;
@@ -347,7 +363,13 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
     out->pressure_fallback = (dec.flags & KVR_DECISION_PRESSURE_FALLBACK) != 0;
     out->input_clamped = (dec.flags & KVR_DECISION_INPUT_CLAMPED) != 0;
 
-    kvr_admission_verdict_t verdict = kvr_admission_decide(d->admission, views, n, &dec);
+    kvr_admission_verdict_t verdict;
+    if (!before)
+        verdict = kvr_admission_decide(d->admission, views, n, &dec);
+    else if (!gated)
+        verdict = kvr_admission_gate(d->admission, &views[dec.view]); /* a pin, or a policy with no base rule */
+    else
+        verdict = KVR_ADMIT;
     if (verdict == KVR_ADMIT_REJECT) {
         out->status = 429;
         out->reason = "admission_reject";

@@ -41,6 +41,7 @@ typedef struct kvr_decide_config_s {
     kvr_placement_t placement; /* oneshot: a session's first pick is pinned */
     uint32_t migrate_load;     /* re-home a pin whose engine has more eff requests; 0 = off */
     kvr_admission_mode_t admission;
+    kvr_admission_order_t admission_order; /* after (kvroute) or before (the peer gateway's order) */
     uint32_t max_waiting;
     uint64_t session_ttl_ns; /* idle time after which a pin is forgotten */
     size_t max_sessions;

@@ -136,6 +136,14 @@ typedef struct kvr_policy_ops_s {
     /** Chooses one of views[0..n) (n >= 1, all healthy candidates) for req. */
     void (*pick)(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                  size_t n, kvr_route_decision_t *out);
+    /**
+     * The engine the policy's base rule alone would pick (cache_aware: the
+     * cache owner, with no owner pressure), changing no state the next pick
+     * reads. Admission before routing judges it. May be NULL: pick is the
+     * base rule.
+     */
+    void (*base_pick)(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                      size_t n, kvr_route_decision_t *out);
     /** The core dispatched req to engine_index (the pick, a pin or a retry); may be NULL. */
     void (*on_dispatch)(void *state, const kvr_route_request_t *req, uint32_t engine_index);
     /** engine_index left the table; forget it. May be NULL. */

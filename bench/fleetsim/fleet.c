@@ -80,6 +80,7 @@ typedef struct fleet_req_s {
     bool direct;                   /* a forced first turn: straight to the engine */
     bool hashed;                   /* mreq.hashes made (kept until the session's next turn made its own) */
     bool done;
+    uint32_t tries_429;            /* 429s answered and sent again */
     uint64_t engine_first_token_ns;
     char request_id[96];
 } fleet_req_t;
@@ -114,6 +115,7 @@ struct kvr_fleet_s {
     size_t text_cap;
 
     size_t sent, done, refused, outstanding;
+    uint64_t answers_429;
     uint32_t fleet_running, fleet_peak_running;
     uint64_t events, feed_samples, feed_publishes;
     uint64_t first_send_ns, last_end_ns;
@@ -162,6 +164,7 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg)
     cfg->rate = 1.0;
     cfg->block_size = 512;
     cfg->first_turn_engine = -1;
+    cfg->retry_429_max = 20;
     cfg->seed = 1;
     cfg->run_id = "fleetsim";
 }
@@ -359,7 +362,8 @@ static void on_route(kvr_fleet_t *f, size_t i)
 {
     const kvr_trace_request_t *tr = &f->trace->requests[i];
     fleet_req_t *q = &f->reqs[i];
-    make_hashes(f, i);
+    if (!q->hashed)
+        make_hashes(f, i); /* a retried 429 keeps the hashes of its first try */
     size_t len = kvr_trace_text_len(tr);
     /* No policy reads the text itself, only its block hashes: it is not made whole. */
     kvr_route_request_t rq = {
@@ -378,6 +382,14 @@ static void on_route(kvr_fleet_t *f, size_t i)
         /* Refused: the router answers at once, its one end of the request. */
         kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id, tr->session_id,
                              q->route.status, f->now);
+        if (q->route.status == 429 && f->cfg.retry_429_ms > 0 && q->tries_429 < f->cfg.retry_429_max) {
+            /* The 429 goes back to the client, which waits and sends the same request to the router again. */
+            q->tries_429++;
+            f->answers_429++;
+            f->results[i].retries_429 = q->tries_429;
+            push(f, f->now + 2 * f->hop_ns + ms_to_ns(f->cfg.retry_429_ms), EV_ROUTE, (uint32_t)i, 0, NULL);
+            return;
+        }
         push(f, f->now + f->hop_ns, EV_CLIENT_DONE, (uint32_t)i, 0, NULL);
         return;
     }
@@ -441,6 +453,8 @@ static void on_client_done(kvr_fleet_t *f, size_t i)
     } else {
         r->status = q->route.status;
         f->refused++;
+        if (r->status == 429)
+            f->answers_429++;
         snprintf(r->error, sizeof r->error, "HTTP %d: %s", q->route.status,
                  q->route.status == 429 ? "no engine has room for this request; retry later"
                                         : "no healthy engine available");
@@ -706,6 +720,7 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
             f->results[i].has_router = true;
             f->results[i].router = q->router;
         }
+        f->results[i].has_retries = cfg->retry_429_ms > 0;
         f->outstanding++;
         if (cfg->closed_loop && prev[i] != SIZE_MAX)
             continue; /* sent when the turn before it ends */
@@ -811,6 +826,7 @@ void kvr_fleet_stats(const kvr_fleet_t *f, kvr_fleet_stats_t *out)
     out->sent = f->sent;
     out->finished = f->done;
     out->refused = f->refused;
+    out->answers_429 = f->answers_429;
     out->fleet_peak_running = f->fleet_peak_running;
     out->feed_samples = f->feed_samples;
     out->feed_publishes = f->feed_publishes;
@@ -827,9 +843,9 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
     kvr_fleet_stats_t s;
     kvr_fleet_stats(f, &s);
     fprintf(out, "{\"requests\":%zu,\"sent\":%zu,\"finished\":%zu,\"refused\":%zu,\"unfinished\":%zu,"
-                 "\"virtual_s\":%.6f,\"events\":%" PRIu64 ",\"fleet_peak_running\":%u,"
+                 "\"answers_429\":%" PRIu64 ",\"virtual_s\":%.6f,\"events\":%" PRIu64 ",\"fleet_peak_running\":%u,"
                  "\"feed_samples\":%" PRIu64 ",\"feed_publishes\":%" PRIu64 ",\"engines\":[",
-            f->n_selected, s.sent, s.finished, s.refused, f->outstanding, (double)s.virtual_ns / 1e9, s.events,
+            f->n_selected, s.sent, s.finished, s.refused, f->outstanding, s.answers_429, (double)s.virtual_ns / 1e9, s.events,
             s.fleet_peak_running, s.feed_samples, s.feed_publishes);
     for (uint32_t i = 0; i < f->cfg.n_engines; i++) {
         const fleet_engine_t *e = &f->engines[i];

@@ -65,6 +65,8 @@ typedef struct kvr_fleet_config_s {
     double arrival_jitter_ms;      /* each send moved later by uniform [0, jitter) */
     bool closed_loop;
     double think_ms;
+    double retry_429_ms;           /* a 429 is sent again this long after the client saw it; 0 = no retry */
+    uint32_t retry_429_max;        /* retries per request before its 429 ends it */
     uint32_t block_size;           /* trace tokens per hash id */
     uint64_t limit;                /* first N requests only, 0 = all */
     int first_turn_engine;         /* >= 0: the first turns of the first first_turn_sessions sessions go there directly */
@@ -87,6 +89,7 @@ typedef struct kvr_fleet_stats_s {
     double cpu_s;                  /* this process's CPU time over the run (a loaded machine stretches wall) */
     uint64_t events;
     size_t sent, finished, refused;
+    uint64_t answers_429;          /* every 429 a client got, retried or final */
     uint32_t fleet_peak_running;
     uint64_t feed_samples, feed_publishes;
 } kvr_fleet_stats_t;

@@ -25,6 +25,7 @@ typedef struct {
     const char *trace_path, *out_path, *decision_log, *stats_path, *feed_path, *policy;
     int es;                        /* -1: the router's default */
     int bad_lines;                 /* 0 fatal, 1 skip */
+    int admission_order;           /* kvr_admission_order_t: 0 after, 1 before */
     bool quiet, help_router;
     kvr_log_level_t log_level;
     char *router_argv[MAX_ROUTER_ARGS];
@@ -199,6 +200,7 @@ static int opt_log_level(const kvr_opt_t *opt, void *obj, const char *value, cha
 
 static const char *const es_names[] = {"0", "1", NULL};
 static const char *const bad_line_names[] = {"fatal", "skip", NULL};
+static const char *const order_names[] = {"after", "before", NULL}; /* kvr_admission_order_t's order */
 
 #define T fs_options_t
 static const kvr_opt_t options[] = {
@@ -230,6 +232,11 @@ static const kvr_opt_t options[] = {
                     "--first-turn-url (default off)"),
     KVR_OPT_ROW_U64(T, fleet.first_turn_sessions, "first-turn-sessions", "N", "0", 0, 1u << 30,
                     "how many sessions --first-turn-engine takes"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.retry_429_ms, "retry-429-ms", "MS", "0", 0, 1e9,
+                       "a client answered 429 sends the same request again MS later (0: no retry, the 429 "
+                       "is the request's end); its TTFT and e2e count from the first send"),
+    KVR_OPT_ROW_U64(T, fleet.retry_429_max, "retry-429-max", "N", "20", 1, 1000000,
+                    "with --retry-429-ms: retries per request; the 429 after the last ends it as refused"),
     KVR_OPT_ROW_HEADING("engines:"),
     KVR_OPT_ROW_U64(T, fleet.n_engines, "engines", "N", "4", 0, KVR_FLEET_MAX_ENGINES,
                     "engines in the fleet, known as http://127.0.0.1:<20000+i>"),
@@ -262,6 +269,13 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_ENUM(T, es, "es", "0|1", NULL, es_names, "feed off or on (kvroute --es; default $ES, else 1)"),
     KVR_OPT_ROW_CUSTOM("router-args", "\"...\"", NULL, opt_router_args, "kvroute flags", 0,
                        "more kvroute flags, split on spaces (flags after -- too)"),
+    KVR_OPT_ROW_ENUM(T, admission_order, "admission-order", "after|before", "after", order_names,
+                     "where the routers' admission (kvroute --admission) sits: after, kvroute's order "
+                     "(the policy scores, then admission, with a seeding lease to an idle peer); before "
+                     "reproduces the peer gateway's (SGLang's) ordering for comparison: the engine the "
+                     "policy's base rule would pick (the cache owner, no owner pressure) is judged first, "
+                     "with no lease, and a 429 goes back at once when it has no headroom "
+                     "(running + waiting at max_running + --max-waiting)"),
     KVR_OPT_ROW_U64(T, fleet.seed, "seed", "N", "1", 0, UINT64_MAX,
                     "seed of the policies' draws, step and feed jitter and arrival jitter, each its own stream"),
     KVR_OPT_ROW_HEADING("output:"),
@@ -437,6 +451,7 @@ int main(int argc, char **argv)
         kvr_fleet_router_setup_t setup = {
             .engine_urls = url_list, .n_engines = o.fleet.n_engines, .shm_name = shm_name,
             .decision_log = log_path, .es = o.es, .policy = o.policy, .seed_set = true, .seed = o.fleet.seed,
+            .admission_order = (kvr_admission_order_t)o.admission_order,
         };
         if (kvr_fleet_router_create(&routers[k], o.router_argc, o.router_argv, &setup, err, sizeof err) < 0) {
             fprintf(stderr, "kvroute-fleetsim: %s\n", err);
@@ -494,6 +509,9 @@ int main(int argc, char **argv)
            virt_s, st.wall_s, st.cpu_s, st.wall_s > 0 ? virt_s / st.wall_s : 0.0,
            st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0, st.cpu_s > 0 ? (double)st.finished / st.cpu_s : 0.0,
            (unsigned long long)st.events, st.fleet_peak_running);
+    if (st.answers_429)
+        printf("fleetsim   429 answers %llu (retried and final), requests refused %zu\n",
+               (unsigned long long)st.answers_429, st.refused);
     status = (st.refused || kvr_fleet_interrupted() || st.finished < st.sent) ? 1 : 0;
     kvr_fleet_destroy(fleet);
     goto out_trace;

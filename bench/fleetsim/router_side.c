@@ -85,6 +85,7 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     kvr_fleet_router_t *r = kvr_xcalloc(1, sizeof *r);
     kvr_decide_config_t dcfg;
     kvr_router_config_decide(&cfg, &dcfg);
+    dcfg.admission_order = setup->admission_order;
     if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
         snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);

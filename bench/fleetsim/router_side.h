@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "router/admission.h"
 #include "router/policy.h"
 
 typedef struct kvr_fleet_router_s kvr_fleet_router_t;
@@ -30,6 +31,7 @@ typedef struct kvr_fleet_router_setup_s {
     const char *policy;        /* NULL = from the router flags */
     bool seed_set;
     uint64_t seed;             /* the policies' seed when seed_set */
+    kvr_admission_order_t admission_order; /* after: kvroute's; before: the peer gateway's, for comparison */
 } kvr_fleet_router_setup_t;
 
 /**

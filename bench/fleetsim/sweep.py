@@ -52,11 +52,13 @@ METRICS = [
 ]
 
 # In results.json always, in the tables with --scenario hot_owner: e2e p50,
-# requests refused (429/503) and the share of output tokens generated on
+# requests refused (429/503), 429 answers (a retried one counts each time,
+# kvroute-fleetsim --retry-429-ms) and the share of output tokens generated on
 # engine 0, the owner.
 EXTRA = [
     ("e2e_p50", "e2e p50 ms", True),
     ("refused", "refused", True),
+    ("http_429", "429s", True),
     ("gen_share_e0", "gen share e0 %", None),
 ]
 
@@ -110,6 +112,7 @@ def figures(recs):
         "requests": len(recs),
         "ok": len(ok),
         "refused": len(recs) - len(ok),
+        "http_429": sum((r.get("retries_429") or 0) + (1 if r.get("status") == 429 else 0) for r in recs),
         "gen_share_e0": 100.0 * gen0 / out_tok if out_tok else None,
         "ttft_p50": percentile(ttft, 50),
         "ttft_p90": percentile(ttft, 90),
@@ -297,6 +300,9 @@ def main(argv=None):
                          "35 first turns forced onto engine 0, --balance-abs 256 (instead of --trace)")
     ap.add_argument("--pairs", default="",
                     help="A:B,...: per seed paired B - A (and B / A for tok/s) of two policies in every cell")
+    ap.add_argument("--against", metavar="DIR",
+                    help="another sweep's output directory, run with the same cells and seeds but other flags: "
+                         "per cell, this sweep against it paired by seed (tok/s this/that, the rest this - that)")
     ap.add_argument("--reuse", action="store_true",
                     help="keep a run whose records exist from the same command (re-report without re-running)")
     a = ap.parse_args(argv)
@@ -420,9 +426,31 @@ def main(argv=None):
                         row[name] = {"diff": dm, "diff_ci95": dh, "ratio": rm, "ratio_ci95": rh, "n": dn}
                     comparisons.append(row)
 
+    against = []
+    if a.against:
+        for (pol, es, nr, load, s), _ in list(fig.items()):
+            d = os.path.join(a.against, "runs", pol, "es%d" % es, "r%d" % nr, "load%s" % load, "seed%d" % s)
+            path = os.path.join(d, "replay.jsonl")
+            if not os.path.exists(path):
+                print("sweep: --against %s has no run %s" % (a.against, path), file=sys.stderr)
+                return 1
+            fig[("against:" + pol, es, nr, load, s)] = figures(load_records(path))
+        for pol in policies:
+            for nr in routers:
+                for load in loads:
+                    for es in arms:
+                        row = {"policy": pol, "routers": nr, "load": load, "es": es}
+                        for name, _, _ in METRICS + EXTRA:
+                            if name == "reroute":
+                                continue
+                            (dm, dh, dn), (rm, rh, _) = paired(fig, seeds, ("against:" + pol, es, nr, load),
+                                                               (pol, es, nr, load), name)
+                            row[name] = {"diff": dm, "diff_ci95": dh, "ratio": rm, "ratio_ci95": rh, "n": dn}
+                        against.append(row)
+
     with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "seeds": seeds,
-                   "engines": a.engines}, f, indent=1)
+        json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
+                   "seeds": seeds, "engines": a.engines}, f, indent=1)
 
     shown = METRICS + (EXTRA if a.scenario == "hot_owner" else [])
     lines = ["# fleetsim sweep", "",
@@ -471,6 +499,21 @@ def main(argv=None):
                 fmt(c["tok_s"]["ratio"], c["tok_s"]["ratio_ci95"], "%.3f"),
                 fmt(c["cache_hit"]["diff"], c["cache_hit"]["diff_ci95"], "%+.2f"),
                 fmt(c["refused"]["diff"], c["refused"]["diff_ci95"], "%+.1f"), verdict))
+    if against:
+        lines += ["", "## Against %s (this − that, same seed)" % a.against, "",
+                  "| policy | ES | routers | load | output tok/s this/that | TTFT p90 ms | e2e p90 ms | "
+                  "cache hit pts | refused | 429s | gen share e0 pts |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for c in against:
+            lines.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                c["policy"], c["es"], c["routers"], c["load"],
+                fmt(c["tok_s"]["ratio"], c["tok_s"]["ratio_ci95"], "%.3f"),
+                fmt(c["ttft_p90"]["diff"], c["ttft_p90"]["diff_ci95"], "%+.0f"),
+                fmt(c["e2e_p90"]["diff"], c["e2e_p90"]["diff_ci95"], "%+.0f"),
+                fmt(c["cache_hit"]["diff"], c["cache_hit"]["diff_ci95"], "%+.2f"),
+                fmt(c["refused"]["diff"], c["refused"]["diff_ci95"], "%+.1f"),
+                fmt(c["http_429"]["diff"], c["http_429"]["diff_ci95"], "%+.1f"),
+                fmt(c["gen_share_e0"]["diff"], c["gen_share_e0"]["diff_ci95"], "%+.1f")))
     made = charts(a.out, cells, effects, routers, loads, arms)
     if made:
         lines += ["", "Charts: " + ", ".join("[%s](%s)" % (m, m) for m in made)]

@@ -18,6 +18,8 @@ typedef struct kvr_replay_result_s {
     double send_rel_ms; /* when it was sent */
     bool has_router;    /* several routers took parts of the trace: the record says which */
     uint32_t router;
+    bool has_retries;   /* the client retries a 429: the record says how many it got */
+    uint32_t retries_429;
 } kvr_replay_result_t;
 
 /** True when the request finished with a 2xx status and no transport or stream error. */

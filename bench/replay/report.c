@@ -139,6 +139,8 @@ void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr
     add_text(rec, "error", r->error[0] ? r->error : NULL);
     if (res->has_router)
         add_int(rec, "router", res->router); /* as split_trace.py merge names it */
+    if (res->has_retries)
+        add_int(rec, "retries_429", res->retries_429); /* 429s answered and retried before this end */
     (void)start_ns;
     char *text = cJSON_PrintUnformatted(rec);
     cJSON_Delete(rec);

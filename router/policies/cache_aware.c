@@ -262,11 +262,32 @@ static void cache_aware_pick(void *state, const kvr_route_request_t *req, const 
     finish(out, st, owner, "cache_hit");
 }
 
+/* SGLang's rule with no owner pressure and no rotation of the shortest queue's cursor. */
+static void cache_aware_base_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                                  size_t n, kvr_route_decision_t *out)
+{
+    cache_aware_t *ca = state;
+    kvr__indexed_t *st = &ca->base;
+    const kvr_policy_config_t *cfg = &st->config;
+    uint32_t best = kvr__indexed_match(st, req, views, n);
+    out->flags = 0;
+    if (imbalanced(cfg, views, n) || !cache_hit(cfg, req, best)) {
+        finish(out, st, kvr__policy_least_load(views, n, NULL), "base_shortest_queue");
+        return;
+    }
+    size_t owner = SIZE_MAX;
+    for (size_t v = 0; v < n; v++)
+        if (st->match[v] == best && (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
+            owner = v;
+    finish(out, st, owner, "base_cache_hit");
+}
+
 const kvr_policy_ops_t kvr__policy_cache_aware = {
     .name = "cache_aware",
     .create = cache_aware_create,
     .destroy = kvr__indexed_destroy,
     .pick = cache_aware_pick,
+    .base_pick = cache_aware_base_pick,
     .on_dispatch = kvr__indexed_on_dispatch,
     .on_engine_removed = kvr__indexed_on_engine_removed,
 };

@@ -511,3 +511,52 @@ Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60
     cJSON_Delete(st);
     scratch_remove(&s);
 }
+
+/*
+ * Admission before routing, as the peer gateway orders it: on the hot-owner
+ * trap the owner's full queue answers 429 before the policy runs, the
+ * clients retry into the same owner, and the idle peer never gets a first
+ * request. kvroute's order (score, then admit with a seeding lease) lets
+ * the peer serve. Virtual time: the counts are exact for the seed.
+ */
+Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_peer_serves, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], stats[256], out[256], log[256];
+    scratch_path(&s, "hot.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    write_hot_owner(trace);
+    const char *order[] = {"before", "after"};
+    double answers_429[2], peer_finished[2], refused[2];
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {"--trace", trace, "--engines", "2", "--engine-params", "all:max_running=38",
+                              "--closed-loop", "--first-turn-engine", "0", "--first-turn-sessions", "35",
+                              "--policy", "cache_aware", "--es", "1", "--seed", "1", "--retry-429-ms", "1000",
+                              "--retry-429-max", "20", "--admission-order", order[i], "--stats", stats,
+                              "--out", out, "--quiet", "--", "--admission", "enforce", "--balance-abs", "256",
+                              NULL};
+        int rc = run_fleetsim(log, args);
+        cJSON *st = read_stats(stats);
+        answers_429[i] = num(st, "answers_429");
+        refused[i] = num(st, "refused");
+        cr_assert_eq(rc, refused[i] > 0 ? 1 : 0, "exit status (see %s)", log);
+        cr_assert_eq(num(st, "finished"), 229, "every request ended, served or refused");
+        peer_finished[i] = num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "engines"), 1), "finished");
+        const cJSON *rt = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "routers"), 0);
+        cr_assert_eq(num(rt, "shadow_requests"), 0, "a 429 holds no charge (order %s)", order[i]);
+        cJSON_Delete(st);
+        char *text = slurp(out);
+        cr_assert(strstr(text, "\"retries_429\":"), "records count the retried 429s");
+        if (answers_429[i] > refused[i])
+            cr_assert(strstr(text, "\"retries_429\":20"), "a request retried to the bound (order %s)", order[i]);
+        free(text);
+    }
+    cr_assert_gt(answers_429[0], 100, "admission before routing answers 429s (%.0f)", answers_429[0]);
+    cr_assert_leq(peer_finished[0], 2, "the idle peer serves almost nothing (%.0f)", peer_finished[0]);
+    cr_assert_eq(answers_429[1], 0, "after routing no 429 (%.0f)", answers_429[1]);
+    cr_assert_gt(peer_finished[1], 20, "after routing the peer serves (%.0f)", peer_finished[1]);
+    scratch_remove(&s);
+}

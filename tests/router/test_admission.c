@@ -187,3 +187,41 @@ Test(admission, hot_owner_trap_owner_pressure, .timeout = 5.)
 {
     trap_through_policy(true);
 }
+
+Test(admission, order_parse, .timeout = 5.)
+{
+    kvr_admission_order_t o;
+    cr_expect_eq(kvr_admission_order_parse("after", &o), 0);
+    cr_expect_eq(o, KVR_ADMISSION_AFTER);
+    cr_expect_eq(kvr_admission_order_parse("before", &o), 0);
+    cr_expect_eq(o, KVR_ADMISSION_BEFORE);
+    cr_expect_eq(kvr_admission_order_parse("first", &o), -EINVAL);
+    cr_expect_eq(kvr_admission_order_parse(NULL, &o), -EINVAL);
+}
+
+/* Before routing the owner is judged alone: an idle peer neither saves the request nor gets a lease. */
+Test(admission, gate_before_routing_judges_the_owner_alone, .timeout = 5.)
+{
+    kvr_engine_view_t v[2];
+    trap_fleet(v);
+    kvr_admission_t *adm = make(KVR_ADMISSION_ENFORCE, 32);
+    cr_expect_eq(kvr_admission_gate(adm, &v[0]), KVR_ADMIT_REJECT);
+    cr_expect_eq(kvr_admission_gate(adm, &v[1]), KVR_ADMIT);
+    kvr_admission_stats_t st;
+    kvr_admission_stats(adm, &st);
+    cr_expect_eq(st.rejected, 1);
+    cr_expect_eq(st.admitted, 1);
+    cr_expect_eq(st.seed_leases, 0);
+    kvr_admission_destroy(adm);
+
+    adm = make(KVR_ADMISSION_SHADOW, 32);
+    cr_expect_eq(kvr_admission_gate(adm, &v[0]), KVR_ADMIT);
+    kvr_admission_stats(adm, &st);
+    cr_expect_eq(st.shadow_would_reject, 1);
+    cr_expect_eq(st.rejected, 0);
+    kvr_admission_destroy(adm);
+
+    adm = make(KVR_ADMISSION_OFF, 32);
+    cr_expect_eq(kvr_admission_gate(adm, &v[0]), KVR_ADMIT);
+    kvr_admission_destroy(adm);
+}

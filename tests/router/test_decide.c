@@ -540,3 +540,72 @@ Test(decide, a_config_it_cannot_honour_is_refused)
     long_id[sizeof long_id - 1] = '\0';
     cr_expect_eq(kvr_decide_add_engine(&d, long_id, &e), -ENAMETOOLONG);
 }
+
+/*
+ * The peer gateway's order (admission before the policy, on the cache
+ * owner): a full owner answers 429 though its peer is idle, with owner
+ * pressure on or off, and the 429 holds no charge. kvroute's order moves
+ * the same request to the peer.
+ */
+Test(decide, admission_before_routing_rejects_on_a_full_owner_while_after_routing_seeds_the_peer)
+{
+    create_segment();
+    static const uint64_t blocks[8] = {11, 12, 13, 14, 15, 16, 17, 18};
+    const struct {
+        kvr_admission_order_t order;
+        bool owner_pressure;
+        int status;
+        int engine;
+    } cases[] = {
+        {KVR_ADMISSION_BEFORE, false, 429, -1},
+        {KVR_ADMISSION_BEFORE, true, 429, -1},
+        {KVR_ADMISSION_AFTER, false, 0, 1},
+        {KVR_ADMISSION_AFTER, true, 0, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        kvr_decide_config_t cfg;
+        config(&cfg, "cache_aware");
+        cfg.es = true;
+        cfg.admission = KVR_ADMISSION_ENFORCE;
+        cfg.admission_order = cases[k].order;
+        cfg.max_waiting = 0;
+        cfg.policy_config.owner_pressure = cases[k].owner_pressure;
+        start(&cfg, 2);
+        uint64_t now = T0 + k * KVR_NS_PER_SEC;
+        publish("sim-0", 0, 0, 0, now, now);
+        publish("sim-1", 0, 0, 0, now, now);
+        kvr_route_request_t rq = request(NULL, 4096, now);
+        rq.block_hashes = blocks;
+        rq.n_blocks = 8;
+        kvr_charge_t c = {0};
+        kvr_decide_result_t res;
+        uint32_t not1[1] = {1};
+        kvr_decide_route(&d, &rq, not1, 1, &c, &res); /* sim-0 becomes the prefix's owner */
+        cr_assert_eq(res.engine->index, 0);
+        kvr_decide_release(&d, &c);
+
+        now += KVR_NS_PER_MS;
+        publish("sim-0", 4, 0, 0, now, now); /* full: 4 of 4 running, no waiting allowed */
+        publish("sim-1", 0, 0, 0, now, now);
+        rq.now_ns = now;
+        kvr_decide_route(&d, &rq, NULL, 0, &c, &res);
+        cr_expect_eq(res.status, cases[k].status, "case %zu", k);
+        kvr_admission_stats_t st;
+        kvr_admission_stats(d.admission, &st);
+        if (cases[k].engine < 0) {
+            cr_expect_null(res.engine, "case %zu", k);
+            cr_expect_str_eq(res.reason, "admission_reject");
+            cr_expect_null(c.engine, "a 429 holds no charge");
+            cr_expect_eq(st.rejected, 1);
+            cr_expect_eq(st.seed_leases, 0);
+        } else {
+            cr_assert_not_null(res.engine, "case %zu", k);
+            cr_expect_eq(res.engine->index, (uint32_t)cases[k].engine, "case %zu", k);
+            cr_expect_eq(st.rejected, 0);
+        }
+        kvr_decide_release(&d, &c);
+        expect_all_zero();
+        kvr_decide_close(&d);
+        d_open = false;
+    }
+}
