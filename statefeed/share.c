@@ -240,7 +240,8 @@ void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_
         return;
     import_share_t *imp = &s->imports[index];
     uint32_t n = share->load_count < KVR_RELAY_MAX_SHARE_LOADS ? share->load_count : KVR_RELAY_MAX_SHARE_LOADS;
-    memcpy(imp->loads, share->loads, n * sizeof *imp->loads);
+    if (n > 0)
+        memcpy(imp->loads, share->loads, n * sizeof *imp->loads);
     imp->load_count = n;
     imp->received_ns = now_ns;
     if (!s->open)

@@ -47,7 +47,6 @@ static void start_feed(int i)
     char export[48], import[48], listen[32];
     snprintf(export, sizeof export, "tcp:127.0.0.1:%u", h->export_port);
     snprintf(import, sizeof import, "tcp:127.0.0.1:%u", hosts[1 - i].export_port);
-    h->feed.port = kvr_test_free_port();
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h->feed.port);
     const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"), "--shm", h->shm_name, "--share",
                           h->share_name, "--export", export, "--import", import, "--listen", listen,
@@ -110,12 +109,14 @@ static void start_hosts(void)
 static void setup(void)
 {
     fleet = kvr_fake_start(N_ENGINES);
-    uint16_t base = kvr_test_free_port_range(N_HOSTS);
+    /* Exports, then the statefeeds' --listen ports: one range, so no other test takes one in between. */
+    uint16_t base = kvr_test_free_port_range(2 * N_HOSTS);
     for (int i = 0; i < N_HOSTS; i++) {
         memset(&hosts[i], 0, sizeof hosts[i]);
         kvr_test_unique_name(hosts[i].shm_name, sizeof hosts[i].shm_name, "/kvr-test-hosts-shm");
         kvr_test_unique_name(hosts[i].share_name, sizeof hosts[i].share_name, "/kvr-test-hosts-share");
         hosts[i].export_port = (uint16_t)(base + i);
+        hosts[i].feed.port = (uint16_t)(base + N_HOSTS + i);
     }
 }
 
