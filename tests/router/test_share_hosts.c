@@ -35,6 +35,7 @@ typedef struct host_s {
 
 static kvr_fake_fleet_t *fleet;
 static host_t hosts[N_HOSTS];
+static const char *max_placements = "50000"; /* --relay-max-placements of the statefeeds started next */
 
 static void engine_url(char *out, size_t cap, int e)
 {
@@ -50,7 +51,7 @@ static void start_feed(int i)
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h->feed.port);
     const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"), "--shm", h->shm_name, "--share",
                           h->share_name, "--export", export, "--import", import, "--listen", listen,
-                          "--period-ms", "20", NULL};
+                          "--period-ms", "20", "--relay-max-placements", max_placements, NULL};
     kvr_test_unique_name(h->feed.log_path, sizeof h->feed.log_path, "/tmp/kvroute-test-hosts-feed");
     h->feed.pid = kvr_test_spawn((char *const *)argv, h->feed.log_path);
     cr_assert_gt(h->feed.pid, 0);
@@ -108,6 +109,7 @@ static void start_hosts(void)
 
 static void setup(void)
 {
+    max_placements = "50000";
     fleet = kvr_fake_start(N_ENGINES);
     /* Exports, then the statefeeds' --listen ports: one range, so no other test takes one in between. */
     uint16_t base = kvr_test_free_port_range(2 * N_HOSTS);
@@ -331,4 +333,33 @@ Test(share_hosts, a_killed_statefeeds_remote_charge_leaves_with_its_link)
     for (int i = 0; i < 3; i++)
         cr_expect_eq(calls[i].status, 200, "no request is lost to the relay's fault");
     cr_expect(kvr_harness_wait_zero(&hosts[1].router, 3000));
+}
+
+Test(share_hosts, a_peer_placing_past_its_budget_is_dropped_and_counted)
+{
+    max_placements = "1"; /* one placement a second per import */
+    start_hosts();
+    static const char *const sessions[] = {"conv-a", "conv-b", "conv-c"};
+    for (int i = 0; i < 3; i++) {
+        call_t c = {.host = 0, .session = sessions[i]};
+        call(&c);
+        cr_assert_eq(c.status, 200);
+    }
+    /* Three pins within a second: the bucket's one goes in, the rest are counted, none lost silently. */
+    cr_assert(kvr_harness_wait_metric_reach(&hosts[0].feed, "kvroute_statefeed_share_placements_exported_total", 3,
+                                            5000));
+    cr_assert(kvr_harness_wait_metric_reach(&hosts[1].feed,
+                                            "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}", 1,
+                                            5000));
+    double in = 0, dropped = 0;
+    for (int waited = 0; waited < 5000 && in + dropped < 3; waited += 20) {
+        in = kvr_harness_metric(&hosts[1].feed, "kvroute_statefeed_share_placements_imported_total");
+        dropped = kvr_harness_metric(&hosts[1].feed,
+                                     "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}");
+        if (in + dropped < 3)
+            kvr_test_sleep_ms(20);
+    }
+    cr_expect_eq(in + dropped, 3, "imported %.0f, dropped %.0f", in, dropped);
+    cr_expect_geq(in, 1);
+    cr_expect(kvr_test_wait_file_contains(hosts[1].feed.log_path, "share_placements_over_limit", 3000));
 }
