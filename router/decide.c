@@ -279,6 +279,14 @@ static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req
     return kvr_sessions_pin(&d->sessions, req->session_id, engine, req->now_ns);
 }
 
+void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns)
+{
+    if (!d->share)
+        return;
+    kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
+    kvr_share_tick(d->share, &d->engines, now_ns, &apply);
+}
+
 void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
 {

@@ -128,6 +128,8 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
 /** Ends an attempt: releases the shadow charge and any seeding lease it holds. Idempotent. */
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge);
+/** --share housekeeping (kvr_share_tick): the other routers' placements read there reach the policy too. */
+void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns);
 /** True when some candidate engine is not in exclude. */
 bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, size_t n_exclude);
 /** True when some candidate engine serving model (NULL: any) is not in exclude. */

@@ -201,8 +201,7 @@ static void on_housekeeping(uv_timer_t *t)
                 kvr_router_engine_ok(r, e);
         }
     }
-    if (r->share)
-        kvr_share_tick(r->share, &r->decider.engines, now);
+    kvr_decide_share_tick(&r->decider, now);
     if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
         r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
         reconcile_all(r);

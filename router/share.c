@@ -232,7 +232,7 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
     s->publishes_total++;
 }
 
-void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns)
+void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns, const kvr_share_apply_t *apply)
 {
     try_open(s, now_ns, 0); /* never blocks the loop */
     if (!s->open)
@@ -248,8 +248,9 @@ void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns)
         return;
     }
     kvr_share_publish(s, t, now_ns);
-    /* A router with no traffic still follows the ring, so it never falls a lap behind. */
-    kvr_share_sync(s, t, now_ns, NULL);
+    /* A router with no traffic still follows the ring, so it never falls a lap behind; what it
+     * reads here is applied as before a decision (read and not applied, a placement is lost). */
+    kvr_share_sync(s, t, now_ns, apply);
 }
 
 static void append(kvr_share_t *s, kvr_dsp_placement_t *p)

@@ -99,8 +99,12 @@ void kvr_share_sync(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns,
 /** Writes this router's row when its shadow counters changed since the last write. */
 void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now_ns);
 
-/** Housekeeping: heartbeat, reopen after a fault, and a publish. */
-void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns);
+/**
+ * Housekeeping: heartbeat, reopen after a fault, a publish, and the ring
+ * followed through apply (as before a decision), so an idle router neither
+ * falls a lap behind nor drops the prefixes it reads.
+ */
+void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns, const kvr_share_apply_t *apply);
 
 /** Tells the others that blocks[0..n) went to e (at most KVR_SHARE_MAX_BLOCKS are shared). */
 void kvr_share_place_prefix(kvr_share_t *s, const kvr_engine_t *e, const uint64_t *blocks, size_t n,

@@ -595,7 +595,7 @@ static ptrdiff_t find_key(const uint64_t *keys, size_t n, uint64_t key, size_t h
 
 /* Reads one other row and adds it into out: 0 summed, or which stats counter it belongs to. */
 static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
-                   const uint64_t *keys, size_t n, kvr_dsp_load_t *out, uint64_t *words)
+                   uint64_t *keys, size_t *n, size_t cap, kvr_dsp_load_t *out, uint64_t *words)
 {
     int rc = -EAGAIN;
     for (int attempt = 0; attempt < KVR_DSP_READ_RETRIES && rc != 0; attempt++)
@@ -614,7 +614,12 @@ static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
     for (size_t i = 0; i < head.engine_count; i++) {
         kvr_dsp_engine_t e;
         memcpy(&e, words + KVR_DSP_ROW_HEAD_WORDS + i * KVR_DSP_ENGINE_WORDS, sizeof e);
-        ptrdiff_t at = find_key(keys, n, e.key, i);
+        ptrdiff_t at = find_key(keys, *n, e.key, i);
+        if (at < 0 && *n < cap && e.key != 0) {
+            at = (ptrdiff_t)*n;
+            keys[(*n)++] = e.key;
+            out[at] = (kvr_dsp_load_t){0};
+        }
         if (at < 0)
             continue; /* an engine this router does not route to */
         add_saturating(&out[at].in_flight, e.load.in_flight);
@@ -624,12 +629,11 @@ static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
     return 0;
 }
 
-void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns,
-                        const uint64_t *keys, size_t n, kvr_dsp_load_t *out,
-                        kvr_dsp_sum_stats_t *stats)
+static void sum_rows(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys, size_t *n,
+                     size_t cap, kvr_dsp_load_t *out, kvr_dsp_sum_stats_t *stats)
 {
     memset(stats, 0, sizeof *stats);
-    memset(out, 0, n * sizeof *out);
+    memset(out, 0, *n * sizeof *out);
     /* One row's payload at a time; a stack buffer bounds it (KVR_DSP_MAX_ENGINES * 4 words). */
     uint64_t words[KVR_DSP_ROW_HEAD_WORDS + KVR_DSP_MAX_ENGINES * KVR_DSP_ENGINE_WORDS];
     for (uint32_t i = 0; i < d->row_capacity; i++) {
@@ -644,7 +648,7 @@ void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns
             stats->stale++;
             continue;
         }
-        int rc = sum_row(d, row, owner, keys, n, out, words);
+        int rc = sum_row(d, row, owner, keys, n, cap, out, words);
         if (rc == KVR_ESHM_BUSY)
             stats->busy++;
         else if (rc < 0)
@@ -655,6 +659,22 @@ void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns
 }
 
 /* ---- ring ---------------------------------------------------------------- */
+
+void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns,
+                        const uint64_t *keys, size_t n, kvr_dsp_load_t *out,
+                        kvr_dsp_sum_stats_t *stats)
+{
+    /* Without room to grow, keys is only read. */
+    sum_rows(d, now_ns, max_age_ns, (uint64_t *)keys, &n, n, out, stats);
+}
+
+size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys,
+                              kvr_dsp_load_t *out, size_t cap, kvr_dsp_sum_stats_t *stats)
+{
+    size_t n = 0;
+    sum_rows(d, now_ns, max_age_ns, keys, &n, cap, out, stats);
+    return n;
+}
 
 static uint64_t entry_check(const kvr_dsp_placement_t *p)
 {

@@ -295,6 +295,15 @@ void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns
                         const uint64_t *keys, size_t n, kvr_dsp_load_t *out,
                         kvr_dsp_sum_stats_t *stats);
 
+/**
+ * As kvr_dsp_sum_others(), over every engine the other rows name rather
+ * than a given list: keys[0..return) are the engines found (at most cap, in
+ * the order met; engines past cap are left out) and out[] their summed loads.
+ * A relay uses it to tell another host what this host's routers hold.
+ */
+size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys,
+                              kvr_dsp_load_t *out, size_t cap, kvr_dsp_sum_stats_t *stats);
+
 /* ---- the placement ring -------------------------------------------------- */
 
 /**

@@ -96,6 +96,17 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_FEED_MAX_ENGINES_CONFIG,
                     "engines one --import may add or remove per second after its first table; more changes "
                     "wait for a later table and are counted"),
+    KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",
+                       "carry this host's dispatch segment /dev/shm/NAME (its routers' kvroute --share NAME) "
+                       "over the relay: each table tells --import peers what the routers here hold and "
+                       "placed, and what peers send is written here as one more router's row and ring "
+                       "entries. Needs --export or --import; every host imports every other. Off when empty"),
+    KVR_OPT_ROW_MS(T, share_max_age_ns, "share-max-age-ms", "3000", 1, 3600000,
+                   "--share: a local router whose heartbeat is older than this is not exported (as the "
+                   "routers' own --share-max-age-ms); also the age past which a dead row may be taken"),
+    KVR_OPT_ROW_U64(T, relay_max_placements, "relay-max-placements", "N", "50000", 1, 10000000,
+                    "--share: placements one --import may append to the local ring per second; more are "
+                    "dropped and counted"),
     KVR_OPT_ROW_HEADING("Operations:"),
     {.name = "listen", .type = KVR_OPT_STRING, .offset = offsetof(T, listen_addr),
      .size = sizeof(((T *)0)->listen_addr), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
@@ -377,6 +388,16 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         cfg->config_path[0] == '\0') {
         fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --engine-dns, --config or --import (see "
                         "--help)\n");
+        return -EINVAL;
+    }
+    const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
+    if (cfg->share_name[0] != '\0' && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200)) {
+        fprintf(stderr, "kvroute-statefeed: --share: expected a name without '/' of at most 200 bytes, got '%s'\n",
+                cfg->share_name);
+        return -EINVAL;
+    }
+    if (cfg->share_name[0] != '\0' && cfg->export_addr[0] == '\0' && cfg->import_count == 0) {
+        fprintf(stderr, "kvroute-statefeed: --share needs --export or --import: it travels over the relay\n");
         return -EINVAL;
     }
     if (cfg->relay_secret_file[0] != '\0') {

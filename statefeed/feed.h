@@ -69,6 +69,9 @@ typedef struct kvr__feed_config_s {
     char relay_secret_file[1024]; /* both ends: HMAC handshake with this secret */
     uint32_t relay_max_engines;   /* per --import */
     uint32_t relay_max_changes;   /* engines added or removed per second, per --import */
+    char share_name[256];         /* --share: this host's dispatch segment, relayed; "" off */
+    uint64_t share_max_age_ns;    /* a local router silent this long is not exported */
+    uint32_t relay_max_placements; /* remote placements taken per second, per --import */
     char listen_addr[256];     /* "HOST:PORT" */
     char log_level[16];
 } kvr__feed_config_t;
@@ -108,6 +111,7 @@ typedef struct kvr__push_sock_s {
 } kvr__push_sock_t;
 
 struct kvr__relay_s;
+struct kvr__share_s;
 struct kvr__metrics_s;
 struct kvr__discovery_s;
 
@@ -144,6 +148,7 @@ typedef struct kvr__feed_s {
     uint64_t push_rejected, push_unknown_engine;
     /* relay and own metrics */
     struct kvr__relay_s *relay;
+    struct kvr__share_s *share; /* --share (share.h) */
     struct kvr__metrics_s *metrics;
     struct kvr__discovery_s *discovery; /* --engine-dns, NULL when none */
 } kvr__feed_t;

@@ -20,6 +20,7 @@
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "statefeed/feed.h"
+#include "statefeed/share.h"
 
 typedef struct kvr__metrics_s {
     uv_loop_t loop;
@@ -98,6 +99,32 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
             kvr_prom_label_t l = {"addr", rs.import_addr[k]};
             kvr_prom_sample_u64(w, import_families[m].name, &l, 1, v);
         }
+    }
+
+    if (kvr__feed_share_enabled(feed)) {
+        kvr__share_stats_t ss;
+        kvr__feed_share_stats(feed, &ss);
+        scalar(w, "kvroute_statefeed_share_open", KVR_PROM_GAUGE,
+               "1 while the --share dispatch segment is mapped and this daemon holds its row.", ss.open);
+        scalar(w, "kvroute_statefeed_share_remote_engines", KVR_PROM_GAUGE,
+               "Engines whose remote load the row carries.", ss.remote_engines);
+        scalar(w, "kvroute_statefeed_share_placements_exported_total", KVR_PROM_COUNTER,
+               "Local routers' placements sent to relay subscribers.", ss.placements_exported);
+        scalar(w, "kvroute_statefeed_share_placements_imported_total", KVR_PROM_COUNTER,
+               "Remote placements appended to the local ring.", ss.placements_imported);
+        kvr_prom_family(w, "kvroute_statefeed_share_placements_dropped_total", KVR_PROM_COUNTER,
+                        "Remote placements not appended: over --relay-max-placements, or the ring slot taken.");
+        kvr_prom_label_t limit = {"reason", "limit"}, busy = {"reason", "ring_busy"};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_share_placements_dropped_total", &limit, 1,
+                            ss.placements_over_limit);
+        kvr_prom_sample_u64(w, "kvroute_statefeed_share_placements_dropped_total", &busy, 1,
+                            ss.placements_ring_busy);
+        scalar(w, "kvroute_statefeed_share_ring_lost_total", KVR_PROM_COUNTER,
+               "Local placements overwritten before a subscriber's table took them.", ss.ring_lost);
+        scalar(w, "kvroute_statefeed_share_loads_truncated_total", KVR_PROM_COUNTER,
+               "Remote engine loads left out: more engines than a row holds.", ss.loads_truncated);
+        scalar(w, "kvroute_statefeed_share_fallbacks_total", KVR_PROM_COUNTER,
+               "Faults that closed the dispatch segment (reopened a second later).", ss.fallbacks);
     }
 
     kvr_prom_family(w, "kvroute_statefeed_poll_seconds", KVR_PROM_HISTOGRAM,

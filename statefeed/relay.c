@@ -33,6 +33,7 @@
 #include "common/state_frame.h"
 #include "statefeed/feed.h"
 #include "statefeed/relay_wire.h"
+#include "statefeed/share.h"
 
 #define MAX_SUBSCRIBERS 16
 #define IMPORT_RECV_CHUNK 65536
@@ -54,6 +55,7 @@ typedef struct {
     char *buf;
     size_t len, sent;
     bool sending, receiving; /* an operation holds the slot until it completes */
+    kvr__share_cursor_t share; /* --share: its place in the local ring */
 } subscriber_t;
 
 /* One --import: a subscription to another statefeed's export. */
@@ -179,6 +181,9 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
 {
     if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_count == 0)
         return 0;
+    int share_rc = kvr__feed_share_start(feed);
+    if (share_rc < 0)
+        return share_rc;
     kvr_relay_t *r = calloc(1, sizeof(*r));
     if (r == NULL)
         return -ENOMEM;
@@ -235,13 +240,14 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
 
 /* ---- export ---------------------------------------------------------------- */
 
-static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
+/* The table, and with --share the share of the subscriber at cursor (NULL: none). */
+static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns, kvr__share_cursor_t *cursor)
 {
     msgpack_packer pk;
     unsigned count = 0;
     for (unsigned i = 0; i < feed->engine_count; i++)
         count += !feed->engines[i]->removed;
-    kvr__relay_table_begin(&pk, sb, count);
+    kvr__relay_frame_begin(&pk, sb, count, cursor != NULL);
     uint64_t wall = kvr_clock_wall_ns();
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr__feed_engine_t *e = feed->engines[i];
@@ -258,6 +264,8 @@ static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns)
         f.seq = f.state.sample_seq;
         kvr__relay_table_add(&pk, &f, age, (f.state.flags & KVR_SLOT_HEALTHY) != 0, sampled);
     }
+    if (cursor != NULL)
+        kvr__feed_share_export(feed, cursor, &pk, now_ns);
 }
 
 static bool sub_idle(const subscriber_t *s)
@@ -409,7 +417,36 @@ static void sub_on_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s, int
         return;
     }
     s->state = SUB_STREAMING;
+    s->share.epoch = 0; /* its first table places its ring cursor */
     KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs), r->secret_len ? "hmac" : "none");
+}
+
+/*
+ * --share: placements are news, not state, so each subscriber gets its own
+ * frame from its own ring cursor; one still taking its last frame keeps its
+ * cursor and gets what it missed with the next.
+ */
+static void export_shared(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
+{
+    for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
+        subscriber_t *s = &r->subs[i];
+        if (s->state != SUB_STREAMING || s->sending)
+            continue;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        build_table(feed, &sb, now_ns, &s->share);
+        if (kvr__relay_table_end(&sb) < 0) {
+            KVR_WARN("export_table_too_large bytes=%zu max=%u", sb.size, KVR_RELAY_FRAME_MAX);
+            msgpack_sbuffer_destroy(&sb);
+            return;
+        }
+        /* The subscriber takes the buffer: no copy per tick. */
+        free(s->buf);
+        s->buf = sb.data;
+        s->len = sb.size;
+        s->sent = 0;
+        sub_send(feed, s);
+    }
 }
 
 static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
@@ -419,9 +456,13 @@ static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
         any |= r->subs[i].state == SUB_STREAMING && !r->subs[i].sending;
     if (!any)
         return;
+    if (kvr__feed_share_enabled(feed)) {
+        export_shared(feed, r, now_ns);
+        return;
+    }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    build_table(feed, &sb, now_ns);
+    build_table(feed, &sb, now_ns, NULL);
     if (kvr__relay_table_end(&sb) < 0) {
         /* Only a segment of thousands of long ids gets here; a cut table would lie. */
         KVR_WARN("export_table_too_large bytes=%zu max=%u", sb.size, KVR_RELAY_FRAME_MAX);
@@ -706,6 +747,8 @@ static int import_frames(kvr__feed_t *feed, import_t *imp, uint64_t now_ns, cons
         rc = kvr__relay_table_decode(body, n, &table, reason);
         if (rc == 0) {
             rc = import_apply(feed, imp, &table, now_ns);
+            if (rc == 0)
+                kvr__feed_share_import(feed, imp->index, &table.share, now_ns);
             kvr__relay_table_free(&table);
         }
         if (rc == 0) {
@@ -760,6 +803,7 @@ void kvr__feed_relay_tick(kvr__feed_t *feed, uint64_t now_ns)
     kvr_relay_t *r = feed->relay;
     if (r == NULL)
         return;
+    kvr__feed_share_tick(feed, now_ns);
     if (r->listen_fd >= 0)
         export_tick(feed, r, now_ns);
     for (unsigned k = 0; k < r->import_count; k++) {
@@ -839,6 +883,7 @@ void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out
 
 void kvr__feed_relay_stop(kvr__feed_t *feed)
 {
+    kvr__feed_share_stop(feed);
     kvr_relay_t *r = feed->relay;
     if (r == NULL)
         return;

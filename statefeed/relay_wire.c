@@ -105,6 +105,88 @@ static int decode_entry(const msgpack_object *entry, kvr__relay_entry_t *out, co
     return 0;
 }
 
+/* A uint from an array of uints; false when it is another type. */
+static bool array_u64(const msgpack_object *a, uint32_t i, uint64_t *out)
+{
+    const msgpack_object *o = &a->via.array.ptr[i];
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return false;
+    *out = o->via.u64;
+    return true;
+}
+
+/* [key, in_flight, pending_prefill_tokens, kv_tokens] */
+static int decode_load(const msgpack_object *o, kvr_dsp_engine_t *out, const char **reason)
+{
+    if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 4 || !array_u64(o, 0, &out->key) ||
+        !array_u64(o, 1, &out->load.in_flight) || !array_u64(o, 2, &out->load.pending_prefill_tokens) ||
+        !array_u64(o, 3, &out->load.kv_tokens) || out->key == 0)
+        return fail(reason, "share load is not [key != 0, in_flight, pending, kv]", KVR_EPARSE);
+    return 0;
+}
+
+/* [kind, first_block, engine_key, session_hash, age_ns, [block...]] */
+static int decode_placement(const msgpack_object *o, kvr__relay_placement_t *out, const char **reason)
+{
+    uint64_t kind = 0, first = 0;
+    kvr_dsp_placement_t *p = &out->placement;
+    if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 6 || !array_u64(o, 0, &kind) ||
+        !array_u64(o, 1, &first) || !array_u64(o, 2, &p->engine_key) || !array_u64(o, 3, &p->session_hash) ||
+        !array_u64(o, 4, &out->age_ns))
+        return fail(reason, "share placement is not [kind, first_block, engine, session, age_ns, blocks]",
+                    KVR_EPARSE);
+    const msgpack_object *blocks = &o->via.array.ptr[5];
+    if (blocks->type != MSGPACK_OBJECT_ARRAY || blocks->via.array.size > KVR_DSP_ENTRY_BLOCKS)
+        return fail(reason, "share placement's blocks are not an array of at most 8", KVR_EPARSE);
+    for (uint32_t i = 0; i < blocks->via.array.size; i++)
+        if (!array_u64(blocks, i, &p->blocks[i]))
+            return fail(reason, "share placement's block is not a uint", KVR_EPARSE);
+    p->block_count = (uint16_t)blocks->via.array.size;
+    bool prefix = kind == KVR_DSP_PLACE_PREFIX && p->block_count > 0 && p->session_hash == 0;
+    bool pin = kind == KVR_DSP_PLACE_SESSION && p->block_count == 0 && p->session_hash != 0;
+    if ((!prefix && !pin) || p->engine_key == 0 || first > UINT32_MAX)
+        return fail(reason, "share placement is neither a prefix nor a session pin", KVR_EPARSE);
+    p->kind = (uint16_t)kind;
+    p->first_block = (uint32_t)first;
+    return 0;
+}
+
+/* {"loads": [load...], "placed": [placement...]}: what the sender's routers hold and placed. */
+static int decode_share(const msgpack_object *o, kvr__relay_share_t *out, const char **reason)
+{
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return fail(reason, "share is not a map", KVR_EPARSE);
+    const msgpack_object *loads = map_get(o, "loads");
+    const msgpack_object *placed = map_get(o, "placed");
+    if (loads == NULL || loads->type != MSGPACK_OBJECT_ARRAY || placed == NULL ||
+        placed->type != MSGPACK_OBJECT_ARRAY)
+        return fail(reason, "share lacks its loads or placed array", KVR_EPARSE);
+    if (loads->via.array.size > KVR_RELAY_MAX_SHARE_LOADS)
+        return fail(reason, "share lists more than 1024 engine loads", -EMSGSIZE);
+    if (placed->via.array.size > KVR_RELAY_MAX_PLACEMENTS)
+        return fail(reason, "share lists more than 2048 placements", -EMSGSIZE);
+    out->present = true;
+    if (loads->via.array.size > 0 &&
+        (out->loads = calloc(loads->via.array.size, sizeof *out->loads)) == NULL)
+        return fail(reason, "out of memory", -ENOMEM);
+    if (placed->via.array.size > 0 &&
+        (out->placements = calloc(placed->via.array.size, sizeof *out->placements)) == NULL)
+        return fail(reason, "out of memory", -ENOMEM);
+    for (uint32_t i = 0; i < loads->via.array.size; i++) {
+        int rc = decode_load(&loads->via.array.ptr[i], &out->loads[i], reason);
+        if (rc < 0)
+            return rc;
+        out->load_count++;
+    }
+    for (uint32_t i = 0; i < placed->via.array.size; i++) {
+        int rc = decode_placement(&placed->via.array.ptr[i], &out->placements[i], reason);
+        if (rc < 0)
+            return rc;
+        out->placement_count++;
+    }
+    return 0;
+}
+
 int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason)
 {
     memset(out, 0, sizeof(*out));
@@ -138,7 +220,10 @@ int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out
         }
     }
     out->count = n;
-    rc = 0;
+    const msgpack_object *share = map_get(&u.data, "share");
+    rc = share != NULL ? decode_share(share, &out->share, reason) : 0;
+    if (rc < 0)
+        kvr__relay_table_free(out);
 done:
     msgpack_unpacked_destroy(&u);
     return rc;
@@ -149,6 +234,9 @@ void kvr__relay_table_free(kvr__relay_table_t *table)
     free(table->entries);
     table->entries = NULL;
     table->count = 0;
+    free(table->share.loads);
+    free(table->share.placements);
+    memset(&table->share, 0, sizeof table->share);
 }
 
 /* The bin value of key, exactly want bytes; -1 when absent, -2 when malformed. */
@@ -232,10 +320,15 @@ int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *
 
 void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count)
 {
+    kvr__relay_frame_begin(pk, sb, count, false);
+}
+
+void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count, bool with_share)
+{
     static const char zero[KVR_RELAY_HEADER];
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
     msgpack_sbuffer_write(sb, zero, sizeof(zero));
-    msgpack_pack_map(pk, 2);
+    msgpack_pack_map(pk, with_share ? 3 : 2);
     pack_str(pk, "relay");
     msgpack_pack_uint32(pk, KVR_RELAY_VERSION);
     pack_str(pk, "engines");
@@ -325,4 +418,41 @@ int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *l
     }
     *len_out = len;
     return 0;
+}
+
+void kvr__relay_share_begin(msgpack_packer *pk, uint32_t load_count)
+{
+    pack_str(pk, "share");
+    msgpack_pack_map(pk, 2);
+    pack_str(pk, "loads");
+    msgpack_pack_array(pk, load_count);
+}
+
+void kvr__relay_share_load(msgpack_packer *pk, const kvr_dsp_engine_t *e)
+{
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_uint64(pk, e->key);
+    msgpack_pack_uint64(pk, e->load.in_flight);
+    msgpack_pack_uint64(pk, e->load.pending_prefill_tokens);
+    msgpack_pack_uint64(pk, e->load.kv_tokens);
+}
+
+void kvr__relay_share_placed(msgpack_packer *pk, uint32_t placement_count)
+{
+    pack_str(pk, "placed");
+    msgpack_pack_array(pk, placement_count);
+}
+
+void kvr__relay_share_placement(msgpack_packer *pk, const kvr_dsp_placement_t *p, uint64_t age_ns)
+{
+    msgpack_pack_array(pk, 6);
+    msgpack_pack_uint16(pk, p->kind);
+    msgpack_pack_uint32(pk, p->first_block);
+    msgpack_pack_uint64(pk, p->engine_key);
+    msgpack_pack_uint64(pk, p->session_hash);
+    msgpack_pack_uint64(pk, age_ns);
+    uint32_t n = p->block_count <= KVR_DSP_ENTRY_BLOCKS ? p->block_count : KVR_DSP_ENTRY_BLOCKS;
+    msgpack_pack_array(pk, n);
+    for (uint32_t i = 0; i < n; i++)
+        msgpack_pack_uint64(pk, p->blocks[i]);
 }

@@ -14,6 +14,10 @@
  * to the exporter over the exporter's nonce, the exporter's to the importer
  * over the importer's nonce, each under its own label.
  *   entry: {"state": <state frame map>, "age_ns": uint, "healthy": bool, "sampled": bool}
+ * A table from a statefeed with --share carries a third key (older importers ignore it):
+ *   "share": {"loads":  [[engine_key, in_flight, pending_prefill_tokens, kv_tokens]...],
+ *             "placed": [[kind, first_block, engine_key, session_hash, age_ns, [block...]]...]}
+ * the summed load of the sender's routers and the placements they made since the last table.
  * The length is checked against KVR_RELAY_FRAME_MAX before anything is
  * buffered, and every msgpack container's declared size against the bytes
  * of its frame, and their total count, before msgpack-c allocates
@@ -27,6 +31,7 @@
 #include <msgpack.h>
 
 #include "common/state_frame.h"
+#include "shm_layout/dispatch.h"
 
 #define KVR_RELAY_VERSION 2
 #define KVR_RELAY_HEADER 4
@@ -54,9 +59,28 @@ typedef struct kvr__relay_entry_s {
     bool sampled; /* false: no sample yet on the exporter, age_ns meaningless */
 } kvr__relay_entry_t;
 
+/** Most engine loads and placements one table's "share" may list. */
+#define KVR_RELAY_MAX_SHARE_LOADS KVR_DSP_MAX_ENGINES
+#define KVR_RELAY_MAX_PLACEMENTS 2048
+
+typedef struct kvr__relay_placement_s {
+    kvr_dsp_placement_t placement; /* kind, blocks, keys; sequence, origin, time and check unset */
+    uint64_t age_ns;               /* now - placement time on the sender */
+} kvr__relay_placement_t;
+
+/** A table's "share": what the sending host's routers hold and placed. */
+typedef struct kvr__relay_share_s {
+    bool present;
+    kvr_dsp_engine_t *loads;
+    uint32_t load_count;
+    kvr__relay_placement_t *placements;
+    uint32_t placement_count;
+} kvr__relay_share_t;
+
 typedef struct kvr__relay_table_s {
     kvr__relay_entry_t *entries;
     uint32_t count;
+    kvr__relay_share_t share;
 } kvr__relay_table_t;
 
 /** A challenge, hello or welcome: which fields a side requires is its own rule. */
@@ -84,6 +108,10 @@ int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max
  *   KVR_EPARSE        not one msgpack map, a missing or mistyped key, a
  *                     state frame that does not decode
  *   -EPROTONOSUPPORT  "relay" is not KVR_RELAY_VERSION
+ * A "share" that is not as described above (more than
+ * KVR_RELAY_MAX_SHARE_LOADS loads or KVR_RELAY_MAX_PLACEMENTS placements:
+ * -EMSGSIZE; a key 0, an unknown kind, more than 8 blocks: KVR_EPARSE)
+ * fails the table likewise.
  * On failure out is empty.
  */
 int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason);
@@ -96,6 +124,14 @@ int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *
 
 /** Starts a table frame in sb: header placeholder, map, "engines" array of count. */
 void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
+/** As kvr__relay_table_begin(); with_share: the map has room for a "share" after the engines. */
+void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count, bool with_share);
+/** After the engines: "share" and its "loads" array of load_count, then one kvr__relay_share_load() each. */
+void kvr__relay_share_begin(msgpack_packer *pk, uint32_t load_count);
+void kvr__relay_share_load(msgpack_packer *pk, const kvr_dsp_engine_t *e);
+/** Then "placed" of placement_count, one kvr__relay_share_placement() each. */
+void kvr__relay_share_placed(msgpack_packer *pk, uint32_t placement_count);
+void kvr__relay_share_placement(msgpack_packer *pk, const kvr_dsp_placement_t *p, uint64_t age_ns);
 /** Appends one entry to the table being built. */
 void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
                          bool sampled);

@@ -64,6 +64,29 @@ static void table(msgpack_sbuffer *sb, unsigned count)
     kvr__relay_table_end(sb);
 }
 
+/* A table from a statefeed with --share: two engines, a load, a prefix placement and a pin. */
+static void table_shared(msgpack_sbuffer *sb)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_init(sb);
+    kvr__relay_frame_begin(&pk, sb, 2, true);
+    for (unsigned i = 0; i < 2; i++) {
+        kvr_state_frame_t f = fixture(i, i == 0);
+        kvr__relay_table_add(&pk, &f, 1000000u * i, true, true);
+    }
+    kvr_dsp_engine_t load = {.key = kvr_dsp_engine_key("http://127.0.0.1:8001"), .load = {3, 4096, 8192}};
+    kvr__relay_share_begin(&pk, 1);
+    kvr__relay_share_load(&pk, &load);
+    kvr_dsp_placement_t prefix = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 8, .first_block = 8,
+                                  .engine_key = load.key, .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
+    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = load.key,
+                               .session_hash = kvr_dsp_session_hash("conv-a", 6)};
+    kvr__relay_share_placed(&pk, 2);
+    kvr__relay_share_placement(&pk, &prefix, 2000000);
+    kvr__relay_share_placement(&pk, &pin, 1000000);
+    kvr__relay_table_end(sb);
+}
+
 /* A dispatch segment with two routers' rows and ring entries, and its defects. */
 static int dispatch_seeds(const char *dir)
 {
@@ -168,6 +191,9 @@ int main(int argc, char **argv)
     bad |= n < 0 || put(dir, "relay", "hello_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
     table(&sb, 0);
     bad |= put(dir, "relay", "table0_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    msgpack_sbuffer_destroy(&sb);
+    table_shared(&sb);
+    bad |= put(dir, "relay", "table_share_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
     static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
                                                     'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};

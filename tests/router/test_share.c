@@ -31,6 +31,7 @@ static kvr_fake_fleet_t *fleet;
 #define MAX_ROUTERS 4
 static kvr_harness_t routers[MAX_ROUTERS];
 static char share_name[64];
+static const char *router_policy; /* --policy of the routers started next */
 
 /* Starts router i in front of the shared fleet, sharing share_name (or not, with share false). */
 static void start_router(int i, bool share)
@@ -49,7 +50,7 @@ static void start_router(int i, bool share)
     argv[k++] = "--es";
     argv[k++] = "0";
     argv[k++] = "--policy";
-    argv[k++] = "sticky"; /* load_only, and oneshot pins for requests with a session */
+    argv[k++] = router_policy; /* sticky: load_only, and oneshot pins for requests with a session */
     argv[k++] = "--health-interval-ms";
     argv[k++] = "200";
     argv[k++] = "--log-level";
@@ -75,6 +76,7 @@ static void start_router(int i, bool share)
 static void setup(void)
 {
     kvr_test_unique_name(share_name, sizeof share_name, "/kvr-test-share");
+    router_policy = "sticky";
     fleet = kvr_fake_start(N_ENGINES);
 }
 
@@ -445,4 +447,52 @@ Test(share, a_router_whose_heartbeat_stops_is_ignored_until_it_beats_again)
         cr_expect_eq(calls[i].status, 200);
     cr_expect(kvr_harness_wait_zero(&routers[0], 3000));
     cr_expect(kvr_harness_wait_zero(&routers[1], 3000));
+}
+
+/* A chat request whose prompt spans many prefix blocks, so a router's index can match it. */
+static int call_long(int router, int *engine)
+{
+    static char body[4096];
+    char text[2600];
+    for (size_t i = 0; i + 1 < sizeof text; i++)
+        text[i] = (char)('a' + (i * 7) % 26);
+    text[sizeof text - 1] = '\0';
+    snprintf(body, sizeof body, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}", text);
+    char *resp = NULL;
+    int status = kvr_test_http(routers[router].port, "POST", "/v1/chat/completions", "", body, &resp, 20000);
+    char url[64];
+    *engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url) ? engine_of(url) : -1;
+    free(resp);
+    return status;
+}
+
+Test(share, prefixes_an_idle_router_reads_on_its_housekeeping_tick_reach_its_index)
+{
+    router_policy = "cache_aware";
+    start_router(0, true);
+    start_router(1, true);
+    cr_assert(wait_metric(1, "kvroute_share_open", 1, 5000));
+    /* One request held on engine 0, so router 0 places the long prompt elsewhere. */
+    call_t held = {.router = 0};
+    pthread_t thread;
+    start_held(&held, &thread, 1, 1);
+    int placed = -1;
+    cr_assert_eq(call_long(0, &placed), 200);
+    cr_assert_neq(placed, held.engine, "shortest queue avoided the busy engine");
+    kvr_fake_release(fleet);
+    join(&thread, 1);
+    cr_assert(kvr_harness_wait_zero(&routers[0], 3000));
+    /* Router 1 has no traffic: its housekeeping (every second) reads router 0's entries. */
+    double applied = 0;
+    for (int waited = 0; waited < 5000 && applied < 2; waited += 20) {
+        applied = kvr_harness_metric(&routers[1], "kvroute_share_ring_applied_total");
+        if (applied < 2)
+            kvr_test_sleep_ms(20);
+    }
+    cr_assert_geq(applied, 2, "router 1 never read router 0's placements");
+    cr_assert(kvr_harness_wait_zero(&routers[1], 3000));
+    /* All idle now: only the prefix tells router 1 where the prompt is cached. */
+    int engine = -1;
+    cr_assert_eq(call_long(1, &engine), 200);
+    cr_expect_eq(engine, placed, "router 1 sent the prompt to engine %d, router 0 placed it on %d", engine, placed);
 }

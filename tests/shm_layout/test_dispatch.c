@@ -122,6 +122,41 @@ Test(dispatch, a_router_sums_the_others_rows_per_engine_whatever_their_order)
     kvr_dsp_close(&c);
 }
 
+Test(dispatch, a_relay_sums_every_engine_the_other_rows_name_up_to_its_room)
+{
+    kvr_dsp_t b, c;
+    cr_assert_eq(kvr_dsp_open(&b, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_assert_eq(kvr_dsp_open(&c, seg_name, &SMALL, KVR_DSP_CREATE_WAIT_MS), 0);
+    uint64_t now = kvr_clock_now_ns();
+    cr_assert_eq(kvr_dsp_claim(&router_a, "relay", now, MAX_AGE_NS), 0);
+    cr_assert_eq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 1);
+    cr_assert_eq(kvr_dsp_claim(&c, "c", now, MAX_AGE_NS), 2);
+    publish(&router_a, ENGINES, 1000); /* its own row: not summed */
+    publish(&b, ENGINES, 1);
+    const char *const reversed[] = {ENGINES[2], ENGINES[1], ENGINES[0]};
+    publish(&c, reversed, 10);
+    uint64_t keys[3];
+    kvr_dsp_load_t out[3];
+    kvr_dsp_sum_stats_t st;
+    size_t n = kvr_dsp_sum_others_any(&router_a, kvr_clock_now_ns(), MAX_AGE_NS, keys, out, 3, &st);
+    cr_assert_eq(n, 3);
+    cr_expect_eq(st.live, 2);
+    for (size_t i = 0; i < 3; i++) {
+        size_t at = 0;
+        while (at < n && keys[at] != kvr_dsp_engine_key(ENGINES[i]))
+            at++;
+        cr_assert_lt(at, n, "engine %zu found", i);
+        cr_expect_eq(out[at].in_flight, (1 + i) + (12 - i), "engine %zu", i);
+    }
+    /* With room for two, the third engine is left out, the two summed whole. */
+    n = kvr_dsp_sum_others_any(&router_a, kvr_clock_now_ns(), MAX_AGE_NS, keys, out, 2, &st);
+    cr_assert_eq(n, 2);
+    cr_expect_eq(out[0].in_flight, 1 + 12);
+    cr_expect_eq(out[1].in_flight, 2 + 11);
+    kvr_dsp_close(&b);
+    kvr_dsp_close(&c);
+}
+
 Test(dispatch, sums_saturate_instead_of_wrapping)
 {
     kvr_dsp_t b, c;

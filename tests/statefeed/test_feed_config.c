@@ -93,6 +93,26 @@ Test(feed_config, duplicate_engine_refused, .timeout = 5.)
     kvr__feed_config_free(&cfg);
 }
 
+Test(feed_config, share_needs_the_relay_and_a_plain_name, .timeout = 5.)
+{
+    kvr__feed_config_t cfg;
+    kvr__feed_config_init(&cfg);
+    char *alone[] = {"kvroute-statefeed", "--engine", "http://a:1", "--share", "kvroute-share", NULL};
+    cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, alone), 0, "--share without --export or --import");
+    kvr__feed_config_free(&cfg);
+    kvr__feed_config_init(&cfg);
+    char *slash[] = {"kvroute-statefeed", "--import", "tcp:127.0.0.1:1", "--share", "a/b", NULL};
+    cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, slash), 0, "a name with '/' past the first");
+    kvr__feed_config_free(&cfg);
+    kvr__feed_config_init(&cfg);
+    char *ok[] = {"kvroute-statefeed", "--import", "tcp:127.0.0.1:1", "--share", "/kvroute-share", NULL};
+    cr_assert_eq(kvr__feed_config_parse_args(&cfg, 5, ok), 0);
+    cr_expect_str_eq(cfg.share_name, "/kvroute-share");
+    cr_expect_eq(cfg.share_max_age_ns, 3000 * KVR_NS_PER_MS);
+    cr_expect_eq(cfg.relay_max_placements, 50000);
+    kvr__feed_config_free(&cfg);
+}
+
 /* The shipped examples must parse: operators start from them. */
 Test(feed_config, deploy_examples_parse, .timeout = 5.)
 {

@@ -217,3 +217,137 @@ Test(relay_wire, secret_file_rules, .timeout = 5.)
     unlink(path);
     cr_expect_lt(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
 }
+
+/* A table of two engines with a share: loads, then placements p[0..n). */
+static void build_shared(msgpack_sbuffer *sb, const kvr_dsp_engine_t *loads, uint32_t nl,
+                         const kvr_dsp_placement_t *p, uint32_t np)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_init(sb);
+    kvr__relay_frame_begin(&pk, sb, 2, true);
+    for (unsigned i = 0; i < 2; i++) {
+        kvr_state_frame_t f = frame_for(i);
+        kvr__relay_table_add(&pk, &f, 10, true, true);
+    }
+    kvr__relay_share_begin(&pk, nl);
+    for (uint32_t i = 0; i < nl; i++)
+        kvr__relay_share_load(&pk, &loads[i]);
+    kvr__relay_share_placed(&pk, np);
+    for (uint32_t i = 0; i < np; i++)
+        kvr__relay_share_placement(&pk, &p[i], 1000 + i);
+    cr_assert_eq(kvr__relay_table_end(sb), 0);
+}
+
+static int decode_shared(msgpack_sbuffer *sb, kvr__relay_table_t *t, const char **reason)
+{
+    return kvr__relay_table_decode(sb->data + KVR_RELAY_HEADER, sb->size - KVR_RELAY_HEADER, t, reason);
+}
+
+Test(relay_wire, share_round_trip, .timeout = 5.)
+{
+    kvr_dsp_engine_t loads[2] = {{.key = 11, .load = {3, 4000, 5000}}, {.key = 12, .load = {0, 0, 1}}};
+    kvr_dsp_placement_t p[2] = {
+        {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 3, .first_block = 8, .engine_key = 11, .blocks = {7, 8, 9}},
+        {.kind = KVR_DSP_PLACE_SESSION, .engine_key = 12, .session_hash = 99},
+    };
+    msgpack_sbuffer sb;
+    build_shared(&sb, loads, 2, p, 2);
+    kvr__relay_table_t t;
+    const char *reason = NULL;
+    cr_assert_eq(decode_shared(&sb, &t, &reason), 0, "%s", reason);
+    cr_assert_eq(t.count, 2);
+    cr_assert(t.share.present);
+    cr_assert_eq(t.share.load_count, 2);
+    cr_expect_eq(t.share.loads[0].key, 11);
+    cr_expect_eq(t.share.loads[0].load.pending_prefill_tokens, 4000);
+    cr_expect_eq(t.share.loads[1].load.kv_tokens, 1);
+    cr_assert_eq(t.share.placement_count, 2);
+    cr_expect_eq(t.share.placements[0].placement.kind, KVR_DSP_PLACE_PREFIX);
+    cr_expect_eq(t.share.placements[0].placement.block_count, 3);
+    cr_expect_eq(t.share.placements[0].placement.first_block, 8);
+    cr_expect_eq(t.share.placements[0].placement.blocks[2], 9);
+    cr_expect_eq(t.share.placements[0].age_ns, 1000);
+    cr_expect_eq(t.share.placements[1].placement.session_hash, 99);
+    cr_expect_eq(t.share.placements[1].age_ns, 1001);
+    kvr__relay_table_free(&t);
+    msgpack_sbuffer_destroy(&sb);
+    /* A table without a share (an exporter without --share) decodes as before. */
+    build(&sb, 2);
+    cr_assert_eq(decode_shared(&sb, &t, &reason), 0, "%s", reason);
+    cr_expect_not(t.share.present);
+    kvr__relay_table_free(&t);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+typedef struct bad_placement_s {
+    kvr_dsp_placement_t p;
+    const char *why;
+} bad_placement_t;
+
+ParameterizedTestParameters(relay_wire, a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table)
+{
+    static bad_placement_t cases[] = {
+        {{.kind = 3, .block_count = 1, .engine_key = 1, .blocks = {1}}, "unknown kind"},
+        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 0, .engine_key = 1}, "prefix without blocks"},
+        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 1, .engine_key = 0, .blocks = {1}}, "engine key 0"},
+        {{.kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = 0}, "pin without a session"},
+        {{.kind = KVR_DSP_PLACE_SESSION, .block_count = 1, .engine_key = 1, .session_hash = 5, .blocks = {1}},
+         "pin with blocks"},
+    };
+    return cr_make_param_array(bad_placement_t, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(bad_placement_t *c, relay_wire, a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table,
+                  .timeout = 5.)
+{
+    msgpack_sbuffer sb;
+    build_shared(&sb, NULL, 0, &c->p, 1);
+    kvr__relay_table_t t;
+    const char *reason = NULL;
+    cr_expect_eq(decode_shared(&sb, &t, &reason), KVR_EPARSE, "%s", c->why);
+    cr_expect_null(t.entries);
+    cr_expect_null(t.share.placements);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+Test(relay_wire, a_share_over_its_bounds_fails_the_table, .timeout = 10.)
+{
+    static kvr_dsp_placement_t many[KVR_RELAY_MAX_PLACEMENTS + 1];
+    for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
+        many[i] = (kvr_dsp_placement_t){.kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = i + 1};
+    msgpack_sbuffer sb;
+    build_shared(&sb, NULL, 0, many, KVR_RELAY_MAX_PLACEMENTS);
+    kvr__relay_table_t t;
+    const char *reason = NULL;
+    cr_assert_eq(decode_shared(&sb, &t, &reason), 0, "%s", reason);
+    kvr__relay_table_free(&t);
+    msgpack_sbuffer_destroy(&sb);
+    build_shared(&sb, NULL, 0, many, KVR_RELAY_MAX_PLACEMENTS + 1);
+    cr_expect_eq(decode_shared(&sb, &t, &reason), -EMSGSIZE);
+    msgpack_sbuffer_destroy(&sb);
+    static kvr_dsp_engine_t loads[KVR_RELAY_MAX_SHARE_LOADS + 1];
+    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++)
+        loads[i].key = i + 1;
+    build_shared(&sb, loads, KVR_RELAY_MAX_SHARE_LOADS + 1, NULL, 0);
+    cr_expect_eq(decode_shared(&sb, &t, &reason), -EMSGSIZE);
+    msgpack_sbuffer_destroy(&sb);
+    /* Nine blocks in one placement: more than a ring entry holds. */
+    kvr_dsp_placement_t nine = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 8, .engine_key = 1};
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    kvr__relay_frame_begin(&pk, &sb, 0, true);
+    kvr__relay_share_begin(&pk, 0);
+    kvr__relay_share_placed(&pk, 1);
+    msgpack_pack_array(&pk, 6);
+    msgpack_pack_uint16(&pk, nine.kind);
+    msgpack_pack_uint32(&pk, 0);
+    msgpack_pack_uint64(&pk, 1);
+    msgpack_pack_uint64(&pk, 0);
+    msgpack_pack_uint64(&pk, 0);
+    msgpack_pack_array(&pk, 9);
+    for (int i = 0; i < 9; i++)
+        msgpack_pack_uint64(&pk, (uint64_t)i);
+    cr_assert_eq(kvr__relay_table_end(&sb), 0);
+    cr_expect_eq(decode_shared(&sb, &t, &reason), KVR_EPARSE);
+    msgpack_sbuffer_destroy(&sb);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kvroute-relay-delay: how long a placement made on one host takes to be
+ * known on another through two statefeeds relaying with --share. It acts as
+ * a router on host A (a row in dispatch segment A, session pins appended to
+ * A's ring) and as a router on host B (a cursor on B's ring), and times each
+ * pin from its append on A to its arrival in B's ring, where B's routers
+ * apply it before their next decision. Both "hosts" share this machine's
+ * CLOCK_MONOTONIC, so the delay needs no clock agreement.
+ *
+ *   kvroute-relay-delay --a NAME --b NAME [--count N] [--interval-ms MS]
+ * (pauses between pins are uniform in 0..MS, default 60)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "shm_layout/dispatch.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void nap_us(long us)
+{
+    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    const char *a_name = NULL, *b_name = NULL;
+    unsigned count = 200, interval_ms = 60;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--a") == 0)
+            a_name = argv[i + 1];
+        else if (strcmp(argv[i], "--b") == 0)
+            b_name = argv[i + 1];
+        else if (strcmp(argv[i], "--count") == 0)
+            count = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--interval-ms") == 0)
+            interval_ms = (unsigned)strtoul(argv[i + 1], NULL, 10);
+    }
+    if (a_name == NULL || b_name == NULL || count == 0 || count > 100000) {
+        fprintf(stderr, "usage: kvroute-relay-delay --a NAME --b NAME [--count 1..100000] [--interval-ms MS]\n");
+        return 2;
+    }
+    kvr_dsp_t a, b;
+    kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
+    int rc = kvr_dsp_open(&a, a_name, &geo, 1000);
+    if (rc == 0)
+        rc = kvr_dsp_open(&b, b_name, &geo, 1000);
+    if (rc < 0) {
+        fprintf(stderr, "kvroute-relay-delay: cannot open the dispatch segments (%d)\n", rc);
+        return 1;
+    }
+    uint64_t now = kvr_clock_now_ns();
+    if (kvr_dsp_claim(&a, "relay-delay-bench", now, 3 * KVR_NS_PER_SEC) < 0 ||
+        kvr_dsp_claim(&b, "relay-delay-bench", now, 3 * KVR_NS_PER_SEC) < 0) {
+        fprintf(stderr, "kvroute-relay-delay: no free row\n");
+        return 1;
+    }
+    kvr_dsp_cursor_t cur;
+    kvr_dsp_cursor_init(&b, &cur);
+    uint64_t *delay = calloc(count, sizeof *delay);
+    uint64_t engine = kvr_dsp_engine_key("http://bench.invalid:1");
+    unsigned missed = 0;
+    uint64_t rng = kvr_clock_now_ns() | 1;
+    /* Warm-up: until a pin arrives, the link is not up (a subscriber's cursor starts at its first table). */
+    for (unsigned w = 0;; w++) {
+        if (w == 100) {
+            fprintf(stderr, "kvroute-relay-delay: no pin crossed in 10 s: are the statefeeds relaying with --share?\n");
+            return 1;
+        }
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = engine,
+                                 .session_hash = 0x77000000ull + w, .time_ns = kvr_clock_now_ns()};
+        kvr_dsp_append(&a, &p);
+        nap_us(100000);
+        kvr_dsp_placement_t got;
+        bool arrived = false;
+        while (kvr_dsp_ring_next(&b, &cur, kvr_clock_now_ns(), &got) == 0)
+            arrived = true;
+        if (arrived)
+            break;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t hash = 0x6b7672000000ull + i + 1;
+        uint64_t t0 = kvr_clock_now_ns();
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = engine, .session_hash = hash,
+                                 .time_ns = t0};
+        kvr_dsp_heartbeat(&a, t0);
+        kvr_dsp_heartbeat(&b, t0);
+        if (kvr_dsp_append(&a, &p) < 0) {
+            missed++;
+            continue;
+        }
+        bool seen = false;
+        while (!seen && kvr_clock_age_ns(kvr_clock_now_ns(), t0) < 2 * KVR_NS_PER_SEC) {
+            kvr_dsp_placement_t got;
+            while (!seen && kvr_dsp_ring_next(&b, &cur, kvr_clock_now_ns(), &got) == 0)
+                if (got.session_hash == hash) {
+                    delay[i - missed] = kvr_clock_now_ns() - t0;
+                    seen = true;
+                }
+            if (!seen)
+                nap_us(50);
+        }
+        if (!seen)
+            missed++;
+        /* A random pause, so the pins land at every phase of the statefeeds' period
+         * (a fixed one would place each pin at the same distance from the next export). */
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        nap_us((long)(rng % ((uint64_t)interval_ms * 1000 + 1)));
+    }
+    unsigned n = count - missed;
+    qsort(delay, n, sizeof *delay, cmp_u64);
+    if (n == 0) {
+        printf("placements=%u arrived=0\n", count);
+        return 1;
+    }
+    printf("placements=%u arrived=%u lost=%llu torn=%llu\n", count, n, (unsigned long long)cur.lost,
+           (unsigned long long)cur.torn);
+    printf("delay_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f\n", delay[n / 2] / 1e6, delay[n * 9 / 10] / 1e6,
+           delay[n * 99 / 100] / 1e6, delay[n - 1] / 1e6);
+    free(delay);
+    kvr_dsp_close(&a);
+    kvr_dsp_close(&b);
+    return missed > 0;
+}
