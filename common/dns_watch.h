@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "common/options.h"
+
 #define KVR_DNS_WATCH_NAME_MAX 254 /* a DNS name of 253 bytes at most */
 #define KVR_DNS_WATCH_URL_MAX 72   /* "http://[" INET6_ADDRSTRLEN "]:65535" */
 
@@ -129,5 +131,22 @@ void kvr_dns_watch_metrics(struct kvr_prom_writer_s *pw, const char *prefix,
                            kvr_dns_watch_t *const *watches, size_t n);
 /** Records a failed resolution (a negative libuv error): counted, logged on change, no removal. */
 void kvr_dns_watch_failed(kvr_dns_watch_t *w, int uv_error);
+
+/*
+ * The flags every --engine-dns program takes, as rows of its option table;
+ * T has an unsigned engine_dns_interval_s and engine_dns_drain_after and an
+ * int engine_dns_family. what_drains ends the drain-after help: what is done
+ * to an address missing from that many answers in a row.
+ */
+#define KVR_DNS_WATCH_OPTION_ROWS(T, what_drains) \
+    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600, \
+                    "--engine-dns: seconds between the end of one resolution and the next"), \
+    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any", \
+                     kvr_dns_watch_family_names, \
+                     "--engine-dns: which addresses of the answer are engines; on a dual-stack " \
+                     "cluster a pod has an A and an AAAA record, so pick one family or it counts " \
+                     "as two engines"), \
+    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100, \
+                    "--engine-dns: an address must be missing from N answers in a row before " what_drains)
 
 #endif

@@ -475,3 +475,30 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
         fputc('\n', out);
     }
 }
+
+int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc, char **argv)
+{
+    char err[512];
+    int rc = 0;
+    for (size_t i = 0; i < parser->n_sets && rc == 0; i++)
+        rc = kvr_opt_defaults(&parser->sets[i], err, sizeof err);
+    if (rc == 0)
+        rc = kvr_opt_parse_args(parser, argc, argv, err, sizeof err);
+    if (rc == 1) {
+        if (prog->head)
+            fputs(prog->head, stdout);
+        for (size_t i = 0; i < parser->n_sets; i++) {
+            if (i > 0)
+                fputc('\n', stdout);
+            kvr_opt_help(stdout, &parser->sets[i]);
+        }
+        if (prog->tail)
+            fputs(prog->tail, stdout);
+        return 1;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", prog->name, err);
+        return -EINVAL;
+    }
+    return 0;
+}

@@ -153,4 +153,19 @@ int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const
 /** Writes one set's rows for --help: flag, argument, help text wrapped, and "(default X)". */
 void kvr_opt_help(FILE *out, const kvr_opt_set_t *set);
 
+/** What a program's --help prints around its flags, and the name its errors start with. */
+typedef struct kvr_opt_program_s {
+    const char *name;      /* e.g. "kvroute-tracegen" */
+    const char *head;      /* before the flags: usage and what the program does (NULL: none) */
+    const char *tail;      /* after them (NULL: none) */
+} kvr_opt_program_t;
+
+/**
+ * A program's whole flag step: every set's defaults, then argv. Returns 0
+ * to go on; 1 after --help, printed on stdout (head, each set's rows,
+ * tail), for the program to exit 0; or -EINVAL after the one line
+ * "NAME: reason" on stderr, for the program to exit 2.
+ */
+int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc, char **argv);
+
 #endif

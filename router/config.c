@@ -43,16 +43,7 @@ static const kvr_opt_t options[] = {
                        "--engine-dns-interval-s off the event loop. New addresses are added; one missing from "
                        "--engine-dns-drain-after answers in a row is drained (no new requests, in-flight ones "
                        "finish) and removed. A failed resolution keeps every engine"),
-    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
-                    "--engine-dns: seconds between the end of one resolution and the next"),
-    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",
-                     kvr_dns_watch_family_names,
-                     "--engine-dns: which addresses of the answer are engines; on a dual-stack "
-                     "cluster a pod has an A and an AAAA record, so pick one family or it counts "
-                     "as two engines"),
-    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
-                    "--engine-dns: an address must be missing from N answers in a row before its engine is "
-                    "drained, so an answer that flaps every period moves no engine"),
+    KVR_DNS_WATCH_OPTION_ROWS(T, "its engine is drained, so an answer that flaps every period moves no engine"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
                        "routing policy; 'sticky' = --placement oneshot + load_only"),
     KVR_OPT_ROW_CUSTOM("placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,

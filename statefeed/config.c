@@ -42,15 +42,7 @@ static const kvr_opt_t options[] = {
                        "address gets a slot; one missing from --engine-dns-drain-after answers in a row loses its "
                        "slot (the table generation bumps). A failed resolution keeps every engine; an answer "
                        "beyond --capacity is capped and counted"),
-    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,
-                    "--engine-dns: seconds between the end of one resolution and the next"),
-    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",
-                     kvr_dns_watch_family_names,
-                     "--engine-dns: which addresses of the answer are engines; on a dual-stack "
-                     "cluster a pod has an A and an AAAA record, so pick one family or it counts "
-                     "as two engines"),
-    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,
-                    "--engine-dns: answers in a row an address must be missing from before its slot is freed"),
+    KVR_DNS_WATCH_OPTION_ROWS(T, "its slot is freed (the table generation bumps)"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a path shorter than 1024 bytes", KVR_OPT_NO_FILE,
                        "read flags from FILE, one `flag value` per line (leading -- optional, # starts a "
                        "comment); flags on the command line override the file's. SIGHUP re-reads its engine "

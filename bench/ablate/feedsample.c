@@ -85,19 +85,10 @@ int main(int argc, char **argv)
     kvr_opt_set_t set = {
         .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    char usage_err[512];
-    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
-    if (parsed == 0)
-        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
-    if (parsed == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        return 0;
-    }
-    if (parsed < 0) {
-        fprintf(stderr, "kvroute-feedsample: %s\n", usage_err);
-        return 2;
-    }
+    const kvr_opt_program_t program = {.name = "kvroute-feedsample", .head = usage_text};
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     if (!args.shm_name) {
         fprintf(stderr, "kvroute-feedsample: --shm NAME is required (see --help)\n");
         return 2;

@@ -95,24 +95,16 @@ int main(int argc, char **argv)
     kvr_opt_set_t set = {
         .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    char usage_err[512];
-    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
-    if (parsed == 0)
-        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
-    if (parsed == 1) {
-        fputs("usage: kvroute-bench-feedfmt [--iterations N] [--engines N] [--period-ms N]\n"
-              "\n"
-              "Times the feed's format code and prints one line per operation:\n"
-              "ns per operation, operations per second on one core, and the share of one\n"
-              "core it takes to handle every engine once per tick.\n\n",
-              stdout);
-        kvr_opt_help(stdout, &set);
-        return 0;
-    }
-    if (parsed < 0) {
-        fprintf(stderr, "kvroute-bench-feedfmt: %s\n", usage_err);
-        return 2;
-    }
+    const kvr_opt_program_t program = {
+        .name = "kvroute-bench-feedfmt",
+        .head = "usage: kvroute-bench-feedfmt [--iterations N] [--engines N] [--period-ms N]\n"
+                "\n"
+                "Times the feed's format code and prints one line per operation:\n"
+                "ns per operation, operations per second on one core, and the share of one\n"
+                "core it takes to handle every engine once per tick.\n\n"};
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     long iterations = (long)args.iterations, engines = (long)args.engines,
          period_ms = (long)args.period_ms;
 

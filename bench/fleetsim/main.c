@@ -308,16 +308,13 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     o->es = -1;
     o->max_param_engine = -1;
     o->log_level = KVR_LOG_WARN;
-    int rc = kvr_opt_defaults(&set, err, sizeof err);
-    if (rc == 0)
-        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        fputs(usage_head, stdout);
-        kvr_opt_help(stdout, &set);
-        fputs(usage_tail, stdout);
+    const kvr_opt_program_t program = {.name = "kvroute-fleetsim", .head = usage_head, .tail = usage_tail};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc == 1)
         exit(0);
-    }
-    if (rc == 0 && o->help_router) {
+    if (rc < 0)
+        return rc;
+    if (o->help_router) {
         kvr_fleet_router_help(stdout);
         exit(0);
     }

@@ -347,20 +347,15 @@ static int parse_options(int argc, char **argv, rp_options_t *o)
     *o = (rp_options_t){0};
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    char err[512];
-    int rc = kvr_opt_defaults(&set, err, sizeof err);
-    if (rc == 0)
-        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        fputs("Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n", stdout);
+    const kvr_opt_program_t program = {
+        .name = "kvroute-replay",
+        .head = usage_text,
+        .tail = "Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n"};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc == 1)
         exit(0);
-    }
-    if (rc < 0) {
-        fprintf(stderr, "kvroute-replay: %s\n", err);
-        return -EINVAL;
-    }
+    if (rc < 0)
+        return rc;
     if (!o->url || !o->trace_path) {
         fprintf(stderr, "kvroute-replay: --url and --trace are required (see --help)\n");
         return -EINVAL;

@@ -169,19 +169,10 @@ int main(int argc, char **argv)
                                .n_sets = 1,
                                .positional = extra,
                                .max_positional = sizeof extra / sizeof extra[0]};
-    char usage_err[512];
-    int parsed = kvr_opt_defaults(&set, usage_err, sizeof usage_err);
-    if (parsed == 0)
-        parsed = kvr_opt_parse_args(&parser, argc, argv, usage_err, sizeof usage_err);
-    if (parsed == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        return 0;
-    }
-    if (parsed < 0) {
-        fprintf(stderr, "kvroute-sim-bench: %s\n", usage_err);
-        return 2;
-    }
+    const kvr_opt_program_t program = {.name = "kvroute-sim-bench", .head = usage_text};
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     if (!args.sim) {
         fprintf(stderr, "kvroute-sim-bench: --sim PATH is required (see --help)\n");
         return 2;

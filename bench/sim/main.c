@@ -118,20 +118,11 @@ int main(int argc, char **argv)
     kvr_sim_config_t *const c = &args.cfg;
     c->faults.drop_after_tokens = -1;
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
-    char err[512];
-    int rc = kvr_opt_defaults(&set, err, sizeof err);
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    if (rc == 0)
-        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        return 0;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "kvroute-sim: %s\n", err);
-        return 2;
-    }
+    const kvr_opt_program_t program = {.name = "kvroute-sim", .head = usage_text};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
     kvr_sim_config_t cfg = *c;
     const char *fault_list = args.fault_list;
     kvr_log_level_t level = (kvr_log_level_t)args.log_level;

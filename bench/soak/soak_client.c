@@ -532,20 +532,10 @@ static int parse_options(int argc, char **argv, soak_options_t *o)
     *o = (soak_options_t){.drain_s = -1};
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    char err[512];
-    int rc = kvr_opt_defaults(&set, err, sizeof err);
-    if (rc == 0)
-        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        fputs(usage_tail, stdout);
-        return 1;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "kvroute-soak-client: %s\n", err);
-        return -EINVAL;
-    }
+    const kvr_opt_program_t program = {.name = "kvroute-soak-client", .head = usage_text, .tail = usage_tail};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc != 0)
+        return rc;
     if (!o->url) {
         fprintf(stderr, "kvroute-soak-client: --url is required (see --help)\n");
         return -EINVAL;

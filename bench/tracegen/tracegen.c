@@ -413,19 +413,10 @@ int main(int argc, char **argv)
     static tg_args_t args;
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    char err[512];
-    int rc = kvr_opt_defaults(&set, err, sizeof err);
-    if (rc == 0)
-        rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
-    if (rc == 1) {
-        fputs(usage_text, stdout);
-        kvr_opt_help(stdout, &set);
-        return 0;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "kvroute-tracegen: %s\n", err);
-        return 2;
-    }
+    const kvr_opt_program_t program = {.name = "kvroute-tracegen", .head = usage_text};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
     tg_options_t o = args.gen;
     const char *out_path = args.out_path;
     bool summary = args.summary;

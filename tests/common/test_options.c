@@ -308,3 +308,21 @@ Test(options, help_is_generated_with_each_default, .timeout = 5.)
     }
     free(buf);
 }
+
+/* A program's whole flag step: defaults, argv, and what --help and a bad flag give it. */
+Test(options, a_program_step_applies_defaults_then_argv, .timeout = 5.)
+{
+    demo_t d;
+    memset(&d, 0, sizeof d);
+    kvr_opt_set_t set = {.opts = demo_options, .n_opts = sizeof demo_options / sizeof demo_options[0], .obj = &d};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    const kvr_opt_program_t program = {.name = "demo", .head = "usage: demo\n", .tail = "the end\n"};
+    char *ok_argv[] = {"demo", "--seed", "7", NULL};
+    cr_assert_eq(kvr_opt_program_parse(&program, &parser, 3, ok_argv), 0);
+    cr_expect_eq(d.seed, 7);
+    cr_expect_eq(d.port, 8080, "the defaults were applied first");
+    char *bad_argv[] = {"demo", "--port", "0", NULL};
+    cr_expect_eq(kvr_opt_program_parse(&program, &parser, 3, bad_argv), -EINVAL);
+    char *help_argv[] = {"demo", "--help", NULL};
+    cr_expect_eq(kvr_opt_program_parse(&program, &parser, 2, help_argv), 1);
+}
