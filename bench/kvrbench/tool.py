@@ -17,10 +17,26 @@ import sys
 from kvrbench.metrics import parse_prom
 
 
+def ephemeral_first():
+    """The first port the kernel hands out as the source of outgoing connections."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_ports(n):
-    """First port of n consecutive loopback ports that were all free a moment ago."""
+    """First port of n consecutive loopback ports that were all free a moment ago.
+
+    Below the ephemeral range: a connect to a port nobody listens on yet can
+    otherwise be given that same port as its source and connect to itself."""
+    end = ephemeral_first()
+    first = 10000 if end >= 10000 + 4096 else 1024
+    if end < first + n:
+        end = 65536
     for _ in range(200):
-        base = random.randint(20000, 60000 - n)
+        base = random.randint(first, end - n)
         socks = []
         try:
             for p in range(base, base + n):

@@ -26,6 +26,8 @@ import unittest
 import urllib.error
 import urllib.request
 
+import kvrbench.tool
+
 try:
     import yaml
 except ImportError:  # python3-yaml: only the Kubernetes probe paths need it
@@ -39,9 +41,10 @@ ROUTER = os.environ.get("KVR_BIN_KVROUTE")
 
 
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    port = kvrbench.tool.free_ports(1)
+    if port is None:
+        raise RuntimeError("no free port")
+    return port
 
 
 def wait_port(port, proc, timeout=10.0):

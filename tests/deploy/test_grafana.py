@@ -27,6 +27,8 @@ import time
 import unittest
 import urllib.request
 
+import kvrbench.tool
+
 SOURCE_DIR = os.environ.get("KVR_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
 DASHBOARD = os.path.join(SOURCE_DIR, "deploy", "grafana", "kvroute.json")
@@ -134,25 +136,10 @@ def drift(dash, series):
 
 
 def free_ports(n):
-    for _ in range(100):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = s.getsockname()[1]
-        if base + n > 65535:
-            continue
-        socks = []
-        try:
-            for p in range(base, base + n):
-                s = socket.socket()
-                socks.append(s)
-                s.bind(("127.0.0.1", p))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no free port range")
+    base = kvrbench.tool.free_ports(n)
+    if base is None:
+        raise RuntimeError("no free port range")
+    return base
 
 
 def get(url, timeout=5):

@@ -25,6 +25,8 @@ from types import SimpleNamespace
 
 import msgpack
 
+import kvrbench.tool
+
 SOURCE_DIR = os.environ.get("KVR_SOURCE_DIR") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "deploy", "hooks", "vllm"))
@@ -305,9 +307,10 @@ class CDecoderTest(unittest.TestCase):
 
 
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    port = kvrbench.tool.free_ports(1)
+    if port is None:
+        raise RuntimeError("no free port")
+    return port
 
 
 def find_engine(doc, engine_id):
