@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """kvroute-fleetsim against the real processes on one trace, side by side.
 
-  PYTHONPATH=bench python3 bench/fleetsim/fidelity.py --sim SWEEP_DIR --real RUN_DIR --real RUN_DIR2 [...]
+  python3 bench/fleetsim/fidelity.py --sim SWEEP_DIR --real RUN_DIR --real RUN_DIR2 [...]
 
 SWEEP_DIR is a bench/fleetsim/sweep.py run with --trace (the trace the real
 runs replayed), RUN_DIR a bench/ablate/run.sh run directory (two or more: the
