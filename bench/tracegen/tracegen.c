@@ -345,7 +345,8 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
                 rc = -ENOMEM;
                 break;
             }
-            memcpy(r.hash_ids, blocks.ids, blocks.n * sizeof(uint64_t));
+            if (blocks.n) /* a prompt shorter than a block has none (and ids may still be NULL) */
+                memcpy(r.hash_ids, blocks.ids, blocks.n * sizeof(uint64_t));
             if (r.n_ids > blocks.n)
                 r.hash_ids[blocks.n] = next_id++; /* the partial tail: fresh content each turn */
             if ((rc = trace_push(out, &r)) != 0) {
