@@ -5,7 +5,8 @@
 A run directory holds one folder per cell: <run>/<policy>/es0/ and
 <run>/<policy>/es1/, each with replay.jsonl (kvroute-replay --out) and
 optionally feed.txt (kvroute-feedsample) and router-metrics.txt (the
-router's /metrics after the run). Writes <run>/results.md, raw data under
+router's /metrics after the run). A run of one arm only (run.sh --arms 0)
+gets that arm's figures per policy and no comparison. Writes <run>/results.md, raw data under
 <run>/raw/ and PNG charts (gnuplot) and prints the comparison table.
 
 Run with bench/ on PYTHONPATH (run.sh sets it through bench/lib.sh):
@@ -302,6 +303,41 @@ def arrow(a, b, spec="%.0f"):
     return "%s → %s" % (fmt(a, spec), fmt(b, spec))
 
 
+def arms_in(run_dir, policies):
+    """The arms (es0, es1) for which some policy of the run has records."""
+    return [arm for arm in ("es0", "es1")
+            if any(os.path.exists(os.path.join(run_dir, p, arm, "replay.jsonl")) for p in policies)]
+
+
+def single_table(rows, arm):
+    """One arm's figures per policy: what a run of one arm (run.sh --arms 0) can say."""
+    lines = ["| policy | how it uses load | inst/session | TTFT p50 ms | TTFT p90 ms | mean ms | cache hit % | ok/sent |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        c = r[arm]
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
+            r["policy"], r["load_use"], fmt(c["inst_per_session"], "%.2f"), fmt(c["ttft_p50"]), fmt(c["ttft_p90"]),
+            fmt(c["ttft_mean"]), fmt(c["cache_hit"], "%.1f"), c["ok"], c["requests"]))
+    return "\n".join(lines)
+
+
+def single_arm(args, policies, arm):
+    rows = []
+    for p in policies:
+        rows.append({"policy": p, "load_use": LOAD_USE.get(p, ""), "arm": arm,
+                     arm: cell_stats(load_cell(args.run_dir, p, arm)),
+                     "reasons": {arm: cell_reasons(os.path.join(args.run_dir, p, arm))}})
+    with open(os.path.join(args.run_dir, "summary.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    text = single_table(rows, arm)
+    md = ["# Ablation results", "", args.header, "",
+          "ES=%s only: this run has no other arm, so there is no comparison." % arm[2:], "", text, ""]
+    with open(os.path.join(args.run_dir, "results.md"), "w") as f:
+        f.write("\n".join(md))
+    print(text)
+    return 0
+
+
 def table(rows):
     lines = ["| policy | how it uses load | inst/session es0→es1 | reroute % | TTFT p90 ms es0→es1 | "
              "mean ms es0→es1 | cache hit % es0→es1 | verdict |",
@@ -398,6 +434,9 @@ def main(argv=None):
         print("compare: no such run directory: %s" % args.run_dir, file=sys.stderr)
         return 2
     policies = args.policies.split(",") if args.policies else policies_in(args.run_dir)
+    arms = arms_in(args.run_dir, policies)
+    if len(arms) == 1:
+        return single_arm(args, policies, arms[0])
     rows, cells = [], {}
     for p in policies:
         row, r0, r1 = compare_policy(args.run_dir, p)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A grid of kvroute-fleetsim runs with seeds, and intervals on what it shows.
 
-  PYTHONPATH=bench python3 bench/fleetsim/sweep.py --out DIR [options]
+  python3 bench/fleetsim/sweep.py --out DIR [options]
+  python3 bench/fleetsim/sweep.py --out DIR --zoo [FILE] [options]
 
 Runs every cell of policies x ES arms x router counts x load levels, K times
 with seeds 1..K, in parallel over the machine's cores (each run is one
@@ -16,8 +17,20 @@ same seed); and per policy, router count and load the paired ES effect
 (ES=1 minus ES=0 with the same seed) with its interval. A verdict is given
 only where the interval excludes zero.
 
+Beside the percentiles, each cell's SLO attainment (goodput): the share of
+requests with TTFT <= --slo-ttft-ms and TPOT <= --slo-tpot-ms, every
+request that did not end with 200 (429, 503, a timeout) counted as a miss.
+
+A run that would repeat another cell of the grid is not run again: its figures
+are the other cell's (see DUPLICATES), and the sweep says which it skipped.
+
+--zoo runs the grid on every regime of a regime table (bench/fleetsim/zoo.json:
+a kvroute-tracegen preset, the fleet's flags, the rate) and adds each rule's
+TTFT p90 ratio to the best peer rule (PEERS), paired by seed.
+
 Writes DIR/results.md, DIR/results.json and every run's records under
-DIR/runs/. Standard library only (records through the kvrbench package).
+DIR/runs/ (with --zoo: DIR/zoo.md, DIR/zoo.json and one such folder per
+regime). Standard library only (records through the kvrbench package).
 """
 import argparse
 import concurrent.futures
@@ -30,9 +43,27 @@ import shutil
 import subprocess
 import sys
 
-from kvrbench.records import load_records, mean, ok_records, percentile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench.paths import ROOT, program  # noqa: E402
+from kvrbench.records import load_records, mean, ok_records, percentile  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# The rules of other routers that kvroute's rules are judged against: Dynamo's
+# (cost), SGLang's (cache_aware), llm-d's sticky-until-saturated (llmd) and
+# LMetric as published (lmetric_paper). Those the fleetsim does not know are left out.
+PEERS = ["cost", "cache_aware", "llmd", "lmetric_paper"]
+
+# Cells that would repeat another cell run for run, and why: (policy, ES arm or
+# None for both, only on traces without session ids) -> (the cell it equals).
+# sticky is load_only placed once per session; without session ids every
+# request is a session of its own, so it is placed per request as load_only is.
+# Owner pressure reads pressure from fresh feed state; at ES=0 no engine has
+# any, every pressure reads 0 and cache_aware_op picks what cache_aware does.
+# round_robin reads no load at all, so the feed cannot move it.
+DUPLICATES = [
+    ("sticky", None, True, ("load_only", None), "sticky on a trace without session ids is load_only"),
+    ("cache_aware_op", 0, False, ("cache_aware", 0), "cache_aware_op at ES=0 is cache_aware (no feed, no pressure)"),
+    ("round_robin", 1, False, ("round_robin", 0), "round_robin at ES=1 is round_robin at ES=0 (it reads no load)"),
+]
 
 # Two-sided 95% Student t quantiles by degrees of freedom.
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
@@ -49,6 +80,7 @@ METRICS = [
     ("cache_hit", "cache hit %", False),
     ("eng_per_session", "engines/session", True),
     ("reroute", "reroute %", None),
+    ("goodput", "SLO met %", False),
 ]
 
 # In results.json always, in the tables with --scenario hot_owner: e2e p50,
@@ -66,7 +98,12 @@ ENGINE0 = "http://127.0.0.1:20000"
 
 # How a cell's figure prints: whole ms and tokens/s, two decimals of engines per session.
 SPEC = {"ttft_p50": "%.0f", "ttft_p90": "%.0f", "ttft_p99": "%.0f", "e2e_p50": "%.0f", "e2e_p90": "%.0f",
-        "tok_s": "%.0f", "eng_per_session": "%.2f"}
+        "tok_s": "%.0f", "eng_per_session": "%.2f", "goodput": "%.1f"}
+
+# SLO attainment defaults: an interactive answer's first token within 2 s, then
+# a token every 100 ms at worst (--slo-ttft-ms, --slo-tpot-ms).
+SLO_TTFT_MS = 2000.0
+SLO_TPOT_MS = 100.0
 
 
 def t95(df):
@@ -91,7 +128,19 @@ def interval(values):
     return m, t95(len(v) - 1) * sd / math.sqrt(len(v)), len(v)
 
 
-def figures(recs):
+def slo_met(r, ttft_ms, tpot_ms):
+    """A request meets the SLO when it ended with 200, its TTFT is within ttft_ms and
+    its time per output token after the first within tpot_ms; anything else is a miss."""
+    if not r.get("ok") or r.get("ttft_ms") is None or r["ttft_ms"] > ttft_ms:
+        return False
+    n = r.get("output_tokens") or 0
+    if n > 1:
+        if r.get("e2e_ms") is None or (r["e2e_ms"] - r["ttft_ms"]) / (n - 1) > tpot_ms:
+            return False
+    return True
+
+
+def figures(recs, slo_ttft_ms=SLO_TTFT_MS, slo_tpot_ms=SLO_TPOT_MS):
     """The per-run figures from one run's records."""
     ok = ok_records(recs)
     ttft = [r["ttft_ms"] for r in ok if r.get("ttft_ms") is not None]
@@ -122,6 +171,7 @@ def figures(recs):
         "tok_s": out_tok / span if span else None,
         "cache_hit": 100.0 * cached / prompt if prompt else None,
         "eng_per_session": mean([len(e) for e in sessions.values()]),
+        "goodput": 100.0 * sum(1 for r in recs if slo_met(r, slo_ttft_ms, slo_tpot_ms)) / len(recs) if recs else None,
     }
 
 
@@ -272,19 +322,41 @@ def charts(out_dir, cells, effects, routers, loads, arms):
     return made
 
 
-def main(argv=None):
+def trace_has_sessions(path):
+    """True when some line of the trace carries a session_id."""
+    with open(path) as f:
+        for line in f:
+            if '"session_id"' in line and json.loads(line).get("session_id") is not None:
+                return True
+    return False
+
+
+def duplicate_of(pol, es, sessions, policies, arms):
+    """(policy, es, why) of the cell this one repeats, or None when it must run."""
+    for name, arm, sessionless_only, (twin, twin_arm), why in DUPLICATES:
+        if name != pol or (arm is not None and arm != es) or (sessionless_only and sessions):
+            continue
+        twin_es = es if twin_arm is None else twin_arm
+        if twin in policies and twin_es in arms and (twin, twin_es) != (pol, es):
+            return twin, twin_es, why
+    return None
+
+
+def main(argv=None, quiet=False):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="output directory")
-    ap.add_argument("--fleetsim", default=os.path.join(ROOT, "build/dev/bench/fleetsim/kvroute-fleetsim"),
-                    help="the kvroute-fleetsim program (default build/dev/...)")
+    ap.add_argument("--fleetsim", default=program("bench/fleetsim/kvroute-fleetsim"),
+                    help="the kvroute-fleetsim program (default: under $KVR_BUILD_DIR, else build/plain, what "
+                         "make build and make test produce, else build/dev)")
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--trace", help="one trace for every seed")
     src.add_argument("--tracegen-args", help="kvroute-tracegen flags: one trace per seed (--seed S is added)")
-    ap.add_argument("--tracegen", default=os.path.join(ROOT, "build/dev/bench/tracegen/kvroute-tracegen"),
-                    help="the kvroute-tracegen program (default build/dev/...)")
-    ap.add_argument("--policies", default="round_robin,load_only,sticky,affinity,cache_aware",
-                    help="comma-separated policies (cache_aware_op = cache_aware --owner-pressure 1)")
+    ap.add_argument("--tracegen", default=program("bench/tracegen/kvroute-tracegen"),
+                    help="the kvroute-tracegen program (default: found as --fleetsim is)")
+    ap.add_argument("--policies", help="comma-separated policies (cache_aware_op = cache_aware --owner-pressure 1; "
+                                       "default round_robin,load_only,sticky,affinity,cache_aware, with --zoo "
+                                       "the table's rules)")
     ap.add_argument("--es", default="0,1", help="ES arms (default 0,1)")
     ap.add_argument("--routers", default="1", help="router counts, e.g. 1,2,4 (default 1)")
     ap.add_argument("--loads", default="1", help="arrival rate multipliers, e.g. 0.5,1,2 (default 1)")
@@ -305,7 +377,26 @@ def main(argv=None):
                          "per cell, this sweep against it paired by seed (tok/s this/that, the rest this - that)")
     ap.add_argument("--reuse", action="store_true",
                     help="keep a run whose records exist from the same command (re-report without re-running)")
+    ap.add_argument("--slo-ttft-ms", type=float, default=SLO_TTFT_MS,
+                    help="SLO attainment: TTFT target in ms (default %g)" % SLO_TTFT_MS)
+    ap.add_argument("--slo-tpot-ms", type=float, default=SLO_TPOT_MS,
+                    help="SLO attainment: time per output token after the first, target in ms (default %g)"
+                         % SLO_TPOT_MS)
+    ap.add_argument("--run-duplicates", action="store_true",
+                    help="run the cells that repeat another cell (DUPLICATES) instead of copying its figures")
+    ap.add_argument("--zoo", nargs="?", const=os.path.join(ROOT, "bench/fleetsim/zoo.json"), metavar="FILE",
+                    help="run the grid on every regime of a regime table (default bench/fleetsim/zoo.json) "
+                         "instead of one trace; --policies defaults to the table's rules")
+    ap.add_argument("--regimes", help="with --zoo: comma-separated regimes of the table (default: all)")
+    ap.add_argument("--load-scale", type=float, default=1.0,
+                    help="with --zoo: multiplies every regime's rate (default 1)")
     a = ap.parse_args(argv)
+    if a.zoo:
+        if a.trace or a.tracegen_args or a.scenario:
+            ap.error("--zoo takes its traces from the regime table: no --trace, --tracegen-args or --scenario")
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import zoo
+        return zoo.run(a, argv if argv is not None else sys.argv[1:], main)
 
     if a.seeds < 2:
         ap.error("--seeds must be at least 2 for an interval")
@@ -316,7 +407,7 @@ def main(argv=None):
     pairs = [tuple(x.split(":", 1)) for x in a.pairs.split(",") if x]
     if any(len(pr) != 2 for pr in pairs):
         ap.error("--pairs: expected A:B,...")
-    policies = [p for p in a.policies.split(",") if p]
+    policies = [p for p in (a.policies or "round_robin,load_only,sticky,affinity,cache_aware").split(",") if p]
     arms = [int(e) for e in a.es.split(",") if e]
     routers = [int(r) for r in a.routers.split(",") if r]
     loads = [x for x in a.loads.split(",") if x]
@@ -344,13 +435,20 @@ def main(argv=None):
             subprocess.run(cmd, check=True)
         traces[s] = path
 
-    jobs = []
+    sessions = trace_has_sessions(traces[seeds[0]])
+    jobs, aliases, skipped = [], {}, {}
     for pol in policies:
         for es in arms:
+            twin = None if a.run_duplicates else duplicate_of(pol, es, sessions, policies, arms)
+            if twin:
+                skipped[(pol, es)] = twin
             for nr in routers:
                 for load in loads:
                     for s in seeds:
                         key = (pol, es, nr, load, s)
+                        if twin:
+                            aliases[key] = (twin[0], twin[1], nr, load, s)
+                            continue
                         d = os.path.join(a.out, "runs", pol, "es%d" % es, "r%d" % nr, "load%s" % load, "seed%d" % s)
                         rec = os.path.join(d, "replay.jsonl")
                         policy_flags = ["--policy", "cache_aware"] if pol == "cache_aware_op" else ["--policy", pol]
@@ -362,6 +460,9 @@ def main(argv=None):
                                "--run-id", "%s-es%d" % (pol, es), "--out", rec, "--quiet"] + policy_flags + \
                             scenario_fleetsim + shlex.split(a.fleetsim_args) + (["--"] + router if router else [])
                         jobs.append({"key": key, "cmd": cmd, "records": rec, "reuse": a.reuse})
+    for (pol, es), (tp, te, why) in skipped.items():
+        print("sweep: skipped %s ES=%d (%d runs): the same runs as %s ES=%d, %s" % (
+            pol, es, len(routers) * len(loads) * len(seeds), tp, te, why), file=sys.stderr)
     print("sweep: %d runs on %d workers" % (len(jobs), a.jobs), file=sys.stderr)
     failed = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
@@ -376,7 +477,10 @@ def main(argv=None):
         return 1
 
     recs = {j["key"]: load_records(j["records"]) for j in jobs}
-    fig = {k: figures(v) for k, v in recs.items()}
+    fig = {k: figures(v, a.slo_ttft_ms, a.slo_tpot_ms) for k, v in recs.items()}
+    for key, twin in aliases.items():
+        recs[key] = recs[twin]
+        fig[key] = dict(fig[twin])
     for (pol, es, nr, load, s), f in fig.items():
         base = recs.get((pol, 0, nr, load, s))
         f["reroute"] = reroute(base, recs[(pol, es, nr, load, s)]) if es != 0 and base is not None else None
@@ -390,6 +494,9 @@ def main(argv=None):
                     for name, _, _ in METRICS + EXTRA:
                         m, h, n = interval([fig[(pol, es, nr, load, s)][name] for s in seeds])
                         row[name] = {"mean": m, "ci95": h, "n": n}
+                    if (pol, es) in skipped:
+                        row["same_as"] = {"policy": skipped[(pol, es)][0], "es": skipped[(pol, es)][1],
+                                          "why": skipped[(pol, es)][2]}
                     row["ok"] = sum(fig[(pol, es, nr, load, s)]["ok"] for s in seeds)
                     row["requests"] = sum(fig[(pol, es, nr, load, s)]["requests"] for s in seeds)
                     cells.append(row)
@@ -434,7 +541,7 @@ def main(argv=None):
             if not os.path.exists(path):
                 print("sweep: --against %s has no run %s" % (a.against, path), file=sys.stderr)
                 return 1
-            fig[("against:" + pol, es, nr, load, s)] = figures(load_records(path))
+            fig[("against:" + pol, es, nr, load, s)] = figures(load_records(path), a.slo_ttft_ms, a.slo_tpot_ms)
         for pol in policies:
             for nr in routers:
                 for load in loads:
@@ -449,14 +556,21 @@ def main(argv=None):
                         against.append(row)
 
     with open(os.path.join(a.out, "results.json"), "w") as f:
+        runs = [dict({"policy": k[0], "es": k[1], "routers": k[2], "load": k[3], "seed": k[4]}, **v)
+                for k, v in fig.items() if not str(k[0]).startswith("against:")]
         json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
-                   "seeds": seeds, "engines": a.engines}, f, indent=1)
+                   "seeds": seeds, "engines": a.engines, "runs": runs,
+                   "slo": {"ttft_ms": a.slo_ttft_ms, "tpot_ms": a.slo_tpot_ms},
+                   "skipped": [{"policy": p, "es": e, "same_as": {"policy": t[0], "es": t[1]}, "why": t[2]}
+                               for (p, e), t in skipped.items()]}, f, indent=1)
 
     shown = METRICS + (EXTRA if a.scenario == "hot_owner" else [])
     lines = ["# fleetsim sweep", "",
              "%d seeds per cell, %d engines; mean ± 95%% interval (Student t over seeds)." % (len(seeds), a.engines),
              "Command: `%s`" % " ".join(shlex.quote(x) for x in ["bench/fleetsim/sweep.py"] + (argv or sys.argv[1:])),
              provenance(),
+             "SLO met: share of requests with TTFT <= %g ms and TPOT <= %g ms (a refused request is a miss)." % (
+                 a.slo_ttft_ms, a.slo_tpot_ms),
              "", "## Cells", "",
              "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in shown) + " | ok |",
              "| --- | --- | --- | --- | " + " | ".join("---" for _ in shown) + " | --- |"]
@@ -465,6 +579,9 @@ def main(argv=None):
             c["policy"], c["es"], c["routers"], c["load"],
             " | ".join(fmt(c[n]["mean"], c[n]["ci95"], SPEC.get(n, "%.1f"))
                        for n, _, _ in shown), c["ok"], c["requests"]))
+    if skipped:
+        lines += [""] + ["Not run: %s ES=%d, the same runs as %s ES=%d (%s); its row repeats that cell's." % (
+            p, e, t[0], t[1], t[2]) for (p, e), t in skipped.items()]
     if effects:
         lines += ["", "## Paired ES effect (ES=1 − ES=0, same seed)", "",
                   "| policy | routers | load | TTFT p90 ms | TTFT p90 % | TTFT p99 ms | e2e p90 ms | output tok/s | "
@@ -519,7 +636,8 @@ def main(argv=None):
         lines += ["", "Charts: " + ", ".join("[%s](%s)" % (m, m) for m in made)]
     with open(os.path.join(a.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    if not quiet:
+        print("\n".join(lines))
     return 0
 
 

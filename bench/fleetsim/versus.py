@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """One rule against every other rule of a sweep, paired by seed.
 
-  PYTHONPATH=bench python3 bench/fleetsim/versus.py DIR [--policy ttft] [--es 1] [--seeds K]
+  python3 bench/fleetsim/versus.py DIR [--policy ttft] [--es 1] [--seeds K]
 
 Reads the run records sweep.py left under DIR/runs/ and, per router count
 and load, prints for the chosen rule the per-seed ratio (rule / other, same
@@ -20,8 +20,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep import figures, interval  # noqa: E402  (first: it puts bench/ on the path for kvrbench)
 from kvrbench.records import load_records  # noqa: E402
-from sweep import figures, interval  # noqa: E402
 
 CELLS = [("ttft_p50", "TTFT p50 ms", "%.0f"), ("ttft_p90", "TTFT p90 ms", "%.0f"), ("ttft_p99", "TTFT p99 ms", "%.0f"),
          ("e2e_p90", "e2e p90 ms", "%.0f"), ("tok_s", "output tok/s", "%.1f"), ("cache_hit", "cache hit %", "%.1f")]

@@ -47,6 +47,11 @@ typedef struct {
     bool no_session_ids;   /* write neither session_id nor turn: requests linked only by shared hash ids */
     double burst_period_s; /* > 0: sessions start in a spike at the head of each period */
     double burst_width_s;  /* how long each spike lasts */
+    double system_sigma;   /* lognormal shape of a tenant's system prompt (0: exactly system_tokens) */
+    double first_sigma;    /* lognormal shape of the first user message (< 0: length_sigma) */
+    double shared_share;   /* share of sessions that start with their tenant's system prompt */
+    double group_mean;     /* > 1: sessions start in groups of this mean size at one timestamp */
+    double ramp_to;        /* the session rate at the window's end, as a multiple of session_rate */
 } tg_options_t;
 
 typedef struct {
@@ -74,7 +79,8 @@ static void preset_study(tg_options_t *o)
         .system_tokens = 6000, .first_user_tokens = 2000, .user_tokens = 2500,
         .output_tokens = 350, .length_sigma = 0.8, .turns_mean = 6.0, .turns_max = 40,
         .think_s = 30, .decode_ms_per_token = 10, .input_max = 131072, .output_max = 4096,
-        .block_size = 512, .burst_period_s = 0, .burst_width_s = 1,
+        .block_size = 512, .burst_period_s = 0, .burst_width_s = 1, .system_sigma = 0.3,
+        .first_sigma = -1, .shared_share = 1, .group_mean = 1, .ramp_to = 1,
     };
 }
 
@@ -112,6 +118,73 @@ static int preset_apply(tg_options_t *o, const char *name)
         o->input_max = 65536;
         o->think_s = 90;
         o->no_session_ids = true;
+        return 0;
+    }
+    if (strcmp(name, "sessionless-shared") == 0 || strcmp(name, "grouped") == 0 ||
+        strcmp(name, "ramp-burst") == 0 || strcmp(name, "long-tail") == 0) {
+        /* A public one-hour production chat/API trace as published: ~12k requests,
+         * prompts of ~12k tokens on average, ~350-token answers, no sessions at all;
+         * one system-prompt block opens almost every prompt and little else is shared. */
+        o->window_s = 3600;
+        o->session_rate = 3.35;
+        o->tenants = 1;
+        o->system_tokens = 512;
+        o->system_sigma = 0;
+        o->shared_share = 0.95;
+        o->first_user_tokens = 8650;
+        o->output_tokens = 255;
+        o->output_max = 4096;
+        o->input_max = 65536;
+        o->turns_fixed = 1;
+        o->no_session_ids = true;
+        if (strcmp(name, "grouped") == 0) {
+            /* Its timestamps as published: whole groups of requests in one millisecond. */
+            o->group_mean = 10;
+        } else if (strcmp(name, "ramp-burst") == 0) {
+            /* The rate climbs from half to 1.5 times the mean; every minute opens with a 10 s spike. */
+            o->session_rate = 3.35 / 2;
+            o->ramp_to = 3;
+            o->burst_period_s = 60;
+            o->burst_width_s = 10;
+        } else if (strcmp(name, "long-tail") == 0) {
+            /* Document and code-base prompts: the same mean, a p99 past 100k tokens. */
+            o->first_user_tokens = 4200;
+            o->first_sigma = 1.5;
+            o->input_max = 200000;
+        }
+        return 0;
+    }
+    if (strcmp(name, "tenants") == 0) {
+        /* The prefix-aware scheduling benchmark llm-d published: 150 tenants, each
+         * with a 6k-token shared prefix, 1.2k-token questions, a rising rate; the
+         * tenants' prefixes together exceed the fleet's KV. */
+        o->window_s = 600;
+        o->session_rate = 2;
+        o->ramp_to = 8;
+        o->tenants = 150;
+        o->system_tokens = 6000;
+        o->system_sigma = 0;
+        o->first_user_tokens = 1200;
+        o->first_sigma = 0.3;
+        o->output_tokens = 250;
+        o->length_sigma = 0.5;
+        o->output_max = 2048;
+        o->turns_fixed = 1;
+        o->no_session_ids = true;
+        return 0;
+    }
+    if (strcmp(name, "agentic") == 0) {
+        /* Coding-agent trajectories: many quick turns, each the previous turn's
+         * whole context plus tool output, so one session's prefix keeps growing
+         * on the engine that holds it (bench/hot_owner's shape). */
+        o->window_s = 600;
+        o->session_rate = 0.3;
+        o->turns_mean = 10;
+        o->turns_max = 40;
+        o->think_s = 4;
+        o->first_user_tokens = 2000;
+        o->user_tokens = 1500;
+        o->input_max = 131072;
         return 0;
     }
     return -EINVAL;
@@ -180,6 +253,31 @@ static double burst_time(const tg_options_t *o, double arrival)
     return start + (arrival - start) * o->burst_width_s / o->burst_period_s;
 }
 
+/*
+ * The wait before the next session (or group of sessions) starts: Poisson at
+ * the rate of the moment, which --ramp-to moves linearly from session_rate at
+ * 0 to ramp_to times it at the window's end. Groups of group_mean sessions
+ * on average arrive group_mean times less often, so the request rate holds.
+ */
+static double next_gap(const tg_options_t *o, kvr_rng_t *rng, double now)
+{
+    if (o->ramp_to == 1 && o->group_mean <= 1)
+        return kvr_rng_exponential(rng, 1.0 / o->session_rate);
+    double t = now < o->window_s ? now : o->window_s;
+    double rate = o->session_rate * (1.0 + (o->ramp_to - 1.0) * t / o->window_s);
+    double group = o->group_mean > 1 ? o->group_mean : 1;
+    return kvr_rng_exponential(rng, group / rate);
+}
+
+/* How many more sessions share the next arrival's timestamp: uniform in [0, 2 group_mean - 2]. */
+static unsigned group_extra(const tg_options_t *o, kvr_rng_t *rng)
+{
+    if (o->group_mean <= 1)
+        return 0;
+    uint64_t span = (uint64_t)lround(2 * o->group_mean - 1);
+    return (unsigned)(kvr_rng_next(rng) % span);
+}
+
 static int generate(const tg_options_t *o, tg_trace_t *out)
 {
     kvr_rng_t rng;
@@ -195,16 +293,20 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
         goto fail_tenants;
     }
     for (unsigned t = 0; t < o->tenants; t++) {
-        sys_tokens[t] = clamp_tokens(kvr_rng_lognormal(&rng, o->system_tokens, 0.3), o->input_max / 2);
+        sys_tokens[t] = clamp_tokens(kvr_rng_lognormal(&rng, o->system_tokens, o->system_sigma),
+                                     o->input_max / 2);
         sys_first_id[t] = next_id;
         next_id += sys_tokens[t] / o->block_size;
     }
 
     /* The lognormal think time is scaled so its mean, not its median, is think_s. */
     double think_median = o->think_s * exp(-0.5 * 0.5 * 0.5);
-    double arrival = kvr_rng_exponential(&rng, 1.0 / o->session_rate);
+    double first_sigma = o->first_sigma >= 0 ? o->first_sigma : o->length_sigma;
+    double arrival = next_gap(o, &rng, 0);
+    unsigned group_left = group_extra(o, &rng);
     for (unsigned s = 0; arrival < o->window_s && (!o->sessions || s < o->sessions); s++) {
         unsigned tenant = (unsigned)(kvr_rng_next(&rng) % o->tenants);
+        bool shared = o->shared_share >= 1 || kvr_rng_uniform(&rng) < o->shared_share;
         unsigned turns = 1;
         if (o->turns_fixed) {
             turns = o->turns_fixed;
@@ -215,12 +317,12 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
                 turns++;
         }
         tg_blocks_t blocks = {0};
-        unsigned sys_blocks = sys_tokens[tenant] / o->block_size;
+        unsigned sys_len = shared ? sys_tokens[tenant] : 0;
+        unsigned sys_blocks = sys_len / o->block_size;
         for (unsigned b = 0; b < sys_blocks && rc == 0; b++)
             rc = blocks_push(&blocks, sys_first_id[tenant] + b);
-        uint64_t tokens = sys_tokens[tenant] +
-                          clamp_tokens(kvr_rng_lognormal(&rng, o->first_user_tokens, o->length_sigma),
-                                       o->input_max);
+        uint64_t tokens = sys_len + clamp_tokens(kvr_rng_lognormal(&rng, o->first_user_tokens, first_sigma),
+                                                 o->input_max);
         double when = burst_time(o, arrival);
         for (unsigned turn = 0; turn < turns && rc == 0; turn++) {
             if (when >= o->window_s || tokens > o->input_max)
@@ -243,7 +345,8 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
                 rc = -ENOMEM;
                 break;
             }
-            memcpy(r.hash_ids, blocks.ids, blocks.n * sizeof(uint64_t));
+            if (blocks.n) /* a prompt shorter than a block has none (and ids may still be NULL) */
+                memcpy(r.hash_ids, blocks.ids, blocks.n * sizeof(uint64_t));
             if (r.n_ids > blocks.n)
                 r.hash_ids[blocks.n] = next_id++; /* the partial tail: fresh content each turn */
             if ((rc = trace_push(out, &r)) != 0) {
@@ -258,7 +361,12 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
         free(blocks.ids);
         if (rc)
             break;
-        arrival += kvr_rng_exponential(&rng, 1.0 / o->session_rate);
+        if (group_left > 0) {
+            group_left--;
+        } else {
+            arrival += next_gap(o, &rng, arrival);
+            group_left = group_extra(o, &rng);
+        }
     }
 fail_tenants:
     free(sys_first_id);
@@ -359,11 +467,19 @@ static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char
 
 #define T tg_args_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset, "one of study, short, mooncake", 0,
+    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset,
+                       "one of study, short, mooncake, sessionless-shared, grouped, ramp-burst, long-tail, "
+                       "tenants, agentic", 0,
                        "study: 600 s, ~1,200 requests from ~270 sessions, 30 s think time, coding-agent prompts; "
                        "short: 60 s demo/CI scale; mooncake: the shape of Mooncake's conversation trace, an hour, "
-                       "~12k requests of ~12k tokens, 90 s think time, no session ids. Options after --preset "
-                       "override its values."),
+                       "~12k requests of ~12k tokens, 90 s think time, no session ids; "
+                       "sessionless-shared: a public hour of chat/API traffic, 12k single requests of ~12k tokens "
+                       "opening with one shared system block; grouped: the same in same-millisecond groups of ~10; "
+                       "ramp-burst: the same with a rising rate and a 10 s spike every minute; long-tail: the same "
+                       "with prompts past 100k tokens at p99; tenants: 150 tenants x 6k shared tokens + 1.2k-token "
+                       "questions at a rate rising 8x over 600 s; agentic: sessions of ~10 quick turns, each "
+                       "extending the whole previous context (bench/tracegen/README.md says what each stands "
+                       "for). Options after --preset override its values."),
     KVR_OPT_ROW_U64(T, gen.seed, "seed", "N", NULL, 0, UINT64_MAX,
                     "random seed; equal seeds and options give identical output (study: 1)"),
     KVR_OPT_ROW_DOUBLE(T, gen.window_s, "window", "S", NULL, 0.001, 1e9,
@@ -399,6 +515,20 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_DOUBLE(T, gen.burst_width_s, "burst-width", "S", "1", 0.001, 1e9,
                        "length of each spike of --burst-period (same mean rate; the spike's rate is "
                        "period / width times it)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.system_sigma, "system-sigma", "X", NULL, 0, 1e3,
+                       "lognormal shape of each tenant's system prompt length (0: exactly --system-tokens; "
+                       "study: 0.3)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.first_sigma, "first-sigma", "X", NULL, 0, 1e3,
+                       "lognormal shape of the first user message (study: --length-sigma's)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.shared_share, "shared-share", "P", NULL, 0, 1,
+                       "share of sessions whose prompt starts with their tenant's system prompt; the others "
+                       "have none (study: 1)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.group_mean, "group", "N", NULL, 1, 1e6,
+                       "sessions start in groups at one timestamp, N per group on average (uniform 1 to 2N-1), "
+                       "the groups N times less often (study: 1, no groups)"),
+    KVR_OPT_ROW_DOUBLE(T, gen.ramp_to, "ramp-to", "X", NULL, 1e-3, 1e6,
+                       "the session rate grows linearly from --session-rate at 0 to X times it at the window's "
+                       "end (study: 1, a flat rate)"),
     {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, out_path),
      .arg = "FILE", .help = "write here instead of stdout"},
     KVR_OPT_ROW_BOOL(T, gen.no_session_ids, "no-session-ids", NULL,

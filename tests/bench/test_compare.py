@@ -155,6 +155,26 @@ class WholeRun(unittest.TestCase):
                 self.assertEqual(json.load(f)[0]["policy"], "sticky")
 
 
+class OneArm(unittest.TestCase):
+    def test_a_run_of_es0_only_reports_its_figures_and_no_comparison(self):
+        with tempfile.TemporaryDirectory() as d:
+            for pol, ttft in (("sticky", 200.0), ("load_only", 300.0)):
+                os.makedirs(os.path.join(d, pol, "es0"))
+                with open(os.path.join(d, pol, "es0", "replay.jsonl"), "w") as f:
+                    for i, e in enumerate(["e1", "e2"]):
+                        f.write(json.dumps(rec(i, "s1", e, ttft=ttft)) + "\n")
+            self.assertEqual(compare.main([d, "--no-charts"]), 0)
+            with open(os.path.join(d, "results.md")) as f:
+                md = f.read()
+            self.assertNotIn("no data", md)
+            self.assertNotIn("→", md)
+            row = [line for line in md.splitlines() if line.startswith("| load_only |")][0]
+            cols = [c.strip() for c in row.strip("|").split("|")]
+            self.assertEqual(cols[2], "2.00")   # inst/session
+            self.assertEqual(cols[4], "300")    # TTFT p90
+            self.assertEqual(cols[7], "2/2")
+
+
 class SeveralRouters(unittest.TestCase):
     """run.sh --routers N: the trace split by session, the records merged back."""
 

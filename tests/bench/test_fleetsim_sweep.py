@@ -75,6 +75,18 @@ class Fidelity(unittest.TestCase):
         self.assertFalse(fidelity.beyond(96.0, [100.0]))
         self.assertTrue(fidelity.beyond(94.0, [100.0]))
 
+    def test_two_real_runs_that_agree_closely_are_no_tolerance_of_a_hundredth(self):
+        import fidelity
+        # cache hit 50.00 and 50.01 in two real runs: a 0.1-point gap is far inside what a third run could show
+        self.assertFalse(fidelity.beyond(50.11, [50.0, 50.01]))
+        self.assertFalse(fidelity.beyond(47.6, [50.0, 50.01]))
+        self.assertTrue(fidelity.beyond(47.4, [50.0, 50.01]))
+
+    def test_the_simulators_own_interval_narrows_the_gap(self):
+        import fidelity
+        self.assertTrue(fidelity.beyond(125.0, [100.0, 110.0]))
+        self.assertFalse(fidelity.beyond(125.0, [100.0, 110.0], sim_ci95=6.0))
+
 
 @unittest.skipUnless(os.environ.get("KVR_BIN_KVROUTE_FLEETSIM"), "kvroute-fleetsim not built")
 class Grid(unittest.TestCase):

@@ -312,3 +312,89 @@ Test(tracegen, bursts_start_every_session_in_the_head_of_its_period, .timeout = 
     remove(path);
     remove(plain);
 }
+
+/* What one zoo preset's trace shows: requests, distinct timestamps, requests opening with
+ * block id 0 (the first tenant's system prompt), distinct first ids, mean and largest prompt,
+ * prompts of at least 100k tokens, requests in the first and last fifth of the window. */
+typedef struct {
+    size_t lines, timestamps, open_with_0, first_ids, at_100k, head, tail;
+    long long in_sum, in_max;
+    bool sessions;
+} zoo_shape_t;
+
+static zoo_shape_t zoo_shape(const char *preset, const char *window)
+{
+    char path[128];
+    tmp_path(path, sizeof(path), "tg-zoo");
+    const char *args[] = {"--preset", preset, "--window", window, NULL};
+    cr_assert_eq(run_tracegen(path, args), 0, "--preset %s", preset);
+    double window_ms = atof(window) * 1000.0;
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    zoo_shape_t s = {0};
+    long long last_ts = -1;
+    enum { MAX_FIRST = 4096 };
+    long long firsts[MAX_FIRST];
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        s.lines++;
+        cJSON *o = parse_line(line, s.lines);
+        long long ts = int_field(o, "timestamp", s.lines), in = int_field(o, "input_length", s.lines);
+        s.timestamps += ts != last_ts;
+        last_ts = ts;
+        s.in_sum += in;
+        s.in_max = in > s.in_max ? in : s.in_max;
+        s.at_100k += in >= 100000;
+        s.head += ts < window_ms / 5;
+        s.tail += ts >= window_ms * 4 / 5;
+        s.sessions = s.sessions || cJSON_GetObjectItemCaseSensitive(o, "session_id");
+        const cJSON *ids = cJSON_GetObjectItemCaseSensitive(o, "hash_ids");
+        cr_assert(cJSON_IsArray(ids) && ids->child);
+        long long first = (long long)ids->child->valuedouble;
+        s.open_with_0 += first == 0;
+        bool seen = false;
+        for (size_t k = 0; k < s.first_ids && !seen; k++)
+            seen = firsts[k] == first;
+        if (!seen && s.first_ids < MAX_FIRST)
+            firsts[s.first_ids++] = first;
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(f);
+    remove(path);
+    cr_assert(s.lines > 0, "--preset %s wrote nothing", preset);
+    return s;
+}
+
+Test(tracegen, zoo_presets_have_the_shapes_they_stand_for, .timeout = 60.)
+{
+    zoo_shape_t s = zoo_shape("sessionless-shared", "600");
+    cr_assert(!s.sessions, "sessionless-shared names sessions");
+    cr_assert(s.lines > 1700 && s.lines < 2300, "~3.35 requests/s over 600 s, got %zu", s.lines);
+    cr_assert(s.open_with_0 * 100 >= s.lines * 92 && s.open_with_0 * 100 <= s.lines * 98,
+              "~95%% open with the shared block, got %zu of %zu", s.open_with_0, s.lines);
+    double mean = (double)s.in_sum / (double)s.lines;
+    cr_assert(mean > 10000 && mean < 14000, "mean prompt ~12k, got %.0f", mean);
+    cr_assert(s.timestamps * 100 > s.lines * 95, "one request per timestamp, mostly");
+
+    zoo_shape_t g = zoo_shape("grouped", "600");
+    cr_assert(g.lines > 1700 && g.lines < 2400, "the same request rate, got %zu", g.lines);
+    double per_ts = (double)g.lines / (double)g.timestamps;
+    cr_assert(per_ts > 7 && per_ts < 14, "~10 requests per timestamp, got %.1f", per_ts);
+
+    zoo_shape_t r = zoo_shape("ramp-burst", "600");
+    cr_assert(r.tail > 2 * r.head, "the rate rises: %zu in the first fifth, %zu in the last", r.head, r.tail);
+
+    zoo_shape_t l = zoo_shape("long-tail", "600");
+    cr_assert(l.at_100k * 100 >= l.lines, "p99 at 100k tokens or more: %zu of %zu", l.at_100k, l.lines);
+
+    zoo_shape_t t = zoo_shape("tenants", "600");
+    cr_assert(t.first_ids > 140 && t.first_ids <= 150, "150 tenants' prefixes, got %zu", t.first_ids);
+    cr_assert(t.in_max < 6000 + 4 * 1200, "6k shared + ~1.2k question, largest %lld", t.in_max);
+    cr_assert(t.tail > 3 * t.head, "the rate rises 8x: %zu then %zu", t.head, t.tail);
+
+    zoo_shape_t a = zoo_shape("agentic", "600");
+    cr_assert(a.sessions, "agentic names its sessions");
+    cr_assert(a.lines > 6 * a.first_ids, "many turns per tenant prefix");
+}
