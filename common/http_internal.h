@@ -8,6 +8,7 @@
  */
 #include <llhttp.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <uv.h>
 
 #include "common/buf.h"
@@ -28,6 +29,15 @@ typedef enum {
 
 typedef struct kvr__http_conn_s kvr__http_conn_t;
 
+#define KVR__HTTP_PEER_SLOTS_MIN 16
+
+/* A peer address (IPv4 or IPv6, no port) and how many connections it has open. */
+typedef struct {
+    uint8_t family; /* 0: free slot */
+    uint8_t addr[16];
+    uint32_t count;
+} kvr__http_peer_slot_t;
+
 struct kvr_http_server_s {
     uv_loop_t *loop;
     uv_tcp_t listener;
@@ -43,6 +53,14 @@ struct kvr_http_server_s {
     void *closed_arg;
     llhttp_settings_t settings;
     kvr_recycle_t free_reqs;   /* finished requests kept with their buffers for the next ones */
+    kvr__http_peer_slot_t *peers; /* open connections per peer address, open addressing */
+    size_t peers_mask;            /* slots - 1: a power of two, at least twice npeers */
+    size_t npeers;                /* addresses with a connection open */
+    uv_timer_t refuse_timer;      /* writes the refusals counted since the last line */
+    int refuse_timer_open;
+    uint64_t refuse_logged_ns; /* when the last refusal line was written */
+    uint64_t refused_unlogged; /* refusals since that line */
+    kvr_http_server_stats_t stats;
     char read_slab[64 * 1024]; /* every connection's reads land here and are parsed at once */
 };
 
@@ -61,16 +79,20 @@ struct kvr__http_conn_s {
     kvr__http_conn_state_t state;
     int handles_open;
     int in_process;   /* inside the parse loop: finishing must not re-enter it */
-    int read_stopped; /* too much pipelined input buffered while dispatched */
+    int read_stopped; /* too much pipelined input buffered, or output_paused */
+    int output_paused; /* more response bytes queued than KVR_HTTP_MAX_QUEUED_OUTPUT: input waits */
     int req_complete; /* on_message_complete paused the parser on conn->req */
     int err_status;   /* status for a request the server refuses (413, 431, 405) */
     const char *err_reason; /* why, when the server refused a request llhttp accepted */
     const char *exec_base;  /* start of the bytes llhttp_execute is parsing */
     int exec_tail_lf;       /* the bytes parsed so far end in a line break (and blanks) */
+    int exec_tail_bare_lf;  /* ... and their last byte is the line break itself */
     kvr_http_req_t *req;
     kvr_buf_t in; /* received bytes not yet parsed */
     size_t queued_bytes;
     char peer[64];
+    uint8_t peer_family; /* AF_INET or AF_INET6 when counted in srv->peers, else 0 */
+    uint8_t peer_addr[16];
 };
 
 struct kvr_http_req_s {
@@ -115,6 +137,19 @@ int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned 
 void kvr__http_req_finished(kvr_http_req_t *req, int close_conn);
 /** Closes the connection now (idempotent); a dispatched request gets on_abort. */
 void kvr__http_conn_close(kvr__http_conn_t *conn);
+/** Called by the write queue after a write completed: resumes a connection paused on its output. */
+void kvr__http_conn_written(kvr__http_conn_t *conn);
+/** The peer address of a TCP connection as a table key; 0 when it has none (Unix sockets). */
+int kvr__http_peer_key(const struct sockaddr_storage *ss, uint8_t *family, uint8_t addr[16]);
+/** Connections the peer address has open now. */
+uint32_t kvr__http_peer_count(kvr_http_server_t *srv, uint8_t family, const uint8_t addr[16]);
+/** Counts conn as one of its peer's; kvr__http_peer_remove (at close) gives the place back. */
+void kvr__http_peer_add(kvr__http_conn_t *conn, uint8_t family, const uint8_t addr[16]);
+void kvr__http_peer_remove(kvr__http_conn_t *conn);
+/** Counts a refused connection and logs refusals at most once a second. */
+void kvr__http_refusal_count(kvr_http_server_t *srv, int per_peer, const char *peer);
+/** srv->refuse_timer's callback: logs the refusals counted since the last line. */
+void kvr__http_refuse_timer_cb(uv_timer_t *timer);
 /** Sends a server-generated error and closes the connection once it is written. */
 void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *message);
 

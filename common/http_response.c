@@ -101,6 +101,10 @@ static void write_cb(uv_write_t *w, int status)
         kvr__http_conn_close(conn);
         return;
     }
+    if (conn->output_paused) {
+        kvr__http_conn_written(conn);
+        return;
+    }
     if (conn->queued_bytes == 0 && conn->req && conn->req->on_drain)
         conn->req->on_drain(conn->req, conn->req->drain_arg);
 }

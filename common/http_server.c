@@ -40,9 +40,11 @@ static void req_destroy(void *obj)
 
 static void server_maybe_free(kvr_http_server_t *srv)
 {
-    if (!srv->destroying || srv->listener_open || srv->nconns || srv->owned_reqs)
+    if (!srv->destroying || srv->listener_open || srv->refuse_timer_open || srv->nconns ||
+        srv->owned_reqs)
         return;
     kvr_recycle_close(&srv->free_reqs);
+    free(srv->peers);
     kvr_http_closed_cb closed = srv->closed;
     void *arg = srv->closed_arg;
     free(srv);
@@ -138,6 +140,11 @@ void kvr__http_conn_close(kvr__http_conn_t *conn)
     if (conn->next)
         conn->next->prev = conn->prev;
     conn->prev = conn->next = NULL;
+    kvr__http_peer_remove(conn);
+    if (conn->output_paused) {
+        conn->output_paused = 0;
+        srv->stats.paused_connections--;
+    }
     uv_read_stop(&conn->io.stream);
     uv_timer_stop(&conn->timer);
     uv_close((uv_handle_t *)&conn->timer, conn_handle_closed);
@@ -157,6 +164,13 @@ static void conn_timer_cb(uv_timer_t *timer)
     case KVR__HTTP_DISPATCHED:
         break;
     case KVR__HTTP_IDLE:
+        if (conn->output_paused) { /* the client took none of its responses for a whole idle timeout */
+            KVR_INFO("http_output_timeout peer=%s queued_bytes=%zu", conn->peer,
+                     conn->queued_bytes);
+            conn->srv->stats.output_timeouts++;
+            kvr__http_conn_close(conn);
+            break;
+        }
         if (conn->in.len) { /* a pipelined request waiting since the last response */
             conn_process(conn, NULL, 0);
             break;
@@ -354,9 +368,25 @@ static int value_after_line_break(const kvr__http_conn_t *conn, const char *at)
     return conn->exec_tail_lf;
 }
 
+/*
+ * True when an empty value span starts right after a line break: llhttp
+ * reports an empty field value ("X-Empty:" then CRLF, which RFC 9110 5.5
+ * allows) at the first byte of the next line, once it has seen that this
+ * line is no continuation. A fold always has a blank between the line break
+ * and where its value starts.
+ */
+static int empty_value_at_line_start(const kvr__http_conn_t *conn, const char *at, size_t len)
+{
+    if (len != 0)
+        return 0;
+    return at > conn->exec_base ? at[-1] == '\n' : conn->exec_tail_bare_lf;
+}
+
 static int on_header_value(llhttp_t *p, const char *at, size_t len)
 {
     kvr__http_conn_t *conn = parser_conn(p);
+    if (empty_value_at_line_start(conn, at, len))
+        return 0;
     if (value_after_line_break(conn, at)) {
         conn->err_reason = "obsolete line folding in a header";
         return -1;
@@ -474,6 +504,8 @@ static llhttp_errno_t parse(kvr__http_conn_t *conn, const char *data, size_t len
     conn->exec_base = data;
     llhttp_errno_t err = llhttp_execute(&conn->parser, data, len);
     const char *end = err == HPE_OK ? data + len : llhttp_get_error_pos(&conn->parser);
+    if (end && end > data)
+        conn->exec_tail_bare_lf = end[-1] == '\n';
     for (const char *q = end; q && q > data;) {
         char c = *--q;
         if (c == ' ' || c == '\t' || c == '\r')
@@ -499,7 +531,8 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
     }
     conn->in_process = 1;
     kvr_http_server_t *srv = conn->srv;
-    while (conn->state == KVR__HTTP_IDLE || conn->state == KVR__HTTP_READING) {
+    while ((conn->state == KVR__HTTP_IDLE && !conn->output_paused) ||
+           conn->state == KVR__HTTP_READING) {
         int from_read = len > 0;
         const char *src = from_read ? data : conn->in.base;
         size_t n = from_read ? len : conn->in.len;
@@ -552,7 +585,7 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
     if (conn->in.len == 0 && conn->in.base) {
         kvr_buf_close(&conn->in);
     }
-    if (conn->read_stopped && conn->state != KVR__HTTP_DISPATCHED &&
+    if (conn->read_stopped && !conn->output_paused && conn->state != KVR__HTTP_DISPATCHED &&
         conn->state != KVR__HTTP_CLOSING) {
         conn->read_stopped = 0;
         uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
@@ -588,11 +621,45 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
     conn->err_status = 0;
     conn->err_reason = NULL;
     llhttp_resume(&conn->parser);
+    if (conn->queued_bytes > KVR_HTTP_MAX_QUEUED_OUTPUT) {
+        /* The client is not taking its responses: read and parse nothing more
+         * (each pipelined request would queue one more response) until it
+         * does. The idle timeout, restarted by each write that completes,
+         * ends a client that takes nothing. */
+        conn->output_paused = 1;
+        srv->stats.output_pauses++;
+        srv->stats.paused_connections++;
+        if (!conn->read_stopped) {
+            uv_read_stop(&conn->io.stream);
+            conn->read_stopped = 1;
+        }
+        uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
+        return;
+    }
     /* A pipelined request already buffered is parsed from the loop, never from
      * inside this call: the handler finishing this one may be in the middle of
      * its own bookkeeping and must not see on_request re-entered. */
     uv_timer_start(&conn->timer, conn_timer_cb, conn->in.len ? 0 : srv->cfg.idle_timeout_ms, 0);
     if (conn->read_stopped) {
+        conn->read_stopped = 0;
+        uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
+    }
+}
+
+void kvr__http_conn_written(kvr__http_conn_t *conn)
+{
+    kvr_http_server_t *srv = conn->srv;
+    if (!conn->output_paused || conn->state != KVR__HTTP_IDLE)
+        return;
+    if (conn->queued_bytes > KVR_HTTP_MAX_QUEUED_OUTPUT / 2) {
+        uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0); /* progress */
+        return;
+    }
+    conn->output_paused = 0;
+    srv->stats.paused_connections--;
+    /* Parsing resumes from the loop, as after any response. */
+    uv_timer_start(&conn->timer, conn_timer_cb, conn->in.len ? 0 : srv->cfg.idle_timeout_ms, 0);
+    if (conn->read_stopped && conn->in.len <= KVR_HTTP_MAX_PIPELINED) {
         conn->read_stopped = 0;
         uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
     }
@@ -666,9 +733,18 @@ static void on_connection(uv_stream_t *listener, int status)
     if (srv->nconns >= srv->cfg.max_connections) {
         uv_tcp_t *t = kvr_xmalloc(sizeof *t);
         uv_tcp_init(srv->loop, t);
-        if (uv_accept(listener, (uv_stream_t *)t) == 0)
-            KVR_WARN("http_connection_refused reason=max_connections limit=%u",
-                     srv->cfg.max_connections);
+        if (uv_accept(listener, (uv_stream_t *)t) == 0) {
+            char peer[64] = "?";
+            struct sockaddr_storage ss;
+            int sl = sizeof ss;
+            if (uv_tcp_getpeername(t, (struct sockaddr *)&ss, &sl) == 0) {
+                if (ss.ss_family == AF_INET6)
+                    uv_ip6_name((const struct sockaddr_in6 *)&ss, peer, sizeof peer);
+                else if (ss.ss_family == AF_INET)
+                    uv_ip4_name((const struct sockaddr_in *)&ss, peer, sizeof peer);
+            }
+            kvr__http_refusal_count(srv, 0, peer);
+        }
         uv_close((uv_handle_t *)t, refused_closed);
         return;
     }
@@ -679,12 +755,26 @@ static void on_connection(uv_stream_t *listener, int status)
         kvr__http_conn_close(conn);
         return;
     }
-    uv_tcp_nodelay(&conn->io.tcp, 1);
     struct sockaddr_storage ss;
     int sl = sizeof ss;
     snprintf(conn->peer, sizeof conn->peer, "?");
-    if (uv_tcp_getpeername(&conn->io.tcp, (struct sockaddr *)&ss, &sl) == 0)
+    if (uv_tcp_getpeername(&conn->io.tcp, (struct sockaddr *)&ss, &sl) == 0) {
         conn_set_peer(conn, &ss);
+        uint8_t family, addr[16];
+        if (kvr__http_peer_key(&ss, &family, addr)) {
+            uint32_t limit = srv->cfg.max_connections_per_peer;
+            if (limit && kvr__http_peer_count(srv, family, addr) >= limit) {
+                char *colon = strrchr(conn->peer, ':'); /* the address without the port */
+                if (colon)
+                    *colon = '\0';
+                kvr__http_refusal_count(srv, 1, conn->peer);
+                kvr__http_conn_close(conn);
+                return;
+            }
+            kvr__http_peer_add(conn, family, addr);
+        }
+    }
+    uv_tcp_nodelay(&conn->io.tcp, 1);
     conn_start(conn);
 }
 
@@ -699,8 +789,10 @@ int kvr_http_server_adopt_fd(kvr_http_server_t *srv, uv_os_sock_t fd)
     if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_STREAM ||
         getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
         return -EINVAL;
-    if (srv->nconns >= srv->cfg.max_connections)
+    if (srv->nconns >= srv->cfg.max_connections) {
+        kvr__http_refusal_count(srv, 0, "adopted");
         return -EBUSY;
+    }
     kvr__http_conn_t *conn = conn_new(srv);
     int rc;
     if (ss.ss_family == AF_UNIX) {
@@ -735,6 +827,7 @@ void kvr_http_server_config_init(kvr_http_server_config_t *cfg)
     cfg->idle_timeout_ms = KVR_HTTP_DEFAULT_IDLE_TIMEOUT_MS;
     cfg->request_timeout_ms = KVR_HTTP_DEFAULT_REQUEST_TIMEOUT_MS;
     cfg->max_connections = KVR_HTTP_DEFAULT_MAX_CONNECTIONS;
+    cfg->max_connections_per_peer = KVR_HTTP_DEFAULT_MAX_CONNECTIONS_PER_PEER;
 }
 
 static void listener_closed(uv_handle_t *handle)
@@ -746,7 +839,16 @@ static void listener_closed(uv_handle_t *handle)
 
 static void listener_closed_on_error(uv_handle_t *handle)
 {
-    free(handle->data);
+    kvr_http_server_t *srv = handle->data;
+    free(srv->peers);
+    free(srv);
+}
+
+static void refuse_timer_closed(uv_handle_t *handle)
+{
+    kvr_http_server_t *srv = handle->data;
+    srv->refuse_timer_open = 0;
+    server_maybe_free(srv);
 }
 
 int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
@@ -754,11 +856,17 @@ int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
 {
     if (!loop || !cfg || !cfg->on_request || !out || cfg->port < 0 || cfg->port > 65535 ||
         !cfg->max_header_bytes || !cfg->idle_timeout_ms || !cfg->request_timeout_ms ||
-        !cfg->max_connections)
+        !cfg->max_connections || cfg->max_connections > KVR_HTTP_MAX_CONNECTIONS_LIMIT)
         return -EINVAL;
     kvr_http_server_t *srv = calloc(1, sizeof *srv);
     if (!srv)
         return -ENOMEM;
+    srv->peers = calloc(KVR__HTTP_PEER_SLOTS_MIN, sizeof *srv->peers);
+    if (!srv->peers) {
+        free(srv);
+        return -ENOMEM;
+    }
+    srv->peers_mask = KVR__HTTP_PEER_SLOTS_MIN - 1;
     srv->loop = loop;
     srv->cfg = *cfg;
     snprintf(srv->host, sizeof srv->host, "%s", cfg->host ? cfg->host : "127.0.0.1");
@@ -782,11 +890,13 @@ int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
     else
         rc = uv_ip4_addr(srv->host, cfg->port, (struct sockaddr_in *)&addr);
     if (rc < 0) {
+        free(srv->peers);
         free(srv);
         return -EINVAL;
     }
     rc = uv_tcp_init(loop, &srv->listener);
     if (rc < 0) {
+        free(srv->peers);
         free(srv);
         return rc;
     }
@@ -803,6 +913,9 @@ int kvr_http_server_create(uv_loop_t *loop, const kvr_http_server_config_t *cfg,
     srv->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
                                                   : ((struct sockaddr_in *)&bound)->sin_port);
     srv->listener_open = 1;
+    uv_timer_init(loop, &srv->refuse_timer);
+    srv->refuse_timer.data = srv;
+    srv->refuse_timer_open = 1;
     *out = srv;
     return 0;
 
@@ -820,6 +933,7 @@ void kvr_http_server_destroy(kvr_http_server_t *srv, kvr_http_closed_cb closed, 
     srv->closed = closed;
     srv->closed_arg = arg;
     uv_close((uv_handle_t *)&srv->listener, listener_closed);
+    uv_close((uv_handle_t *)&srv->refuse_timer, refuse_timer_closed);
     while (srv->conns)
         kvr__http_conn_close(srv->conns);
 }
@@ -832,6 +946,14 @@ int kvr_http_server_port(const kvr_http_server_t *srv)
 size_t kvr_http_server_connections(const kvr_http_server_t *srv)
 {
     return srv->nconns;
+}
+
+void kvr_http_server_stats(const kvr_http_server_t *srv, kvr_http_server_stats_t *out)
+{
+    *out = srv->stats;
+    out->queued_bytes = 0;
+    for (const kvr__http_conn_t *conn = srv->conns; conn; conn = conn->next)
+        out->queued_bytes += conn->queued_bytes;
 }
 
 static size_t req_bytes(const kvr_http_req_t *req)

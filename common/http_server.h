@@ -12,6 +12,14 @@
  * next request are buffered and parsed only after the current response ends,
  * so responses go out in request order. Reading continues while a request is
  * in flight so that a client that disconnects is noticed at once (on_abort).
+ * Between requests, a connection whose queued response bytes exceed
+ * KVR_HTTP_MAX_QUEUED_OUTPUT stops reading and parsing until the client has
+ * taken them; if it takes nothing for idle_timeout_ms it is closed.
+ *
+ * Connections beyond max_connections, or beyond max_connections_per_peer
+ * from one client address, are accepted and closed at once; they are counted
+ * (kvr_http_server_stats) and logged at most once a second, with how many
+ * were refused since the last line.
  *
  * Responses are either whole (kvr_http_respond, with Content-Length) or
  * streamed (kvr_http_stream_begin, then writes, then kvr_http_stream_end),
@@ -77,6 +85,17 @@ typedef void (*kvr_http_closed_cb)(void *arg);
 #define KVR_HTTP_DEFAULT_IDLE_TIMEOUT_MS 60000u
 #define KVR_HTTP_DEFAULT_REQUEST_TIMEOUT_MS 30000u
 #define KVR_HTTP_DEFAULT_MAX_CONNECTIONS 4096u
+#define KVR_HTTP_DEFAULT_MAX_CONNECTIONS_PER_PEER 1024u
+/* Upper bound for max_connections: the per-peer table is sized from it. */
+#define KVR_HTTP_MAX_CONNECTIONS_LIMIT 1048576u
+/*
+ * Response bytes a connection may have queued (written by handlers, not yet
+ * taken by the socket) before its pipelined input waits: a client that sends
+ * requests and never reads holds at most this plus one response, not one
+ * response per request it sent. Reading and parsing resume once the queue
+ * is down to half of it.
+ */
+#define KVR_HTTP_MAX_QUEUED_OUTPUT (64u * 1024u)
 
 /** Content length meaning "unknown: send chunked" for kvr_http_stream_begin. */
 #define KVR_HTTP_CHUNKED (-1)
@@ -90,9 +109,20 @@ typedef struct kvr_http_server_config_s {
     uint32_t idle_timeout_ms;    /* no request under way (from accept, between keep-alive requests) → closed */
     uint32_t request_timeout_ms; /* first byte to complete request; beyond → 408 (slow clients) */
     uint32_t max_connections;    /* further connections are accepted and closed at once */
+    uint32_t max_connections_per_peer; /* same, per client IP address (TCP only); 0: no limit */
     kvr_http_request_cb on_request;
     void *user;                  /* passed to on_request */
 } kvr_http_server_config_t;
+
+/** What the server refused and paused, for a program's /metrics. */
+typedef struct kvr_http_server_stats_s {
+    uint64_t refused_max_connections; /* accepted and closed: max_connections were open */
+    uint64_t refused_per_peer;        /* accepted and closed: the peer had its share open */
+    uint64_t output_pauses;           /* times a connection's input waited for its output */
+    uint64_t output_timeouts;         /* connections closed: paused output not taken in time */
+    size_t paused_connections;        /* connections whose input waits now */
+    size_t queued_bytes;              /* response bytes queued on all connections */
+} kvr_http_server_stats_t;
 
 /** Fills cfg with the defaults above (host 127.0.0.1, port 0, no callback). */
 void kvr_http_server_config_init(kvr_http_server_config_t *cfg);
@@ -115,6 +145,25 @@ int kvr_http_server_port(const kvr_http_server_t *srv);
 size_t kvr_http_server_connections(const kvr_http_server_t *srv);
 
 /**
+ * Raises the process's open-file soft limit to its hard limit (each
+ * connection is a descriptor), logs it, and warns when it is too low for
+ * `connections` (the sum of the program's max_connections); *nofile (may be
+ * NULL) gets it. 0, or a negative errno when it could not be read or raised.
+ */
+int kvr_http_raise_fd_limit(uint64_t connections, uint64_t *nofile);
+
+struct kvr_prom_writer_s;
+/**
+ * Writes <prefix>_http_connections, _http_connections_refused_total{reason=
+ * "total"|"per_peer"}, _http_output_paused_total and _http_output_timeouts_total.
+ */
+void kvr_http_server_write_metrics(const kvr_http_server_t *srv, struct kvr_prom_writer_s *w,
+                                   const char *prefix);
+
+/** Refusal and backpressure counts since the server was created. */
+void kvr_http_server_stats(const kvr_http_server_t *srv, kvr_http_server_stats_t *out);
+
+/**
  * Memory held for the open connections: connection objects, input buffered
  * and not yet parsed, and the requests being read or served (their target,
  * headers and body). Input is parsed straight from the read and only the
@@ -130,7 +179,7 @@ size_t kvr_http_server_connection_bytes(const kvr_http_server_t *srv);
  * fuzzing, which drive the server without a network. On 0 the server owns
  * fd and closes it with the connection; on a negative errno (-EINVAL: not a
  * stream socket or the server is being destroyed, -EBUSY: max_connections
- * reached) the caller keeps it.
+ * reached, counted like a refused connection) the caller keeps it.
  */
 int kvr_http_server_adopt_fd(kvr_http_server_t *srv, uv_os_sock_t fd);
 

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/dns_watch.h"
+#include "common/http_server.h"
 #include "common/options.h"
 #include "router/decide.h"
 #include "router/engine_url.h"
@@ -95,6 +96,13 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, client_idle_timeout_ms, "client-idle-timeout-ms", "MS", "60000", 1, 3600000,
                     "a client connection with no request under way (before its first, between keep-alive requests) "
                     "is closed after this"),
+    KVR_OPT_ROW_U64(T, max_connections, "max-connections", "N", "4096", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "client connections open at once; more are accepted and closed (the soft open-file "
+                    "limit is raised to the hard one at start)"),
+    KVR_OPT_ROW_U64(T, max_connections_per_peer, "max-connections-per-peer", "N", "1024", 0,
+                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "client connections open at once from one IP address, so that one client cannot take "
+                    "them all; 0 = no per-address limit (a router behind one proxy sees one address)"),
     KVR_OPT_ROW_U64(T, keepalive_per_engine, "keepalive", "N", "64", 0, 100000,
                     "idle upstream connections kept open per engine"),
     KVR_OPT_ROW_U64(T, health_interval_ms, "health-interval-ms", "MS", "1000", 0, 3600000,

@@ -58,6 +58,8 @@ typedef struct kvr_router_config_s {
     uint64_t max_header_bytes;
     uint64_t request_timeout_ms;      /* slow clients: whole request must arrive in this */
     uint64_t client_idle_timeout_ms;  /* client connection with no request under way is closed */
+    uint32_t max_connections;         /* client connections open at once */
+    uint32_t max_connections_per_peer; /* ... from one client address; 0 = no per-address limit */
     uint32_t keepalive_per_engine;    /* idle upstream connections kept per engine */
     uint64_t health_interval_ms;
     char health_path[128];

@@ -146,6 +146,7 @@ int main(int argc, char **argv)
         return 2;
     }
     kvr_log_init("kvroute", cfg.log_level);
+    kvr_http_raise_fd_limit(cfg.max_connections, NULL);
     signal(SIGPIPE, SIG_IGN);
     app.signal_fd = -1;
     rc = block_signals(&app); /* before the loop exists: no thread of it may take these signals */

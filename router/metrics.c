@@ -262,6 +262,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     static const char *const kinds[] = {"connect", "first_byte", "idle"};
     counter_by(w, "kvroute_upstream_timeouts_total", "upstream timeouts by kind", "kind", kinds, m->timeouts_total,
                KVR_TIMEOUT_N_KINDS);
+    if (r->server)
+        kvr_http_server_write_metrics(r->server, w, "kvroute");
     counter(w, "kvroute_client_aborts_total", "clients that went away before their response ended",
             m->client_aborts_total);
     counter(w, "kvroute_upstream_cut_total", "responses cut short by an engine after bytes reached the client",

@@ -189,6 +189,8 @@ int kvr_router_start(kvr_router_t *r)
     scfg.max_body_bytes = r->cfg.max_body_bytes;
     scfg.request_timeout_ms = (uint32_t)r->cfg.request_timeout_ms;
     scfg.idle_timeout_ms = (uint32_t)r->cfg.client_idle_timeout_ms;
+    scfg.max_connections = r->cfg.max_connections;
+    scfg.max_connections_per_peer = r->cfg.max_connections_per_peer;
     scfg.on_request = kvr_router_on_request;
     scfg.user = r;
     int rc = kvr_http_server_create(r->loop, &scfg, &r->server);

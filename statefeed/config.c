@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/dns_watch.h"
 #include "common/error.h"
+#include "common/http_server.h"
 #include "common/log.h"
 #include "common/options.h"
 #include "statefeed/feed.h"
@@ -104,6 +105,12 @@ static const kvr_opt_t options[] = {
      .size = sizeof(((T *)0)->listen_addr), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
      .help = "serve this daemon's own Prometheus /metrics (tick lag, poll latency, failures and slot ages per "
              "engine)"},
+    KVR_OPT_ROW_U64(T, listen_max_connections, "max-connections", "N", "64", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "--listen: connections open at once; more are accepted and closed"),
+    KVR_OPT_ROW_U64(T, listen_max_connections_per_peer, "max-connections-per-peer", "N", "16", 0,
+                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "--listen: connections open at once from one IP address, so that one client cannot "
+                    "lock the scraper out; 0 = no per-address limit"),
     KVR_OPT_ROW_CUSTOM("log-level", "LEVEL", "info", parse_log_level, "one of debug, info, warn, error", 0,
                        "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,

@@ -73,6 +73,8 @@ typedef struct kvr__feed_config_s {
     uint64_t share_max_age_ns;    /* a local router silent this long is not exported */
     uint32_t relay_max_placements; /* remote placements taken per second, per --import */
     char listen_addr[256];     /* "HOST:PORT" */
+    uint32_t listen_max_connections;          /* --listen: connections open at once */
+    uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
     char log_level[16];
 } kvr__feed_config_t;
 

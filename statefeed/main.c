@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/http_server.h"
 #include "common/log.h"
 #include "statefeed/feed.h"
 
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
     kvr_log_level_t level = KVR_LOG_INFO;
     kvr_log_level_parse(feed.cfg.log_level, &level);
     kvr_log_init("kvroute-statefeed", level);
+    kvr_http_raise_fd_limit(feed.cfg.listen_addr[0] ? feed.cfg.listen_max_connections : 0, NULL);
     if (kvr__feed_open(&feed) < 0) {
         kvr__feed_config_free(&feed.cfg);
         return 1;

@@ -53,6 +53,8 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     kvr_prom_writer_t pw, *w = &pw;
     kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_GO);
     uint64_t now = kvr_clock_now_ns();
+    if (feed->metrics && feed->metrics->server)
+        kvr_http_server_write_metrics(feed->metrics->server, w, "kvroute_statefeed");
     kvr_prom_family(w, "kvroute_statefeed_tick_lag_seconds", KVR_PROM_HISTOGRAM,
                     "Delay of each tick after its scheduled time.");
     feed_histogram(w, "kvroute_statefeed_tick_lag_seconds", NULL, 0, feed->tick_lag_buckets,
@@ -275,7 +277,8 @@ int kvr__feed_metrics_start(kvr__feed_t *feed)
     cfg.port = (int)port;
     cfg.on_request = on_request;
     cfg.user = feed;
-    cfg.max_connections = 64;
+    cfg.max_connections = feed->cfg.listen_max_connections;
+    cfg.max_connections_per_peer = feed->cfg.listen_max_connections_per_peer;
     rc = kvr_http_server_create(&m->loop, &cfg, &m->server);
     if (rc < 0) {
         KVR_ERROR("listen_failed addr=%s reason=\"%s\"", feed->cfg.listen_addr, kvr_strerror(rc));

@@ -350,6 +350,10 @@ static int engine_listen(kvr_sim_engine_t *e)
     hc.user = e;
     hc.max_body_bytes = 64u * 1024u * 1024u; /* long agentic prompts */
     hc.max_header_bytes = 64u * 1024u;
+    if (e->fleet->cfg.max_connections) { /* 0: a config filled without the flags' defaults */
+        hc.max_connections = e->fleet->cfg.max_connections;
+        hc.max_connections_per_peer = e->fleet->cfg.max_connections_per_peer;
+    }
     int rc = kvr_http_server_create(e->fleet->loop, &hc, &e->server);
     if (rc < 0) {
         KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", hc.host, e->port,
@@ -448,6 +452,10 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
         hc.port = cfg->admin_port;
         hc.on_request = on_admin_request;
         hc.user = fleet;
+        if (cfg->max_connections) {
+            hc.max_connections = cfg->max_connections;
+            hc.max_connections_per_peer = cfg->max_connections_per_peer;
+        }
         if ((rc = kvr_http_server_create(loop, &hc, &fleet->admin)) < 0) {
             KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", cfg->host,
                       cfg->admin_port, uv_strerror(rc));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/sim/sim.h"
+#include "common/http_server.h"
 #include "common/log.h"
 #include "common/options.h"
 
@@ -52,6 +53,13 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, cfg.admin_port, "admin-port", "P", NULL, 1, 65535,
                     "extra fleet-wide admin server (/admin/fault?engine=i|all, /admin/state); it stays up while "
                     "engines crash (default off)"),
+    KVR_OPT_ROW_U64(T, cfg.max_connections, "max-connections", "N", "4096", 1,
+                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "connections open at once per engine; more are accepted and closed"),
+    KVR_OPT_ROW_U64(T, cfg.max_connections_per_peer, "max-connections-per-peer", "N", "2048", 0,
+                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+                    "connections open at once per engine from one IP address (a router is one address); "
+                    "0 = no per-address limit"),
     KVR_OPT_ROW_HEADING("\nEngine model (per engine; see bench/sim/README.md for why these defaults):"),
     KVR_OPT_ROW_U64(T, cfg.params.max_running, "max-running", "N", "64", 1, 1u << 20,
                     "batch slots, continuous batching"),
@@ -157,6 +165,8 @@ int main(int argc, char **argv)
         cfg.fault_engines = fault_engines;
     }
     kvr_log_init("kvroute-sim", level);
+    kvr_http_raise_fd_limit((uint64_t)cfg.max_connections * (uint64_t)(cfg.engines + (cfg.admin_port > 0)),
+                            NULL);
     /* libuv writes with writev: a second write to a connection the client has reset raises
      * SIGPIPE, which would end the whole fleet without a word. EPIPE is handled per connection. */
     signal(SIGPIPE, SIG_IGN);

@@ -175,6 +175,8 @@ static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
         kvr_prom_sample(w, "vllm:cache_config_info", l, 4, 1);
     }
     free(labels);
+    if (e->server) /* the engine's own HTTP server: refusals and paused connections */
+        kvr_http_server_write_metrics(e->server, w, "kvroute_sim");
     return kvr_buf_release(&out, len);
 }
 
@@ -222,6 +224,8 @@ static char *render_sglang(kvr_sim_engine_t *e, size_t *len)
     histogram(w, e, "sglang:e2e_request_latency_seconds",
               "Histogram of End-to-end request latency in seconds", true, labels);
     free(labels);
+    if (e->server) /* the engine's own HTTP server: refusals and paused connections */
+        kvr_http_server_write_metrics(e->server, w, "kvroute_sim");
     return kvr_buf_release(&out, len);
 }
 

@@ -49,6 +49,8 @@ typedef struct kvr_sim_config_s {
     uint32_t push_interval_ms;  /* at most one frame per engine per interval */
     uint32_t push_idle_ms;      /* frame cadence while idle */
     int admin_port;             /* fleet-wide admin server, 0 = none */
+    uint32_t max_connections;   /* per engine (and admin) server: connections open at once */
+    uint32_t max_connections_per_peer; /* ... from one address; 0 = no per-address limit */
     kvr_sim_faults_t faults;    /* initial faults of the engines selected by fault_engines */
     const bool *fault_engines;  /* engines[i] gets faults (and crash_after_ms); NULL = all */
     uint32_t crash_after_ms;    /* crash those engines after this long; 0 = never */

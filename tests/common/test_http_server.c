@@ -48,8 +48,16 @@ static atomic_int adopt_rc;
 static atomic_int adopts;
 static atomic_int hangs;
 static atomic_int bigs;
+static atomic_int blobs;
+static atomic_size_t probed_queued;
+static atomic_size_t probed_paused;
+static atomic_ullong probed_pauses;
+static atomic_ullong probed_output_timeouts;
+static atomic_ullong probed_refused_total;
+static atomic_ullong probed_refused_peer;
 
 #define BIG_CHUNK (128 * 1024)
+#define BLOB_BYTES (16 * 1024)
 #define BIG_CHUNKS 64
 
 /* ---- handlers ---- */
@@ -156,6 +164,14 @@ static void on_request(kvr_http_req_t *req, void *user)
         atomic_fetch_add(&bigs, 1);
         /* Ends once the client has taken everything: the router's backpressure pattern. */
         kvr_http_req_on_drain(req, big_drained, NULL);
+    } else if (strcmp(path, "/blob") == 0) {
+        static char blob[BLOB_BYTES];
+        memset(blob, 'b', sizeof blob);
+        char tag[32];
+        kvr_http_req_query_param(req, "tag", tag, sizeof tag);
+        kvr_http_header_t extra[] = {{"X-Tag", tag}};
+        atomic_fetch_add(&blobs, 1);
+        kvr_http_respond(req, 200, "application/octet-stream", extra, 1, blob, sizeof blob);
     } else if (strcmp(path, "/hang") == 0) {
         kvr_http_req_on_abort(req, hang_abort, NULL);
         atomic_fetch_add(&hangs, 1);
@@ -205,6 +221,14 @@ static void probe_cb(uv_async_t *a)
     (void)a;
     atomic_store(&probed_connections, kvr_http_server_connections(server));
     atomic_store(&probed_bytes, kvr_http_server_connection_bytes(server));
+    kvr_http_server_stats_t st;
+    kvr_http_server_stats(server, &st);
+    atomic_store(&probed_queued, st.queued_bytes);
+    atomic_store(&probed_paused, st.paused_connections);
+    atomic_store(&probed_pauses, st.output_pauses);
+    atomic_store(&probed_output_timeouts, st.output_timeouts);
+    atomic_store(&probed_refused_total, st.refused_max_connections);
+    atomic_store(&probed_refused_peer, st.refused_per_peer);
     atomic_fetch_add(&probes, 1);
 }
 
@@ -973,4 +997,313 @@ Test(http_server, error_json_escapes_and_picks_type)
     cr_assert_gt(kvr_http_error_json(out, sizeof out, 429, NULL, "slow down"), 0);
     cr_assert(strstr(out, "rate_limit_error"));
     cr_assert_eq(kvr_http_error_json(out, 8, 400, NULL, "too long for this"), -ENOSPC);
+}
+
+/* ---- empty header values ---- */
+
+Test(http_server, empty_header_value_is_accepted, .timeout = 10.)
+{
+    start(NULL);
+    int fd = client();
+    char buf[4096];
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Request-Id: after\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "%s", buf);
+    cr_assert(strstr(buf, "X-Request-ID: after\r\n"), "%s", buf);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id:   \r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "%s", buf);
+    cr_assert(strstr(buf, "X-Request-ID: \r\n"), "an empty value is present and empty: %s", buf);
+    close(fd);
+
+    /* The line break of the empty value at the end of one read, the next line in another. */
+    fd = client();
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    size_t idle = probe_when_open(1);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Empty:\r\n");
+    wait_server_read_part(idle);
+    send_str(fd, "X-Request-Id: split\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 200, "%s", buf);
+    cr_assert(strstr(buf, "X-Request-ID: split\r\n"), "%s", buf);
+    close(fd);
+
+    /* A continuation of an empty value is still folding. */
+    fd = client();
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    idle = probe_when_open(1);
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Empty:\r\n");
+    wait_server_read_part(idle);
+    send_str(fd, " folded\r\n\r\n");
+    cr_assert_eq(read_response(fd, buf, sizeof buf), 400, "%s", buf);
+    cr_assert(strstr(buf, "folding"), "%s", buf);
+    close(fd);
+    stop();
+}
+
+/* ---- output backpressure ---- */
+
+#define PIPELINED_BLOBS 200
+
+/* A socketpair served by the server, with small kernel buffers so that what
+ * the client does not read stays in the server's own queue. */
+static int small_buffer_pair(void)
+{
+    int sv[2];
+    cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    int small = 4096;
+    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    struct timeval tv = {.tv_sec = 3};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    cr_assert_eq(adopt(sv[1]), 0);
+    return sv[0];
+}
+
+static void send_pipelined_blobs(int fd)
+{
+    static char reqs[PIPELINED_BLOBS * 64];
+    size_t len = 0;
+    for (int i = 0; i < PIPELINED_BLOBS; i++)
+        len += (size_t)snprintf(reqs + len, sizeof reqs - len,
+                                "GET /blob?tag=%d HTTP/1.1\r\nHost: x\r\n\r\n", i);
+    send_all(fd, reqs, len);
+}
+
+/* Probes until the server paused the connection or answered every request. */
+static void wait_paused_or_served(void)
+{
+    uint64_t deadline = monotonic_ms() + 10000;
+    for (;;) {
+        probe_bytes();
+        if (atomic_load(&probed_paused) == 1 || atomic_load(&blobs) == PIPELINED_BLOBS)
+            return;
+        if (monotonic_ms() >= deadline)
+            cr_assert_fail("neither paused nor done: %d answered", atomic_load(&blobs));
+        usleep(1000);
+    }
+}
+
+Test(http_server, pipelined_requests_wait_while_the_client_does_not_read, .timeout = 20.)
+{
+    start(NULL);
+    int fd = small_buffer_pair();
+    send_pipelined_blobs(fd);
+    wait_paused_or_served();
+    size_t one_response = BLOB_BYTES + 512;
+    cr_assert_leq(atomic_load(&probed_queued), KVR_HTTP_MAX_QUEUED_OUTPUT + one_response,
+                  "%zu response bytes queued for a client that reads nothing (%d of %d answered)",
+                  atomic_load(&probed_queued), atomic_load(&blobs), PIPELINED_BLOBS);
+    cr_assert_lt(atomic_load(&blobs), PIPELINED_BLOBS, "requests wait instead of being answered");
+    cr_assert_eq(atomic_load(&probed_paused), 1);
+
+    /* Everything arrives, complete and in order, once the client reads. */
+    size_t cap = (size_t)PIPELINED_BLOBS * (BLOB_BYTES + 512);
+    char *all = malloc(cap + 1);
+    size_t len = 0, at = 0;
+    int complete = 0;
+    while (complete < PIPELINED_BLOBS) {
+        all[len] = '\0';
+        char *end = len > at ? strstr(all + at, "\r\n\r\n") : NULL;
+        const char *cl = end ? strcasestr(all + at, "content-length:") : NULL;
+        if (end && cl && cl < end && len >= (size_t)(end + 4 - all) + strtoul(cl + 15, NULL, 10)) {
+            char tag[32];
+            snprintf(tag, sizeof tag, "X-Tag: %d\r\n", complete);
+            cr_assert_eq(strncmp(all + at, "HTTP/1.1 200 ", 13), 0, "response %d", complete);
+            char *tag_at = strstr(all + at, tag);
+            cr_assert(tag_at && tag_at < end, "response %d in order", complete);
+            size_t body = strtoul(cl + 15, NULL, 10);
+            cr_assert_eq(body, BLOB_BYTES, "response %d complete", complete);
+            at = (size_t)(end + 4 - all) + body;
+            complete++;
+            continue;
+        }
+        cr_assert_lt(len, cap, "more bytes than %d responses", PIPELINED_BLOBS);
+        ssize_t n = recv(fd, all + len, cap - len, 0);
+        cr_assert_gt(n, 0, "response %d: %s", complete, n < 0 ? strerror(errno) : "closed");
+        len += (size_t)n;
+    }
+    cr_assert_eq(at, len, "nothing after the last response");
+    free(all);
+    probe_bytes();
+    cr_assert_geq(atomic_load(&probed_pauses), 1);
+    cr_assert_eq(atomic_load(&probed_paused), 0, "resumed once drained");
+    cr_assert_eq(atomic_load(&probed_queued), 0);
+    close(fd);
+    stop();
+}
+
+Test(http_server, paused_client_that_never_reads_is_closed_after_the_idle_timeout, .timeout = 20.)
+{
+    start(short_timeouts);
+    int fd = small_buffer_pair();
+    send_pipelined_blobs(fd);
+    uint64_t deadline = monotonic_ms() + 10000;
+    while (probe_bytes(), atomic_load(&probed_output_timeouts) < 1) {
+        if (monotonic_ms() >= deadline)
+            cr_assert_fail("a paused connection was never timed out");
+        usleep(5000);
+    }
+    probe_when_open(0);
+    cr_assert_lt(atomic_load(&blobs), PIPELINED_BLOBS);
+    cr_assert_eq(atomic_load(&probed_paused), 0);
+    close(fd);
+    stop();
+}
+
+/* ---- connection limits ---- */
+
+/* A client connected from a chosen loopback address (127.0.0.0/8 is all loopback). */
+static int client_from(const char *source)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    cr_assert_geq(fd, 0);
+    struct sockaddr_in src = {.sin_family = AF_INET};
+    inet_pton(AF_INET, source, &src.sin_addr);
+    cr_assert_eq(bind(fd, (struct sockaddr *)&src, sizeof src), 0, "bind %s: %s", source,
+                 strerror(errno));
+    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&dst, sizeof dst), 0, "connect: %s",
+                 strerror(errno));
+    struct timeval tv = {.tv_sec = 3};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+}
+
+static int served(int fd)
+{
+    char buf[4096];
+    send_str(fd, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n");
+    return read_response(fd, buf, sizeof buf) == 200;
+}
+
+static void two_per_peer(kvr_http_server_config_t *cfg)
+{
+    cfg->max_connections = 16;
+    cfg->max_connections_per_peer = 2;
+}
+
+Test(http_server, one_peer_at_its_limit_does_not_lock_out_another, .timeout = 10.)
+{
+    start(two_per_peer);
+    int a1 = client_from("127.0.0.2");
+    int a2 = client_from("127.0.0.2");
+    cr_assert(served(a1));
+    cr_assert(served(a2));
+    int a3 = client_from("127.0.0.2");
+    cr_assert(peer_closed(a3), "a third connection from the same address is refused");
+    close(a3);
+    int b = client_from("127.0.0.3");
+    cr_assert(served(b), "another address is still served");
+    probe_bytes();
+    cr_assert_eq(atomic_load(&probed_refused_peer), 1);
+    cr_assert_eq(atomic_load(&probed_refused_total), 0);
+    /* A closed connection gives its place back. */
+    close(a1);
+    probe_when_open(2);
+    int a4 = client_from("127.0.0.2");
+    cr_assert(served(a4));
+    close(a4);
+    close(a2);
+    close(b);
+    stop();
+}
+
+static void one_per_peer(kvr_http_server_config_t *cfg)
+{
+    cfg->max_connections = 128;
+    cfg->max_connections_per_peer = 1;
+}
+
+#define PEERS 40
+
+/* Enough addresses that the server's table of them grows, and empties again. */
+Test(http_server, many_peers_are_counted_apart, .timeout = 20.)
+{
+    start(one_per_peer);
+    int fds[PEERS];
+    char addr[32];
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < PEERS; i++) {
+            snprintf(addr, sizeof addr, "127.0.1.%d", i + 1);
+            fds[i] = client_from(addr);
+            cr_assert(served(fds[i]), "%s round %d", addr, round);
+        }
+        for (int i = 0; i < PEERS; i++) {
+            snprintf(addr, sizeof addr, "127.0.1.%d", i + 1);
+            int again = client_from(addr);
+            cr_assert(peer_closed(again), "a second connection from %s is refused", addr);
+            close(again);
+        }
+        for (int i = 0; i < PEERS; i++)
+            close(fds[i]);
+        probe_when_open(0);
+    }
+    cr_assert_eq(atomic_load(&probed_refused_peer), 2 * PEERS);
+    stop();
+}
+
+#define REFUSALS 200
+
+/* The refusal lines in a log file, and the refusals they report. */
+static int refusal_lines(const char *path, long *reported)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char line[1024];
+    int lines = 0;
+    *reported = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *r = strstr(line, "http_connections_refused ");
+        if (!r)
+            continue;
+        lines++;
+        const char *n = strstr(r, " refused=");
+        if (n)
+            *reported += strtol(n + 9, NULL, 10);
+    }
+    fclose(f);
+    return lines;
+}
+
+Test(http_server, refusals_are_counted_and_logged_once_a_second, .timeout = 30.)
+{
+    char path[] = "/tmp/kvr_http_refusals_XXXXXX";
+    int logfd = mkstemp(path);
+    cr_assert_geq(logfd, 0);
+    int saved = dup(2);
+    dup2(logfd, 2);
+    start(one_connection);
+    int held = client();
+    cr_assert(served(held));
+    uint64_t t0 = monotonic_ms();
+    for (int i = 0; i < REFUSALS; i++) {
+        int fd = client();
+        cr_assert(peer_closed(fd), "connection %d refused", i);
+        close(fd);
+    }
+    uint64_t deadline = monotonic_ms() + 10000;
+    while (probe_bytes(), atomic_load(&probed_refused_total) < REFUSALS) {
+        cr_assert_lt(monotonic_ms(), deadline, "refusals counted: %llu",
+                     (unsigned long long)atomic_load(&probed_refused_total));
+        usleep(1000);
+    }
+    cr_assert_eq(atomic_load(&probed_refused_total), REFUSALS);
+    /* The last line, written once its second is over, brings the total up to every refusal. */
+    long reported = 0;
+    int lines = 0;
+    while ((lines = refusal_lines(path, &reported)), reported < REFUSALS) {
+        cr_assert_lt(monotonic_ms(), deadline, "log lines report %ld refusals", reported);
+        usleep(5000);
+    }
+    uint64_t elapsed_ms = monotonic_ms() - t0;
+    dup2(saved, 2);
+    close(saved);
+    close(logfd);
+    unlink(path);
+    cr_assert_eq(reported, REFUSALS);
+    cr_assert_geq(lines, 1);
+    cr_assert_leq((uint64_t)lines, elapsed_ms / 1000 + 1, "%d lines in %llu ms", lines,
+                  (unsigned long long)elapsed_ms);
+    close(held);
+    stop();
 }

@@ -12,8 +12,9 @@
  *
  * Handlers cover every way a request ends: whole responses, chunked and
  * Content-Length streams (a short one too), by-reference writes, an error
- * with extra headers, abandon, and an answer deferred to the next loop
- * iteration, so pipelined bytes wait behind a request in flight.
+ * with extra headers, abandon, an answer deferred to the next loop
+ * iteration, so pipelined bytes wait behind a request in flight, and one
+ * larger than KVR_HTTP_MAX_QUEUED_OUTPUT, so they wait for the output too.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -116,6 +117,11 @@ static void on_request(kvr_http_req_t *req, void *user)
         d->timer.data = d;
         kvr_http_req_on_abort(req, deferred_abort, d);
         uv_timer_start(&d->timer, deferred_fire, 0, 0);
+    } else if (strcmp(path, "/big") == 0) {
+        /* Larger than the output bound: pipelined requests behind it wait for the drain. */
+        static char big[KVR_HTTP_MAX_QUEUED_OUTPUT + 4096];
+        memset(big, 'b', sizeof big);
+        kvr_http_respond(req, 200, "application/octet-stream", NULL, 0, big, sizeof big);
     } else if (strcmp(path, "/abandon") == 0) {
         kvr_http_req_abandon(req);
     } else if (strcmp(path, "/error") == 0) {
