@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "common/json_strict.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json_text.h"
+#include "common/xmalloc.h"
+
+static void push(const cJSON ***list, size_t *n, const cJSON *node)
+{
+    /* Powers of two: the list grows by doubling. */
+    if ((*n & (*n - 1)) == 0)
+        *list = kvr_xrealloc((void *)*list, (*n ? *n * 2 : 1) * sizeof **list);
+    (*list)[(*n)++] = node;
+}
+
+static bool has_escaped_nul(const char *p, const char *end)
+{
+    static const char esc[] = "\\u0000";
+    for (; (size_t)(end - p) >= sizeof esc - 1; p++) {
+        p = memchr(p, '\\', (size_t)(end - p));
+        if (!p || (size_t)(end - p) < sizeof esc - 1)
+            return false;
+        if (memcmp(p, esc, sizeof esc - 1) == 0)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * The numbers, in text order, of the strings (keys included) that decode
+ * to a U+0000. cJSON builds its tree in text order, key before value, so
+ * counting strings along the tree finds the same ones.
+ */
+static size_t nul_string_numbers(const char *p, const char *end, size_t **out)
+{
+    size_t n = 0, number = 0;
+    *out = NULL;
+    while ((p = memchr(p, '"', (size_t)(end - p))) != NULL) {
+        bool nul = false;
+        for (p++; p < end && *p != '"';) {
+            if (*p != '\\') {
+                p++;
+                continue;
+            }
+            if (end - p >= 6 && p[1] == 'u' && memcmp(p + 2, "0000", 4) == 0)
+                nul = true;
+            p += end - p >= 2 && p[1] == 'u' ? 6 : 2;
+        }
+        if (p >= end)
+            break;
+        p++;
+        if (nul) {
+            if ((n & (n - 1)) == 0)
+                *out = kvr_xrealloc(*out, (n ? n * 2 : 1) * sizeof **out);
+            (*out)[n++] = number;
+        }
+        number++;
+    }
+    return n;
+}
+
+typedef struct walk_s {
+    kvr_json_strict_t *s;
+    const size_t *numbers;
+    size_t n, next, count;
+} walk_t;
+
+static void count_string(walk_t *w, const cJSON *node, bool key)
+{
+    if (w->next < w->n && w->numbers[w->next] == w->count) {
+        if (key)
+            push(&w->s->nul_keys, &w->s->n_nul_keys, node);
+        else
+            push(&w->s->nul_strings, &w->s->n_nul_strings, node);
+        w->next++;
+    }
+    w->count++;
+}
+
+static void walk(walk_t *w, const cJSON *node)
+{
+    if (cJSON_IsString(node)) {
+        count_string(w, node, false);
+        return;
+    }
+    if (!cJSON_IsArray(node) && !cJSON_IsObject(node))
+        return;
+    bool object = cJSON_IsObject(node);
+    /* Depth is bounded by cJSON's nesting limit. */
+    for (const cJSON *c = node->child; c && w->next < w->n; c = c->next) {
+        if (object)
+            count_string(w, c, true);
+        walk(w, c);
+    }
+}
+
+void kvr_json_strict_init(kvr_json_strict_t *s, const cJSON *root, const char *body, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    if (!root || !body || !has_escaped_nul(body, body + len))
+        return;
+    size_t *numbers;
+    size_t n = nul_string_numbers(body, body + len, &numbers);
+    walk_t w = {.s = s, .numbers = numbers, .n = n};
+    walk(&w, root);
+    free(numbers);
+}
+
+void kvr_json_strict_close(kvr_json_strict_t *s)
+{
+    free((void *)s->nul_keys);
+    free((void *)s->nul_strings);
+    memset(s, 0, sizeof *s);
+}
+
+static bool listed(const cJSON *const *list, size_t n, const cJSON *node)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == node)
+            return true;
+    return false;
+}
+
+int kvr_json_strict_member(const kvr_json_strict_t *s, const cJSON *obj, const char *name,
+                           const cJSON **out, const char **why)
+{
+    *out = NULL;
+    if (!cJSON_IsObject(obj))
+        return 0;
+    const cJSON *found = NULL;
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        if (!c->string || strcmp(c->string, name) != 0)
+            continue;
+        if (listed(s->nul_keys, s->n_nul_keys, c)) {
+            *why = "is a key holding \\u0000";
+            return -EINVAL;
+        }
+        if (found) {
+            *why = "appears twice (JSON readers differ on which one counts)";
+            return -EINVAL;
+        }
+        found = c;
+    }
+    *out = found;
+    return 0;
+}
+
+int kvr_json_strict_string(const kvr_json_strict_t *s, const cJSON *v, bool utf8, const char **why)
+{
+    if (listed(s->nul_strings, s->n_nul_strings, v)) {
+        *why = "holds \\u0000";
+        return -EINVAL;
+    }
+    if (utf8 && cJSON_IsString(v) && v->valuestring) {
+        size_t len = strlen(v->valuestring);
+        if (kvr_json_utf8_valid_prefix(v->valuestring, len) != len) {
+            *why = "is not valid UTF-8";
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
