@@ -44,6 +44,7 @@ static size_t nul_string_numbers(const char *p, const char *end, size_t **out)
         bool nul = false;
         for (p++; p < end && *p != '"';) {
             if (*p != '\\') {
+                nul |= *p == '\0'; /* a raw NUL: cJSON copies it and its string ends there */
                 p++;
                 continue;
             }
@@ -102,7 +103,7 @@ static void walk(walk_t *w, const cJSON *node)
 void kvr_json_strict_init(kvr_json_strict_t *s, const cJSON *root, const char *body, size_t len)
 {
     memset(s, 0, sizeof *s);
-    if (!root || !body || !has_escaped_nul(body, body + len))
+    if (!root || !body || (!has_escaped_nul(body, body + len) && !memchr(body, '\0', len)))
         return;
     size_t *numbers;
     size_t n = nul_string_numbers(body, body + len, &numbers);

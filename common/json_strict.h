@@ -5,10 +5,11 @@
 /*
  * What two JSON readers can read differently, for the keys a program acts
  * on. cJSON takes the first of duplicate members where Python's json takes
- * the last, and its strings are C strings, so "m\u0000x" reads as "m" here
- * and as four characters in an engine. A key both readers must agree on is
- * looked up here: a duplicate, or a key or value holding U+0000, or bytes
- * that are not UTF-8, is reported instead of guessed at.
+ * the last, and its strings are C strings, so "m\u0000x" (or a raw NUL byte
+ * inside the quotes) reads as "m" here and as three characters in an engine.
+ * A key both readers must agree on is looked up here: a duplicate, a key or
+ * value holding U+0000, or bytes that are not UTF-8, is reported instead of
+ * guessed at.
  */
 
 #include <stdbool.h>
@@ -26,7 +27,8 @@ typedef struct kvr_json_strict_s {
 /**
  * Notes which keys and strings of root hold U+0000; root is cJSON's parse
  * of exactly [body, body + len) (trailing data already refused). Nothing is
- * allocated unless the text has a \u0000 escape; aborts on out of memory.
+ * allocated unless the text has a \u0000 escape or a raw NUL byte; aborts on
+ * out of memory.
  */
 void kvr_json_strict_init(kvr_json_strict_t *s, const struct cJSON *root, const char *body,
                           size_t len);
