@@ -100,6 +100,12 @@ static void walk(walk_t *w, const cJSON *node)
     }
 }
 
+static int compare_nodes(const void *a, const void *b)
+{
+    const cJSON *const *x = a, *const *y = b;
+    return (uintptr_t)*x < (uintptr_t)*y ? -1 : (uintptr_t)*x > (uintptr_t)*y;
+}
+
 void kvr_json_strict_init(kvr_json_strict_t *s, const cJSON *root, const char *body, size_t len)
 {
     memset(s, 0, sizeof *s);
@@ -110,6 +116,11 @@ void kvr_json_strict_init(kvr_json_strict_t *s, const cJSON *root, const char *b
     walk_t w = {.s = s, .numbers = numbers, .n = n};
     walk(&w, root);
     free(numbers);
+    /* Sorted, so that a body with many such strings costs a search per key read, not a scan. */
+    if (s->n_nul_keys > 1)
+        qsort((void *)s->nul_keys, s->n_nul_keys, sizeof *s->nul_keys, compare_nodes);
+    if (s->n_nul_strings > 1)
+        qsort((void *)s->nul_strings, s->n_nul_strings, sizeof *s->nul_strings, compare_nodes);
 }
 
 void kvr_json_strict_close(kvr_json_strict_t *s)
@@ -121,10 +132,7 @@ void kvr_json_strict_close(kvr_json_strict_t *s)
 
 static bool listed(const cJSON *const *list, size_t n, const cJSON *node)
 {
-    for (size_t i = 0; i < n; i++)
-        if (list[i] == node)
-            return true;
-    return false;
+    return n > 0 && bsearch(&node, list, n, sizeof *list, compare_nodes) != NULL;
 }
 
 int kvr_json_strict_member(const kvr_json_strict_t *s, const cJSON *obj, const char *name,

@@ -4,6 +4,7 @@
 #include <criterion/parameterized.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/prefix_hash.h"
@@ -303,4 +304,36 @@ Test(keys, a_raw_nul_inside_a_routed_string_is_a_400, .timeout = 5.)
         cr_expect_str_eq(k.model, "m");
         kvr_keys_free(&k);
     }
+}
+
+/* Many \u0000 strings the router does not read: each read key still maps to its own string. */
+Test(keys, many_nul_strings_elsewhere_leave_the_routed_keys_alone, .timeout = 5.)
+{
+    char *body = malloc(64 * 1024);
+    for (int bad_model = 0; bad_model < 2; bad_model++) {
+        size_t n = (size_t)sprintf(body, "{\"a\":[");
+        for (int i = 0; i < 500; i++)
+            n += (size_t)sprintf(body + n, "%s\"\\u0000\"", i ? "," : "");
+        n += (size_t)sprintf(body + n, "],\"messages\":[");
+        for (int i = 0; i < 200; i++)
+            n += (size_t)sprintf(body + n,
+                                 "%s{\"n\\u0000\":\"\\u0000\",\"content\":\"x\",\"k\":\"\\u0000\"}",
+                                 i ? "," : "");
+        n += (size_t)sprintf(body + n, "],\"model\":\"%s\"}", bad_model ? "m\\u0000" : "m");
+        kvr_keys_config_t cfg;
+        kvr_keys_config_defaults(&cfg);
+        kvr_route_keys_t k;
+        char err[256] = "";
+        int rc = kvr_keys_extract(&cfg, body, n, NULL, &k, err, sizeof err);
+        if (bad_model) {
+            cr_expect_eq(rc, -EINVAL);
+            cr_expect(strstr(err, "'model' holds"), "%s", err);
+            continue;
+        }
+        cr_assert_eq(rc, 0, "%s", err);
+        cr_expect_str_eq(k.model, "m");
+        cr_expect_eq(k.text_len, 200);
+        kvr_keys_free(&k);
+    }
+    free(body);
 }
