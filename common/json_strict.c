@@ -18,17 +18,15 @@ static void push(const cJSON ***list, size_t *n, const cJSON *node)
     (*list)[(*n)++] = node;
 }
 
-static bool has_escaped_nul(const char *p, const char *end)
+/*
+ * The common case, a body with neither, costs one memmem and one memchr:
+ * about an eighth of cJSON's parse of the same body (kvroute-bench-keys,
+ * strict_us); a memchr for every backslash took twice that on chat text
+ * full of \n and \".
+ */
+static bool may_hold_nul(const char *body, size_t len)
 {
-    static const char esc[] = "\\u0000";
-    for (; (size_t)(end - p) >= sizeof esc - 1; p++) {
-        p = memchr(p, '\\', (size_t)(end - p));
-        if (!p || (size_t)(end - p) < sizeof esc - 1)
-            return false;
-        if (memcmp(p, esc, sizeof esc - 1) == 0)
-            return true;
-    }
-    return false;
+    return memmem(body, len, "\\u0000", 6) != NULL || memchr(body, '\0', len) != NULL;
 }
 
 /*
@@ -109,7 +107,7 @@ static int compare_nodes(const void *a, const void *b)
 void kvr_json_strict_init(kvr_json_strict_t *s, const cJSON *root, const char *body, size_t len)
 {
     memset(s, 0, sizeof *s);
-    if (!root || !body || (!has_escaped_nul(body, body + len) && !memchr(body, '\0', len)))
+    if (!root || !body || !may_hold_nul(body, len))
         return;
     size_t *numbers;
     size_t n = nul_string_numbers(body, body + len, &numbers);
