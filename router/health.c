@@ -104,11 +104,18 @@ static void on_models(void *arg, int status, const char *body, size_t len)
         e->models_failing = true;
         return;
     }
-    if (e->models_failing)
-        KVR_INFO("engine_models_recovered engine=%s", e->id);
-    e->models_failing = false;
-    if (err[0])
-        KVR_DEBUG("engine_models_partial engine=%s note=\"%s\"", e->id, err);
+    if (rc > 0) { /* ambiguous ids dropped: the rest is used, the answer counts as failing */
+        e->models_failures_total++;
+        if (!e->models_failing)
+            KVR_WARN("engine_models_failed engine=%s error=\"%s\"", e->id, err);
+        e->models_failing = true;
+    } else {
+        if (e->models_failing)
+            KVR_INFO("engine_models_recovered engine=%s", e->id);
+        e->models_failing = false;
+        if (err[0])
+            KVR_DEBUG("engine_models_partial engine=%s note=\"%s\"", e->id, err);
+    }
     if (!kvr_model_list_equal(&e->models, &list)) {
         kvr_model_list_move(&e->models, &list);
         KVR_INFO("engine_models engine=%s n=%zu models=\"%s\"", e->id, e->models.n,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/json_strict.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
 
@@ -122,50 +123,98 @@ static bool is_string(const cJSON *v)
     return cJSON_IsString(v) && v->valuestring;
 }
 
-static void append_string(kvr_buf_t *b, const cJSON *v)
-{
-    kvr_buf_append_str(b, v->valuestring);
-}
+/* One body's parse, with what the error message needs. */
+typedef struct body_s {
+    kvr_json_strict_t strict;
+    char *err;
+    size_t err_len;
+} body_t;
 
-/* Content is a string, or an array of parts of which the text parts count. */
-static int append_content(kvr_buf_t *b, const cJSON *content)
+/*
+ * A member the router routes on. The engine reads the body too, and a
+ * member two readers could take differently (a duplicate, a key holding
+ * \u0000) is a 400, never a guess at what the engine will read.
+ */
+static int member(body_t *b, const cJSON *obj, const char *name, const char *path,
+                  const cJSON **out)
 {
-    if (is_string(content)) {
-        append_string(b, content);
-        return 0;
-    }
-    if (!content || cJSON_IsNull(content))
-        return 0; /* assistant messages that only carry tool calls */
-    if (!cJSON_IsArray(content))
+    const char *why = "";
+    if (kvr_json_strict_member(&b->strict, obj, name, out, &why) < 0) {
+        snprintf(b->err, b->err_len, "ambiguous body: '%s' %s", path, why);
         return -EINVAL;
-    const cJSON *part;
-    cJSON_ArrayForEach(part, content) {
-        if (!cJSON_IsObject(part))
-            return -EINVAL;
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
-        if (is_string(text))
-            append_string(b, text);
     }
     return 0;
 }
 
-static int append_messages(kvr_buf_t *b, const cJSON *messages, char *err, size_t err_len)
+/* A string routed on: cJSON's C string stops at a \u0000 the engine would read past. */
+static int clean_string(body_t *b, const cJSON *v, bool utf8, const char *path)
+{
+    const char *why = "";
+    if (kvr_json_strict_string(&b->strict, v, utf8, &why) < 0) {
+        snprintf(b->err, b->err_len, "ambiguous body: '%s' %s", path, why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int append_string(body_t *b, kvr_buf_t *text, const cJSON *v, const char *path)
+{
+    if (clean_string(b, v, false, path) < 0)
+        return -EINVAL;
+    kvr_buf_append_str(text, v->valuestring);
+    return 0;
+}
+
+/* Content is a string, or an array of parts of which the text parts count. */
+static int append_content(body_t *b, kvr_buf_t *text, const cJSON *content, size_t i)
+{
+    char path[80];
+    snprintf(path, sizeof path, "messages[%zu].content", i);
+    if (is_string(content))
+        return append_string(b, text, content, path);
+    if (!content || cJSON_IsNull(content))
+        return 0; /* assistant messages that only carry tool calls */
+    if (!cJSON_IsArray(content))
+        goto fail_type;
+    size_t k = 0;
+    const cJSON *part;
+    cJSON_ArrayForEach(part, content) {
+        if (!cJSON_IsObject(part))
+            goto fail_type;
+        snprintf(path, sizeof path, "messages[%zu].content[%zu].text", i, k);
+        const cJSON *part_text;
+        if (member(b, part, "text", path, &part_text) < 0)
+            return -EINVAL;
+        if (is_string(part_text) && append_string(b, text, part_text, path) < 0)
+            return -EINVAL;
+        k++;
+    }
+    return 0;
+fail_type:
+    snprintf(b->err, b->err_len, "'messages[%zu].content' must be a string or an array of parts",
+             i);
+    return -EINVAL;
+}
+
+static int append_messages(body_t *b, kvr_buf_t *text, const cJSON *messages)
 {
     if (!cJSON_IsArray(messages)) {
-        snprintf(err, err_len, "'messages' must be an array");
+        snprintf(b->err, b->err_len, "'messages' must be an array");
         return -EINVAL;
     }
     size_t i = 0;
     const cJSON *msg;
     cJSON_ArrayForEach(msg, messages) {
         if (!cJSON_IsObject(msg)) {
-            snprintf(err, err_len, "'messages[%zu]' must be an object", i);
+            snprintf(b->err, b->err_len, "'messages[%zu]' must be an object", i);
             return -EINVAL;
         }
-        if (append_content(b, cJSON_GetObjectItemCaseSensitive(msg, "content")) < 0) {
-            snprintf(err, err_len, "'messages[%zu].content' must be a string or an array of parts", i);
+        char path[48];
+        snprintf(path, sizeof path, "messages[%zu].content", i);
+        const cJSON *content;
+        if (member(b, msg, "content", path, &content) < 0 ||
+            append_content(b, text, content, i) < 0)
             return -EINVAL;
-        }
         i++;
     }
     return 0;
@@ -173,25 +222,28 @@ static int append_messages(kvr_buf_t *b, const cJSON *messages, char *err, size_
 
 /* prompt (completions) or text (SGLang /generate): a string or an array of strings;
  * token-id arrays carry no text to hash and are skipped. */
-static int append_prompt(kvr_buf_t *b, const cJSON *prompt, const char *name, char *err, size_t err_len)
+static int append_prompt(body_t *b, kvr_buf_t *text, const cJSON *prompt, const char *name)
 {
-    if (is_string(prompt)) {
-        append_string(b, prompt);
-        return 0;
-    }
+    if (is_string(prompt))
+        return append_string(b, text, prompt, name);
     if (cJSON_IsArray(prompt)) {
+        size_t i = 0;
         const cJSON *item;
         cJSON_ArrayForEach(item, prompt) {
-            if (is_string(item))
-                append_string(b, item);
-            else if (!cJSON_IsNumber(item) && !cJSON_IsArray(item)) {
-                snprintf(err, err_len, "'%s' must be a string or an array of strings or tokens", name);
+            char path[48];
+            snprintf(path, sizeof path, "%s[%zu]", name, i++);
+            if (is_string(item)) {
+                if (append_string(b, text, item, path) < 0)
+                    return -EINVAL;
+            } else if (!cJSON_IsNumber(item) && !cJSON_IsArray(item)) {
+                snprintf(b->err, b->err_len,
+                         "'%s' must be a string or an array of strings or tokens", name);
                 return -EINVAL;
             }
         }
         return 0;
     }
-    snprintf(err, err_len, "'%s' must be a string or an array", name);
+    snprintf(b->err, b->err_len, "'%s' must be a string or an array", name);
     return -EINVAL;
 }
 
@@ -223,9 +275,11 @@ static bool whole_number_id(double d, long long *out)
     return true;
 }
 
-static int find_session(const kvr_keys_config_t *cfg, const cJSON *root, const char *header_session,
-                        kvr_route_keys_t *out, char *err, size_t err_len)
+static int find_session(const kvr_keys_config_t *cfg, body_t *b, const cJSON *root,
+                        const char *header_session, kvr_route_keys_t *out)
 {
+    char *err = b->err;
+    size_t err_len = b->err_len;
     for (size_t i = 0; i < cfg->n_order; i++) {
         int rc = 1;
         if (cfg->order[i] == KVR_SESSION_SRC_HEADER) {
@@ -233,8 +287,12 @@ static int find_session(const kvr_keys_config_t *cfg, const cJSON *root, const c
                 rc = take_session(out, header_session, strlen(header_session), err, err_len);
         } else {
             const char *field = cfg->order[i] == KVR_SESSION_SRC_USER ? "user" : "session_id";
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, field);
+            const cJSON *v;
+            if (member(b, root, field, field, &v) < 0)
+                return -EINVAL;
             if (is_string(v)) {
+                if (clean_string(b, v, true, field) < 0)
+                    return -EINVAL;
                 rc = take_session(out, v->valuestring, strlen(v->valuestring), err, err_len);
             } else if (cJSON_IsNumber(v)) {
                 long long id;
@@ -262,16 +320,25 @@ static uint32_t positive_u32(const cJSON *v)
     return v->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)v->valuedouble;
 }
 
-static uint32_t get_max_tokens(const cJSON *root)
+static int get_max_tokens(body_t *b, const cJSON *root, uint32_t *out)
 {
-    uint32_t n = positive_u32(cJSON_GetObjectItemCaseSensitive(root, "max_completion_tokens"));
-    if (!n)
-        n = positive_u32(cJSON_GetObjectItemCaseSensitive(root, "max_tokens"));
+    const cJSON *v, *sp;
+    if (member(b, root, "max_completion_tokens", "max_completion_tokens", &v) < 0)
+        return -EINVAL;
+    uint32_t n = positive_u32(v);
     if (!n) {
-        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(root, "sampling_params");
-        n = positive_u32(cJSON_GetObjectItemCaseSensitive(sp, "max_new_tokens"));
+        if (member(b, root, "max_tokens", "max_tokens", &v) < 0)
+            return -EINVAL;
+        n = positive_u32(v);
     }
-    return n;
+    if (!n) {
+        if (member(b, root, "sampling_params", "sampling_params", &sp) < 0 ||
+            member(b, sp, "max_new_tokens", "sampling_params.max_new_tokens", &v) < 0)
+            return -EINVAL;
+        n = positive_u32(v);
+    }
+    *out = n;
+    return 0;
 }
 
 /* cJSON reports only where it stopped; line and column are what a client can act on. */
@@ -314,37 +381,47 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     }
     int rc = -EINVAL;
     kvr_buf_t text = KVR_BUF_INIT;
+    body_t b = {.err = err, .err_len = err_len};
     if (!cJSON_IsObject(root)) {
         snprintf(err, err_len, "the request body must be a JSON object");
         goto fail_root;
     }
-    const cJSON *messages = cJSON_GetObjectItemCaseSensitive(root, "messages");
-    const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(root, "prompt");
-    const cJSON *native_text = cJSON_GetObjectItemCaseSensitive(root, "text");
+    kvr_json_strict_init(&b.strict, root, body, len);
+    const cJSON *messages, *prompt, *native_text, *model, *stream;
+    if (member(&b, root, "messages", "messages", &messages) < 0 ||
+        member(&b, root, "prompt", "prompt", &prompt) < 0 ||
+        member(&b, root, "text", "text", &native_text) < 0)
+        goto fail_text;
     if (messages)
-        rc = append_messages(&text, messages, err, err_len);
+        rc = append_messages(&b, &text, messages);
     else if (prompt)
-        rc = append_prompt(&text, prompt, "prompt", err, err_len);
+        rc = append_prompt(&b, &text, prompt, "prompt");
     else if (native_text)
-        rc = append_prompt(&text, native_text, "text", err, err_len);
+        rc = append_prompt(&b, &text, native_text, "text");
     else
         rc = 0; /* nothing to hash: the engine will judge the request */
     if (rc < 0)
         goto fail_text;
-    rc = find_session(cfg, root, header_session, out, err, err_len);
+    rc = find_session(cfg, &b, root, header_session, out);
     if (rc < 0)
         goto fail_text;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    rc = -EINVAL;
+    if (member(&b, root, "model", "model", &model) < 0)
+        goto fail_text;
     if (model && !cJSON_IsNull(model)) {
         if (!cJSON_IsString(model) || !model->valuestring[0]) {
             snprintf(err, err_len, "\"model\" must be a non-empty string");
-            rc = -EINVAL;
             goto fail_text;
         }
+        if (clean_string(&b, model, true, "model") < 0)
+            goto fail_text;
         out->model = kvr_xstrdup(model->valuestring);
     }
-    out->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "stream"));
-    out->max_tokens = get_max_tokens(root);
+    if (member(&b, root, "stream", "stream", &stream) < 0 ||
+        get_max_tokens(&b, root, &out->max_tokens) < 0)
+        goto fail_text;
+    out->stream = cJSON_IsTrue(stream);
+    kvr_json_strict_close(&b.strict);
     cJSON_Delete(root);
 
     out->text = kvr_buf_release(&text, &out->text_len);
@@ -356,6 +433,7 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
     return 0;
 
 fail_text:
+    kvr_json_strict_close(&b.strict);
     kvr_buf_close(&text);
     free(out->session_id);
     out->session_id = NULL;

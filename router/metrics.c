@@ -377,9 +377,9 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
         char safe[KVR_MODEL_SAFE_MAX];
         cJSON_AddItemToArray(models, cJSON_CreateString(kvr_model_name_safe(e->models.names[k], safe, sizeof safe)));
     }
-    cJSON_AddNumberToObject(o, "consecutive_failures", (int)e->consecutive_failures);
+    cJSON_AddNumberToObject(o, "consecutive_failures", (double)e->consecutive_failures);
     cJSON *shadow = cJSON_AddObjectToObject(o, "shadow");
-    cJSON_AddNumberToObject(shadow, "requests", (int)v->shadow_requests);
+    cJSON_AddNumberToObject(shadow, "requests", (double)v->shadow_requests);
     cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
     cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
     cJSON *eff = cJSON_AddObjectToObject(o, "eff");
@@ -391,8 +391,8 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     cJSON_AddNumberToObject(o, "dispatched", (double)e->dispatched_total);
     cJSON_AddNumberToObject(o, "failures", (double)e->failures_total);
     cJSON *upstream = cJSON_AddObjectToObject(o, "upstream");
-    cJSON_AddNumberToObject(upstream, "idle", (int)idle);
-    cJSON_AddNumberToObject(upstream, "busy", (int)busy);
+    cJSON_AddNumberToObject(upstream, "idle", (double)idle);
+    cJSON_AddNumberToObject(upstream, "busy", (double)busy);
     if (v->feed_fresh) {
         cJSON *real = cJSON_AddObjectToObject(o, "real");
         cJSON_AddNumberToObject(real, "running", (double)v->real_running);

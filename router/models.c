@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_strict.h"
 #include "common/json_text.h"
 
 void kvr_model_list_close(kvr_model_list_t *l)
@@ -75,20 +76,33 @@ int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *
     while (end && end < body + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
         end++;
     int rc = -EINVAL;
-    const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
+    kvr_json_strict_t strict = {0};
+    const cJSON *data = NULL;
+    const char *why = "";
     if (end != body + len) {
         snprintf(err, err_len, "data after the JSON value");
+        goto done;
+    }
+    kvr_json_strict_init(&strict, doc, body, len);
+    if (kvr_json_strict_member(&strict, doc, "data", &data, &why) < 0) {
+        snprintf(err, err_len, "\"data\" %s", why);
         goto done;
     }
     if (!cJSON_IsObject(doc) || !cJSON_IsArray(data)) {
         snprintf(err, err_len, "not a model list (expected {\"data\": [...]})");
         goto done;
     }
-    size_t skipped = 0;
+    size_t skipped = 0, ambiguous = 0;
     const cJSON *model;
     cJSON_ArrayForEach(model, data)
     {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(model, "id");
+        /* An id the router and a client could read as two names is never served under either. */
+        const cJSON *id;
+        if (kvr_json_strict_member(&strict, model, "id", &id, &why) < 0 ||
+            (cJSON_IsString(id) && kvr_json_strict_string(&strict, id, true, &why) < 0)) {
+            ambiguous++;
+            continue;
+        }
         int added = cJSON_IsString(id) ? kvr_model_list_add(out, id->valuestring) : -EINVAL;
         if (added == -ENOMEM) {
             rc = -ENOMEM;
@@ -101,17 +115,26 @@ int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *
     }
     if (out->n == 0) {
         rc = -ENODATA;
-        snprintf(err, err_len, "the list names no model (%zu entries without a usable id)",
-                 skipped);
+        if (ambiguous)
+            snprintf(err, err_len,
+                     "the list names no model (%zu ambiguous ids, \"id\" %s; %zu "
+                     "entries without a usable id)",
+                     ambiguous, why, skipped);
+        else
+            snprintf(err, err_len, "the list names no model (%zu entries without a usable id)",
+                     skipped);
         goto done;
     }
-    rc = 0;
-    if (skipped)
+    rc = ambiguous ? 1 : 0;
+    if (ambiguous)
+        snprintf(err, err_len, "%zu ambiguous ids dropped (\"id\" %s)", ambiguous, why);
+    else if (skipped)
         snprintf(err, err_len, "%zu entries skipped (no usable id, or past %d models)", skipped,
                  KVR_MODELS_MAX);
     else if (err_len)
         err[0] = '\0';
 done:
+    kvr_json_strict_close(&strict);
     cJSON_Delete(doc);
     return rc;
 }

@@ -36,8 +36,11 @@ void kvr_model_list_move(kvr_model_list_t *dst, kvr_model_list_t *src);
 /**
  * Parses an OpenAI /v1/models answer ({"object":"list","data":[{"id":...}]})
  * into out (which must be empty). Entries without a usable string id are
- * skipped, names past KVR_MODELS_MAX ignored. Returns 0, -EINVAL (not such
- * a document) or -ENODATA (it lists no model), with a one-line reason in err.
+ * skipped, names past KVR_MODELS_MAX ignored. An id readers could take
+ * differently (a duplicate "id", U+0000, bytes that are not UTF-8) is
+ * dropped. Returns 0, 1 (listed, but ambiguous ids were dropped), -EINVAL
+ * (not such a document, or two "data") or -ENODATA (it lists no model), with
+ * a one-line reason in err.
  */
 int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *err,
                      size_t err_len);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json_strict.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/fetch.h"
@@ -74,6 +75,7 @@ typedef struct models_s models_t;
 typedef struct models_part_s {
     models_t *m;
     size_t i;
+    char *engine_id; /* whose last good list stands in for an answer that fails */
 } models_part_t;
 
 struct models_s {
@@ -87,6 +89,8 @@ struct models_s {
 
 static void models_free(models_t *m)
 {
+    for (size_t i = 0; i < m->n; i++)
+        free(m->parts[i].engine_id);
     cJSON_Delete(m->data);
     free(m);
 }
@@ -96,19 +100,25 @@ static int compare_model_ids(const void *a, const void *b)
     return strcmp(string_field(*(cJSON *const *)a, "id"), string_field(*(cJSON *const *)b, "id"));
 }
 
-/* Pinned models of candidate engines join the answers, as bare model objects. */
+/* An engine's known list (pinned, or learnt and kept) joins the answers, as bare model objects. */
+static void add_known_models(models_t *m, const kvr_engine_t *e)
+{
+    for (size_t k = 0; k < e->models.n; k++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!cJSON_AddStringToObject(o, "id", e->models.names[k]) ||
+            !cJSON_AddStringToObject(o, "object", "model") ||
+            !cJSON_AddStringToObject(o, "owned_by", "kvroute") || !cJSON_AddItemToArray(m->data, o))
+            cJSON_Delete(o);
+    }
+}
+
+/* Pinned models of candidate engines join the answers. */
 static void add_pinned_models(models_t *m)
 {
     for (uint32_t i = 0; i < m->r->decider.engines.n_slots; i++) {
         const kvr_engine_t *e = m->r->decider.engines.engines[i];
-        if (!kvr_engine_is_candidate(e) || !e->models_pinned)
-            continue;
-        for (size_t k = 0; k < e->models.n; k++) {
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddStringToObject(o, "id", e->models.names[k]) || !cJSON_AddStringToObject(o, "object", "model") ||
-                !cJSON_AddStringToObject(o, "owned_by", "kvroute") || !cJSON_AddItemToArray(m->data, o))
-                cJSON_Delete(o);
-        }
+        if (kvr_engine_is_candidate(e) && e->models_pinned)
+            add_known_models(m, e);
     }
 }
 
@@ -138,7 +148,10 @@ static void models_reply(models_t *m)
     if (m->data)
         add_pinned_models(m);
     if (m->answered == 0 && cJSON_GetArraySize(m->data) == 0) {
-        kvr_http_respond_error(m->req, 502, NULL, "no engine answered /v1/models", NULL, 0);
+        kvr_http_respond_error(m->req, 502, NULL,
+                               "no engine answered /v1/models with a model list, and none "
+                               "listed any before",
+                               NULL, 0);
     } else {
         cJSON *doc = cJSON_CreateObject();
         cJSON *data = unique_models(m->data);
@@ -159,19 +172,37 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
     models_part_t *part = arg;
     models_t *m = part->m;
     m->fetches[part->i] = NULL;
-    if (status >= 200 && status < 300) {
+    size_t listed = 0;
+    if (status >= 200 && status < 300 && m->data) {
         cJSON *doc = parse_object(body, len);
-        cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
-        if (cJSON_IsArray(data) && m->data) {
-            m->answered++;
-            cJSON *next;
-            for (cJSON *model = data->child; model; model = next) {
-                next = model->next;
-                if (string_field(model, "id"))
-                    cJSON_AddItemToArray(m->data, cJSON_DetachItemViaPointer(data, model));
-            }
+        kvr_json_strict_t strict;
+        kvr_json_strict_init(&strict, doc, body, len);
+        const char *why;
+        const cJSON *data = NULL;
+        if (kvr_json_strict_member(&strict, doc, "data", &data, &why) < 0 || !cJSON_IsArray(data))
+            data = NULL;
+        cJSON *next;
+        for (cJSON *model = data ? data->child : NULL; model; model = next) {
+            next = model->next;
+            /* The same rule as the engine's list (models.c): an id read two ways is left out. */
+            const cJSON *id;
+            if (kvr_json_strict_member(&strict, model, "id", &id, &why) < 0 ||
+                !cJSON_IsString(id) || !id->valuestring[0] ||
+                kvr_json_strict_string(&strict, id, true, &why) < 0)
+                continue;
+            cJSON_AddItemToArray(m->data, cJSON_DetachItemViaPointer((cJSON *)data, model));
+            listed++;
         }
+        kvr_json_strict_close(&strict);
         cJSON_Delete(doc);
+    }
+    if (listed > 0) {
+        m->answered++;
+    } else if (m->data) {
+        /* A failed or empty answer keeps the engine's last good list, as routing does. */
+        const kvr_engine_t *e = kvr_decide_find_engine(&m->r->decider, part->engine_id);
+        if (e && !e->removed && !e->models_pinned)
+            add_known_models(m, e);
     }
     if (--m->pending == 0)
         models_reply(m);
@@ -204,9 +235,15 @@ static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
         models_part_t *part = &m->parts[m->n];
         part->m = m;
         part->i = m->n;
-        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models_part, part,
-                      &m->fetches[m->n]) < 0)
+        part->engine_id = kvr_xstrdup(e->id);
+        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS,
+                      MODELS_MAX_BODY, on_models_part, part, &m->fetches[m->n]) < 0) {
+            free(part->engine_id);
+            part->engine_id = NULL;
+            if (!e->models_pinned)
+                add_known_models(m, e); /* no answer to wait for: the last good list stands in */
             continue;
+        }
         m->n++;
         m->pending++;
     }
@@ -260,15 +297,33 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
     size_t len;
     const char *body = kvr_http_req_body(req, &len);
     cJSON *doc = parse_object(body, len);
-    const char *url = string_field(doc, "url");
-    const cJSON *models = cJSON_GetObjectItemCaseSensitive(doc, "models");
+    kvr_json_strict_t strict;
+    kvr_json_strict_init(&strict, doc, body, len);
+    /* The engine's id is this URL: one that reads as another ("h:1\u0000x" as "h:1") is refused. */
+    char ambiguous[160] = "";
+    const char *why = "";
+    const cJSON *url_item = NULL, *models = NULL;
+    if (kvr_json_strict_member(&strict, doc, "url", &url_item, &why) < 0 ||
+        (cJSON_IsString(url_item) && kvr_json_strict_string(&strict, url_item, true, &why) < 0))
+        snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"url\" %s", why);
+    else if (kvr_json_strict_member(&strict, doc, "models", &models, &why) < 0)
+        snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"models\" %s", why);
+    const char *url = cJSON_IsString(url_item) ? url_item->valuestring : NULL;
     kvr_model_list_t pinned = {0};
-    const char *bad = url ? NULL : "expected a JSON body {\"url\": \"http://host:port\"[, \"models\": [\"NAME\", ...]]}";
+    const char *bad = ambiguous[0] ? ambiguous : NULL;
+    if (!bad && !url)
+        bad = "expected a JSON body {\"url\": \"http://host:port\"[, \"models\": [\"NAME\", "
+              "...]]}";
     if (!bad && models && !cJSON_IsArray(models))
         bad = "\"models\" must be an array of model names";
     const cJSON *m;
     const cJSON *list = bad ? NULL : models;
     cJSON_ArrayForEach(m, list) {
+        if (cJSON_IsString(m) && kvr_json_strict_string(&strict, m, true, &why) < 0) {
+            snprintf(ambiguous, sizeof ambiguous, "ambiguous body: a model name %s", why);
+            bad = ambiguous;
+            break;
+        }
         int added = cJSON_IsString(m) ? kvr_model_list_add(&pinned, m->valuestring) : -EINVAL;
         if (added < 0) {
             bad = added == -ENOSPC ? "too many models for one engine"
@@ -276,6 +331,7 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
             break;
         }
     }
+    kvr_json_strict_close(&strict);
     if (bad) {
         kvr_model_list_close(&pinned);
         cJSON_Delete(doc);

@@ -51,6 +51,19 @@ static void fall_back(kvr_share_t *s, int rc, const char *step, kvr_engine_table
     }
 }
 
+/*
+ * A segment refused at open or claim (foreign, another user's, writable by
+ * others, every row taken) leaves the router on its own counters as a fault
+ * of an open one does: one fallback when it starts so, not one per retry
+ * (last_error is negative only while the router is already on its own).
+ */
+static void open_failed(kvr_share_t *s, int rc, const char *step)
+{
+    if (s->last_error >= 0)
+        s->fallbacks_total++;
+    note(s, rc, step);
+}
+
 static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
 {
     if (s->open || now_ns < s->next_open_ns)
@@ -59,12 +72,12 @@ static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
     kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
     int rc = kvr_dsp_open(&s->dsp, s->name, &geo, wait_ms);
     if (rc < 0) {
-        note(s, rc, "open");
+        open_failed(s, rc, "open");
         return;
     }
     rc = kvr_dsp_claim(&s->dsp, s->label, now_ns, s->max_age_ns);
     if (rc < 0) {
-        note(s, rc, "claim");
+        open_failed(s, rc, "claim");
         kvr_dsp_close(&s->dsp);
         return;
     }

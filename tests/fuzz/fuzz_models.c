@@ -3,12 +3,14 @@
  * An engine's /v1/models answer and an engine spec on hostile bytes. The
  * first byte picks the parser: even, the rest is a /v1/models body; odd, an
  * "URL[,model=NAME]..." spec. Every name that comes out is bounded, distinct,
- * and made safe for logs and labels without a byte past its buffer.
+ * and made safe for logs and labels without a byte past its buffer; a name
+ * learnt from a list is UTF-8 (ids readers could take two ways are dropped).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "router/models.h"
 
 /* Checked in every build type: NDEBUG must not turn the oracle off. */
@@ -44,7 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[160];
     if ((data[0] & 1) == 0) {
         int rc = kvr_models_parse((const char *)data + 1, size - 1, &l, err, sizeof err);
-        REQUIRE(rc == 0 ? l.n > 0 : l.n == 0);
+        REQUIRE(rc >= 0 ? l.n > 0 : l.n == 0);
+        REQUIRE(rc <= 1);
+        /* A learnt name is one every reader reads alike: UTF-8 (and no U+0000, by construction). */
+        for (size_t i = 0; i < l.n; i++)
+            REQUIRE(kvr_json_utf8_valid_prefix(l.names[i], strlen(l.names[i])) == strlen(l.names[i]));
     } else {
         char *spec = malloc(size);
         memcpy(spec, data + 1, size - 1);

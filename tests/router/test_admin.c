@@ -127,3 +127,36 @@ Test(admin, admin_endpoints_refused_without_a_token_configured)
     cr_expect_eq(delete_engine("0", AUTH), 403);
     cr_expect_eq(listed_count(), 1);
 }
+
+/*
+ * The engine's id is its URL as given: a body read two ways (the URL cut at
+ * \u0000, two "url" keys of which cJSON takes the first and Python the
+ * last) would add an engine other than the one meant, so it is refused.
+ */
+Test(admin, post_engines_refuses_a_body_that_reads_two_ways)
+{
+    kvr_harness_start(&h, 1, admin_args);
+    static const char *const bodies[] = {
+        "{\"url\":\"http://127.0.0.1:1\\u0000x\"}",
+        "{\"url\":\"http://127.0.0.1:1\",\"url\":\"http://127.0.0.1:2\"}",
+        "{\"url\\u0000\":\"http://127.0.0.1:1\"}",
+        "{\"url\":\"http://127.0.0.1:1\",\"models\":[\"m\\u0000evil\"]}",
+        "{\"url\":\"http://127.0.0.1:1\",\"models\":[\"a\"],\"models\":[\"b\"]}",
+        "{\"url\":\"http://127.0.0.1:1\",\"models\":[\"\xff\"]}",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char *resp = NULL;
+        cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", AUTH, bodies[i], &resp, 3000), 400,
+                     "%s", bodies[i]);
+        cr_expect(resp && strstr(resp, "ambiguous body") && strstr(resp, "\"error\""),
+                  "says why, OpenAI-shaped: %s", resp ? resp : "(none)");
+        free(resp);
+    }
+    cr_expect_eq(listed_count(), 1, "no engine was added");
+    char *resp = NULL;
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", AUTH,
+                               "{\"url\":\"http://127.0.0.1:1\",\"note\":\"\\u0000\"}", &resp,
+                               3000),
+                 201, "what the router does not read may hold anything");
+    free(resp);
+}

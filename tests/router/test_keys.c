@@ -4,6 +4,7 @@
 #include <criterion/parameterized.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/prefix_hash.h"
@@ -199,4 +200,140 @@ Test(keys, other_cjson_documents_outlive_the_next_body, .timeout = 5.)
     cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(built, "id")->valuestring, "engine-1");
     cJSON_Delete(kept);
     cJSON_Delete(built);
+}
+
+/*
+ * Keys the engine reads as well: a body the router and a Python engine could
+ * read two ways (cJSON keeps the first duplicate, json.loads the last;
+ * cJSON's strings end at \u0000) is a 400 naming what is ambiguous. What the
+ * router does not route on stays the engine's business.
+ */
+typedef struct ambiguous_case_s {
+    char body[160];
+    char order[24]; /* --session-keys, "" = default */
+    int rc;
+    char expect[64]; /* rc < 0: part of the reason; rc == 0: the model ("" = none) */
+} ambiguous_case_t;
+
+static ambiguous_case_t ambiguous_cases[] = {
+    {"{\"model\":\"a\",\"model\":\"b\",\"prompt\":\"p\"}", "", -EINVAL, "'model' appears twice"},
+    {"{\"model\":\"m\\u0000x\",\"prompt\":\"p\"}", "", -EINVAL, "'model' holds \\u0000"},
+    {"{\"model\\u0000x\":\"a\",\"prompt\":\"p\"}", "", -EINVAL, "'model' is a key holding \\u0000"},
+    {"{\"model\\u0000\":\"a\",\"model\":\"b\",\"prompt\":\"p\"}", "", -EINVAL, "'model'"},
+    {"{\"model\":\"m\xff\",\"prompt\":\"p\"}", "", -EINVAL, "'model' is not valid UTF-8"},
+    {"{\"model\":\"\xc0\xaf\",\"prompt\":\"p\"}", "", -EINVAL, "'model' is not valid UTF-8"},
+    {"{\"model\":\"\\ud800\",\"prompt\":\"p\"}", "", -EINVAL,
+     "malformed JSON"}, /* lone surrogate */
+    {"{\"model\":\"\\udc00x\",\"prompt\":\"p\"}", "", -EINVAL, "malformed JSON"},
+    {"{\"prompt\":\"p\",\"session_id\":\"a\",\"session_id\":\"b\"}", "", -EINVAL,
+     "'session_id' appears twice"},
+    {"{\"prompt\":\"p\",\"session_id\":\"a\\u0000b\"}", "", -EINVAL, "'session_id' holds"},
+    {"{\"prompt\":\"p\",\"user\":\"u1\",\"user\":\"u2\"}", "", -EINVAL, "'user' appears twice"},
+    {"{\"prompt\":\"p\",\"user\":\"u\\u0000\"}", "", -EINVAL, "'user' holds"},
+    {"{\"prompt\":\"p\",\"user\":\"\xfe\"}", "", -EINVAL, "'user' is not valid UTF-8"},
+    {"{\"prompt\":\"a\",\"prompt\":\"b\"}", "", -EINVAL, "'prompt' appears twice"},
+    {"{\"prompt\":\"a\\u0000b\"}", "", -EINVAL, "'prompt' holds"},
+    {"{\"prompt\":[\"a\",\"b\\u0000\"]}", "", -EINVAL, "'prompt[1]' holds"},
+    {"{\"text\":\"a\",\"text\":\"b\"}", "", -EINVAL, "'text' appears twice"},
+    {"{\"messages\":[],\"messages\":[{\"content\":\"x\"}]}", "", -EINVAL,
+     "'messages' appears twice"},
+    {"{\"messages\":[{\"content\":\"a\",\"content\":\"b\"}]}", "", -EINVAL,
+     "'messages[0].content' appears twice"},
+    {"{\"messages\":[{\"content\":\"q\"},{\"content\":\"a\\u0000\"}]}", "", -EINVAL,
+     "'messages[1].content' holds"},
+    {"{\"messages\":[{\"content\":[{\"text\":\"a\",\"text\":\"b\"}]}]}", "", -EINVAL,
+     "'messages[0].content[0].text' appears"},
+    {"{\"messages\":[{\"content\":[{\"text\":\"x\"},{\"text\":\"\\u0000\"}]}]}", "", -EINVAL,
+     "'messages[0].content[1].text' holds"},
+    {"{\"prompt\":\"p\",\"stream\":false,\"stream\":true}", "", -EINVAL, "'stream' appears twice"},
+    {"{\"prompt\":\"p\",\"max_tokens\":1,\"max_tokens\":9}", "", -EINVAL, "'max_tokens' appears"},
+    {"{\"text\":\"p\",\"sampling_params\":{\"max_new_tokens\":1,\"max_new_tokens\":2}}", "",
+     -EINVAL, "'sampling_params.max_new_tokens'"},
+    /* Nothing to disagree on: an escaped backslash, and what is not routed on. */
+    {"{\"model\":\"m\\\\u0000x\",\"prompt\":\"p\"}", "", 0, "m\\u0000x"},
+    {"{\"x\":\"\\u0000\",\"y\":[\"\\u0000\",{\"k\\u0000\":1}],\"model\":\"m\",\"prompt\":\"p\"}",
+     "", 0, "m"},
+    {"{\"tools\":1,\"tools\":2,\"model\":\"m\",\"messages\":[{\"role\":\"u\",\"role\":\"v\",\"content\":\"x\"}]}",
+     "", 0, "m"},
+    {"{\"model\":\"caf\xc3\xa9\",\"prompt\":\"p\",\"temperature\":\"\\u0000\"}", "", 0,
+     "caf\xc3\xa9"},
+    {"{\"prompt\":\"p\",\"user\":\"a\",\"user\":\"b\"}", "header", 0, ""}, /* user is not read */
+};
+
+ParameterizedTestParameters(keys, ambiguous_routing_keys_are_a_400)
+{
+    return cr_make_param_array(ambiguous_case_t, ambiguous_cases,
+                               sizeof ambiguous_cases / sizeof ambiguous_cases[0]);
+}
+
+ParameterizedTest(ambiguous_case_t *c, keys, ambiguous_routing_keys_are_a_400, .timeout = 5.)
+{
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    if (c->order[0])
+        cr_assert_eq(kvr_keys_config_parse(&cfg, c->order), 0);
+    kvr_route_keys_t k;
+    char err[256] = "";
+    int rc = kvr_keys_extract(&cfg, c->body, strlen(c->body), NULL, &k, err, sizeof err);
+    cr_assert_eq(rc, c->rc, "body %s: rc %d (%s)", c->body, rc, err);
+    if (rc < 0) {
+        cr_assert(strstr(err, c->expect), "body %s: reason '%s', expected '%s'", c->body, err,
+                  c->expect);
+        return;
+    }
+    if (c->expect[0])
+        cr_assert_str_eq(k.model, c->expect);
+    else
+        cr_assert_null(k.model);
+    kvr_keys_free(&k);
+}
+
+/* A raw NUL byte inside a string: cJSON copies it, and its C string ends there. */
+Test(keys, a_raw_nul_inside_a_routed_string_is_a_400, .timeout = 5.)
+{
+    static const char body[] = "{\"model\":\"m\0x\",\"prompt\":\"p\"}";
+    static const char elsewhere[] = "{\"model\":\"m\",\"note\":\"a\0b\",\"prompt\":\"p\"}";
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_route_keys_t k;
+    char err[256] = "";
+    cr_assert_eq(kvr_keys_extract(&cfg, body, sizeof body - 1, NULL, &k, err, sizeof err), -EINVAL);
+    cr_expect(strstr(err, "'model' holds"), "%s", err);
+    int rc = kvr_keys_extract(&cfg, elsewhere, sizeof elsewhere - 1, NULL, &k, err, sizeof err);
+    if (rc == 0) { /* cJSON takes raw control bytes; what is not routed on is the engine's to judge */
+        cr_expect_str_eq(k.model, "m");
+        kvr_keys_free(&k);
+    }
+}
+
+/* Many \u0000 strings the router does not read: each read key still maps to its own string. */
+Test(keys, many_nul_strings_elsewhere_leave_the_routed_keys_alone, .timeout = 5.)
+{
+    char *body = malloc(64 * 1024);
+    for (int bad_model = 0; bad_model < 2; bad_model++) {
+        size_t n = (size_t)sprintf(body, "{\"a\":[");
+        for (int i = 0; i < 500; i++)
+            n += (size_t)sprintf(body + n, "%s\"\\u0000\"", i ? "," : "");
+        n += (size_t)sprintf(body + n, "],\"messages\":[");
+        for (int i = 0; i < 200; i++)
+            n += (size_t)sprintf(body + n,
+                                 "%s{\"n\\u0000\":\"\\u0000\",\"content\":\"x\",\"k\":\"\\u0000\"}",
+                                 i ? "," : "");
+        n += (size_t)sprintf(body + n, "],\"model\":\"%s\"}", bad_model ? "m\\u0000" : "m");
+        kvr_keys_config_t cfg;
+        kvr_keys_config_defaults(&cfg);
+        kvr_route_keys_t k;
+        char err[256] = "";
+        int rc = kvr_keys_extract(&cfg, body, n, NULL, &k, err, sizeof err);
+        if (bad_model) {
+            cr_expect_eq(rc, -EINVAL);
+            cr_expect(strstr(err, "'model' holds"), "%s", err);
+            continue;
+        }
+        cr_assert_eq(rc, 0, "%s", err);
+        cr_expect_str_eq(k.model, "m");
+        cr_expect_eq(k.text_len, 200);
+        kvr_keys_free(&k);
+    }
+    free(body);
 }

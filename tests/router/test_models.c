@@ -59,6 +59,45 @@ Test(models, parse, .timeout = 5.)
     }
 }
 
+/*
+ * An id two readers could take as different names (a duplicate "id",
+ * U+0000 that cJSON stops at, bytes that are not UTF-8) is dropped, never
+ * merged into the name it reads as; 1 tells the caller to count it.
+ */
+static list_case_t ambiguous_cases[] = {
+    {"{\"data\":[{\"id\":\"m\\u0000evil\"}]}", -ENODATA, NULL},
+    {"{\"data\":[{\"id\":\"a\"},{\"id\":\"m\\u0000evil\"}]}", 1, "a"},
+    {"{\"data\":[{\"id\":\"a\",\"id\":\"b\"}]}", -ENODATA, NULL},
+    {"{\"data\":[{\"id\\u0000x\":\"m\"},{\"id\":\"b\"}]}", 1, "b"},
+    {"{\"data\":[{\"id\":\"a\xff\"},{\"id\":\"b\"}]}", 1, "b"},
+    {"{\"data\":[{\"id\":\"x\"}],\"data\":[{\"id\":\"y\"}]}", -EINVAL, NULL},
+    /* not ambiguous: an escaped backslash, U+0000 outside the ids */
+    {"{\"data\":[{\"id\":\"m\\\\u0000\",\"root\":\"\\u0000\"}]}", 0, "m\\u0000"},
+};
+
+Test(models, parse_drops_ambiguous_ids, .timeout = 5.)
+{
+    for (size_t k = 0; k < sizeof ambiguous_cases / sizeof ambiguous_cases[0]; k++) {
+        const list_case_t *c = &ambiguous_cases[k];
+        kvr_model_list_t l = {0};
+        char err[160] = "";
+        int rc = kvr_models_parse(c->body, strlen(c->body), &l, err, sizeof err);
+        cr_expect_eq(rc, c->rc, "%s: rc %d (%s)", c->body, rc, err);
+        if (rc >= 0) {
+            char joined[256] = "";
+            for (size_t i = 0; i < l.n; i++)
+                snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s",
+                         i ? "," : "", l.names[i]);
+            cr_expect_str_eq(joined, c->names, "%s", c->body);
+        } else {
+            cr_expect_eq(l.n, 0);
+        }
+        if (rc != 0)
+            cr_expect_gt(strlen(err), 0, "%s: a reason for the log", c->body);
+        kvr_model_list_close(&l);
+    }
+}
+
 Test(models, parse_bounds_names_and_count, .timeout = 5.)
 {
     static char body[64 * 1024];

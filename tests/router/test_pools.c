@@ -218,18 +218,17 @@ Test(pools, unknown_model_is_openai_404_model_not_found)
     cJSON_Delete(doc);
     free(resp);
 
-    /* Odd bytes: a control character, a quote, a backslash and a byte that is not UTF-8. */
+    /* Odd bytes: a control character, a quote and a backslash (not UTF-8 is a 400, below). */
     const char *odd =
-        "{\"model\":\"a\\u0001\\\"\\\\\xff\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        "{\"model\":\"a\\u0001\\\"\\\\\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
     cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, odd, &resp, 5000), 404,
                  "%s", resp);
     doc = cJSON_Parse(kvr_test_http_body(resp));
     msg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "error"),
                                            "message");
     cr_assert(cJSON_IsString(msg), "the error is JSON: %s", resp);
-    cr_expect_str_eq(
-        msg->valuestring,
-        "The model `a\\x01\\x22\\x5c\\xff` does not exist. Served models: alpha, beta");
+    cr_expect_str_eq(msg->valuestring,
+                     "The model `a\\x01\\x22\\x5c` does not exist. Served models: alpha, beta");
     cJSON_Delete(doc);
     free(resp);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_model_not_found_total"), 2);
@@ -355,6 +354,14 @@ static void raw_teardown(void)
 
 TestSuite(pools_bad_lists, .fini = raw_teardown, .timeout = 30.);
 
+static int post_model_on(uint16_t port, const char *model, char **resp)
+{
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", model);
+    return kvr_test_http(port, "POST", "/v1/chat/completions", NULL, body, resp, 5000);
+}
+
 Test(pools_bad_lists, malformed_list_leaves_the_engine_serving_any_model)
 {
     /* Every path gets the same 200 with a truncated JSON body: health passes, /v1/models cannot parse. */
@@ -405,6 +412,96 @@ Test(pools, an_engine_that_stops_listing_keeps_its_last_list)
     cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 5000),
                  404, "%s", resp);
     free(resp);
+    /* GET /v1/models serves the list routing uses: the last good one, not a 502. */
+    cr_expect_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200, "%s",
+                 resp);
+    const char *list = kvr_test_http_body(resp);
+    cr_expect(list && strstr(list, "\"id\":\"m-0\"") && strstr(list, "\"id\":\"shared\""), "%s",
+              list ? list : resp);
+    free(resp);
+}
+
+Test(pools, v1_models_is_the_union_of_fresh_and_last_good_lists)
+{
+    kvr_harness_start(&h, 2, NULL);
+    kvr_fake_set_models(h.fleet, 0, "a-0");
+    kvr_fake_set_models(h.fleet, 1, "b-1");
+    char sample[160];
+    for (int i = 0; i < 2; i++) {
+        snprintf(sample, sizeof sample,
+                 "kvroute_engine_serves_model{engine=\"http://127.0.0.1:%u\",model=\"%c-%d\"}",
+                 kvr_fake_port(h.fleet, i), i ? 'b' : 'a', i);
+        cr_assert(kvr_harness_wait_metric(&h, sample, 1, 5000), "%s", sample);
+    }
+    /* Engine 1 now answers a list with no usable id: its last good list stands in. */
+    kvr_fake_set_models(h.fleet, 1, "");
+    snprintf(sample, sizeof sample,
+             "kvroute_engine_models_failures_total{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 1));
+    cr_assert(kvr_harness_wait_metric_reach(&h, sample, 1, 5000));
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200, "%s",
+                 resp);
+    const char *list = kvr_test_http_body(resp);
+    cr_expect(strstr(list, "\"id\":\"a-0\"") && strstr(list, "\"id\":\"b-1\""), "%s", list);
+    free(resp);
+}
+
+/*
+ * An engine's id the router would read as another name ("m\u0000evil" as
+ * "m") is dropped and counted: it never makes the engine
+ * serve "m", in routing or in GET /v1/models.
+ */
+Test(pools, an_ambiguous_id_in_an_engines_list_is_dropped_and_counted)
+{
+    const char *extra[] = {"--log-level", "info", NULL};
+    kvr_harness_start(&h, 1, extra);
+    kvr_fake_set_models(h.fleet, 0, "m-0,m\\u0000evil");
+    char sample[160], failures[160];
+    snprintf(failures, sizeof failures,
+             "kvroute_engine_models_failures_total{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
+    cr_assert(kvr_harness_wait_metric_reach(&h, failures, 1, 5000));
+    cr_expect(kvr_test_wait_file_contains(h.log_path, "ambiguous ids dropped", 5000));
+    snprintf(sample, sizeof sample, "kvroute_engine_models{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
+    cr_expect_eq(kvr_harness_metric(&h, sample), 1, "only m-0 is learnt");
+    char *resp;
+    cr_expect_eq(post_model_on(h.port, "m", &resp), 404, "%s", resp);
+    free(resp);
+    cr_expect_eq(post_model_on(h.port, "m-0", &resp), 200, "%s", resp);
+    free(resp);
+    cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200, "%s",
+                 resp);
+    const char *list = kvr_test_http_body(resp);
+    cr_expect(strstr(list, "\"id\":\"m-0\"") && !strstr(list, "\"id\":\"m\""), "%s", list);
+    free(resp);
+}
+
+/* A body whose model the router and a Python engine read differently is a 400, not a guess. */
+Test(pools, a_model_that_reads_two_ways_is_400)
+{
+    kvr_harness_start(&h, 1, NULL);
+    kvr_fake_set_models(h.fleet, 0, "m,x");
+    char sample[160];
+    snprintf(sample, sizeof sample, "kvroute_engine_models{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
+    cr_assert(kvr_harness_wait_metric(&h, sample, 2, 5000));
+    static const char *const bodies[] = {
+        "{\"model\":\"m\",\"model\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+        "{\"model\":\"m\\u0000x\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+        "{\"model\":\"m\xff\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char *resp;
+        cr_expect_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, bodies[i], &resp, 5000),
+            400, "%s: %s", bodies[i], resp);
+        cr_expect(strstr(resp, "ambiguous body: 'model'") && strstr(resp, "invalid_request_error"),
+                  "%s", resp);
+        free(resp);
+    }
+    cr_expect_eq(kvr_fake_requests(h.fleet, -1), 0, "nothing reached the engine");
 }
 
 static int post_model(const char *model, char **resp)

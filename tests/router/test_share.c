@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "shm_layout/dispatch.h"
 #include "tests/router/router_harness.h"
 #include "tests/support/proc.h"
@@ -324,6 +325,8 @@ Test(share, a_foreign_object_at_the_name_is_refused_and_the_router_routes_alone)
     call(&c);
     cr_expect_eq(c.status, 200);
     cr_expect_eq(kvr_harness_metric(&routers[0], "kvroute_share_open"), 0);
+    cr_expect_eq(kvr_harness_metric(&routers[0], "kvroute_share_fallbacks_total"), 1,
+                 "a segment refused at open is one fallback, as the README says");
     /* Left for the operator: the router never removes what it did not make. */
     struct stat st;
     char path[128];
@@ -495,4 +498,93 @@ Test(share, prefixes_an_idle_router_reads_on_its_housekeeping_tick_reach_its_ind
     int engine = -1;
     cr_assert_eq(call_long(1, &engine), 200);
     cr_expect_eq(engine, placed, "router 1 sent the prompt to engine %d, router 0 placed it on %d", engine, placed);
+}
+
+/* What is planted at the share name before the router starts; each is refused at open. */
+typedef enum { PLANT_GROUP_WRITABLE, PLANT_SYMLINK } plant_t;
+
+ParameterizedTestParameters(share, a_segment_refused_at_open_is_counted_once_as_a_fallback)
+{
+    static plant_t plants[] = {PLANT_GROUP_WRITABLE, PLANT_SYMLINK};
+    return cr_make_param_array(plant_t, plants, sizeof plants / sizeof plants[0]);
+}
+
+ParameterizedTest(plant_t *plant, share, a_segment_refused_at_open_is_counted_once_as_a_fallback)
+{
+    char path[128], target[128];
+    snprintf(path, sizeof path, "/dev/shm%s", share_name);
+    target[0] = '\0';
+    if (*plant == PLANT_GROUP_WRITABLE) {
+        int fd = shm_open(share_name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        cr_assert_geq(fd, 0);
+        cr_assert_eq(fchmod(fd, 0666), 0);
+        cr_assert_eq(ftruncate(fd, 1 << 20), 0);
+        close(fd);
+    } else {
+        kvr_test_unique_name(target, sizeof target, "/tmp/kvroute-test-share-target");
+        int fd = open(target, O_RDWR | O_CREAT | O_EXCL, 0600);
+        cr_assert_geq(fd, 0);
+        close(fd);
+        cr_assert_eq(symlink(target, path), 0);
+    }
+    start_router(0, true);
+    cr_expect(wait_log(0, "share_unavailable", 3000));
+    cr_expect(wait_metric(0, "kvroute_share_fallbacks_total", 1, 3000),
+              "refused at open: counted (got %g)",
+              kvr_harness_metric(&routers[0], "kvroute_share_fallbacks_total"));
+    cr_expect_eq(kvr_harness_metric(&routers[0], "kvroute_share_open"), 0);
+    call_t c = {.router = 0};
+    call(&c);
+    cr_expect_eq(c.status, 200);
+    struct stat st;
+    cr_expect_eq(lstat(path, &st), 0, "left for the operator");
+    if (target[0]) {
+        unlink(path);
+        unlink(target);
+    }
+}
+
+/*
+ * A peer's load that saturates an engine's 32-bit request count reads the
+ * same in /engines and /metrics: 4294967295, never a signed -1.
+ */
+Test(share, a_saturated_request_count_prints_unsigned_in_engines_and_metrics)
+{
+    start_router(0, true);
+    cr_assert(wait_metric(0, "kvroute_share_open", 1, 5000));
+    kvr_dsp_t d;
+    kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
+    cr_assert_eq(kvr_dsp_open(&d, share_name, &geo, 0), 0);
+    cr_assert_geq(kvr_dsp_claim(&d, "test-peer", kvr_clock_now_ns(), 1500 * KVR_NS_PER_MS), 0);
+    char url[64], sample[160];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(fleet, 0));
+    snprintf(sample, sizeof sample, "kvroute_engine_requests{engine=\"%s\",kind=\"shadow\"}", url);
+    uint64_t key = kvr_dsp_engine_key(url);
+    kvr_dsp_load_t load = {.in_flight = UINT64_MAX};
+    char *resp = NULL;
+    bool seen = false;
+    for (unsigned waited = 0; !seen && waited <= 5000; waited += 50) {
+        uint64_t now = kvr_clock_now_ns();
+        cr_assert_eq(kvr_dsp_publish(&d, &key, &load, 1, now), 0);
+        cr_assert_eq(kvr_dsp_heartbeat(&d, now), 0);
+        free(resp);
+        resp = NULL;
+        cr_assert_eq(kvr_test_http(routers[0].port, "GET", "/engines", NULL, NULL, &resp, 3000),
+                     200);
+        seen = kvr_harness_metric(&routers[0], sample) == 4294967295.0;
+        if (!seen)
+            kvr_test_sleep_ms(50);
+    }
+    cr_expect(seen, "the peer's load never reached %s", sample);
+    /* Read after the metric showed it: the same snapshot rule, so /engines has it too. */
+    free(resp);
+    resp = NULL;
+    cr_assert_eq(kvr_dsp_heartbeat(&d, kvr_clock_now_ns()), 0);
+    cr_assert_eq(kvr_test_http(routers[0].port, "GET", "/engines", NULL, NULL, &resp, 3000), 200);
+    const char *body = kvr_test_http_body(resp);
+    cr_expect(strstr(body, "\"shadow\":{\"requests\":4294967295"), "%s", body);
+    cr_expect(!strstr(body, "\"requests\":-1"), "%s", body);
+    free(resp);
+    kvr_dsp_release(&d);
+    kvr_dsp_close(&d);
 }
