@@ -32,7 +32,9 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM("engine", "URL[,model=NAME]...", NULL, parse_engine,
                        "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
-                       "an engine's base URL, e.g. http://10.0.0.5:8000; model=NAME pins the models it serves "
+                       "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+                       "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
+                       "slash) is the engine id. model=NAME pins the models it serves "
                        "(repeat for several), else they are learnt from its /v1/models"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
                        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),

@@ -31,8 +31,10 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
     KVR_OPT_ROW_CUSTOM("engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
                        "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
-                       "an engine by its base URL, e.g. http://10.0.0.5:8000. The URL exactly as written is the "
-                       "engine id in the segment; routers look slots up by it. vllm: scrape URL/metrics "
+                       "an engine by its base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+                       "http://10.0.0.5:8000. The normalised URL (host lower-cased, port written, no "
+                       "slash) is the engine id in the segment; routers look slots up by it. A name "
+                       "is resolved off the loop. vllm: scrape URL/metrics "
                        "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
                        "incomplete). push: frames only, no polling."),
     KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
