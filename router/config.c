@@ -13,7 +13,6 @@
 #include "common/http_server.h"
 #include "common/options.h"
 #include "router/decide.h"
-#include "router/engine_url.h"
 #include "router/models.h"
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
@@ -33,7 +32,9 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM("engine", "URL[,model=NAME]...", NULL, parse_engine,
                        "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
-                       "an engine's base URL, e.g. http://10.0.0.5:8000; model=NAME pins the models it serves "
+                       "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+                       "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
+                       "slash) is the engine id. model=NAME pins the models it serves "
                        "(repeat for several), else they are learnt from its /v1/models"),
     KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
                        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
@@ -195,25 +196,31 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *er
         snprintf(err, err_len, "--engine: more than %d engines", KVR_ROUTER_MAX_CONFIG_ENGINES);
         return -EINVAL;
     }
-    char url[KVR_SHM_ENGINE_ID_MAX + 1], other[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
-    kvr_model_list_t pinned = {0};
-    int rc = kvr_engine_spec_parse(v, url, sizeof url, &pinned, why, sizeof why);
-    kvr_model_list_close(&pinned);
+    kvr_engine_spec_t spec, other;
+    char why[160];
+    kvr_model_list_t pinned = {0}, other_pinned = {0};
+    int rc = kvr_models_parse_spec(v, &spec, &pinned, why, sizeof why);
     if (rc < 0) {
         snprintf(err, err_len, "--engine: %s in '%.200s'", why, v);
         return -EINVAL;
     }
     for (size_t i = 0; i < cfg->n_engines; i++) {
-        if (strcmp(cfg->engines[i], v) == 0)
-            return 0; /* the same engine twice is one engine */
-        if (kvr_engine_spec_parse(cfg->engines[i], other, sizeof other, &pinned, why, sizeof why) == 0 &&
-            strcmp(other, url) == 0) {
+        bool same = kvr_models_parse_spec(cfg->engines[i], &other, &other_pinned, why,
+                                          sizeof why) == 0 &&
+                    strcmp(other.url, spec.url) == 0;
+        bool same_models = same && kvr_model_list_equal(&pinned, &other_pinned);
+        kvr_model_list_close(&other_pinned);
+        if (same_models) {
             kvr_model_list_close(&pinned);
-            snprintf(err, err_len, "--engine: %.200s given twice with different models", url);
+            return 0; /* the same engine twice is one engine */
+        }
+        if (same) {
+            kvr_model_list_close(&pinned);
+            snprintf(err, err_len, "--engine: %.200s given twice with different models", spec.url);
             return -EINVAL;
         }
-        kvr_model_list_close(&pinned);
     }
+    kvr_model_list_close(&pinned);
     cfg->engines[cfg->n_engines] = strdup(v);
     if (!cfg->engines[cfg->n_engines]) {
         snprintf(err, err_len, "--engine: out of memory");
@@ -320,24 +327,20 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
     if (cfg->share_name[0] && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200))
         return kvr_opt_error(err, err_len, "share", "a name without '/' of at most 200 bytes", cfg->share_name);
+    /* Start-up resolves before the loop runs: a name that does not resolve stops it here. */
     for (size_t i = 0; i < cfg->n_engines; i++) {
-        char host[256];
+        kvr_engine_spec_t spec;
         struct sockaddr_storage addr;
         socklen_t addr_len;
-        char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+        char why[300];
         kvr_model_list_t pinned = {0};
-        int rc = kvr_engine_spec_parse(cfg->engines[i], url, sizeof url, &pinned, why, sizeof why);
+        int rc = kvr_models_parse_spec(cfg->engines[i], &spec, &pinned, why, sizeof why);
         kvr_model_list_close(&pinned);
         if (rc == 0)
-            rc = kvr_engine_parse_url(url, host, sizeof host, &addr, &addr_len);
-        if (rc == -EHOSTUNREACH) {
-            return kvr_opt_error(err, err_len, "engine", "a host that resolves", cfg->engines[i]);
-        }
-        if (rc < 0 || strlen(url) >= KVR_SHM_ENGINE_ID_MAX) {
-            char what[96];
-            snprintf(what, sizeof what, "a base URL http://HOST:PORT of at most %d bytes",
-                     KVR_SHM_ENGINE_ID_MAX - 1);
-            return kvr_opt_error(err, err_len, "engine", what, cfg->engines[i]);
+            rc = kvr_engine_spec_resolve_now(&spec, &addr, &addr_len, why, sizeof why);
+        if (rc < 0) {
+            snprintf(err, err_len, "--engine: %s in '%.200s'", why, cfg->engines[i]);
+            return -EINVAL;
         }
     }
     return 0;

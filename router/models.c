@@ -139,38 +139,28 @@ done:
     return rc;
 }
 
-int kvr_engine_spec_parse(const char *spec, char *url, size_t url_len, kvr_model_list_t *pinned,
+int kvr_models_parse_spec(const char *text, kvr_engine_spec_t *spec, kvr_model_list_t *pinned,
                           char *err, size_t err_len)
 {
-    size_t n = strcspn(spec, ",");
-    if (n == 0) {
-        snprintf(err, err_len, "empty engine URL");
-        return -EINVAL;
-    }
-    if (n >= url_len) {
-        snprintf(err, err_len, "engine URL too long");
-        return -ENAMETOOLONG;
-    }
-    memcpy(url, spec, n);
-    url[n] = '\0';
-    for (const char *p = spec + n; *p == ',';) {
-        p++;
-        size_t opt = strcspn(p, ",");
-        static const char key[] = "model=";
+    int rc = kvr_engine_spec_parse(text, strlen(text), spec, err, err_len);
+    if (rc < 0)
+        return rc;
+    const char *cursor = spec->options;
+    kvr_engine_option_t opt;
+    while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
         char name[KVR_MODEL_NAME_MAX + 1];
-        size_t name_len = opt - (sizeof key - 1);
-        if (opt < sizeof key - 1 || strncmp(p, key, sizeof key - 1) != 0) {
+        if (!kvr_engine_option_is(&opt, "model")) {
             snprintf(err, err_len, "unknown engine option '%.*s' (expected model=NAME)",
-                     (int)(opt > 64 ? 64 : opt), p);
+                     (int)(opt.key_len > 64 ? 64 : opt.key_len), opt.key);
             goto fail;
         }
-        if (name_len == 0 || name_len > KVR_MODEL_NAME_MAX) {
+        if (opt.value_len == 0 || opt.value_len > KVR_MODEL_NAME_MAX) {
             snprintf(err, err_len, "model= needs a name of 1 to %d bytes", KVR_MODEL_NAME_MAX);
             goto fail;
         }
-        memcpy(name, p + sizeof key - 1, name_len);
-        name[name_len] = '\0';
-        int rc = kvr_model_list_add(pinned, name);
+        memcpy(name, opt.value, opt.value_len);
+        name[opt.value_len] = '\0';
+        rc = kvr_model_list_add(pinned, name);
         if (rc == -ENOSPC) {
             snprintf(err, err_len, "more than %d models for one engine", KVR_MODELS_MAX);
             goto fail;
@@ -180,9 +170,9 @@ int kvr_engine_spec_parse(const char *spec, char *url, size_t url_len, kvr_model
             kvr_model_list_close(pinned);
             return rc;
         }
-        p += opt;
     }
-    return 0;
+    if (rc == 0)
+        return 0;
 fail:
     kvr_model_list_close(pinned);
     return -EINVAL;

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/engine_spec.h"
+
 #define KVR_MODELS_MAX 64      /* models one engine is known to serve; more are ignored */
 #define KVR_MODEL_NAME_MAX 256 /* bytes of a model name; a longer one is never served */
 #define KVR_MODEL_SAFE_MAX (4 * KVR_MODEL_NAME_MAX + 1) /* kvr_model_name_safe's worst case */
@@ -46,11 +48,11 @@ int kvr_models_parse(const char *body, size_t len, kvr_model_list_t *out, char *
                      size_t err_len);
 
 /**
- * Splits an engine spec "URL[,model=NAME]..." into its URL (copied into
- * url, url_len bytes) and the pinned models (appended to pinned, which must
- * be empty). Returns 0 or -EINVAL / -ENAMETOOLONG with a one-line reason in err.
+ * Parses an engine spec "URL[,model=NAME]..." (common/engine_spec.h) into
+ * spec and its pinned models (appended to pinned, which must be empty).
+ * Returns 0 or -EINVAL / -ENAMETOOLONG with a one-line reason in err.
  */
-int kvr_engine_spec_parse(const char *spec, char *url, size_t url_len, kvr_model_list_t *pinned,
+int kvr_models_parse_spec(const char *text, kvr_engine_spec_t *spec, kvr_model_list_t *pinned,
                           char *err, size_t err_len);
 
 /**

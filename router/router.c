@@ -9,12 +9,12 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/discovery.h"
-#include "router/engine_url.h"
 #include "router/health.h"
 #include "router/proxy.h"
 #include "router/server.h"
@@ -30,38 +30,20 @@ static void set_pinned_models(kvr_engine_t *e, kvr_model_list_t *pinned)
     e->models_failing = false;
 }
 
-int kvr_router_add_engine(kvr_router_t *r, const char *spec, kvr_engine_t **out)
-{
-    char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
-    kvr_model_list_t pinned = {0};
-    int rc = kvr_engine_spec_parse(spec, url, sizeof url, &pinned, why, sizeof why);
-    if (rc < 0) {
-        KVR_WARN("engine_spec_invalid error=\"%s\"", why);
-        return rc;
-    }
-    rc = kvr_router_add_engine_models(r, url, &pinned, out);
-    kvr_model_list_close(&pinned);
-    return rc;
-}
-
 /* Engine ids become addresses here: the decision core knows them by id only. */
-int kvr_router_add_engine_models(kvr_router_t *r, const char *url, kvr_model_list_t *pinned, kvr_engine_t **out)
+static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list_t *pinned,
+                  const struct sockaddr *addr, socklen_t addr_len, kvr_engine_t **out)
 {
-    if (kvr_decide_find_engine(&r->decider, url))
+    if (kvr_decide_find_engine(&r->decider, spec->url))
         return -EEXIST;
-    char host[256];
-    struct sockaddr_storage addr;
-    socklen_t addr_len;
-    int rc = kvr_engine_parse_url(url, host, sizeof host, &addr, &addr_len);
-    if (rc < 0)
-        return rc;
     kvr_engine_t *e;
-    rc = kvr_decide_add_engine(&r->decider, url, &e);
+    int rc = kvr_decide_add_engine(&r->decider, spec->url, &e);
     if (rc < 0)
         return rc;
     if (!r->pools[e->index]) {
-        rc = kvr_upstream_pool_create(r->loop, (const struct sockaddr *)&addr, addr_len, host,
-                                      r->cfg.keepalive_per_engine, &r->upstream_requests, &r->pools[e->index]);
+        rc = kvr_upstream_pool_create(r->loop, addr, addr_len, kvr_engine_spec_authority(spec),
+                                      r->cfg.keepalive_per_engine, &r->upstream_requests,
+                                      &r->pools[e->index]);
         if (rc < 0) {
             kvr_decide_remove_engine(&r->decider, e);
             return rc;
@@ -73,6 +55,136 @@ int kvr_router_add_engine_models(kvr_router_t *r, const char *url, kvr_model_lis
     if (out)
         *out = e;
     return 0;
+}
+
+int kvr_router_add_engine(kvr_router_t *r, const char *text, kvr_engine_t **out)
+{
+    char why[300];
+    kvr_engine_spec_t spec;
+    kvr_model_list_t pinned = {0};
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    int rc = kvr_models_parse_spec(text, &spec, &pinned, why, sizeof why);
+    if (rc < 0) {
+        KVR_WARN("engine_spec_invalid error=\"%s\"", why);
+        return rc;
+    }
+    if (kvr_decide_find_engine(&r->decider, spec.url))
+        rc = -EEXIST;
+    else
+        rc = kvr_engine_spec_resolve_now(&spec, &addr, &addr_len, why, sizeof why);
+    if (rc == 0)
+        rc = add_at(r, &spec, &pinned, (const struct sockaddr *)&addr, addr_len, out);
+    else if (rc != -EEXIST)
+        KVR_WARN("engine_unresolved engine=%s error=\"%s\"", spec.url, why);
+    kvr_model_list_close(&pinned);
+    return rc;
+}
+
+/* An add waiting for its host's name on libuv's threadpool. */
+struct kvr_router_add_s {
+    uv_getaddrinfo_t req;
+    kvr_router_t *r;
+    kvr_engine_spec_t spec;
+    kvr_model_list_t pinned;
+    kvr_router_added_fn done;
+    void *arg;
+    bool from_reload;
+    bool superseded; /* a later reload or the router's stop: nothing is added */
+    struct kvr_router_add_s *next, **prev;
+};
+
+static void add_unlink(struct kvr_router_add_s *a)
+{
+    *a->prev = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
+}
+
+static void on_add_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+    struct kvr_router_add_s *a = req->data;
+    kvr_router_t *r = a->r;
+    add_unlink(a);
+    kvr_engine_t *e = NULL;
+    char why[300] = "";
+    int rc;
+    if (a->superseded) {
+        rc = -ECANCELED;
+        snprintf(why, sizeof why, "cancelled: the router stopped or a later reload replaced it");
+    } else if (status < 0 || !res) {
+        /* A name that does not exist is the caller's mistake; a resolver that fails may pass. */
+        rc = status == UV_EAI_AGAIN || status == UV_EAI_FAIL || status == UV_EAI_MEMORY
+                 ? -EAGAIN
+                 : -EHOSTUNREACH;
+        snprintf(why, sizeof why, "host %s does not resolve: %s", a->spec.host,
+                 status < 0 ? uv_strerror(status) : "no address");
+    } else {
+        rc = add_at(r, &a->spec, &a->pinned, res->ai_addr, res->ai_addrlen, &e);
+        if (rc < 0)
+            snprintf(why, sizeof why, "%s", kvr_strerror(rc));
+    }
+    uv_freeaddrinfo(res);
+    kvr_model_list_close(&a->pinned);
+    a->done(r, rc, a->spec.url, e, why, a->arg);
+    free(a);
+}
+
+void kvr_router_add_engine_async(kvr_router_t *r, const kvr_engine_spec_t *spec,
+                                 kvr_model_list_t *pinned, bool from_reload,
+                                 kvr_router_added_fn done, void *arg)
+{
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    kvr_engine_t *e = NULL;
+    int rc = kvr_decide_find_engine(&r->decider, spec->url) ? -EEXIST : 0;
+    if (rc == 0 && kvr_engine_spec_literal(spec, &addr, &addr_len) == 0)
+        rc = add_at(r, spec, pinned, (const struct sockaddr *)&addr, addr_len, &e);
+    else if (rc == 0)
+        rc = 1; /* a name: resolved below */
+    if (rc <= 0) {
+        kvr_model_list_close(pinned);
+        done(r, rc, spec->url, e, rc < 0 ? kvr_strerror(rc) : "", arg);
+        return;
+    }
+    struct kvr_router_add_s *a = kvr_xcalloc(1, sizeof *a);
+    a->r = r;
+    a->spec = *spec;
+    a->spec.options = ""; /* the text it pointed into may not outlive this call */
+    kvr_model_list_move(&a->pinned, pinned);
+    a->done = done;
+    a->arg = arg;
+    a->from_reload = from_reload;
+    a->req.data = a;
+    char port[8];
+    snprintf(port, sizeof port, "%u", (unsigned)spec->port);
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    rc = uv_getaddrinfo(r->loop, &a->req, on_add_resolved, a->spec.host, port, &hints);
+    if (rc < 0) {
+        char why[320];
+        snprintf(why, sizeof why, "cannot start resolving %s: %s", a->spec.host, uv_strerror(rc));
+        kvr_model_list_close(&a->pinned);
+        free(a);
+        done(r, -EAGAIN, spec->url, NULL, why, arg);
+        return;
+    }
+    a->next = r->adds;
+    a->prev = &r->adds;
+    if (r->adds)
+        r->adds->prev = &a->next;
+    r->adds = a;
+}
+
+/* Resolutions in flight add nothing: the reload's (a newer list replaces them) or all (stop). */
+static void adds_supersede(kvr_router_t *r, bool reload_only)
+{
+    for (struct kvr_router_add_s *a = r->adds; a; a = a->next) {
+        if (reload_only && !a->from_reload)
+            continue;
+        a->superseded = true;
+        (void)uv_cancel((uv_req_t *)&a->req); /* one already running ends by itself */
+    }
 }
 
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e)
@@ -228,10 +340,21 @@ static void on_timers_closed(kvr_router_t *r)
 void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
 {
     r->on_stopped = stopped;
+    adds_supersede(r, false);
     if (r->server)
         kvr_http_server_destroy(r->server, on_server_closed, r);
     else
         on_server_closed(r);
+}
+
+static void on_reload_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
+                            const char *why, void *arg)
+{
+    (void)r;
+    (void)e;
+    (void)arg;
+    if (status < 0 && status != -EEXIST && status != -ECANCELED)
+        KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", url, why);
 }
 
 /*
@@ -253,7 +376,7 @@ int kvr_router_reload(kvr_router_t *r)
         kvr_router_config_free(&fresh);
         return rc;
     }
-    size_t added = 0, removed = 0;
+    size_t removed = 0, resolving = 0;
     kvr_engine_table_t *t = &r->decider.engines;
     for (uint32_t i = 0; i < t->n_slots; i++) {
         kvr_engine_t *e = t->engines[i];
@@ -261,10 +384,11 @@ int kvr_router_reload(kvr_router_t *r)
             continue;
         bool keep = false;
         for (size_t j = 0; j < fresh.n_engines && !keep; j++) {
-            char url[KVR_SHM_ENGINE_ID_MAX + 1], why[160];
+            char why[160];
+            kvr_engine_spec_t spec;
             kvr_model_list_t pinned = {0};
-            keep = kvr_engine_spec_parse(fresh.engines[j], url, sizeof url, &pinned, why, sizeof why) == 0 &&
-                   strcmp(url, e->id) == 0;
+            keep = kvr_models_parse_spec(fresh.engines[j], &spec, &pinned, why, sizeof why) == 0 &&
+                   strcmp(spec.url, e->id) == 0;
             if (keep)
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
             kvr_model_list_close(&pinned);
@@ -274,17 +398,27 @@ int kvr_router_reload(kvr_router_t *r)
             removed++;
         }
     }
+    /* New engines join as their names resolve, off the loop; this list replaces an older one's. */
+    adds_supersede(r, true);
     for (size_t j = 0; j < fresh.n_engines; j++) {
-        rc = kvr_router_add_engine(r, fresh.engines[j], NULL);
-        if (rc == -EEXIST)
+        char why[160];
+        kvr_engine_spec_t spec;
+        kvr_model_list_t pinned = {0};
+        rc = kvr_models_parse_spec(fresh.engines[j], &spec, &pinned, why, sizeof why);
+        if (rc < 0) {
+            KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", fresh.engines[j], why);
             continue;
-        if (rc < 0)
-            KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", fresh.engines[j], kvr_strerror(rc));
-        else
-            added++;
+        }
+        if (kvr_decide_find_engine(&r->decider, spec.url)) {
+            kvr_model_list_close(&pinned);
+            continue;
+        }
+        resolving++;
+        kvr_router_add_engine_async(r, &spec, &pinned, true, on_reload_added, NULL);
     }
     kvr_router_config_free(&fresh);
-    KVR_INFO("reloaded config=%s added=%zu removed=%zu engines=%u", r->cfg.config_file, added, removed, t->count);
+    KVR_INFO("reloaded config=%s adding=%zu removed=%zu engines=%u", r->cfg.config_file, resolving,
+             removed, t->count);
     return 0;
 }
 

@@ -53,6 +53,7 @@ typedef struct kvr_router_s {
     struct kvr_share_s *share;                  /* --share, NULL when off */
     uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
     struct kvr_router_discovery_s *discovery;   /* --engine-dns, NULL when none */
+    struct kvr_router_add_s *adds;              /* engines waiting for their name's address */
 } kvr_router_t;
 
 /**
@@ -105,10 +106,29 @@ void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e);
 /** The first body byte of the streamed answer to req (routed as res) arrived now: tells the policy. */
 void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
                            uint64_t now_ns);
-/** Adds an engine from its spec "URL[,model=NAME]..." (start-up, admin, SIGHUP): 0 or -errno. */
+/**
+ * Adds an engine from its spec "URL[,model=NAME]...": 0 or -errno. A host
+ * name is resolved now, blocking: for start-up, before the loop runs, and
+ * for address literals (--engine-dns answers); a running router adds named
+ * engines with kvr_router_add_engine_async.
+ */
 int kvr_router_add_engine(kvr_router_t *r, const char *spec, kvr_engine_t **out);
-/** Adds the engine at url serving the pinned models (none: learnt from /v1/models); the list is moved from. */
-int kvr_router_add_engine_models(kvr_router_t *r, const char *url, kvr_model_list_t *pinned, kvr_engine_t **out);
+/**
+ * How an add ended: 0 with e, or -EEXIST, -EHOSTUNREACH (the name does not
+ * resolve), -EAGAIN (the resolver failed), -ECANCELED (the router stopped
+ * or a later reload replaced it), other -errno; why says it in one line.
+ */
+typedef void (*kvr_router_added_fn)(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
+                                    const char *why, void *arg);
+/**
+ * Adds the engine of spec serving the pinned models (moved from; none:
+ * learnt from /v1/models) once its host resolved on libuv's threadpool, so
+ * the loop never waits for a resolver; an address literal is added at once.
+ * done runs exactly once, possibly before this returns.
+ */
+void kvr_router_add_engine_async(kvr_router_t *r, const kvr_engine_spec_t *spec,
+                                 kvr_model_list_t *pinned, bool from_reload,
+                                 kvr_router_added_fn done, void *arg);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
 /** The upstream pool of engine index, or NULL. */

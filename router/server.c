@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/json_strict.h"
 #include "common/log.h"
@@ -290,6 +291,38 @@ static bool admin_allowed(kvr_router_t *r, kvr_http_req_t *req)
     return true;
 }
 
+static void on_add_aborted(kvr_http_req_t *req, void *arg)
+{
+    kvr_http_req_t **waiting = arg;
+    *waiting = NULL;
+    kvr_http_req_abandon(req);
+}
+
+static void on_engine_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
+                            const char *why, void *arg)
+{
+    (void)r;
+    kvr_http_req_t **waiting = arg;
+    kvr_http_req_t *req = *waiting;
+    free(waiting);
+    if (!req)
+        return; /* the client went away; the engine was added or not all the same */
+    if (status < 0) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "cannot add engine %s: %s", url, why);
+        int code = status == -EEXIST ? 409 : status == -EAGAIN || status == -ECANCELED ? 503 : 400;
+        kvr_http_respond_error(req, code, NULL, msg, NULL, 0);
+        return;
+    }
+    cJSON *out = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(out, "id", e->id) ||
+        !cJSON_AddNumberToObject(out, "index", (double)e->index)) {
+        cJSON_Delete(out);
+        out = NULL;
+    }
+    respond_doc(req, 201, out);
+}
+
 static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
 {
     if (!admin_allowed(r, req))
@@ -338,23 +371,22 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
         kvr_http_respond_error(req, 400, NULL, bad, NULL, 0);
         return;
     }
-    kvr_engine_t *e;
-    int rc = kvr_router_add_engine_models(r, url, &pinned, &e);
-    kvr_model_list_close(&pinned);
-    if (rc < 0) {
+    kvr_engine_spec_t spec;
+    char why[200];
+    if (kvr_engine_spec_parse_url(url, &spec, why, sizeof why) < 0) {
         char msg[300];
-        snprintf(msg, sizeof msg, "cannot add engine %.200s: %s", url, kvr_strerror(rc));
+        snprintf(msg, sizeof msg, "cannot add engine %.60s: %s", url, why);
+        kvr_model_list_close(&pinned);
         cJSON_Delete(doc);
-        kvr_http_respond_error(req, rc == -EEXIST ? 409 : 400, NULL, msg, NULL, 0);
+        kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
         return;
     }
     cJSON_Delete(doc);
-    cJSON *out = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(out, "id", e->id) || !cJSON_AddNumberToObject(out, "index", (double)e->index)) {
-        cJSON_Delete(out);
-        out = NULL;
-    }
-    respond_doc(req, 201, out);
+    /* The answer waits for the name's address; a client gone meanwhile is not answered. */
+    kvr_http_req_t **waiting = kvr_xmalloc(sizeof *waiting);
+    *waiting = req;
+    kvr_http_req_on_abort(req, on_add_aborted, waiting);
+    kvr_router_add_engine_async(r, &spec, &pinned, false, on_engine_added, waiting);
 }
 
 static int hexval(char c)
@@ -423,6 +455,10 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
         return;
     }
     kvr_engine_t *e = kvr_decide_find_engine(&r->decider, id);
+    kvr_engine_spec_t spec;
+    char why[160];
+    if (!e && kvr_engine_spec_parse_url(id, &spec, why, sizeof why) == 0)
+        e = kvr_decide_find_engine(&r->decider, spec.url); /* the URL as it was given */
     if (!e) {
         uint32_t index;
         int rc = parse_engine_index(id, &index);

@@ -65,7 +65,7 @@ typedef enum {
  * nanoseconds of the segment's host.
  */
 typedef struct kvr_engine_state_s {
-    char engine_id[KVR_SHM_ENGINE_ID_MAX]; /* base URL exactly as configured, NUL-terminated */
+    char engine_id[KVR_SHM_ENGINE_ID_MAX]; /* normalised base URL (common/engine_spec.h), NUL-terminated */
     uint64_t sample_time_ns;   /* when the state was observed at its source */
     uint64_t publish_time_ns;  /* when the writer stored it */
     uint64_t sample_seq;       /* increments with every new sample of this engine */

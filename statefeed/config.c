@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "common/dns_watch.h"
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/http_server.h"
 #include "common/log.h"
@@ -30,8 +31,10 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
     KVR_OPT_ROW_CUSTOM("engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
                        "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
-                       "an engine by its base URL, e.g. http://10.0.0.5:8000. The URL exactly as written is the "
-                       "engine id in the segment; routers look slots up by it. vllm: scrape URL/metrics "
+                       "an engine by its base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+                       "http://10.0.0.5:8000. The normalised URL (host lower-cased, port written, no "
+                       "slash) is the engine id in the segment; routers look slots up by it. A name "
+                       "is resolved off the loop. vllm: scrape URL/metrics "
                        "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
                        "incomplete). push: frames only, no polling."),
     KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
@@ -169,46 +172,54 @@ void kvr__feed_usage(FILE *out)
           out);
 }
 
-/* One ",kind=..." option of an engine; -EINVAL for anything else. */
-static int parse_kind_option(const char *opt, size_t len, kvr__feed_kind_t *kind)
+/* The options of an engine (common/engine_spec.h's splitter): kind= only; -EINVAL for others. */
+static int parse_kind_options(const char *cursor, kvr__feed_kind_t *kind, char *err, size_t err_len)
 {
-    if (len == 11 && strncmp(opt, "kind=sglang", len) == 0)
-        *kind = KVR_FEED_KIND_SGLANG;
-    else if (len == 9 && strncmp(opt, "kind=vllm", len) == 0)
-        *kind = KVR_FEED_KIND_VLLM;
-    else if (len == 9 && strncmp(opt, "kind=push", len) == 0)
-        *kind = KVR_FEED_KIND_PUSH;
-    else
-        return -EINVAL;
-    return 0;
+    static const struct {
+        const char *name;
+        kvr__feed_kind_t kind;
+    } kinds[] = {{"sglang", KVR_FEED_KIND_SGLANG},
+                 {"vllm", KVR_FEED_KIND_VLLM},
+                 {"push", KVR_FEED_KIND_PUSH}};
+    kvr_engine_option_t opt;
+    int rc;
+    while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
+        bool known = false;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && kvr_engine_option_is(&opt, "kind");
+             i++)
+            if (strlen(kinds[i].name) == opt.value_len &&
+                memcmp(kinds[i].name, opt.value, opt.value_len) == 0) {
+                *kind = kinds[i].kind;
+                known = true;
+            }
+        if (!known) {
+            snprintf(
+                err, err_len, "unknown engine option '%.*s' (expected kind=vllm|sglang|push)",
+                (int)(opt.key_len + 1 + opt.value_len > 64 ? 64 : opt.key_len + 1 + opt.value_len),
+                opt.key);
+            return -EINVAL;
+        }
+    }
+    return rc;
 }
 
-int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec)
+int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec, char *err,
+                                size_t err_len)
 {
     memset(spec, 0, sizeof(*spec));
-    const char *comma = strchr(text, ',');
-    size_t url_len = comma ? (size_t)(comma - text) : strlen(text);
-    if (url_len == 0 || url_len >= sizeof(spec->url))
-        return -EINVAL;
-    memcpy(spec->url, text, url_len);
-    spec->url[url_len] = '\0';
-    if (strncmp(spec->url, "http://", 7) != 0)
-        return -EINVAL;
+    kvr_engine_spec_t parsed;
+    int rc = kvr_engine_spec_parse(text, strlen(text), &parsed, err, err_len);
+    if (rc < 0)
+        return rc;
+    snprintf(spec->url, sizeof(spec->url), "%s", parsed.url);
     spec->kind = KVR_FEED_KIND_VLLM;
-    while (comma != NULL) {
-        const char *opt = comma + 1;
-        comma = strchr(opt, ',');
-        size_t len = comma ? (size_t)(comma - opt) : strlen(opt);
-        if (parse_kind_option(opt, len, &spec->kind) < 0)
-            return -EINVAL;
-    }
-    return 0;
+    return parse_kind_options(parsed.options, &spec->kind, err, err_len);
 }
 
-static int add_engine_spec(kvr__feed_config_t *cfg, const char *text)
+static int add_engine_spec(kvr__feed_config_t *cfg, const char *text, char *err, size_t err_len)
 {
     kvr__feed_engine_spec_t spec;
-    if (kvr__feed_engine_spec_parse(text, &spec) < 0)
+    if (kvr__feed_engine_spec_parse(text, &spec, err, err_len) < 0)
         return -EINVAL;
     for (unsigned i = 0; i < cfg->engine_count; i++)
         if (strcmp(cfg->engines[i].url, spec.url) == 0)
@@ -227,8 +238,11 @@ static int add_engine_spec(kvr__feed_config_t *cfg, const char *text)
 
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
 {
-    int rc = add_engine_spec(obj, value);
-    if (rc == -EEXIST)
+    char why[200] = "";
+    int rc = add_engine_spec(obj, value, why, sizeof why);
+    if (rc == -EINVAL)
+        snprintf(err, err_len, "--%s: %s in '%.200s'", opt->name, why, value);
+    else if (rc == -EEXIST)
         snprintf(err, err_len, "--%s: engine %s given twice", opt->name, value);
     else if (rc == -ENOMEM)
         snprintf(err, err_len, "--%s: out of memory", opt->name);
@@ -249,13 +263,9 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, 
         return -EINVAL;
     memcpy(dns.spec, value, spec_len);
     dns.spec[spec_len] = '\0';
-    while (rest[0]) {
-        const char *comma = strchr(rest, ',');
-        size_t len = comma ? (size_t)(comma - rest) : strlen(rest);
-        if (parse_kind_option(rest, len, &dns.kind) < 0)
-            return -EINVAL;
-        rest = comma ? comma + 1 : rest + len;
-    }
+    char why[200];
+    if (parse_kind_options(rest, &dns.kind, why, sizeof why) < 0)
+        return -EINVAL; /* the flag's one error line names the form */
     for (unsigned i = 0; i < cfg->engine_dns_count; i++)
         if (strcmp(cfg->engine_dns[i].spec, dns.spec) == 0) {
             snprintf(err, err_len, "--%s: %s given twice", opt->name, dns.spec);

@@ -6,7 +6,8 @@
  * polls, on the loop thread. A new address gets a slot through
  * kvr__feed_engine_add; a vanished one loses it through
  * kvr__feed_engine_remove (the table generation bumps, its memory goes once
- * its poll ended), the same path SIGHUP takes.
+ * its poll ended), the same path SIGHUP takes. The same loop resolves the
+ * names of --engine URLs added while the daemon runs (engines.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -60,10 +61,14 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
         kvr__feed_engine_remove(d->feed, e);
 }
 
+uv_loop_t *kvr__feed_resolver_loop(kvr__feed_t *feed)
+{
+    return feed->discovery ? &feed->discovery->loop : NULL;
+}
+
+/* The loop exists without --engine-dns too: engines named by --engine resolve on it. */
 int kvr__feed_discovery_start(kvr__feed_t *feed)
 {
-    if (feed->cfg.engine_dns_count == 0)
-        return 0;
     kvr__discovery_t *d = calloc(1, sizeof *d);
     if (!d)
         return -ENOMEM;

@@ -5,11 +5,14 @@
  * by its own deadline. An answer is published the moment it arrives.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "common/clock.h"
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "statefeed/feed.h"
@@ -20,6 +23,105 @@ kvr__feed_engine_t *kvr__feed_engine_find(kvr__feed_t *feed, const char *id)
         if (!feed->engines[i]->removed && strcmp(feed->engines[i]->id, id) == 0)
             return feed->engines[i];
     return NULL;
+}
+
+/* A name's resolution on the resolver loop; engine is NULL once the engine went. */
+typedef struct kvr__resolve_s {
+    uv_getaddrinfo_t req;
+    kvr__feed_engine_t *engine;
+} kvr__resolve_t;
+
+static void schedule_backoff(kvr__feed_t *feed, kvr__feed_engine_t *e, uint64_t now_ns);
+
+static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+    kvr__resolve_t *q = req->data;
+    kvr__feed_engine_t *e = q->engine;
+    if (e) {
+        e->resolving = NULL;
+        if (status == 0 && res &&
+            kvr__http_client_set_addr(&e->http, res->ai_addr, res->ai_addrlen) == 0) {
+            KVR_INFO("engine_resolved engine=%s", e->id);
+            e->backoff_ns = 0;
+            e->backoff_until_ns = 0;
+        } else {
+            KVR_WARN("engine_unresolved engine=%s error=\"%s\" retry=backoff", e->id,
+                     status < 0 ? uv_strerror(status) : "no address");
+            e->last_reason = "host does not resolve";
+            schedule_backoff(e->feed, e, kvr_clock_now_ns());
+        }
+    }
+    uv_freeaddrinfo(res);
+    free(q);
+}
+
+/* Resolves e's host on libuv's threadpool: the ring's thread never waits for a resolver. */
+static int resolve_start(kvr__feed_t *feed, kvr__feed_engine_t *e)
+{
+    kvr_engine_spec_t spec;
+    char why[160];
+    uv_loop_t *loop = kvr__feed_resolver_loop(feed);
+    if (!loop || kvr_engine_spec_parse_url(e->id, &spec, why, sizeof why) < 0)
+        return -EINVAL;
+    kvr__resolve_t *q = calloc(1, sizeof(*q));
+    if (q == NULL)
+        return -ENOMEM;
+    q->engine = e;
+    q->req.data = q;
+    char port[8];
+    snprintf(port, sizeof(port), "%u", (unsigned)spec.port);
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    int rc = uv_getaddrinfo(loop, &q->req, on_resolved, spec.host, port, &hints);
+    if (rc < 0) {
+        free(q);
+        return rc;
+    }
+    e->resolving = q;
+    return 0;
+}
+
+/* The engine's memory goes: a resolution still running answers nobody. */
+static void resolve_forget(kvr__feed_engine_t *e)
+{
+    if (e->resolving == NULL)
+        return;
+    e->resolving->engine = NULL;
+    (void)uv_cancel((uv_req_t *)&e->resolving->req);
+    e->resolving = NULL;
+}
+
+void kvr__feed_engine_free(kvr__feed_engine_t *e)
+{
+    resolve_forget(e);
+    kvr__http_client_conn_close(&e->http);
+    free(e);
+}
+
+/* Polled engines get an address: a literal now; a name now at start-up (before the loop runs, a
+ * name that does not resolve stops the daemon), else on the resolver loop. */
+static int engine_address(kvr__feed_t *feed, kvr__feed_engine_t *e)
+{
+    kvr_engine_spec_t spec;
+    struct sockaddr_storage addr;
+    socklen_t addr_len;
+    char why[320];
+    int rc = kvr_engine_spec_parse_url(e->id, &spec, why, sizeof why);
+    if (rc < 0) {
+        KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", e->id, why);
+        return rc;
+    }
+    kvr__http_client_conn_init(&e->http, kvr_engine_spec_authority(&spec));
+    e->http.defer_recv = true;
+    e->named = spec.family == AF_UNSPEC;
+    if (e->named && kvr__feed_resolver_loop(feed) != NULL)
+        return resolve_start(feed, e);
+    rc = kvr_engine_spec_resolve_now(&spec, &addr, &addr_len, why, sizeof why);
+    if (rc == 0)
+        rc = kvr__http_client_set_addr(&e->http, (const struct sockaddr *)&addr, addr_len);
+    if (rc < 0)
+        KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", e->id, why);
+    return rc;
 }
 
 int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kind, bool from_file)
@@ -34,16 +136,11 @@ int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kin
     e->feed = feed;
     e->from_file = from_file;
     int rc = 0;
+    e->http.fd = -1;
     if (kind == KVR_FEED_KIND_VLLM || kind == KVR_FEED_KIND_SGLANG) {
-        rc = kvr__http_client_conn_init(&e->http, id);
-        e->http.defer_recv = true;
-        if (rc < 0) {
-            KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", id,
-                      rc == -EINVAL ? "not an http:// URL" : "host does not resolve");
+        rc = engine_address(feed, e);
+        if (rc < 0)
             goto fail_free;
-        }
-    } else {
-        e->http.fd = -1;
     }
     if (feed->engine_count == feed->engine_cap) {
         unsigned cap = feed->engine_cap ? feed->engine_cap * 2 : 16;
@@ -67,8 +164,7 @@ int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kin
     return 0;
 
 fail_free:
-    kvr__http_client_conn_close(&e->http);
-    free(e);
+    kvr__feed_engine_free(e);
     return rc;
 }
 
@@ -89,8 +185,7 @@ void kvr__feed_engines_reap(kvr__feed_t *feed)
         kvr__feed_engine_t *e = feed->engines[i];
         /* A request in flight still owns the connection's buffers and op. */
         if (e->removed && !kvr__http_client_busy(&e->http)) {
-            kvr__http_client_conn_close(&e->http);
-            free(e);
+            kvr__feed_engine_free(e);
             continue;
         }
         feed->engines[kept++] = e;
@@ -122,17 +217,10 @@ static void poll_failed(kvr__feed_t *feed, kvr__feed_engine_t *e, const char *re
         kvr__feed_publish_failure(feed, e, reason, immediate, now_ns);
 }
 
-static const char *poll_path(kvr__feed_engine_t *e, char *buf, size_t cap, uint64_t now_ns)
+static const char *poll_path(kvr__feed_engine_t *e, uint64_t now_ns)
 {
-    const char *base = e->id + 7;
-    const char *path = strchr(base, '/');
-    size_t plen = path ? strlen(path) : 0;
-    while (plen > 0 && path[plen - 1] == '/')
-        plen--;
     e->poll_is_loads = kvr__feed_loads_wanted(e, now_ns);
-    const char *tail = e->poll_is_loads ? "/v1/loads?include=core" : "/metrics";
-    snprintf(buf, cap, "%.*s%s", (int)plen, path ? path : "", tail);
-    return buf;
+    return e->poll_is_loads ? "/v1/loads?include=core" : "/metrics";
 }
 
 static void handle_answer(kvr__feed_t *feed, kvr__feed_engine_t *e, int result, uint64_t now_ns)
@@ -142,8 +230,15 @@ static void handle_answer(kvr__feed_t *feed, kvr__feed_engine_t *e, int result, 
     if (result < 0) {
         poll_failed(feed, e, kvr_strerror(result), false, now_ns);
         schedule_backoff(feed, e, now_ns);
+        /* A name whose address keeps failing may have moved: resolved again after the backoff. */
+        if (e->named && ++e->failed_in_row >= feed->cfg.fail_threshold) {
+            KVR_INFO("engine_resolving_again engine=%s failed_in_row=%u", e->id, e->failed_in_row);
+            e->failed_in_row = 0;
+            e->http.addr_len = 0;
+        }
         return;
     }
+    e->failed_in_row = 0;
     if (was_loads && kvr__feed_loads_fallback(e, c->status, now_ns))
         return; /* /metrics from the next tick on */
     if (c->status != 200) {
@@ -183,8 +278,7 @@ static void poll_done(kvr__http_client_conn_t *conn, int result, void *arg)
 
 static void start_poll(kvr__feed_t *feed, kvr__feed_engine_t *e, uint64_t now_ns)
 {
-    char path[512];
-    poll_path(e, path, sizeof(path), now_ns);
+    const char *path = poll_path(e, now_ns);
     /* The poll's start bounds the observation from below: the engine's state
      * was read after this instant, so the published age is never too young. */
     e->poll_started_ns = now_ns;
@@ -216,6 +310,15 @@ void kvr__feed_engines_tick(kvr__feed_t *feed, uint64_t now_ns)
         case KVR_FEED_KIND_SGLANG:
             if (kvr__http_client_busy(&e->http))
                 break; /* the previous poll still has its own deadline running */
+            if (e->http.addr_len == 0) {
+                /* A name not resolved yet: no sample, counted like a failed poll. */
+                if (e->resolving == NULL && now_ns >= e->backoff_until_ns &&
+                    resolve_start(feed, e) < 0)
+                    schedule_backoff(feed, e, now_ns);
+                if (!push_fresh(feed, e, now_ns))
+                    kvr__feed_publish_failure(feed, e, "host not resolved yet", false, now_ns);
+                break;
+            }
             if (now_ns < e->backoff_until_ns) {
                 /* No sample this tick: counted, so health follows time, not attempts. */
                 if (!push_fresh(feed, e, now_ns))

@@ -87,6 +87,9 @@ typedef struct kvr__feed_engine_s {
     bool removed;              /* dropped by a reload; freed when no request is in flight */
     uint32_t slot;
     kvr__http_client_conn_t http;      /* scrape / loads engines */
+    bool named; /* the URL's host is a name: resolved off the loop, again when it fails */
+    struct kvr__resolve_s *resolving; /* the name's resolution in flight, NULL when none */
+    uint32_t failed_in_row;           /* polls failed since the last good one */
     unsigned relay_source;     /* relay engines: 1 + index of the --import that owns it */
     bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
     bool poll_is_loads;        /* the poll in flight asked /v1/loads */
@@ -171,7 +174,8 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv);
 /** Reads cfg->config_path; engines from it are marked from_file. 0 or negative with a logged line. */
 int kvr__feed_config_load_file(kvr__feed_config_t *cfg, const char *path, bool engines_only);
 /** Parses "URL[,kind=K]" into spec. */
-int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec);
+int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec, char *err,
+                                size_t err_len);
 /** Frees the engine list. */
 void kvr__feed_config_free(kvr__feed_config_t *cfg);
 /** Prints --help. */
@@ -180,8 +184,14 @@ void kvr__feed_usage(FILE *out);
 const char *kvr__feed_kind_name(kvr__feed_kind_t kind);
 
 /* ---- engines.c ---- */
-/** Adds an engine and its slot; 0 or negative (logged). */
+/**
+ * Adds an engine and its slot; 0 or negative (logged). A host name is
+ * resolved now before the loop runs (start-up), else off the loop: the
+ * engine is polled from the tick after its address came.
+ */
 int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kind, bool from_file);
+/** Frees an engine taken out of the table (a resolution in flight is forgotten). */
+void kvr__feed_engine_free(kvr__feed_engine_t *e);
 /** Removes an engine's slot now; its memory goes when no request is in flight. */
 void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine);
 /** The engine with this id, NULL when none. */
@@ -203,6 +213,8 @@ void kvr__feed_discovery_tick(kvr__feed_t *feed);
 /** Stops resolving (waits for a resolution in flight) and frees the state. */
 void kvr__feed_discovery_stop(kvr__feed_t *feed);
 struct kvr_prom_writer_s;
+/** The libuv loop names are resolved on (each tick runs it); NULL before the loop runs. */
+struct uv_loop_s *kvr__feed_resolver_loop(kvr__feed_t *feed);
 /** The kvroute_statefeed_discovery_* families (none without --engine-dns). */
 void kvr__feed_discovery_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w);
 

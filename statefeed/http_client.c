@@ -2,7 +2,6 @@
 #include "statefeed/http_client.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -124,7 +123,7 @@ static int on_message_complete(llhttp_t *parser)
     return HPE_PAUSED;
 }
 
-int kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *url)
+void kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *authority)
 {
     memset(conn, 0, sizeof(*conn));
     conn->fd = -1;
@@ -132,54 +131,21 @@ int kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *url)
     conn->op.owner = conn;
     conn->send_op.kind = KVR_OP_HTTP_SEND;
     conn->send_op.owner = conn;
-    if (strncmp(url, "http://", 7) != 0)
-        return -EINVAL;
-    const char *host = url + 7;
-    const char *end = host + strcspn(host, "/?#");
-    char hostport[160];
-    size_t hp_len = (size_t)(end - host);
-    if (hp_len == 0 || hp_len >= sizeof(hostport))
-        return -EINVAL;
-    memcpy(hostport, host, hp_len);
-    hostport[hp_len] = '\0';
-    snprintf(conn->host_header, sizeof(conn->host_header), "%s", hostport);
-
-    char name[160];
-    const char *port = "80";
-    if (hostport[0] == '[') { /* [v6]:port */
-        char *close = strchr(hostport, ']');
-        if (close == NULL)
-            return -EINVAL;
-        *close = '\0';
-        snprintf(name, sizeof(name), "%s", hostport + 1);
-        if (close[1] == ':')
-            port = close + 2;
-        else if (close[1] != '\0')
-            return -EINVAL;
-    } else {
-        char *colon = strrchr(hostport, ':');
-        if (colon != NULL) {
-            *colon = '\0';
-            port = colon + 1;
-        }
-        snprintf(name, sizeof(name), "%s", hostport);
-    }
-    if (name[0] == '\0' || port[0] == '\0')
-        return -EINVAL;
-
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_NUMERICSERV};
-    struct addrinfo *res = NULL;
-    if (getaddrinfo(name, port, &hints, &res) != 0 || res == NULL)
-        return -EHOSTUNREACH;
-    memcpy(&conn->addr, res->ai_addr, res->ai_addrlen);
-    conn->addr_len = res->ai_addrlen;
-    freeaddrinfo(res);
-
+    snprintf(conn->host_header, sizeof(conn->host_header), "%s", authority);
     llhttp_settings_init(&conn->settings);
     conn->settings.on_body = on_body;
     conn->settings.on_headers_complete = on_headers_complete;
     conn->settings.on_message_complete = on_message_complete;
+}
+
+int kvr__http_client_set_addr(kvr__http_client_conn_t *conn, const struct sockaddr *addr,
+                              socklen_t addr_len)
+{
+    if (addr_len == 0 || addr_len > sizeof(conn->addr))
+        return -EINVAL;
+    kvr__http_client_disconnect(conn); /* a new address: the next request connects there */
+    memcpy(&conn->addr, addr, addr_len);
+    conn->addr_len = addr_len;
     return 0;
 }
 
@@ -306,6 +272,8 @@ int kvr__http_client_get(kvr__http_client_conn_t *conn, struct io_uring *ring, c
 {
     if (kvr__http_client_busy(conn))
         return -EALREADY;
+    if (conn->addr_len == 0)
+        return -EDESTADDRREQ; /* the engine's name has not resolved yet */
     if (conn->recv_buf == NULL) {
         conn->recv_buf = kvr_xmalloc(RECV_CHUNK);
         conn->recv_cap = RECV_CHUNK;

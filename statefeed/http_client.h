@@ -70,11 +70,15 @@ struct kvr__http_client_conn_s {
 };
 
 /**
- * Resolves "http://host:port[/...]" (numeric or resolvable host) into conn.
- * Blocking name resolution: called at start-up and reload only.
- * Returns 0, -EINVAL for a URL that is not plain http://, or -EHOSTUNREACH.
+ * Prepares conn for the engine at authority ("host:port", the Host header);
+ * no address yet (kvr__http_client_set_addr gives it: names are resolved by
+ * the caller, off the ring's thread).
  */
-int kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *url);
+void kvr__http_client_conn_init(kvr__http_client_conn_t *conn, const char *authority);
+
+/** Sets where the next connection goes (an open one is dropped): 0 or -EINVAL. */
+int kvr__http_client_set_addr(kvr__http_client_conn_t *conn, const struct sockaddr *addr,
+                              socklen_t addr_len);
 
 /** Closes the socket and frees buffers; no request may be in flight. */
 void kvr__http_client_conn_close(kvr__http_client_conn_t *conn);

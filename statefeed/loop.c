@@ -303,10 +303,8 @@ void kvr__feed_close(kvr__feed_t *feed)
     kvr__feed_metrics_stop(feed);
     kvr__feed_relay_stop(feed);
     kvr__feed_push_stop(feed);
-    for (unsigned i = 0; i < feed->engine_count; i++) {
-        kvr__http_client_conn_close(&feed->engines[i]->http);
-        free(feed->engines[i]);
-    }
+    for (unsigned i = 0; i < feed->engine_count; i++)
+        kvr__feed_engine_free(feed->engines[i]);
     free(feed->engines);
     feed->engines = NULL;
     feed->engine_count = 0;

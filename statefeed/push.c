@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/state_frame.h"
@@ -156,6 +157,11 @@ int kvr__feed_push_frame(kvr__feed_t *feed, const void *buf, size_t len, uint64_
         return rc;
     }
     kvr__feed_engine_t *e = kvr__feed_engine_find(feed, frame.state.engine_id);
+    kvr_engine_spec_t spec;
+    char why[160];
+    /* A hook may name its engine as the operator wrote it ("http://h/"): the id is its normal form. */
+    if (e == NULL && kvr_engine_spec_parse_url(frame.state.engine_id, &spec, why, sizeof why) == 0)
+        e = kvr__feed_engine_find(feed, spec.url);
     if (e == NULL || e->kind == KVR_FEED_KIND_RELAY) {
         feed->push_unknown_engine++;
         if ((feed->push_unknown_engine & 1023) == 1)

@@ -55,10 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *spec = malloc(size);
         memcpy(spec, data + 1, size - 1);
         spec[size - 1] = '\0';
-        char url[256];
-        int rc = kvr_engine_spec_parse(spec, url, sizeof url, &l, err, sizeof err);
+        kvr_engine_spec_t parsed;
+        int rc = kvr_models_parse_spec(spec, &parsed, &l, err, sizeof err);
         REQUIRE(rc == 0 || l.n == 0);
-        REQUIRE(rc != 0 || strlen(url) < sizeof url);
+        REQUIRE(rc != 0 || strlen(parsed.url) < sizeof parsed.url);
         free(spec);
     }
     check(&l);

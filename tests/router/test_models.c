@@ -143,12 +143,13 @@ Test(models, spec, .timeout = 5.)
 {
     for (size_t k = 0; k < sizeof spec_cases / sizeof spec_cases[0]; k++) {
         const spec_case_t *c = &spec_cases[k];
-        char url[128], err[160] = "";
+        char err[160] = "";
+        kvr_engine_spec_t spec;
         kvr_model_list_t l = {0};
-        int rc = kvr_engine_spec_parse(c->spec, url, sizeof url, &l, err, sizeof err);
+        int rc = kvr_models_parse_spec(c->spec, &spec, &l, err, sizeof err);
         cr_expect_eq(rc, c->rc, "%s: %d (%s)", c->spec, rc, err);
         if (rc == 0) {
-            cr_expect_str_eq(url, c->url);
+            cr_expect_str_eq(spec.url, c->url);
             char joined[256] = "";
             for (size_t i = 0; i < l.n; i++)
                 snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s",
@@ -164,16 +165,17 @@ Test(models, spec, .timeout = 5.)
 
 Test(models, spec_refuses_a_name_too_long_and_too_many, .timeout = 5.)
 {
-    char spec[32 * 1024], url[128], err[160];
+    char spec[32 * 1024], err[160];
+    kvr_engine_spec_t parsed;
     int n = snprintf(spec, sizeof spec, "http://h:1,model=");
     memset(spec + n, 'y', KVR_MODEL_NAME_MAX + 1);
     spec[n + KVR_MODEL_NAME_MAX + 1] = '\0';
     kvr_model_list_t l = {0};
-    cr_expect_eq(kvr_engine_spec_parse(spec, url, sizeof url, &l, err, sizeof err), -EINVAL);
+    cr_expect_eq(kvr_models_parse_spec(spec, &parsed, &l, err, sizeof err), -EINVAL);
     n = snprintf(spec, sizeof spec, "http://h:1");
     for (int i = 0; i <= KVR_MODELS_MAX; i++)
         n += snprintf(spec + n, sizeof spec - (size_t)n, ",model=m%d", i);
-    cr_expect_eq(kvr_engine_spec_parse(spec, url, sizeof url, &l, err, sizeof err), -EINVAL);
+    cr_expect_eq(kvr_models_parse_spec(spec, &parsed, &l, err, sizeof err), -EINVAL);
     cr_expect(strstr(err, "more than"), "%s", err);
     cr_expect_eq(l.n, 0);
 }

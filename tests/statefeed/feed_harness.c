@@ -36,6 +36,12 @@ static bool started(void *arg)
 
 bool feed_start(feed_proc_t *f, const char *const *extra)
 {
+    return feed_start_wrapped(f, NULL, 0, extra);
+}
+
+bool feed_start_wrapped(feed_proc_t *f, const char *const *wrap, size_t n_wrap,
+                        const char *const *extra)
+{
     memset(f, 0, sizeof(*f));
     char base[64];
     kvr_test_unique_name(base, sizeof(base), "kvr-feedtest");
@@ -44,6 +50,8 @@ bool feed_start(feed_proc_t *f, const char *const *extra)
              getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
     const char *argv[FEED_MAX_ARGS];
     int n = 0;
+    for (size_t i = 0; i < n_wrap && n < FEED_MAX_ARGS / 2; i++)
+        argv[n++] = wrap[i];
     argv[n++] = kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED");
     bool has_shm = false, has_period = false, has_log_level = false;
     for (int i = 0; extra[i] != NULL && n < FEED_MAX_ARGS - 6; i++) {

@@ -8,6 +8,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -29,6 +30,9 @@ typedef struct feed_proc_s {
  * statefeed_started (push socket, relay and --listen up; not with --log-level).
  */
 bool feed_start(feed_proc_t *f, const char *const *extra);
+/** feed_start with the program run by the n_wrap arguments of wrap (a namespace wrapper). */
+bool feed_start_wrapped(feed_proc_t *f, const char *const *wrap, size_t n_wrap,
+                        const char *const *extra);
 /** SIGTERM, reap, unmap, unlink. Returns the wait status. */
 int feed_stop(feed_proc_t *f);
 /** Reads engine id's slot now; false when absent or unreadable. */

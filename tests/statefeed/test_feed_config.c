@@ -20,17 +20,20 @@ typedef struct {
 /* Criterion re-executes the binary per test, so parameters are indexes into
  * this table rather than pointers. */
 static const spec_case_t spec_cases[] = {
-        {"http://10.0.0.1:8000", 1, "http://10.0.0.1:8000", KVR_FEED_KIND_VLLM},
-        {"http://10.0.0.1:8000/", 1, "http://10.0.0.1:8000/", KVR_FEED_KIND_VLLM},
-        {"http://h:1,kind=sglang", 1, "http://h:1", KVR_FEED_KIND_SGLANG},
-        {"http://h:1,kind=push", 1, "http://h:1", KVR_FEED_KIND_PUSH},
-        {"http://h:1,kind=vllm", 1, "http://h:1", KVR_FEED_KIND_VLLM},
-        {"http://h:1,kind=relay", 0, NULL, 0},
-        {"http://h:1,kind=", 0, NULL, 0},
-        {"http://h:1,weight=2", 0, NULL, 0},
-        {"https://h:1", 0, NULL, 0},
-        {"", 0, NULL, 0},
-        {",kind=vllm", 0, NULL, 0},
+    {"http://10.0.0.1:8000", 1, "http://10.0.0.1:8000", KVR_FEED_KIND_VLLM},
+    {"http://10.0.0.1:8000/", 1, "http://10.0.0.1:8000", KVR_FEED_KIND_VLLM},
+    {"http://h,kind=sglang", 1, "http://h:80", KVR_FEED_KIND_SGLANG},
+    {"http://h:1/metrics", 0, NULL, 0},
+    {"http://h:99999", 0, NULL, 0},
+    {"http://h:1,kind=sglang", 1, "http://h:1", KVR_FEED_KIND_SGLANG},
+    {"http://h:1,kind=push", 1, "http://h:1", KVR_FEED_KIND_PUSH},
+    {"http://h:1,kind=vllm", 1, "http://h:1", KVR_FEED_KIND_VLLM},
+    {"http://h:1,kind=relay", 0, NULL, 0},
+    {"http://h:1,kind=", 0, NULL, 0},
+    {"http://h:1,weight=2", 0, NULL, 0},
+    {"https://h:1", 0, NULL, 0},
+    {"", 0, NULL, 0},
+    {",kind=vllm", 0, NULL, 0},
 };
 #define SPEC_CASES (sizeof(spec_cases) / sizeof(spec_cases[0]))
 
@@ -46,13 +49,15 @@ ParameterizedTest(size_t *i, feed_config, engine_spec)
 {
     const spec_case_t *c = &spec_cases[*i];
     kvr__feed_engine_spec_t spec;
-    int rc = kvr__feed_engine_spec_parse(c->text, &spec);
+    char err[200] = "";
+    int rc = kvr__feed_engine_spec_parse(c->text, &spec, err, sizeof err);
     if (!c->ok) {
         cr_expect_lt(rc, 0, "'%s' accepted", c->text);
+        cr_expect_gt(strlen(err), 0, "'%s' refused without a reason", c->text);
         return;
     }
     cr_assert_eq(rc, 0, "'%s' refused", c->text);
-    cr_expect_str_eq(spec.url, c->url, "the engine id is the URL exactly as written");
+    cr_expect_str_eq(spec.url, c->url, "the engine id is the normalised URL");
     cr_expect_eq(spec.kind, c->kind);
 }
 

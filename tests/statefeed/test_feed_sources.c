@@ -306,6 +306,25 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     kvr_fake_stop(r);
 }
 
+Test(feed_sources, a_push_names_its_engine_in_any_spelling_of_the_url, .timeout = 20.)
+{
+    char sock[128], base[64];
+    kvr_test_unique_name(base, sizeof(base), "kvr-push");
+    snprintf(sock, sizeof(sock), "/tmp/%s.sock", base);
+    feed_proc_t f;
+    /* The id is the normalised URL; the hook writes it as the operator did. */
+    const char *args[] = {"--engine", "http://Pod-7.Pool:8000/,kind=push", "--push-socket", sock,
+                          NULL};
+    cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
+    char buf[KVR_STATE_FRAME_MAX];
+    size_t len = make_frame("http://POD-7.pool:8000", 9, 0, buf, sizeof(buf));
+    send_dgram(sock, buf, len);
+    uint32_t want = 9;
+    cr_expect(feed_wait(&f, "http://pod-7.pool:8000", feed_pred_running, &want, 5000, NULL),
+              "a push in another spelling of the engine's URL never landed; log in %s", f.log_path);
+    feed_stop(&f);
+}
+
 static bool pred_pending(const kvr_engine_state_t *s, void *arg)
 {
     return s->pending_prefill_tokens == *(const uint64_t *)arg;

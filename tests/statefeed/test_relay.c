@@ -524,7 +524,7 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     size_t off = 0;
     for (unsigned i = 0; i < 200; i++)
         off += (size_t)snprintf(text + off, sizeof(text) - off,
-                                "engine http://127.0.0.1:1/%0100u,kind=push\n", i);
+                                "engine http://e%050u.x%050u:1,kind=push\n", i, i);
     write_file(conf, text);
     uint16_t port = kvr_test_free_port(), mport = kvr_test_free_port();
     char exp[32], listen[32];
