@@ -372,10 +372,10 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
         return;
     }
     kvr_engine_spec_t spec;
-    char why[200];
-    if (kvr_engine_spec_parse_url(url, &spec, why, sizeof why) < 0) {
+    char spec_error[200];
+    if (kvr_engine_spec_parse_url(url, &spec, spec_error, sizeof spec_error) < 0) {
         char msg[300];
-        snprintf(msg, sizeof msg, "cannot add engine %.60s: %s", url, why);
+        snprintf(msg, sizeof msg, "cannot add engine %.60s: %s", url, spec_error);
         kvr_model_list_close(&pinned);
         cJSON_Delete(doc);
         kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
