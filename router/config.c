@@ -100,10 +100,12 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, max_connections, "max-connections", "N", "4096", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
                     "client connections open at once; more are accepted and closed (the soft open-file "
                     "limit is raised to the hard one at start)"),
-    KVR_OPT_ROW_U64(T, max_connections_per_peer, "max-connections-per-peer", "N", "1024", 0,
+    KVR_OPT_ROW_U64(T, max_connections_per_peer, "max-connections-per-peer", "N", "3072", 0,
                     KVR_HTTP_MAX_CONNECTIONS_LIMIT,
                     "client connections open at once from one IP address, so that one client cannot take "
-                    "them all; 0 = no per-address limit (a router behind one proxy sees one address)"),
+                    "them all (the default leaves a quarter of the default cap to the others, and lets a "
+                    "router behind one proxy, which sees one address, use three quarters); 0 = no "
+                    "per-address limit"),
     KVR_OPT_ROW_U64(T, keepalive_per_engine, "keepalive", "N", "64", 0, 100000,
                     "idle upstream connections kept open per engine"),
     KVR_OPT_ROW_U64(T, health_interval_ms, "health-interval-ms", "MS", "1000", 0, 3600000,
