@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/rng.h"
 #include "shm_layout/dispatch.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
     uint64_t *delay = calloc(count, sizeof *delay);
     uint64_t engine = kvr_dsp_engine_key("http://bench.invalid:1");
     unsigned missed = 0;
-    uint64_t rng = kvr_clock_now_ns() | 1;
+    uint64_t rng = kvr_clock_now_ns();
     /* Warm-up: until a pin arrives, the link is not up (a subscriber's cursor starts at its first table). */
     for (unsigned w = 0;; w++) {
         if (w == 100) {
@@ -114,10 +115,7 @@ int main(int argc, char **argv)
             missed++;
         /* A random pause, so the pins land at every phase of the statefeeds' period
          * (a fixed one would place each pin at the same distance from the next export). */
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        nap_us((long)(rng % ((uint64_t)interval_ms * 1000 + 1)));
+        nap_us((long)kvr_splitmix64_below(&rng, (size_t)interval_ms * 1000 + 1));
     }
     unsigned n = count - missed;
     qsort(delay, n, sizeof *delay, cmp_u64);

@@ -21,14 +21,6 @@ uint64_t kvr_sim_now_ns(void)
     return kvr_clock_now_ns();
 }
 
-uint64_t kvr_sim_engine_rand(kvr_sim_engine_t *e)
-{
-    uint64_t z = (e->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* ---- stepping ---- */
 
 static void step_cb(uv_timer_t *timer)
