@@ -252,7 +252,7 @@ void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
 /** Records a poll's latency in the engine's histogram. */
 void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns);
 /** Bucket upper bounds in ns shared by the histograms. */
-extern const uint64_t kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
+extern const double kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
 /** Adds one observation to a histogram of KVR_FEED_LATENCY_BUCKETS + 1 counters. */
 void kvr__feed_histogram_add(uint64_t *buckets, uint64_t value_ns);
 
