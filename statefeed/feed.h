@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "common/log.h"
 #include "shm_layout/shm_layout.h"
 #include "statefeed/http_client.h"
 #include "statefeed/op.h"
@@ -75,7 +76,7 @@ typedef struct kvr__feed_config_s {
     char listen_addr[256];     /* "HOST:PORT" */
     uint32_t listen_max_connections;          /* --listen: connections open at once */
     uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
-    char log_level[16];
+    kvr_log_level_t log_level;
 } kvr__feed_config_t;
 
 /** One engine the feed keeps a slot for. */
