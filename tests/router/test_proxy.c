@@ -38,6 +38,19 @@ static int post(const char *headers, const char *body, char **resp)
     return kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, body, resp, 5000);
 }
 
+/* n requests in a row, each answered 200 by fleet engine i. */
+static void expect_answers_from(int i, int n)
+{
+    char want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, i));
+    for (int k = 0; k < n; k++) {
+        char *resp, v[64];
+        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", k);
+        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
+        free(resp);
+    }
+}
+
 static int connect_router(void)
 {
     int fd = kvr_test_connect(h.port);
@@ -293,15 +306,7 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
                            "--health-interval-ms", "60000", "--fail-threshold", "100", NULL};
     kvr_harness_start(&h, 2, extra);
     kvr_fake_force(h.fleet, 0, "status=503");
-    char good[64];
-    snprintf(good, sizeof good, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
-    for (int i = 0; i < 6; i++) {
-        char *resp;
-        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", i);
-        char v[64];
-        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), good);
-        free(resp);
-    }
+    expect_answers_from(1, 6);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"status_5xx\"}"), 0);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
@@ -322,14 +327,7 @@ Test(proxy, an_attempt_that_cannot_start_is_retried_on_the_next_engine)
     const char *extra[] = {"--policy", "round_robin", "--engine", "http://224.0.0.1:9", "--health-interval-ms",
                            "60000", "--fail-threshold", "100", NULL};
     kvr_harness_start(&h, 1, extra);
-    char good[64];
-    snprintf(good, sizeof good, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));
-    for (int i = 0; i < 4; i++) {
-        char *resp, v[64];
-        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", i);
-        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), good);
-        free(resp);
-    }
+    expect_answers_from(0, 4);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
@@ -341,14 +339,7 @@ Test(proxy, an_engine_closing_without_an_answer_is_retried_elsewhere)
                            NULL};
     kvr_harness_start(&h, 2, extra);
     kvr_fake_force(h.fleet, 0, "drop=1");
-    char good[64];
-    snprintf(good, sizeof good, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
-    for (int i = 0; i < 4; i++) {
-        char *resp, v[64];
-        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", i);
-        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), good);
-        free(resp);
-    }
+    expect_answers_from(1, 4);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"reset\"}"), 0);
     /* with no engine left that answers, the client is told */
     kvr_fake_force(h.fleet, 1, "drop=1");
