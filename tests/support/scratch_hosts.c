@@ -37,8 +37,8 @@ static bool namespace_works(const kvr_scratch_hosts_t *s, const char *name)
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
 
-void kvr_scratch_hosts_setup(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
-                             const char *name)
+bool kvr_scratch_hosts_make(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
+                            const char *resolv_text, const char *name)
 {
     memset(s, 0, sizeof *s);
     cr_assert_lt(strlen(hosts_text), sizeof s->text);
@@ -48,8 +48,15 @@ void kvr_scratch_hosts_setup(kvr_scratch_hosts_t *s, const char *prefix, const c
     snprintf(s->hosts_path, sizeof s->hosts_path, "%s/hosts", s->dir);
     snprintf(s->resolv_path, sizeof s->resolv_path, "%s/resolv.conf", s->dir);
     write_text(s->hosts_path, hosts_text, 0644);
-    write_text(s->resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n", 0644);
-    if (!namespace_works(s, name))
+    write_text(s->resolv_path, resolv_text, 0644);
+    return namespace_works(s, name);
+}
+
+void kvr_scratch_hosts_setup(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
+                             const char *name)
+{
+    if (!kvr_scratch_hosts_make(s, prefix, hosts_text, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n",
+                                name))
         cr_skip_test("needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give the "
                      "program a private /etc/hosts");
 }
@@ -67,8 +74,8 @@ const char *kvr_scratch_hosts_wrapper(kvr_scratch_hosts_t *s, const char *progra
     snprintf(s->wrapper_path, sizeof s->wrapper_path, "%s/in-namespace", s->dir);
     char script[1024];
     snprintf(script, sizeof script,
-             "#!/bin/sh\nexec unshare -m sh -c '" BIND_AND_EXEC "' sh \"%s\" \"%s\" \"%s\" \"$@\"\n",
-             s->hosts_path, s->resolv_path, program);
+             "#!/bin/sh\nexec unshare -m sh -c '" BIND_AND_EXEC "' sh \"%s\" \"%s\" %s%s%s\"$@\"\n",
+             s->hosts_path, s->resolv_path, program ? "\"" : "", program ? program : "", program ? "\" " : "");
     write_text(s->wrapper_path, script, 0755);
     return s->wrapper_path;
 }

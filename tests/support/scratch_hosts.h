@@ -32,10 +32,17 @@ typedef struct kvr_scratch_hosts_s {
  */
 void kvr_scratch_hosts_setup(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
                              const char *name);
+/** As kvr_scratch_hosts_setup with resolv.conf's text given, returning false instead of skipping. */
+bool kvr_scratch_hosts_make(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
+                            const char *resolv_text, const char *name);
 /** A file in the directory; returns its path (in out). */
 const char *kvr_scratch_hosts_file(const kvr_scratch_hosts_t *s, const char *file, const char *text,
                                    char *out, size_t cap);
-/** An executable in the directory that runs program (with its arguments) in the namespace; its path. */
+/**
+ * An executable in the directory that runs program (with its arguments) in
+ * the namespace; with program NULL, the program is its first argument. Its path;
+ * one wrapper per directory, a later call replaces it.
+ */
 const char *kvr_scratch_hosts_wrapper(kvr_scratch_hosts_t *s, const char *program);
 /** Comments out (or back in) the line whose address is addr ("127.0.0.2"). */
 void kvr_scratch_hosts_set_listed(const kvr_scratch_hosts_t *s, const char *addr, bool listed);
