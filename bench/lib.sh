@@ -15,6 +15,25 @@
 kvr_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PYTHONPATH="$kvr_root/bench${PYTHONPATH:+:$PYTHONPATH}"
 
+kvr_fleet_programs() { # name bin build(0|1): builds the fleet drivers' programs into bin when build is 1,
+  # then sets SIM FEED ROUTER REPLAY TRACEGEN SAMPLER; "name: missing program ..." and exit 2 without one
+  local name=$1 bin=$2 p
+  if (($3)); then
+    cmake -S "$kvr_root" -B "$bin" >/dev/null
+    cmake --build "$bin" -j 2 --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
+      kvroute-tracegen kvroute-feedsample >/dev/null
+  fi
+  SIM=$bin/bench/sim/kvroute-sim
+  FEED=$bin/statefeed/kvroute-statefeed
+  ROUTER=$bin/router/kvroute
+  REPLAY=$bin/bench/replay/kvroute-replay
+  TRACEGEN=$bin/bench/tracegen/kvroute-tracegen
+  SAMPLER=$bin/bench/ablate/kvroute-feedsample
+  for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
+    [[ -x $p ]] || { echo "$name: missing program $p (build it, or pass --bin)" >&2; exit 2; }
+  done
+}
+
 kvr_pids=()      # started and not yet stopped: stopped by kvr_cleanup
 kvr_shm_names=() # segments to unlink at exit
 kvr_tmp_dirs=()  # directories to remove at exit, after the processes are gone

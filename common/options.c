@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
+
 int kvr_opt_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
     /* strtoull alone takes spaces, a sign (wrapping "-1" to 2^64-1) and, with base 0, octal. */
@@ -89,6 +91,16 @@ int kvr_opt_error(char *err, size_t err_len, const char *name, const char *what,
     else
         snprintf(err, err_len, "--%s: expected %s, got nothing", name, what);
     return -EINVAL;
+}
+
+int kvr_opt_parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len)
+{
+    kvr_log_level_t level;
+    if (opt->size != sizeof level || kvr_log_level_parse(value, &level) < 0)
+        return kvr_opt_error(err, err_len, opt->name, opt->expected, value);
+    memcpy((char *)obj + opt->offset, &level, sizeof level);
+    return 0;
 }
 
 /* What a row's value must look like, as the error and --help say it. */

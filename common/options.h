@@ -90,6 +90,11 @@ struct kvr_opt_s {
 #define KVR_OPT_ROW_CUSTOM(nm, a, d, cb, what, fl, h) \
     {.name = nm, .type = KVR_OPT_CUSTOM, .arg = a, .def = d, .parse = cb, .expected = what, \
      .flags = fl, .help = h}
+/* --log-level into a kvr_log_level_t field, read by common/log.c's one parser. */
+#define KVR_OPT_ROW_LOG_LEVEL(T, f, d, h) \
+    {.name = "log-level", .type = KVR_OPT_CUSTOM, .offset = offsetof(T, f), \
+     .size = sizeof(((T *)0)->f), .arg = "LEVEL", .def = d, .parse = kvr_opt_parse_log_level, \
+     .expected = "one of debug, info, warn, error", .help = h}
 #define KVR_OPT_ROW_HEADING(title) {.name = "", .type = KVR_OPT_HEADING, .help = title}
 #define KVR_OPT_ROW_HELP \
     {.name = "help", .short_name = 'h', .type = KVR_OPT_HELP, .flags = KVR_OPT_NO_FILE, \
@@ -121,6 +126,9 @@ int kvr_opt_parse_double(const char *text, double min, double max, double *out);
 /** on/off, true/false, 1/0, yes/no. 0 or -EINVAL. */
 int kvr_opt_parse_bool(const char *text, bool *out);
 
+/** The KVR_OPT_ROW_LOG_LEVEL parser: kvr_log_level_parse() into the row's field. */
+int kvr_opt_parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len);
 /** Writes the one error form: "--name: expected <what>, got '<value>'". Returns -EINVAL. */
 int kvr_opt_error(char *err, size_t err_len, const char *name, const char *what, const char *value);
 

@@ -155,6 +155,14 @@ void kvr_prom_sample_i64(kvr_prom_writer_t *w, const char *name, const kvr_prom_
     value_line(w->out, num);
 }
 
+void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds, double value)
+{
+    size_t i = 0;
+    while (i < n_bounds && value > bounds[i])
+        i++;
+    counts[i]++;
+}
+
 void kvr_prom_histogram(kvr_prom_writer_t *w, const char *name, const kvr_prom_label_t *labels,
                         size_t n_labels, const double *bounds, size_t n_bounds, const uint64_t *counts,
                         double sum)

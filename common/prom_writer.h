@@ -63,6 +63,9 @@ void kvr_prom_histogram(kvr_prom_writer_t *w, const char *name, const kvr_prom_l
                         size_t n_labels, const double *bounds, size_t n_bounds, const uint64_t *counts,
                         double sum);
 
+/** Counts value in counts (n_bounds + 1 per-bucket counts, as kvr_prom_histogram takes them). */
+void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds, double value);
+
 /** value as the style writes it: "NaN", "+Inf", "-Inf" or a number that strtod reads back exactly. */
 const char *kvr_prom_format_number(char buf[KVR_PROM_NUMBER_MAX], kvr_prom_style_t style, double value);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/msgpack_buf.h"
 
 /* The schema's keys; the order is the encoding order. */
 typedef enum {
@@ -54,25 +55,9 @@ static const char *const key_names[KEY_COUNT] = {
 
 /* ---- encoding ------------------------------------------------------------ */
 
-typedef struct fixed_buf_s {
-    char *data;
-    size_t cap, len;
-} fixed_buf_t;
-
-static int fixed_buf_write(void *arg, const char *buf, size_t len)
-{
-    fixed_buf_t *b = arg;
-    if (len > b->cap - b->len)
-        return -1;
-    memcpy(b->data + b->len, buf, len);
-    b->len += len;
-    return 0;
-}
-
 static int pack_key(msgpack_packer *pk, frame_key_t key)
 {
-    size_t n = strlen(key_names[key]);
-    return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, key_names[key], n);
+    return kvr_msgpack_pack_cstr(pk, key_names[key]);
 }
 
 static int pack_uint(msgpack_packer *pk, frame_key_t key, uint64_t v)
@@ -152,9 +137,9 @@ int kvr_state_frame_encode(const kvr_state_frame_t *f, void *buf, size_t cap, si
     size_t id_len = strnlen(f->state.engine_id, sizeof(f->state.engine_id));
     if (id_len == 0 || id_len == sizeof(f->state.engine_id))
         return -EINVAL;
-    fixed_buf_t out = {.data = buf, .cap = cap < KVR_STATE_FRAME_MAX ? cap : KVR_STATE_FRAME_MAX};
+    kvr_msgpack_buf_t out = {.data = buf, .cap = cap < KVR_STATE_FRAME_MAX ? cap : KVR_STATE_FRAME_MAX};
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &out, fixed_buf_write);
+    msgpack_packer_init(&pk, &out, kvr_msgpack_buf_write);
     if (kvr_state_frame_pack(&pk, f) != 0)
         return -EMSGSIZE;
     *len_out = out.len;

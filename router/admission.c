@@ -83,6 +83,22 @@ static bool seedable(const kvr_admission_t *adm, const kvr_engine_view_t *v)
            adm->leases[v->index] == 0;
 }
 
+/* The verdict when the request has (room) or lacks headroom; shadow mode admits and counts. */
+static kvr_admission_verdict_t verdict(kvr_admission_t *adm, bool room)
+{
+    if (room) {
+        adm->stats.admitted++;
+        return KVR_ADMIT;
+    }
+    if (adm->mode == KVR_ADMISSION_SHADOW) {
+        adm->stats.shadow_would_reject++;
+        adm->stats.admitted++;
+        return KVR_ADMIT;
+    }
+    adm->stats.rejected++;
+    return KVR_ADMIT_REJECT;
+}
+
 kvr_admission_verdict_t kvr_admission_decide(kvr_admission_t *adm, const kvr_engine_view_t *views,
                                              size_t n, kvr_route_decision_t *decision)
 {
@@ -111,32 +127,12 @@ kvr_admission_verdict_t kvr_admission_decide(kvr_admission_t *adm, const kvr_eng
     bool room = false;
     for (size_t v = 0; v < n && !room; v++)
         room = has_headroom(adm, &views[v]);
-    if (room && chosen >= 0) {
-        adm->stats.admitted++;
-        return KVR_ADMIT;
-    }
-    if (adm->mode == KVR_ADMISSION_SHADOW) {
-        adm->stats.shadow_would_reject++;
-        adm->stats.admitted++;
-        return KVR_ADMIT;
-    }
-    adm->stats.rejected++;
-    return KVR_ADMIT_REJECT;
+    return verdict(adm, room && chosen >= 0);
 }
 
 kvr_admission_verdict_t kvr_admission_gate(kvr_admission_t *adm, const kvr_engine_view_t *view)
 {
-    if (adm->mode == KVR_ADMISSION_OFF || has_headroom(adm, view)) {
-        adm->stats.admitted++;
-        return KVR_ADMIT;
-    }
-    if (adm->mode == KVR_ADMISSION_SHADOW) {
-        adm->stats.shadow_would_reject++;
-        adm->stats.admitted++;
-        return KVR_ADMIT;
-    }
-    adm->stats.rejected++;
-    return KVR_ADMIT_REJECT;
+    return verdict(adm, adm->mode == KVR_ADMISSION_OFF || has_headroom(adm, view));
 }
 
 void kvr_admission_release_lease(kvr_admission_t *adm, uint32_t engine_index)

@@ -24,7 +24,6 @@ static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, ch
 static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
-static const char *const log_level_names[] = {"debug", "info", "warn", "error", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
@@ -126,7 +125,7 @@ static const kvr_opt_t options[] = {
                     "admission: queued requests an engine may hold beyond max_running"),
     KVR_OPT_ROW_U64(T, drain_timeout_s, "drain-timeout-s", "S", "30", 0, 3600,
                     "SIGTERM: longest wait for in-flight requests before exiting"),
-    KVR_OPT_ROW_ENUM(T, log_level, "log-level", "LEVEL", "info", log_level_names, "debug, info, warn or error"),
+    KVR_OPT_ROW_LOG_LEVEL(T, log_level, "info", "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,
 };
 #undef T

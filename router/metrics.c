@@ -53,10 +53,7 @@ void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name)
 
 void kvr_histogram_observe(kvr_histogram_t *h, double seconds)
 {
-    size_t i = 0;
-    while (i < KVR_HIST_BUCKETS - 1 && seconds > bucket_bounds[i])
-        i++;
-    h->buckets[i]++;
+    kvr_prom_histogram_observe(h->buckets, bucket_bounds, KVR_HIST_BUCKETS - 1, seconds);
     h->count++;
     h->sum += seconds;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "shm_layout/seqcount.h"
 #include "shm_layout/shm_internal.h"
 #include "shm_layout/shm_layout.h"
 
@@ -412,13 +413,7 @@ static kvr_dsp_entry_t *entry_at(const kvr_dsp_t *d, uint64_t sequence)
 static void store_payload(kvr_dsp_t *d, size_t words)
 {
     kvr_dsp_row_t *row = row_at(d, (uint32_t)d->row);
-    uint64_t seq = d->row_seq;
-    atomic_store_explicit(&row->seq, seq + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    for (size_t i = 0; i < words; i++)
-        atomic_store_explicit(&row->words[i], d->payload[i], memory_order_relaxed);
-    atomic_store_explicit(&row->seq, seq + 2, memory_order_release);
-    d->row_seq = seq + 2;
+    d->row_seq = kvr__seqcount_write(&row->seq, d->row_seq, row->words, d->payload, words);
 }
 
 /*
@@ -563,18 +558,17 @@ void kvr_dsp_release(kvr_dsp_t *d)
  */
 static int read_row_once(const kvr_dsp_row_t *row, uint64_t *words, uint32_t max_engines)
 {
-    uint64_t begin = atomic_load_explicit(&row->seq, memory_order_acquire);
+    uint64_t begin = kvr__seqcount_read_begin(&row->seq);
     if (begin & 1)
         return -EAGAIN;
-    for (size_t i = 0; i < KVR_DSP_ROW_HEAD_WORDS; i++)
-        words[i] = atomic_load_explicit(&row->words[i], memory_order_relaxed);
+    kvr__seqcount_load(words, row->words, KVR_DSP_ROW_HEAD_WORDS);
     kvr_dsp_row_head_t head;
     memcpy(&head, words, sizeof head);
     size_t n = payload_words(head.engine_count < max_engines ? head.engine_count : max_engines);
-    for (size_t i = KVR_DSP_ROW_HEAD_WORDS; i < n; i++)
-        words[i] = atomic_load_explicit(&row->words[i], memory_order_relaxed);
-    atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&row->seq, memory_order_relaxed) == begin ? 0 : -EAGAIN;
+    if (n > KVR_DSP_ROW_HEAD_WORDS)
+        kvr__seqcount_load(words + KVR_DSP_ROW_HEAD_WORDS, row->words + KVR_DSP_ROW_HEAD_WORDS,
+                           n - KVR_DSP_ROW_HEAD_WORDS);
+    return kvr__seqcount_read_retry(&row->seq, begin) ? -EAGAIN : 0;
 }
 
 static void add_saturating(uint64_t *sum, uint64_t value)
@@ -706,7 +700,7 @@ int kvr_dsp_append(kvr_dsp_t *d, kvr_dsp_placement_t *p)
     if (!atomic_compare_exchange_strong_explicit(&entry->seq, &held, 2 * g + 1,
                                                  memory_order_relaxed, memory_order_relaxed))
         return KVR_EDSP_RING_BUSY;
-    atomic_thread_fence(memory_order_release);
+    kvr__seqcount_write_fence();
     p->sequence = g;
     p->origin = d->token;
     for (size_t i = p->block_count; i < KVR_DSP_ENTRY_BLOCKS; i++)
@@ -714,8 +708,7 @@ int kvr_dsp_append(kvr_dsp_t *d, kvr_dsp_placement_t *p)
     p->check = entry_check(p);
     uint64_t words[ENTRY_WORDS];
     memcpy(words, p, sizeof words);
-    for (size_t i = 0; i < ENTRY_WORDS; i++)
-        atomic_store_explicit(&entry->words[i], words[i], memory_order_relaxed);
+    kvr__seqcount_store(entry->words, words, ENTRY_WORDS);
     uint64_t writing = 2 * g + 1;
     if (!atomic_compare_exchange_strong_explicit(&entry->seq, &writing, 2 * g + 2,
                                                  memory_order_release, memory_order_relaxed))
@@ -737,16 +730,14 @@ static int read_entry(const kvr_dsp_t *d, uint64_t g, kvr_dsp_placement_t *out)
     const kvr_dsp_entry_t *entry = entry_at(d, g);
     uint64_t want = 2 * g + 2;
     for (int attempt = 0; attempt < KVR_DSP_READ_RETRIES; attempt++) {
-        uint64_t begin = atomic_load_explicit(&entry->seq, memory_order_acquire);
+        uint64_t begin = kvr__seqcount_read_begin(&entry->seq);
         if (begin > want)
             return ENTRY_OVERWRITTEN;
         if (begin < want)
             return ENTRY_PENDING;
         uint64_t words[ENTRY_WORDS];
-        for (size_t i = 0; i < ENTRY_WORDS; i++)
-            words[i] = atomic_load_explicit(&entry->words[i], memory_order_relaxed);
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&entry->seq, memory_order_relaxed) != begin)
+        kvr__seqcount_load(words, entry->words, ENTRY_WORDS);
+        if (kvr__seqcount_read_retry(&entry->seq, begin))
             continue;
         memcpy(out, words, sizeof *out);
         if (out->sequence != g || out->check != entry_check(out) ||

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "shm_layout/shm_layout.h"
+#include "shm_layout/seqcount.h"
 #include "shm_layout/shm_internal.h"
 
 #include <assert.h>
@@ -307,16 +308,7 @@ static void store_slot(kvr_shm_t *shm, uint32_t index)
     uint64_t words[KVR_SLOT_WORDS];
     memcpy(words, &own->state, sizeof words);
 
-    /* The counter comes from the writer's copy: one overwritten in the mapping
-     * (odd, or anything) must not make a write in progress look stable. */
-    uint64_t seq = own->seq;
-    atomic_store_explicit(&slot->seq, seq + 1, memory_order_relaxed);
-    /* Orders the odd counter before every payload store (DPDK rte_seqcount_write_begin). */
-    atomic_thread_fence(memory_order_release);
-    for (size_t i = 0; i < KVR_SLOT_WORDS; i++)
-        atomic_store_explicit(&slot->words[i], words[i], memory_order_relaxed);
-    atomic_store_explicit(&slot->seq, seq + 2, memory_order_release);
-    own->seq = seq + 2;
+    own->seq = kvr__seqcount_write(&slot->seq, own->seq, slot->words, words, KVR_SLOT_WORDS);
 }
 
 /*
@@ -340,28 +332,15 @@ void kvr_shm_write_slot(kvr_shm_t *shm, uint32_t index, const kvr_engine_state_t
     store_slot(shm, index);
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* One attempt: 0 with a consistent copy taken at counter *seq, -EAGAIN when a write overlapped. */
 static int read_once(const kvr_shm_slot_t *slot, uint64_t *words, uint64_t *seq)
 {
-    uint64_t begin = atomic_load_explicit(&slot->seq, memory_order_acquire);
+    uint64_t begin = kvr__seqcount_read_begin(&slot->seq);
     if (begin & 1)
         return -EAGAIN;
-    for (size_t i = 0; i < KVR_SLOT_WORDS; i++)
-        words[i] = atomic_load_explicit(&slot->words[i], memory_order_relaxed);
-    /* Orders the payload loads before the re-check (Boehm's fence-based reader). */
-    atomic_thread_fence(memory_order_acquire);
-    uint64_t end = atomic_load_explicit(&slot->seq, memory_order_relaxed);
+    kvr__seqcount_load(words, slot->words, KVR_SLOT_WORDS);
     *seq = begin;
-    return begin == end ? 0 : -EAGAIN;
+    return kvr__seqcount_read_retry(&slot->seq, begin) ? -EAGAIN : 0;
 }
 
 /* What every successful read checks of its copy, cached or not. */
@@ -387,7 +366,7 @@ static int read_slot_at(const kvr_shm_t *shm, uint32_t index, kvr_engine_state_t
     for (int attempt = 0; attempt < KVR_SHM_READ_RETRIES && rc != 0; attempt++) {
         rc = read_once(slot, words, seq);
         if (rc != 0)
-            cpu_relax();
+            kvr__seqcount_relax();
     }
     if (rc != 0)
         return KVR_ESHM_BUSY;

@@ -24,7 +24,6 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, 
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
-static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
 
 #define T kvr__feed_config_t
 static const kvr_opt_t options[] = {
@@ -114,8 +113,7 @@ static const kvr_opt_t options[] = {
                     KVR_HTTP_MAX_CONNECTIONS_LIMIT,
                     "--listen: connections open at once from one IP address, so that one client cannot "
                     "lock the scraper out; 0 = no per-address limit"),
-    KVR_OPT_ROW_CUSTOM("log-level", "LEVEL", "info", parse_log_level, "one of debug, info, warn, error", 0,
-                       "debug, info, warn or error"),
+    KVR_OPT_ROW_LOG_LEVEL(T, log_level, "info", "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -316,19 +314,6 @@ static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char
         copy_addr(cfg->import_addrs[cfg->import_count], sizeof(cfg->import_addrs[0]), value) < 0)
         return -EINVAL;
     cfg->import_count++;
-    return 0;
-}
-
-static int parse_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
-{
-    (void)opt;
-    (void)err;
-    (void)err_len;
-    kvr__feed_config_t *cfg = obj;
-    kvr_log_level_t level;
-    if (kvr_log_level_parse(value, &level) < 0 || strlen(value) >= sizeof(cfg->log_level))
-        return -EINVAL;
-    memcpy(cfg->log_level, value, strlen(value) + 1);
     return 0;
 }
 

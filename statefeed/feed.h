@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "common/log.h"
 #include "shm_layout/shm_layout.h"
 #include "statefeed/http_client.h"
 #include "statefeed/op.h"
@@ -75,7 +76,7 @@ typedef struct kvr__feed_config_s {
     char listen_addr[256];     /* "HOST:PORT" */
     uint32_t listen_max_connections;          /* --listen: connections open at once */
     uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
-    char log_level[16];
+    kvr_log_level_t log_level;
 } kvr__feed_config_t;
 
 /** One engine the feed keeps a slot for. */
@@ -252,7 +253,7 @@ void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
 /** Records a poll's latency in the engine's histogram. */
 void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns);
 /** Bucket upper bounds in ns shared by the histograms. */
-extern const uint64_t kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
+extern const double kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS];
 /** Adds one observation to a histogram of KVR_FEED_LATENCY_BUCKETS + 1 counters. */
 void kvr__feed_histogram_add(uint64_t *buckets, uint64_t value_ns);
 

@@ -389,20 +389,6 @@ void kvr__http_client_on_cqe(kvr__http_client_conn_t *conn, struct io_uring *rin
     else if (res == -ECANCELED)
         res = -ETIMEDOUT; /* the linked timeout fired */
     switch (conn->stage) {
-    case KVR_HTTP_PROBING:
-        if (res == -EAGAIN) {
-            conn->stage = KVR_HTTP_SENT; /* nothing yet: the owner probes again */
-            return;
-        }
-        conn->stage = KVR_HTTP_RECEIVING;
-        if (res < 0) {
-            if ((res == -ECONNRESET || res == -EPIPE) && retry_fresh(conn, ring))
-                return;
-            finish(conn, res);
-            return;
-        }
-        on_recv(conn, ring, res);
-        return;
     case KVR_HTTP_CONNECTING:
         if (res < 0) {
             finish(conn, res);
@@ -411,6 +397,13 @@ void kvr__http_client_on_cqe(kvr__http_client_conn_t *conn, struct io_uring *rin
         if (submit_exchange(conn, ring) < 0)
             finish(conn, -EBUSY);
         return;
+    case KVR_HTTP_PROBING:
+        if (res == -EAGAIN) {
+            conn->stage = KVR_HTTP_SENT; /* nothing yet: the owner probes again */
+            return;
+        }
+        conn->stage = KVR_HTTP_RECEIVING;
+        /* fall through - the probe's completion is a receive's */
     case KVR_HTTP_RECEIVING:
         if (res < 0) {
             if ((res == -ECONNRESET || res == -EPIPE) && retry_fresh(conn, ring))

@@ -17,9 +17,7 @@ int main(int argc, char **argv)
         kvr__feed_config_free(&feed.cfg);
         return rc > 0 ? 0 : 2;
     }
-    kvr_log_level_t level = KVR_LOG_INFO;
-    kvr_log_level_parse(feed.cfg.log_level, &level);
-    kvr_log_init("kvroute-statefeed", level);
+    kvr_log_init("kvroute-statefeed", feed.cfg.log_level);
     kvr_http_raise_fd_limit(feed.cfg.listen_addr[0] ? feed.cfg.listen_max_connections : 0, NULL);
     if (kvr__feed_open(&feed) < 0) {
         kvr__feed_config_free(&feed.cfg);

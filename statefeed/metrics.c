@@ -34,7 +34,7 @@ static void feed_histogram(kvr_prom_writer_t *w, const char *name, const kvr_pro
 {
     double bounds[KVR_FEED_LATENCY_BUCKETS];
     for (unsigned i = 0; i < KVR_FEED_LATENCY_BUCKETS; i++)
-        bounds[i] = (double)kvr__feed_latency_bounds_ns[i] / 1e9;
+        bounds[i] = kvr__feed_latency_bounds_ns[i] / 1e9;
     kvr_prom_histogram(w, name, labels, n_labels, bounds, KVR_FEED_LATENCY_BUCKETS, buckets,
                        (double)sum_ns / 1e9);
 }

@@ -9,19 +9,17 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/prom_writer.h"
 #include "statefeed/feed.h"
 
-const uint64_t kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS] = {
-    100000ull,    250000ull,    500000ull,    1000000ull,   2500000ull,   5000000ull,
-    10000000ull,  25000000ull,  50000000ull,  100000000ull, 250000000ull, 1000000000ull,
+const double kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS] = {
+    1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7, 5e7, 1e8, 2.5e8, 1e9,
 };
 
 void kvr__feed_histogram_add(uint64_t *buckets, uint64_t value_ns)
 {
-    unsigned i = 0;
-    while (i < KVR_FEED_LATENCY_BUCKETS && value_ns > kvr__feed_latency_bounds_ns[i])
-        i++;
-    buckets[i]++;
+    kvr_prom_histogram_observe(buckets, kvr__feed_latency_bounds_ns, KVR_FEED_LATENCY_BUCKETS,
+                               (double)value_ns);
 }
 
 void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns)

@@ -13,6 +13,7 @@
 #include <openssl/hmac.h>
 
 #include "common/error.h"
+#include "common/msgpack_buf.h"
 
 /* Bound into every MAC, so a MAC made for something else (or for the other
  * direction) never passes here. Both labels have the same length. */
@@ -271,44 +272,23 @@ int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshak
     return rc;
 }
 
-typedef struct fixed_buf_s {
-    uint8_t *data;
-    size_t cap, len;
-} fixed_buf_t;
-
-static int fixed_write(void *arg, const char *buf, size_t len)
-{
-    fixed_buf_t *b = arg;
-    if (len > b->cap - b->len)
-        return -1;
-    memcpy(b->data + b->len, buf, len);
-    b->len += len;
-    return 0;
-}
-
-static int pack_str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    return msgpack_pack_str(pk, n) | msgpack_pack_str_body(pk, s, n);
-}
-
 int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap)
 {
     if (cap < KVR_RELAY_HEADER)
         return -EMSGSIZE;
-    fixed_buf_t out = {.data = buf, .cap = cap, .len = KVR_RELAY_HEADER};
+    kvr_msgpack_buf_t out = {.data = buf, .cap = cap, .len = KVR_RELAY_HEADER};
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &out, fixed_write);
+    msgpack_packer_init(&pk, &out, kvr_msgpack_buf_write);
     int bad = msgpack_pack_map(&pk, 1 + (nonce != NULL) + (mac != NULL));
-    bad |= pack_str(&pk, "relay");
+    bad |= kvr_msgpack_pack_cstr(&pk, "relay");
     bad |= msgpack_pack_uint32(&pk, KVR_RELAY_VERSION);
     if (nonce != NULL) {
-        bad |= pack_str(&pk, "nonce");
+        bad |= kvr_msgpack_pack_cstr(&pk, "nonce");
         bad |= msgpack_pack_bin(&pk, KVR_RELAY_NONCE_LEN);
         bad |= msgpack_pack_bin_body(&pk, nonce, KVR_RELAY_NONCE_LEN);
     }
     if (mac != NULL) {
-        bad |= pack_str(&pk, "hmac");
+        bad |= kvr_msgpack_pack_cstr(&pk, "hmac");
         bad |= msgpack_pack_bin(&pk, KVR_RELAY_MAC_LEN);
         bad |= msgpack_pack_bin_body(&pk, mac, KVR_RELAY_MAC_LEN);
     }
@@ -329,9 +309,9 @@ void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t co
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
     msgpack_sbuffer_write(sb, zero, sizeof(zero));
     msgpack_pack_map(pk, with_share ? 3 : 2);
-    pack_str(pk, "relay");
+    kvr_msgpack_pack_cstr(pk, "relay");
     msgpack_pack_uint32(pk, KVR_RELAY_VERSION);
-    pack_str(pk, "engines");
+    kvr_msgpack_pack_cstr(pk, "engines");
     msgpack_pack_array(pk, count);
 }
 
@@ -339,16 +319,16 @@ void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64
                          bool sampled)
 {
     msgpack_pack_map(pk, 4);
-    pack_str(pk, "state");
+    kvr_msgpack_pack_cstr(pk, "state");
     kvr_state_frame_pack(pk, f);
-    pack_str(pk, "age_ns");
+    kvr_msgpack_pack_cstr(pk, "age_ns");
     msgpack_pack_uint64(pk, age_ns);
-    pack_str(pk, "healthy");
+    kvr_msgpack_pack_cstr(pk, "healthy");
     if (healthy)
         msgpack_pack_true(pk);
     else
         msgpack_pack_false(pk);
-    pack_str(pk, "sampled");
+    kvr_msgpack_pack_cstr(pk, "sampled");
     if (sampled)
         msgpack_pack_true(pk);
     else
@@ -422,9 +402,9 @@ int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *l
 
 void kvr__relay_share_begin(msgpack_packer *pk, uint32_t load_count)
 {
-    pack_str(pk, "share");
+    kvr_msgpack_pack_cstr(pk, "share");
     msgpack_pack_map(pk, 2);
-    pack_str(pk, "loads");
+    kvr_msgpack_pack_cstr(pk, "loads");
     msgpack_pack_array(pk, load_count);
 }
 
@@ -439,7 +419,7 @@ void kvr__relay_share_load(msgpack_packer *pk, const kvr_dsp_engine_t *e)
 
 void kvr__relay_share_placed(msgpack_packer *pk, uint32_t placement_count)
 {
-    pack_str(pk, "placed");
+    kvr_msgpack_pack_cstr(pk, "placed");
     msgpack_pack_array(pk, placement_count);
 }
 

@@ -85,25 +85,11 @@ out=$(cd "$out" && pwd)
 
 say() { ((quiet)) || echo "ablate: $*"; }
 
-if ((build)); then
-  say "building into $bin"
-  cmake -S "$root" -B "$bin" >/dev/null
-  cmake --build "$bin" -j 2 --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
-    kvroute-tracegen kvroute-feedsample >/dev/null
-fi
-SIM=$bin/bench/sim/kvroute-sim
-FEED=$bin/statefeed/kvroute-statefeed
-ROUTER=$bin/router/kvroute
-REPLAY=$bin/bench/replay/kvroute-replay
-TRACEGEN=$bin/bench/tracegen/kvroute-tracegen
-SAMPLER=$bin/bench/ablate/kvroute-feedsample
-for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
-  [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
-done
-
 # ---- processes: bench/lib.sh stops everything started, on any exit ---------
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
+if ((build)); then say "building into $bin"; fi
+kvr_fleet_programs ablate "$bin" "$build"
 kvr_traps ablate
 
 # ---- the trace --------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include "common/clock.h"
 #include "common/options.h"
 #include "common/prefix_hash.h"
+#include "common/rng.h"
 #include "router/policy.h"
 #include "router/prefix_index.h"
 
@@ -31,10 +32,7 @@ static uint64_t rng_state = 0x5eed;
 
 static uint64_t rng_next(void)
 {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return kvr_splitmix64(&rng_state);
 }
 
 /* Block hashes of session s's history: distinct per session, chained like real ones. */

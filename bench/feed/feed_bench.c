@@ -24,6 +24,7 @@
 
 #include "common/buf.h"
 #include "common/clock.h"
+#include "common/options.h"
 #include "shm_layout/shm_layout.h"
 
 extern char **environ;
@@ -39,29 +40,6 @@ typedef struct {
     unsigned base_port;
     unsigned push_idle_ms;
 } bench_opts_t;
-
-static void usage(FILE *out)
-{
-    fputs("usage: kvroute-feed-bench [flags]\n"
-          "\n"
-          "Measures slot age (now - sample time) as a router reads it, sampled every\n"
-          "millisecond over all engines, while every simulated engine runs a long prefill.\n"
-          "Prints one line per (source, engines) with p50/p99/max age and statefeed's CPU.\n"
-          "\n"
-          "  --sim PATH            kvroute-sim binary (default: the one built with this)\n"
-          "  --statefeed PATH      kvroute-statefeed binary (default: the one built with this)\n"
-          "  --engines LIST        fleet sizes, comma separated (default 8,64)\n"
-          "  --sources LIST        scrape, push (Unix datagram socket), push-udp, comma\n"
-          "                        separated (default scrape,push,push-udp)\n"
-          "  --period-ms N         statefeed tick (default 50)\n"
-          "  --seconds N           sampling window per run (default 5)\n"
-          "  --prefill-tokens N    prompt tokens of the prefill sent to each engine (default 100000)\n"
-          "  --push-idle-ms N      the simulated hook's frame cadence when no step ends sooner\n"
-          "                        (kvroute-sim --push-idle-ms; default: the simulator's)\n"
-          "  --base-port N         first engine port (default: a free range near 31000)\n"
-          "  --help                this text\n",
-          out);
-}
 
 static pid_t spawn(char *const argv[], const char *log_path)
 {
@@ -400,6 +378,29 @@ out:
     return rc;
 }
 
+#define T bench_opts_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, sim_path, "sim", "PATH", NULL,
+                       "kvroute-sim binary (default: the one built with this)"),
+    KVR_OPT_ROW_STRPTR(T, feed_path, "statefeed", "PATH", NULL,
+                       "kvroute-statefeed binary (default: the one built with this)"),
+    KVR_OPT_ROW_STRING(T, engine_counts, "engines", "LIST", "8,64",
+                       "fleet sizes, comma separated, each 1 to 1000"),
+    KVR_OPT_ROW_STRING(T, sources, "sources", "LIST", "scrape,push,push-udp",
+                       "scrape, push (Unix datagram socket), push-udp, comma separated"),
+    KVR_OPT_ROW_U64(T, period_ms, "period-ms", "N", "50", 1, 3600000, "statefeed tick"),
+    KVR_OPT_ROW_U64(T, seconds, "seconds", "N", "5", 1, 86400, "sampling window per run"),
+    KVR_OPT_ROW_U64(T, prefill_tokens, "prefill-tokens", "N", "100000", 1, 100000000,
+                    "prompt tokens of the prefill sent to each engine"),
+    KVR_OPT_ROW_U64(T, push_idle_ms, "push-idle-ms", "N", "0", 0, 3600000,
+                    "the simulated hook's frame cadence when no step ends sooner (kvroute-sim "
+                    "--push-idle-ms; 0: the simulator's)"),
+    KVR_OPT_ROW_U64(T, base_port, "base-port", "N", "0", 0, 65535,
+                    "first engine port (0: a free range near 31000)"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 int main(int argc, char **argv)
 {
     bench_opts_t o = {
@@ -409,69 +410,53 @@ int main(int argc, char **argv)
 #ifdef KVR_BENCH_FEED_PATH
         .feed_path = KVR_BENCH_FEED_PATH,
 #endif
-        .period_ms = 50, .seconds = 5, .prefill_tokens = 100000,
     };
-    snprintf(o.engine_counts, sizeof(o.engine_counts), "8,64");
-    snprintf(o.sources, sizeof(o.sources), "scrape,push,push-udp");
-    for (int i = 1; i < argc; i++) {
-        const char *f = argv[i];
-        if (strcmp(f, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "feed-bench: %s needs a value (see --help)\n", f);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (strcmp(f, "--sim") == 0)
-            o.sim_path = v;
-        else if (strcmp(f, "--statefeed") == 0)
-            o.feed_path = v;
-        else if (strcmp(f, "--engines") == 0)
-            snprintf(o.engine_counts, sizeof(o.engine_counts), "%s", v);
-        else if (strcmp(f, "--sources") == 0)
-            snprintf(o.sources, sizeof(o.sources), "%s", v);
-        else if (strcmp(f, "--period-ms") == 0)
-            o.period_ms = (unsigned)atoi(v);
-        else if (strcmp(f, "--seconds") == 0)
-            o.seconds = (unsigned)atoi(v);
-        else if (strcmp(f, "--prefill-tokens") == 0)
-            o.prefill_tokens = (unsigned)atoi(v);
-        else if (strcmp(f, "--push-idle-ms") == 0)
-            o.push_idle_ms = (unsigned)atoi(v);
-        else if (strcmp(f, "--base-port") == 0)
-            o.base_port = (unsigned)atoi(v);
-        else {
-            fprintf(stderr, "feed-bench: unknown flag %s (see --help)\n", f);
-            return 2;
-        }
-    }
-    if (o.sim_path == NULL || o.feed_path == NULL || o.period_ms == 0 || o.seconds == 0) {
-        fprintf(stderr, "feed-bench: need --sim and --statefeed paths, period and seconds > 0\n");
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &o};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-feed-bench",
+        .head = "usage: kvroute-feed-bench [flags]\n"
+                "\n"
+                "Measures slot age (now - sample time) as a router reads it, sampled every\n"
+                "millisecond over all engines, while every simulated engine runs a long prefill.\n"
+                "Prints one line per (source, engines) with p50/p99/max age and statefeed's CPU.\n\n"};
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    if (o.sim_path == NULL || o.feed_path == NULL) {
+        fprintf(stderr, "kvroute-feed-bench: --sim and --statefeed are required (no built binary to default to)\n");
         return 2;
     }
+    char err[256];
     signal(SIGPIPE, SIG_IGN);
     int failures = 0;
-    char sources[32];
-    snprintf(sources, sizeof(sources), "%s", o.sources);
-    for (char *src = strtok(sources, ","); src != NULL; src = strtok(NULL, ",")) {
-        bool udp = strcmp(src, "push-udp") == 0;
-        bool push = udp || strcmp(src, "push") == 0;
-        if (!push && strcmp(src, "scrape") != 0) {
-            fprintf(stderr, "feed-bench: unknown source %s\n", src);
-            return 2;
-        }
-        char counts[64];
-        snprintf(counts, sizeof(counts), "%s", o.engine_counts);
-        char *save = NULL;
-        for (char *c = strtok_r(counts, ",", &save); c != NULL; c = strtok_r(NULL, ",", &save)) {
-            unsigned n = (unsigned)atoi(c);
-            if (n == 0 || n > 1000) {
-                fprintf(stderr, "feed-bench: bad engine count %s\n", c);
+    /* The first pass only checks both lists, so a bad entry is refused before any run. */
+    for (int check = 1; check >= 0; check--) {
+        char sources[32];
+        snprintf(sources, sizeof(sources), "%s", o.sources);
+        char *save_src = NULL;
+        for (char *src = strtok_r(sources, ",", &save_src); src != NULL;
+             src = strtok_r(NULL, ",", &save_src)) {
+            bool udp = strcmp(src, "push-udp") == 0;
+            bool push = udp || strcmp(src, "push") == 0;
+            if (!push && strcmp(src, "scrape") != 0) {
+                kvr_opt_error(err, sizeof err, "sources", "scrape, push or push-udp, comma separated", src);
+                fprintf(stderr, "kvroute-feed-bench: %s\n", err);
                 return 2;
             }
-            failures += run_one(&o, n, push, udp) < 0;
+            char counts[64];
+            snprintf(counts, sizeof(counts), "%s", o.engine_counts);
+            char *save = NULL;
+            for (char *c = strtok_r(counts, ",", &save); c != NULL; c = strtok_r(NULL, ",", &save)) {
+                uint64_t n;
+                if (kvr_opt_parse_u64(c, 1, 1000, &n) < 0) {
+                    kvr_opt_error(err, sizeof err, "engines", "fleet sizes 1 to 1000, comma separated", c);
+                    fprintf(stderr, "kvroute-feed-bench: %s\n", err);
+                    return 2;
+                }
+                if (!check)
+                    failures += run_one(&o, (unsigned)n, push, udp) < 0;
+            }
         }
     }
     return failures ? 1 : 0;

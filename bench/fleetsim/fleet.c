@@ -729,7 +729,7 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         if (cfg->arrival_jitter_ms > 0) {
             /* A draw per request index: the same request moves the same way in every arm. */
             uint64_t x = cfg->seed ^ (0x4a49545400000000ull + i);
-            due += ms_to_ns(cfg->arrival_jitter_ms * (double)(kvr_splitmix64(&x) >> 11) * 0x1.0p-53);
+            due += ms_to_ns(cfg->arrival_jitter_ms * kvr_splitmix64_unit(&x));
         }
         f->results[i].due_rel_ms = (double)(due - f->start_ns) / 1e6;
         push(f, due, EV_SEND, (uint32_t)i, 0, NULL);

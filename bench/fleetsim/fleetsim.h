@@ -21,7 +21,7 @@
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
 #include "bench/sim/model.h"
-#include "bench/tracegen/rng.h"
+#include "common/rng.h"
 #include "shm_layout/shm_layout.h"
 
 #define KVR_FLEET_MAX_ENGINES 256

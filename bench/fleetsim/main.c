@@ -190,14 +190,6 @@ static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, 
     return 0;
 }
 
-static int opt_log_level(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
-{
-    fs_options_t *o = obj;
-    if (kvr_log_level_parse(value, &o->log_level) < 0)
-        return kvr_opt_error(err, err_len, opt->name, "one of debug, info, warn, error", value);
-    return 0;
-}
-
 static const char *const es_names[] = {"0", "1", NULL};
 static const char *const bad_line_names[] = {"fatal", "skip", NULL};
 static const char *const order_names[] = {"after", "before", NULL}; /* kvr_admission_order_t's order */
@@ -290,8 +282,7 @@ static const kvr_opt_t options[] = {
                        "bench/ablate/compare.py"),
     KVR_OPT_ROW_STRPTR(T, fleet.run_id, "run-id", "TAG", "fleetsim", "request ids are TAG-<trace index>"),
     KVR_OPT_ROW_BOOL(T, quiet, "quiet", NULL, "no summary and no progress line"),
-    KVR_OPT_ROW_CUSTOM("log-level", "LEVEL", "warn", opt_log_level, "debug, info, warn or error", 0,
-                       "the routers' log lines"),
+    KVR_OPT_ROW_LOG_LEVEL(T, log_level, "warn", "the routers' log lines"),
     KVR_OPT_ROW_BOOL(T, help_router, "help-router", NULL, "print kvroute's flags (they pass through) and exit"),
     KVR_OPT_ROW_HELP,
 };

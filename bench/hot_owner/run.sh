@@ -77,23 +77,9 @@ out=${out:-$root/build/hot_owner/run-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-if ((build)); then
-  cmake -S "$root" -B "$bin" >/dev/null
-  cmake --build "$bin" -j 2 --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
-    kvroute-tracegen kvroute-feedsample >/dev/null
-fi
-SIM=$bin/bench/sim/kvroute-sim
-FEED=$bin/statefeed/kvroute-statefeed
-ROUTER=$bin/router/kvroute
-REPLAY=$bin/bench/replay/kvroute-replay
-TRACEGEN=$bin/bench/tracegen/kvroute-tracegen
-SAMPLER=$bin/bench/ablate/kvroute-feedsample
-for p in "$SIM" "$FEED" "$ROUTER" "$REPLAY" "$TRACEGEN" "$SAMPLER"; do
-  [[ -x $p ]] || die "missing program $p (build it, or pass --bin)"
-done
-
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
+kvr_fleet_programs hot_owner "$bin" "$build"
 kvr_traps hot_owner
 
 # ---- the trajectories: one tenant, so every trajectory shares the prefix ----

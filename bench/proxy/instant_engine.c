@@ -13,8 +13,8 @@
 
 #include "common/http_server.h"
 #include "common/log.h"
+#include "common/options.h"
 
-static int chunks = 16;
 static char stream_body[65536];
 static size_t stream_len;
 
@@ -48,27 +48,36 @@ static void on_signal(uv_signal_t *s, int signum)
     uv_stop(s->loop);
 }
 
+typedef struct {
+    int port, chunks;
+} instant_args_t;
+
+#define T instant_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_INT(T, port, "port", "P", NULL, 1, 65535, "port on 127.0.0.1 to listen on (required)"),
+    KVR_OPT_ROW_INT(T, chunks, "chunks", "N", "16", 0, 200, "SSE events per streamed answer"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 int main(int argc, char **argv)
 {
-    int port = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
-            port = atoi(argv[++i]);
-        } else if (strcmp(argv[i], "--chunks") == 0 && i + 1 < argc) {
-            chunks = atoi(argv[++i]);
-        } else {
-            printf("usage: kvroute-bench-engine --port P [--chunks N]\n\n"
-                   "An engine that answers every POST at once: a small chat.completion JSON, or with\n"
-                   "\"stream\":true N SSE chunks (default 16) and [DONE] in one write.\n"
-                   "  --port P     port on 127.0.0.1 to listen on (required)\n"
-                   "  --chunks N   SSE events per streamed answer (default 16, at most 200)\n");
-            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
-        }
-    }
-    if (port <= 0 || chunks < 0 || chunks > 200) {
-        fprintf(stderr, "kvroute-bench-engine: --port P is required, --chunks 0..200\n");
+    instant_args_t args = {.port = 0};
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-bench-engine",
+        .head = "usage: kvroute-bench-engine --port P [--chunks N]\n\n"
+                "An engine that answers every POST at once: a small chat.completion JSON, or with\n"
+                "\"stream\":true N SSE chunks and [DONE] in one write.\n\n"};
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    if (args.port == 0) {
+        fprintf(stderr, "kvroute-bench-engine: --port is required\n");
         return 2;
     }
+    int port = args.port, chunks = args.chunks;
     for (int i = 0; i < chunks; i++)
         stream_len += (size_t)snprintf(stream_body + stream_len, sizeof stream_body - stream_len,
                                        "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\","

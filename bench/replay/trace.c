@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/json_text.h"
 #include "common/prefix_hash.h"
+#include "common/rng.h"
 
 /* cJSON's numbers are doubles, exact below 2^53 only: ids of 2^53 or more are refused, not rounded. */
 static int parse_request(const cJSON *line, kvr_trace_request_t *r, const char **why)
@@ -211,13 +212,6 @@ void kvr_trace_free(kvr_trace_t *trace)
     memset(trace, 0, sizeof(*trace));
 }
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 size_t kvr_trace_text_len(const kvr_trace_request_t *r)
 {
     return (size_t)r->input_length * KVR_BYTES_PER_TOKEN;
@@ -239,8 +233,8 @@ void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint
         /* Blocks past the trace's ids are private to the request: a distinct
          * id space keyed by the request, never equal to a trace id's text. */
         uint64_t id = block < r->n_hash_ids ? r->hash_ids[block]
-                                            : mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
-        uint64_t h = mix64(id * 0x9e3779b97f4a7c15ull + pos + 1);
+                                            : kvr_rng_mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
+        uint64_t h = kvr_rng_mix64(id * 0x9e3779b97f4a7c15ull + pos + 1);
         char *w = out + (size_t)(t - first_token) * KVR_BYTES_PER_TOKEN;
         w[0] = (char)('a' + h % 26);
         w[1] = (char)('a' + (h >> 8) % 26);

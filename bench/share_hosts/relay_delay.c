@@ -18,6 +18,8 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/options.h"
+#include "common/rng.h"
 #include "shm_layout/dispatch.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -32,24 +34,42 @@ static void nap_us(long us)
     nanosleep(&ts, NULL);
 }
 
+typedef struct {
+    const char *a_name, *b_name;
+    unsigned count, interval_ms;
+} relay_delay_args_t;
+
+#define T relay_delay_args_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_STRPTR(T, a_name, "a", "NAME", NULL, "dispatch segment the pins are placed in (required)"),
+    KVR_OPT_ROW_STRPTR(T, b_name, "b", "NAME", NULL, "dispatch segment they must arrive in (required)"),
+    KVR_OPT_ROW_U64(T, count, "count", "N", "200", 1, 100000, "pins to time"),
+    KVR_OPT_ROW_U64(T, interval_ms, "interval-ms", "MS", "60", 0, 3600000,
+                    "pauses between pins are uniform in 0..MS"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 int main(int argc, char **argv)
 {
-    const char *a_name = NULL, *b_name = NULL;
-    unsigned count = 200, interval_ms = 60;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--a") == 0)
-            a_name = argv[i + 1];
-        else if (strcmp(argv[i], "--b") == 0)
-            b_name = argv[i + 1];
-        else if (strcmp(argv[i], "--count") == 0)
-            count = (unsigned)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--interval-ms") == 0)
-            interval_ms = (unsigned)strtoul(argv[i + 1], NULL, 10);
-    }
-    if (a_name == NULL || b_name == NULL || count == 0 || count > 100000) {
-        fprintf(stderr, "usage: kvroute-relay-delay --a NAME --b NAME [--count 1..100000] [--interval-ms MS]\n");
+    relay_delay_args_t args;
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-relay-delay",
+        .head = "usage: kvroute-relay-delay --a NAME --b NAME [--count N] [--interval-ms MS]\n\n"
+                "Places pins in dispatch segment A and times each until it arrives in B (through\n"
+                "the statefeeds' relay).\n\n"};
+    memset(&args, 0, sizeof args);
+    int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    if (args.a_name == NULL || args.b_name == NULL) {
+        fprintf(stderr, "kvroute-relay-delay: --a and --b are required\n");
         return 2;
     }
+    const char *a_name = args.a_name, *b_name = args.b_name;
+    unsigned count = args.count, interval_ms = args.interval_ms;
     kvr_dsp_t a, b;
     kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
     int rc = kvr_dsp_open(&a, a_name, &geo, 1000);
@@ -70,7 +90,7 @@ int main(int argc, char **argv)
     uint64_t *delay = calloc(count, sizeof *delay);
     uint64_t engine = kvr_dsp_engine_key("http://bench.invalid:1");
     unsigned missed = 0;
-    uint64_t rng = kvr_clock_now_ns() | 1;
+    uint64_t rng = kvr_clock_now_ns();
     /* Warm-up: until a pin arrives, the link is not up (a subscriber's cursor starts at its first table). */
     for (unsigned w = 0;; w++) {
         if (w == 100) {
@@ -114,10 +134,7 @@ int main(int argc, char **argv)
             missed++;
         /* A random pause, so the pins land at every phase of the statefeeds' period
          * (a fixed one would place each pin at the same distance from the next export). */
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        nap_us((long)(rng % ((uint64_t)interval_ms * 1000 + 1)));
+        nap_us((long)kvr_splitmix64_below(&rng, (size_t)interval_ms * 1000 + 1));
     }
     unsigned n = count - missed;
     qsort(delay, n, sizeof *delay, cmp_u64);

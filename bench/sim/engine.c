@@ -12,6 +12,7 @@
 #include "bench/sim/sim.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/options.h"
 #include "common/xmalloc.h"
 
 static int engine_listen(kvr_sim_engine_t *e);
@@ -19,14 +20,6 @@ static int engine_listen(kvr_sim_engine_t *e);
 uint64_t kvr_sim_now_ns(void)
 {
     return kvr_clock_now_ns();
-}
-
-uint64_t kvr_sim_engine_rand(kvr_sim_engine_t *e)
-{
-    uint64_t z = (e->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 /* ---- stepping ---- */
@@ -266,9 +259,8 @@ static void serve_admin(kvr_sim_fleet_t *fleet, kvr_sim_engine_t *self, kvr_http
     char which[32] = "";
     int first = 0, last = fleet->cfg.engines - 1;
     if (kvr_http_req_query_param(req, "engine", which, sizeof which) && strcmp(which, "all") != 0) {
-        char *end;
-        long i = strtol(which, &end, 10);
-        if (*end || i < 0 || i >= fleet->cfg.engines) {
+        int64_t i;
+        if (kvr_opt_parse_int(which, 0, fleet->cfg.engines - 1, &i) < 0) {
             kvr_http_respond_error(req, 404, NULL, "no such engine", NULL, 0);
             return;
         }

@@ -26,11 +26,10 @@ static const char usage_text[] =
 typedef struct {
     kvr_sim_config_t cfg;
     const char *fault_list;
-    int log_level;
+    kvr_log_level_t log_level;
 } sim_args_t;
 
 static const char *const flavor_names[] = {"vllm", "sglang", NULL};
-static const char *const log_level_names[] = {"debug", "info", "warn", "error", NULL};
 
 #define T sim_args_t
 static const kvr_opt_t options[] = {
@@ -103,7 +102,7 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_BOOL(T, cfg.faults.garbage_metrics, "garbage-metrics", NULL,
                      "telemetry endpoints answer unparseable bodies"),
     KVR_OPT_ROW_HEADING(""),
-    KVR_OPT_ROW_ENUM(T, log_level, "log-level", "L", "info", log_level_names, "debug, info, warn or error"),
+    KVR_OPT_ROW_LOG_LEVEL(T, log_level, "info", "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -133,7 +132,7 @@ int main(int argc, char **argv)
         return rc > 0 ? 0 : 2;
     kvr_sim_config_t cfg = *c;
     const char *fault_list = args.fault_list;
-    kvr_log_level_t level = (kvr_log_level_t)args.log_level;
+    kvr_log_level_t level = args.log_level;
     if (cfg.port + cfg.engines - 1 > 65535) {
         fprintf(stderr, "kvroute-sim: --port %d + --engines %d runs past port 65535\n", cfg.port,
                 cfg.engines);

@@ -24,16 +24,10 @@ static const double buckets[KVR_SIM_TTFT_BUCKETS] = {
 
 void kvr_sim_rank_observe(kvr_sim_rank_t *rank, double ttft_s, double e2e_s)
 {
-    int i = 0;
-    while (i < KVR_SIM_TTFT_BUCKETS && ttft_s > buckets[i])
-        i++;
-    rank->ttft_buckets[i]++;
+    kvr_prom_histogram_observe(rank->ttft_buckets, buckets, KVR_SIM_TTFT_BUCKETS, ttft_s);
     rank->ttft_sum += ttft_s;
     rank->ttft_count++;
-    i = 0;
-    while (i < KVR_SIM_TTFT_BUCKETS && e2e_s > buckets[i])
-        i++;
-    rank->e2e_buckets[i]++;
+    kvr_prom_histogram_observe(rank->e2e_buckets, buckets, KVR_SIM_TTFT_BUCKETS, e2e_s);
     rank->e2e_sum += e2e_s;
 }
 

@@ -87,7 +87,7 @@ struct kvr_sim_engine_s {
     int dp;
     uint32_t next_rank;
     kvr_sim_faults_t faults;
-    uint64_t rng;
+    uint64_t rng; /* splitmix64 state (common/rng.h), seeded per engine */
     uint64_t next_request_id;
     kvr_sim_call_t *calls;      /* completions in flight */
     kvr_http_req_t **held;      /* requests held by a stall or slow metrics */
@@ -124,8 +124,6 @@ void kvr_sim_fleet_stop(kvr_sim_fleet_t *fleet);
 void kvr_sim_fleet_free(kvr_sim_fleet_t *fleet);
 /** Arms the rank's step timer when it has work and no step in flight. */
 void kvr_sim_rank_kick(kvr_sim_rank_t *rank);
-/** Next pseudo-random 64-bit value of the engine (splitmix64: deterministic per seed). */
-uint64_t kvr_sim_engine_rand(kvr_sim_engine_t *e);
 /** Keeps req unanswered (stall, slow metrics); released on abort or when the fault clears. */
 void kvr_sim_engine_hold(kvr_sim_engine_t *e, kvr_http_req_t *req);
 void kvr_sim_engine_unhold(kvr_sim_engine_t *e, kvr_http_req_t *req);

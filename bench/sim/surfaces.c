@@ -17,6 +17,7 @@
 #include "bench/sim/sim.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/rng.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
 
@@ -397,7 +398,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         goto fail_400;
     }
     if (e->faults.error_rate > 0 &&
-        (double)(kvr_sim_engine_rand(e) >> 11) * 0x1.0p-53 < e->faults.error_rate) {
+        kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
         kvr_buf_close(&text);
         cJSON_Delete(root);
         e->requests_rejected++;
@@ -415,7 +416,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->include_usage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(root, "stream_options"), "include_usage"));
     c->created = (uint64_t)time(NULL);
-    c->word_seed = kvr_sim_engine_rand(e);
+    c->word_seed = kvr_splitmix64(&e->rng);
     uint64_t rid = ++e->next_request_id;
     snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64, native ? "gen" : chat ? "chatcmpl" : "cmpl",
              e->index, rid);

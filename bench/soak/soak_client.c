@@ -24,7 +24,7 @@
 #include "bench/replay/client.h"
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
-#include "bench/tracegen/rng.h"
+#include "common/rng.h"
 #include "common/clock.h"
 #include "common/options.h"
 

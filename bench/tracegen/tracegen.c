@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/tracegen/rng.h"
+#include "common/rng.h"
 #include "common/error.h"
 #include "common/options.h"
 

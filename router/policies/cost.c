@@ -53,7 +53,7 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             logit[v] = exp(-((logit[v] - lo) / (hi - lo)) / st->config.temperature);
             total += logit[v];
         }
-        double r = kvr__rng_unit(&st->rng) * total;
+        double r = kvr_splitmix64_unit(&st->rng) * total;
         pick = n - 1;
         for (size_t v = 0; v < n; v++) {
             if (r < logit[v]) {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/rng.h"
 #include "router/policy.h"
 #include "router/prefix_index.h"
 
@@ -25,36 +26,6 @@ extern const kvr_policy_ops_t kvr__policy_affinity;
 extern const kvr_policy_ops_t kvr__policy_cache_aware;
 extern const kvr_policy_ops_t kvr__policy_cost;
 extern const kvr_policy_ops_t kvr__policy_ttft;
-
-/* splitmix64: a seed gives the same sequence on every run, which tests and ablations rely on. */
-static inline uint64_t kvr__rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/** The high 64 bits of the 128-bit product a * b (ISO C has no 128-bit type). */
-static inline uint64_t kvr__mul_high64(uint64_t a, uint64_t b)
-{
-    uint64_t a_lo = (uint32_t)a, a_hi = a >> 32, b_lo = (uint32_t)b, b_hi = b >> 32;
-    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
-    uint64_t cross = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi;
-    return hi_hi + (hi_lo >> 32) + (cross >> 32);
-}
-
-/** Uniform in [0, n), n >= 1: the high half of a 64-bit draw times n. */
-static inline size_t kvr__rng_below(uint64_t *state, size_t n)
-{
-    return (size_t)kvr__mul_high64(kvr__rng_next(state), (uint64_t)n);
-}
-
-/** Uniform in [0, 1). */
-static inline double kvr__rng_unit(uint64_t *state)
-{
-    return (double)(kvr__rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /** Prompt tokens the engine must still prefill given its matched blocks. */
 static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req, uint32_t match_blocks)

@@ -35,8 +35,8 @@ static void p2_pick(void *state, const kvr_route_request_t *req, const kvr_engin
     power_of_two_t *st = state;
     size_t pick = 0;
     if (n > 1) {
-        size_t a = kvr__rng_below(&st->rng, n);
-        size_t b = kvr__rng_below(&st->rng, n - 1);
+        size_t a = kvr_splitmix64_below(&st->rng, n);
+        size_t b = kvr_splitmix64_below(&st->rng, n - 1);
         if (b >= a)
             b++; /* distinct from a, still uniform */
         pick = views[b].eff_requests < views[a].eff_requests ? b : a;

@@ -30,7 +30,7 @@ static void random_pick(void *state, const kvr_route_request_t *req, const kvr_e
     (void)req;
     (void)views;
     random_t *st = state;
-    out->view = (int)kvr__rng_below(&st->rng, n);
+    out->view = (int)kvr_splitmix64_below(&st->rng, n);
     out->reason = "random";
     out->prefix_match_blocks = 0;
     out->flags = 0;

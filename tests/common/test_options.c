@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/options.h"
 
 typedef struct {
@@ -325,4 +326,29 @@ Test(options, a_program_step_applies_defaults_then_argv, .timeout = 5.)
     cr_expect_eq(kvr_opt_program_parse(&program, &parser, 3, bad_argv), -EINVAL);
     char *help_argv[] = {"demo", "--help", NULL};
     cr_expect_eq(kvr_opt_program_parse(&program, &parser, 2, help_argv), 1);
+}
+
+typedef struct {
+    kvr_log_level_t level;
+} log_demo_t;
+
+Test(options, log_level_row_takes_the_four_names_and_refuses_the_rest, .timeout = 5.)
+{
+    static const kvr_opt_t rows[] = {KVR_OPT_ROW_LOG_LEVEL(log_demo_t, level, "warn", "level")};
+    log_demo_t d = {.level = KVR_LOG_DEBUG};
+    kvr_opt_set_t set = {.opts = rows, .n_opts = 1, .obj = &d};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    char err[256];
+    cr_assert_eq(kvr_opt_defaults(&set, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(d.level, KVR_LOG_WARN);
+    const char *names[] = {"debug", "info", "warn", "error"};
+    for (int i = 0; i < 4; i++) {
+        char *argv[] = {"prog", "--log-level", (char *)names[i]};
+        cr_assert_eq(kvr_opt_parse_args(&parser, 3, argv, err, sizeof err), 0, "%s", err);
+        cr_expect_eq((int)d.level, i, "%s", names[i]);
+    }
+    char *bad[] = {"prog", "--log-level", "WARN"};
+    cr_expect_eq(kvr_opt_parse_args(&parser, 3, bad, err, sizeof err), -EINVAL);
+    cr_expect_str_eq(err, "--log-level: expected one of debug, info, warn, error, got 'WARN'");
+    cr_expect_eq(d.level, KVR_LOG_ERROR, "a refused value leaves the field alone");
 }

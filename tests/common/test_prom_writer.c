@@ -160,3 +160,16 @@ Test(prom_writer, parser_reads_back_what_the_python_style_wrote, .timeout = 5.)
 {
     round_trip(KVR_PROM_STYLE_PYTHON);
 }
+
+Test(prom_writer, observe_counts_a_value_in_the_first_bucket_it_does_not_exceed, .timeout = 5.)
+{
+    static const double bounds[3] = {0.1, 1, 10};
+    uint64_t counts[4] = {0};
+    const double values[] = {0, 0.1, 0.10000001, 1, 9.99, 10, 10.5, INFINITY, -1};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        kvr_prom_histogram_observe(counts, bounds, 3, values[i]);
+    cr_expect_eq(counts[0], 3); /* 0, 0.1 (le is inclusive), -1 */
+    cr_expect_eq(counts[1], 2); /* just above 0.1, 1 */
+    cr_expect_eq(counts[2], 2); /* 9.99, 10 */
+    cr_expect_eq(counts[3], 2); /* +Inf: 10.5 and infinity */
+}

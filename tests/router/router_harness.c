@@ -15,13 +15,19 @@
 
 void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra)
 {
+    kvr_fake_fleet_t *fleet = n_engines > 0 ? kvr_fake_start(n_engines) : NULL;
+    kvr_harness_start_router(h, fleet, n_engines, extra);
+    h->fleet = fleet;
+}
+
+void kvr_harness_start_router(kvr_harness_t *h, const kvr_fake_fleet_t *fleet, int n_engines,
+                              const char *const *extra)
+{
     memset(h, 0, sizeof *h);
-    if (n_engines > 0)
-        h->fleet = kvr_fake_start(n_engines);
     h->port = kvr_test_free_port();
     char listen[32];
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h->port);
-    static char urls[KVR_FAKE_MAX][64];
+    char urls[KVR_FAKE_MAX][64];
     const char *argv[96];
     size_t k = 0;
     argv[k++] = kvr_test_bin("KVR_BIN_KVROUTE");
@@ -34,7 +40,7 @@ void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra
     argv[k++] = "--log-level";
     argv[k++] = "warn";
     for (int i = 0; i < n_engines; i++) {
-        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u", kvr_fake_port(h->fleet, i));
+        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u", kvr_fake_port(fleet, i));
         argv[k++] = "--engine";
         argv[k++] = urls[i];
     }

@@ -22,6 +22,13 @@ typedef struct kvr_harness_s {
  * --es 0 and quick health checks; extra: more kvroute arguments, NULL-terminated.
  */
 void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra);
+/**
+ * The same kvroute in front of the first n_engines of a fleet the caller
+ * owns (fleet may be NULL when n_engines is 0); kvr_harness_stop leaves the
+ * fleet running. Flags in extra come last, so they override the defaults.
+ */
+void kvr_harness_start_router(kvr_harness_t *h, const kvr_fake_fleet_t *fleet, int n_engines,
+                              const char *const *extra);
 /** SIGTERM kvroute (SIGKILL after 5 s), stop the engines; returns kvroute's wait status. */
 int kvr_harness_stop(kvr_harness_t *h);
 /** Sum over engines of shadow requests + pending-prefill + KV tokens, from GET /engines; -1 on error. */

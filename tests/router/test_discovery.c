@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * --engine-dns end to end: kvroute runs in a private mount namespace whose
- * /etc/hosts is a scratch file this test owns (bind-mounted; the system's is
- * never touched), so the test changes the resolver's answer by editing that
- * file. The name resolves to loopback addresses, where kvroute-sim engines
- * listen on one port each. Lines are switched on and off by rewriting their
- * first byte (' ' or '#') in place: the bind mount follows the inode, and a
- * one-byte write never shows a reader half a line.
+ * --engine-dns end to end: kvroute runs over a scratch /etc/hosts this test
+ * owns (tests/support/scratch_hosts.h), so the test changes the resolver's
+ * answer by editing that file. The name resolves to loopback addresses,
+ * where kvroute-sim engines listen on one port each.
  */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
@@ -25,11 +22,13 @@
 
 #include "tests/router/router_harness.h"
 #include "tests/support/proc.h"
+#include "tests/support/scratch_hosts.h"
 
 #define N_SIMS 3
 #define NAME "pool.kvroute.test"
 
-static char dir[128], hosts_path[160], resolv_path[160], config_path[160];
+static kvr_scratch_hosts_t scratch;
+static char config_path[160];
 static pid_t sims[N_SIMS];
 static kvr_harness_t h;
 
@@ -40,122 +39,31 @@ static void teardown(void)
     for (int i = 0; i < N_SIMS; i++)
         if (sims[i] > 0)
             kvr_test_stop(sims[i], SIGTERM, 5000);
-    if (dir[0]) {
-        unlink(hosts_path);
-        unlink(resolv_path);
-        unlink(config_path);
-        rmdir(dir);
-    }
+    kvr_scratch_hosts_remove(&scratch);
 }
 
 TestSuite(discovery, .fini = teardown, .timeout = 90.);
 
-/* Byte offset of engine i's line (127.0.0.{2+i}) in the scratch hosts file. */
+/* Engine i is 127.0.0.{2+i}; its line starts with ' ' (listed) or '#'. */
 static const char hosts_text[] = "127.0.0.1 localhost\n"
                                  " 127.0.0.2 " NAME "\n"
                                  " 127.0.0.3 " NAME "\n"
                                  "#127.0.0.4 " NAME "\n";
-static long line_offset(int i)
-{
-    char needle[32];
-    snprintf(needle, sizeof needle, "127.0.0.%d ", 2 + i);
-    return (long)(strstr(hosts_text, needle) - hosts_text) - 1;
-}
-
 static void set_listed(int i, bool listed)
 {
-    int fd = open(hosts_path, O_WRONLY);
-    cr_assert_geq(fd, 0);
-    cr_assert_eq(pwrite(fd, listed ? " " : "#", 1, line_offset(i)), 1);
-    close(fd);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* True when this process may make a mount namespace and bind a file over /etc/hosts there. */
-static bool namespace_works(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
-             ">/dev/null 2>&1",
-             hosts_path, NAME);
-    int rc = system(cmd);
-    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-}
-
-typedef struct {
-    const char *host;
-    uint16_t port;
-} addr_t;
-
-static bool accepts(void *arg)
-{
-    const addr_t *a = arg;
-    struct sockaddr_storage ss = {0};
-    socklen_t len;
-    if (strchr(a->host, ':')) {
-        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-        in6->sin6_family = AF_INET6;
-        in6->sin6_port = htons(a->port);
-        inet_pton(AF_INET6, a->host, &in6->sin6_addr);
-        len = sizeof *in6;
-    } else {
-        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-        in->sin_family = AF_INET;
-        in->sin_port = htons(a->port);
-        inet_pton(AF_INET, a->host, &in->sin_addr);
-        len = sizeof *in;
-    }
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) == 0;
-    if (fd >= 0)
-        close(fd);
-    return ok;
+    char addr[16];
+    snprintf(addr, sizeof addr, "127.0.0.%d", 2 + i);
+    kvr_scratch_hosts_set_listed(&scratch, addr, listed);
 }
 
 static void start_router(const char *name, uint16_t engine_port)
 {
-    memset(&h, 0, sizeof h);
-    h.port = kvr_test_free_port();
-    char listen[32], dns[64];
-    snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
+    char dns[64];
     snprintf(dns, sizeof dns, "%s:%u", name, engine_port);
-    const char *argv[] = {
-        access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare",
-        "-m",
-        "sh",
-        "-c",
-        "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && exec \"$@\"",
-        "sh",
-        hosts_path,
-        resolv_path,
-        kvr_test_bin("KVR_BIN_KVROUTE"),
-        "--listen",
-        listen,
-        "--es",
-        "0",
-        "--engine-dns",
-        dns,
-        "--engine-dns-interval-s",
-        "1",
-        "--engine-dns-drain-after",
-        "2",
-        "--health-interval-ms",
-        "200",
-        "--config",
-        config_path,
-        NULL};
-    kvr_test_unique_name(h.log_path, sizeof h.log_path, "/tmp/kvroute-test-log");
-    h.pid = kvr_test_spawn((char *const *)argv, h.log_path);
-    cr_assert_gt(h.pid, 0);
-    cr_assert(kvr_test_wait_port(h.port, 5000), "kvroute did not listen; see %s", h.log_path);
+    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
+    const char *extra[] = {"--engine-dns", dns, "--engine-dns-interval-s", "1", "--engine-dns-drain-after",
+                           "2", "--log-level", "info", "--config", config_path, NULL};
+    kvr_harness_start(&h, 0, extra);
 }
 
 /* A streamed completion kept open: its engine is known from the response head. */
@@ -256,22 +164,12 @@ static const char *metric_name(char *out, size_t cap, const char *family, uint16
     return out;
 }
 
-/* The scratch directory: hosts file, resolv.conf, an engine-less config. Skips without namespaces. */
+/* The scratch hosts file and an engine-less config. Skips without namespaces. */
 static void scratch_setup(const char *hosts)
 {
-    kvr_test_unique_name(dir, sizeof dir, "/tmp/kvroute-discovery");
-    cr_assert_eq(mkdir(dir, 0700), 0);
-    snprintf(hosts_path, sizeof hosts_path, "%s/hosts", dir);
-    snprintf(resolv_path, sizeof resolv_path, "%s/resolv.conf", dir);
-    snprintf(config_path, sizeof config_path, "%s/kvroute.conf", dir);
-    write_file(hosts_path, hosts);
-    write_file(config_path, "# engines come from --engine-dns only\n");
-    /* Nothing listens on port 53 here: a name missing from the hosts file fails at once. */
-    write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n");
-    if (!namespace_works())
-        cr_skip_test(
-            "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute a "
-            "private /etc/hosts");
+    kvr_scratch_hosts_setup(&scratch, "/tmp/kvroute-discovery", hosts, NAME);
+    kvr_scratch_hosts_file(&scratch, "kvroute.conf", "# engines come from --engine-dns only\n",
+                           config_path, sizeof config_path);
 }
 
 Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
@@ -290,8 +188,7 @@ Test(discovery, an_ipv6_answer_is_an_engine_in_brackets)
                           NULL};
     sims[0] = kvr_test_spawn((char *const *)argv, NULL);
     cr_assert_gt(sims[0], 0);
-    addr_t a = {"::1", port};
-    cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on [::1]:%u",
+    cr_assert(kvr_test_wait_addr("::1", port, 10000), "kvroute-sim did not listen on [::1]:%u",
               port);
     start_router(NAME, port);
     char m_engines[128], url[64];
@@ -337,8 +234,7 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
                               NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
-        addr_t a = {host, port};
-        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u",
+        cr_assert(kvr_test_wait_addr(host, port, 10000), "kvroute-sim did not listen on %s:%u",
                   host, port);
     }
     start_router(NAME, port);

@@ -183,6 +183,7 @@ static long stream_body_of(char *resp)
 
 Test(drills, engine_process_killed_mid_stream)
 {
+    /* failure table: not retried */
     start_sim(1, NULL);
     start_router(1, NULL);
     static char buf[1 << 20];
@@ -199,10 +200,13 @@ Test(drills, engine_process_killed_mid_stream)
     cr_expect_not_null(strstr(buf, "data: {\"error\":{"), "the client is told with an error event");
     expect_router_idle();
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_cut_total"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"reset\"}"), 0,
+                 "a stream the client has part of is not sent again");
 }
 
 Test(drills, engine_stall_before_the_first_byte_is_retried_elsewhere)
 {
+    /* failure table: retried */
     start_sim(2, NULL);
     const char *more[] = {"--policy", "round_robin", "--first-byte-timeout-ms", "300", "--fail-threshold", "100",
                           NULL};

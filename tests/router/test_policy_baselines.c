@@ -97,19 +97,19 @@ Test(policy_random, seeded_and_covers_the_fleet, .init = setup, .timeout = 5.)
  * 128-bit type; the values below are that product's high half computed with exact integers. */
 Test(policy_util, rng_below_is_the_high_half_of_draw_times_n, .timeout = 5.)
 {
-    cr_expect_eq(kvr__mul_high64(UINT64_MAX, UINT64_MAX), UINT64_MAX - 1);
-    cr_expect_eq(kvr__mul_high64(1ull << 63, 2), 1);
-    cr_expect_eq(kvr__mul_high64(1ull << 32, 1ull << 32), 1);
-    cr_expect_eq(kvr__mul_high64(0xFFFFFFFFull, 0xFFFFFFFFull), 0);
-    cr_expect_eq(kvr__mul_high64(0, UINT64_MAX), 0);
-    cr_expect_eq(kvr__mul_high64(0x123456789ABCDEF0ull, 0xFEDCBA9876543210ull), 0x121FA00AD77D7422ull);
+    cr_expect_eq(kvr_rng_mul_high64(UINT64_MAX, UINT64_MAX), UINT64_MAX - 1);
+    cr_expect_eq(kvr_rng_mul_high64(1ull << 63, 2), 1);
+    cr_expect_eq(kvr_rng_mul_high64(1ull << 32, 1ull << 32), 1);
+    cr_expect_eq(kvr_rng_mul_high64(0xFFFFFFFFull, 0xFFFFFFFFull), 0);
+    cr_expect_eq(kvr_rng_mul_high64(0, UINT64_MAX), 0);
+    cr_expect_eq(kvr_rng_mul_high64(0x123456789ABCDEF0ull, 0xFEDCBA9876543210ull), 0x121FA00AD77D7422ull);
 
     /* A seeded sequence stays what it was, so a seed picks the same engines as before. */
     uint64_t state = 1234;
     const uint64_t n[] = {5, 5, 5, 7, 1000, 1ull << 40, 3, UINT64_MAX};
     const uint64_t want[] = {3, 2, 1, 2, 722, 759130398348ull, 1, 4199148429166567582ull};
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
-        cr_expect_eq(kvr__rng_below(&state, (size_t)n[i]), want[i], "draw %zu", i);
+        cr_expect_eq(kvr_splitmix64_below(&state, (size_t)n[i]), want[i], "draw %zu", i);
 }
 
 Test(policy_power_of_two, never_picks_the_most_loaded, .init = setup, .timeout = 5.)

@@ -38,6 +38,19 @@ static int post(const char *headers, const char *body, char **resp)
     return kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, body, resp, 5000);
 }
 
+/* n requests in a row, each answered 200 by fleet engine i. */
+static void expect_answers_from(int i, int n)
+{
+    char want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, i));
+    for (int k = 0; k < n; k++) {
+        char *resp, v[64];
+        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", k);
+        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
+        free(resp);
+    }
+}
+
 static int connect_router(void)
 {
     int fd = kvr_test_connect(h.port);
@@ -197,6 +210,7 @@ Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
 
 Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
 {
+    /* failure table: not retried */
     kvr_harness_start(&h, 1, NULL);
     int fd = connect_router();
     char req[512];
@@ -212,6 +226,7 @@ Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
     cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 1);
+    cr_expect_eq(kvr_fake_requests(h.fleet, -1), 1, "nothing is sent again for a client that left");
 }
 
 /* Asserts that body (raw chunked bytes) is a stream cut before its last chunk, ending in an error event. */
@@ -283,6 +298,7 @@ Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
 
 Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
 {
+    /* failure table: retried */
     uint16_t dead = kvr_test_free_port();
     char dead_url[64];
     snprintf(dead_url, sizeof dead_url, "http://127.0.0.1:%u", dead);
@@ -290,15 +306,7 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
                            "--health-interval-ms", "60000", "--fail-threshold", "100", NULL};
     kvr_harness_start(&h, 2, extra);
     kvr_fake_force(h.fleet, 0, "status=503");
-    char good[64];
-    snprintf(good, sizeof good, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
-    for (int i = 0; i < 6; i++) {
-        char *resp;
-        cr_assert_eq(post(NULL, chat, &resp), 200, "request %d", i);
-        char v[64];
-        cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), good);
-        free(resp);
-    }
+    expect_answers_from(1, 6);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"status_5xx\"}"), 0);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
@@ -308,6 +316,37 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
     int status = post(NULL, chat, &resp);
     cr_expect(status == 500 || status == 503 || status == 502, "got %d", status);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"error\""));
+    free(resp);
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
+}
+
+Test(proxy, an_attempt_that_cannot_start_is_retried_on_the_next_engine)
+{
+    /* failure table: retried */
+    /* A multicast address: connect() fails at once (ENETUNREACH), the upstream request never starts. */
+    const char *extra[] = {"--policy", "round_robin", "--engine", "http://224.0.0.1:9", "--health-interval-ms",
+                           "60000", "--fail-threshold", "100", NULL};
+    kvr_harness_start(&h, 1, extra);
+    expect_answers_from(0, 4);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
+}
+
+Test(proxy, an_engine_closing_without_an_answer_is_retried_elsewhere)
+{
+    /* failure table: retried */
+    const char *extra[] = {"--policy", "round_robin", "--health-interval-ms", "60000", "--fail-threshold", "100",
+                           NULL};
+    kvr_harness_start(&h, 2, extra);
+    kvr_fake_force(h.fleet, 0, "drop=1");
+    expect_answers_from(1, 4);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"reset\"}"), 0);
+    /* with no engine left that answers, the client is told */
+    kvr_fake_force(h.fleet, 1, "drop=1");
+    char *resp;
+    cr_expect_eq(post(NULL, chat, &resp), 502);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "the engine closed the connection without an answer"),
+                       "%s", resp);
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }

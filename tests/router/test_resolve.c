@@ -42,32 +42,10 @@ static void start_router_with(const char *config)
     char why[160];
     if (!kvr_stub_dns_start(&dns, "127.0.0.1", why, sizeof why))
         cr_skip_test("%s", why);
-    memset(&h, 0, sizeof h);
-    h.port = kvr_test_free_port();
-    char listen[32];
-    snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
-    const char *argv[24];
-    size_t n = kvr_stub_dns_wrap(&dns, argv);
-    const char *rest[] = {kvr_test_bin("KVR_BIN_KVROUTE"),
-                          "--listen",
-                          listen,
-                          "--es",
-                          "0",
-                          "--admin-token",
-                          "s3cret",
-                          "--log-level",
-                          "info"};
-    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
-        argv[n++] = rest[i];
-    if (config) {
-        argv[n++] = "--config";
-        argv[n++] = config;
-    }
-    argv[n] = NULL;
-    kvr_test_unique_name(h.log_path, sizeof h.log_path, "/tmp/kvroute-test-log");
-    h.pid = kvr_test_spawn((char *const *)argv, h.log_path);
-    cr_assert_gt(h.pid, 0);
-    cr_assert(kvr_test_wait_port(h.port, 10000), "kvroute did not listen; see %s", h.log_path);
+    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&dns.files, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
+    const char *extra[] = {"--admin-token", "s3cret", "--log-level", "info", config ? "--config" : NULL, config,
+                           NULL};
+    kvr_harness_start(&h, 0, extra);
 }
 
 static void start_router(void)

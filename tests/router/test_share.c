@@ -37,41 +37,12 @@ static const char *router_policy; /* --policy of the routers started next */
 /* Starts router i in front of the shared fleet, sharing share_name (or not, with share false). */
 static void start_router(int i, bool share)
 {
-    kvr_harness_t *h = &routers[i];
-    memset(h, 0, sizeof *h);
-    h->port = kvr_test_free_port();
-    char listen[32];
-    snprintf(listen, sizeof listen, "127.0.0.1:%u", h->port);
-    char urls[N_ENGINES][64];
-    const char *argv[64];
-    size_t k = 0;
-    argv[k++] = kvr_test_bin("KVR_BIN_KVROUTE");
-    argv[k++] = "--listen";
-    argv[k++] = listen;
-    argv[k++] = "--es";
-    argv[k++] = "0";
-    argv[k++] = "--policy";
-    argv[k++] = router_policy; /* sticky: load_only, and oneshot pins for requests with a session */
-    argv[k++] = "--health-interval-ms";
-    argv[k++] = "200";
-    argv[k++] = "--log-level";
-    argv[k++] = "info";
-    if (share) {
-        argv[k++] = "--share";
-        argv[k++] = share_name;
-        argv[k++] = "--share-max-age-ms";
-        argv[k++] = "1500";
-    }
-    for (int e = 0; e < N_ENGINES; e++) {
-        snprintf(urls[e], sizeof urls[e], "http://127.0.0.1:%u", kvr_fake_port(fleet, e));
-        argv[k++] = "--engine";
-        argv[k++] = urls[e];
-    }
-    argv[k] = NULL;
-    kvr_test_unique_name(h->log_path, sizeof h->log_path, "/tmp/kvroute-test-share-log");
-    h->pid = kvr_test_spawn((char *const *)argv, h->log_path);
-    cr_assert_gt(h->pid, 0);
-    cr_assert(kvr_test_wait_port(h->port, 5000), "kvroute did not listen; see %s", h->log_path);
+    /* sticky: load_only, and oneshot pins for requests with a session */
+    const char *shared[] = {"--policy", router_policy, "--log-level", "info", "--share", share_name,
+                            "--share-max-age-ms", "1500", NULL};
+    if (!share)
+        shared[4] = NULL;
+    kvr_harness_start_router(&routers[i], fleet, N_ENGINES, shared);
 }
 
 static void setup(void)

@@ -60,33 +60,8 @@ static void start_feed(int i)
 
 static void start_router(int i)
 {
-    host_t *h = &hosts[i];
-    h->router.port = kvr_test_free_port();
-    char listen[32], urls[N_ENGINES][64];
-    snprintf(listen, sizeof listen, "127.0.0.1:%u", h->router.port);
-    const char *argv[64];
-    size_t k = 0;
-    argv[k++] = kvr_test_bin("KVR_BIN_KVROUTE");
-    argv[k++] = "--listen";
-    argv[k++] = listen;
-    argv[k++] = "--es";
-    argv[k++] = "0";
-    argv[k++] = "--policy";
-    argv[k++] = "sticky";
-    argv[k++] = "--health-interval-ms";
-    argv[k++] = "200";
-    argv[k++] = "--share";
-    argv[k++] = h->share_name;
-    for (int e = 0; e < N_ENGINES; e++) {
-        engine_url(urls[e], sizeof urls[e], e);
-        argv[k++] = "--engine";
-        argv[k++] = urls[e];
-    }
-    argv[k] = NULL;
-    kvr_test_unique_name(h->router.log_path, sizeof h->router.log_path, "/tmp/kvroute-test-hosts-router");
-    h->router.pid = kvr_test_spawn((char *const *)argv, h->router.log_path);
-    cr_assert_gt(h->router.pid, 0);
-    cr_assert(kvr_test_wait_port(h->router.port, 5000), "kvroute did not listen; see %s", h->router.log_path);
+    const char *extra[] = {"--policy", "sticky", "--share", hosts[i].share_name, "--log-level", "info", NULL};
+    kvr_harness_start_router(&hosts[i].router, fleet, N_ENGINES, extra);
 }
 
 /* Both hosts up, each statefeed importing the other's export. */

@@ -17,12 +17,17 @@
 #include "tests/support/proc.h"
 
 #define READS_PER_READER 200000
+/* A read proves nothing unless a write overlapped it: a reader goes on past
+ * READS_PER_READER until it has seen this many overlaps, or MAX_READS. */
+#define OVERLAPS_WANTED 100
+#define MAX_READS 20000000L
 
 typedef struct {
     kvr_shm_t *shm;
     atomic_bool *stop;
     bool cached;   /* read through kvr_shm_read_slot_cached */
     long torn, ok, busy;
+    long overlapped; /* reads during which the counter was odd or moved */
 } torture_arg_t;
 
 static void *reader_main(void *p)
@@ -30,14 +35,20 @@ static void *reader_main(void *p)
     torture_arg_t *arg = p;
     kvr_engine_state_t s;
     kvr_shm_slot_cache_t cache = {.valid = false};
-    for (int i = 0; i < READS_PER_READER; i++) {
+    const kvr_shm_slot_t *slot = kvr_shm_slot(arg->shm, 0);
+    for (long i = 0; i < MAX_READS && (i < READS_PER_READER || arg->overlapped < OVERLAPS_WANTED);
+         i++) {
         int rc;
+        uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
         if (arg->cached) {
             rc = kvr_shm_read_slot_cached(arg->shm, 0, kvr_clock_now_ns(), &cache, NULL);
             s = cache.state;
         } else {
             rc = kvr_shm_read_slot(arg->shm, 0, kvr_clock_now_ns(), &s, NULL);
         }
+        uint64_t after = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        if ((before & 1) || after != before)
+            arg->overlapped++;
         if (rc == KVR_ESHM_BUSY)
             arg->busy++;
         else if (rc != 0 || !kvr_torture_consistent(&s))
@@ -81,6 +92,8 @@ Test(seqlock, threads_never_see_a_torn_read, .timeout = 60.)
     for (int i = 0; i < 2; i++) {
         cr_expect_eq(r[i].torn, 0, "reader %d accepted %ld torn copies", i, r[i].torn);
         cr_expect_gt(r[i].ok, 0, "reader %d never got a consistent copy", i);
+        cr_expect_geq(r[i].overlapped, OVERLAPS_WANTED,
+                      "reader %d: only %ld reads overlapped a write", i, r[i].overlapped);
     }
     kvr_shm_close(&shm);
     kvr_shm_unlink(name);
@@ -114,6 +127,7 @@ Test(seqlock, writer_in_another_process_never_tears_a_read, .timeout = 60.)
     kvr_test_stop(pid, SIGKILL, 1000);
     cr_expect_eq(r.torn, 0, "accepted %ld torn copies", r.torn);
     cr_expect_gt(r.ok, 0, "never got a consistent copy while the writer ran");
+    cr_expect_geq(r.overlapped, OVERLAPS_WANTED, "only %ld reads overlapped a write", r.overlapped);
     kvr_shm_close(&reader);
     kvr_shm_unlink(name);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/rng.h"
 #include "shm_layout/shm_layout.h"
 
 static inline void kvr_torture_fill(kvr_engine_state_t *s, uint64_t v)
@@ -47,16 +48,13 @@ static inline void kvr_torture_write(kvr_shm_t *shm, atomic_bool *stop, uint64_t
                                      uint64_t max_ns)
 {
     kvr_engine_state_t s;
-    uint64_t x = seed | 1;
+    uint64_t x = seed;
     uint64_t deadline = kvr_clock_now_ns() + max_ns;
     /* Readers may look before the first random store: start consistent. */
     kvr_torture_fill(&s, 1);
     kvr_shm_write_slot(shm, 0, &s);
     for (unsigned n = 1; stop == NULL || !atomic_load_explicit(stop, memory_order_relaxed); n++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        kvr_torture_fill(&s, x);
+        kvr_torture_fill(&s, kvr_splitmix64(&x));
         kvr_shm_write_slot(shm, 0, &s);
         if (n % 4096 == 0 && kvr_clock_now_ns() > deadline)
             break;

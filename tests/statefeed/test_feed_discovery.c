@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * kvroute-statefeed --engine-dns end to end: the daemon runs in a private
- * mount namespace whose /etc/hosts is a scratch file this test owns (the
- * system's is never touched); switching a line's first byte (' ' or '#')
- * changes the answer. Engines are kvroute-sim processes on 127.0.0.2 and
+ * kvroute-statefeed --engine-dns end to end: the daemon runs over a scratch
+ * /etc/hosts this test owns (tests/support/scratch_hosts.h); switching a
+ * line's first byte (' ' or '#') changes the answer. Engines are kvroute-sim processes on 127.0.0.2 and
  * 127.0.0.3, one port.
  */
 #include <arpa/inet.h>
@@ -20,11 +19,12 @@
 
 #include "tests/statefeed/feed_harness.h"
 #include "tests/support/proc.h"
+#include "tests/support/scratch_hosts.h"
 
 #define N_SIMS 2
 #define NAME "feed.kvroute.test"
 
-static char dir[128], hosts_path[160], resolv_path[160], wrapper_path[160];
+static kvr_scratch_hosts_t scratch;
 static pid_t sims[N_SIMS];
 static feed_proc_t feed;
 
@@ -39,62 +39,16 @@ static void teardown(void)
     for (int i = 0; i < N_SIMS; i++)
         if (sims[i] > 0)
             kvr_test_stop(sims[i], SIGTERM, 5000);
-    if (dir[0]) {
-        unlink(hosts_path);
-        unlink(resolv_path);
-        unlink(wrapper_path);
-        rmdir(dir);
-    }
+    kvr_scratch_hosts_remove(&scratch);
 }
 
 TestSuite(feed_discovery, .fini = teardown, .timeout = 60.);
 
 static void set_listed(int i, bool listed)
 {
-    char needle[32];
-    snprintf(needle, sizeof needle, "127.0.0.%d ", 2 + i);
-    long off = (long)(strstr(hosts_text, needle) - hosts_text) - 1;
-    int fd = open(hosts_path, O_WRONLY);
-    cr_assert_geq(fd, 0);
-    cr_assert_eq(pwrite(fd, listed ? " " : "#", 1, off), 1);
-    close(fd);
-}
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-    chmod(path, mode);
-}
-
-static bool namespace_works(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "unshare -m sh -c 'mount --bind \"%s\" /etc/hosts && grep -q %s /etc/hosts' "
-             ">/dev/null 2>&1",
-             hosts_path, NAME);
-    int rc = system(cmd);
-    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-}
-
-typedef struct {
-    const char *host;
-    uint16_t port;
-} addr_t;
-
-static bool accepts(void *arg)
-{
-    const addr_t *a = arg;
-    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(a->port)};
-    inet_pton(AF_INET, a->host, &sin.sin_addr);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0;
-    if (fd >= 0)
-        close(fd);
-    return ok;
+    char addr[16];
+    snprintf(addr, sizeof addr, "127.0.0.%d", 2 + i);
+    kvr_scratch_hosts_set_listed(&scratch, addr, listed);
 }
 
 typedef struct {
@@ -141,27 +95,10 @@ static bool metric_reached(void *arg)
 /* The scratch files and a KVR_BIN_KVROUTE_STATEFEED that runs the real one over them; skips without namespaces. */
 static void scratch_setup(const char *hosts)
 {
-    kvr_test_unique_name(dir, sizeof dir, "/tmp/kvroute-feed-discovery");
-    cr_assert_eq(mkdir(dir, 0700), 0);
-    snprintf(hosts_path, sizeof hosts_path, "%s/hosts", dir);
-    snprintf(resolv_path, sizeof resolv_path, "%s/resolv.conf", dir);
-    snprintf(wrapper_path, sizeof wrapper_path, "%s/statefeed-in-namespace", dir);
-    write_file(hosts_path, hosts, 0644);
-    write_file(resolv_path, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n", 0644);
-    if (!namespace_works())
-        cr_skip_test(
-            "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give kvroute-statefeed "
-            "a private /etc/hosts");
-    /* The harness starts KVR_BIN_KVROUTE_STATEFEED: this script runs the real one in the namespace. */
-    char script[1024];
-    snprintf(
-        script, sizeof script,
-        "#!/bin/sh\nexec unshare -m sh -c 'mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" "
-        "/etc/resolv.conf && shift 2 && exec \"$@\"' sh \"%s\" \"%s\" \"%s\" \"$@\"\n",
-        hosts_path, resolv_path, kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"));
-    write_file(wrapper_path, script, 0755);
-    setenv("KVR_BIN_KVROUTE_STATEFEED", wrapper_path, 1);
-
+    kvr_scratch_hosts_setup(&scratch, "/tmp/kvroute-feed-discovery", hosts, NAME);
+    /* The harness starts KVR_BIN_KVROUTE_STATEFEED: the wrapper runs the real one in the namespace. */
+    setenv("KVR_BIN_KVROUTE_STATEFEED",
+           kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED")), 1);
 }
 
 Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
@@ -184,8 +121,7 @@ Test(feed_discovery, a_vanished_engine_loses_its_slot_and_the_generation_bumps)
                               NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
-        addr_t a = {host, port};
-        cr_assert(kvr_test_wait_until(accepts, &a, 10000), "kvroute-sim did not listen on %s:%u",
+        cr_assert(kvr_test_wait_addr(host, port, 10000), "kvroute-sim did not listen on %s:%u",
                   host, port);
     }
     uint16_t metrics_port = kvr_test_free_port();

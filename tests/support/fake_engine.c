@@ -272,6 +272,10 @@ static void handle_request(fake_engine_t *e, kvr_http_req_t *req)
         const char *h = kvr_http_req_header(req, "X-Fake");
         snprintf(script, sizeof script, "%s", h ? h : "");
     }
+    if (script_int(script, "drop", 0)) {
+        kvr_http_req_abandon(req); /* the connection closes with no answer at all */
+        return;
+    }
     fake_req_t *fr = calloc(1, sizeof *fr);
     fr->engine = e;
     fr->req = req;

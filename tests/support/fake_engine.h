@@ -11,7 +11,8 @@
  * What a request gets:
  * - POST: its X-Fake header (forwarded by kvroute untouched) or a per-engine
  *   override, e.g. "chunks=5,interval_ms=20", "status=500", "hang=1",
- *   "hold=1", "cut=2,chunks=10", "delay_ms=100", "echo=1" (answers
+ *   "hold=1", "cut=2,chunks=10", "delay_ms=100", "drop=1" (closes the
+ *   connection without an answer), "echo=1" (answers
  *   {"len":N,"fnv":"<FNV-1a of the body>"}). Non-streamed answers are
  *   {"engine":i,...}; streams are SSE events "data: {\"engine\":i,\"n\":k}\n\n"
  *   then "data: [DONE]\n\n".

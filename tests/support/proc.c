@@ -245,6 +245,44 @@ bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms)
     return false;
 }
 
+typedef struct {
+    const char *host;
+    uint16_t port;
+} addr_wait_t;
+
+static bool addr_accepts(void *arg)
+{
+    const addr_wait_t *a = arg;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
+    if (strchr(a->host, ':')) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(a->port);
+        if (inet_pton(AF_INET6, a->host, &in6->sin6_addr) != 1)
+            return false;
+        len = sizeof *in6;
+    } else {
+        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+        in->sin_family = AF_INET;
+        in->sin_port = htons(a->port);
+        if (inet_pton(AF_INET, a->host, &in->sin_addr) != 1)
+            return false;
+        len = sizeof *in;
+    }
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+bool kvr_test_wait_addr(const char *host, uint16_t port, unsigned timeout_ms)
+{
+    addr_wait_t a = {host, port};
+    return kvr_test_wait_until(addr_accepts, &a, timeout_ms);
+}
+
 static bool port_refuses(void *arg)
 {
     int fd = kvr_test_connect(*(const uint16_t *)arg);

@@ -34,6 +34,9 @@ int kvr_test_connect(uint16_t port);
 /** Waits until 127.0.0.1:port accepts a connection; false after timeout_ms. */
 bool kvr_test_wait_port(uint16_t port, unsigned timeout_ms);
 
+/** Waits until host:port (an IPv4 or IPv6 literal) accepts a connection; false after timeout_ms. */
+bool kvr_test_wait_addr(const char *host, uint16_t port, unsigned timeout_ms);
+
 /** Waits until 127.0.0.1:port refuses connections (a program closed it); false after timeout_ms. */
 bool kvr_test_wait_port_closed(uint16_t port, unsigned timeout_ms);
 

@@ -92,27 +92,6 @@ static void *serve(void *arg)
     return NULL;
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
-static bool namespace_works(const kvr_stub_dns_t *d)
-{
-    char cmd[512];
-    snprintf(
-        cmd, sizeof cmd,
-        "unshare -m sh -c 'mount --bind \"%s\" /etc/resolv.conf && grep -q %s /etc/resolv.conf' "
-        ">/dev/null 2>&1",
-        d->resolv_path, d->address);
-    int rc = system(cmd);
-    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-}
-
 bool kvr_stub_dns_start(kvr_stub_dns_t *d, const char *answer_ipv4, char *why, size_t why_len)
 {
     memset(d, 0, sizeof *d);
@@ -139,16 +118,11 @@ bool kvr_stub_dns_start(kvr_stub_dns_t *d, const char *answer_ipv4, char *why, s
         d->fd = -1;
         return false;
     }
-    kvr_test_unique_name(d->dir, sizeof d->dir, "/tmp/kvroute-stub-dns");
-    mkdir(d->dir, 0700);
-    snprintf(d->resolv_path, sizeof d->resolv_path, "%s/resolv.conf", d->dir);
-    snprintf(d->hosts_path, sizeof d->hosts_path, "%s/hosts", d->dir);
     char text[160];
     /* One server, one try, a long wait: a held query keeps the resolver waiting. */
     snprintf(text, sizeof text, "nameserver %s\noptions timeout:30 attempts:1\n", d->address);
-    write_file(d->resolv_path, text);
-    write_file(d->hosts_path, "127.0.0.1 localhost\n::1 localhost\n");
-    if (!namespace_works(d)) {
+    if (!kvr_scratch_hosts_make(&d->files, "/tmp/kvroute-stub-dns", "127.0.0.1 localhost\n::1 localhost\n",
+                                text, "localhost")) {
         snprintf(why, why_len, "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN)");
         kvr_stub_dns_stop(d);
         return false;
@@ -162,19 +136,10 @@ bool kvr_stub_dns_start(kvr_stub_dns_t *d, const char *answer_ipv4, char *why, s
     return true;
 }
 
-size_t kvr_stub_dns_wrap(const kvr_stub_dns_t *d, const char **argv)
+size_t kvr_stub_dns_wrap(kvr_stub_dns_t *d, const char **argv)
 {
-    size_t n = 0;
-    argv[n++] = access("/usr/bin/unshare", X_OK) == 0 ? "/usr/bin/unshare" : "/bin/unshare";
-    argv[n++] = "-m";
-    argv[n++] = "sh";
-    argv[n++] = "-c";
-    argv[n++] = "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && "
-                "shift 2 && exec \"$@\"";
-    argv[n++] = "sh";
-    argv[n++] = d->hosts_path;
-    argv[n++] = d->resolv_path;
-    return n;
+    argv[0] = kvr_scratch_hosts_wrapper(&d->files, NULL);
+    return 1;
 }
 
 typedef struct {
@@ -214,10 +179,5 @@ void kvr_stub_dns_stop(kvr_stub_dns_t *d)
     if (d->fd >= 0)
         close(d->fd);
     d->fd = -1;
-    if (d->dir[0]) {
-        unlink(d->resolv_path);
-        unlink(d->hosts_path);
-        rmdir(d->dir);
-        d->dir[0] = '\0';
-    }
+    kvr_scratch_hosts_remove(&d->files);
 }

@@ -19,13 +19,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tests/support/scratch_hosts.h"
+
 #define KVR_STUB_DNS_HELD_MAX 16
 
 typedef struct kvr_stub_dns_s {
     int fd;
     char address[32]; /* the server's IPv4 address */
     char answer[32];  /* the IPv4 address every A query is answered with */
-    char dir[128], resolv_path[160], hosts_path[160];
+    kvr_scratch_hosts_t files; /* resolv.conf naming this server, a hosts file with localhost */
     pthread_t thread;
     bool thread_started;
     atomic_bool stop;
@@ -43,7 +45,7 @@ bool kvr_stub_dns_start(kvr_stub_dns_t *d, const char *answer_ipv4, char *why, s
  * The argv prefix that runs a program with the scratch files bind-mounted
  * (the program's own argv follows); returns how many entries it wrote.
  */
-size_t kvr_stub_dns_wrap(const kvr_stub_dns_t *d, const char **argv);
+size_t kvr_stub_dns_wrap(kvr_stub_dns_t *d, const char **argv);
 /** Waits until at least n queries arrived; false after timeout_ms. */
 bool kvr_stub_dns_wait_queries(kvr_stub_dns_t *d, unsigned n, unsigned timeout_ms);
 /** Answers the held queries and, until kvr_stub_dns_hold, every new one at once. */
