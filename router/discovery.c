@@ -100,7 +100,7 @@ int kvr_router_discovery_start(kvr_router_t *r)
             .spec = r->cfg.engine_dns[i],
             .interval_ms = r->cfg.engine_dns_interval_s * 1000,
             .drain_after = r->cfg.engine_dns_drain_after,
-            .max_members = KVR_MAX_ENGINES,
+            .max_members = r->decider.engines.max_engines,
             .join = on_join,
             .leave = on_leave,
             .answered = on_answered,

@@ -371,13 +371,21 @@ Test(route, reload_applies_the_engine_list_of_the_config_file)
     cr_expect_eq(router.decider.engines.count, 3);
     cr_expect(first->removed);
 
-    /* The engine that left comes back at its old index, over the pool it had. */
+    /* Drained, the engine that left gave its index back: it comes back as a new engine on the
+     * index freed first (its own), with the next generation and a pool of its own. */
     write_config(path, "engine http://127.0.0.1:19000\n");
     cr_assert_eq(kvr_router_reload(&router), 0);
-    cr_expect_not(first->removed);
-    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000"), first);
-    cr_expect_eq(kvr_router_pool(&router, 0), first_pool);
+    kvr_engine_t *back = kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000");
+    cr_assert_not_null(back);
+    cr_expect_eq(back->index, 0);
+    cr_expect_eq(back->generation, 1);
+    cr_expect_eq(back->shadow_requests, 0);
+    cr_expect_not_null(kvr_router_pool(&router, 0));
+    cr_expect_eq(router.pool_generations[0], 1, "the pool was made for the new engine");
+    (void)first_pool;
     cr_expect_eq(router.decider.engines.count, 1);
+    cr_expect_eq(router.decider.engines.n_slots, 4);
+    cr_expect_eq(router.decider.engines.n_free, 3, "1, 2 and 3 drained too");
     unlink(path);
 }
 
