@@ -40,13 +40,14 @@ static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list
     int rc = kvr_decide_add_engine(&r->decider, spec->url, &e);
     if (rc < 0)
         return rc;
-    if (r->pools[e->index] && r->pool_generations[e->index] != e->generation) {
-        /* The index was freed and given to this engine: the pool reaches the one before. */
+    if (r->pool_generations[e->index] != e->generation) {
+        /* The index was freed and given to this engine: what was kept under it was the one before's. */
         kvr_upstream_pool_destroy(r->pools[e->index]);
         r->pools[e->index] = NULL;
+        memset(&r->metrics.selections[e->index], 0, sizeof r->metrics.selections[e->index]);
+        r->pool_generations[e->index] = e->generation;
     }
     if (!r->pools[e->index]) {
-        r->pool_generations[e->index] = e->generation;
         rc = kvr_upstream_pool_create(r->loop, addr, addr_len, kvr_engine_spec_authority(spec),
                                       r->cfg.keepalive_per_engine, &r->upstream_requests,
                                       &r->pools[e->index]);

@@ -69,6 +69,8 @@ static void expect_all_zero(void)
 {
     for (uint32_t i = 0; i < router.decider.engines.n_slots; i++) {
         kvr_engine_t *e = router.decider.engines.engines[i];
+        if (!e)
+            continue; /* a freed index */
         cr_expect_eq(e->shadow_requests, 0, "engine %u requests", i);
         cr_expect_eq(e->shadow_pending_prefill_tokens, 0, "engine %u pending", i);
         cr_expect_eq(e->shadow_kv_tokens, 0, "engine %u kv", i);
@@ -422,4 +424,41 @@ Test(route, stop_without_start_still_calls_back)
     stopped_calls = 0;
     kvr_router_stop(&router, on_stopped);
     cr_expect_eq(stopped_calls, 1);
+}
+
+/* A freed index is skipped by /metrics and /engines; the engine that reuses it starts its counts afresh. */
+Test(route, a_freed_index_shows_nowhere_and_its_successor_inherits_no_counts)
+{
+    start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    kvr_engine_t *first = router.decider.engines.engines[0];
+    kvr_decide_result_t res;
+    for (int i = 0; i < 4; i++) {
+        kvr_route_request_t req = request(NULL, 10);
+        kvr_charge_t c = {0};
+        kvr_router_route(&router, &req, NULL, 0, &c, &res);
+        cr_assert_not_null(res.engine);
+        kvr_decide_release(&router.decider, &c);
+    }
+    cr_assert_gt(first->dispatched_total, 0);
+    kvr_router_remove_engine(&router, first);
+    kvr_decide_reclaim(&router.decider);
+    cr_assert_null(router.decider.engines.engines[0], "drained: its index is free");
+    size_t len;
+    char *page = kvr_router_render_metrics(&router, &len);
+    cr_assert_not_null(page);
+    cr_expect_null(strstr(page, "127.0.0.1:19000"), "the freed engine is still listed");
+    free(page);
+    page = kvr_router_render_engines(&router, &len);
+    cr_assert_not_null(page);
+    free(page);
+
+    kvr_engine_t *next;
+    cr_assert_eq(kvr_router_add_engine(&router, "http://127.0.0.1:19050", &next), 0);
+    cr_assert_eq(next->index, 0);
+    cr_expect_eq(next->generation, 1);
+    page = kvr_router_render_metrics(&router, &len);
+    cr_assert_not_null(page);
+    const char *line = strstr(page, "kvroute_selections_total{engine=\"http://127.0.0.1:19050\"");
+    cr_expect_null(line, "selections of the engine before: %.120s", line ? line : "");
+    free(page);
 }
