@@ -71,17 +71,18 @@ int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **o
 {
     if (!id[0])
         return -EINVAL;
-    if (kvr_engine_table_find(t, id))
-        return -EEXIST;
     if (strlen(id) >= KVR_SHM_ENGINE_ID_MAX)
         return -ENAMETOOLONG; /* the feed could never name it */
 
+    /* One pass: the same id in the table is either a duplicate or a removed engine coming back. */
     kvr_engine_t *e = NULL;
     for (uint32_t i = 0; i < t->n_slots; i++) {
-        if (t->engines[i] && t->engines[i]->removed && strcmp(t->engines[i]->id, id) == 0) {
-            e = t->engines[i];
-            break;
-        }
+        kvr_engine_t *same = t->engines[i];
+        if (!same || strcmp(same->id, id) != 0)
+            continue;
+        if (!same->removed)
+            return -EEXIST;
+        e = same;
     }
     if (!e) {
         if (t->n_free == 0 && t->n_slots >= t->max_engines)

@@ -215,7 +215,8 @@ Test(engines, a_full_table_refuses_and_a_drained_engine_makes_room)
     kvr_decide_release(&d, &c);
 }
 
-Test(engines, the_bound_is_a_setting_up_to_the_ceiling)
+/* Filling 16,384 indexes is 16,384 adds, each checking every id: the slowest test here under ASan. */
+Test(engines, the_bound_is_a_setting_up_to_the_ceiling, .timeout = 120.)
 {
     kvr_decide_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -231,12 +232,12 @@ Test(engines, the_bound_is_a_setting_up_to_the_ceiling)
     cr_assert_geq(KVR_MAX_ENGINES, 16384);
     char id[64];
     for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
-        snprintf(id, sizeof id, "http://10.%u.%u.%u:8000", i >> 16, (i >> 8) & 255, i & 255);
+        snprintf(id, sizeof id, "%u", i); /* ids that differ early: the table compares each with all */
         kvr_engine_t *e = add(id);
         cr_assert_eq(e->index, i);
     }
     kvr_engine_t *e;
-    cr_expect_eq(kvr_decide_add_engine(&d, "http://10.255.0.1:8000", &e), -ENOSPC);
+    cr_expect_eq(kvr_decide_add_engine(&d, "one more", &e), -ENOSPC);
     kvr_route_request_t rq = request(NULL, T0);
     kvr_charge_t c = {0};
     kvr_decide_result_t res;
