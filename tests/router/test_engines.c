@@ -12,6 +12,8 @@
 
 #include "common/clock.h"
 #include "router/decide.h"
+#include "router/share.h"
+#include "tests/support/proc.h"
 
 #define T0 (1000 * KVR_NS_PER_SEC)
 #define N_BLOCKS 8
@@ -244,4 +246,57 @@ Test(engines, the_bound_is_a_setting_up_to_the_ceiling, .timeout = 120.)
     kvr_decide_route(&d, &rq, NULL, 0, &c, &res);
     cr_expect_eq(res.status, 0);
     kvr_decide_release(&d, &c);
+}
+
+/* --share: a pin another router made, read while its engine was here, does not pin to the index's next engine. */
+Test(engines, a_pin_read_from_another_router_does_not_follow_a_reused_index)
+{
+    char name[64];
+    kvr_test_unique_name(name, sizeof name, "/kvr-test-reuse-dsp");
+    kvr_decider_t other;
+    kvr_share_t share_d, share_o;
+    uint64_t now = kvr_clock_now_ns(); /* the segment's heartbeats are on the real clock */
+    start("load_only", KVR_PLACEMENT_ONESHOT, 4);
+    kvr_decide_config_t cfg = d.cfg;
+    cr_assert_eq(kvr_decide_init(&other, &cfg), 0);
+    cr_assert_eq(kvr_share_init(&share_d, name, "d", 3 * KVR_NS_PER_SEC, 4, now), 0);
+    cr_assert_eq(kvr_share_init(&share_o, name, "o", 3 * KVR_NS_PER_SEC, 4, now), 0);
+    cr_assert(share_d.open && share_o.open);
+    d.share = &share_d;
+    other.share = &share_o;
+    kvr_engine_t *mine = add("http://10.0.0.1:8000"), *theirs;
+    cr_assert_eq(kvr_decide_add_engine(&other, "http://10.0.0.1:8000", &theirs), 0);
+
+    /* The other router pins the session; this one reads the pin on its housekeeping. */
+    kvr_route_request_t rq = request("chat-9", now);
+    kvr_charge_t c = {0};
+    kvr_decide_result_t res;
+    kvr_decide_route(&other, &rq, NULL, 0, &c, &res);
+    cr_assert_eq(res.engine, theirs);
+    kvr_decide_release(&other, &c);
+    kvr_decide_share_tick(&d, now + 1);
+    uint32_t index, generation;
+    cr_assert_eq(kvr_share_pin_lookup(&share_d, "chat-9", 0, now + 2, 0, &index, &generation), 1,
+                 "the other router's pin was read");
+    cr_assert_eq(index, 0);
+    cr_assert_eq(generation, 0);
+
+    /* The engine leaves, drains at once, and a new one takes its index. */
+    kvr_decide_remove_engine(&d, mine);
+    kvr_engine_t *fresh = add("http://10.0.0.9:8000");
+    cr_assert_eq(fresh->index, 0);
+    cr_assert_eq(fresh->generation, 1);
+    rq.now_ns = now + 3;
+    kvr_decide_route(&d, &rq, NULL, 0, &c, &res);
+    cr_assert_eq(res.engine, fresh);
+    cr_expect_not(res.pinned, "served as a pin made for the engine before");
+    cr_expect_eq(share_d.pins_applied_total, 0);
+    kvr_decide_release(&d, &c);
+
+    d.share = NULL;
+    other.share = NULL;
+    kvr_decide_close(&other);
+    kvr_share_close(&share_d);
+    kvr_share_close(&share_o);
+    kvr_dsp_unlink(name);
 }
