@@ -105,6 +105,9 @@ static const kvr_opt_t options[] = {
                     "them all (the default leaves a quarter of the default cap to the others, and lets a "
                     "router behind one proxy, which sees one address, use three quarters); 0 = no "
                     "per-address limit"),
+    KVR_OPT_ROW_U64(T, max_engines, "max-engines", "N", "1024", 1, KVR_MAX_ENGINES,
+                    "engines the table holds at once, removed ones still finishing requests included "
+                    "(264 bytes of router memory per index, 392 more per engine; an index is reused once its engine drained)"),
     KVR_OPT_ROW_U64(T, keepalive_per_engine, "keepalive", "N", "64", 0, 100000,
                     "idle upstream connections kept open per engine"),
     KVR_OPT_ROW_U64(T, health_interval_ms, "health-interval-ms", "MS", "1000", 0, 3600000,
@@ -407,5 +410,6 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_
         .shm_name = cfg->shm_name,
         .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
         .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
+        .max_engines = cfg->max_engines,
     };
 }

@@ -64,6 +64,7 @@ typedef struct kvr_router_config_s {
     uint64_t health_interval_ms;
     char health_path[128];
     uint32_t fail_threshold;          /* consecutive failures that take an engine out */
+    uint32_t max_engines;             /* engine indexes the table holds, removed ones draining included */
     bool engine_header;               /* X-Kvroute-Engine on responses */
     char decision_log[512];
     char admin_token[256];

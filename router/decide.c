@@ -33,11 +33,16 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     d->cfg.shm_name = d->shm_name;
     if (d->cfg.fail_threshold == 0)
         d->cfg.fail_threshold = 1;
-    kvr_engine_table_init(&d->engines);
+    int rc = kvr_engine_table_init(&d->engines, cfg->max_engines);
+    if (rc < 0) {
+        KVR_ERROR("decide_config_invalid max_engines=%u limit=%u", cfg->max_engines, KVR_MAX_ENGINES);
+        return rc;
+    }
+    d->cfg.max_engines = d->engines.max_engines;
 
-    int rc = -ENOMEM;
-    d->views = calloc(KVR_MAX_ENGINES, sizeof *d->views);
-    d->states = calloc(KVR_MAX_ENGINES, sizeof *d->states);
+    rc = -ENOMEM;
+    d->views = calloc(d->engines.max_engines, sizeof *d->views);
+    d->states = calloc(d->engines.max_engines, sizeof *d->states);
     if (!d->views || !d->states)
         goto fail_views;
     rc = kvr_sessions_init(&d->sessions, cfg->session_ttl_ns, cfg->max_sessions);
@@ -72,6 +77,7 @@ fail_views:
     free(d->states);
     d->views = NULL;
     d->states = NULL;
+    kvr_engine_table_close(&d->engines);
     return rc;
 }
 
@@ -90,8 +96,46 @@ void kvr_decide_close(kvr_decider_t *d)
     memset(d, 0, sizeof *d);
 }
 
+/*
+ * Index reuse. A removed engine's index is freed once its last charge is
+ * released, and a later engine may get it with the next generation. Each
+ * thing kept under an index is made unable to reach the new engine:
+ *  - the engine struct (shadow counters, feed slot and its cache, totals)
+ *    is freed and the new engine gets a zeroed one; a charge points at the
+ *    struct it charged, which lives until that charge is released;
+ *  - the policy's state (prefix index entries, per-engine models) is
+ *    cleared again by on_engine_removed, as placements learnt from other
+ *    routers may have reached the draining engine;
+ *  - session pins on the index are dropped;
+ *  - --share's cached engine key is forgotten, and other routers' pins
+ *    carry the generation they were read under (router/share.c);
+ *  - the router's upstream pool and health checks carry the generation
+ *    (router/router.c, router/health.c).
+ * The free is deferred to the next add, decision or housekeeping, never done
+ * inside a release or a removal: their callers still read the engine.
+ */
+static void reclaim_engines(kvr_decider_t *d)
+{
+    if (!d->reclaim_due)
+        return;
+    d->reclaim_due = false;
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        kvr_engine_t *e = d->engines.engines[i];
+        if (!e || !e->removed || e->shadow_requests != 0)
+            continue;
+        if (d->policy->on_engine_removed)
+            d->policy->on_engine_removed(d->policy_state, i);
+        kvr_sessions_forget_engine(&d->sessions, i);
+        if (d->share)
+            kvr_share_forget_engine(d->share, i);
+        KVR_DEBUG("engine_index_freed engine=%s index=%u generation=%u", e->id, i, e->generation);
+        (void)kvr_engine_table_free(&d->engines, e);
+    }
+}
+
 int kvr_decide_add_engine(kvr_decider_t *d, const char *id, kvr_engine_t **out)
 {
+    reclaim_engines(d); /* a removed engine of the same id still draining comes back as it is */
     return kvr_engine_table_add(&d->engines, id, out);
 }
 
@@ -102,7 +146,13 @@ bool kvr_decide_remove_engine(kvr_decider_t *d, kvr_engine_t *e)
     kvr_engine_table_remove(&d->engines, e);
     if (d->policy->on_engine_removed)
         d->policy->on_engine_removed(d->policy_state, e->index);
+    d->reclaim_due = true;
     return true;
+}
+
+void kvr_decide_reclaim(kvr_decider_t *d)
+{
+    reclaim_engines(d);
 }
 
 kvr_engine_t *kvr_decide_find_engine(const kvr_decider_t *d, const char *id)
@@ -267,14 +317,14 @@ static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint
 /* A pin another router made after ours (or where we have none) is the session's pin here too. */
 static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req, kvr_session_t *pin)
 {
-    uint32_t engine;
+    uint32_t engine, generation;
     if (!kvr_share_pin_lookup(d->share, req->session_id, pin ? pin->placed_ns : 0, req->now_ns,
-                              d->sessions.ttl_ns, &engine))
+                              d->sessions.ttl_ns, &engine, &generation))
         return pin;
     if (pin && pin->engine == engine)
         return pin;
-    if (!kvr_engine_table_get(&d->engines, engine))
-        return pin;
+    if (!kvr_engine_table_lookup(&d->engines, engine, generation))
+        return pin; /* read for an engine whose index was freed since */
     d->share->pins_applied_total++;
     return kvr_sessions_pin(&d->sessions, req->session_id, engine, req->now_ns);
 }
@@ -295,6 +345,7 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
     memset(out, 0, sizeof *out);
     bool oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
+    reclaim_engines(d);
     kvr_feed_refresh(&d->feed, req->now_ns);
     if (d->share) {
         kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
@@ -417,10 +468,13 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
 
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge)
 {
-    if (charge->engine && charge->seed_lease)
-        kvr_admission_release_lease(d->admission, charge->engine->index);
+    kvr_engine_t *e = charge->engine;
+    if (e && charge->seed_lease)
+        kvr_admission_release_lease(d->admission, e->index);
     charge->seed_lease = false;
     kvr_charge_end(charge);
+    if (e && e->removed && e->shadow_requests == 0)
+        d->reclaim_due = true; /* freed at the next add, decision or housekeeping: the caller still reads e */
 }
 
 bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why, uint64_t now_ns)
@@ -467,6 +521,7 @@ void kvr_decide_engine_ok(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns)
 
 size_t kvr_decide_expire_sessions(kvr_decider_t *d, uint64_t now_ns)
 {
+    reclaim_engines(d);
     return kvr_sessions_expire(&d->sessions, now_ns);
 }
 

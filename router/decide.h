@@ -50,6 +50,7 @@ typedef struct kvr_decide_config_s {
     const char *shm_name;    /* the segment's name (ES=1) */
     int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
     uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
+    uint32_t max_engines;    /* engine indexes (1..KVR_MAX_ENGINES); 0: KVR_ENGINES_DEFAULT */
 } kvr_decide_config_t;
 
 /** What became of the request's session pin in this decision. */
@@ -96,6 +97,7 @@ typedef struct kvr_decider_s {
     size_t pool_session_cap;
     /* --share (router/share.h): other routers' charge, placements and pins; NULL when off. */
     struct kvr_share_s *share;
+    bool reclaim_due;        /* a removed engine may have no charge left: free its index */
 } kvr_decider_t;
 
 /**
@@ -107,8 +109,19 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg);
 /** Frees what kvr_decide_init made and every engine. */
 void kvr_decide_close(kvr_decider_t *d);
 
-/** Adds engine id (a removed one comes back at its old index): 0 with *out set or a kvr_engine_table_add error. */
+/**
+ * Adds engine id (a removed one still draining comes back at its old index;
+ * otherwise a freed index may be reused, with the next generation): 0 with
+ * *out set or a kvr_engine_table_add error.
+ */
 int kvr_decide_add_engine(kvr_decider_t *d, const char *id, kvr_engine_t **out);
+/**
+ * Frees the index of every removed engine with no charge left, clearing what
+ * the core keeps under it (policy state, pins, share key). Adds, decisions
+ * and session expiry do it themselves; an engine pointer of a freed index
+ * must not be used after it.
+ */
+void kvr_decide_reclaim(kvr_decider_t *d);
 /** Takes e out of the candidate set for good and tells the policy; false when it was removed already. */
 bool kvr_decide_remove_engine(kvr_decider_t *d, kvr_engine_t *e);
 /** The engine with this id that is not removed, or NULL. */

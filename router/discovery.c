@@ -16,7 +16,10 @@ typedef struct kvr_router_discovery_s {
     size_t n_watches;
     size_t n_running; /* watches not yet stopped */
     /* Engines a name removed whose requests were still in flight: logged once they drained. */
-    uint32_t draining[KVR_MAX_ENGINES];
+    struct {
+        uint32_t index, generation; /* the engine's handle: its index may be reused once it drained */
+        char *id;
+    } draining[KVR_MAX_ENGINES];
     uint32_t n_draining;
     void (*done)(kvr_router_t *r);
 } kvr_router_discovery_t;
@@ -62,10 +65,16 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
     if (e->shadow_requests == 0)
         return;
     for (uint32_t i = 0; i < d->n_draining; i++)
-        if (d->draining[i] == e->index)
+        if (d->draining[i].index == e->index && d->draining[i].generation == e->generation)
             return;
-    if (d->n_draining < KVR_MAX_ENGINES)
-        d->draining[d->n_draining++] = e->index;
+    char *id = strdup(e->id);
+    if (id && d->n_draining < KVR_MAX_ENGINES) {
+        d->draining[d->n_draining].index = e->index;
+        d->draining[d->n_draining].generation = e->generation;
+        d->draining[d->n_draining++].id = id;
+    } else {
+        free(id);
+    }
 }
 
 /* After each answer: the engines whose last request ended since are said to be gone. */
@@ -75,13 +84,16 @@ static void on_answered(kvr_dns_watch_t *w, void *user)
     kvr_router_discovery_t *d = user;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
-        kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        kvr_engine_t *e = kvr_engine_table_lookup(&d->router->decider.engines, d->draining[i].index,
+                                                  d->draining[i].generation);
         if (e && e->removed && e->shadow_requests > 0) {
             d->draining[kept++] = d->draining[i];
             continue;
         }
-        if (e && e->removed)
-            KVR_INFO("discovery_engine_drained engine=%s index=%u", e->id, e->index);
+        /* Drained (its index may be freed already), or back in the table. */
+        if (!e || e->removed)
+            KVR_INFO("discovery_engine_drained engine=%s index=%u", d->draining[i].id, d->draining[i].index);
+        free(d->draining[i].id);
     }
     d->n_draining = kept;
 }
@@ -100,7 +112,7 @@ int kvr_router_discovery_start(kvr_router_t *r)
             .spec = r->cfg.engine_dns[i],
             .interval_ms = r->cfg.engine_dns_interval_s * 1000,
             .drain_after = r->cfg.engine_dns_drain_after,
-            .max_members = KVR_MAX_ENGINES,
+            .max_members = r->decider.engines.max_engines,
             .join = on_join,
             .leave = on_leave,
             .answered = on_answered,
@@ -161,6 +173,8 @@ void kvr_router_discovery_close(kvr_router_t *r)
         kvr_dns_watch_close(d->watches[i]);
         free(d->watches[i]);
     }
+    for (uint32_t i = 0; i < d->n_draining; i++)
+        free(d->draining[i].id);
     free(d);
     r->discovery = NULL;
 }
@@ -184,7 +198,8 @@ void kvr_router_discovery_metrics(kvr_router_t *r, kvr_prom_writer_t *w)
     kvr_dns_watch_metrics(w, "kvroute", d->watches, d->n_watches);
     uint32_t draining = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
-        const kvr_engine_t *e = kvr_engine_table_get(&d->router->decider.engines, d->draining[i]);
+        const kvr_engine_t *e = kvr_engine_table_lookup(&d->router->decider.engines, d->draining[i].index,
+                                                        d->draining[i].generation);
         draining += e && e->removed && e->shadow_requests > 0;
     }
     kvr_prom_family(w, "kvroute_discovery_draining", KVR_PROM_GAUGE,

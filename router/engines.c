@@ -7,22 +7,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-void kvr_engine_table_init(kvr_engine_table_t *t)
+int kvr_engine_table_init(kvr_engine_table_t *t, uint32_t max_engines)
 {
     memset(t, 0, sizeof *t);
+    if (max_engines == 0)
+        max_engines = KVR_ENGINES_DEFAULT;
+    if (max_engines > KVR_MAX_ENGINES)
+        return -EINVAL;
+    t->engines = calloc(max_engines, sizeof *t->engines);
+    t->generations = calloc(max_engines, sizeof *t->generations);
+    t->free_indexes = calloc(max_engines, sizeof *t->free_indexes);
+    if (!t->engines || !t->generations || !t->free_indexes) {
+        free(t->engines);
+        free(t->generations);
+        free(t->free_indexes);
+        memset(t, 0, sizeof *t);
+        return -ENOMEM;
+    }
+    t->max_engines = max_engines;
+    return 0;
+}
+
+static void engine_free(kvr_engine_t *e)
+{
+    kvr_model_list_close(&e->models);
+    free(e->id);
+    free(e);
 }
 
 void kvr_engine_table_close(kvr_engine_table_t *t)
 {
-    for (uint32_t i = 0; i < t->n_slots; i++) {
-        if (t->engines[i]) {
-            kvr_model_list_close(&t->engines[i]->models);
-            free(t->engines[i]->id);
-            free(t->engines[i]);
-            t->engines[i] = NULL;
-        }
-    }
-    t->n_slots = t->count = 0;
+    for (uint32_t i = 0; i < t->n_slots; i++)
+        if (t->engines[i])
+            engine_free(t->engines[i]);
+    free(t->engines);
+    free(t->generations);
+    free(t->free_indexes);
+    memset(t, 0, sizeof *t);
 }
 
 kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id)
@@ -40,24 +61,31 @@ kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index)
     return index < t->n_slots ? t->engines[index] : NULL;
 }
 
+kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index, uint32_t generation)
+{
+    kvr_engine_t *e = kvr_engine_table_get(t, index);
+    return e && e->generation == generation ? e : NULL;
+}
+
 int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **out)
 {
     if (!id[0])
         return -EINVAL;
-    if (kvr_engine_table_find(t, id))
-        return -EEXIST;
     if (strlen(id) >= KVR_SHM_ENGINE_ID_MAX)
         return -ENAMETOOLONG; /* the feed could never name it */
 
+    /* One pass: the same id in the table is either a duplicate or a removed engine coming back. */
     kvr_engine_t *e = NULL;
     for (uint32_t i = 0; i < t->n_slots; i++) {
-        if (t->engines[i] && t->engines[i]->removed && strcmp(t->engines[i]->id, id) == 0) {
-            e = t->engines[i];
-            break;
-        }
+        kvr_engine_t *same = t->engines[i];
+        if (!same || strcmp(same->id, id) != 0)
+            continue;
+        if (!same->removed)
+            return -EEXIST;
+        e = same;
     }
     if (!e) {
-        if (t->n_slots >= KVR_MAX_ENGINES)
+        if (t->n_free == 0 && t->n_slots >= t->max_engines)
             return -ENOSPC;
         e = calloc(1, sizeof *e);
         if (!e)
@@ -67,8 +95,16 @@ int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **o
             free(e);
             return -ENOMEM;
         }
-        e->index = t->n_slots;
-        t->engines[t->n_slots++] = e;
+        if (t->n_free > 0) {
+            /* The index freed longest ago: whatever still names it by number had the most time to go. */
+            e->index = t->free_indexes[t->free_first];
+            t->free_first = (t->free_first + 1) % t->max_engines;
+            t->n_free--;
+        } else {
+            e->index = t->n_slots++;
+        }
+        e->generation = t->generations[e->index];
+        t->engines[e->index] = e;
     }
     e->removed = false;
     e->healthy = true; /* optimistic: the first failure or health check says otherwise */
@@ -87,6 +123,21 @@ void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e)
     e->removed = true;
     e->healthy = false;
     t->count--;
+}
+
+int kvr_engine_table_free(kvr_engine_table_t *t, kvr_engine_t *e)
+{
+    if (!e->removed || e->shadow_requests != 0)
+        return -EBUSY;
+    uint32_t index = e->index;
+    assert(index < t->n_slots && t->engines[index] == e && t->n_free < t->max_engines);
+    t->engines[index] = NULL;
+    t->generations[index] = e->generation + 1;
+    t->free_indexes[(t->free_first + t->n_free) % t->max_engines] = index;
+    t->n_free++;
+    t->freed_total++;
+    engine_free(e);
+    return 0;
 }
 
 void kvr_charge_begin(kvr_charge_t *c, kvr_engine_t *e, uint32_t prompt_tokens)

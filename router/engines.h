@@ -7,7 +7,11 @@
  * its whole life (policies key their state by it); a removed engine stays
  * in the table, out of the candidate set, until its last in-flight request
  * finished, so every shadow charge is released against the struct it was
- * taken on. Engines are known by id only: resolving an id to an address
+ * taken on. Only then may its index be freed (kvr_engine_table_free) and
+ * handed to a new engine, with the next generation: an engine handle is
+ * (index, generation), and whatever outlives an engine under its index
+ * either checks the generation or is cleared when the index is freed
+ * (router/decide.c, "Index reuse"). Engines are known by id only: resolving an id to an address
  * and the upstream connection pool are the libuv router's (router.h), so
  * the table links without sockets (router/decide.h).
  */
@@ -21,6 +25,7 @@
 
 typedef struct kvr_engine_s {
     uint32_t index;
+    uint32_t generation;            /* of the index: bumped each time the index is freed */
     char *id;                       /* base URL exactly as configured */
     /* The models it serves (router/models.h): empty = not known yet, serves any. */
     kvr_model_list_t models;
@@ -56,27 +61,48 @@ typedef struct kvr_engine_s {
     uint64_t reconciled_ns;         /* 0 = never */
 } kvr_engine_t;
 
+/** Engine indexes a table holds unless told otherwise (--max-engines). */
+#define KVR_ENGINES_DEFAULT 1024u
+
 typedef struct kvr_engine_table_s {
-    kvr_engine_t *engines[KVR_MAX_ENGINES];
-    uint32_t n_slots;               /* indexes in use so far, removed ones included */
+    kvr_engine_t **engines;         /* max_engines entries; NULL: a free index */
+    uint32_t *generations;          /* per index: the generation its next engine gets */
+    uint32_t *free_indexes;         /* ring of freed indexes, reused first freed first */
+    uint32_t free_first;            /* position of the oldest in the ring */
+    uint32_t n_free;
+    uint32_t max_engines;
+    uint32_t n_slots;               /* indexes handed out so far (loops run to it); some may be free */
     uint32_t count;                 /* engines not removed */
+    uint64_t freed_total;           /* indexes freed for reuse */
 } kvr_engine_table_t;
 
-void kvr_engine_table_init(kvr_engine_table_t *t);
+/** A table of max_engines indexes (1..KVR_MAX_ENGINES; 0: KVR_ENGINES_DEFAULT). 0, -EINVAL or -ENOMEM. */
+int kvr_engine_table_init(kvr_engine_table_t *t, uint32_t max_engines);
 /** Frees every engine. */
 void kvr_engine_table_close(kvr_engine_table_t *t);
 /**
- * Adds the engine named id (a removed engine of the same id comes back at
- * its old index). 0 with *out set, -EINVAL (empty id), -EEXIST,
- * -ENAMETOOLONG (the feed could never name it), -ENOSPC or -ENOMEM.
+ * Adds the engine named id (a removed engine of the same id still in the
+ * table comes back at its old index and generation; otherwise a freed index
+ * is reused with its next generation, or a new one taken). 0 with *out set,
+ * -EINVAL (empty id), -EEXIST, -ENAMETOOLONG (the feed could never name
+ * it), -ENOSPC (every index held) or -ENOMEM.
  */
 int kvr_engine_table_add(kvr_engine_table_t *t, const char *id, kvr_engine_t **out);
+/**
+ * Frees the index of e, a removed engine with no charge left: e is freed,
+ * the index's generation bumped and the index kept for the next add. The
+ * caller has cleared whatever it keyed by the index. -EBUSY when e is not
+ * removed or still charged (nothing done), else 0.
+ */
+int kvr_engine_table_free(kvr_engine_table_t *t, kvr_engine_t *e);
 /** The engine with this id that is not removed, or NULL. */
 kvr_engine_t *kvr_engine_table_find(const kvr_engine_table_t *t, const char *id);
 /** Takes e out of the candidate set for good (its in-flight requests finish). */
 void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e);
 /** The engine at index, removed or not, or NULL. */
 kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index);
+/** The engine at index if it is still the one of generation, else NULL. */
+kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index, uint32_t generation);
 /** True when e serves model (NULL: any): it lists it, or its list is not known yet. */
 static inline bool kvr_engine_serves(const kvr_engine_t *e, const char *model)
 {

@@ -27,6 +27,7 @@
 typedef struct check_ctx_s {
     struct kvr_router_checks_s *checks;
     uint32_t index;
+    uint32_t generation; /* an answer for an engine whose index was reused since is dropped */
 } check_ctx_t;
 
 struct kvr_router_checks_s {
@@ -46,7 +47,7 @@ static void on_health(void *arg, int status, const char *body, size_t len)
     (void)body;
     (void)len;
     c->checks->health[c->index] = NULL;
-    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
+    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
     if (!e || e->removed)
         return;
     if (status >= 200 && status < 300) {
@@ -80,7 +81,7 @@ static void on_models(void *arg, int status, const char *body, size_t len)
     check_ctx_t *c = arg;
     kvr_router_t *r = c->checks->r;
     c->checks->models[c->index] = NULL;
-    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
+    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
     if (!e || e->removed || e->models_pinned)
         return;
     kvr_model_list_t list = {0};
@@ -131,7 +132,7 @@ static void refresh_models(kvr_router_t *r)
         kvr_engine_t *e = r->decider.engines.engines[i];
         if (!e || e->removed || e->models_pinned || ch->models[i])
             continue;
-        ch->ctx[i] = (check_ctx_t){ch, i};
+        ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
         if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models,
                       &ch->ctx[i], &ch->models[i]) < 0)
             ch->models[i] = NULL;
@@ -150,7 +151,7 @@ static void on_health_timer(uv_timer_t *t)
         kvr_engine_t *e = r->decider.engines.engines[i];
         if (!e || e->removed || ch->health[i])
             continue;
-        ch->ctx[i] = (check_ctx_t){ch, i};
+        ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
         if (kvr_fetch(kvr_router_pool(r, e->index), r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
             ch->health[i] = NULL;
     }
@@ -162,7 +163,7 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
     check_ctx_t *c = arg;
     kvr_router_t *r = c->checks->r;
     c->checks->reconcile[c->index] = NULL;
-    kvr_engine_t *e = kvr_decide_engine(&r->decider, c->index);
+    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
     if (!e || e->removed)
         return;
     kvr_engine_state_t st;
@@ -189,7 +190,7 @@ static void reconcile_all(kvr_router_t *r)
         kvr_engine_t *e = r->decider.engines.engines[i];
         if (!kvr_engine_is_candidate(e) || ch->reconcile[i])
             continue;
-        ch->ctx[i] = (check_ctx_t){ch, i};
+        ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
         if (kvr_fetch(kvr_router_pool(r, e->index), "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
             ch->reconcile[i] = NULL;
     }

@@ -247,6 +247,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER, "routing decisions by engine, policy and reason");
     for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
+        if (!r->decider.engines.engines[i])
+            continue; /* a freed index: its counts go with it when the index is reused */
         for (size_t k = 0; k < KVR_METRICS_MAX_REASONS && s->reason[k]; k++) {
             kvr_prom_label_t l[] = {{"engine", r->decider.engines.engines[i]->id}, {"policy", r->cfg.policy},
                                     {"reason", s->reason[k]}};

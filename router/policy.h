@@ -146,14 +146,22 @@ typedef struct kvr_policy_ops_s {
                       size_t n, kvr_route_decision_t *out);
     /** The core dispatched req to engine_index (the pick, a pin or a retry); may be NULL. */
     void (*on_dispatch)(void *state, const kvr_route_request_t *req, uint32_t engine_index);
-    /** engine_index left the table; forget it. May be NULL. */
+    /**
+     * engine_index left the table; forget it. Called again when the index is
+     * freed for reuse (what the policy learnt meanwhile is then forgotten
+     * too). May be NULL.
+     */
     void (*on_engine_removed)(void *state, uint32_t engine_index);
     /** The first body byte of a streamed answer arrived. May be NULL. */
     void (*on_first_byte)(void *state, const kvr_first_byte_t *fb);
 } kvr_policy_ops_t;
 
-/** Upper bound on engines in one router's table. */
-#define KVR_MAX_ENGINES 1024
+/**
+ * Upper bound on engine indexes in one router's table: the most --max-engines
+ * accepts. Per-index arrays of the policies are sized by it (heap, touched
+ * only for indexes in use); the table itself by --max-engines.
+ */
+#define KVR_MAX_ENGINES 16384
 
 /** The policy registered under name ("round_robin", "load_only", ...), or NULL. */
 const kvr_policy_ops_t *kvr_policy_find(const char *name);

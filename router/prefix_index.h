@@ -55,6 +55,14 @@ uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
                                 uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
                                 uint32_t *match_blocks, uint64_t *placed_ns);
 
+/**
+ * kvr_prefix_index_learn then kvr_prefix_index_match, in one pass over the
+ * views while no capacity changed: what a policy runs per decision.
+ */
+uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                                      uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+                                      uint32_t *match_blocks, uint64_t *placed_ns);
+
 /** Records that the blocks were sent to engine_index now (touching the ones it already holds). */
 void kvr_prefix_index_insert(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
                              uint32_t engine_index, uint64_t now_ns);

@@ -40,6 +40,13 @@ static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list
     int rc = kvr_decide_add_engine(&r->decider, spec->url, &e);
     if (rc < 0)
         return rc;
+    if (r->pool_generations[e->index] != e->generation) {
+        /* The index was freed and given to this engine: what was kept under it was the one before's. */
+        kvr_upstream_pool_destroy(r->pools[e->index]);
+        r->pools[e->index] = NULL;
+        memset(&r->metrics.selections[e->index], 0, sizeof r->metrics.selections[e->index]);
+        r->pool_generations[e->index] = e->generation;
+    }
     if (!r->pools[e->index]) {
         rc = kvr_upstream_pool_create(r->loop, addr, addr_len, kvr_engine_spec_authority(spec),
                                       r->cfg.keepalive_per_engine, &r->upstream_requests,
@@ -198,7 +205,7 @@ void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e)
 /* The one place pools are destroyed: each idle connection closes, busy ones end with their requests. */
 static void pools_destroy(kvr_router_t *r)
 {
-    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
+    for (uint32_t i = 0; r->pools && i < r->decider.engines.max_engines; i++) {
         kvr_upstream_pool_destroy(r->pools[i]);
         r->pools[i] = NULL;
     }
@@ -233,6 +240,12 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
     rc = kvr_decide_init(&r->decider, &dcfg);
     if (rc < 0)
         goto fail_decider;
+    r->pools = calloc(r->decider.engines.max_engines, sizeof *r->pools);
+    r->pool_generations = calloc(r->decider.engines.max_engines, sizeof *r->pool_generations);
+    if (!r->pools || !r->pool_generations) {
+        rc = -ENOMEM;
+        goto fail_log;
+    }
     if (r->cfg.decision_log[0]) {
         r->decision_log = fopen(r->cfg.decision_log, "a");
         if (!r->decision_log) {
@@ -246,7 +259,8 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
         snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
         r->share = calloc(1, sizeof *r->share);
         rc = r->share ? kvr_share_init(r->share, r->cfg.share_name, label,
-                                       r->cfg.share_max_age_ms * KVR_NS_PER_MS, kvr_clock_now_ns())
+                                       r->cfg.share_max_age_ms * KVR_NS_PER_MS,
+                                       r->decider.engines.max_engines, kvr_clock_now_ns())
                       : -ENOMEM;
         if (rc < 0)
             goto fail_engines;
@@ -268,6 +282,9 @@ fail_engines:
     if (r->decision_log)
         fclose(r->decision_log);
 fail_log:
+    free(r->pools);
+    free(r->pool_generations);
+    r->pools = NULL;
     kvr_decide_close(&r->decider);
 fail_decider:
     kvr_router_metrics_close(&r->metrics);
@@ -284,6 +301,9 @@ void kvr_router_close(kvr_router_t *r)
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
     kvr_recycle_close(&r->proxies);
     kvr_recycle_close(&r->upstream_requests);
+    free(r->pools);
+    free(r->pool_generations);
+    r->pools = NULL;
     kvr_decide_close(&r->decider);
     if (r->decision_log)
         fclose(r->decision_log);
@@ -380,7 +400,7 @@ int kvr_router_reload(kvr_router_t *r)
     kvr_engine_table_t *t = &r->decider.engines;
     for (uint32_t i = 0; i < t->n_slots; i++) {
         kvr_engine_t *e = t->engines[i];
-        if (e->removed)
+        if (!e || e->removed) /* a freed index, or an engine draining */
             continue;
         bool keep = false;
         for (size_t j = 0; j < fresh.n_engines && !keep; j++) {

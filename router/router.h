@@ -27,11 +27,14 @@ typedef struct kvr_router_s {
     kvr_router_config_t cfg;
     kvr_decider_t decider;          /* engines, shadow counters, sessions, feed, policy, admission */
     /*
-     * The upstream pool of each engine index: kept while the engine is out
-     * or removed (a removed engine that comes back reuses it), destroyed
-     * only by kvr_router_stop / kvr_router_close.
+     * The upstream pool of each engine index (--max-engines entries), and
+     * the generation of the engine it was made for: kept while the engine is
+     * out or removed (a removed engine that comes back reuses it); replaced
+     * when its index is given to another engine; otherwise destroyed only by
+     * kvr_router_stop / kvr_router_close.
      */
-    kvr_upstream_pool_t *pools[KVR_MAX_ENGINES];
+    kvr_upstream_pool_t **pools;
+    uint32_t *pool_generations;
     /* Finished objects kept for the next requests: the proxy's state, the pools' upstream requests. */
     kvr_recycle_t proxies;
     kvr_recycle_t upstream_requests;
@@ -134,7 +137,7 @@ void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
 /** The upstream pool of engine index, or NULL. */
 static inline kvr_upstream_pool_t *kvr_router_pool(const kvr_router_t *r, uint32_t index)
 {
-    return index < KVR_MAX_ENGINES ? r->pools[index] : NULL;
+    return r->pools && index < r->decider.engines.max_engines ? r->pools[index] : NULL;
 }
 
 

@@ -159,6 +159,19 @@ size_t kvr_sessions_expire(kvr_session_table_t *t, uint64_t now_ns)
     return n;
 }
 
+size_t kvr_sessions_forget_engine(kvr_session_table_t *t, uint32_t engine)
+{
+    size_t n = 0;
+    for (kvr_session_t *s = t->newest, *older; s; s = older) {
+        older = s->older;
+        if (s->engine == engine) {
+            drop(t, s);
+            n++;
+        }
+    }
+    return n;
+}
+
 size_t kvr_sessions_count_on(const kvr_session_table_t *t, uint32_t engine)
 {
     size_t n = 0;

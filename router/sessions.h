@@ -44,6 +44,8 @@ kvr_session_t *kvr_sessions_pin(kvr_session_table_t *t, const char *id, uint32_t
 void kvr_sessions_touch(kvr_session_table_t *t, kvr_session_t *s, uint64_t now_ns);
 /** Drops pins idle past the TTL; returns how many. */
 size_t kvr_sessions_expire(kvr_session_table_t *t, uint64_t now_ns);
+/** Drops every pin on engine (its index was freed for reuse); returns how many. */
+size_t kvr_sessions_forget_engine(kvr_session_table_t *t, uint32_t engine);
 /** Pins currently held on engine (for /engines). */
 size_t kvr_sessions_count_on(const kvr_session_table_t *t, uint32_t engine);
 

@@ -70,6 +70,9 @@ static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
         return;
     s->next_open_ns = now_ns + SHARE_REOPEN_NS;
     kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
+    /* A segment this router creates holds its whole table; an existing one keeps its own geometry. */
+    if (s->max_engines > geo.engines_per_row)
+        geo.engines_per_row = s->max_engines < KVR_DSP_MAX_ENGINES ? s->max_engines : KVR_DSP_MAX_ENGINES;
     int rc = kvr_dsp_open(&s->dsp, s->name, &geo, wait_ms);
     if (rc < 0) {
         open_failed(s, rc, "open");
@@ -88,7 +91,7 @@ static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
 }
 
 int kvr_share_init(kvr_share_t *s, const char *name, const char *label, uint64_t max_age_ns,
-                   uint64_t now_ns)
+                   uint32_t max_engines, uint64_t now_ns)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -97,9 +100,17 @@ int kvr_share_init(kvr_share_t *s, const char *name, const char *label, uint64_t
     s->label[len] = '\0';
     s->max_age_ns = max_age_ns;
     s->last_error = 1; /* neither 0 nor a code: the first outcome is logged */
+    s->max_engines = max_engines;
     s->pins = calloc(KVR_SHARE_PIN_SLOTS, sizeof *s->pins);
-    if (!s->pins)
+    s->keys = calloc(max_engines, sizeof *s->keys);
+    s->published = calloc(max_engines, sizeof *s->published);
+    s->published_keys = calloc(max_engines, sizeof *s->published_keys);
+    s->scratch_keys = calloc(max_engines, sizeof *s->scratch_keys);
+    s->scratch_loads = calloc(max_engines, sizeof *s->scratch_loads);
+    if (!s->pins || !s->keys || !s->published || !s->published_keys || !s->scratch_keys || !s->scratch_loads) {
+        kvr_share_close(s);
         return -ENOMEM;
+    }
     /* At start the loop is not running yet: another router's creation is worth a short wait. */
     try_open(s, now_ns, KVR_DSP_CREATE_WAIT_MS);
     return 0;
@@ -111,12 +122,27 @@ void kvr_share_close(kvr_share_t *s)
         kvr_dsp_close(&s->dsp);
     s->open = false;
     free(s->pins);
+    free(s->keys);
+    free(s->published);
+    free(s->published_keys);
+    free(s->scratch_keys);
+    free(s->scratch_loads);
     s->pins = NULL;
+    s->keys = s->published_keys = s->scratch_keys = NULL;
+    s->published = s->scratch_loads = NULL;
+}
+
+void kvr_share_forget_engine(kvr_share_t *s, uint32_t engine_index)
+{
+    if (engine_index < s->max_engines)
+        s->keys[engine_index] = 0;
 }
 
 static uint64_t key_of(kvr_share_t *s, const kvr_engine_t *e)
 {
-    /* An index only ever comes back with the same id, so its key is computed once. */
+    /* An index keeps its id until it is freed (kvr_share_forget_engine), so its key is computed once. */
+    if (e->index >= s->max_engines)
+        return kvr_dsp_engine_key(e->id);
     if (s->keys[e->index] == 0)
         s->keys[e->index] = kvr_dsp_engine_key(e->id);
     return s->keys[e->index];
@@ -145,12 +171,13 @@ static int engine_of_key(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t k
     return -1;
 }
 
-static void remember_pin(kvr_share_t *s, uint64_t hash, uint32_t engine, uint64_t placed_ns)
+static void remember_pin(kvr_share_t *s, uint64_t hash, const kvr_engine_t *e, uint64_t placed_ns)
 {
     kvr_share_pin_t *p = &s->pins[hash & (KVR_SHARE_PIN_SLOTS - 1)];
     if (p->hash == hash && p->placed_ns > placed_ns)
         return; /* a newer pin of the same session already arrived */
-    *p = (kvr_share_pin_t){.hash = hash, .placed_ns = placed_ns, .engine = engine};
+    *p = (kvr_share_pin_t){.hash = hash, .placed_ns = placed_ns, .engine = e->index,
+                           .generation = e->generation};
 }
 
 static void apply_ring(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now_ns,
@@ -167,7 +194,7 @@ static void apply_ring(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
         if (p.kind == KVR_DSP_PLACE_PREFIX && apply && apply->prefix && p.block_count > 0)
             apply->prefix(apply->ctx, p.blocks, p.block_count, (uint32_t)engine, now_ns);
         else if (p.kind == KVR_DSP_PLACE_SESSION && p.session_hash != 0)
-            remember_pin(s, p.session_hash, (uint32_t)engine, p.time_ns);
+            remember_pin(s, p.session_hash, t->engines[engine], p.time_ns);
     }
     if (s->cursor.lost != lost)
         KVR_WARN("share_ring_loss name=%s lost=%llu total=%llu", s->name,
@@ -188,9 +215,9 @@ void kvr_share_sync(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns,
         fall_back(s, rc, step, t);
         return;
     }
-    uint64_t keys[KVR_MAX_ENGINES];
-    kvr_dsp_load_t peers[KVR_MAX_ENGINES];
-    uint32_t n = t->n_slots;
+    uint64_t *keys = s->scratch_keys;
+    kvr_dsp_load_t *peers = s->scratch_loads;
+    uint32_t n = t->n_slots < s->max_engines ? t->n_slots : s->max_engines;
     for (uint32_t i = 0; i < n; i++)
         keys[i] = t->engines[i] ? key_of(s, t->engines[i]) : 0;
     kvr_dsp_sum_stats_t st;
@@ -214,11 +241,11 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
 {
     if (!s->open)
         return;
-    uint64_t keys[KVR_MAX_ENGINES];
-    kvr_dsp_load_t loads[KVR_MAX_ENGINES];
+    uint64_t *keys = s->scratch_keys;
+    kvr_dsp_load_t *loads = s->scratch_loads;
     uint32_t n = 0;
     bool changed = false;
-    for (uint32_t i = 0; i < t->n_slots; i++) {
+    for (uint32_t i = 0; i < t->n_slots && n < s->max_engines; i++) {
         const kvr_engine_t *e = t->engines[i];
         if (!e || (e->removed && e->shadow_requests == 0))
             continue;
@@ -304,7 +331,7 @@ void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *sess
 }
 
 int kvr_share_pin_lookup(kvr_share_t *s, const char *session_id, uint64_t since_ns, uint64_t now_ns,
-                         uint64_t ttl_ns, uint32_t *engine_index)
+                         uint64_t ttl_ns, uint32_t *engine_index, uint32_t *generation)
 {
     if (!s->pins)
         return 0;
@@ -319,5 +346,6 @@ int kvr_share_pin_lookup(kvr_share_t *s, const char *session_id, uint64_t since_
     if (p->placed_ns <= since_ns)
         return 0;
     *engine_index = p->engine;
+    *generation = p->generation;
     return 1;
 }

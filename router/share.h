@@ -44,6 +44,7 @@ typedef struct kvr_share_pin_s {
     uint64_t hash;        /* kvr_dsp_session_hash(); 0 = empty */
     uint64_t placed_ns;   /* when the other router pinned it */
     uint32_t engine;      /* engine index here */
+    uint32_t generation;  /* of that index when the pin was read */
 } kvr_share_pin_t;
 
 typedef struct kvr_share_s {
@@ -56,10 +57,13 @@ typedef struct kvr_share_s {
     uint64_t next_open_ns;
     uint64_t next_identity_ns;
     kvr_dsp_cursor_t cursor;
-    uint64_t keys[KVR_MAX_ENGINES];            /* engine index -> key (0: not computed) */
-    kvr_dsp_load_t published[KVR_MAX_ENGINES]; /* own row as last written */
-    uint64_t published_keys[KVR_MAX_ENGINES];
+    uint32_t max_engines;           /* entries of the arrays below */
+    uint64_t *keys;                 /* engine index -> key (0: not computed; cleared when the index is freed) */
+    kvr_dsp_load_t *published;      /* own row as last written */
+    uint64_t *published_keys;
     uint32_t published_n;
+    uint64_t *scratch_keys;         /* a sync's or publish's keys and loads */
+    kvr_dsp_load_t *scratch_loads;
     kvr_share_pin_t *pins;                     /* KVR_SHARE_PIN_SLOTS */
 
     /* /metrics */
@@ -83,7 +87,10 @@ typedef struct kvr_share_s {
  * logged and retried by kvr_share_tick(). 0 or -ENOMEM.
  */
 int kvr_share_init(kvr_share_t *s, const char *name, const char *label, uint64_t max_age_ns,
-                   uint64_t now_ns);
+                   uint32_t max_engines, uint64_t now_ns);
+
+/** The engine index was freed for reuse: its cached key goes (the next engine there has another id). */
+void kvr_share_forget_engine(kvr_share_t *s, uint32_t engine_index);
 
 /** Frees the row (the others stop counting it at once) and unmaps. */
 void kvr_share_close(kvr_share_t *s);
@@ -114,10 +121,12 @@ void kvr_share_place_prefix(kvr_share_t *s, const kvr_engine_t *e, const uint64_
 void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *session_id, uint64_t now_ns);
 
 /**
- * Another router's pin of session_id made after since_ns: 1 with *engine_index,
- * else 0. A pin older than ttl_ns is forgotten.
+ * Another router's pin of session_id made after since_ns: 1 with
+ * *engine_index and the *generation that index had when the pin was read
+ * (the caller checks it still names that engine), else 0. A pin older than
+ * ttl_ns is forgotten.
  */
 int kvr_share_pin_lookup(kvr_share_t *s, const char *session_id, uint64_t since_ns, uint64_t now_ns,
-                         uint64_t ttl_ns, uint32_t *engine_index);
+                         uint64_t ttl_ns, uint32_t *engine_index, uint32_t *generation);
 
 #endif

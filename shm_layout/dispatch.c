@@ -98,8 +98,13 @@ int kvr_dsp_validate(const void *base, size_t len)
     return validate_copy(base, len, &g);
 }
 
-static void take_geometry(kvr_dsp_t *d, const geometry_t *g)
+/* The copies of a validated geometry, and the buffer one row is read into (sized by it). */
+static int take_geometry(kvr_dsp_t *d, const geometry_t *g)
 {
+    free(d->read_words);
+    d->read_words = calloc(payload_words(g->engines_per_row), sizeof(uint64_t));
+    if (d->read_words == NULL)
+        return -ENOMEM;
     d->header_size = g->header_size;
     d->row_size = g->row_size;
     d->row_capacity = g->row_capacity;
@@ -107,6 +112,7 @@ static void take_geometry(kvr_dsp_t *d, const geometry_t *g)
     d->ring_capacity = g->ring_capacity;
     d->entry_size = g->entry_size;
     d->ring_offset = (size_t)g->header_size + (size_t)g->row_capacity * g->row_size;
+    return 0;
 }
 
 static void reset(kvr_dsp_t *d)
@@ -189,7 +195,12 @@ static int create_new(kvr_dsp_t *d, const kvr_dsp_geometry_t *want)
     if (rc < 0)
         goto fail_unlink;
     store_header(d, &g);
-    take_geometry(d, &g);
+    rc = take_geometry(d, &g);
+    if (rc < 0) {
+        munmap(d->base, d->map_len);
+        d->base = NULL;
+        goto fail_unlink;
+    }
     d->fd = fd;
     d->dev = st.st_dev;
     d->ino = st.st_ino;
@@ -231,9 +242,10 @@ static int open_existing(kvr_dsp_t *d)
     rc = validate_copy(d->base, d->map_len, &g);
     if (rc == KVR_EDSP_MAGIC && g.magic == 0)
         rc = -EAGAIN; /* sized, magic not stored yet */
+    if (rc == 0)
+        rc = take_geometry(d, &g);
     if (rc < 0)
         goto fail_map;
-    take_geometry(d, &g);
     d->fd = fd;
     d->dev = st.st_dev;
     d->ino = st.st_ino;
@@ -300,8 +312,7 @@ int kvr_dsp_attach(kvr_dsp_t *d, void *base, size_t len)
     d->base = base;
     d->map_len = len;
     d->header = base;
-    take_geometry(d, &g);
-    return 0;
+    return take_geometry(d, &g);
 }
 
 int kvr_dsp_check(const kvr_dsp_t *d)
@@ -371,6 +382,7 @@ void kvr_dsp_close(kvr_dsp_t *d)
         close(d->fd);
     }
     free(d->payload);
+    free(d->read_words);
     reset(d);
 }
 
@@ -628,8 +640,8 @@ static void sum_rows(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, u
 {
     memset(stats, 0, sizeof *stats);
     memset(out, 0, *n * sizeof *out);
-    /* One row's payload at a time; a stack buffer bounds it (KVR_DSP_MAX_ENGINES * 4 words). */
-    uint64_t words[KVR_DSP_ROW_HEAD_WORDS + KVR_DSP_MAX_ENGINES * KVR_DSP_ENGINE_WORDS];
+    /* One row's payload at a time, into the buffer sized by the validated geometry. */
+    uint64_t *words = d->read_words;
     for (uint32_t i = 0; i < d->row_capacity; i++) {
         if ((int32_t)i == d->row)
             continue;

@@ -28,11 +28,11 @@
 
 #define KVR_DSP_MAGIC 0x4843505344525655ull /* "UVRDSPCH" read as little-endian bytes */
 #define KVR_DSP_ABI_MAJOR 1
-#define KVR_DSP_ABI_MINOR 0
+#define KVR_DSP_ABI_MINOR 1
 #define KVR_DSP_LABEL_MAX 48          /* router label bytes including the NUL */
 #define KVR_DSP_ENTRY_BLOCKS 8        /* block hashes one ring entry carries */
 #define KVR_DSP_MAX_ROWS 256
-#define KVR_DSP_MAX_ENGINES 1024      /* engines one row holds, at most */
+#define KVR_DSP_MAX_ENGINES 16384     /* engines one row holds, at most (1024 before ABI 1.1) */
 #define KVR_DSP_MAX_RING (1u << 20)   /* ring entries, at most (a power of two) */
 #define KVR_DSP_READ_RETRIES 64       /* seqlock attempts on a row or an entry */
 /* A ring entry taken but not completed this long is a writer that died or stalled: skipped. */
@@ -178,6 +178,7 @@ typedef struct kvr_dsp_s {
     uint64_t row_seq;
     uint64_t start_ns;
     uint64_t *payload;          /* the row's payload words as last written */
+    uint64_t *read_words;       /* another row's payload as read, engines_per_row entries */
 } kvr_dsp_t;
 
 /* ---- segment ------------------------------------------------------------ */

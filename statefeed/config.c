@@ -54,7 +54,9 @@ static const kvr_opt_t options[] = {
     {.name = "shm", .type = KVR_OPT_STRING, .offset = offsetof(T, shm_name), .size = sizeof(((T *)0)->shm_name),
      .arg = "NAME", .def = KVR_SHM_DEFAULT_NAME, .flags = KVR_OPT_NONEMPTY,
      .help = "POSIX shm name of the segment"},
-    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY, "slots in the segment"),
+    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
+                    "slots in the segment, one per engine (256 bytes each): at least the engines the "
+                    "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
     KVR_OPT_ROW_HEADING("Polling and health:"),
     KVR_OPT_ROW_MS(T, period_ns, "period-ms", "50", 1, 3600000, "tick period: polls, heartbeat, relay export"),
     KVR_OPT_ROW_MS(T, timeout_ns, "timeout-ms", NULL, 1, 3600000,

@@ -60,7 +60,7 @@ typedef struct kvr__relay_entry_s {
 } kvr__relay_entry_t;
 
 /** Most engine loads and placements one table's "share" may list. */
-#define KVR_RELAY_MAX_SHARE_LOADS KVR_DSP_MAX_ENGINES
+#define KVR_RELAY_MAX_SHARE_LOADS 1024 /* a host's routers' loads beyond it are not relayed */
 #define KVR_RELAY_MAX_PLACEMENTS 2048
 
 typedef struct kvr__relay_placement_s {

@@ -9,14 +9,20 @@
  * continuations of a given prompt size: pick (the index walk and scoring)
  * and on_dispatch (recording the prompt in the index) separately, since the
  * router runs both on its one event-loop thread for every request.
+ * --fleet instead times every registered policy's pick at fleet scale (64,
+ * 1,000 and 10,000 engines) on 8k-token prompts whose block hashes are
+ * computed from text as the router computes them.
  *
  *   kvroute-bench-decision [--quick] [--policies a,b,...] [--engines N] [--sessions N]
- *                          [--tokens N] [--no-hash] [policy options]
+ *                          [--tokens N] [--no-hash] [--fleet] [policy options]
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/options.h"
@@ -220,8 +226,201 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
     ops->destroy(state);
 }
 
+/* What ran where: the figures mean little without the machine, the build and the command. */
+static void print_context(int argc, char **argv)
+{
+    char date[32] = "unknown";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    printf("# date: %s\n", date);
+    char line[256] = "unknown";
+    FILE *f = popen("git -C '" KVR_BENCH_SOURCE_DIR "' rev-parse --short HEAD 2>/dev/null", "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            snprintf(line, sizeof line, "unknown");
+        line[strcspn(line, "\n")] = '\0';
+        bool dirty = pclose(f) == 0 &&
+                     system("git -C '" KVR_BENCH_SOURCE_DIR "' diff --quiet HEAD 2>/dev/null") != 0;
+        printf("# commit: %s%s\n", line[0] ? line : "unknown", dirty ? " (with uncommitted changes)" : "");
+    }
+    struct utsname u;
+    char model[128] = "unknown cpu";
+    FILE *cpu = fopen("/proc/cpuinfo", "r");
+    while (cpu && fgets(line, sizeof line, cpu)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(model, sizeof model, "%s", colon + 2);
+            model[strcspn(model, "\n")] = '\0';
+            break;
+        }
+    }
+    if (cpu)
+        fclose(cpu);
+    double load[3] = {0, 0, 0};
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+            load[0] = load[1] = load[2] = 0;
+        fclose(la);
+    }
+    printf("# machine: %s %s %s, %s, %ld cores, load %.2f %.2f %.2f\n", uname(&u) == 0 ? u.sysname : "?",
+           uname(&u) == 0 ? u.release : "?", uname(&u) == 0 ? u.machine : "?", model,
+           sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+    printf("# command:");
+    for (int i = 0; i < argc; i++)
+        printf(" %s", argv[i]);
+    printf("\n\n");
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * KVR_NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Printable text of n bytes from a seeded generator: session s's text is the same every time. */
+static void fill_text(unsigned char *text, size_t n, uint64_t seed)
+{
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 0x5eed;
+    for (size_t i = 0; i < n; i += 8) {
+        x += 0x9E3779B97F4A7C15ull;
+        uint64_t z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        for (size_t k = 0; k < 8 && i + k < n; k++)
+            text[i + k] = (unsigned char)(' ' + ((z >> (8 * k)) & 0xff) % 95);
+    }
+}
+
+/*
+ * One policy at one fleet size: live sessions each sent their prompt's
+ * stable part to one engine; then continuations of those sessions (the last
+ * eighth of the prompt new) are picked. The prompt is text hashed with the
+ * router's own hasher, so block count and chaining are the router's.
+ */
+static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions, uint32_t prompt_tokens,
+                      uint32_t reps, const kvr_policy_config_t *cfg)
+{
+    const kvr_policy_ops_t *ops = kvr_policy_find(policy);
+    void *state = NULL;
+    if (!ops || ops->create(cfg, &state) < 0) {
+        fprintf(stderr, "cannot create policy %s\n", policy);
+        exit(1);
+    }
+    size_t bytes = (size_t)prompt_tokens * KVR_BYTES_PER_TOKEN;
+    size_t max_blocks = bytes / KVR_PREFIX_BLOCK_BYTES;
+    size_t stable_bytes = bytes - bytes / 8;
+    unsigned char *text = malloc(bytes);
+    uint64_t *hashes = malloc(max_blocks * sizeof(uint64_t));
+    kvr_engine_view_t *views = calloc(engines, sizeof(*views));
+    uint64_t *pick_ns = malloc(reps * sizeof(uint64_t)), *cpu_ns = malloc(reps * sizeof(uint64_t));
+    if (!text || !hashes || !views || !pick_ns || !cpu_ns)
+        abort();
+    fill_views(views, engines);
+    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes};
+    uint64_t now = 1000 * KVR_NS_PER_SEC;
+    if (ops->on_dispatch) {
+        for (uint32_t s = 0; s < sessions; s++) {
+            fill_text(text, stable_bytes, s);
+            req.n_blocks = kvr_prefix_hash_blocks(text, stable_bytes, hashes, max_blocks);
+            req.prompt_tokens = (uint32_t)(stable_bytes / KVR_BYTES_PER_TOKEN);
+            req.now_ns = now + s * 1000ull;
+            ops->on_dispatch(state, &req, s % engines);
+        }
+    }
+    now += sessions * 1000ull;
+    uint64_t dispatch_total = 0, matched_total = 0;
+    uint32_t warm = reps / 10;
+    for (uint32_t r = 0; r < reps + warm; r++) {
+        uint64_t s = rng_next() % sessions;
+        fill_text(text, stable_bytes, s);
+        fill_text(text + stable_bytes, bytes - stable_bytes, rng_next());
+        req.n_blocks = kvr_prefix_hash_blocks(text, bytes, hashes, max_blocks);
+        req.prompt_tokens = prompt_tokens;
+        req.now_ns = now + r * 1000ull;
+        kvr_engine_view_t *v = &views[rng_next() % engines];
+        v->eff_requests = v->eff_running = (uint32_t)(rng_next() % 48);
+        kvr_route_decision_t d = {.view = -1};
+        uint64_t ca = thread_cpu_ns();
+        uint64_t a = kvr_clock_now_ns();
+        ops->pick(state, &req, views, engines, &d);
+        uint64_t b = kvr_clock_now_ns();
+        uint64_t cb = thread_cpu_ns();
+        if (d.view < 0 || (uint32_t)d.view >= engines)
+            abort();
+        if (ops->on_dispatch)
+            ops->on_dispatch(state, &req, views[d.view].index);
+        uint64_t c = kvr_clock_now_ns();
+        if (r < warm)
+            continue;
+        pick_ns[r - warm] = b - a;
+        cpu_ns[r - warm] = cb - ca;
+        dispatch_total += c - b;
+        matched_total += d.prefix_match_blocks;
+    }
+    qsort(pick_ns, reps, sizeof(uint64_t), cmp_u64);
+    qsort(cpu_ns, reps, sizeof(uint64_t), cmp_u64);
+    uint64_t pick_total = 0;
+    for (uint32_t r = 0; r < reps; r++)
+        pick_total += pick_ns[r];
+    printf("%-14s %7u %8u %7zu | %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f | %9.2f | %7.1f\n", policy, engines,
+           sessions, max_blocks, (double)pick_total / reps / 1000.0, (double)pick_ns[reps / 2] / 1000.0,
+           (double)pick_ns[reps * 99 / 100] / 1000.0, (double)pick_ns[reps - 1] / 1000.0,
+           (double)cpu_ns[reps / 2] / 1000.0, (double)cpu_ns[reps * 99 / 100] / 1000.0,
+           (double)dispatch_total / reps / 1000.0, (double)matched_total / reps);
+    fflush(stdout);
+    free(pick_ns);
+    free(cpu_ns);
+    free(views);
+    free(hashes);
+    free(text);
+    ops->destroy(state);
+}
+
+/* Every registered policy (kvr_policy_list), or the ones asked for, at 64, 1,000 and 10,000 engines. */
+static void bench_fleet(const char *only, uint32_t only_engines, uint32_t sessions, uint32_t tokens, bool quick,
+                        const kvr_policy_config_t *cfg)
+{
+    char *names = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&names, &len);
+    if (!m)
+        abort();
+    if (only && only[0])
+        fputs(only, m);
+    else
+        kvr_policy_list(m);
+    fclose(m);
+    uint32_t fleets[] = {64, 1000, 10000};
+    size_t n_fleets = 3;
+    if (only_engines) {
+        fleets[0] = only_engines;
+        n_fleets = 1;
+    }
+    uint32_t reps = quick ? 300 : 3000;
+    printf("# pick at fleet scale: us per pick, %u-token prompts (%u blocks), %u live sessions, %u picks per cell\n",
+           tokens, tokens * KVR_BYTES_PER_TOKEN / KVR_PREFIX_BLOCK_BYTES, sessions, reps);
+    printf("# index: %llu blocks fleet-wide, %llu tokens per engine\n", (unsigned long long)cfg->index_max_blocks,
+           (unsigned long long)cfg->index_tokens_per_engine);
+    printf("# pick_*: wall clock; cpu_*: this thread's CPU time (what preemption by other load does not add)\n");
+    printf("%-14s %7s %8s %7s | %9s %9s %9s %9s | %8s %8s | %9s | %7s\n", "policy", "engines", "sessions",
+           "blocks", "pick_mean", "pick_p50", "pick_p99", "pick_max", "cpu_p50", "cpu_p99", "dispatch",
+           "matched");
+    char *save = NULL;
+    for (char *p = strtok_r(names, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        if (strcmp(p, "sticky") == 0)
+            continue; /* load_only's pick, placed once per session by the core */
+        for (size_t f = 0; f < n_fleets; f++)
+            run_fleet(p, fleets[f], sessions, tokens, reps, cfg);
+    }
+    free(names);
+}
+
 typedef struct bench_args_s {
-    bool quick, no_hash;
+    bool quick, no_hash, fleet;
     uint32_t engines, sessions, tokens;
     char policies[256];
 } bench_args_t;
@@ -230,14 +429,18 @@ typedef struct bench_args_s {
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_BOOL(T, quick, "quick", NULL, "fewer repetitions: a smoke run in seconds"),
     KVR_OPT_ROW_BOOL(T, no_hash, "no-hash", NULL, "skip the block-hashing figures"),
+    KVR_OPT_ROW_BOOL(T, fleet, "fleet", NULL,
+                     "time every registered policy's pick (or --policies') at 64, 1,000 and 10,000 engines "
+                     "(or --engines) on 8k-token prompts (or --tokens), 2,048 live sessions (or --sessions)"),
     KVR_OPT_ROW_U64(T, engines, "engines", "N", NULL, 0, KVR_MAX_ENGINES,
                     "only this fleet size (default: 8, 64 and 512)"),
     KVR_OPT_ROW_U64(T, sessions, "sessions", "N", NULL, 0, 100000000,
                     "only this many live sessions (default: 1,000 and 100,000)"),
     KVR_OPT_ROW_U64(T, tokens, "tokens", "N", NULL, 0, 100000000,
                     "only this prompt length (default: 2,048, 32,768 and 131,072)"),
-    KVR_OPT_ROW_STRING(T, policies, "policies", "A,B,...", "cache_aware,affinity,lmetric,cost,ttft,load_only",
-                       "the policies to time, comma-separated"),
+    KVR_OPT_ROW_STRING(T, policies, "policies", "A,B,...", NULL,
+                       "the policies to time, comma-separated (default: cache_aware,affinity,lmetric,cost,ttft,"
+                       "load_only; with --fleet every registered one)"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -272,11 +475,17 @@ int main(int argc, char **argv)
     }
     bool quick = args.quick, hashing = !args.no_hash;
     uint32_t only_engines = args.engines, only_sessions = args.sessions, only_tokens = args.tokens;
-    char *policies_arg = args.policies;
+    char *policies_arg = args.policies[0] ? args.policies : (char[]){"cache_aware,affinity,lmetric,cost,ttft,load_only"};
     /* cache_aware is measured with owner pressure on: its most expensive path. */
     cfg.owner_pressure = true;
+    print_context(argc, argv);
     if (hashing)
         bench_hashing(quick);
+    if (args.fleet) {
+        bench_fleet(args.policies, only_engines, only_sessions ? only_sessions : 2048,
+                    only_tokens ? (only_tokens < TPB ? TPB : only_tokens) : 8192, quick, &cfg);
+        return 0;
+    }
 
     uint32_t engines[] = {8, 64, 512};
     uint32_t sessions[] = {1000, 100000};

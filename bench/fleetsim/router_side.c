@@ -179,6 +179,8 @@ void kvr_fleet_router_shadow(const kvr_fleet_router_t *r, kvr_fleet_shadow_t *ou
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
         const kvr_engine_t *e = r->decider.engines.engines[i];
+        if (!e)
+            continue; /* a freed index */
         out->requests += e->shadow_requests;
         out->pending_prefill_tokens += e->shadow_pending_prefill_tokens;
         out->kv_tokens += e->shadow_kv_tokens;

@@ -86,9 +86,8 @@ uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n)
 {
     assert(n <= KVR_MAX_ENGINES);
-    kvr_prefix_index_learn(st->index, views, n);
-    return kvr_prefix_index_match(st->index, req->block_hashes, req->n_blocks, req->now_ns, views, n,
-                                  st->match, st->placed);
+    return kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks, req->now_ns, views, n,
+                                        st->match, st->placed);
 }
 
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)

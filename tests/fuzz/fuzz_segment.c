@@ -37,7 +37,8 @@ static void read_every_slot(const kvr_shm_t *shm)
 static void feed_view(const kvr_shm_t *shm)
 {
     kvr_engine_table_t table;
-    kvr_engine_table_init(&table);
+    if (kvr_engine_table_init(&table, 0) < 0)
+        return;
     kvr_engine_t *engine;
     if (kvr_engine_table_add(&table, FUZZ_ENGINE, &engine) == 0) {
         kvr_feed_t feed;

@@ -51,7 +51,7 @@ static void setup(void)
 {
     kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-feed");
     cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
-    kvr_engine_table_init(&table);
+    cr_assert_eq(kvr_engine_table_init(&table, 0), 0);
     cr_assert_eq(kvr_engine_table_add(&table, ENGINE, &engine), 0);
 }
 

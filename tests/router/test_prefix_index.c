@@ -112,6 +112,23 @@ Test(prefix_index, budget_learned_from_the_feed, .init = setup_views, .timeout =
     kvr_prefix_index_destroy(idx);
 }
 
+/* The one-pass form a policy runs learns a new capacity before it matches, as learn then match do. */
+Test(prefix_index, learn_match_applies_a_new_capacity_before_matching, .init = setup_views, .timeout = 5.)
+{
+    kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
+    uint64_t a[20];
+    chain(a, 20, 1, 0);
+    kvr_prefix_index_insert(idx, a, 20, 0, 1 * S);
+    cr_expect_eq(kvr_prefix_index_learn_match(idx, a, 20, 1 * S, views, 4, match, NULL), 20);
+    views[0].kv_capacity_tokens = 8 * TPB;
+    cr_expect_eq(kvr_prefix_index_learn_match(idx, a, 20, 1 * S, views, 4, match, placed), 8);
+    cr_expect_eq(match[0], 8);
+    cr_expect_eq(placed[0], 1 * S);
+    cr_expect_eq(kvr_prefix_index_engine_tokens(idx, 0), 8 * TPB);
+    cr_expect_eq(kvr_prefix_index_learn_match(idx, a, 20, 1 * S, views, 4, match, NULL), 8, "learnt once");
+    kvr_prefix_index_destroy(idx);
+}
+
 Test(prefix_index, ttl_hides_then_drops_old_entries, .init = setup_views, .timeout = 5.)
 {
     kvr_prefix_index_t *idx = make(1 << 20, 10 * S, 1 << 12);
@@ -262,5 +279,38 @@ Test(prefix_index, shared_head_on_every_engine_then_one_owner, .timeout = 5.)
     kvr_prefix_index_match(idx, p, 16, 2 * S, v, 8, m, NULL);
     for (uint32_t e = 0; e < 8; e++)
         cr_expect_eq(m[e], e == 2 ? 3 : e == 5 ? 1 : 6, "engine %u after trimming", e);
+    kvr_prefix_index_destroy(idx);
+}
+
+/* 64 engines holding 64 different depths of one 512-block prompt: every drop is found, wherever it is. */
+Test(prefix_index, a_walk_finds_every_depth_of_a_long_prompt, .timeout = 5.)
+{
+    enum { N = 64, BLOCKS = 512 };
+    kvr_prefix_index_t *idx = make(1 << 24, 0, 1 << 16);
+    static uint64_t prompt[BLOCKS];
+    static kvr_engine_view_t many[N];
+    static uint32_t depth[N], got[N];
+    chain(prompt, BLOCKS, 0, BLOCKS);
+    for (uint32_t e = 0; e < N; e++) {
+        many[e] = fx_view(e, 0);
+        /* Depths all over the prompt: none, one block, neighbours, the whole prompt. */
+        depth[e] = e == 0 ? 0 : e == 1 ? 1 : e == 2 ? BLOCKS : (e * 97u + e * e * 13u) % BLOCKS;
+        if (depth[e] > 0)
+            kvr_prefix_index_insert(idx, prompt, depth[e], e, 1 * S);
+    }
+    depth[3] = depth[4]; /* two engines at one depth */
+    kvr_prefix_index_remove_engine(idx, 3);
+    kvr_prefix_index_insert(idx, prompt, depth[3], 3, 1 * S);
+    for (size_t n = 1; n <= BLOCKS; n = n * 3 + 1) {
+        uint32_t best = kvr_prefix_index_match(idx, prompt, n, 2 * S, many, N, got, NULL);
+        uint32_t want_best = 0;
+        for (uint32_t e = 0; e < N; e++) {
+            uint32_t want = depth[e] < n ? depth[e] : (uint32_t)n;
+            cr_expect_eq(got[e], want, "engine %u holds %u blocks, asked %zu: got %u", e, depth[e], n, got[e]);
+            if (want > want_best)
+                want_best = want;
+        }
+        cr_expect_eq(best, want_best);
+    }
     kvr_prefix_index_destroy(idx);
 }

@@ -69,6 +69,8 @@ static void expect_all_zero(void)
 {
     for (uint32_t i = 0; i < router.decider.engines.n_slots; i++) {
         kvr_engine_t *e = router.decider.engines.engines[i];
+        if (!e)
+            continue; /* a freed index */
         cr_expect_eq(e->shadow_requests, 0, "engine %u requests", i);
         cr_expect_eq(e->shadow_pending_prefill_tokens, 0, "engine %u pending", i);
         cr_expect_eq(e->shadow_kv_tokens, 0, "engine %u kv", i);
@@ -371,13 +373,21 @@ Test(route, reload_applies_the_engine_list_of_the_config_file)
     cr_expect_eq(router.decider.engines.count, 3);
     cr_expect(first->removed);
 
-    /* The engine that left comes back at its old index, over the pool it had. */
+    /* Drained, the engine that left gave its index back: it comes back as a new engine on the
+     * index freed first (its own), with the next generation and a pool of its own. */
     write_config(path, "engine http://127.0.0.1:19000\n");
     cr_assert_eq(kvr_router_reload(&router), 0);
-    cr_expect_not(first->removed);
-    cr_expect_eq(kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000"), first);
-    cr_expect_eq(kvr_router_pool(&router, 0), first_pool);
+    kvr_engine_t *back = kvr_decide_find_engine(&router.decider, "http://127.0.0.1:19000");
+    cr_assert_not_null(back);
+    cr_expect_eq(back->index, 0);
+    cr_expect_eq(back->generation, 1);
+    cr_expect_eq(back->shadow_requests, 0);
+    cr_expect_not_null(kvr_router_pool(&router, 0));
+    cr_expect_eq(router.pool_generations[0], 1, "the pool was made for the new engine");
+    (void)first_pool;
     cr_expect_eq(router.decider.engines.count, 1);
+    cr_expect_eq(router.decider.engines.n_slots, 4);
+    cr_expect_eq(router.decider.engines.n_free, 3, "1, 2 and 3 drained too");
     unlink(path);
 }
 
@@ -414,4 +424,41 @@ Test(route, stop_without_start_still_calls_back)
     stopped_calls = 0;
     kvr_router_stop(&router, on_stopped);
     cr_expect_eq(stopped_calls, 1);
+}
+
+/* A freed index is skipped by /metrics and /engines; the engine that reuses it starts its counts afresh. */
+Test(route, a_freed_index_shows_nowhere_and_its_successor_inherits_no_counts)
+{
+    start(2, "round_robin", KVR_PLACEMENT_PER_REQUEST, false, NULL, 0);
+    kvr_engine_t *first = router.decider.engines.engines[0];
+    kvr_decide_result_t res;
+    for (int i = 0; i < 4; i++) {
+        kvr_route_request_t req = request(NULL, 10);
+        kvr_charge_t c = {0};
+        kvr_router_route(&router, &req, NULL, 0, &c, &res);
+        cr_assert_not_null(res.engine);
+        kvr_decide_release(&router.decider, &c);
+    }
+    cr_assert_gt(first->dispatched_total, 0);
+    kvr_router_remove_engine(&router, first);
+    kvr_decide_reclaim(&router.decider);
+    cr_assert_null(router.decider.engines.engines[0], "drained: its index is free");
+    size_t len;
+    char *page = kvr_router_render_metrics(&router, &len);
+    cr_assert_not_null(page);
+    cr_expect_null(strstr(page, "127.0.0.1:19000"), "the freed engine is still listed");
+    free(page);
+    page = kvr_router_render_engines(&router, &len);
+    cr_assert_not_null(page);
+    free(page);
+
+    kvr_engine_t *next;
+    cr_assert_eq(kvr_router_add_engine(&router, "http://127.0.0.1:19050", &next), 0);
+    cr_assert_eq(next->index, 0);
+    cr_expect_eq(next->generation, 1);
+    page = kvr_router_render_metrics(&router, &len);
+    cr_assert_not_null(page);
+    const char *line = strstr(page, "kvroute_selections_total{engine=\"http://127.0.0.1:19050\"");
+    cr_expect_null(line, "selections of the engine before: %.120s", line ? line : "");
+    free(page);
 }

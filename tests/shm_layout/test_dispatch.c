@@ -740,3 +740,52 @@ Test(dispatch, an_entry_left_behind_by_half_a_ring_is_skipped_without_waiting)
     cr_expect_eq(cur.lost, 0);
     kvr_dsp_close(&b);
 }
+
+/* A fleet of 16,384 engines fits one row: published by one router, summed by another. */
+Test(dispatch, a_row_holds_the_largest_fleet_a_router_can_have, .timeout = 30.)
+{
+    enum { N = KVR_DSP_MAX_ENGINES };
+    cr_assert_geq(N, 16384);
+    char big[64];
+    kvr_test_unique_name(big, sizeof big, "/kvr-test-dsp-big");
+    kvr_dsp_geometry_t geo = {2, N, 64};
+    kvr_dsp_geometry_t over = {2, N + 1, 64};
+    cr_expect_eq(kvr_dsp_size(&over), 0);
+    kvr_dsp_t a, b;
+    cr_expect_eq(kvr_dsp_open(&a, big, &over, KVR_DSP_CREATE_WAIT_MS), -EINVAL);
+    cr_assert_eq(kvr_dsp_open(&a, big, &geo, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_assert_eq(kvr_dsp_open(&b, big, &geo, KVR_DSP_CREATE_WAIT_MS), 0);
+    cr_expect_eq(b.engines_per_row, N);
+    uint64_t now = kvr_clock_now_ns();
+    cr_assert_geq(kvr_dsp_claim(&a, "a", now, MAX_AGE_NS), 0);
+    cr_assert_geq(kvr_dsp_claim(&b, "b", now, MAX_AGE_NS), 0);
+    uint64_t *keys = calloc(N, sizeof *keys);
+    kvr_dsp_load_t *loads = calloc(N, sizeof *loads), *out = calloc(N, sizeof *out);
+    cr_assert(keys && loads && out);
+    for (uint32_t i = 0; i < N; i++) {
+        keys[i] = 0x1000u + i;
+        loads[i] = (kvr_dsp_load_t){i, 2ull * i, 3ull * i};
+    }
+    cr_assert_eq(kvr_dsp_publish(&a, keys, loads, N, now), 0);
+    kvr_dsp_sum_stats_t st;
+    kvr_dsp_sum_others(&b, now, MAX_AGE_NS, keys, N, out, &st);
+    cr_expect_eq(st.live, 1);
+    cr_expect_eq(st.bad, 0);
+    cr_expect_eq(out[0].in_flight, 0);
+    cr_expect_eq(out[N - 1].in_flight, N - 1);
+    cr_expect_eq(out[N - 1].kv_tokens, 3ull * (N - 1));
+
+    /* A header claiming more engines per row than the ABI allows is refused, whatever its size. */
+    void *copy = NULL;
+    cr_assert_eq(posix_memalign(&copy, 64, a.map_len), 0);
+    memcpy(copy, a.base, a.map_len);
+    ((kvr_dsp_header_t *)copy)->engines_per_row = N + 1;
+    cr_expect_eq(kvr_dsp_validate(copy, a.map_len), KVR_EDSP_GEOMETRY);
+    free(copy);
+    free(keys);
+    free(loads);
+    free(out);
+    kvr_dsp_close(&a);
+    kvr_dsp_close(&b);
+    kvr_dsp_unlink(big);
+}
