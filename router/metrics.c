@@ -10,6 +10,7 @@
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/json_text.h"
+#include "common/log.h"
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "router/discovery.h"
@@ -272,6 +273,8 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
             m->pressure_fallback_total);
     counter(w, "kvroute_policy_input_clamped_total",
             "ttft decisions that clamped an absurd feed value or learned figure", m->input_clamped_total);
+    counter(w, "kvroute_log_lines_dropped_total", "log lines dropped because stderr did not keep up",
+            kvr_log_dropped_total());
     kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
     kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, r->in_flight);
     histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);
