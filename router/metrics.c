@@ -113,14 +113,14 @@ typedef struct engine_snapshot_s {
 static size_t snapshot(const kvr_metrics_view_t *r, engine_snapshot_t *snaps)
 {
     uint64_t now = kvr_clock_now_ns();
-    kvr_feed_refresh(&r->decider->feed, now);
+    kvr_decide_refresh_feed(r->decider, now);
     size_t n = 0;
     for (uint32_t i = 0; i < r->decider->engines.n_slots; i++) {
         kvr_engine_t *e = r->decider->engines.engines[i];
         if (!e || (e->removed && e->shadow_requests == 0))
             continue;
         snaps[n].e = e;
-        snaps[n].state = kvr_feed_view(&r->decider->feed, e, now, false, &snaps[n].v);
+        snaps[n].state = kvr_decide_view(r->decider, e, now, &snaps[n].v);
         n++;
     }
     return n;
