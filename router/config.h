@@ -18,16 +18,12 @@
 #include "router/admission.h"
 #include "router/keys.h"
 #include "router/policy.h"
+#include "router/sessions.h"
 #include "shm_layout/shm_layout.h"
 
 #define KVR_ROUTER_MAX_CONFIG_ENGINES 256
 #define KVR_ROUTER_MAX_ENGINE_DNS 16
 #define KVR_ROUTER_ENGINE_DNS_MAX 262   /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
-
-typedef enum {
-    KVR_PLACEMENT_PER_REQUEST = 0,
-    KVR_PLACEMENT_ONESHOT,
-} kvr_placement_t;
 
 typedef struct kvr_router_config_s {
     char listen_host[64];

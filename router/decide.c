@@ -337,124 +337,178 @@ void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns)
     kvr_share_tick(d->share, &d->engines, now_ns, &apply);
 }
 
-void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
-                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
-{
-    kvr_route_request_t pooled;
-    const kvr_route_request_t *req = pool_request(d, given, &pooled);
-    memset(out, 0, sizeof *out);
-    bool oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && req->session_id;
-    out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
-    reclaim_engines(d);
-    kvr_feed_refresh(&d->feed, req->now_ns);
-    if (d->share) {
-        kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
-        kvr_share_sync(d->share, &d->engines, req->now_ns, &apply);
-    }
+/*
+ * One decision's working state, handed from step to step of kvr_decide_route:
+ * the candidates' views, the session pin and what becomes of it, and the
+ * policy's (or the pin's) choice.
+ */
+typedef struct route_step_s {
+    kvr_decider_t *d;
+    const kvr_route_request_t *req; /* keyed by pool (pool_request) */
+    kvr_engine_view_t *views;
+    size_t n;
+    bool oneshot;          /* oneshot placement and a session id: the pin is consulted */
+    bool before;           /* admission before routing (the peer gateway's order) */
+    bool gated;            /* admit_before judged the base rule's engine */
+    kvr_session_t *pin;
+    kvr_decide_pin_t place;
+    kvr_route_decision_t dec;
+} route_step_t;
 
-    kvr_engine_view_t *views = d->views;
-    size_t n = 0;
+/* Every healthy candidate serving the model and not excluded gets a view; false: none (503). */
+static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_exclude, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         kvr_engine_t *e = d->engines.engines[i];
-        if (!kvr_engine_is_candidate(e) || !kvr_engine_serves(e, req->model) ||
+        if (!kvr_engine_is_candidate(e) || !kvr_engine_serves(e, st->req->model) ||
             excluded(e->index, exclude, n_exclude))
             continue;
-        d->states[n] = kvr_feed_view(&d->feed, e, req->now_ns, true, &views[n]);
-        n++;
+        d->states[st->n] = kvr_feed_view(&d->feed, e, st->req->now_ns, true, &st->views[st->n]);
+        st->n++;
     }
-    if (n == 0) {
-        out->status = 503;
-        out->reason = "no_candidate";
+    if (st->n > 0)
+        return true;
+    out->status = 503;
+    out->reason = "no_candidate";
+    return false;
+}
+
+/* The pin's engine carries more than --migrate-load, or the policy's own rule says re-home. */
+static bool route_migrate_due(const route_step_t *st, size_t v)
+{
+    const kvr_decider_t *d = st->d;
+    return (d->cfg.migrate_load > 0 && st->views[v].eff_requests > d->cfg.migrate_load && st->n > 1) ||
+           kvr_policy_migrate_due(&d->cfg.policy_config, st->views, st->n, v);
+}
+
+/*
+ * Oneshot: the session's pin (ours, or a later one another router made)
+ * serves the request unless its engine is no candidate (replaced) or is
+ * overloaded (migrated); a session with no pin is placed new.
+ */
+static void route_pinned(route_step_t *st, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
+    st->place = KVR_DECIDE_PIN_NEW;
+    st->pin = st->oneshot ? kvr_sessions_get(&d->sessions, st->req->session_id, st->req->now_ns) : NULL;
+    if (st->oneshot && d->share)
+        st->pin = share_pin(d, st->req, st->pin);
+    if (!st->pin)
         return;
+    int v = find_view(st->views, st->n, st->pin->engine);
+    if (v < 0) {
+        st->place = KVR_DECIDE_PIN_REPLACED; /* the pin is down, removed, or failed this request */
+    } else if (route_migrate_due(st, (size_t)v)) {
+        st->place = KVR_DECIDE_PIN_MIGRATED;
+    } else {
+        st->dec.view = v;
+        st->dec.reason = "sticky_pin";
+        out->pinned = true;
     }
+}
 
-    kvr_route_decision_t dec = {.view = -1, .reason = NULL};
-    kvr_session_t *pin = oneshot ? kvr_sessions_get(&d->sessions, req->session_id, req->now_ns)
-                                 : NULL;
-    if (oneshot && d->share)
-        pin = share_pin(d, req, pin);
-    kvr_decide_pin_t place = KVR_DECIDE_PIN_NEW;
-    if (pin) {
-        int v = find_view(views, n, pin->engine);
-        if (v < 0) {
-            place = KVR_DECIDE_PIN_REPLACED; /* the pin is down, removed, or failed this request */
-        } else if ((d->cfg.migrate_load > 0 && views[v].eff_requests > d->cfg.migrate_load &&
-                    n > 1) ||
-                   kvr_policy_migrate_due(&d->cfg.policy_config, views, n, (size_t)v)) {
-            place = KVR_DECIDE_PIN_MIGRATED;
-        } else {
-            dec.view = v;
-            dec.reason = "sticky_pin";
-            out->pinned = true;
-        }
-    }
-    bool before = d->cfg.admission_order == KVR_ADMISSION_BEFORE;
-    bool gated = false;
-    if (dec.view < 0) {
-        if (before && d->policy->base_pick) {
-            /* The peer gateway's order: the base rule's engine is judged before the policy runs. */
-            kvr_route_decision_t base = {.view = -1, .reason = NULL};
-            d->policy->base_pick(d->policy_state, req, views, n, &base);
-            if (base.view >= 0 && (size_t)base.view < n) {
-                gated = true;
-                if (kvr_admission_gate(d->admission, &views[base.view]) == KVR_ADMIT_REJECT) {
-                    out->status = 429;
-                    out->reason = "admission_reject";
-                    out->view = views[base.view];
-                    return;
-                }
-            }
-        }
-        d->policy->pick(d->policy_state, req, views, n, &dec);
-        if (dec.view < 0 || (size_t)dec.view >= n) {
-            out->status = 503;
-            out->reason = dec.reason ? dec.reason : "no_candidate";
-            return;
-        }
-        if (place == KVR_DECIDE_PIN_MIGRATED && views[dec.view].index == pin->engine) {
-            /* Nobody is better off than the pin: stay. */
-            place = KVR_DECIDE_PIN_NEW;
-            dec.reason = "sticky_pin";
-            out->pinned = true;
-            pin = NULL;
-        }
-    }
-    out->pressure_fallback = (dec.flags & KVR_DECISION_PRESSURE_FALLBACK) != 0;
-    out->input_clamped = (dec.flags & KVR_DECISION_INPUT_CLAMPED) != 0;
+/*
+ * The peer gateway's order: the base rule's engine is judged before the
+ * policy runs. False when it was rejected (429, nothing charged).
+ */
+static bool admit_before(route_step_t *st, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
+    if (!st->before || !d->policy->base_pick)
+        return true;
+    kvr_route_decision_t base = {.view = -1, .reason = NULL};
+    d->policy->base_pick(d->policy_state, st->req, st->views, st->n, &base);
+    if (base.view < 0 || (size_t)base.view >= st->n)
+        return true;
+    st->gated = true;
+    if (kvr_admission_gate(d->admission, &st->views[base.view]) != KVR_ADMIT_REJECT)
+        return true;
+    out->status = 429;
+    out->reason = "admission_reject";
+    out->view = st->views[base.view];
+    return false;
+}
 
+/* The policy's choice among the views; false when it chose none (503). */
+static bool pick(route_step_t *st, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
+    d->policy->pick(d->policy_state, st->req, st->views, st->n, &st->dec);
+    if (st->dec.view >= 0 && (size_t)st->dec.view < st->n)
+        return true;
+    out->status = 503;
+    out->reason = st->dec.reason ? st->dec.reason : "no_candidate";
+    return false;
+}
+
+/* A migration the policy sends back to the pin's own engine: nobody is better off than the pin, stay. */
+static void route_migrate(route_step_t *st, kvr_decide_result_t *out)
+{
+    if (st->place != KVR_DECIDE_PIN_MIGRATED || st->views[st->dec.view].index != st->pin->engine)
+        return;
+    st->place = KVR_DECIDE_PIN_NEW;
+    st->dec.reason = "sticky_pin";
+    out->pinned = true;
+    st->pin = NULL;
+}
+
+/*
+ * Admission of the chosen engine: in kvroute's order (after) with the other
+ * candidates in sight and seeding leases; in the peer gateway's order the
+ * engine alone, unless admit_before judged one already. False when rejected.
+ */
+static bool admit_after(route_step_t *st, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
     kvr_admission_verdict_t verdict;
-    if (!before)
-        verdict = kvr_admission_decide(d->admission, views, n, &dec);
-    else if (!gated)
-        verdict = kvr_admission_gate(d->admission, &views[dec.view]); /* a pin, or a policy with no base rule */
+    if (!st->before)
+        verdict = kvr_admission_decide(d->admission, st->views, st->n, &st->dec);
+    else if (!st->gated)
+        verdict = kvr_admission_gate(d->admission, &st->views[st->dec.view]); /* a pin, or a policy with no base rule */
     else
         verdict = KVR_ADMIT;
     if (verdict == KVR_ADMIT_REJECT) {
         out->status = 429;
         out->reason = "admission_reject";
-        out->view = views[dec.view >= 0 ? dec.view : 0];
-        return;
+        out->view = st->views[st->dec.view >= 0 ? st->dec.view : 0];
+        return false;
     }
     out->seed_lease = verdict == KVR_ADMIT_SEED_LEASE;
+    return true;
+}
 
-    if (oneshot && !out->pinned) {
-        kvr_sessions_pin(&d->sessions, req->session_id, views[dec.view].index, req->now_ns);
-        out->pin = place;
+/* Oneshot: a new placement becomes the session's pin (shared with --share); a kept pin is touched. */
+static void route_pin_session(route_step_t *st, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
+    const kvr_route_request_t *req = st->req;
+    if (!st->oneshot)
+        return;
+    if (!out->pinned) {
+        kvr_sessions_pin(&d->sessions, req->session_id, st->views[st->dec.view].index, req->now_ns);
+        out->pin = st->place;
         if (d->share)
-            kvr_share_place_pin(d->share, d->engines.engines[views[dec.view].index], req->session_id,
+            kvr_share_place_pin(d->share, d->engines.engines[st->views[st->dec.view].index], req->session_id,
                                 req->now_ns);
-    } else if (oneshot) {
+    } else {
         kvr_session_t *s = kvr_sessions_get(&d->sessions, req->session_id, req->now_ns);
         if (s)
             kvr_sessions_touch(&d->sessions, s, req->now_ns);
     }
+}
 
-    kvr_engine_t *e = d->engines.engines[views[dec.view].index];
+/* The chosen engine is charged, the other routers and the policy told of the dispatch. */
+static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_result_t *out)
+{
+    kvr_decider_t *d = st->d;
+    const kvr_route_request_t *req = st->req;
+    kvr_engine_t *e = d->engines.engines[st->views[st->dec.view].index];
     out->engine = e;
-    out->reason = dec.reason ? dec.reason : "unlabelled";
-    out->prefix_match_blocks = dec.prefix_match_blocks;
-    out->view = views[dec.view];
-    out->feed_state = d->states[dec.view];
+    out->reason = st->dec.reason ? st->dec.reason : "unlabelled";
+    out->prefix_match_blocks = st->dec.prefix_match_blocks;
+    out->view = st->views[st->dec.view];
+    out->feed_state = d->states[st->dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
     charge->seed_lease = out->seed_lease;
     if (d->share) {
@@ -464,6 +518,42 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
     }
     if (d->policy->on_dispatch)
         d->policy->on_dispatch(d->policy_state, req, e->index);
+}
+
+void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
+                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
+{
+    kvr_route_request_t pooled;
+    route_step_t st = {
+        .d = d,
+        .req = pool_request(d, given, &pooled),
+        .views = d->views,
+        .before = d->cfg.admission_order == KVR_ADMISSION_BEFORE,
+        .dec = {.view = -1, .reason = NULL},
+    };
+    memset(out, 0, sizeof *out);
+    st.oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && st.req->session_id;
+    out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
+    reclaim_engines(d);
+    kvr_feed_refresh(&d->feed, st.req->now_ns);
+    if (d->share) {
+        kvr_share_apply_t apply = {.prefix = share_apply_prefix, .ctx = d};
+        kvr_share_sync(d->share, &d->engines, st.req->now_ns, &apply);
+    }
+    if (!route_views(&st, exclude, n_exclude, out))
+        return;
+    route_pinned(&st, out);
+    if (st.dec.view < 0) {
+        if (!admit_before(&st, out) || !pick(&st, out))
+            return;
+        route_migrate(&st, out);
+    }
+    out->pressure_fallback = (st.dec.flags & KVR_DECISION_PRESSURE_FALLBACK) != 0;
+    out->input_clamped = (st.dec.flags & KVR_DECISION_INPUT_CLAMPED) != 0;
+    if (!admit_after(&st, out))
+        return;
+    route_pin_session(&st, out);
+    route_dispatch(&st, charge, out);
 }
 
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge)

@@ -28,7 +28,6 @@
 #include <stdio.h>
 
 #include "router/admission.h"
-#include "router/config.h"
 #include "router/engines.h"
 #include "router/feed.h"
 #include "router/policy.h"

@@ -8,10 +8,9 @@
 #include "common/dns_watch.h"
 #include "common/error.h"
 #include "common/log.h"
-#include "router/router.h"
 
-typedef struct kvr_router_discovery_s {
-    kvr_router_t *router;
+struct kvr_router_discovery_s {
+    kvr_discovery_env_t env;
     kvr_dns_watch_t *watches[KVR_ROUTER_MAX_ENGINE_DNS];
     size_t n_watches;
     size_t n_running; /* watches not yet stopped */
@@ -21,13 +20,14 @@ typedef struct kvr_router_discovery_s {
         char *id;
     } draining[KVR_MAX_ENGINES];
     uint32_t n_draining;
-    void (*done)(kvr_router_t *r);
-} kvr_router_discovery_t;
+    void (*done)(void *ctx);
+    void *done_ctx;
+};
 
-static bool is_static(const kvr_router_t *r, const char *url)
+static bool is_static(const kvr_router_discovery_t *d, const char *url)
 {
-    for (size_t i = 0; i < r->cfg.n_engines; i++)
-        if (strcmp(r->cfg.engines[i], url) == 0)
+    for (size_t i = 0; i < d->env.cfg->n_engines; i++)
+        if (strcmp(d->env.cfg->engines[i], url) == 0)
             return true;
     return false;
 }
@@ -36,16 +36,15 @@ static int on_join(kvr_dns_watch_t *w, const char *url, void *user)
 {
     (void)w;
     kvr_router_discovery_t *d = user;
-    if (kvr_decide_find_engine(&d->router->decider, url))
+    if (kvr_door_find_engine(d->env.door, url))
         return -EEXIST;
-    return kvr_router_add_engine(d->router, url, NULL);
+    return d->env.add(d->env.ctx, url);
 }
 
 static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
 {
     kvr_router_discovery_t *d = user;
-    kvr_router_t *r = d->router;
-    if (is_static(r, url))
+    if (is_static(d, url))
         return;
     /* Another name that answers this address too takes it over: the engine stays. */
     for (size_t i = 0; i < d->n_watches; i++) {
@@ -56,12 +55,12 @@ static void on_leave(kvr_dns_watch_t *w, const char *url, void *user)
             return;
         }
     }
-    kvr_engine_t *e = kvr_decide_find_engine(&r->decider, url);
+    kvr_engine_t *e = kvr_door_find_engine(d->env.door, url);
     if (!e)
         return;
     KVR_INFO("discovery_engine_draining name=%s engine=%s index=%u in_flight=%u", w->spec, url,
              e->index, e->shadow_requests);
-    kvr_router_remove_engine(r, e);
+    d->env.remove(d->env.ctx, e);
     if (e->shadow_requests == 0)
         return;
     for (uint32_t i = 0; i < d->n_draining; i++)
@@ -84,7 +83,7 @@ static void on_answered(kvr_dns_watch_t *w, void *user)
     kvr_router_discovery_t *d = user;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
-        kvr_engine_t *e = kvr_engine_table_lookup(&d->router->decider.engines, d->draining[i].index,
+        kvr_engine_t *e = kvr_door_lookup(d->env.door, d->draining[i].index,
                                                   d->draining[i].generation);
         if (e && e->removed && e->shadow_requests > 0) {
             d->draining[kept++] = d->draining[i];
@@ -98,29 +97,31 @@ static void on_answered(kvr_dns_watch_t *w, void *user)
     d->n_draining = kept;
 }
 
-int kvr_router_discovery_start(kvr_router_t *r)
+int kvr_router_discovery_start(const kvr_discovery_env_t *env, kvr_router_discovery_t **out)
 {
-    if (r->cfg.n_engine_dns == 0)
+    *out = NULL;
+    const kvr_router_config_t *cfg = env->cfg;
+    if (cfg->n_engine_dns == 0)
         return 0;
     kvr_router_discovery_t *d = calloc(1, sizeof *d);
     if (!d)
         return -ENOMEM;
-    d->router = r;
-    r->discovery = d;
-    for (size_t i = 0; i < r->cfg.n_engine_dns; i++) {
+    d->env = *env;
+    *out = d;
+    for (size_t i = 0; i < cfg->n_engine_dns; i++) {
         kvr_dns_watch_config_t wc = {
-            .spec = r->cfg.engine_dns[i],
-            .interval_ms = r->cfg.engine_dns_interval_s * 1000,
-            .drain_after = r->cfg.engine_dns_drain_after,
-            .max_members = r->decider.engines.max_engines,
+            .spec = cfg->engine_dns[i],
+            .interval_ms = cfg->engine_dns_interval_s * 1000,
+            .drain_after = cfg->engine_dns_drain_after,
+            .max_members = kvr_door_engines(env->door)->max_engines,
             .join = on_join,
             .leave = on_leave,
             .answered = on_answered,
-            .family = kvr_dns_watch_family(r->cfg.engine_dns_family),
+            .family = kvr_dns_watch_family(cfg->engine_dns_family),
             .user = d,
         };
         kvr_dns_watch_t *w = calloc(1, sizeof *w);
-        int rc = w ? kvr_dns_watch_init(w, r->loop, &wc) : -ENOMEM;
+        int rc = w ? kvr_dns_watch_init(w, env->loop, &wc) : -ENOMEM;
         if (rc == 0)
             rc = kvr_dns_watch_start(w);
         if (rc == 0) {
@@ -130,7 +131,7 @@ int kvr_router_discovery_start(kvr_router_t *r)
             free(w);
         }
         if (rc < 0) {
-            KVR_ERROR("discovery_start_failed name=%s error=\"%s\"", r->cfg.engine_dns[i],
+            KVR_ERROR("discovery_start_failed name=%s error=\"%s\"", cfg->engine_dns[i],
                       kvr_strerror(rc));
             return rc; /* kvr_router_stop closes what started */
         }
@@ -144,29 +145,28 @@ static void on_watch_stopped(kvr_dns_watch_t *w)
     kvr_router_discovery_t *d = w->cfg.user;
     if (--d->n_running > 0)
         return;
-    void (*done)(kvr_router_t *) = d->done;
+    void (*done)(void *) = d->done;
     d->done = NULL;
     if (done)
-        done(d->router);
+        done(d->done_ctx);
 }
 
-void kvr_router_discovery_stop(kvr_router_t *r, void (*done)(kvr_router_t *r))
+void kvr_router_discovery_stop(kvr_router_discovery_t *d, void (*done)(void *ctx), void *ctx)
 {
-    kvr_router_discovery_t *d = r->discovery;
     if (!d || d->n_running == 0) {
-        done(r);
+        done(ctx);
         return;
     }
     d->done = done;
+    d->done_ctx = ctx;
     size_t n = d->n_watches;
     for (size_t i = 0; i < n; i++)
         if (!d->watches[i]->stopping)
             kvr_dns_watch_stop(d->watches[i], on_watch_stopped);
 }
 
-void kvr_router_discovery_close(kvr_router_t *r)
+void kvr_router_discovery_close(kvr_router_discovery_t *d)
 {
-    kvr_router_discovery_t *d = r->discovery;
     if (!d)
         return;
     for (size_t i = 0; i < d->n_watches; i++) {
@@ -176,12 +176,10 @@ void kvr_router_discovery_close(kvr_router_t *r)
     for (uint32_t i = 0; i < d->n_draining; i++)
         free(d->draining[i].id);
     free(d);
-    r->discovery = NULL;
 }
 
-bool kvr_router_discovery_owns(kvr_router_t *r, const char *id)
+bool kvr_router_discovery_owns(const kvr_router_discovery_t *d, const char *id)
 {
-    kvr_router_discovery_t *d = r->discovery;
     for (size_t i = 0; d && i < d->n_watches; i++) {
         const kvr_dns_watch_member_t *m = kvr_dns_watch_find(d->watches[i], id);
         if (m && m->owned)
@@ -190,15 +188,14 @@ bool kvr_router_discovery_owns(kvr_router_t *r, const char *id)
     return false;
 }
 
-void kvr_router_discovery_metrics(kvr_router_t *r, kvr_prom_writer_t *w)
+void kvr_router_discovery_metrics(const kvr_router_discovery_t *d, kvr_prom_writer_t *w)
 {
-    kvr_router_discovery_t *d = r->discovery;
     if (!d || !d->n_watches)
         return;
     kvr_dns_watch_metrics(w, "kvroute", d->watches, d->n_watches);
     uint32_t draining = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
-        const kvr_engine_t *e = kvr_engine_table_lookup(&d->router->decider.engines, d->draining[i].index,
+        const kvr_engine_t *e = kvr_door_lookup(d->env.door, d->draining[i].index,
                                                         d->draining[i].generation);
         draining += e && e->removed && e->shadow_requests > 0;
     }

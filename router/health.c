@@ -16,6 +16,7 @@
 #include "router/fetch.h"
 #include "router/health.h"
 #include "router/share.h"
+#include "router/upstream.h"
 
 #define HOUSEKEEPING_MS 1000
 #define HEALTH_TIMEOUT_MAX_MS 2000
@@ -25,36 +26,42 @@
 #define MODELS_MAX_BODY (1u << 20)
 
 typedef struct check_ctx_s {
-    struct kvr_router_checks_s *checks;
+    struct kvr_health_s *checks;
     uint32_t index;
     uint32_t generation; /* an answer for an engine whose index was reused since is dropped */
 } check_ctx_t;
 
-struct kvr_router_checks_s {
-    kvr_router_t *r;
+struct kvr_health_s {
+    kvr_health_env_t env;
+    uv_timer_t health_timer;
+    uv_timer_t housekeeping_timer; /* session expiry, ES=0 reconciliation */
+    uv_prepare_t share_prepare;    /* publishes this router's row once per loop turn */
+    uint64_t next_reconcile_ns;
     kvr_fetch_t *health[KVR_MAX_ENGINES];
     kvr_fetch_t *reconcile[KVR_MAX_ENGINES];
     kvr_fetch_t *models[KVR_MAX_ENGINES];
     check_ctx_t ctx[KVR_MAX_ENGINES];
-    void (*closed)(kvr_router_t *r);
+    bool stopping;
+    void (*closed)(void *ctx);
+    void *closed_ctx;
     int open_handles;
 };
 
 static void on_health(void *arg, int status, const char *body, size_t len)
 {
     check_ctx_t *c = arg;
-    kvr_router_t *r = c->checks->r;
+    kvr_health_t *h = c->checks;
     (void)body;
     (void)len;
     c->checks->health[c->index] = NULL;
-    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
+    kvr_engine_t *e = kvr_door_lookup(h->env.door, c->index, c->generation);
     if (!e || e->removed)
         return;
     if (status >= 200 && status < 300) {
-        kvr_router_engine_ok(r, e);
+        kvr_door_engine_ok(h->env.door, e);
     } else {
         KVR_DEBUG("health_failed engine=%s status=%d", e->id, status);
-        kvr_router_engine_failed(r, e, "health");
+        kvr_door_engine_failed(h->env.door, e, "health");
     }
 }
 
@@ -79,9 +86,9 @@ static const char *models_text(const kvr_model_list_t *l, char *out, size_t cap)
 static void on_models(void *arg, int status, const char *body, size_t len)
 {
     check_ctx_t *c = arg;
-    kvr_router_t *r = c->checks->r;
+    kvr_health_t *h = c->checks;
     c->checks->models[c->index] = NULL;
-    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
+    kvr_engine_t *e = kvr_door_lookup(h->env.door, c->index, c->generation);
     if (!e || e->removed || e->models_pinned)
         return;
     kvr_model_list_t list = {0};
@@ -125,15 +132,16 @@ static void on_models(void *arg, int status, const char *body, size_t len)
     kvr_model_list_close(&list);
 }
 
-static void refresh_models(kvr_router_t *r)
+static void refresh_models(kvr_health_t *h)
 {
-    struct kvr_router_checks_s *ch = r->checks;
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-        kvr_engine_t *e = r->decider.engines.engines[i];
+    kvr_health_t *ch = h;
+    const kvr_engine_table_t *t = kvr_door_engines(h->env.door);
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        kvr_engine_t *e = t->engines[i];
         if (!e || e->removed || e->models_pinned || ch->models[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models,
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models,
                       &ch->ctx[i], &ch->models[i]) < 0)
             ch->models[i] = NULL;
     }
@@ -141,29 +149,31 @@ static void refresh_models(kvr_router_t *r)
 
 static void on_health_timer(uv_timer_t *t)
 {
-    kvr_router_t *r = t->data;
-    struct kvr_router_checks_s *ch = r->checks;
-    uint64_t timeout = r->cfg.health_interval_ms < HEALTH_TIMEOUT_MAX_MS ? r->cfg.health_interval_ms
-                                                                          : HEALTH_TIMEOUT_MAX_MS;
+    kvr_health_t *h = t->data;
+    kvr_health_t *ch = h;
+    const kvr_engine_table_t *tab = kvr_door_engines(h->env.door);
+    uint64_t timeout = h->env.cfg->health_interval_ms < HEALTH_TIMEOUT_MAX_MS
+                           ? h->env.cfg->health_interval_ms
+                           : HEALTH_TIMEOUT_MAX_MS;
     if (timeout < 200)
         timeout = 200;
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-        kvr_engine_t *e = r->decider.engines.engines[i];
+    for (uint32_t i = 0; i < tab->n_slots; i++) {
+        kvr_engine_t *e = tab->engines[i];
         if (!e || e->removed || ch->health[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_router_pool(r, e->index), r->cfg.health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), h->env.cfg->health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
             ch->health[i] = NULL;
     }
-    refresh_models(r);
+    refresh_models(h);
 }
 
 static void on_reconcile(void *arg, int status, const char *body, size_t len)
 {
     check_ctx_t *c = arg;
-    kvr_router_t *r = c->checks->r;
+    kvr_health_t *h = c->checks;
     c->checks->reconcile[c->index] = NULL;
-    kvr_engine_t *e = kvr_engine_table_lookup(&r->decider.engines, c->index, c->generation);
+    kvr_engine_t *e = kvr_door_lookup(h->env.door, c->index, c->generation);
     if (!e || e->removed)
         return;
     kvr_engine_state_t st;
@@ -171,136 +181,150 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
     kvr_engine_kind_t kind;
     int rc = status == 200 ? kvr_engine_metrics_parse(body, len, &st, &kind, NULL) : (status < 0 ? status : -EPROTO);
     if (rc < 0) {
-        r->metrics.reconcile_failures_total++;
+        h->env.metrics->reconcile_failures_total++;
         KVR_DEBUG("reconcile_failed engine=%s error=\"%s\"", e->id, kvr_strerror(rc));
         return;
     }
     int64_t real = (int64_t)st.running + st.waiting;
     e->reconcile_drift = (int64_t)e->shadow_requests - real;
     e->reconciled_ns = kvr_clock_now_ns();
-    r->metrics.reconcile_runs_total++;
+    h->env.metrics->reconcile_runs_total++;
     KVR_DEBUG("reconcile engine=%s kind=%s shadow_requests=%u real_requests=%lld drift=%lld", e->id,
               kvr_engine_kind_name(kind), e->shadow_requests, (long long)real, (long long)e->reconcile_drift);
 }
 
-static void reconcile_all(kvr_router_t *r)
+static void reconcile_all(kvr_health_t *h)
 {
-    struct kvr_router_checks_s *ch = r->checks;
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-        kvr_engine_t *e = r->decider.engines.engines[i];
+    kvr_health_t *ch = h;
+    const kvr_engine_table_t *t = kvr_door_engines(h->env.door);
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        kvr_engine_t *e = t->engines[i];
         if (!kvr_engine_is_candidate(e) || ch->reconcile[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_router_pool(r, e->index), "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
             ch->reconcile[i] = NULL;
     }
 }
 
 static void on_housekeeping(uv_timer_t *t)
 {
-    kvr_router_t *r = t->data;
+    kvr_health_t *h = t->data;
+    const kvr_engine_table_t *tab = kvr_door_engines(h->env.door);
     uint64_t now = kvr_clock_now_ns();
-    kvr_decide_expire_sessions(&r->decider, now);
-    if (r->cfg.health_interval_ms == 0) {
+    kvr_door_expire_sessions(h->env.door, now);
+    if (h->env.cfg->health_interval_ms == 0) {
         /* Without health checks a failed engine gets another chance after a pause. */
-        for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-            kvr_engine_t *e = r->decider.engines.engines[i];
+        for (uint32_t i = 0; i < tab->n_slots; i++) {
+            kvr_engine_t *e = tab->engines[i];
             if (e && !e->removed && !e->healthy && now - e->down_since_ns > REVIVE_WITHOUT_HEALTH_NS)
-                kvr_router_engine_ok(r, e);
+                kvr_door_engine_ok(h->env.door, e);
         }
     }
-    kvr_decide_share_tick(&r->decider, now);
-    if (!r->cfg.es && r->cfg.reconcile_s > 0 && now >= r->next_reconcile_ns) {
-        r->next_reconcile_ns = now + r->cfg.reconcile_s * KVR_NS_PER_SEC;
-        reconcile_all(r);
+    kvr_door_share_tick(h->env.door, now);
+    if (!h->env.cfg->es && h->env.cfg->reconcile_s > 0 && now >= h->next_reconcile_ns) {
+        h->next_reconcile_ns = now + h->env.cfg->reconcile_s * KVR_NS_PER_SEC;
+        reconcile_all(h);
     }
 }
 
 static void on_share_prepare(uv_prepare_t *p)
 {
-    kvr_router_t *r = p->data;
-    kvr_share_publish(r->share, &r->decider.engines, kvr_clock_now_ns());
+    kvr_health_t *h = p->data;
+    kvr_share_publish(h->env.share, kvr_door_engines(h->env.door), kvr_clock_now_ns());
 }
 
-int kvr_health_start(kvr_router_t *r)
+static void on_timer_closed(uv_handle_t *handle);
+
+int kvr_health_start(const kvr_health_env_t *env, kvr_health_t **out)
 {
-    struct kvr_router_checks_s *ch = calloc(1, sizeof *ch);
-    if (!ch)
+    *out = NULL;
+    kvr_health_t *h = calloc(1, sizeof *h);
+    if (!h)
         return -ENOMEM;
-    ch->r = r;
-    int rc = uv_timer_init(r->loop, &r->health_timer);
+    h->env = *env;
+    int rc = uv_timer_init(env->loop, &h->health_timer);
     if (rc < 0)
         goto fail_health;
-    rc = uv_timer_init(r->loop, &r->housekeeping_timer);
+    rc = uv_timer_init(env->loop, &h->housekeeping_timer);
     if (rc < 0)
         goto fail_housekeeping;
-    rc = uv_prepare_init(r->loop, &r->share_prepare);
+    rc = uv_prepare_init(env->loop, &h->share_prepare);
     if (rc < 0)
         goto fail_prepare;
-    r->checks = ch;
-    r->health_timer.data = r->housekeeping_timer.data = r->share_prepare.data = r;
-    ch->open_handles = 3;
+    h->health_timer.data = h->housekeeping_timer.data = h->share_prepare.data = h;
+    h->open_handles = 3; /* from here on the handles are closed by kvr_health_stop */
     /* Releases (a request ending) reach this router's row at the end of the loop turn they happen in. */
-    if (r->share)
-        uv_prepare_start(&r->share_prepare, on_share_prepare);
-    r->timers_started = true; /* from here on the handles are closed by kvr_health_stop */
-    if (r->cfg.health_interval_ms > 0) {
-        rc = uv_timer_start(&r->health_timer, on_health_timer, r->cfg.health_interval_ms,
-                            r->cfg.health_interval_ms);
+    if (env->share)
+        uv_prepare_start(&h->share_prepare, on_share_prepare);
+    if (env->cfg->health_interval_ms > 0) {
+        rc = uv_timer_start(&h->health_timer, on_health_timer, env->cfg->health_interval_ms,
+                            env->cfg->health_interval_ms);
         if (rc < 0)
             goto fail_start;
     }
-    r->next_reconcile_ns = kvr_clock_now_ns() + r->cfg.reconcile_s * KVR_NS_PER_SEC;
-    rc = uv_timer_start(&r->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
+    h->next_reconcile_ns = kvr_clock_now_ns() + env->cfg->reconcile_s * KVR_NS_PER_SEC;
+    rc = uv_timer_start(&h->housekeeping_timer, on_housekeeping, HOUSEKEEPING_MS, HOUSEKEEPING_MS);
     if (rc < 0)
         goto fail_start;
-    refresh_models(r); /* at once: pools are known before the first health period */
+    refresh_models(h); /* at once: pools are known before the first health period */
+    *out = h;
     return 0;
 
 fail_start:
     KVR_ERROR("timers_start_failed error=\"%s\"", kvr_strerror(rc));
-    kvr_health_stop(r, NULL);
+    kvr_health_stop(h, NULL, NULL);
     return rc;
 fail_prepare:
-    uv_close((uv_handle_t *)&r->housekeeping_timer, NULL);
+    h->open_handles = 2; /* h is freed when the last of them is closed */
+    h->stopping = true;
+    h->housekeeping_timer.data = h->health_timer.data = h;
+    uv_close((uv_handle_t *)&h->housekeeping_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&h->health_timer, on_timer_closed);
+    KVR_ERROR("timers_init_failed error=\"%s\"", kvr_strerror(rc));
+    return rc;
 fail_housekeeping:
-    uv_close((uv_handle_t *)&r->health_timer, NULL);
+    h->open_handles = 1;
+    h->stopping = true;
+    h->health_timer.data = h;
+    uv_close((uv_handle_t *)&h->health_timer, on_timer_closed);
+    KVR_ERROR("timers_init_failed error=\"%s\"", kvr_strerror(rc));
+    return rc;
 fail_health:
-    free(ch);
+    free(h);
     KVR_ERROR("timers_init_failed error=\"%s\"", kvr_strerror(rc));
     return rc;
 }
 
-static void on_timer_closed(uv_handle_t *h)
+static void on_timer_closed(uv_handle_t *handle)
 {
-    kvr_router_t *r = h->data;
-    struct kvr_router_checks_s *ch = r->checks;
-    if (--ch->open_handles > 0)
+    kvr_health_t *h = handle->data;
+    if (--h->open_handles > 0)
         return;
-    void (*closed)(kvr_router_t *) = ch->closed;
-    free(ch);
-    r->checks = NULL;
+    void (*closed)(void *) = h->closed;
+    void *ctx = h->closed_ctx;
+    free(h);
     if (closed)
-        closed(r);
+        closed(ctx);
 }
 
-void kvr_health_stop(kvr_router_t *r, void (*closed)(kvr_router_t *r))
+void kvr_health_stop(kvr_health_t *h, void (*closed)(void *ctx), void *ctx)
 {
-    struct kvr_router_checks_s *ch = r->checks;
-    if (!r->timers_started || !ch) {
+    if (!h || h->stopping) {
         if (closed)
-            closed(r);
+            closed(ctx);
         return;
     }
-    r->timers_started = false;
+    h->stopping = true;
     for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
-        kvr_fetch_cancel(ch->health[i]);
-        kvr_fetch_cancel(ch->reconcile[i]);
-        kvr_fetch_cancel(ch->models[i]);
-        ch->health[i] = ch->reconcile[i] = ch->models[i] = NULL;
+        kvr_fetch_cancel(h->health[i]);
+        kvr_fetch_cancel(h->reconcile[i]);
+        kvr_fetch_cancel(h->models[i]);
+        h->health[i] = h->reconcile[i] = h->models[i] = NULL;
     }
-    ch->closed = closed;
-    uv_close((uv_handle_t *)&r->health_timer, on_timer_closed);
-    uv_close((uv_handle_t *)&r->housekeeping_timer, on_timer_closed);
-    uv_close((uv_handle_t *)&r->share_prepare, on_timer_closed);
+    h->closed = closed;
+    h->closed_ctx = ctx;
+    uv_close((uv_handle_t *)&h->health_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&h->housekeeping_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&h->share_prepare, on_timer_closed);
 }

@@ -6,19 +6,39 @@
  * The router's periodic work on its loop: engine health checks, session
  * expiry, the revival of failed engines without health checks, and with
  * ES=0 the reconciliation of shadow counters against each engine's /metrics.
+ * It reaches engines through the decider door (engine_ok / engine_failed,
+ * the upstream pools), never the router itself.
  */
 
-#include "router/router.h"
+#include <uv.h>
+
+#include "router/config.h"
+#include "router/door.h"
+#include "router/metrics.h"
+
+struct kvr_share_s;
+
+/** What the periodic work uses; the router fills it. */
+typedef struct kvr_health_env_s {
+    uv_loop_t *loop;
+    const kvr_router_config_t *cfg;
+    kvr_door_t *door;
+    kvr_router_metrics_t *metrics; /* reconciliation counts */
+    struct kvr_share_s
+        *share; /* --share: this router's row is published each loop turn; NULL when off */
+} kvr_health_env_t;
+
+typedef struct kvr_health_s kvr_health_t;
 
 /**
  * Starts the timers (health checks only with --health-interval-ms > 0).
- * 0 or -errno (nothing started, nothing to stop).
+ * 0 with *out set, or -errno with *out NULL (what started closes itself).
  */
-int kvr_health_start(kvr_router_t *r);
+int kvr_health_start(const kvr_health_env_t *env, kvr_health_t **out);
 /**
- * Stops the timers and cancels the checks in flight; closed(r) runs once
- * their handles are closed (at once when nothing was started).
+ * Stops the timers and cancels the checks in flight; h is freed and
+ * closed(ctx) runs once their handles are closed (at once when h is NULL).
  */
-void kvr_health_stop(kvr_router_t *r, void (*closed)(kvr_router_t *r));
+void kvr_health_stop(kvr_health_t *h, void (*closed)(void *ctx), void *ctx);
 
 #endif

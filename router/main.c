@@ -16,7 +16,7 @@
 
 typedef struct app_s {
     uv_loop_t loop;
-    kvr_router_t router;
+    kvr_router_t *router;
     /*
      * SIGTERM, SIGINT and SIGHUP stay blocked in every thread for the whole
      * run and are read from this descriptor on the loop: no disposition is
@@ -50,7 +50,7 @@ static void on_signal_watcher_closed(uv_handle_t *h)
 
 static void on_stopped(kvr_router_t *r)
 {
-    app_t *app = app_of(r->loop);
+    app_t *app = app_of(kvr_router_loop(r));
     uv_close((uv_handle_t *)&app->signal_watcher, on_signal_watcher_closed);
     uv_close((uv_handle_t *)&app->drain_timer, on_handle_closed);
 }
@@ -60,38 +60,39 @@ static void shutdown_now(app_t *app, const char *why)
     if (app->shutting_down)
         return;
     app->shutting_down = true;
-    KVR_INFO("shutdown why=%s in_flight=%u", why, app->router.in_flight);
+    KVR_INFO("shutdown why=%s in_flight=%u", why, kvr_router_in_flight(app->router));
     uv_timer_stop(&app->drain_timer);
-    kvr_router_stop(&app->router, on_stopped);
+    kvr_router_stop(app->router, on_stopped);
 }
 
 static void on_drained(kvr_router_t *r)
 {
-    shutdown_now(app_of(r->loop), "drained");
+    shutdown_now(app_of(kvr_router_loop(r)), "drained");
 }
 
 static void on_drain_timeout(uv_timer_t *t)
 {
     app_t *app = app_of(t->loop);
-    KVR_WARN("drain_timeout in_flight=%u", app->router.in_flight);
+    KVR_WARN("drain_timeout in_flight=%u", kvr_router_in_flight(app->router));
     shutdown_now(app, "drain_timeout");
 }
 
 static void on_stop_signal(app_t *app, int signum)
 {
-    kvr_router_t *r = &app->router;
-    if (r->draining) {
+    kvr_router_t *r = app->router;
+    if (kvr_router_draining(r)) {
         shutdown_now(app, "second_signal");
         return;
     }
-    r->draining = true;
-    KVR_INFO("draining signal=%s in_flight=%u", signum == SIGTERM ? "SIGTERM" : "SIGINT", r->in_flight);
-    if (r->in_flight == 0) {
+    kvr_router_drain(r, on_drained);
+    KVR_INFO("draining signal=%s in_flight=%u", signum == SIGTERM ? "SIGTERM" : "SIGINT",
+             kvr_router_in_flight(r));
+    if (kvr_router_in_flight(r) == 0) {
         shutdown_now(app, "idle");
         return;
     }
-    r->on_drained = on_drained;
-    uv_timer_start(&app->drain_timer, on_drain_timeout, r->cfg.drain_timeout_s * 1000, 0);
+    uv_timer_start(&app->drain_timer, on_drain_timeout,
+                   kvr_router_config(r)->drain_timeout_s * 1000, 0);
 }
 
 static void on_signal(uv_poll_t *w, int status, int events)
@@ -105,7 +106,7 @@ static void on_signal(uv_poll_t *w, int status, int events)
     struct signalfd_siginfo si;
     while (read(app->signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
         if (si.ssi_signo == SIGHUP)
-            kvr_router_reload(&app->router); /* the engine list of --config becomes the table */
+            kvr_router_reload(app->router); /* the engine list of --config becomes the table */
         else if (!app->shutting_down)
             on_stop_signal(app, (int)si.ssi_signo);
     }
@@ -166,23 +167,25 @@ int main(int argc, char **argv)
         return 1;
     }
     app.loop.data = &app;
-    kvr_router_t *r = &app.router;
-    rc = kvr_router_init(r, &app.loop, &cfg);
+    kvr_router_t *r;
+    rc = kvr_router_create(&app.loop, &cfg, &r);
     if (rc < 0) {
         fprintf(stderr, "kvroute: start-up failed: %s\n", kvr_strerror(rc));
         uv_loop_close(&app.loop);
         return 1;
     }
+    app.router = r;
     rc = kvr_router_start(r);
     if (rc < 0) {
-        if (!r->server)
-            fprintf(stderr, "kvroute: cannot listen on %s:%d: %s\n", r->cfg.listen_host, r->cfg.listen_port,
+        if (kvr_router_port(r) < 0)
+            fprintf(stderr, "kvroute: cannot listen on %s:%d: %s\n",
+                    kvr_router_config(r)->listen_host, kvr_router_config(r)->listen_port,
                     kvr_strerror(rc));
         else
             fprintf(stderr, "kvroute: cannot start the timers: %s\n", kvr_strerror(rc));
         kvr_router_stop(r, NULL);
         uv_run(&app.loop, UV_RUN_DEFAULT);
-        kvr_router_close(r);
+        kvr_router_destroy(r);
         uv_loop_close(&app.loop);
         return 1;
     }
@@ -193,17 +196,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "kvroute: start-up failed: cannot watch signals: %s\n", uv_strerror(rc));
         kvr_router_stop(r, NULL);
         uv_run(&app.loop, UV_RUN_DEFAULT);
-        kvr_router_close(r);
+        kvr_router_destroy(r);
         uv_loop_close(&app.loop);
         return 1;
     }
     uv_timer_init(&app.loop, &app.drain_timer);
 
-    KVR_INFO("listening addr=%s:%d policy=%s placement=%s es=%d shm=%s engines=%u", r->cfg.listen_host,
-             kvr_http_server_port(r->server), r->cfg.policy, kvr_placement_name(r->cfg.placement), r->cfg.es,
-             r->cfg.es ? r->decider.feed.name : "-", r->decider.engines.count);
+    const kvr_router_config_t *rcfg = kvr_router_config(r);
+    KVR_INFO("listening addr=%s:%d policy=%s placement=%s es=%d shm=%s engines=%u",
+             rcfg->listen_host, kvr_router_port(r), rcfg->policy,
+             kvr_placement_name(rcfg->placement), rcfg->es,
+             rcfg->es ? kvr_router_door(r)->decider->feed.name : "-",
+             kvr_door_engines(kvr_router_door(r))->count);
     uv_run(&app.loop, UV_RUN_DEFAULT);
-    kvr_router_close(r);
+    kvr_router_destroy(r);
     rc = uv_loop_close(&app.loop);
     if (rc != 0)
         KVR_WARN("loop_close error=\"%s\"", uv_strerror(rc));

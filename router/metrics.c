@@ -10,10 +10,11 @@
 #include "common/buf.h"
 #include "common/clock.h"
 #include "common/json_text.h"
+#include "common/log.h"
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
-#include "router/discovery.h"
-#include "router/router.h"
+#include "router/config.h"
+#include "router/decide.h"
 #include "router/share.h"
 #include "router/upstream.h"
 
@@ -109,17 +110,17 @@ typedef struct engine_snapshot_s {
     kvr_feed_state_t state;
 } engine_snapshot_t;
 
-static size_t snapshot(kvr_router_t *r, engine_snapshot_t *snaps)
+static size_t snapshot(const kvr_metrics_view_t *r, engine_snapshot_t *snaps)
 {
     uint64_t now = kvr_clock_now_ns();
-    kvr_feed_refresh(&r->decider.feed, now);
+    kvr_decide_refresh_feed(r->decider, now);
     size_t n = 0;
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-        kvr_engine_t *e = r->decider.engines.engines[i];
+    for (uint32_t i = 0; i < r->decider->engines.n_slots; i++) {
+        kvr_engine_t *e = r->decider->engines.engines[i];
         if (!e || (e->removed && e->shadow_requests == 0))
             continue;
         snaps[n].e = e;
-        snaps[n].state = kvr_feed_view(&r->decider.feed, e, now, false, &snaps[n].v);
+        snaps[n].state = kvr_decide_view(r->decider, e, now, &snaps[n].v);
         n++;
     }
     return n;
@@ -215,13 +216,13 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
     }
 }
 
-char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
+char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
 {
     kvr_buf_t out = KVR_BUF_INIT;
     (void)kvr_buf_reserve(&out, 16384);
     kvr_prom_writer_t pw, *w = &pw;
     kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_GO);
-    kvr_router_metrics_t *m = &r->metrics;
+    const kvr_router_metrics_t *m = r->metrics;
 
     kvr_prom_family(w, "kvroute_requests_total", KVR_PROM_COUNTER, "proxied requests by final status");
     for (int s = 0; s < KVR_METRICS_MAX_STATUS; s++) {
@@ -245,12 +246,13 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
     counter(w, "kvroute_model_missing_total", "requests without a model answered 400 because several models are served",
             m->model_ambiguous_total);
     kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER, "routing decisions by engine, policy and reason");
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
+    for (uint32_t i = 0; i < r->decider->engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
-        if (!r->decider.engines.engines[i])
+        if (!r->decider->engines.engines[i])
             continue; /* a freed index: its counts go with it when the index is reused */
         for (size_t k = 0; k < KVR_METRICS_MAX_REASONS && s->reason[k]; k++) {
-            kvr_prom_label_t l[] = {{"engine", r->decider.engines.engines[i]->id}, {"policy", r->cfg.policy},
+            kvr_prom_label_t l[] = {{"engine", r->decider->engines.engines[i]->id},
+                                    {"policy", r->cfg->policy},
                                     {"reason", s->reason[k]}};
             kvr_prom_sample_u64(w, "kvroute_selections_total", l, 3, s->count[k]);
         }
@@ -272,46 +274,51 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
             m->pressure_fallback_total);
     counter(w, "kvroute_policy_input_clamped_total",
             "ttft decisions that clamped an absurd feed value or learned figure", m->input_clamped_total);
+    counter(w, "kvroute_log_lines_dropped_total", "log lines dropped because stderr did not keep up",
+            kvr_log_dropped_total());
     kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
-    kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, r->in_flight);
+    kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, *r->in_flight);
     histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);
     histogram(w, "kvroute_request_duration_seconds", "request arrival to the last response byte", &m->e2e);
 
     kvr_prom_family(w, "kvroute_sessions", KVR_PROM_GAUGE, "session pins held (oneshot placement)");
-    kvr_prom_sample_u64(w, "kvroute_sessions", NULL, 0, r->decider.sessions.count);
+    kvr_prom_sample_u64(w, "kvroute_sessions", NULL, 0, r->decider->sessions.count);
     static const char *const placements[] = {"new", "replaced", "migrated"};
     uint64_t placed[] = {m->sessions_placed_total, m->sessions_replaced_total, m->sessions_migrated_total};
     counter_by(w, "kvroute_session_placements_total",
                "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)", "kind", placements,
                placed, 3);
     static const char *const whys[] = {"ttl", "capacity"};
-    uint64_t dropped[] = {r->decider.sessions.expired_total, r->decider.sessions.evicted_total};
+    uint64_t dropped[] = {r->decider->sessions.expired_total, r->decider->sessions.evicted_total};
     counter_by(w, "kvroute_sessions_dropped_total", "session pins forgotten: idle past the TTL or over --max-sessions",
                "why", whys, dropped, 2);
 
     kvr_admission_stats_t as;
-    kvr_admission_stats(r->decider.admission, &as);
+    kvr_admission_stats(r->decider->admission, &as);
     static const char *const verdicts[] = {"admitted", "seed_lease", "rejected", "would_reject"};
     uint64_t verdict_counts[] = {as.admitted, as.seed_leases, as.rejected, as.shadow_would_reject};
     counter_by(w, "kvroute_admission_total", "admission verdicts", "verdict", verdicts, verdict_counts, 4);
 
     kvr_prom_family(w, "kvroute_feed_enabled", KVR_PROM_GAUGE, "1 when the router reads the statefeed segment (ES=1)");
-    kvr_prom_sample_i64(w, "kvroute_feed_enabled", NULL, 0, r->decider.feed.enabled);
+    kvr_prom_sample_i64(w, "kvroute_feed_enabled", NULL, 0, r->decider->feed.enabled);
     kvr_prom_family(w, "kvroute_feed_reads_total", KVR_PROM_COUNTER,
                     "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
     uint64_t stale = 0;
     for (int s = 0; s < KVR_FEED_N_STATES; s++) {
         kvr_prom_label_t l = {"state", kvr_feed_state_name((kvr_feed_state_t)s)};
-        kvr_prom_sample_u64(w, "kvroute_feed_reads_total", &l, 1, r->decider.feed.fallbacks_total[s]);
+        kvr_prom_sample_u64(w, "kvroute_feed_reads_total", &l, 1,
+                            r->decider->feed.fallbacks_total[s]);
         if (s != KVR_FEED_FRESH)
-            stale += r->decider.feed.fallbacks_total[s];
+            stale += r->decider->feed.fallbacks_total[s];
     }
     counter(w, "kvroute_feed_stale_fallbacks_total",
             "per-engine decisions that used shadow only because the feed was stale or missing", stale);
-    counter(w, "kvroute_feed_opens_total", "times the segment was (re)opened", r->decider.feed.opens_total);
-    counter(w, "kvroute_feed_segment_changes_total",
-            "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
-            r->decider.feed.changes_total);
+    counter(w, "kvroute_feed_opens_total", "times the segment was (re)opened",
+            r->decider->feed.opens_total);
+    counter(
+        w, "kvroute_feed_segment_changes_total",
+        "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
+        r->decider->feed.changes_total);
     if (r->share) {
         const kvr_share_t *s = r->share;
         kvr_prom_family(w, "kvroute_share_open", KVR_PROM_GAUGE, "1 while this router holds a row of the --share segment");
@@ -330,17 +337,19 @@ char *kvr_router_render_metrics(kvr_router_t *r, size_t *len)
         counter(w, "kvroute_share_fallbacks_total", "faults that left this router on its own shadow counters", s->fallbacks_total);
         counter(w, "kvroute_share_publishes_total", "writes of this router's row", s->publishes_total);
     }
-    if (r->decider.feed.open) {
+    if (r->decider->feed.open) {
         kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE, "age of the statefeed writer's heartbeat");
-        kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0, (double)r->decider.feed.last_heartbeat_age_ns / 1e9);
+        kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0,
+                        (double)r->decider->feed.last_heartbeat_age_ns / 1e9);
     }
     counter(w, "kvroute_reconcile_runs_total", "ES=0 reconciliations of shadow counters against engine /metrics",
             m->reconcile_runs_total);
     counter(w, "kvroute_reconcile_failures_total", "ES=0 /metrics scrapes that failed", m->reconcile_failures_total);
 
-    kvr_router_discovery_metrics(r, w);
+    if (r->more)
+        r->more(r->more_ctx, w);
 
-    engine_snapshot_t *snaps = kvr_xmalloc((r->decider.engines.n_slots + 1) * sizeof *snaps);
+    engine_snapshot_t *snaps = kvr_xmalloc((r->decider->engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
     engine_gauges(w, snaps, n);
     free(snaps);
@@ -353,12 +362,12 @@ static void add_real(cJSON *o, const char *name, double v)
     cJSON_AddRawToObject(o, name, kvr_json_format_real(buf, v)); /* "3.0", not cJSON's "3" */
 }
 
-static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *snap)
+static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_snapshot_t *snap)
 {
     const kvr_engine_view_t *v = &snap->v;
     kvr_engine_t *e = snap->e;
     uint32_t idle = 0, busy = 0;
-    const kvr_upstream_pool_t *pool = kvr_router_pool(r, e->index);
+    const kvr_upstream_pool_t *pool = (r->pools && e->index < r->decider->engines.max_engines ? r->pools[e->index] : NULL);
     if (pool)
         kvr_upstream_pool_stats(pool, &idle, &busy);
     cJSON *o = cJSON_CreateObject();
@@ -405,26 +414,28 @@ static void render_engine(cJSON *arr, kvr_router_t *r, const engine_snapshot_t *
     } else {
         cJSON_AddNullToObject(o, "real");
     }
-    cJSON_AddStringToObject(o, "feed", r->decider.feed.enabled ? kvr_feed_state_name(snap->state) : "off");
+    cJSON_AddStringToObject(o, "feed",
+                            r->decider->feed.enabled ? kvr_feed_state_name(snap->state) : "off");
     if (v->feed_age_ns)
         add_real(o, "feed_age_ms", (double)v->feed_age_ns / 1e6);
     else
         cJSON_AddNullToObject(o, "feed_age_ms");
-    cJSON_AddNumberToObject(o, "sessions", (double)kvr_sessions_count_on(&r->decider.sessions, e->index));
+    cJSON_AddNumberToObject(o, "sessions",
+                            (double)kvr_sessions_count_on(&r->decider->sessions, e->index));
 }
 
-char *kvr_router_render_engines(kvr_router_t *r, size_t *len)
+char *kvr_router_render_engines(const kvr_metrics_view_t *r, size_t *len)
 {
-    engine_snapshot_t *snaps = kvr_xmalloc((r->decider.engines.n_slots + 1) * sizeof *snaps);
+    engine_snapshot_t *snaps = kvr_xmalloc((r->decider->engines.n_slots + 1) * sizeof *snaps);
     size_t n = snapshot(r, snaps);
     cJSON *doc = cJSON_CreateObject();
     cJSON *arr = cJSON_AddArrayToObject(doc, "engines");
     for (size_t i = 0; arr && i < n; i++)
         render_engine(arr, r, &snaps[i]);
     free(snaps);
-    cJSON_AddStringToObject(doc, "policy", r->cfg.policy);
-    cJSON_AddStringToObject(doc, "placement", kvr_placement_name(r->cfg.placement));
-    cJSON_AddBoolToObject(doc, "es", r->cfg.es);
+    cJSON_AddStringToObject(doc, "policy", r->cfg->policy);
+    cJSON_AddStringToObject(doc, "placement", kvr_placement_name(r->cfg->placement));
+    cJSON_AddBoolToObject(doc, "es", r->cfg->es);
     /* Printed into one buffer of ours (free()-able, no growth copies), enlarged if too small. */
     size_t cap = 1024 + n * 1024;
     char *text = kvr_xmalloc(cap);

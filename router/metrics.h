@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/prom_writer.h"
 #include "router/policy.h"
 
 #define KVR_HIST_BUCKETS 16
@@ -80,10 +81,28 @@ void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name);
 /** Counts one finished request by its final status. */
 void kvr_router_metrics_status(kvr_router_metrics_t *m, int status);
 
-struct kvr_router_s;
+struct kvr_decider_s;
+struct kvr_share_s;
+struct kvr_upstream_pool_s;
+struct kvr_router_config_s;
+struct kvr_http_server_s;
+
+/** What /metrics and /engines read, filled by the router; nothing here is changed but the feed's refresh. */
+typedef struct kvr_metrics_view_s {
+    const struct kvr_router_config_s *cfg;
+    struct kvr_decider_s *decider;            /* engines, feed, sessions, admission */
+    struct kvr_upstream_pool_s *const *pools; /* one per engine index (engines.max_engines) */
+    const struct kvr_share_s *share;          /* NULL when --share is off */
+    const kvr_router_metrics_t *metrics;
+    const uint32_t *in_flight;
+    const struct kvr_http_server_s *server;   /* its connection counts; NULL when not listening */
+    void (*more)(void *ctx, kvr_prom_writer_t *w); /* further families (discovery's); may be NULL */
+    void *more_ctx;
+} kvr_metrics_view_t;
+
 /** The whole /metrics page (malloc'ed, *len bytes). */
-char *kvr_router_render_metrics(struct kvr_router_s *r, size_t *len);
+char *kvr_router_render_metrics(const kvr_metrics_view_t *view, size_t *len);
 /** The /engines JSON document (malloc'ed, *len bytes). */
-char *kvr_router_render_engines(struct kvr_router_s *r, size_t *len);
+char *kvr_router_render_engines(const kvr_metrics_view_t *view, size_t *len);
 
 #endif

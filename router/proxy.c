@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 #include "common/clock.h"
@@ -23,7 +24,7 @@
 #define PROXY_MAX_ATTEMPTS 17
 
 typedef struct proxy_s {
-    kvr_router_t *r;
+    kvr_proxy_env_t *r;
     kvr_http_req_t *req;
     char request_id[136];
     kvr_route_keys_t keys;
@@ -66,7 +67,7 @@ static void dispatch(proxy_t *p);
 /*
  * A proxy_t is a few KB; recycling them keeps that memset-and-free churn off
  * the allocator on every request (it showed in profiles at 25k req/s). The
- * recycler is the router's (r->proxies).
+ * recycler is the proxy environment's (r->proxies).
  */
 #define PROXY_RECYCLE_MAX 256
 #define PROXY_KEEP_PENDING_BYTES 65536
@@ -78,12 +79,24 @@ static void proxy_destroy(void *obj)
     free(p);
 }
 
-void kvr_proxy_recycle_init(kvr_recycle_t *rec)
+void kvr_proxy_env_init(kvr_proxy_env_t *env, uv_loop_t *loop, const kvr_router_config_t *cfg,
+                        kvr_door_t *door, kvr_router_metrics_t *metrics)
 {
-    kvr_recycle_init(rec, PROXY_RECYCLE_MAX, proxy_destroy);
+    memset(env, 0, sizeof *env);
+    env->loop = loop;
+    env->cfg = cfg;
+    env->door = door;
+    env->metrics = metrics;
+    env->id_prefix = ((uint64_t)getpid() << 32) ^ kvr_clock_wall_ns();
+    kvr_recycle_init(&env->proxies, PROXY_RECYCLE_MAX, proxy_destroy);
 }
 
-static proxy_t *proxy_alloc(kvr_router_t *r)
+void kvr_proxy_env_close(kvr_proxy_env_t *env)
+{
+    kvr_recycle_close(&env->proxies);
+}
+
+static proxy_t *proxy_alloc(kvr_proxy_env_t *r)
 {
     proxy_t *p = kvr_recycle_take(&r->proxies);
     if (!p)
@@ -95,7 +108,7 @@ static proxy_t *proxy_alloc(kvr_router_t *r)
     return p;
 }
 
-static void proxy_release(kvr_router_t *r, proxy_t *p)
+static void proxy_release(kvr_proxy_env_t *r, proxy_t *p)
 {
     if (p->pending.cap > PROXY_KEEP_PENDING_BYTES) {
         proxy_destroy(p);
@@ -156,7 +169,7 @@ static void format_request_id(char *out, size_t cap, uint64_t prefix, uint64_t s
     out[n] = '\0';
 }
 
-void kvr_proxy_request_id(kvr_router_t *r, const char *given, char *out, size_t cap)
+void kvr_proxy_request_id(kvr_proxy_env_t *r, const char *given, char *out, size_t cap)
 {
     size_t glen = given ? strlen(given) : 0;
     if (glen && glen < cap && glen <= 128) {
@@ -183,25 +196,26 @@ static void attempt_end(proxy_t *p)
         kvr_upstream_cancel(p->up);
         p->up = NULL;
     }
-    kvr_decide_release(&p->r->decider, &p->charge); /* the charge holds the seeding lease too */
+    kvr_door_release(p->r->door, &p->charge); /* the charge holds the seeding lease too */
 }
 
 /* The one place a proxied request ends: its last attempt ends here. */
 static void finish(proxy_t *p, int status)
 {
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     attempt_end(p);
-    kvr_router_metrics_status(&r->metrics, status);
+    kvr_router_metrics_status(r->metrics, status);
     uint64_t now = kvr_clock_now_ns();
     if (status >= 200 && status < 300)
-        kvr_histogram_observe(&r->metrics.e2e, (double)kvr_clock_age_ns(now, p->start_ns) / 1e9);
+        kvr_histogram_observe(&r->metrics->e2e, (double)kvr_clock_age_ns(now, p->start_ns) / 1e9);
     if (p->route.engine || p->route.status)
-        kvr_router_log_decision(r, p->request_id, p->keys.session_id, &p->route, status, p->attempts);
+        kvr_door_log_decision(r->door, p->request_id, p->keys.session_id, &p->route, status,
+                              p->attempts);
     kvr_keys_free(&p->keys);
     proxy_release(r, p);
-    r->in_flight--;
-    if (r->draining && r->in_flight == 0 && r->on_drained)
-        r->on_drained(r);
+    r->drain.in_flight--;
+    if (r->drain.draining && r->drain.in_flight == 0 && r->drain.on_drained)
+        r->drain.on_drained(r->drain.ctx);
 }
 
 static void respond_error(proxy_t *p, int status, const char *message)
@@ -225,13 +239,13 @@ static void on_client_drain(kvr_http_req_t *req, void *arg)
 
 static bool retry_possible(proxy_t *p)
 {
-    return p->attempts <= p->r->cfg.retries && p->attempts < PROXY_MAX_ATTEMPTS &&
-           kvr_router_has_candidate_for(p->r, p->route_req.model, p->tried, p->attempts);
+    return p->attempts <= p->r->cfg->retries && p->attempts < PROXY_MAX_ATTEMPTS &&
+           kvr_door_has_candidate(p->r->door, p->route_req.model, p->tried, p->attempts);
 }
 
 static void retry(proxy_t *p, kvr_retry_cause_t cause)
 {
-    p->r->metrics.retries_total[cause]++;
+    p->r->metrics->retries_total[cause]++;
     attempt_end(p);
     KVR_DEBUG("retry request_id=%s engine=%s attempt=%u cause=%d", p->request_id,
               p->route.engine ? p->route.engine->id : "-", p->attempts, (int)cause);
@@ -241,17 +255,18 @@ static void retry(proxy_t *p, kvr_retry_cause_t cause)
 static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n, int64_t content_length)
 {
     proxy_t *p = arg;
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     kvr_engine_t *e = p->route.engine;
     if (status >= 500 && retry_possible(p)) {
-        kvr_router_engine_failed(r, e, "status_5xx");
+        kvr_door_engine_failed(r->door, e, "status_5xx");
         retry(p, KVR_RETRY_STATUS_5XX);
         return;
     }
     if (status < 500)
-        kvr_router_engine_ok(r, e);
+        kvr_door_engine_ok(r->door, e);
     kvr_charge_first_byte(&p->charge);
-    kvr_histogram_observe(&r->metrics.ttft, (double)kvr_clock_age_ns(kvr_clock_now_ns(), p->start_ns) / 1e9);
+    kvr_histogram_observe(&r->metrics->ttft,
+                          (double)kvr_clock_age_ns(kvr_clock_now_ns(), p->start_ns) / 1e9);
 
     /* Header strings stay valid until the upstream request ends: they live in its buffer. */
     size_t k = 0;
@@ -268,7 +283,7 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
         p->out[k++] = headers[i];
     }
     p->out[k++] = (kvr_http_header_t){"X-Request-ID", p->request_id};
-    if (r->cfg.engine_header)
+    if (r->cfg->engine_header)
         p->out[k++] = (kvr_http_header_t){"X-Kvroute-Engine", e->id};
     p->n_out = k;
     p->sse = p->content_type && strncasecmp(p->content_type, "text/event-stream", 17) == 0;
@@ -321,7 +336,7 @@ static void on_data(void *arg, const char *data, size_t len)
     proxy_t *p = arg;
     /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
     if (p->sse && p->body_bytes == 0 && len > 0 && p->status < 300)
-        kvr_router_first_byte(p->r, &p->route_req, &p->route, kvr_clock_now_ns());
+        kvr_door_first_byte(p->r->door, &p->route_req, &p->route, kvr_clock_now_ns());
     count_output(p, data, len);
     if (p->head_pending) {
         kvr_buf_append(&p->pending, data, len);
@@ -373,7 +388,7 @@ static void cut_client(proxy_t *p, int status)
 static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
 {
     proxy_t *p = arg;
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     kvr_engine_t *e = p->route.engine;
     p->up = NULL;
     if (status == 0) {
@@ -386,8 +401,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     }
     if (p->responded) {
         if (status == -ETIMEDOUT)
-            r->metrics.timeouts_total[KVR_TIMEOUT_IDLE]++;
-        r->metrics.upstream_cut_total++;
+            r->metrics->timeouts_total[KVR_TIMEOUT_IDLE]++;
+        r->metrics->upstream_cut_total++;
         KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id, e->id,
                  kvr_strerror(status), (unsigned long long)p->body_bytes);
         cut_client(p, status);
@@ -396,8 +411,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     }
     if (phase == KVR_UPSTREAM_CONNECT) {
         if (status == -ETIMEDOUT)
-            r->metrics.timeouts_total[KVR_TIMEOUT_CONNECT]++;
-        kvr_router_engine_failed(r, e, "connect");
+            r->metrics->timeouts_total[KVR_TIMEOUT_CONNECT]++;
+        kvr_door_engine_failed(r->door, e, "connect");
         if (retry_possible(p)) {
             retry(p, KVR_RETRY_CONNECT);
             return;
@@ -413,9 +428,9 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
          * closed, which engines treat as an abort), so a copy elsewhere does
          * not double the load for long, and the engine counts a failure.
          */
-        r->metrics.timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
+        r->metrics->timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
         KVR_WARN("upstream_timeout request_id=%s engine=%s phase=first_byte", p->request_id, e->id);
-        kvr_router_engine_failed(r, e, "first_byte_timeout");
+        kvr_door_engine_failed(r->door, e, "first_byte_timeout");
         if (retry_possible(p)) {
             retry(p, KVR_RETRY_FIRST_BYTE);
             return;
@@ -423,7 +438,7 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         respond_error(p, 504, "the engine did not answer in time");
         return;
     }
-    kvr_router_engine_failed(r, e, "reset");
+    kvr_door_engine_failed(r->door, e, "reset");
     if (retry_possible(p)) {
         retry(p, KVR_RETRY_RESET);
         return;
@@ -436,7 +451,7 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
 static void on_client_abort(kvr_http_req_t *req, void *arg)
 {
     proxy_t *p = arg;
-    p->r->metrics.client_aborts_total++;
+    p->r->metrics->client_aborts_total++;
     if (p->extracting) {
         /* A worker thread still reads the body: the request is finished when it is done. */
         p->client_gone = true;
@@ -450,11 +465,11 @@ static void on_client_abort(kvr_http_req_t *req, void *arg)
 
 static void dispatch(proxy_t *p)
 {
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
     for (;;) {
         p->route_req.now_ns = kvr_clock_now_ns();
-        kvr_router_route(r, &p->route_req, p->tried, p->attempts, &p->charge, &p->route);
+        kvr_door_route(r->door, &p->route_req, p->tried, p->attempts, &p->charge, &p->route);
         if (!p->route.engine) {
             if (p->route.status == 429)
                 respond_error(p, 429, "no engine has room for this request; retry later");
@@ -466,21 +481,22 @@ static void dispatch(proxy_t *p)
         }
         kvr_engine_t *e = p->route.engine;
         p->tried[p->attempts++] = e->index;
-        kvr_upstream_timeouts_t t = {r->cfg.connect_timeout_ms, r->cfg.first_byte_timeout_ms,
-                                     r->cfg.idle_timeout_ms};
-        int rc = kvr_upstream_request(kvr_router_pool(r, e->index), kvr_http_req_method(p->req), kvr_http_req_path(p->req), p->fwd,
-                                      p->n_fwd, p->body, p->body_len, &t, &cbs, p, &p->up);
+        kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
+                                     r->cfg->idle_timeout_ms};
+        int rc = kvr_upstream_request(kvr_door_pool(r->door, e->index), kvr_http_req_method(p->req),
+                                      kvr_http_req_path(p->req), p->fwd, p->n_fwd, p->body,
+                                      p->body_len, &t, &cbs, p, &p->up);
         if (rc == 0)
             return;
         /* Could not even start (out of sockets, bad address): as a connect failure. */
         p->up = NULL;
-        kvr_router_engine_failed(r, e, "connect");
+        kvr_door_engine_failed(r->door, e, "connect");
         attempt_end(p);
         if (!retry_possible(p)) {
             respond_error(p, 502, "could not connect to an engine");
             return;
         }
-        r->metrics.retries_total[KVR_RETRY_CONNECT]++;
+        r->metrics->retries_total[KVR_RETRY_CONNECT]++;
     }
 }
 
@@ -491,9 +507,9 @@ static void dispatch(proxy_t *p)
  */
 static void respond_model_not_found(proxy_t *p, const char *model)
 {
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     const char *served[16];
-    size_t n = kvr_decide_served_models(&r->decider, served, 16);
+    size_t n = kvr_door_served_models(r->door, served, 16);
     kvr_buf_t msg = KVR_BUF_INIT;
     char safe[KVR_MODEL_SAFE_MAX];
     kvr_buf_printf(&msg, "The model `%s%s` does not exist. Served models: ",
@@ -514,7 +530,7 @@ static void respond_model_not_found(proxy_t *p, const char *model)
         text = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
     kvr_buf_close(&msg);
-    r->metrics.model_not_found_total++;
+    r->metrics->model_not_found_total++;
     if (!text) {
         respond_error(p, 404, "The model does not exist");
         return;
@@ -528,24 +544,24 @@ static void respond_model_not_found(proxy_t *p, const char *model)
 /* The body's model picks the pool; none given, the one model served, if there is only one. */
 static bool resolve_pool(proxy_t *p)
 {
-    kvr_router_t *r = p->r;
+    kvr_proxy_env_t *r = p->r;
     const char *model = p->keys.model;
-    kvr_pool_t pool = kvr_decide_resolve_model(&r->decider, model, p->model, sizeof p->model);
+    kvr_pool_t pool = kvr_door_resolve_model(r->door, model, p->model, sizeof p->model);
     switch (pool) {
     case KVR_POOL_UNKNOWN:
-        kvr_router_metrics_model(&r->metrics, NULL);
+        kvr_router_metrics_model(r->metrics, NULL);
         respond_model_not_found(p, model);
         return false;
     case KVR_POOL_AMBIGUOUS: {
         const char *served[8];
-        size_t n = kvr_decide_served_models(&r->decider, served, 8);
+        size_t n = kvr_door_served_models(r->door, served, 8);
         kvr_buf_t msg = KVR_BUF_INIT;
         char safe[KVR_MODEL_SAFE_MAX];
         kvr_buf_printf(&msg, "the request names no \"model\" and %zu models are served: ", n);
         for (size_t i = 0; i < n && i < 8; i++)
             kvr_buf_printf(&msg, "%s%s", i ? ", " : "", kvr_model_name_safe(served[i], safe, sizeof safe));
-        kvr_router_metrics_model(&r->metrics, NULL);
-        r->metrics.model_ambiguous_total++;
+        kvr_router_metrics_model(r->metrics, NULL);
+        r->metrics->model_ambiguous_total++;
         respond_error(p, 400, msg.base ? msg.base : "the request names no model");
         kvr_buf_close(&msg);
         return false;
@@ -553,13 +569,13 @@ static bool resolve_pool(proxy_t *p)
     case KVR_POOL_LISTED:
         if (model)
             snprintf(p->model, sizeof p->model, "%s", model); /* listed: it fits */
-        kvr_router_metrics_model(&r->metrics, kvr_model_name_plain(p->model) ? p->model : NULL);
+        kvr_router_metrics_model(r->metrics, kvr_model_name_plain(p->model) ? p->model : NULL);
         break;
     case KVR_POOL_UNLISTED:
     case KVR_POOL_ANY:
         if (model)
             snprintf(p->model, sizeof p->model, "%s", model);
-        kvr_router_metrics_model(&r->metrics, NULL);
+        kvr_router_metrics_model(r->metrics, NULL);
         if (model && strlen(model) > KVR_MODEL_NAME_MAX) {
             respond_model_not_found(p, model); /* no engine can ever list it */
             return false;
@@ -594,8 +610,8 @@ static void keys_ready(proxy_t *p)
 
 static void extract(proxy_t *p)
 {
-    p->extract_rc = kvr_keys_extract(&p->r->cfg.keys, p->body, p->body_len, p->session_header, &p->keys,
-                                     p->extract_err, sizeof p->extract_err);
+    p->extract_rc = kvr_keys_extract(&p->r->cfg->keys, p->body, p->body_len, p->session_header,
+                                     &p->keys, p->extract_err, sizeof p->extract_err);
 }
 
 static void on_extract_work(uv_work_t *w)
@@ -616,16 +632,16 @@ static void on_extract_done(uv_work_t *w, int status)
     keys_ready(p);
 }
 
-void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
+void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
 {
     proxy_t *p = proxy_alloc(r);
     p->r = r;
     p->req = req;
     p->start_ns = kvr_http_req_start_ns(req);
-    r->in_flight++;
+    r->drain.in_flight++;
     kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id, sizeof p->request_id);
     p->body = kvr_http_req_body(req, &p->body_len);
-    p->session_header = kvr_http_req_header(req, r->cfg.session_header);
+    p->session_header = kvr_http_req_header(req, r->cfg->session_header);
     size_t nh = kvr_http_req_header_count(req);
     for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
         const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
@@ -640,7 +656,7 @@ void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req)
      * threadpool it does not stall every other stream. The pick itself stays
      * on the loop thread, so shadow counters keep their one-thread order.
      */
-    if (r->cfg.parse_offload_bytes > 0 && p->body_len >= r->cfg.parse_offload_bytes) {
+    if (r->cfg->parse_offload_bytes > 0 && p->body_len >= r->cfg->parse_offload_bytes) {
         p->work.data = p;
         if (uv_queue_work(r->loop, &p->work, on_extract_work, on_extract_done) == 0) {
             p->extracting = true;

@@ -2,7 +2,47 @@
 #ifndef KVR_ROUTER_PROXY_H
 #define KVR_ROUTER_PROXY_H
 
-#include "router/router.h"
+/*
+ * The request path: keys, routing through the decider door, the upstream
+ * attempt and its retries, the answer streamed back. It sees the router
+ * only through kvr_proxy_env_t, which the router (router/router.c) fills.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "common/http_server.h"
+#include "common/recycle.h"
+#include "router/config.h"
+#include "router/door.h"
+#include "router/metrics.h"
+
+/** Proxied requests in flight, and who hears when the last one ends while draining. */
+typedef struct kvr_drain_s {
+    uint32_t in_flight; /* proxied requests not finished */
+    bool draining;      /* set by the router's drain: /health says so and new requests get 503 */
+    void (*on_drained)(void *ctx); /* draining and in_flight reached 0 */
+    void *ctx;
+} kvr_drain_t;
+
+/** What the proxy works with: the router's parts it may touch, nothing else. */
+typedef struct kvr_proxy_env_s {
+    uv_loop_t *loop;
+    const kvr_router_config_t *cfg;
+    kvr_door_t *door;
+    kvr_router_metrics_t *metrics;
+    kvr_recycle_t proxies; /* finished requests' state kept for the next ones */
+    kvr_drain_t drain;
+    uint64_t request_seq; /* for generated request ids */
+    uint64_t id_prefix;
+} kvr_proxy_env_t;
+
+/** Fills env (its recycler, a request id prefix of this process); the caller sets the drain's callback. */
+void kvr_proxy_env_init(kvr_proxy_env_t *env, uv_loop_t *loop, const kvr_router_config_t *cfg,
+                        kvr_door_t *door, kvr_router_metrics_t *metrics);
+/** Frees what kvr_proxy_env_init made; once no proxied request is left. */
+void kvr_proxy_env_close(kvr_proxy_env_t *env);
 
 /**
  * Proxies one inference request (body complete): extracts the routing keys,
@@ -10,12 +50,9 @@
  * before the first byte, and releases the shadow charge on every path.
  * Finishes req in all cases.
  */
-void kvr_proxy_handle(kvr_router_t *r, kvr_http_req_t *req);
-
-/** Sets up the recycler of proxied requests' state (the router's r->proxies). */
-void kvr_proxy_recycle_init(kvr_recycle_t *rec);
+void kvr_proxy_handle(kvr_proxy_env_t *env, kvr_http_req_t *req);
 
 /** Copies a client's X-Request-ID when it is sane, else generates one. */
-void kvr_proxy_request_id(kvr_router_t *r, const char *given, char *out, size_t cap);
+void kvr_proxy_request_id(kvr_proxy_env_t *env, const char *given, char *out, size_t cap);
 
 #endif

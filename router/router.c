@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "router/router.h"
+#include "router/router_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,10 +15,6 @@
 #include "common/json_text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "router/discovery.h"
-#include "router/health.h"
-#include "router/proxy.h"
-#include "router/server.h"
 #include "router/share.h"
 
 /* Pinned models replace what /v1/models said; none given: learnt again from it. */
@@ -220,18 +217,101 @@ static void share_destroy(kvr_router_t *r)
     free(r->share);
     r->share = NULL;
     r->decider.share = NULL;
+    r->view.share = NULL;
 }
 
-int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
+/* The parts' callbacks into the router: the add and remove paths every source of engines shares. */
+static int add_engine_url(void *ctx, const char *url)
+{
+    return kvr_router_add_engine(ctx, url, NULL);
+}
+
+typedef struct server_add_s {
+    kvr_server_added_fn done;
+    void *arg;
+} server_add_t;
+
+static void on_server_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e, const char *why,
+                            void *arg)
+{
+    (void)r;
+    server_add_t *a = arg;
+    kvr_server_added_fn done = a->done;
+    void *done_arg = a->arg;
+    free(a);
+    done(status, url, e, why, done_arg);
+}
+
+static void add_engine_async(void *ctx, const kvr_engine_spec_t *spec, kvr_model_list_t *pinned,
+                             kvr_server_added_fn done, void *arg)
+{
+    server_add_t *a = kvr_xmalloc(sizeof *a);
+    *a = (server_add_t){done, arg};
+    kvr_router_add_engine_async(ctx, spec, pinned, false, on_server_added, a);
+}
+
+static void remove_engine(void *ctx, kvr_engine_t *e)
+{
+    kvr_router_remove_engine(ctx, e);
+}
+
+static void on_proxy_drained(void *ctx)
+{
+    kvr_router_t *r = ctx;
+    if (r->on_drained)
+        r->on_drained(r);
+}
+
+static void discovery_metrics(void *ctx, kvr_prom_writer_t *w)
+{
+    kvr_router_t *r = ctx;
+    kvr_router_discovery_metrics(r->discovery, w);
+}
+
+/* Every part gets its narrow environment here, and only here. */
+static void wire(kvr_router_t *r, FILE *decision_log)
+{
+    r->door = (kvr_door_t){.decider = &r->decider,
+                           .pools = r->pools,
+                           .metrics = &r->metrics,
+                           .decision_log = decision_log};
+    kvr_proxy_env_init(&r->proxy, r->loop, &r->cfg, &r->door, &r->metrics);
+    r->proxy.drain.on_drained = on_proxy_drained;
+    r->proxy.drain.ctx = r;
+    r->view = (kvr_metrics_view_t){
+        .cfg = &r->cfg,
+        .decider = &r->decider,
+        .pools = r->pools,
+        .metrics = &r->metrics,
+        .in_flight = &r->proxy.drain.in_flight,
+        .more = discovery_metrics,
+        .more_ctx = r,
+    };
+    r->server_env = (kvr_server_env_t){
+        .cfg = &r->cfg,
+        .door = &r->door,
+        .proxy = &r->proxy,
+        .view = &r->view,
+        .add_engine = add_engine_async,
+        .remove_engine = remove_engine,
+        .ctx = r,
+    };
+}
+
+int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **out)
 {
     kvr_keys_init(); /* cJSON's hooks are set before any thread parses or prints */
-    memset(r, 0, sizeof *r);
+    *out = NULL;
+    kvr_router_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        kvr_router_config_free(cfg);
+        return -ENOMEM;
+    }
     r->loop = loop;
     r->cfg = *cfg;
     memset(cfg, 0, sizeof *cfg); /* the engine strings moved with it */
-    r->id_prefix = ((uint64_t)getpid() << 32) ^ kvr_clock_wall_ns();
-    kvr_proxy_recycle_init(&r->proxies);
     kvr_upstream_recycle_init(&r->upstream_requests);
+    FILE *decision_log = NULL;
     int rc = kvr_router_metrics_init(&r->metrics);
     if (rc < 0)
         goto fail_metrics;
@@ -247,13 +327,14 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
         goto fail_log;
     }
     if (r->cfg.decision_log[0]) {
-        r->decision_log = fopen(r->cfg.decision_log, "a");
-        if (!r->decision_log) {
+        decision_log = fopen(r->cfg.decision_log, "a");
+        if (!decision_log) {
             rc = -errno;
             KVR_ERROR("decision_log_open_failed path=%s error=\"%s\"", r->cfg.decision_log, strerror(errno));
             goto fail_log;
         }
     }
+    wire(r, decision_log);
     if (r->cfg.share_name[0]) {
         char label[96]; /* kvr_share_init keeps what fits a row's label */
         snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
@@ -265,6 +346,7 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
         if (rc < 0)
             goto fail_engines;
         r->decider.share = r->share;
+        r->view.share = r->share;
     }
     for (size_t i = 0; i < r->cfg.n_engines; i++) {
         rc = kvr_router_add_engine(r, r->cfg.engines[i], NULL);
@@ -273,14 +355,15 @@ int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg)
             goto fail_engines;
         }
     }
+    *out = r;
     return 0;
 
 fail_engines:
     share_destroy(r);
     pools_destroy(r);
-    kvr_recycle_close(&r->upstream_requests);
-    if (r->decision_log)
-        fclose(r->decision_log);
+    kvr_proxy_env_close(&r->proxy);
+    if (decision_log)
+        fclose(decision_log);
 fail_log:
     free(r->pools);
     free(r->pool_generations);
@@ -289,26 +372,31 @@ fail_log:
 fail_decider:
     kvr_router_metrics_close(&r->metrics);
 fail_metrics:
+    kvr_recycle_close(&r->upstream_requests);
     kvr_router_config_free(&r->cfg);
+    free(r);
     return rc;
 }
 
-void kvr_router_close(kvr_router_t *r)
+void kvr_router_destroy(kvr_router_t *r)
 {
-    kvr_router_discovery_close(r);
+    if (!r)
+        return;
+    kvr_router_discovery_close(r->discovery);
     share_destroy(r);
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
-    kvr_recycle_close(&r->proxies);
+    kvr_proxy_env_close(&r->proxy);
     kvr_recycle_close(&r->upstream_requests);
     free(r->pools);
     free(r->pool_generations);
     r->pools = NULL;
     kvr_decide_close(&r->decider);
-    if (r->decision_log)
-        fclose(r->decision_log);
+    if (r->door.decision_log)
+        fclose(r->door.decision_log);
     kvr_router_metrics_close(&r->metrics);
     kvr_router_config_free(&r->cfg);
+    free(r);
 }
 
 int kvr_router_start(kvr_router_t *r)
@@ -324,20 +412,37 @@ int kvr_router_start(kvr_router_t *r)
     scfg.max_connections = r->cfg.max_connections;
     scfg.max_connections_per_peer = r->cfg.max_connections_per_peer;
     scfg.on_request = kvr_router_on_request;
-    scfg.user = r;
+    scfg.user = &r->server_env;
     int rc = kvr_http_server_create(r->loop, &scfg, &r->server);
     if (rc < 0) {
         r->server = NULL; /* the caller says which address could not be bound */
         return rc;
     }
-    rc = kvr_health_start(r);
-    return rc < 0 ? rc : kvr_router_discovery_start(r);
+    r->view.server = r->server;
+    kvr_health_env_t henv = {.loop = r->loop,
+                             .cfg = &r->cfg,
+                             .door = &r->door,
+                             .metrics = &r->metrics,
+                             .share = r->share};
+    rc = kvr_health_start(&henv, &r->health);
+    if (rc < 0)
+        return rc;
+    kvr_discovery_env_t denv = {
+        .loop = r->loop,
+        .cfg = &r->cfg,
+        .door = &r->door,
+        .add = add_engine_url,
+        .remove = remove_engine,
+        .ctx = r,
+    };
+    return kvr_router_discovery_start(&denv, &r->discovery);
 }
 
-static void on_timers_closed(kvr_router_t *r);
+static void on_timers_closed(void *ctx);
 
-static void on_discovery_stopped(kvr_router_t *r)
+static void on_discovery_stopped(void *ctx)
 {
+    kvr_router_t *r = ctx;
     pools_destroy(r);
     void (*stopped)(kvr_router_t *) = r->on_stopped;
     r->on_stopped = NULL;
@@ -349,12 +454,16 @@ static void on_server_closed(void *arg)
 {
     kvr_router_t *r = arg;
     r->server = NULL;
-    kvr_health_stop(r, on_timers_closed);
+    r->view.server = NULL;
+    kvr_health_t *h = r->health;
+    r->health = NULL;
+    kvr_health_stop(h, on_timers_closed, r);
 }
 
-static void on_timers_closed(kvr_router_t *r)
+static void on_timers_closed(void *ctx)
 {
-    kvr_router_discovery_stop(r, on_discovery_stopped);
+    kvr_router_t *r = ctx;
+    kvr_router_discovery_stop(r->discovery, on_discovery_stopped, r);
 }
 
 void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
@@ -413,7 +522,7 @@ int kvr_router_reload(kvr_router_t *r)
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
             kvr_model_list_close(&pinned);
         }
-        if (!keep && !kvr_router_discovery_owns(r, e->id)) {
+        if (!keep && !kvr_router_discovery_owns(r->discovery, e->id)) {
             kvr_router_remove_engine(r, e);
             removed++;
         }
@@ -442,64 +551,38 @@ int kvr_router_reload(kvr_router_t *r)
     return 0;
 }
 
-bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, size_t n_exclude)
+void kvr_router_drain(kvr_router_t *r, void (*drained)(kvr_router_t *r))
 {
-    return kvr_decide_has_candidate(&r->decider, exclude, n_exclude);
+    r->proxy.drain.draining = true;
+    r->on_drained = drained;
 }
 
-bool kvr_router_has_candidate_for(const kvr_router_t *r, const char *model, const uint32_t *exclude,
-                                  size_t n_exclude)
+bool kvr_router_draining(const kvr_router_t *r)
 {
-    return kvr_decide_has_candidate_for(&r->decider, model, exclude, n_exclude);
+    return r->proxy.drain.draining;
 }
 
-void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uint32_t *exclude,
-                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
+uint32_t kvr_router_in_flight(const kvr_router_t *r)
 {
-    kvr_decide_route(&r->decider, req, exclude, n_exclude, charge, out);
-    if (out->pressure_fallback)
-        r->metrics.pressure_fallback_total++;
-    if (out->input_clamped)
-        r->metrics.input_clamped_total++;
-    if (out->status == 503)
-        r->metrics.no_candidate_total++;
-    if (!out->engine)
-        return;
-    if (out->pin == KVR_DECIDE_PIN_REPLACED)
-        r->metrics.sessions_replaced_total++;
-    else if (out->pin == KVR_DECIDE_PIN_MIGRATED)
-        r->metrics.sessions_migrated_total++;
-    else if (out->pin == KVR_DECIDE_PIN_NEW)
-        r->metrics.sessions_placed_total++;
-    kvr_router_metrics_selection(&r->metrics, out->engine->index, out->reason);
+    return r->proxy.drain.in_flight;
 }
 
-void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why)
+uv_loop_t *kvr_router_loop(const kvr_router_t *r)
 {
-    if (kvr_decide_engine_failed(&r->decider, e, why, kvr_clock_now_ns()))
-        kvr_upstream_pool_flush(r->pools[e->index]);
+    return r->loop;
 }
 
-void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
-                           uint64_t now_ns)
+const kvr_router_config_t *kvr_router_config(const kvr_router_t *r)
 {
-    kvr_decide_first_byte(&r->decider, req, res, now_ns);
+    return &r->cfg;
 }
 
-void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e)
+int kvr_router_port(const kvr_router_t *r)
 {
-    kvr_decide_engine_ok(&r->decider, e, kvr_clock_now_ns());
+    return r->server ? kvr_http_server_port(r->server) : -1;
 }
 
-/*
- * One line per request, so it is written straight into the log's stdio
- * buffer: no document is built. Strings go through kvr_json_put_string; the
- * key order and the number types are the decision log's format (README).
- */
-void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,
-                             const kvr_decide_result_t *res, int status, uint32_t attempt)
+kvr_door_t *kvr_router_door(kvr_router_t *r)
 {
-    if (r->decision_log)
-        kvr_decide_log(&r->decider, r->decision_log, request_id, session_id, res, status, attempt,
-                       kvr_clock_wall_ns() / KVR_NS_PER_MS);
+    return &r->door;
 }

@@ -3,74 +3,38 @@
 #define KVR_ROUTER_ROUTER_H
 
 /*
- * The gateway: the decision core (router/decide.h) on a libuv loop, with
- * what talks to engines on this side: one upstream pool per engine index,
- * health checks, the HTTP server and the proxy. One router runs on one
- * libuv loop thread; everything here is single-threaded by design (the
+ * The gateway: the composition root that creates the decision core
+ * (router/decide.h) and the parts around it on one libuv loop thread, and
+ * wires them: the decider door (router/door.h), one upstream pool per
+ * engine index, the proxy, the endpoints, the periodic work and discovery.
+ * The router is opaque: its parts see one another only through the narrow
+ * environments the router hands each of them. Single-threaded by design (the
  * shadow counters change synchronously inside the pick).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <uv.h>
 
-#include "common/http_server.h"
+#include "common/engine_spec.h"
 #include "router/config.h"
-#include "router/decide.h"
-#include "router/keys.h"
-#include "router/metrics.h"
-#include "router/upstream.h"
+#include "router/door.h"
+#include "router/models.h"
 
-typedef struct kvr_router_s {
-    uv_loop_t *loop;
-    kvr_router_config_t cfg;
-    kvr_decider_t decider;          /* engines, shadow counters, sessions, feed, policy, admission */
-    /*
-     * The upstream pool of each engine index (--max-engines entries), and
-     * the generation of the engine it was made for: kept while the engine is
-     * out or removed (a removed engine that comes back reuses it); replaced
-     * when its index is given to another engine; otherwise destroyed only by
-     * kvr_router_stop / kvr_router_close.
-     */
-    kvr_upstream_pool_t **pools;
-    uint32_t *pool_generations;
-    /* Finished objects kept for the next requests: the proxy's state, the pools' upstream requests. */
-    kvr_recycle_t proxies;
-    kvr_recycle_t upstream_requests;
-    kvr_router_metrics_t metrics;
-    FILE *decision_log;
-    kvr_http_server_t *server;
-
-    uv_timer_t health_timer;
-    uv_timer_t housekeeping_timer;  /* session expiry, ES=0 reconciliation */
-    bool timers_started;
-    uint64_t next_reconcile_ns;
-    uint32_t in_flight;             /* proxied requests not finished */
-    bool draining;
-    uint64_t request_seq;           /* for generated request ids */
-    uint64_t id_prefix;
-    void (*on_drained)(struct kvr_router_s *r); /* draining and the last request finished */
-    void (*on_stopped)(struct kvr_router_s *r); /* kvr_router_stop finished */
-    struct kvr_router_checks_s *checks;         /* health checks and reconciliation in flight */
-    struct kvr_share_s *share;                  /* --share, NULL when off */
-    uv_prepare_t share_prepare;                 /* publishes this router's row once per loop turn */
-    struct kvr_router_discovery_s *discovery;   /* --engine-dns, NULL when none */
-    struct kvr_router_add_s *adds;              /* engines waiting for their name's address */
-} kvr_router_t;
+typedef struct kvr_router_s kvr_router_t;
 
 /**
- * Creates the router state from cfg (moved in: the router frees its engine
- * list): engine table, feed reader (ES=1 only), sessions, policy, admission,
- * decision log. No sockets yet. 0 or -errno with a log line.
+ * Creates the router from cfg (moved in: the router frees its engine list):
+ * engine table, feed reader (ES=1 only), sessions, policy, admission,
+ * decision log. No sockets yet. 0 with *out set, or -errno with a log line.
  */
-int kvr_router_init(kvr_router_t *r, uv_loop_t *loop, kvr_router_config_t *cfg);
-/** Frees what kvr_router_init made; after kvr_router_stop finished (or when it never started). */
-void kvr_router_close(kvr_router_t *r);
+int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **out);
+/** Frees what kvr_router_create made; after kvr_router_stop finished (or when it never started). */
+void kvr_router_destroy(kvr_router_t *r);
 /**
- * Starts serving: the HTTP server on --listen and the periodic work
- * (router/health.h). 0 or -errno with a log line; on error, kvr_router_stop
- * closes whatever was started.
+ * Starts serving: the HTTP server on --listen, the periodic work
+ * (router/health.h) and discovery. 0 or -errno with a log line; on error,
+ * kvr_router_stop closes whatever was started.
  */
 int kvr_router_start(kvr_router_t *r);
 /**
@@ -89,26 +53,24 @@ void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r));
 int kvr_router_reload(kvr_router_t *r);
 
 /**
- * Routes one request through the decision core (kvr_decide_route) and
- * counts the outcome in /metrics. On success the chosen engine is already
- * charged in charge (the caller ends the attempt with kvr_decide_release on
- * every path) and the policy was told of the dispatch.
+ * Starts draining: new inference requests get 503, /readiness says
+ * draining, and drained(r) runs when the last proxied request finishes
+ * (not at all when none is in flight now: see kvr_router_in_flight).
  */
-void kvr_router_route(kvr_router_t *r, const kvr_route_request_t *req, const uint32_t *exclude,
-                      size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
-/** True when some candidate engine is not in exclude. */
-bool kvr_router_has_candidate(const kvr_router_t *r, const uint32_t *exclude, size_t n_exclude);
-/** True when some candidate engine serving model (NULL: any) is not in exclude. */
-bool kvr_router_has_candidate_for(const kvr_router_t *r, const char *model, const uint32_t *exclude,
-                                  size_t n_exclude);
+void kvr_router_drain(kvr_router_t *r, void (*drained)(kvr_router_t *r));
+/** True once kvr_router_drain was called. */
+bool kvr_router_draining(const kvr_router_t *r);
+/** Proxied requests not finished. */
+uint32_t kvr_router_in_flight(const kvr_router_t *r);
+/** The loop the router runs on. */
+uv_loop_t *kvr_router_loop(const kvr_router_t *r);
+/** The configuration the router runs with. */
+const kvr_router_config_t *kvr_router_config(const kvr_router_t *r);
+/** The port the server listens on, or -1 before (or without) a successful start. */
+int kvr_router_port(const kvr_router_t *r);
+/** The decider door (router/door.h): the engine table, the pools, routing, for readers outside the parts. */
+kvr_door_t *kvr_router_door(kvr_router_t *r);
 
-/** An engine failed (connect, health): counts it, takes it out after fail_threshold in a row (idle connections dropped). */
-void kvr_router_engine_failed(kvr_router_t *r, kvr_engine_t *e, const char *why);
-/** An engine answered: resets its failures and brings it back when it was out. */
-void kvr_router_engine_ok(kvr_router_t *r, kvr_engine_t *e);
-/** The first body byte of the streamed answer to req (routed as res) arrived now: tells the policy. */
-void kvr_router_first_byte(kvr_router_t *r, const kvr_route_request_t *req, const kvr_decide_result_t *res,
-                           uint64_t now_ns);
 /**
  * Adds an engine from its spec "URL[,model=NAME]...": 0 or -errno. A host
  * name is resolved now, blocking: for start-up, before the loop runs, and
@@ -134,16 +96,5 @@ void kvr_router_add_engine_async(kvr_router_t *r, const kvr_engine_spec_t *spec,
                                  kvr_router_added_fn done, void *arg);
 /** Removes an engine (admin, SIGHUP); its in-flight requests finish. */
 void kvr_router_remove_engine(kvr_router_t *r, kvr_engine_t *e);
-/** The upstream pool of engine index, or NULL. */
-static inline kvr_upstream_pool_t *kvr_router_pool(const kvr_router_t *r, uint32_t index)
-{
-    return r->pools && index < r->decider.engines.max_engines ? r->pools[index] : NULL;
-}
-
-
-
-/** Writes one decision log line (no-op without --decision-log). */
-void kvr_router_log_decision(kvr_router_t *r, const char *request_id, const char *session_id,
-                             const kvr_decide_result_t *res, int status, uint32_t attempt);
 
 #endif

@@ -80,7 +80,7 @@ typedef struct models_part_s {
 } models_part_t;
 
 struct models_s {
-    kvr_router_t *r;
+    kvr_server_env_t *r;
     kvr_http_req_t *req;
     kvr_fetch_t *fetches[KVR_MAX_ENGINES];
     models_part_t parts[KVR_MAX_ENGINES];
@@ -116,8 +116,8 @@ static void add_known_models(models_t *m, const kvr_engine_t *e)
 /* Pinned models of candidate engines join the answers. */
 static void add_pinned_models(models_t *m)
 {
-    for (uint32_t i = 0; i < m->r->decider.engines.n_slots; i++) {
-        const kvr_engine_t *e = m->r->decider.engines.engines[i];
+    for (uint32_t i = 0; i < kvr_door_engines(m->r->door)->n_slots; i++) {
+        const kvr_engine_t *e = kvr_door_engines(m->r->door)->engines[i];
         if (kvr_engine_is_candidate(e) && e->models_pinned)
             add_known_models(m, e);
     }
@@ -201,7 +201,7 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
         m->answered++;
     } else if (m->data) {
         /* A failed or empty answer keeps the engine's last good list, as routing does. */
-        const kvr_engine_t *e = kvr_decide_find_engine(&m->r->decider, part->engine_id);
+        const kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
         if (e && !e->removed && !e->models_pinned)
             add_known_models(m, e);
     }
@@ -222,22 +222,22 @@ static void on_models_abort(kvr_http_req_t *req, void *arg)
     models_free(m);
 }
 
-static void handle_models(kvr_router_t *r, kvr_http_req_t *req)
+static void handle_models(kvr_server_env_t *r, kvr_http_req_t *req)
 {
     models_t *m = kvr_xcalloc(1, sizeof *m);
     m->r = r;
     m->req = req;
     m->data = cJSON_CreateArray();
     m->pending = 1; /* held until every fetch started, so a synchronous end cannot reply early */
-    for (uint32_t i = 0; i < r->decider.engines.n_slots; i++) {
-        kvr_engine_t *e = r->decider.engines.engines[i];
+    for (uint32_t i = 0; i < kvr_door_engines(r->door)->n_slots; i++) {
+        kvr_engine_t *e = kvr_door_engines(r->door)->engines[i];
         if (!kvr_engine_is_candidate(e))
             continue;
         models_part_t *part = &m->parts[m->n];
         part->m = m;
         part->i = m->n;
         part->engine_id = kvr_xstrdup(e->id);
-        if (kvr_fetch(kvr_router_pool(r, e->index), "/v1/models", MODELS_TIMEOUT_MS,
+        if (kvr_fetch(kvr_door_pool(r->door, e->index), "/v1/models", MODELS_TIMEOUT_MS,
                       MODELS_MAX_BODY, on_models_part, part, &m->fetches[m->n]) < 0) {
             free(part->engine_id);
             part->engine_id = NULL;
@@ -275,15 +275,15 @@ static bool bearer_matches(const char *auth, const char *token)
     return diff == 0;
 }
 
-static bool admin_allowed(kvr_router_t *r, kvr_http_req_t *req)
+static bool admin_allowed(kvr_server_env_t *r, kvr_http_req_t *req)
 {
-    if (!r->cfg.admin_token[0]) {
+    if (!r->cfg->admin_token[0]) {
         kvr_http_respond_error(req, 403, NULL, "admin endpoints are disabled (start kvroute with --admin-token)",
                                NULL, 0);
         return false;
     }
     const char *auth = kvr_http_req_header(req, "Authorization");
-    if (!auth || !bearer_matches(auth, r->cfg.admin_token)) {
+    if (!auth || !bearer_matches(auth, r->cfg->admin_token)) {
         kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
         kvr_http_respond_error(req, 401, "authentication_error", "missing or wrong bearer token", &h, 1);
         return false;
@@ -298,10 +298,8 @@ static void on_add_aborted(kvr_http_req_t *req, void *arg)
     kvr_http_req_abandon(req);
 }
 
-static void on_engine_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
-                            const char *why, void *arg)
+static void on_engine_added(int status, const char *url, kvr_engine_t *e, const char *why, void *arg)
 {
-    (void)r;
     kvr_http_req_t **waiting = arg;
     kvr_http_req_t *req = *waiting;
     free(waiting);
@@ -323,7 +321,7 @@ static void on_engine_added(kvr_router_t *r, int status, const char *url, kvr_en
     respond_doc(req, 201, out);
 }
 
-static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
+static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
 {
     if (!admin_allowed(r, req))
         return;
@@ -386,7 +384,7 @@ static void handle_add_engine(kvr_router_t *r, kvr_http_req_t *req)
     kvr_http_req_t **waiting = kvr_xmalloc(sizeof *waiting);
     *waiting = req;
     kvr_http_req_on_abort(req, on_add_aborted, waiting);
-    kvr_router_add_engine_async(r, &spec, &pinned, false, on_engine_added, waiting);
+    r->add_engine(r->ctx, &spec, &pinned, on_engine_added, waiting);
 }
 
 static int hexval(char c)
@@ -444,7 +442,7 @@ static int parse_engine_index(const char *id, uint32_t *out)
     return 1;
 }
 
-static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const char *raw_id)
+static void handle_remove_engine(kvr_server_env_t *r, kvr_http_req_t *req, const char *raw_id)
 {
     if (!admin_allowed(r, req))
         return;
@@ -454,23 +452,23 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
         kvr_http_respond_error(req, 400, NULL, bad, NULL, 0);
         return;
     }
-    kvr_engine_t *e = kvr_decide_find_engine(&r->decider, id);
+    kvr_engine_t *e = kvr_door_find_engine(r->door, id);
     kvr_engine_spec_t spec;
     char why[160];
     if (!e && kvr_engine_spec_parse_url(id, &spec, why, sizeof why) == 0)
-        e = kvr_decide_find_engine(&r->decider, spec.url); /* the URL as it was given */
+        e = kvr_door_find_engine(r->door, spec.url); /* the URL as it was given */
     if (!e) {
         uint32_t index;
         int rc = parse_engine_index(id, &index);
         if (rc < 0) {
             char msg[160];
             snprintf(msg, sizeof msg, "engine index %.40s is out of range (indexes are 0..%u)", id,
-                     r->decider.engines.n_slots ? r->decider.engines.n_slots - 1 : 0);
+                     kvr_door_engines(r->door)->n_slots ? kvr_door_engines(r->door)->n_slots - 1 : 0);
             kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
             return;
         }
         if (rc == 1) {
-            e = kvr_decide_engine(&r->decider, index);
+            e = kvr_door_engine(r->door, index);
             if (e && e->removed)
                 e = NULL;
         }
@@ -479,7 +477,7 @@ static void handle_remove_engine(kvr_router_t *r, kvr_http_req_t *req, const cha
         kvr_http_respond_error(req, 404, NULL, "no such engine (give its URL, percent-encoded, or its index)", NULL, 0);
         return;
     }
-    kvr_router_remove_engine(r, e);
+    r->remove_engine(r->ctx, e);
     cJSON *out = cJSON_CreateObject();
     if (!cJSON_AddStringToObject(out, "removed", e->id) || !cJSON_AddNumberToObject(out, "index", (double)e->index) ||
         !cJSON_AddNumberToObject(out, "in_flight", (double)e->shadow_requests)) {
@@ -507,7 +505,7 @@ static void method_not_allowed(kvr_http_req_t *req, const char *allow)
 
 void kvr_router_on_request(kvr_http_req_t *req, void *user)
 {
-    kvr_router_t *r = user;
+    kvr_server_env_t *r = user;
     const char *method = kvr_http_req_method(req);
     const char *path = kvr_http_req_path(req);
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
@@ -516,12 +514,12 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
     if (is_proxy_path(path)) {
         if (!post) {
             method_not_allowed(req, "POST");
-        } else if (r->draining) {
+        } else if (r->proxy->drain.draining) {
             kvr_http_header_t h = {"Connection", "close"};
             kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
-            kvr_router_metrics_status(&r->metrics, 503);
+            kvr_router_metrics_status(r->proxy->metrics, 503);
         } else {
-            kvr_proxy_handle(r, req);
+            kvr_proxy_handle(r->proxy, req);
         }
         return;
     }
@@ -539,9 +537,9 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
             method_not_allowed(req, "GET");
             return;
         }
-        bool ready = !r->draining && kvr_router_has_candidate(r, NULL, 0);
-        const char *status = ready ? "ready" : r->draining ? "draining" : "no_healthy_engine";
-        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)r->decider.engines.count));
+        bool ready = !r->proxy->drain.draining && kvr_door_has_candidate(r->door, NULL, NULL, 0);
+        const char *status = ready ? "ready" : r->proxy->drain.draining ? "draining" : "no_healthy_engine";
+        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)kvr_door_engines(r->door)->count));
         return;
     }
     if (strcmp(path, "/metrics") == 0) {
@@ -550,7 +548,7 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
             return;
         }
         size_t len;
-        char *text = kvr_router_render_metrics(r, &len);
+        char *text = kvr_router_render_metrics(r->view, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, text, len);
         free(text);
         return;
@@ -566,7 +564,7 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
     if (strcmp(path, "/engines") == 0) {
         if (get) {
             size_t len;
-            char *text = kvr_router_render_engines(r, &len);
+            char *text = kvr_router_render_engines(r->view, &len);
             kvr_http_respond(req, 200, "application/json", NULL, 0, text, len);
             free(text);
         } else if (post) {

@@ -11,6 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Where a session's requests go: each placed on its own, or pinned to its first pick (oneshot). */
+typedef enum {
+    KVR_PLACEMENT_PER_REQUEST = 0,
+    KVR_PLACEMENT_ONESHOT,
+} kvr_placement_t;
+
 typedef struct kvr_session_s {
     char *id;
     uint64_t hash;
