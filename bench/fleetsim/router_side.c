@@ -86,6 +86,8 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     kvr_decide_config_t dcfg;
     kvr_router_config_decide(&cfg, &dcfg);
     dcfg.admission_order = setup->admission_order;
+    /* As kvroute draws apart per process: per router, and the same on every run of one seed. */
+    dcfg.spread_seed = cfg.policy_config.seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)setup->router_index + 1));
     if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
         snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);

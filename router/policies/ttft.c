@@ -300,6 +300,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             score = HUGE_VAL;
         }
         t->uncached[v] = own;
+        st->score[v] = score;
         if (v == 0 || score < best_score ||
             (score == best_score && (view->eff_requests < views[best].eff_requests ||
                                      (view->eff_requests == views[best].eff_requests &&
@@ -308,6 +309,10 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             best_score = score;
         }
     }
+    /* One request more ahead on the best: its own prefill. */
+    double best_rate = views[best].index < KVR_MAX_ENGINES ? model_of(t, views[best].index)->prefill_rate
+                                                          : cfg->ttft_prefill_tokens_per_s;
+    best = kvr__policy_spread(views, n, st->score, best, t->uncached[best] / best_rate);
     out->view = (int)best;
     out->reason = "ttft";
     out->prefix_match_blocks = st->match[best];
