@@ -225,16 +225,20 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
          * sends since a sample stands for this many more from routers that read
          * the same sample and chose alike.
          */
-        double ratio = real_total > own_total ? (double)(real_total - own_total) / (double)(own_total ? own_total : 1) : 0;
+        double ratio = real_total > own_total ? (double)(real_total - own_total) / (double)(own_total + 1) : 0;
         if (ratio > FEED_MAX_PEER_RATIO)
             ratio = FEED_MAX_PEER_RATIO;
-        feed->peer_ratio += FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio);
+        feed->peer_ratio = feed->peer_ratio_known ? feed->peer_ratio + FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio)
+                                                  : ratio;
+        feed->peer_ratio_known = true;
     }
     if (!others || !feed->spread)
         return;
     feed->spread_decisions_total++;
+    /* Each other router may take the same pick from the same sample: that many requests are slack. */
+    uint32_t slack = feed->peer_ratio < 1.0 ? 1 : (uint32_t)(feed->peer_ratio + 0.5);
     for (size_t i = 0; i < n; i++) {
-        views[i].herd_slack = 1;
+        views[i].herd_slack = slack;
         views[i].tie_draw = kvr__rng_next(&feed->spread_rng);
     }
 }

@@ -35,7 +35,8 @@ typedef enum {
 typedef struct kvr_feed_s {
     bool enabled;             /* ES=1 */
     bool add_sent;            /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
-    double peer_ratio;        /* others' in-flight per own in-flight in the samples (EWMA); scales sends since */
+    double peer_ratio;        /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
+    bool peer_ratio_known;    /* the first observation sets it */
     bool spread;              /* set herd_slack / tie_draw when other routers' load shows */
     uint64_t spread_rng;      /* this router's draws for tie_draw */
     uint64_t spread_decisions_total; /* decisions made with herd_slack > 0 */
@@ -86,8 +87,8 @@ uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, 
 /**
  * After the views of one decision: when the fresh samples show more in
  * flight than this router had there at sample time (others route to the
- * same engines from the same sample), gives every view herd_slack 1 and a
- * fresh tie_draw (router/policy.h); else leaves them 0.
+ * same engines from the same sample), gives every view herd_slack = the
+ * others' share of the work rounded, at least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
  */
 void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n);
 /** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */
