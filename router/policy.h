@@ -130,6 +130,9 @@ typedef struct kvr_policy_config_s {
     double ttft_others_weight;  /* 0.5: seconds of others' delay per second of own TTFT */
     double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
     uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
+    /* llmd: sticky to the cache-warm engine until its queued prefill exceeds rate x penalty */
+    double llmd_prefill_tokens_per_s; /* 10000 */
+    uint64_t llmd_ttft_penalty_ns;    /* 1 s */
 } kvr_policy_config_t;
 
 /** One answer's first byte as the router saw it, for policies that learn engine speed. */
