@@ -22,7 +22,7 @@
  */
 #define FEED_MAX_TOKENS (1ull << 48)
 /* Other routers' work per unit of this router's, as an EWMA over decisions, capped. */
-#define FEED_MAX_PEER_RATIO 63.0
+#define FEED_MAX_PEER_RATIO 7.0
 #define FEED_PEER_RATIO_WEIGHT 0.05
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
@@ -206,7 +206,7 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
 {
     if (!feed->enabled)
         return;
-    bool others = false;
+    size_t others = 0, fresh = 0;
     uint64_t own_total = 0, real_total = 0;
     for (size_t i = 0; i < n; i++) {
         const kvr_engine_view_t *v = &views[i];
@@ -215,24 +215,33 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
         /* Own in flight at the sample: the shadow less what was sent since (finishes only lower it). */
         uint64_t own = v->shadow_requests > v->sent_since_requests ? v->shadow_requests - v->sent_since_requests : 0;
         uint64_t real = (uint64_t)v->real_running + v->real_waiting;
-        others = others || real > own;
+        others += real > own;
+        fresh++;
         own_total += own;
         real_total += real;
     }
+    /*
+     * Routers spread their work: load this router did not send on one engine
+     * alone is a client sending there directly (or a pin), which takes no
+     * pick from the sample and is no reason to doubt this router's own.
+     */
+    bool routers = others >= 2 && others * 2 >= fresh;
     if (feed->add_sent && real_total > 0) {
         /*
          * Others' share of the fleet's work against this router's: each of its
          * sends since a sample stands for this many more from routers that read
          * the same sample and chose alike.
          */
-        double ratio = real_total > own_total ? (double)(real_total - own_total) / (double)(own_total + 1) : 0;
+        double ratio = routers && real_total > own_total
+                           ? (double)(real_total - own_total) / (double)(own_total + 1)
+                           : 0;
         if (ratio > FEED_MAX_PEER_RATIO)
             ratio = FEED_MAX_PEER_RATIO;
         feed->peer_ratio = feed->peer_ratio_known ? feed->peer_ratio + FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio)
                                                   : ratio;
         feed->peer_ratio_known = true;
     }
-    if (!others || !feed->spread)
+    if (!routers || !feed->spread)
         return;
     feed->spread_decisions_total++;
     /* Each other router may take the same pick from the same sample: that many requests are slack. */

@@ -86,9 +86,11 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
 uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, uint64_t uncached_tokens);
 /**
  * After the views of one decision: when the fresh samples show more in
- * flight than this router had there at sample time (others route to the
- * same engines from the same sample), gives every view herd_slack = the
- * others' share of the work rounded, at least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
+ * flight than this router had there at sample time on at least two engines
+ * and half of them (other routers route from the same sample; a client
+ * sending to one engine directly is not one), it updates peer_ratio and
+ * gives every view herd_slack = the others' share of the work rounded, at
+ * least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
  */
 void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n);
 /** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */

@@ -21,8 +21,8 @@ static int llmd_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
-static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
-                      kvr_route_decision_t *out)
+static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                      size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
     const kvr_policy_config_t *cfg = &st->config;
@@ -31,7 +31,8 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     if (longest > 0) {
         size_t warm = n;
         for (size_t v = 0; v < n; v++)
-            if (st->match[v] == longest && (warm == n || views[v].eff_requests < views[warm].eff_requests))
+            if (st->match[v] == longest &&
+                (warm == n || views[v].eff_requests < views[warm].eff_requests))
                 warm = v;
         double budget = cfg->llmd_prefill_tokens_per_s * (double)cfg->llmd_ttft_penalty_ns / 1e9;
         if ((double)views[warm].eff_pending_prefill_tokens <= budget) {
@@ -45,11 +46,13 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     for (size_t v = 0; v < n; v++) {
         st->score[v] = (double)views[v].eff_pending_prefill_tokens +
                        (double)kvr__policy_uncached_tokens(req, st->match[v]);
-        if (v > 0 && (st->score[v] < st->score[best] ||
-                      (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
+        if (v > 0 &&
+            (st->score[v] < st->score[best] ||
+             (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
             best = v;
     }
-    best = kvr__policy_spread(views, n, st->score, best, (double)kvr__policy_uncached_tokens(req, st->match[best]));
+    best = kvr__policy_spread(views, n, st->score, best,
+                              (double)kvr__policy_uncached_tokens(req, st->match[best]));
     out->view = (int)best;
     out->reason = longest > 0 ? "saturated_token_load" : "token_load";
     out->prefix_match_blocks = st->match[best];

@@ -20,20 +20,23 @@ static int lmetric_paper_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
-static void lmetric_paper_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                               size_t n, kvr_route_decision_t *out)
+static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
+                               const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
     kvr__indexed_match(st, req, views, n);
     size_t best = 0;
     for (size_t v = 0; v < n; v++) {
-        st->score[v] = (double)kvr__policy_uncached_tokens(req, st->match[v]) * (double)views[v].eff_running;
-        if (v > 0 && (st->score[v] < st->score[best] ||
-                      (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
+        st->score[v] = (double)kvr__policy_uncached_tokens(req, st->match[v]) *
+                       (double)views[v].eff_running;
+        if (v > 0 &&
+            (st->score[v] < st->score[best] ||
+             (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
             best = v;
     }
     /* One more in the best's batch adds its new prefill tokens once more. */
-    best = kvr__policy_spread(views, n, st->score, best, (double)kvr__policy_uncached_tokens(req, st->match[best]));
+    best = kvr__policy_spread(views, n, st->score, best,
+                              (double)kvr__policy_uncached_tokens(req, st->match[best]));
     out->view = (int)best;
     out->reason = "lmetric_paper";
     out->prefix_match_blocks = st->match[best];

@@ -39,8 +39,8 @@ static kvr_route_decision_t pick(uint64_t pending1, uint32_t running1)
     return d;
 }
 
-Test(policy_llmd, stays_on_the_cache_warm_engine_however_busy_until_saturated, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_llmd, stays_on_the_cache_warm_engine_however_busy_until_saturated, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     kvr_route_decision_t d = pick(1000, 30);
     cr_expect_eq(d.view, 1, "30 running, 1000 queued tokens: not saturated");
@@ -48,7 +48,8 @@ Test(policy_llmd, stays_on_the_cache_warm_engine_however_busy_until_saturated, .
     cr_expect_eq(d.prefix_match_blocks, 24);
 }
 
-Test(policy_llmd, past_the_penalty_routes_on_token_load, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_llmd, past_the_penalty_routes_on_token_load, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     /* 1001 + 128 on the warm engine, 0 + 512 on engine 0, 300 + 512 on engine 2. */
     kvr_route_decision_t d = pick(1001, 0);
@@ -56,7 +57,8 @@ Test(policy_llmd, past_the_penalty_routes_on_token_load, .init = setup, .fini = 
     cr_expect_str_eq(d.reason, "saturated_token_load");
 }
 
-Test(policy_llmd, token_load_counts_the_cached_part_as_free, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_llmd, token_load_counts_the_cached_part_as_free, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     ops->destroy(st);
     cfg.llmd_ttft_penalty_ns = 0;
