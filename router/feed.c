@@ -11,7 +11,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
-#include "router/policies/policy_util.h"
+#include "common/rng.h"
 
 #define FEED_REOPEN_INTERVAL_NS (500 * KVR_NS_PER_MS)
 #define FEED_IDENTITY_INTERVAL_NS (250 * KVR_NS_PER_MS)
@@ -248,7 +248,7 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
     uint32_t slack = feed->peer_ratio < 1.0 ? 1 : (uint32_t)(feed->peer_ratio + 0.5);
     for (size_t i = 0; i < n; i++) {
         views[i].herd_slack = slack;
-        views[i].tie_draw = kvr__rng_next(&feed->spread_rng);
+        views[i].tie_draw = kvr_splitmix64(&feed->spread_rng);
     }
 }
 

@@ -163,7 +163,8 @@ static void share_turn(kvr_fleet_router_t *r, uint64_t now_ns)
         return;
     if (!r->share_started) {
         r->share_started = true;
-        if (kvr_share_init(&r->share, r->share_name, r->share_label, r->share_max_age_ns, now_ns) < 0) {
+        if (kvr_share_init(&r->share, r->share_name, r->share_label, r->share_max_age_ns,
+                           r->decider.engines.max_engines, now_ns) < 0) {
             KVR_ERROR("fleetsim_share_init_failed name=%s", r->share_name);
             r->share_name[0] = '\0';
             r->share_started = false;
