@@ -52,6 +52,14 @@ static const kvr_opt_t options[] = {
     {.name = "es", .type = KVR_OPT_BOOL, .offset = offsetof(T, es), .size = sizeof(bool), .arg = "0|1",
      .help = "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters "
              "only, the segment is never opened. Default: $ES, else 1"},
+    KVR_OPT_ROW_BOOL(T, es_sent, "es-sent", "1",
+                     "ES=1: add what this router sent to an engine after its feed sample was taken to the "
+                     "sample (eff = max(shadow, real + sent since)); 0: max(shadow, real), under which routers "
+                     "reading one sample all see the same engine idle and pile onto it"),
+    KVR_OPT_ROW_BOOL(T, es_spread, "es-spread", "1",
+                     "ES=1: when the feed shows load other routers sent, picks within one request's worth of "
+                     "the best are equal and a draw of this router's chooses among them, so routers reading one "
+                     "sample do not all take its argmin; 0: the plain argmin"),
     KVR_OPT_ROW_STRING(T, shm_name, "shm", "NAME", KVR_SHM_DEFAULT_NAME, "statefeed segment name"),
     KVR_OPT_ROW_U64(T, shm_owner_uid, "shm-owner", "UID", NULL, 0, 4294967294u,
                     "uid that must own the segment (statefeed's); another owner, or a group/other-writable "
@@ -411,5 +419,9 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_
         .shm_owner_uid = (int64_t)cfg->shm_owner_uid,
         .max_age_ns = cfg->max_age_ms * KVR_NS_PER_MS,
         .max_engines = cfg->max_engines,
+        .es_max_only = !cfg->es_sent,
+        .es_no_spread = !cfg->es_spread,
+        /* Routers given one --seed still draw apart: the draws only choose among near-equal picks. */
+        .spread_seed = cfg->policy_config.seed ^ ((uint64_t)getpid() << 32),
     };
 }

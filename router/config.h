@@ -34,6 +34,8 @@ typedef struct kvr_router_config_s {
     kvr_placement_t placement;
     bool placement_set;               /* --placement given: sticky does not override it */
     bool es;                          /* feed on (ES=1) */
+    bool es_sent;                     /* ES=1: add own sends since the sample to it */
+    bool es_spread;                   /* ES=1: seeded choice among near-equal picks when others show */
     char shm_name[256];
     uint64_t shm_owner_uid;      /* the segment must be this uid's (statefeed's) */
     uint64_t max_age_ms;

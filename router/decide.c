@@ -64,6 +64,9 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
         goto fail_policy;
     /* ES=0 builds the reader disabled: it never opens the segment. */
     kvr_feed_init(&d->feed, cfg->es, d->shm_name, cfg->max_age_ns);
+    d->feed.add_sent = !cfg->es_max_only;
+    d->feed.spread = !cfg->es_no_spread;
+    d->feed.spread_rng = cfg->spread_seed;
     if (cfg->shm_owner_uid >= 0)
         d->feed.owner_uid = (uid_t)cfg->shm_owner_uid;
     return 0;
@@ -367,8 +370,10 @@ static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_excl
         d->states[st->n] = kvr_feed_view(&d->feed, e, st->req->now_ns, true, &st->views[st->n]);
         st->n++;
     }
-    if (st->n > 0)
+    if (st->n > 0) {
+        kvr_feed_mark_herd(&d->feed, st->views, st->n);
         return true;
+    }
     out->status = 503;
     out->reason = "no_candidate";
     return false;
@@ -510,6 +515,9 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
     out->view = st->views[st->dec.view];
     out->feed_state = d->states[st->dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
+    uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    charge->sent_ns =
+        kvr_feed_note_sent(&d->feed, e, req->now_ns, req->prompt_tokens > cached ? req->prompt_tokens - cached : 0);
     charge->seed_lease = out->seed_lease;
     if (d->share) {
         /* At once, not at the loop turn's end: a burst reaching every router together must see it. */
@@ -650,10 +658,11 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     fprintf(f,
             ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
             ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
-            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"feed\":",
+            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"sent_since_sample\":%" PRIu32
+            ",\"feed\":",
             status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false",
             v->eff_requests, v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens,
-            v->eff_kv_tokens, v->shadow_requests);
+            v->eff_kv_tokens, v->shadow_requests, v->sent_since_requests);
     kvr_json_put_string(f, d->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
     char real[KVR_JSON_REAL_MAX];
     fprintf(f,

@@ -50,6 +50,9 @@ typedef struct kvr_decide_config_s {
     int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
     uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
     uint32_t max_engines;    /* engine indexes (1..KVR_MAX_ENGINES); 0: KVR_ENGINES_DEFAULT */
+    bool es_max_only;        /* eff = max(shadow, real), without this router's sends since the sample */
+    bool es_no_spread;       /* no herding guard: the plain argmin even when other routers show */
+    uint64_t spread_seed;    /* this router's draws among near-equal picks; give each router its own */
 } kvr_decide_config_t;
 
 /** What became of the request's session pin in this decision. */

@@ -148,6 +148,7 @@ void kvr_charge_begin(kvr_charge_t *c, kvr_engine_t *e, uint32_t prompt_tokens)
     c->prefill_pending = true;
     c->kv_tokens = prompt_tokens;
     c->seed_lease = false;
+    c->sent_ns = 0;
     e->shadow_requests++;
     e->shadow_pending_prefill_tokens += prompt_tokens;
     e->shadow_kv_tokens += prompt_tokens;
@@ -183,6 +184,13 @@ void kvr_charge_end(kvr_charge_t *c)
     assert(e->shadow_requests > 0 && e->shadow_kv_tokens >= c->kv_tokens);
     e->shadow_requests--;
     e->shadow_kv_tokens -= c->kv_tokens;
+    /* Ended before a sample showed it: no sample will, so it is no longer sent-since either. */
+    for (uint32_t i = 0; c->sent_ns && i < KVR_ENGINE_SENT_RING; i++)
+        if (e->sent_ns[i] == c->sent_ns) {
+            e->sent_ns[i] = 0;
+            break;
+        }
+    c->sent_ns = 0;
     c->engine = NULL;
     c->kv_tokens = 0;
 }

@@ -23,6 +23,8 @@
 #include "router/policy.h"
 #include "shm_layout/shm_layout.h"
 
+#define KVR_ENGINE_SENT_RING 32
+
 typedef struct kvr_engine_s {
     uint32_t index;
     uint32_t generation;            /* of the index: bumped each time the index is freed */
@@ -51,6 +53,12 @@ typedef struct kvr_engine_s {
     int feed_slot;
     uint64_t feed_generation;
     kvr_shm_slot_cache_t feed_cache;
+    /* ES=1: this router's latest dispatches here, so a decision adds those its feed sample
+     * predates (router/feed.c). A ring: dispatches past KVR_ENGINE_SENT_RING since one sample
+     * are not counted, and the shadow counters still bound eff from below. */
+    uint64_t sent_ns[KVR_ENGINE_SENT_RING];
+    uint32_t sent_tokens[KVR_ENGINE_SENT_RING]; /* uncached prompt tokens of each */
+    uint32_t sent_next;
 
     /* Totals for /metrics. */
     uint64_t dispatched_total;
@@ -125,6 +133,7 @@ typedef struct kvr_charge_s {
     bool prefill_pending;           /* no response byte yet */
     uint64_t kv_tokens;             /* what this request adds to shadow_kv_tokens now */
     bool seed_lease;                /* admitted under a seeding lease: kvr_decide_release returns it */
+    uint64_t sent_ns;               /* its entry in the engine's sent ring (0: none), cleared at the end */
 } kvr_charge_t;
 
 /** Charges a new request of prompt_tokens on e: one in flight, prefill pending, KV held. */

@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/rng.h"
 
 #define FEED_REOPEN_INTERVAL_NS (500 * KVR_NS_PER_MS)
 #define FEED_IDENTITY_INTERVAL_NS (250 * KVR_NS_PER_MS)
@@ -20,6 +21,9 @@
  * prompt, kv tokens + a block) cannot wrap to "idle" on a value near 2^64.
  */
 #define FEED_MAX_TOKENS (1ull << 48)
+/* Other routers' work per unit of this router's, as an EWMA over decisions, capped. */
+#define FEED_MAX_PEER_RATIO 7.0
+#define FEED_PEER_RATIO_WEIGHT 0.05
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
     "fresh", "no_segment", "writer_stale", "slot_missing", "slot_stale", "slot_unhealthy", "slot_busy",
@@ -35,6 +39,8 @@ void kvr_feed_init(kvr_feed_t *feed, bool enabled, const char *name, uint64_t ma
 {
     memset(feed, 0, sizeof *feed);
     feed->enabled = enabled;
+    feed->add_sent = true;
+    feed->spread = true;
     snprintf(feed->name, sizeof feed->name, "%s%s", name[0] == '/' ? "" : "/", name);
     feed->max_age_ns = max_age_ns;
     feed->owner_uid = geteuid();
@@ -167,8 +173,94 @@ static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
     v->utilization = -1.0;
 }
 
+/*
+ * What this router sent to e after the sample of age_ns was taken: the
+ * engine had not seen it yet, so the sample's counts lack it. Routers that
+ * read one sample and add only max(shadow, real) all see the same engine
+ * idle for a whole feed period and pile onto it; adding their own sends
+ * since the sample keeps each router's view of its own burst.
+ */
+static void sent_since(const kvr_engine_t *e, uint64_t now_ns, uint64_t age_ns, kvr_engine_view_t *v)
+{
+    uint64_t sample_ns = age_ns <= now_ns ? now_ns - age_ns : 0;
+    for (uint32_t i = 0; i < KVR_ENGINE_SENT_RING; i++) {
+        if (e->sent_ns[i] == 0 || e->sent_ns[i] < sample_ns || e->sent_ns[i] > now_ns)
+            continue;
+        v->sent_since_requests++;
+        v->sent_since_tokens = sat_add(v->sent_since_tokens, e->sent_tokens[i]);
+    }
+}
+
+uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, uint64_t uncached_tokens)
+{
+    if (!feed->enabled || !feed->add_sent)
+        return 0;
+    uint32_t i = e->sent_next % KVR_ENGINE_SENT_RING;
+    e->sent_ns[i] = now_ns ? now_ns : 1; /* 0 marks an empty entry */
+    e->sent_tokens[i] = uncached_tokens > UINT32_MAX ? UINT32_MAX : (uint32_t)uncached_tokens;
+    e->sent_next = (i + 1) % KVR_ENGINE_SENT_RING;
+    return e->sent_ns[i];
+}
+
+void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
+{
+    if (!feed->enabled)
+        return;
+    size_t others = 0, fresh = 0;
+    uint64_t own_total = 0, real_total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kvr_engine_view_t *v = &views[i];
+        if (!v->feed_fresh)
+            continue;
+        /* Own in flight at the sample: the shadow less what was sent since (finishes only lower it). */
+        uint64_t own = v->shadow_requests > v->sent_since_requests ? v->shadow_requests - v->sent_since_requests : 0;
+        uint64_t real = (uint64_t)v->real_running + v->real_waiting;
+        others += real > own;
+        fresh++;
+        own_total += own;
+        real_total += real;
+    }
+    /*
+     * Routers spread their work: load this router did not send on one engine
+     * alone is a client sending there directly (or a pin), which takes no
+     * pick from the sample and is no reason to doubt this router's own.
+     */
+    bool routers = others >= 2 && others * 2 >= fresh;
+    if (feed->add_sent && real_total > 0) {
+        /*
+         * Others' share of the fleet's work against this router's: each of its
+         * sends since a sample stands for this many more from routers that read
+         * the same sample and chose alike.
+         */
+        double ratio = routers && real_total > own_total
+                           ? (double)(real_total - own_total) / (double)(own_total + 1)
+                           : 0;
+        if (ratio > FEED_MAX_PEER_RATIO)
+            ratio = FEED_MAX_PEER_RATIO;
+        feed->peer_ratio = feed->peer_ratio_known ? feed->peer_ratio + FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio)
+                                                  : ratio;
+        feed->peer_ratio_known = true;
+    }
+    if (!routers || !feed->spread)
+        return;
+    feed->spread_decisions_total++;
+    /* Each other router may take the same pick from the same sample: that many requests are slack. */
+    uint32_t slack = feed->peer_ratio < 1.0 ? 1 : (uint32_t)(feed->peer_ratio + 0.5);
+    for (size_t i = 0; i < n; i++) {
+        views[i].herd_slack = slack;
+        views[i].tie_draw = kvr_splitmix64(&feed->spread_rng);
+    }
+}
+
+/* count x (1 + ratio), rounded to nearest, ratio in [0, FEED_MAX_PEER_RATIO]. */
+static uint32_t scale(uint32_t count, double ratio)
+{
+    double x = (double)count * (1.0 + ratio) + 0.5;
+    return x >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
+
 /* Shadow in-flight counts as running up to max_running (all running when the cap is unknown). */
-static void fill_eff(kvr_engine_view_t *v)
+static void fill_eff(kvr_engine_view_t *v, double peer_ratio)
 {
     uint32_t shadow_running = v->shadow_requests;
     if (v->max_running > 0 && shadow_running > v->max_running)
@@ -186,13 +278,26 @@ static void fill_eff(kvr_engine_view_t *v)
     uint32_t real_requests = v->real_running > UINT32_MAX - v->real_waiting
                                  ? UINT32_MAX
                                  : v->real_running + v->real_waiting;
-    v->eff_running = v->real_running > shadow_running ? v->real_running : shadow_running;
-    v->eff_waiting = v->real_waiting > shadow_waiting ? v->real_waiting : shadow_waiting;
+    /* Sent since the sample: running while the sample's batch has free slots, then waiting. */
+    uint32_t since = scale(v->sent_since_requests, peer_ratio);
+    uint32_t free_slots = v->max_running > v->real_running ? v->max_running - v->real_running : 0;
+    uint32_t since_running = v->max_running == 0 ? since : since < free_slots ? since : free_slots;
+    uint32_t real_running = v->real_running + since_running; /* both below 2^32 - 33 or saturated below */
+    uint32_t real_waiting = v->real_waiting > UINT32_MAX - (since - since_running) ? UINT32_MAX
+                                                                               : v->real_waiting + (since - since_running);
+    if (v->real_running > UINT32_MAX - since_running)
+        real_running = UINT32_MAX;
+    real_requests = real_requests > UINT32_MAX - since ? UINT32_MAX : real_requests + since;
+    uint64_t since_tokens = v->sent_since_requests ? v->sent_since_tokens / v->sent_since_requests * since : 0;
+    uint64_t real_pending = sat_add(v->real_pending_prefill_tokens, since_tokens);
+    uint64_t real_kv = sat_add(v->real_kv_tokens, since_tokens);
+    v->eff_running = real_running > shadow_running ? real_running : shadow_running;
+    v->eff_waiting = real_waiting > shadow_waiting ? real_waiting : shadow_waiting;
     v->eff_requests = real_requests > v->shadow_requests ? real_requests : v->shadow_requests;
-    v->eff_pending_prefill_tokens = v->real_pending_prefill_tokens > v->shadow_pending_prefill_tokens
-                                        ? v->real_pending_prefill_tokens
+    v->eff_pending_prefill_tokens = real_pending > v->shadow_pending_prefill_tokens
+                                        ? real_pending
                                         : v->shadow_pending_prefill_tokens;
-    v->eff_kv_tokens = v->real_kv_tokens > v->shadow_kv_tokens ? v->real_kv_tokens : v->shadow_kv_tokens;
+    v->eff_kv_tokens = real_kv > v->shadow_kv_tokens ? real_kv : v->shadow_kv_tokens;
 }
 
 /* On a state other than no_segment/writer_stale/slot_missing/slot_busy, *st points at the slot's copy. */
@@ -246,7 +351,7 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
 {
     fill_shadow(e, view);
     if (!feed->enabled) {
-        fill_eff(view);
+        fill_eff(view, feed->peer_ratio);
         return KVR_FEED_NO_SEGMENT; /* ES=0: shadow by design, not a fallback */
     }
     const kvr_engine_state_t *st = NULL;
@@ -269,9 +374,11 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         view->kv_capacity_tokens = tokens(st->kv_tokens_capacity);
         view->kv_usage = fraction(st->kv_usage);
         view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization) : -1.0;
+        if (feed->add_sent)
+            sent_since(e, now_ns, age_ns == UINT64_MAX ? 0 : age_ns, view);
     }
     if (count)
         feed->fallbacks_total[state]++;
-    fill_eff(view);
+    fill_eff(view, feed->peer_ratio);
     return state;
 }

@@ -4,8 +4,9 @@
 
 /*
  * The feed reader (ES=1): the router's read-only view of the statefeed
- * segment. Per decision it yields, for each engine, eff = max(shadow, real)
- * from a fresh slot, else shadow alone, and counts why it fell back. With
+ * segment. Per decision it yields, for each engine, eff = max(shadow, real +
+ * what this router sent since the slot's sample) from a fresh slot, else
+ * shadow alone, and counts why it fell back. With
  * ES=0 nothing here touches the segment: the only difference between the
  * ablation arms is this one flag.
  */
@@ -33,6 +34,12 @@ typedef enum {
 
 typedef struct kvr_feed_s {
     bool enabled;             /* ES=1 */
+    bool add_sent;            /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
+    double peer_ratio;        /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
+    bool peer_ratio_known;    /* the first observation sets it */
+    bool spread;              /* set herd_slack / tie_draw when other routers' load shows */
+    uint64_t spread_rng;      /* this router's draws for tie_draw */
+    uint64_t spread_decisions_total; /* decisions made with herd_slack > 0 */
     char name[256];
     uint64_t max_age_ns;
 
@@ -70,6 +77,22 @@ void kvr_feed_refresh(kvr_feed_t *feed, uint64_t now_ns);
  */
 kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, bool count,
                                kvr_engine_view_t *view);
+/**
+ * Notes that this router dispatched a request with uncached_tokens still to
+ * prefill to e at now_ns: until a feed sample taken after now_ns shows it,
+ * the views add it to the sample's counts (add_sent). Returns the entry's
+ * time for the charge (kvr_charge_end clears it), 0 when nothing was noted.
+ */
+uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, uint64_t uncached_tokens);
+/**
+ * After the views of one decision: when the fresh samples show more in
+ * flight than this router had there at sample time on at least two engines
+ * and half of them (other routers route from the same sample; a client
+ * sending to one engine directly is not one), it updates peer_ratio and
+ * gives every view herd_slack = the others' share of the work rounded, at
+ * least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
+ */
+void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n);
 /** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */
 const char *kvr_feed_state_name(kvr_feed_state_t state);
 

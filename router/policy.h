@@ -37,6 +37,22 @@ typedef struct kvr_engine_view_s {
     uint64_t real_pending_prefill_tokens;
     uint64_t real_kv_tokens;
     uint64_t max_prefill_remaining;
+    /* This router's dispatches here after the sample was taken (the sample lacks them); 0 unless
+     * feed_fresh and the sent-since correction is on. */
+    uint32_t sent_since_requests;
+    uint64_t sent_since_tokens;   /* their uncached prompt tokens */
+    /*
+     * Herding guard. When the feed shows load this router did not send
+     * (other routers read the same sample and pick the same argmin), a pick
+     * whose score is within herd_slack requests' worth of the best is as
+     * good as the best, and among those the lowest tie_draw wins: a seeded
+     * draw of this router's, different per router. herd_slack is the other
+     * routers' share of the fleet's work per unit of this router's: each of
+     * them may be taking the same pick from the same sample. herd_slack 0: off (ES=0,
+     * no other router seen, or --es-spread 0), the plain argmin.
+     */
+    uint32_t herd_slack;
+    uint64_t tie_draw;
 
     /* Capacities; 0 = unknown. caps_complete: every DP rank reported max_running > 0. */
     uint32_t max_running;
@@ -47,8 +63,8 @@ typedef struct kvr_engine_view_s {
     double utilization;         /* 0..1 where the engine reports it; < 0 unknown */
 
     /*
-     * Effective values: max(shadow, real) per quantity when feed_fresh, else
-     * shadow. eff_running/eff_waiting split shadow in-flight as running up to
+     * Effective values: max(shadow, real + sent since the sample) per
+     * quantity when feed_fresh, else shadow. eff_running/eff_waiting split shadow in-flight as running up to
      * max_running (all running when the cap is unknown).
      */
     uint32_t eff_running;
@@ -114,6 +130,9 @@ typedef struct kvr_policy_config_s {
     double ttft_others_weight;  /* 0.5: seconds of others' delay per second of own TTFT */
     double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
     uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
+    /* llmd: sticky to the cache-warm engine until its queued prefill exceeds rate x penalty */
+    double llmd_prefill_tokens_per_s; /* 10000 */
+    uint64_t llmd_ttft_penalty_ns;    /* 1 s */
 } kvr_policy_config_t;
 
 /** One answer's first byte as the router saw it, for policies that learn engine speed. */

@@ -439,7 +439,7 @@ int main(int argc, char **argv)
         kvr_fleet_router_setup_t setup = {
             .engine_urls = url_list, .n_engines = o.fleet.n_engines, .shm_name = shm_name,
             .decision_log = log_path, .es = o.es, .policy = o.policy, .seed_set = true, .seed = o.fleet.seed,
-            .admission_order = (kvr_admission_order_t)o.admission_order,
+            .admission_order = (kvr_admission_order_t)o.admission_order, .router_index = (uint32_t)k,
         };
         if (kvr_fleet_router_create(&routers[k], o.router_argc, o.router_argv, &setup, err, sizeof err) < 0) {
             fprintf(stderr, "kvroute-fleetsim: %s\n", err);

@@ -10,16 +10,28 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/config.h"
 #include "router/decide.h"
+#include "router/share.h"
+
+/* kvroute writes its heartbeat on a one-second timer; here, at the first event a second after. */
+#define SHARE_TICK_NS KVR_NS_PER_SEC
 
 struct kvr_fleet_router_s {
     kvr_decider_t decider;
     FILE *decision_log;
+    /* --share NAME: the dispatch segment of this run, opened at the first event (virtual time). */
+    char share_name[256];
+    char share_label[32];
+    uint64_t share_max_age_ns;
+    bool share_started;
+    uint64_t share_next_tick_ns;
+    kvr_share_t share;
 };
 
 typedef struct route_state_s {
@@ -83,9 +95,18 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
         goto fail_cfg;
 
     kvr_fleet_router_t *r = kvr_xcalloc(1, sizeof *r);
+    if (cfg.share_name[0]) {
+        /* One segment per run, named for the process: two runs never share by accident. */
+        snprintf(r->share_name, sizeof r->share_name, "/kvr-fleetsim-%ld-share-%.200s", (long)getpid(),
+                 cfg.share_name[0] == '/' ? cfg.share_name + 1 : cfg.share_name);
+        snprintf(r->share_label, sizeof r->share_label, "fleetsim-r%u", setup->router_index);
+        r->share_max_age_ns = cfg.share_max_age_ms * KVR_NS_PER_MS;
+    }
     kvr_decide_config_t dcfg;
     kvr_router_config_decide(&cfg, &dcfg);
     dcfg.admission_order = setup->admission_order;
+    /* As kvroute draws apart per process: per router, and the same on every run of one seed. */
+    dcfg.spread_seed = cfg.policy_config.seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)setup->router_index + 1));
     if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
         snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);
@@ -121,13 +142,48 @@ void kvr_fleet_router_destroy(kvr_fleet_router_t *r)
         return;
     if (r->decision_log && fclose(r->decision_log) != 0)
         KVR_WARN("fleetsim_decision_log_write_failed");
+    if (r->share_started) {
+        r->decider.share = NULL;
+        kvr_share_close(&r->share);
+        kvr_dsp_unlink(r->share_name); /* the first router to leave removes the name; the rest find it gone */
+    }
     kvr_decide_close(&r->decider);
     free(r);
+}
+
+/*
+ * kvroute's --share as the real process runs it: the segment opened at start,
+ * a dispatch published at once (kvr_decide_route), releases published at the
+ * end of the loop turn that saw them (here: at the router's next event, with
+ * that event's time), a heartbeat and ring read every second.
+ */
+static void share_turn(kvr_fleet_router_t *r, uint64_t now_ns)
+{
+    if (!r->share_name[0])
+        return;
+    if (!r->share_started) {
+        r->share_started = true;
+        if (kvr_share_init(&r->share, r->share_name, r->share_label, r->share_max_age_ns,
+                           r->decider.engines.max_engines, now_ns) < 0) {
+            KVR_ERROR("fleetsim_share_init_failed name=%s", r->share_name);
+            r->share_name[0] = '\0';
+            r->share_started = false;
+            return;
+        }
+        r->decider.share = &r->share;
+        r->share_next_tick_ns = now_ns;
+    }
+    if (now_ns >= r->share_next_tick_ns) {
+        kvr_decide_share_tick(&r->decider, now_ns);
+        r->share_next_tick_ns = now_ns + SHARE_TICK_NS;
+    }
+    kvr_share_publish(&r->share, &r->decider.engines, now_ns);
 }
 
 void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route)
 {
     route_state_t *st = kvr_xcalloc(1, sizeof *st);
+    share_turn(r, req->now_ns);
     kvr_decide_route(&r->decider, req, NULL, 0, &st->charge, &st->result);
     st->decider = &r->decider;
     st->req.prompt_tokens = req->prompt_tokens;
@@ -166,6 +222,7 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
         return;
     /* As the proxy's one end of a request: charge and lease, then the log line. */
     kvr_decide_release(&r->decider, &st->charge);
+    share_turn(r, now_ns);
     /* attempt counts dispatches, as the proxy's: a refusal before any is attempt 0. */
     if (r->decision_log && (st->result.engine || st->result.status))
         kvr_decide_log(&r->decider, r->decision_log, request_id, session_id, &st->result, status,

@@ -32,6 +32,7 @@ typedef struct kvr_fleet_router_setup_s {
     bool seed_set;
     uint64_t seed;             /* the policies' seed when seed_set */
     kvr_admission_order_t admission_order; /* after: kvroute's; before: the peer gateway's, for comparison */
+    uint32_t router_index;     /* k of M: each router's own draws among near-equal picks */
 } kvr_fleet_router_setup_t;
 
 /**

@@ -62,6 +62,11 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, ttft_output_tokens, "ttft-output-tokens", "N", "128", 1, 1000000,
                     "ttft: output tokens of the requests on an engine, assumed until their max_tokens are seen "
                     "(how fast a full batch frees a slot)"),
+    KVR_OPT_ROW_DOUBLE(T, llmd_prefill_tokens_per_s, "llmd-prefill-tokens-per-s", "X", "10000", 1, 1e9,
+                       "llmd: an engine's peak prefill throughput"),
+    KVR_OPT_ROW_MS(T, llmd_ttft_penalty_ns, "llmd-ttft-penalty-ms", "1000", 0, 3600000,
+                   "llmd: TTFT a request may wait behind the cache-warm engine's queued prefill before it is "
+                   "routed on token load instead (saturated: queued prefill > throughput x penalty)"),
 };
 
 #undef T

@@ -47,7 +47,12 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         if (logit[v] > hi)
             hi = logit[v];
     }
-    if (st->config.temperature > 0 && hi > lo) {
+    if (st->config.temperature <= 0) {
+        /* One request more on the best: its own prompt's blocks of decode KV. */
+        const uint64_t tpb = KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+        double own = req->prompt_tokens ? (double)((req->prompt_tokens + tpb - 1) / tpb) : (double)req->n_blocks;
+        pick = kvr__policy_spread(views, n, logit, pick, own);
+    } else if (hi > lo) {
         double total = 0;
         for (size_t v = 0; v < n; v++) {
             logit[v] = exp(-((logit[v] - lo) / (hi - lo)) / st->config.temperature);

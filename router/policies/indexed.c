@@ -13,6 +13,17 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
     for (size_t v = 0; v < n; v++)
         if (views[v].eff_requests < least)
             least = views[v].eff_requests;
+    if (views[0].herd_slack > 0) {
+        /* Other routers read the same sample: any engine within the slack, by this router's draw. */
+        uint64_t within = (uint64_t)least + views[0].herd_slack;
+        size_t pick = n;
+        for (size_t v = 0; v < n; v++)
+            if (views[v].eff_requests <= within && (pick == n || views[v].tie_draw < views[pick].tie_draw))
+                pick = v;
+        if (cursor)
+            *cursor = views[pick].index;
+        return pick;
+    }
     if (!cursor) {
         for (size_t v = 0; v < n; v++)
             if (views[v].eff_requests == least)
@@ -51,7 +62,33 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
             best_score = s;
         }
     }
-    return best;
+    if (views[best].herd_slack == 0)
+        return best;
+    /* One more request in the best's batch: its prefill load times one more running. */
+    double per_request = (double)views[best].eff_pending_prefill_tokens +
+                         (double)kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[best] : 0);
+    double within = best_score + (double)views[best].herd_slack * per_request;
+    size_t pick = best;
+    for (size_t v = 0; v < n; v++) {
+        double s = kvr__policy_lmetric_score(&views[v],
+                                             kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        if (s <= within && views[v].tie_draw < views[pick].tie_draw)
+            pick = v;
+    }
+    return pick;
+}
+
+size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score, size_t best,
+                          double per_request)
+{
+    if (views[best].herd_slack == 0 || !(per_request >= 0))
+        return best;
+    double within = score[best] + (double)views[best].herd_slack * per_request;
+    size_t pick = best;
+    for (size_t v = 0; v < n; v++)
+        if (score[v] <= within && views[v].tie_draw < views[pick].tie_draw)
+            pick = v;
+    return pick;
 }
 
 int kvr__indexed_create(const kvr_policy_config_t *config, size_t size, kvr__indexed_t **out)

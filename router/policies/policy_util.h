@@ -26,6 +26,8 @@ extern const kvr_policy_ops_t kvr__policy_affinity;
 extern const kvr_policy_ops_t kvr__policy_cache_aware;
 extern const kvr_policy_ops_t kvr__policy_cost;
 extern const kvr_policy_ops_t kvr__policy_ttft;
+extern const kvr_policy_ops_t kvr__policy_llmd;
+extern const kvr_policy_ops_t kvr__policy_lmetric_paper;
 
 /** Prompt tokens the engine must still prefill given its matched blocks. */
 static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req, uint32_t match_blocks)
@@ -52,6 +54,14 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
 /** The view with the lowest LMetric given per-view matches (NULL = none); ties → fewer requests, then first. */
 size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
                                  size_t n, const uint32_t *match_blocks);
+
+/**
+ * The herding guard (router/policy.h herd_slack): best, or the view with
+ * the lowest tie_draw among those scoring within herd_slack × per_request
+ * of score[best] (lower is better). best itself when herd_slack is 0.
+ */
+size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score, size_t best,
+                          double per_request);
 
 /** State shared by the policies that consult the prefix index. */
 typedef struct kvr__indexed_s {

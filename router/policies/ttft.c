@@ -20,6 +20,12 @@
  * and real: what engines report, the uncached tokens still to prefill) and
  * the last feed sample's pending plus the uncached tokens this router sent
  * since, less the learned rate's drain over the time since the sample.
+ * Without a fresh sample (ES=0) it is the larger of eff pending and the
+ * uncached tokens this router sent there, drained at the learned rate: the
+ * shadow releases a request's prefill at the response head, which an
+ * engine sends on accepting it, so eff pending alone shows every engine
+ * empty one round trip after a send and a group of long prompts arriving
+ * together is priced as if nothing were queued ahead.
  * Own uncached prefill is the prompt minus the prefix match, the match
  * counted at the engine's retention: the share of what the prefix index
  * attributes to the engine that fits in its KV capacity, 1 when it all
@@ -88,6 +94,8 @@ typedef struct {
     uint64_t sample_pending;    /* its real pending prefill */
     uint64_t sent_since;        /* uncached tokens this router sent since that sample */
     double output_tokens;       /* EWMA of max_tokens dispatched here */
+    double backlog;             /* uncached tokens this router sent, less the learned drain, at backlog_ns */
+    uint64_t backlog_ns;
 } engine_model_t;
 
 typedef struct {
@@ -230,10 +238,29 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
  * otherwise invisible, and a spike of arrivals would all go to the same
  * engine.
  */
+static double backlog_at(const engine_model_t *m, double rate, uint64_t now_ns)
+{
+    if (now_ns <= m->backlog_ns)
+        return m->backlog;
+    double left = m->backlog - rate * (double)(now_ns - m->backlog_ns) / 1e9;
+    return left > 0 ? left : 0;
+}
+
 static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, double rate, uint64_t now_ns)
 {
     double eff = (double)v->eff_pending_prefill_tokens;
-    if (!v->feed_fresh || !m->has_sample || now_ns < m->sample_ns)
+    if (!v->feed_fresh) {
+        /*
+         * No sample (ES=0, or a stale feed): the shadow's pending prefill is
+         * released at the response head, sent when the engine accepts the
+         * request, before any prefill, so it shows nothing queued one round
+         * trip after each send. What this router sent, drained at the learned
+         * rate, is the queue it knows of.
+         */
+        double own = backlog_at(m, rate, now_ns);
+        return own > eff ? own : eff;
+    }
+    if (!m->has_sample || now_ns < m->sample_ns)
         return eff;
     double drained = rate * (double)(now_ns - m->sample_ns) / 1e9;
     double since = (double)m->sample_pending + (double)m->sent_since - drained;
@@ -300,6 +327,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             score = HUGE_VAL;
         }
         t->uncached[v] = own;
+        st->score[v] = score;
         if (v == 0 || score < best_score ||
             (score == best_score && (view->eff_requests < views[best].eff_requests ||
                                      (view->eff_requests == views[best].eff_requests &&
@@ -308,6 +336,10 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             best_score = score;
         }
     }
+    /* One request more ahead on the best: its own prefill. */
+    double best_rate = views[best].index < KVR_MAX_ENGINES ? model_of(t, views[best].index)->prefill_rate
+                                                          : cfg->ttft_prefill_tokens_per_s;
+    best = kvr__policy_spread(views, n, st->score, best, t->uncached[best] / best_rate);
     out->view = (int)best;
     out->reason = "ttft";
     out->prefix_match_blocks = st->match[best];
@@ -333,6 +365,10 @@ static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32
         m->output_tokens = (1 - a) * m->output_tokens + a * (double)req->max_tokens;
     }
     m->sent_since = m->sent_since + sent < m->sent_since ? UINT64_MAX : m->sent_since + sent;
+    double left = backlog_at(m, m->prefill_rate, req->now_ns) + (double)sent;
+    m->backlog = left < MAX_TOKENS ? left : MAX_TOKENS;
+    if (req->now_ns > m->backlog_ns)
+        m->backlog_ns = req->now_ns;
     t->last_req = NULL;
 }
 

@@ -560,3 +560,46 @@ Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_pee
     cr_assert_gt(peer_finished[1], 20, "after routing the peer serves (%.0f)", peer_finished[1]);
     scratch_remove(&s);
 }
+
+Test(fleetsim, share_makes_the_routers_see_each_others_charge, .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], a[256], b[256], log[256], dlog[256], dlog0[300];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "a.jsonl", a, sizeof(a));
+    scratch_path(&s, "b.jsonl", b, sizeof(b));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    scratch_path(&s, "d.jsonl", dlog, sizeof(dlog));
+    write_sessions(trace, 60, 3, 2, 6, 40, 1500, 48);
+    const char *plain[] = {"--trace", trace, "--engines", "4", "--routers", "3", "--policy", "load_only", "--es", "0",
+                           "--out", a, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, plain), 0, "exit status (see %s)", log);
+    const char *shared[] = {"--trace", trace, "--engines", "4", "--routers", "3", "--policy", "load_only", "--es", "0",
+                            "--router-args", "--share herd", "--out", b, "--decision-log", dlog, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, shared), 0, "exit status (see %s)", log);
+    char *ta = slurp(a), *tb = slurp(b);
+    cr_assert_gt(strlen(ta), 1000);
+    cr_expect_str_neq(ta, tb, "--share changed nothing");
+    free(ta);
+    free(tb);
+    /* Router 0's shadow counts the others' in-flight requests: more than it has sent on its own. */
+    scratch_path(&s, "d-r0.jsonl", dlog0, sizeof(dlog0)); /* FILE-r<k> before the extension */
+    bool peer_seen = false;
+    FILE *f = fopen(dlog0, "r");
+    cr_assert_not_null(f, "%s", dlog0);
+    char line[4096];
+    while (!peer_seen && fgets(line, sizeof line, f)) {
+        cJSON *o = cJSON_Parse(line);
+        cr_assert_not_null(o);
+        peer_seen = num(o, "shadow_requests") >= 2;
+        cJSON_Delete(o);
+    }
+    fclose(f);
+    cr_expect(peer_seen, "no decision saw another router's charge");
+    /* The run's dispatch segment is gone with it. */
+    char seg[128];
+    snprintf(seg, sizeof seg, "/dev/shm/kvr-fleetsim-%ld-share-herd", (long)last_pid);
+    cr_expect_neq(access(seg, F_OK), 0, "%s left behind", seg);
+    scratch_remove(&s);
+}

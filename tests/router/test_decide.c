@@ -349,6 +349,9 @@ Test(decide, seeding_lease_is_granted_once_and_released)
     cfg.es = true;
     cfg.placement = KVR_PLACEMENT_ONESHOT;
     cfg.admission = KVR_ADMISSION_ENFORCE;
+    /* The samples below show load no router sent; the herding guard would read it as other routers'. */
+    cfg.es_max_only = true;
+    cfg.es_no_spread = true;
     start(&cfg, 2);
     uint64_t now = T0;
     publish("sim-0", 0, 0, 0, now, now);
@@ -610,4 +613,118 @@ Test(decide, admission_before_routing_rejects_on_a_full_owner_while_after_routin
         kvr_decide_close(&d);
         d_open = false;
     }
+}
+
+/*
+ * Four routers, each with one request on each of sim-1..3 (sim-0 was away),
+ * read one sample: sim-0 idle, the others at 4. A group of eight arrives in
+ * one millisecond, two per router: the level is (12 + 8) / 4 = 5 each.
+ */
+#define HERD_ROUTERS 4
+static size_t herd_onto_idle(bool guard, uint64_t seed)
+{
+    kvr_decide_config_t cfg;
+    config(&cfg, "load_only");
+    cfg.es = true;
+    cfg.es_max_only = !guard;
+    cfg.es_no_spread = !guard;
+    cfg.spread_seed = seed * HERD_ROUTERS;
+    start(&cfg, 4);
+    kvr_decider_t others[HERD_ROUTERS - 1];
+    kvr_decider_t *r[HERD_ROUTERS] = {&d};
+    for (int k = 1; k < HERD_ROUTERS; k++) {
+        cfg.spread_seed = seed * HERD_ROUTERS + (uint64_t)k;
+        cr_assert_eq(kvr_decide_init(&others[k - 1], &cfg), 0);
+        r[k] = &others[k - 1];
+        for (size_t i = 0; i < 4; i++) {
+            char id[64];
+            snprintf(id, sizeof id, "sim-%zu", i);
+            kvr_engine_t *e;
+            cr_assert_eq(kvr_decide_add_engine(r[k], id, &e), 0);
+        }
+    }
+    cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
+    writer_open = true;
+    uint64_t now = T0;
+    kvr_charge_t held[3 * HERD_ROUTERS] = {0};
+    uint32_t not0[1] = {0};
+    for (int i = 0; i < 3 * HERD_ROUTERS; i++) {
+        kvr_route_request_t req = request(NULL, 1000, now);
+        kvr_decide_result_t res;
+        kvr_decide_route(r[i % HERD_ROUTERS], &req, not0, 1, &held[i], &res);
+        cr_assert_not_null(res.engine);
+    }
+    now += 10 * KVR_NS_PER_MS;
+    publish("sim-0", 0, 0, 0, now, now);
+    for (int i = 1; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "sim-%d", i);
+        publish(id, HERD_ROUTERS, 0, 0, now, now);
+    }
+    now += KVR_NS_PER_MS;
+    kvr_charge_t c[2 * HERD_ROUTERS] = {0};
+    size_t on_idle = 0;
+    for (int i = 0; i < 2 * HERD_ROUTERS; i++) {
+        kvr_route_request_t req = request(NULL, 1000, now);
+        kvr_decide_result_t res;
+        kvr_decide_route(r[i % HERD_ROUTERS], &req, NULL, 0, &c[i], &res);
+        cr_assert_not_null(res.engine);
+        on_idle += res.engine->index == 0;
+    }
+    for (int i = 0; i < 2 * HERD_ROUTERS; i++)
+        kvr_decide_release(r[i % HERD_ROUTERS], &c[i]);
+    for (int i = 0; i < 3 * HERD_ROUTERS; i++)
+        kvr_decide_release(r[i % HERD_ROUTERS], &held[i]);
+    for (int k = 1; k < HERD_ROUTERS; k++)
+        kvr_decide_close(r[k]);
+    expect_all_zero();
+    teardown();
+    return on_idle;
+}
+
+Test(decide, routers_reading_one_sample_do_not_pile_onto_its_idle_engine)
+{
+    /* The draws differ per router and seed: over 20 seeds, sim-0 takes about its level, not all. */
+    size_t total = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        setup();
+        size_t on_idle = herd_onto_idle(true, seed);
+        cr_expect_geq(on_idle, 1, "seed %llu: %zu on sim-0", (unsigned long long)seed, on_idle);
+        total += on_idle;
+    }
+    cr_expect_leq(total, 20 * 6, "%zu on sim-0 over 20 groups of 8 (level 5)", total);
+}
+
+Test(decide, without_the_guard_every_router_fills_the_idle_engine)
+{
+    /* Each router alone sees sim-0 below the others' 4 for both its picks: all eight land there. */
+    size_t old = herd_onto_idle(false, 1);
+    cr_expect_eq(old, 2 * HERD_ROUTERS, "the ablation arm keeps max(shadow, real): %zu", old);
+}
+
+Test(decide, one_router_alone_sees_no_others_and_no_spread)
+{
+    kvr_decide_config_t cfg;
+    config(&cfg, "load_only");
+    cfg.es = true;
+    start(&cfg, 2);
+    cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
+    writer_open = true;
+    uint64_t now = T0;
+    publish("sim-0", 0, 0, 0, now, now);
+    publish("sim-1", 0, 0, 0, now, now);
+    kvr_charge_t c[3] = {0};
+    kvr_decide_result_t res;
+    for (int i = 0; i < 3; i++) {
+        kvr_route_request_t req = request(NULL, 1000, now + KVR_NS_PER_MS);
+        kvr_decide_route(&d, &req, NULL, 0, &c[i], &res);
+        cr_assert_not_null(res.engine);
+        cr_expect_eq(res.view.herd_slack, 0);
+    }
+    /* Its own sends since the sample count once, as its shadow does. */
+    cr_expect_eq(res.view.sent_since_requests, 1);
+    cr_expect_eq(res.view.eff_requests, 1);
+    for (int i = 0; i < 3; i++)
+        kvr_decide_release(&d, &c[i]);
+    expect_all_zero();
 }

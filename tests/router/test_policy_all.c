@@ -25,6 +25,8 @@ ParameterizedTestParameters(policy_all, contract)
         {"affinity", false, true},     {"cache_aware", false, false}, {"cache_aware", false, true},
         {"cache_aware", true, false},  {"cache_aware", true, true}, {"cost", false, false},
         {"cost", false, true},         {"ttft", false, false},      {"ttft", false, true},
+        {"llmd", false, false},        {"llmd", false, true},       {"lmetric_paper", false, false},
+        {"lmetric_paper", false, true},
     };
     return cr_make_param_array(all_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -32,7 +34,8 @@ ParameterizedTestParameters(policy_all, contract)
 static const char *const labels[] = {
     "round_robin", "random", "power_of_two", "least_load", "lmetric", "cache_hit", "cache_miss",
     "overload_fallback", "balance_shortest_queue", "provisional_owner", "existing_owner",
-    "owner_pressure_spill", "no_safe_spill_hold", "cost", "ttft",
+    "owner_pressure_spill", "no_safe_spill_hold", "cost", "ttft", "cache_warm", "token_load",
+    "saturated_token_load", "lmetric_paper",
 };
 
 static bool known_label(const char *reason)

@@ -517,3 +517,28 @@ Test(policy_ttft, dispatch_without_pick, .init = setup, .fini = teardown, .timeo
     cr_expect_eq(d.view, 1, "the turns recorded by dispatch alone count as cached");
     cr_expect_eq(d.prefix_match_blocks, 40);
 }
+
+Test(policy_ttft, without_a_feed_the_prefill_this_router_sent_stays_queued, .init = setup, .fini = teardown,
+     .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /*
+     * ES=0: a long cold prompt went to engine 0 and its response head came
+     * back, so the shadow shows it running with nothing pending; engine 1
+     * runs two decodes. The next cold prompt, 1 ms later, must see the
+     * first one's prefill still ahead of it on engine 0.
+     */
+    kvr_engine_view_t v[2] = {fx_view(0, 0), fx_view(1, 2)};
+    kvr_route_request_t *req = fx_request(&rq, 16 * PROMPT, 50, 0, 50, 10 * S);
+    req->prompt_tokens = 12000;
+    kvr_route_decision_t d = {.view = -1};
+    ops->pick(st, req, v, 2, &d);
+    cr_assert_eq(d.view, 0, "idle engine first");
+    ops->on_dispatch(st, req, 0);
+    v[0] = fx_view(0, 1);
+    req = fx_request(&rq, 16 * PROMPT, 51, 0, 51, 10 * S + MS);
+    req->prompt_tokens = 12000;
+    d = (kvr_route_decision_t){.view = -1};
+    ops->pick(st, req, v, 2, &d);
+    cr_expect_eq(d.view, 1, "12000 tokens are still queued on engine 0");
+}

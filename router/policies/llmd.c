@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * llmd: llm-d's default rule, sticky until saturated. The cache-warm
+ * engine is the one holding the longest prefix of the request (fewer
+ * eff_requests among equal matches, then the first view); the request
+ * stays there while its queued prefill (eff_pending_prefill_tokens) is at
+ * most llmd-prefill-tokens-per-s × llmd-ttft-penalty-ms, the TTFT the
+ * cache hit may cost. Past that, or with no engine holding any prefix,
+ * it goes on token load: fewest queued prefill tokens plus this request's
+ * own uncached tokens on that engine, ties to fewer eff_requests.
+ */
+#include "router/policies/policy_util.h"
+
+static int llmd_create(const kvr_policy_config_t *config, void **state)
+{
+    kvr__indexed_t *st;
+    int rc = kvr__indexed_create(config, sizeof(*st), &st);
+    if (rc < 0)
+        return rc;
+    *state = st;
+    return 0;
+}
+
+static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                      size_t n, kvr_route_decision_t *out)
+{
+    kvr__indexed_t *st = state;
+    const kvr_policy_config_t *cfg = &st->config;
+    uint32_t longest = kvr__indexed_match(st, req, views, n);
+    out->flags = 0;
+    if (longest > 0) {
+        size_t warm = n;
+        for (size_t v = 0; v < n; v++)
+            if (st->match[v] == longest &&
+                (warm == n || views[v].eff_requests < views[warm].eff_requests))
+                warm = v;
+        double budget = cfg->llmd_prefill_tokens_per_s * (double)cfg->llmd_ttft_penalty_ns / 1e9;
+        if ((double)views[warm].eff_pending_prefill_tokens <= budget) {
+            out->view = (int)warm;
+            out->reason = "cache_warm";
+            out->prefix_match_blocks = longest;
+            return;
+        }
+    }
+    size_t best = 0;
+    for (size_t v = 0; v < n; v++) {
+        st->score[v] = (double)views[v].eff_pending_prefill_tokens +
+                       (double)kvr__policy_uncached_tokens(req, st->match[v]);
+        if (v > 0 &&
+            (st->score[v] < st->score[best] ||
+             (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
+            best = v;
+    }
+    best = kvr__policy_spread(views, n, st->score, best,
+                              (double)kvr__policy_uncached_tokens(req, st->match[best]));
+    out->view = (int)best;
+    out->reason = longest > 0 ? "saturated_token_load" : "token_load";
+    out->prefix_match_blocks = st->match[best];
+}
+
+const kvr_policy_ops_t kvr__policy_llmd = {
+    .name = "llmd",
+    .create = llmd_create,
+    .destroy = kvr__indexed_destroy,
+    .pick = llmd_pick,
+    .on_dispatch = kvr__indexed_on_dispatch,
+    .on_engine_removed = kvr__indexed_on_engine_removed,
+};
