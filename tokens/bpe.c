@@ -11,17 +11,19 @@
 #include "common/xmalloc.h"
 #include "tokens/internal.h"
 
-/* GPT-2's bytes_to_unicode: printable bytes map to themselves, the other 68 to U+0100 on. */
+/*
+ * GPT-2's bytes_to_unicode: printable bytes map to themselves; the other 68
+ * (0x00-0x20, 0x7f-0xa0, 0xad) to U+0100 on, in byte order.
+ */
 uint32_t kvr__tok_byte_char(uint8_t b)
 {
-    if ((b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || b >= 0xae)
-        return b;
-    uint32_t n = 0;
-    for (uint32_t c = 0; c < b; c++) {
-        if (!((c >= 0x21 && c <= 0x7e) || (c >= 0xa1 && c <= 0xac) || c >= 0xae))
-            n++;
-    }
-    return 0x100 + n;
+    if (b <= 0x20)
+        return 0x100 + b;
+    if (b >= 0x7f && b <= 0xa0)
+        return 0x100 + 33 + (uint32_t)(b - 0x7f);
+    if (b == 0xad)
+        return 0x100 + 67;
+    return b;
 }
 
 static int char_byte(uint32_t cp)
@@ -30,15 +32,12 @@ static int char_byte(uint32_t cp)
         return (int)cp;
     if (cp < 0x100 || cp >= 0x100 + 68)
         return -1;
-    uint32_t n = 0;
-    for (uint32_t c = 0; c < 256; c++) {
-        if (!((c >= 0x21 && c <= 0x7e) || (c >= 0xa1 && c <= 0xac) || c >= 0xae)) {
-            if (n == cp - 0x100)
-                return (int)c;
-            n++;
-        }
-    }
-    return -1;
+    uint32_t k = cp - 0x100;
+    if (k < 33)
+        return (int)k;
+    if (k < 67)
+        return (int)(0x7f + k - 33);
+    return 0xad;
 }
 
 int kvr__tok_byte_level_decode(const char *s, size_t len, char *out, size_t *out_len)
