@@ -37,6 +37,8 @@ void kvr__tok_strmap_close(kvr__tok_strmap_t *m);
 /** Index of KEY, inserted if absent (*inserted tells); -ENOMEM or -E2BIG. */
 int kvr__tok_strmap_intern(kvr__tok_strmap_t *m, const char *key, size_t len, uint32_t *index,
                            bool *inserted);
+/** Room for N keys without growing (a hint: 0 or -ENOMEM). */
+int kvr__tok_strmap_reserve(kvr__tok_strmap_t *m, size_t n);
 /** Index of KEY or -1. */
 int64_t kvr__tok_strmap_find(const kvr__tok_strmap_t *m, const char *key, size_t len);
 const char *kvr__tok_strmap_key(const kvr__tok_strmap_t *m, uint32_t index, size_t *len);
@@ -58,6 +60,8 @@ void kvr__tok_pairmap_close(kvr__tok_pairmap_t *m);
 /** Sets the pair, overwriting an earlier rank (a later merge line wins, as the reference). */
 int kvr__tok_pairmap_put(kvr__tok_pairmap_t *m, uint32_t left, uint32_t right, uint32_t rank,
                          uint32_t merged);
+/** Room for N pairs without growing. */
+int kvr__tok_pairmap_reserve(kvr__tok_pairmap_t *m, size_t n);
 const kvr__tok_pair_t *kvr__tok_pairmap_get(const kvr__tok_pairmap_t *m, uint32_t left,
                                             uint32_t right);
 

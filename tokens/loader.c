@@ -536,6 +536,14 @@ static int load_model(kvr_tokenizer_t *tok, const cJSON *model, char *err, size_
     const cJSON *csuffix = cJSON_GetObjectItemCaseSensitive(model, "continuing_subword_suffix");
     if (cJSON_IsString(csuffix) && csuffix->valuestring[0])
         FAIL(-ENOTSUP, "BPE continuing_subword_suffix is not supported");
+    /* Sized once from the counts: growing tables of a million entries dominates loading. */
+    const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
+    const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
+    size_t n_vocab = cJSON_IsObject(vocab) ? (size_t)cJSON_GetArraySize(vocab) : 0;
+    size_t n_merges = cJSON_IsArray(merges) ? (size_t)cJSON_GetArraySize(merges) : 0;
+    if (kvr__tok_strmap_reserve(&tok->symbols, n_vocab + n_merges + 512) < 0 ||
+        kvr__tok_pairmap_reserve(&tok->merges, n_merges) < 0)
+        FAIL(-ENOMEM, "out of memory");
     tok->ignore_merges = json_bool(model, "ignore_merges", false);
     tok->byte_fallback = json_bool(model, "byte_fallback", false);
     int rc = load_vocab(tok, cJSON_GetObjectItemCaseSensitive(model, "vocab"), err, err_len);

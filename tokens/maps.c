@@ -57,9 +57,8 @@ int64_t kvr__tok_strmap_find(const kvr__tok_strmap_t *m, const char *key, size_t
     return found ? (int64_t)m->slots[i] - 1 : -1;
 }
 
-static int strmap_grow(kvr__tok_strmap_t *m)
+static int strmap_rehash(kvr__tok_strmap_t *m, size_t cap)
 {
-    size_t cap = m->slot_cap ? m->slot_cap * 2 : 1024;
     uint32_t *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return -ENOMEM;
@@ -75,6 +74,21 @@ static int strmap_grow(kvr__tok_strmap_t *m)
     }
     free(old);
     return 0;
+}
+
+static int strmap_grow(kvr__tok_strmap_t *m)
+{
+    return strmap_rehash(m, m->slot_cap ? m->slot_cap * 2 : 1024);
+}
+
+int kvr__tok_strmap_reserve(kvr__tok_strmap_t *m, size_t n)
+{
+    if (n > KVR__TOK_MAX_SYMBOLS)
+        n = KVR__TOK_MAX_SYMBOLS;
+    size_t cap = 1024;
+    while (cap < 2 * n)
+        cap *= 2;
+    return cap > m->slot_cap ? strmap_rehash(m, cap) : 0;
 }
 
 int kvr__tok_strmap_intern(kvr__tok_strmap_t *m, const char *key, size_t len, uint32_t *index,
@@ -161,23 +175,40 @@ static kvr__tok_pair_t *pair_slot(kvr__tok_pair_t *slots, size_t cap, uint64_t k
     }
 }
 
+static int pairmap_rehash(kvr__tok_pairmap_t *m, size_t cap)
+{
+    kvr__tok_pair_t *slots = malloc(cap * sizeof *slots);
+    if (!slots)
+        return -ENOMEM;
+    for (size_t i = 0; i < cap; i++)
+        slots[i].key = UINT64_MAX;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->slots[i].key != UINT64_MAX)
+            *pair_slot(slots, cap, m->slots[i].key) = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+    return 0;
+}
+
+int kvr__tok_pairmap_reserve(kvr__tok_pairmap_t *m, size_t n)
+{
+    if (n > KVR__TOK_MAX_SYMBOLS)
+        n = KVR__TOK_MAX_SYMBOLS;
+    size_t cap = 1024;
+    while (cap < 2 * n)
+        cap *= 2;
+    return cap > m->cap ? pairmap_rehash(m, cap) : 0;
+}
+
 int kvr__tok_pairmap_put(kvr__tok_pairmap_t *m, uint32_t left, uint32_t right, uint32_t rank,
                          uint32_t merged)
 {
     if ((m->n + 1) * 2 > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 1024;
-        kvr__tok_pair_t *slots = malloc(cap * sizeof *slots);
-        if (!slots)
-            return -ENOMEM;
-        for (size_t i = 0; i < cap; i++)
-            slots[i].key = UINT64_MAX;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (m->slots[i].key != UINT64_MAX)
-                *pair_slot(slots, cap, m->slots[i].key) = m->slots[i];
-        }
-        free(m->slots);
-        m->slots = slots;
-        m->cap = cap;
+        int rc = pairmap_rehash(m, m->cap ? m->cap * 2 : 1024);
+        if (rc < 0)
+            return rc;
     }
     uint64_t key = (uint64_t)left << 32 | right;
     kvr__tok_pair_t *p = pair_slot(m->slots, m->cap, key);
