@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -137,4 +138,45 @@ Test(tokenizer, missing_directory_is_an_error, .timeout = 5.)
     char err[200];
     cr_assert_eq(kvr_tokenizer_create("/nonexistent-kvr-dir", &tok, err, sizeof err), -ENOENT);
     cr_assert(strstr(err, "tokenizer.json") != NULL);
+}
+
+/* Split behaviours; the expected ids are the reference's for the same file. */
+static kvr_tokenizer_t *split_tokenizer(const char *split)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"pre_tokenizer\":{\"type\":\"Sequence\",\"pretokenizers\":[%s,"
+             "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":false}]},"
+             "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"c\":2,\"d\":3,\"1\":4,"
+             "\"2\":5,\" \":6,\"\\u0120\":7},\"merges\":[]}}",
+             split);
+    kvr_tokenizer_t *tok;
+    char err[200];
+    cr_assert_eq(kvr_tokenizer_create_from_json(json, strlen(json), NULL, 0, &tok, err, sizeof err),
+                 0, "%s", err);
+    return tok;
+}
+
+Test(tokenizer, split_modes_as_the_reference, .timeout = 5.)
+{
+    kvr_tokenizer_t *removed = split_tokenizer(
+        "{\"type\":\"Split\",\"pattern\":{\"Regex\":\"\\\\d\"},\"behavior\":\"Removed\"}");
+    expect(removed, "ab12cd", 6, false, (uint32_t[]){0, 1, 2, 3}, 4);
+    expect(removed, "a b1", 4, false, (uint32_t[]){0, 7, 1}, 3);
+    kvr_tokenizer_destroy(removed);
+    kvr_tokenizer_t *invert = split_tokenizer("{\"type\":\"Split\",\"pattern\":{\"Regex\":"
+                                              "\"[a-z]+\"},\"behavior\":\"Isolated\",\"invert\":true}");
+    expect(invert, "a b1", 4, false, (uint32_t[]){0, 1}, 2);
+    kvr_tokenizer_destroy(invert);
+    /* A String pattern with Removed keeps its delimiters in the reference. */
+    kvr_tokenizer_t *string = split_tokenizer(
+        "{\"type\":\"Split\",\"pattern\":{\"String\":\"1\"},\"behavior\":\"Removed\"}");
+    expect(string, "1a1", 3, false, (uint32_t[]){4, 0, 4}, 3);
+    kvr_tokenizer_destroy(string);
+    kvr_tokenizer_t *merged = NULL;
+    const char *json = "{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"a\"},"
+                       "\"behavior\":\"MergedWithPrevious\"},\"model\":{\"type\":\"BPE\","
+                       "\"vocab\":{},\"merges\":[]}}";
+    cr_assert_eq(kvr_tokenizer_create_from_json(json, strlen(json), NULL, 0, &merged, NULL, 0),
+                 -ENOTSUP);
 }
