@@ -514,8 +514,9 @@ static int load_config(kvr_tokenizer_t *tok, const cJSON *cfg, char *err, size_t
     if (json_bool(cfg, "do_lowercase_and_remove_accent", false))
         FAIL(-ENOTSUP, "do_lowercase_and_remove_accent is not supported");
     const cJSON *cls = cJSON_GetObjectItemCaseSensitive(cfg, "tokenizer_class");
-    if (cJSON_IsString(cls) && (strcmp(cls->valuestring, "LlamaTokenizer") == 0 ||
-                                strcmp(cls->valuestring, "LlamaTokenizerFast") == 0) &&
+    if (cJSON_IsString(cls) &&
+        (strcmp(cls->valuestring, "LlamaTokenizer") == 0 ||
+         strcmp(cls->valuestring, "LlamaTokenizerFast") == 0) &&
         !json_bool(cfg, "legacy", true))
         FAIL(-ENOTSUP, "LlamaTokenizer with legacy=false (SentencePiece) is not supported");
     if (cJSON_IsString(cls) && strncmp(cls->valuestring, "MarianTokenizer", 15) == 0)

@@ -112,8 +112,8 @@ static int translate(const char *s, size_t len, kvr_buf_t *out, char *err, size_
                 if (in_class)
                     kvr_buf_append_str(out, JS_SPACE_CLASS);
                 else
-                    kvr_buf_append_str(out, e == 's' ? "[" JS_SPACE_CLASS "]"
-                                                     : "[^" JS_SPACE_CLASS "]");
+                    kvr_buf_append_str(out,
+                                       e == 's' ? "[" JS_SPACE_CLASS "]" : "[^" JS_SPACE_CLASS "]");
                 i += 2;
                 continue;
             }

@@ -114,8 +114,7 @@ static int run_lines(const kvr_tokenizer_t *tok, const cli_t *cli, FILE *in)
             if (!cli->check && special != (int)cli->special)
                 continue;
             ids.len = 0;
-            int rc = kvr_tokenizer_encode(tok, text.base ? text.base : "", text.len, special,
-                                          &ids);
+            int rc = kvr_tokenizer_encode(tok, text.base ? text.base : "", text.len, special, &ids);
             if (rc < 0) {
                 fprintf(stderr, "kvroute-tokenize: line %llu: %s\n", (unsigned long long)lines,
                         strerror(-rc));
@@ -129,15 +128,17 @@ static int run_lines(const kvr_tokenizer_t *tok, const cli_t *cli, FILE *in)
                 fputs("}\n", stdout);
                 continue;
             }
-            const cJSON *want =
-                cJSON_GetObjectItemCaseSensitive(rec, special ? "ids_special" : "ids");
+            const cJSON *want = cJSON_GetObjectItemCaseSensitive(rec,
+                                                                 special ? "ids_special" : "ids");
             if (!want)
                 continue;
             if (!ids_equal(want, &ids)) {
                 if (mismatches < cli->max_report) {
                     char *w = cJSON_PrintUnformatted(want);
-                    fprintf(stderr, "mismatch line %llu special=%d\n  text: %.300s\n  want: %.400s\n  got:  ",
-                            (unsigned long long)lines, special, line, w ? w : "?");
+                    fprintf(
+                        stderr,
+                        "mismatch line %llu special=%d\n  text: %.300s\n  want: %.400s\n  got:  ",
+                        (unsigned long long)lines, special, line, w ? w : "?");
                     print_ids(stderr, &ids);
                     fputc('\n', stderr);
                     free(w);

@@ -120,9 +120,10 @@ static void sanitize(const char *s, size_t len, kvr_buf_t *out)
         kvr_buf_append(out, "\xef\xbf\xbd", 3);
         /* Skip the lead and the continuation bytes that were still acceptable. */
         uint8_t b = p[i];
-        size_t need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2
-                                            : b >= 0xf0 && b <= 0xf4   ? 3
-                                                                       : 0;
+        size_t need = b >= 0xc2 && b <= 0xdf   ? 1
+                      : b >= 0xe0 && b <= 0xef ? 2
+                      : b >= 0xf0 && b <= 0xf4 ? 3
+                                               : 0;
         uint8_t lo = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
         uint8_t hi = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
         i++;

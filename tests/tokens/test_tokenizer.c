@@ -91,9 +91,9 @@ Test(tokenizer, hostile_files_are_errors, .timeout = 5.)
     cr_assert_eq(load("{" PRE "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0.5},\"merges\":[]}}",
                       err, sizeof err),
                  -EINVAL);
-    cr_assert_eq(load("{" PRE "\"model\":{\"type\":\"BPE\",\"vocab\":[],\"merges\":[]}}", err,
-                      sizeof err),
-                 -EINVAL);
+    cr_assert_eq(
+        load("{" PRE "\"model\":{\"type\":\"BPE\",\"vocab\":[],\"merges\":[]}}", err, sizeof err),
+        -EINVAL);
     cr_assert_eq(load("{\"model\":{\"type\":\"BPE\",\"vocab\":{},\"merges\":[]}}", err, sizeof err),
                  -ENOTSUP);
     cr_assert_eq(load("{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"(\"},"
@@ -164,8 +164,9 @@ Test(tokenizer, split_modes_as_the_reference, .timeout = 5.)
     expect(removed, "ab12cd", 6, false, (uint32_t[]){0, 1, 2, 3}, 4);
     expect(removed, "a b1", 4, false, (uint32_t[]){0, 7, 1}, 3);
     kvr_tokenizer_destroy(removed);
-    kvr_tokenizer_t *invert = split_tokenizer("{\"type\":\"Split\",\"pattern\":{\"Regex\":"
-                                              "\"[a-z]+\"},\"behavior\":\"Isolated\",\"invert\":true}");
+    kvr_tokenizer_t *invert = split_tokenizer(
+        "{\"type\":\"Split\",\"pattern\":{\"Regex\":"
+        "\"[a-z]+\"},\"behavior\":\"Isolated\",\"invert\":true}");
     expect(invert, "a b1", 4, false, (uint32_t[]){0, 1}, 2);
     kvr_tokenizer_destroy(invert);
     /* A String pattern with Removed keeps its delimiters in the reference. */
