@@ -25,6 +25,9 @@ kvr_require(crypto libcrypto libssl-dev)
 # every request body on the event loop, and cJSON does that 5-10x faster than jansson
 # (bench/proxy: kvroute-bench-keys).
 kvr_require(cjson libcjson libcjson-dev)
+# The tokenizer: pre-tokenizer regexes with Unicode properties, and NFC/NFKC normalizers.
+kvr_require(pcre2 libpcre2-8 libpcre2-dev)
+kvr_require(utf8proc libutf8proc libutf8proc-dev)
 if(KVR_TESTS)
   kvr_require(criterion criterion libcriterion-dev)
 endif()

