@@ -195,6 +195,10 @@ int main(int argc, char **argv)
     table_shared(&sb);
     bad |= put(dir, "relay", "table_share_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
+    /* Past the 1,024 loads and 4,096 entries older tables were held to. */
+    table(&sb, 4100);
+    bad |= put(dir, "relay", "table4100_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    msgpack_sbuffer_destroy(&sb);
     static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
                                                     'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};
     bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32, sizeof(engines_array32));
