@@ -43,7 +43,7 @@ typedef struct proxy_s {
     size_t body_len;
     size_t n_fwd;
     uint32_t tried[PROXY_MAX_ATTEMPTS];
-    uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the handles of the engines tried */
+    uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the engines' handles */
     uint32_t attempts;
     uint64_t start_ns;
     bool responded;               /* committed to this engine's answer: no retry any more */

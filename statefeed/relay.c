@@ -79,7 +79,7 @@ struct import_s {
     /* A host name (not an address literal): resolved again after a lost connection. */
     bool named;
     char host[256], port[8];
-    import_resolve_t *resolving;     /* in flight on the resolver loop, or NULL */
+    import_resolve_t *resolving;       /* in flight on the resolver loop, or NULL */
     struct sockaddr_storage next_addr; /* its answer, taken at the next connect */
     socklen_t next_addr_len;           /* 0: none waiting */
     bool unresolved;                   /* the last resolution failed (logged once) */
@@ -135,7 +135,8 @@ static int resolve(const char *hostport, bool passive, bool numeric, struct sock
                 *close = '\0';
         }
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0) |
                                          (numeric ? AI_NUMERICHOST : 0)};
     struct addrinfo *res = NULL;
@@ -237,7 +238,8 @@ static void on_import_resolved(uv_getaddrinfo_t *req, int status, struct addrinf
         } else if (!imp->unresolved) {
             imp->unresolved = true;
             KVR_WARN("import_unresolved addr=%s error=\"%s\" reason=\"reconnecting to the last "
-                     "address\"", imp->addr_text, status < 0 ? uv_strerror(status) : "no address");
+                     "address\"",
+                     imp->addr_text, status < 0 ? uv_strerror(status) : "no address");
         }
     }
     uv_freeaddrinfo(res);
@@ -255,7 +257,8 @@ static void import_resolve_again(kvr__feed_t *feed, import_t *imp)
         return;
     q->imp = imp;
     q->req.data = q;
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
     if (uv_getaddrinfo(loop, &q->req, on_import_resolved, imp->host, imp->port, &hints) < 0) {
         free(q);
         return;

@@ -97,7 +97,8 @@ static void table_many_loads(msgpack_sbuffer *sb, uint32_t n)
     kvr__relay_table_add(&pk, &f, 1000000u, true, true);
     kvr__relay_share_begin(&pk, n);
     for (uint32_t i = 0; i < n; i++)
-        kvr__relay_share_load(&pk, &(kvr_dsp_engine_t){.key = i + 1, .load = {i % 7, 64u * i, 128u * i}});
+        kvr__relay_share_load(
+            &pk, &(kvr_dsp_engine_t){.key = i + 1, .load = {i % 7, 64u * i, 128u * i}});
     kvr__relay_share_placed(&pk, 0);
     kvr__relay_table_end(sb);
 }

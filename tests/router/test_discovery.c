@@ -334,8 +334,14 @@ Test(discovery, a_static_engine_written_with_a_slash_stays_when_the_name_drops_i
     for (int i = 0; i < 2; i++) {
         char host[16];
         snprintf(host, sizeof host, "127.0.0.%d", 2 + i);
-        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--host", host, "--port",
-                              port_text, "--log-level", "warn", NULL};
+        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                              "--host",
+                              host,
+                              "--port",
+                              port_text,
+                              "--log-level",
+                              "warn",
+                              NULL};
         sims[i] = kvr_test_spawn((char *const *)argv, NULL);
         cr_assert_gt(sims[i], 0);
         cr_assert(kvr_test_wait_addr(host, port, 10000), "kvroute-sim did not listen on %s:%u",
@@ -346,10 +352,21 @@ Test(discovery, a_static_engine_written_with_a_slash_stays_when_the_name_drops_i
     snprintf(spec, sizeof spec, "http://127.0.0.2:%u/", port);
     snprintf(id, sizeof id, "http://127.0.0.2:%u", port);
     snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.2%%3A%u", port);
-    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
-    const char *extra[] = {"--engine", spec, "--engine-dns", dns, "--engine-dns-interval-s", "1",
-                           "--engine-dns-drain-after", "1", "--admin-token", "s3cret",
-                           "--log-level", "info", NULL};
+    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")),
+           1);
+    const char *extra[] = {"--engine",
+                           spec,
+                           "--engine-dns",
+                           dns,
+                           "--engine-dns-interval-s",
+                           "1",
+                           "--engine-dns-drain-after",
+                           "1",
+                           "--admin-token",
+                           "s3cret",
+                           "--log-level",
+                           "info",
+                           NULL};
     kvr_harness_start(&h, 0, extra);
     char m_added[128], m_removed[128];
     metric_name(m_added, sizeof m_added, "engines_added_total", port);
@@ -370,7 +387,7 @@ Test(discovery, a_static_engine_written_with_a_slash_stays_when_the_name_drops_i
               h.log_path);
     bool removed = true;
     int in_flight = -1;
-    cr_assert_eq(engine_entry(id, &removed, &in_flight), 1, "the static engine left /engines; see %s",
-                 h.log_path);
+    cr_assert_eq(engine_entry(id, &removed, &in_flight), 1,
+                 "the static engine left /engines; see %s", h.log_path);
     cr_assert(!removed, "the static engine was removed by the name; see %s", h.log_path);
 }

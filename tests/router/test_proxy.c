@@ -723,8 +723,17 @@ Test(proxy, a_retry_does_not_exclude_a_new_engine_on_a_tried_index)
 {
     kvr_fake_fleet_t *fleet = kvr_fake_start(3);
     cr_assert_not_null(fleet);
-    const char *extra[] = {"--policy", "round_robin", "--retries", "2", "--admin-token", "s3cret",
-                           "--health-interval-ms", "60000", "--fail-threshold", "100", NULL};
+    const char *extra[] = {"--policy",
+                           "round_robin",
+                           "--retries",
+                           "2",
+                           "--admin-token",
+                           "s3cret",
+                           "--health-interval-ms",
+                           "60000",
+                           "--fail-threshold",
+                           "100",
+                           NULL};
     kvr_harness_start_router(&h, fleet, 2, extra); /* engines 0 and 1; engine 2 joins later */
     /* Round robin: once engine 1 answered, the next request goes to engine 0 first. */
     char one[64];
@@ -748,7 +757,8 @@ Test(proxy, a_retry_does_not_exclude_a_new_engine_on_a_tried_index)
     cr_assert_eq(kvr_fake_requests(fleet, 0), before0 + 1, "engine 0 was not tried first");
     /* Engine 0 leaves (nothing in flight: its index is freed), engine 2 takes its index. */
     char path[128], body[128], *resp = NULL;
-    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u", kvr_fake_port(fleet, 0));
+    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
+             kvr_fake_port(fleet, 0));
     cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
                                &resp, 3000),
                  200);

@@ -124,8 +124,8 @@ Test(feed_resolve, health_answers_while_a_relay_peer_name_resolves_again)
     snprintf(listen, sizeof listen, "127.0.0.1:%u", port);
     const char *wrap[16];
     size_t n_wrap = kvr_stub_dns_wrap(&dns, wrap);
-    const char *args[] = {"--import", imp, "--listen", listen, "--backoff-max-ms", "200",
-                          "--log-level", "debug", NULL};
+    const char *args[] = {"--import", imp,           "--listen", listen, "--backoff-max-ms",
+                          "200",      "--log-level", "debug",    NULL};
     cr_assert(feed_start_wrapped(&feed, wrap, n_wrap, args), "statefeed did not start; see %s",
               feed.log_path);
     cr_assert(kvr_test_wait_port(port, 10000), "--listen port never opened");

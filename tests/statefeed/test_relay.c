@@ -619,7 +619,8 @@ static void *steady_peer(void *arg)
     if (fd >= 0 && peer_handshake(fd)) {
         msgpack_sbuffer sb;
         storm_table(&sb, 0, st->engines);
-        while (!atomic_load(&st->stop) && send(fd, sb.data, sb.size, MSG_NOSIGNAL) == (ssize_t)sb.size)
+        while (!atomic_load(&st->stop) &&
+               send(fd, sb.data, sb.size, MSG_NOSIGNAL) == (ssize_t)sb.size)
             kvr_test_sleep_ms(50);
         msgpack_sbuffer_destroy(&sb);
     }
@@ -651,11 +652,21 @@ Test(relay, five_thousand_engines_cross_two_statefeeds, .timeout = 90.)
     snprintf(imp_b, sizeof(imp_b), "tcp:127.0.0.1:%u", aport);
     snprintf(listen_b, sizeof(listen_b), "127.0.0.1:%u", mport);
     feed_proc_t a, b;
-    const char *args_a[] = {"--import", imp_a, "--export", exp_a, "--capacity", "8192",
-                            "--relay-max-engines", "8192", NULL};
+    const char *args_a[] = {
+        "--import", imp_a, "--export", exp_a, "--capacity", "8192", "--relay-max-engines",
+        "8192",     NULL};
     cr_assert(feed_start(&a, args_a), "statefeed A did not start; log in %s", a.log_path);
-    const char *args_b[] = {"--import", imp_b, "--listen", listen_b, "--capacity", "8192",
-                            "--relay-max-engines", "8192", "--backoff-max-ms", "200", NULL};
+    const char *args_b[] = {"--import",
+                            imp_b,
+                            "--listen",
+                            listen_b,
+                            "--capacity",
+                            "8192",
+                            "--relay-max-engines",
+                            "8192",
+                            "--backoff-max-ms",
+                            "200",
+                            NULL};
     cr_assert(feed_start(&b, args_b), "statefeed B did not start; log in %s", b.log_path);
     cr_assert(kvr_test_wait_until(engines_in_use_reach, &a, 30000),
               "A holds %u of the peer's 5000 engines; log in %s",
@@ -669,7 +680,8 @@ Test(relay, five_thousand_engines_cross_two_statefeeds, .timeout = 90.)
               "the last engine's state did not cross; log in %s", b.log_path);
     cr_expect_eq(count_in_file(a.log_path, "export_table_too_large"), 0, "log in %s", a.log_path);
     char line[160];
-    snprintf(line, sizeof(line), "kvroute_statefeed_import_engines_refused_total{addr=\"%s\"}", imp_b);
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_engines_refused_total{addr=\"%s\"}",
+             imp_b);
     cr_expect_eq(metric(mport, line), 0, "B refused entries of A's table");
     atomic_store(&st.stop, true);
     pthread_join(t, NULL);

@@ -138,7 +138,8 @@ Test(relay_wire, frame_length_is_capped, .timeout = 5.)
 {
     /* KVR_RELAY_FRAME_MAX is 20 MiB: 0x01400000. */
     uint32_t n = 0;
-    const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x01, 0x40, 0x00, 0x01}, max[4] = {0x01, 0x40, 0x00, 0x00};
+    const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x01, 0x40, 0x00, 0x01},
+                  max[4] = {0x01, 0x40, 0x00, 0x00};
     const uint8_t v1[4] = {0x82, 0xa5, 'r', 'e'}; /* a relay v1 stream read as a header */
     cr_expect_eq(kvr__relay_frame_length(zero, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
     cr_expect_eq(kvr__relay_frame_length(over, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
