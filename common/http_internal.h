@@ -133,6 +133,10 @@ struct kvr_http_req_s {
 /** Queues bufs on the connection; wreq-owned memory is freed by the write callback. */
 int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs,
                          void *owned, kvr_http_write_cb done, void *arg);
+/** A request object for srv: a recycled one, emptied, or a new one (http_server.c). */
+kvr_http_req_t *kvr__http_req_alloc(kvr_http_server_t *srv);
+/** llhttp's settings with the callbacks that fill a connection's request (http_parse.c). */
+void kvr__http_parser_settings(llhttp_settings_t *settings);
 /** The handler finished req: free it and let the connection serve its next request. */
 void kvr__http_req_finished(kvr_http_req_t *req, int close_conn);
 /** Closes the connection now (idempotent); a dispatched request gets on_abort. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/dns_watch.h"
+#include "common/engine_spec.h"
 #include "common/error.h"
 #include "common/log.h"
 
@@ -24,11 +25,17 @@ struct kvr_router_discovery_s {
     void *done_ctx;
 };
 
+/* url is an engine id (a normalised URL); --engine and --config give specs, compared normalised. */
 static bool is_static(const kvr_router_discovery_t *d, const char *url)
 {
-    for (size_t i = 0; i < d->env.cfg->n_engines; i++)
-        if (strcmp(d->env.cfg->engines[i], url) == 0)
+    for (size_t i = 0; i < d->env.cfg->n_engines; i++) {
+        kvr_engine_spec_t spec;
+        char why[128];
+        const char *text = d->env.cfg->engines[i];
+        if (kvr_engine_spec_parse(text, strlen(text), &spec, why, sizeof why) == 0 &&
+            strcmp(spec.url, url) == 0)
             return true;
+    }
     return false;
 }
 

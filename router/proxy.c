@@ -43,6 +43,7 @@ typedef struct proxy_s {
     size_t body_len;
     size_t n_fwd;
     uint32_t tried[PROXY_MAX_ATTEMPTS];
+    uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the engines' handles */
     uint32_t attempts;
     uint64_t start_ns;
     bool responded;               /* committed to this engine's answer: no retry any more */
@@ -237,10 +238,25 @@ static void on_client_drain(kvr_http_req_t *req, void *arg)
     }
 }
 
+/*
+ * The indexes to exclude: those tried whose engine is still there. An index freed since and
+ * given to a new engine (the next generation) is that engine's, not one this request tried.
+ */
+static size_t tried_still_there(const proxy_t *p, uint32_t *out)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < p->attempts; i++)
+        if (kvr_door_lookup(p->r->door, p->tried[i], p->tried_generation[i]))
+            out[n++] = p->tried[i];
+    return n;
+}
+
 static bool retry_possible(proxy_t *p)
 {
+    uint32_t exclude[PROXY_MAX_ATTEMPTS];
+    size_t n_exclude = tried_still_there(p, exclude);
     return p->attempts <= p->r->cfg->retries && p->attempts < PROXY_MAX_ATTEMPTS &&
-           kvr_door_has_candidate(p->r->door, p->route_req.model, p->tried, p->attempts);
+           kvr_door_has_candidate(p->r->door, p->route_req.model, exclude, n_exclude);
 }
 
 static void retry(proxy_t *p, kvr_retry_cause_t cause)
@@ -469,7 +485,9 @@ static void dispatch(proxy_t *p)
     static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
     for (;;) {
         p->route_req.now_ns = kvr_clock_now_ns();
-        kvr_door_route(r->door, &p->route_req, p->tried, p->attempts, &p->charge, &p->route);
+        uint32_t exclude[PROXY_MAX_ATTEMPTS];
+        size_t n_exclude = tried_still_there(p, exclude);
+        kvr_door_route(r->door, &p->route_req, exclude, n_exclude, &p->charge, &p->route);
         if (!p->route.engine) {
             if (p->route.status == 429)
                 respond_error(p, 429, "no engine has room for this request; retry later");
@@ -480,6 +498,7 @@ static void dispatch(proxy_t *p)
             return;
         }
         kvr_engine_t *e = p->route.engine;
+        p->tried_generation[p->attempts] = e->generation;
         p->tried[p->attempts++] = e->index;
         kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
                                      r->cfg->idle_timeout_ms};

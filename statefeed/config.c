@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/dns_watch.h"
 #include "common/engine_spec.h"
+#include "shm_layout/dispatch.h"
 #include "common/error.h"
 #include "common/http_server.h"
 #include "common/log.h"
@@ -88,9 +89,9 @@ static const kvr_opt_t options[] = {
      .help = "shared secret (1-1024 bytes, trailing newline ignored): --export serves only importers that "
              "prove they hold it, --import takes tables only from an exporter that does (HMAC-SHA256 of the "
              "other end's fresh nonce; the secret never crosses the wire). Same file on both ends"},
-    KVR_OPT_ROW_U64(T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+    KVR_OPT_ROW_U64(T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_DSP_MAX_ENGINES,
                     "engines one --import may add here; a larger table's extra entries are ignored and counted"),
-    KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_FEED_MAX_ENGINES_CONFIG,
+    KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_DSP_MAX_ENGINES,
                     "engines one --import may add or remove per second after its first table; more changes "
                     "wait for a later table and are counted"),
     KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",

@@ -10,7 +10,10 @@
  * --import subscribes to such a stream and keeps one local slot per remote
  * engine; engines that leave the remote table leave the local one. A peer is
  * bounded: at most --relay-max-engines slots, and at most
- * --relay-max-changes slots added or removed per second.
+ * --relay-max-changes slots added or removed per second. A peer named by a
+ * host name is resolved at start-up, before the ring runs, then again after
+ * each lost or refused connection on the resolver loop (discovery.c), never
+ * on the ring's thread: reconnects use the last address until it answers.
  */
 #include <errno.h>
 #include <msgpack.h>
@@ -24,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <uv.h>
 
 #include <openssl/crypto.h>
 
@@ -58,12 +62,27 @@ typedef struct {
     kvr__share_cursor_t share; /* --share: its place in the local ring */
 } subscriber_t;
 
-/* One --import: a subscription to another statefeed's export. */
+typedef struct import_s import_t;
+
+/* An import peer's name being resolved again; imp is NULL once the relay stopped. */
 typedef struct {
+    uv_getaddrinfo_t req;
+    import_t *imp;
+} import_resolve_t;
+
+/* One --import: a subscription to another statefeed's export. */
+struct import_s {
     unsigned index;              /* engines it owns carry index + 1 in relay_source */
     const char *addr_text;       /* "tcp:HOST:PORT" as configured */
     struct sockaddr_storage addr;
     socklen_t addr_len;
+    /* A host name (not an address literal): resolved again after a lost connection. */
+    bool named;
+    char host[256], port[8];
+    import_resolve_t *resolving;       /* in flight on the resolver loop, or NULL */
+    struct sockaddr_storage next_addr; /* its answer, taken at the next connect */
+    socklen_t next_addr_len;           /* 0: none waiting */
+    bool unresolved;                   /* the last resolution failed (logged once) */
     int fd;
     bool connected, busy;
     bool greeted;                /* the challenge was answered */
@@ -80,7 +99,7 @@ typedef struct {
     uint64_t tokens_at_ns;
     bool over_engines, deferring; /* log each limit once per episode */
     uint64_t frames_rejected, engines_refused, changes_deferred;
-} import_t;
+};
 
 typedef struct kvr__relay_s {
     uint8_t secret[KVR_RELAY_SECRET_MAX];
@@ -96,7 +115,9 @@ typedef struct kvr__relay_s {
     unsigned import_count;
 } kvr_relay_t;
 
-static int resolve(const char *hostport, bool passive, struct sockaddr_storage *addr, socklen_t *len)
+/* Resolves [HOST:]PORT now (blocking: start-up only); numeric: fails for a host name. */
+static int resolve(const char *hostport, bool passive, bool numeric, struct sockaddr_storage *addr,
+                   socklen_t *len)
 {
     char host[256];
     snprintf(host, sizeof(host), "%s", hostport);
@@ -114,12 +135,18 @@ static int resolve(const char *hostport, bool passive, struct sockaddr_storage *
                 *close = '\0';
         }
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)};
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0) |
+                                         (numeric ? AI_NUMERICHOST : 0)};
     struct addrinfo *res = NULL;
     /* No host on --export means loopback: serving other hosts is a choice. */
     if (getaddrinfo(h && h[0] ? h : (passive ? "127.0.0.1" : NULL), port, &hints, &res) != 0 || res == NULL)
         return -EINVAL;
+    if (res->ai_addrlen > sizeof(*addr)) {
+        freeaddrinfo(res);
+        return -EINVAL;
+    }
     memcpy(addr, res->ai_addr, res->ai_addrlen);
     *len = res->ai_addrlen;
     freeaddrinfo(res);
@@ -149,7 +176,7 @@ static int export_start(kvr__feed_t *feed, kvr_relay_t *r)
 {
     struct sockaddr_storage addr;
     socklen_t len;
-    if (resolve(feed->cfg.export_addr + 4, true, &addr, &len) < 0) {
+    if (resolve(feed->cfg.export_addr + 4, true, false, &addr, &len) < 0) {
         KVR_ERROR("export_failed addr=%s reason=\"expected tcp:[HOST:]PORT\"", feed->cfg.export_addr);
         return -EINVAL;
     }
@@ -175,6 +202,68 @@ static int export_start(kvr__feed_t *feed, kvr_relay_t *r)
                  feed->cfg.export_addr);
     arm_accept(feed, r);
     return 0;
+}
+
+/* Keeps the host and port of a peer given by name, for resolving it again off the ring. */
+static void import_name(import_t *imp)
+{
+    struct sockaddr_storage literal;
+    socklen_t len;
+    const char *hostport = imp->addr_text + 4;
+    imp->named = resolve(hostport, false, true, &literal, &len) < 0;
+    if (!imp->named)
+        return;
+    const char *colon = strrchr(hostport, ':');
+    snprintf(imp->host, sizeof(imp->host), "%.*s", (int)(colon - hostport), hostport);
+    snprintf(imp->port, sizeof(imp->port), "%s", colon + 1);
+}
+
+static void on_import_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
+{
+    import_resolve_t *q = req->data;
+    import_t *imp = q->imp;
+    if (imp != NULL) {
+        imp->resolving = NULL;
+        if (status == 0 && res != NULL && res->ai_addrlen <= sizeof(imp->next_addr)) {
+            memcpy(&imp->next_addr, res->ai_addr, res->ai_addrlen);
+            imp->next_addr_len = res->ai_addrlen;
+            char host[64] = "?";
+            getnameinfo(res->ai_addr, res->ai_addrlen, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+            if (imp->unresolved || imp->next_addr_len != imp->addr_len ||
+                memcmp(&imp->next_addr, &imp->addr, imp->addr_len) != 0)
+                KVR_INFO("import_resolved addr=%s address=%s", imp->addr_text, host);
+            else
+                KVR_DEBUG("import_resolved addr=%s address=%s unchanged=1", imp->addr_text, host);
+            imp->unresolved = false;
+        } else if (!imp->unresolved) {
+            imp->unresolved = true;
+            KVR_WARN("import_unresolved addr=%s error=\"%s\" reason=\"reconnecting to the last "
+                     "address\"",
+                     imp->addr_text, status < 0 ? uv_strerror(status) : "no address");
+        }
+    }
+    uv_freeaddrinfo(res);
+    free(q);
+}
+
+/* A named peer whose connection was lost may have moved: its name is resolved again, off the ring. */
+static void import_resolve_again(kvr__feed_t *feed, import_t *imp)
+{
+    uv_loop_t *loop = kvr__feed_resolver_loop(feed);
+    if (!imp->named || imp->resolving != NULL || loop == NULL)
+        return;
+    import_resolve_t *q = calloc(1, sizeof(*q));
+    if (q == NULL)
+        return;
+    q->imp = imp;
+    q->req.data = q;
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    if (uv_getaddrinfo(loop, &q->req, on_import_resolved, imp->host, imp->port, &hints) < 0) {
+        free(q);
+        return;
+    }
+    imp->resolving = q;
 }
 
 int kvr__feed_relay_start(kvr__feed_t *feed)
@@ -226,10 +315,11 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
         /* The first table lands whole; the limit applies to what follows. */
         imp->change_tokens = (double)feed->cfg.relay_max_engines;
         r->import_count++;
-        if (resolve(imp->addr_text + 4, false, &imp->addr, &imp->addr_len) < 0) {
+        if (resolve(imp->addr_text + 4, false, false, &imp->addr, &imp->addr_len) < 0) {
             KVR_ERROR("import_failed addr=%s reason=\"expected tcp:HOST:PORT\"", imp->addr_text);
             return -EINVAL;
         }
+        import_name(imp);
         imp->rx = malloc(IMPORT_RECV_CHUNK);
         if (imp->rx == NULL)
             return -ENOMEM;
@@ -509,6 +599,7 @@ static void import_disconnect(kvr__feed_t *feed, import_t *imp, int why, bool qu
     imp->retry_at_ns = kvr_clock_now_ns() + imp->backoff_ns;
     /* Nothing of a dropped stream may reach the next one. */
     imp->rx_len = 0;
+    import_resolve_again(feed, imp);
 }
 
 static void import_arm(kvr__feed_t *feed, import_t *imp)
@@ -533,6 +624,11 @@ static void import_arm(kvr__feed_t *feed, import_t *imp)
 
 static void import_connect(kvr__feed_t *feed, import_t *imp)
 {
+    if (imp->next_addr_len > 0) { /* the last answer; no connect of the old address is in flight */
+        imp->addr = imp->next_addr;
+        imp->addr_len = imp->next_addr_len;
+        imp->next_addr_len = 0;
+    }
     imp->fd = socket(imp->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (imp->fd < 0) {
         import_disconnect(feed, imp, -errno, false);
@@ -897,6 +993,10 @@ void kvr__feed_relay_stop(kvr__feed_t *feed)
         if (r->imports[k].fd >= 0)
             close(r->imports[k].fd);
         free(r->imports[k].rx);
+        if (r->imports[k].resolving != NULL) { /* its answer reaches nobody; the loop frees it */
+            r->imports[k].resolving->imp = NULL;
+            (void)uv_cancel((uv_req_t *)&r->imports[k].resolving->req);
+        }
     }
     OPENSSL_cleanse(r->secret, sizeof(r->secret));
     free(r);

@@ -15,6 +15,18 @@
 #include "common/error.h"
 #include "common/msgpack_buf.h"
 
+/* A full table of the longest entries (a state frame and ~48 bytes of keys around it), a full
+ * share (a load is an array of four integers: at most 37 bytes; a placement at most ~160). */
+_Static_assert((uint64_t)KVR_RELAY_MAX_TABLE_ENGINES * (KVR_STATE_FRAME_MAX + 48) +
+                       (uint64_t)KVR_RELAY_MAX_SHARE_LOADS * 37 +
+                       (uint64_t)KVR_RELAY_MAX_PLACEMENTS * 160 <=
+                   KVR_RELAY_FRAME_MAX,
+               "a full table fits a frame");
+_Static_assert(KVR_RELAY_MAX_TABLE_ENGINES * 40u + KVR_RELAY_MAX_SHARE_LOADS * 5u +
+                       KVR_RELAY_MAX_PLACEMENTS * 16u <=
+                   KVR_RELAY_MAX_OBJECTS,
+               "a full table's objects fit the frame's object bound");
+
 /* Bound into every MAC, so a MAC made for something else (or for the other
  * direction) never passes here. Both labels have the same length. */
 static const char *const mac_labels[] = {

@@ -35,14 +35,19 @@
 
 #define KVR_RELAY_VERSION 2
 #define KVR_RELAY_HEADER 4
-/** Largest frame body; a table of KVR_RELAY_MAX_TABLE_ENGINES engines fits. */
-#define KVR_RELAY_FRAME_MAX (4u << 20)
-/** Most entries one table may list. */
-#define KVR_RELAY_MAX_TABLE_ENGINES 4096
+/**
+ * Largest frame body: a table of KVR_RELAY_MAX_TABLE_ENGINES entries, each
+ * of the longest state frame, with a full share fits (about 18.5 MiB;
+ * checked in relay_wire.c). A table of typical entries is far smaller.
+ */
+#define KVR_RELAY_FRAME_MAX (20u << 20)
+/** Most entries one table may list: as many engines as a router and a dispatch row hold. */
+#define KVR_RELAY_MAX_TABLE_ENGINES KVR_DSP_MAX_ENGINES
 /**
  * Most msgpack objects (keys, values, elements) one frame may hold: a table
- * entry takes about 40, so a full table fits, and msgpack-c's allocation for
- * a frame stays near 24 bytes times this (6 MiB) whatever the bytes claim.
+ * entry takes about 40 and a share load 5, so a full table fits, and
+ * msgpack-c's allocation for a frame stays near 24 bytes times this
+ * (24 MiB) whatever the bytes claim.
  */
 #define KVR_RELAY_MAX_OBJECTS (KVR_RELAY_MAX_TABLE_ENGINES * 64u)
 /** Largest nonce or hello frame body. */
@@ -60,7 +65,7 @@ typedef struct kvr__relay_entry_s {
 } kvr__relay_entry_t;
 
 /** Most engine loads and placements one table's "share" may list. */
-#define KVR_RELAY_MAX_SHARE_LOADS 1024 /* a host's routers' loads beyond it are not relayed */
+#define KVR_RELAY_MAX_SHARE_LOADS KVR_DSP_MAX_ENGINES /* a row's every engine */
 #define KVR_RELAY_MAX_PLACEMENTS 2048
 
 typedef struct kvr__relay_placement_s {

@@ -67,7 +67,7 @@ ParameterizedTestParameters(program_options, bad_value_is_one_line_and_exit_2)
         {"KVR_BIN_KVROUTE_STATEFEED", {"--engine", "http://127.0.0.1:1", "--period-ms", "99999999999999999999"},
          "kvroute-statefeed: --period-ms: expected an integer in [1, 3600000], got '99999999999999999999'\n"},
         {"KVR_BIN_KVROUTE_STATEFEED", {"--engine", "http://127.0.0.1:1", "--relay-max-changes", "16x"},
-         "kvroute-statefeed: --relay-max-changes: expected an integer in [1, 4096], got '16x'\n"},
+         "kvroute-statefeed: --relay-max-changes: expected an integer in [1, 16384], got '16x'\n"},
         {"KVR_BIN_KVROUTE_SHM", {"create", "/kvr-test-options", "--capacity", "70000"},
          "kvroute-shm: --capacity: expected an integer in [1, 65536], got '70000'\n"},
         {"KVR_BIN_KVROUTE_SHM", {"watch", "/kvr-test-options", "--interval-ms", "5"},

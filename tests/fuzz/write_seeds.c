@@ -87,6 +87,22 @@ static void table_shared(msgpack_sbuffer *sb)
     kvr__relay_table_end(sb);
 }
 
+/* A table whose share lists n loads: past the 1,024 older tables were held to. */
+static void table_many_loads(msgpack_sbuffer *sb, uint32_t n)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_init(sb);
+    kvr__relay_frame_begin(&pk, sb, 1, true);
+    kvr_state_frame_t f = fixture(0, 1);
+    kvr__relay_table_add(&pk, &f, 1000000u, true, true);
+    kvr__relay_share_begin(&pk, n);
+    for (uint32_t i = 0; i < n; i++)
+        kvr__relay_share_load(
+            &pk, &(kvr_dsp_engine_t){.key = i + 1, .load = {i % 7, 64u * i, 128u * i}});
+    kvr__relay_share_placed(&pk, 0);
+    kvr__relay_table_end(sb);
+}
+
 /* A dispatch segment with two routers' rows and ring entries, and its defects. */
 static int dispatch_seeds(const char *dir)
 {
@@ -194,6 +210,10 @@ int main(int argc, char **argv)
     msgpack_sbuffer_destroy(&sb);
     table_shared(&sb);
     bad |= put(dir, "relay", "table_share_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    msgpack_sbuffer_destroy(&sb);
+    table_many_loads(&sb, 1100);
+    bad |= put(dir, "relay", "table_share_1100_loads_body.bin", sb.data + KVR_RELAY_HEADER,
+               sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
     static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
                                                     'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};

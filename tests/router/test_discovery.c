@@ -319,3 +319,75 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     cr_assert_eq(kvr_harness_metric(&h, m_removed), 1);
     cr_assert(kvr_test_file_contains(h.log_path, "discovery_resolve_failed"));
 }
+
+/*
+ * An --engine spec is compared with the name's addresses in its normalised form: given as
+ * "http://127.0.0.2:PORT/", it is still static when the name, which added it back after an
+ * admin DELETE, stops answering its address.
+ */
+Test(discovery, a_static_engine_written_with_a_slash_stays_when_the_name_drops_it)
+{
+    scratch_setup(hosts_text);
+    uint16_t port = kvr_test_free_port();
+    char port_text[8];
+    snprintf(port_text, sizeof port_text, "%u", port);
+    for (int i = 0; i < 2; i++) {
+        char host[16];
+        snprintf(host, sizeof host, "127.0.0.%d", 2 + i);
+        const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                              "--host",
+                              host,
+                              "--port",
+                              port_text,
+                              "--log-level",
+                              "warn",
+                              NULL};
+        sims[i] = kvr_test_spawn((char *const *)argv, NULL);
+        cr_assert_gt(sims[i], 0);
+        cr_assert(kvr_test_wait_addr(host, port, 10000), "kvroute-sim did not listen on %s:%u",
+                  host, port);
+    }
+    char dns[64], spec[64], id[64], path[96];
+    snprintf(dns, sizeof dns, "%s:%u", NAME, port);
+    snprintf(spec, sizeof spec, "http://127.0.0.2:%u/", port);
+    snprintf(id, sizeof id, "http://127.0.0.2:%u", port);
+    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.2%%3A%u", port);
+    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")),
+           1);
+    const char *extra[] = {"--engine",
+                           spec,
+                           "--engine-dns",
+                           dns,
+                           "--engine-dns-interval-s",
+                           "1",
+                           "--engine-dns-drain-after",
+                           "1",
+                           "--admin-token",
+                           "s3cret",
+                           "--log-level",
+                           "info",
+                           NULL};
+    kvr_harness_start(&h, 0, extra);
+    char m_added[128], m_removed[128];
+    metric_name(m_added, sizeof m_added, "engines_added_total", port);
+    metric_name(m_removed, sizeof m_removed, "engines_removed_total", port);
+    /* The name adds 127.0.0.3 only: 127.0.0.2 is the static engine already. */
+    cr_assert(kvr_harness_wait_metric(&h, m_added, 1, 20000), "no engine discovered; see %s",
+              h.log_path);
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
+                               &resp, 5000),
+                 200, "%s", resp ? resp : "");
+    free(resp);
+    /* The name answers 127.0.0.2 still: it adds the engine back. */
+    cr_assert(kvr_harness_wait_metric(&h, m_added, 2, 20000), "engine not added back; see %s",
+              h.log_path);
+    set_listed(0, false);
+    cr_assert(kvr_harness_wait_metric(&h, m_removed, 1, 20000), "address not dropped; see %s",
+              h.log_path);
+    bool removed = true;
+    int in_flight = -1;
+    cr_assert_eq(engine_entry(id, &removed, &in_flight), 1,
+                 "the static engine left /engines; see %s", h.log_path);
+    cr_assert(!removed, "the static engine was removed by the name; see %s", h.log_path);
+}

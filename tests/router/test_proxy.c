@@ -698,3 +698,85 @@ Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
     cr_expect_eq(post(NULL, chat, &resp), 200, "kvroute still serves");
     free(resp);
 }
+
+static bool one_held(void *arg)
+{
+    return kvr_fake_held(arg) >= 1;
+}
+
+static void *post_in_thread(void *arg)
+{
+    burst_arg_t *b = arg;
+    char *resp = NULL;
+    b->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 15000);
+    if (!resp || !kvr_harness_header(resp, "X-Kvroute-Engine", b->engine, sizeof b->engine))
+        b->engine[0] = '\0';
+    free(resp);
+    return NULL;
+}
+
+/*
+ * A retry excludes the engines it tried by handle: the index of an engine tried, freed while
+ * the next attempt was in flight and given to a new engine, does not keep the new one out.
+ */
+Test(proxy, a_retry_does_not_exclude_a_new_engine_on_a_tried_index)
+{
+    kvr_fake_fleet_t *fleet = kvr_fake_start(3);
+    cr_assert_not_null(fleet);
+    const char *extra[] = {"--policy",
+                           "round_robin",
+                           "--retries",
+                           "2",
+                           "--admin-token",
+                           "s3cret",
+                           "--health-interval-ms",
+                           "60000",
+                           "--fail-threshold",
+                           "100",
+                           NULL};
+    kvr_harness_start_router(&h, fleet, 2, extra); /* engines 0 and 1; engine 2 joins later */
+    /* Round robin: once engine 1 answered, the next request goes to engine 0 first. */
+    char one[64];
+    snprintf(one, sizeof one, "http://127.0.0.1:%u", kvr_fake_port(fleet, 1));
+    for (int k = 0;; k++) {
+        cr_assert_lt(k, 4, "engine 1 answered none of 4 requests");
+        char *warm = NULL, v[64];
+        cr_assert_eq(post(NULL, chat, &warm), 200);
+        bool from_one = strcmp(kvr_harness_header(warm, "X-Kvroute-Engine", v, sizeof v), one) == 0;
+        free(warm);
+        if (from_one)
+            break;
+    }
+    unsigned before0 = kvr_fake_requests(fleet, 0);
+    kvr_fake_force(fleet, 0, "status=503");
+    kvr_fake_force(fleet, 1, "hold=1,status=503");
+    burst_arg_t b = {0};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, post_in_thread, &b), 0);
+    cr_assert(kvr_test_wait_until(one_held, fleet, 10000), "engine 1 holds no request");
+    cr_assert_eq(kvr_fake_requests(fleet, 0), before0 + 1, "engine 0 was not tried first");
+    /* Engine 0 leaves (nothing in flight: its index is freed), engine 2 takes its index. */
+    char path[128], body[128], *resp = NULL;
+    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
+             kvr_fake_port(fleet, 0));
+    cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
+                               &resp, 3000),
+                 200);
+    free(resp);
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 2));
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
+                 201);
+    free(resp);
+    /* Engine 1 answers 503: the retry goes to engine 2. */
+    kvr_fake_release(fleet);
+    pthread_join(t, NULL);
+    char want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(fleet, 2));
+    cr_expect_eq(b.status, 200, "the retry found no engine");
+    cr_expect_str_eq(b.engine, want);
+    cr_expect_eq(kvr_fake_requests(fleet, 2), 1);
+    cr_expect(kvr_harness_wait_zero(&h, 10000));
+    kvr_harness_stop(&h);
+    kvr_fake_stop(fleet);
+}

@@ -604,3 +604,88 @@ Test(relay, importer_with_secret_refuses_an_exporter_without_it, .timeout = 60.)
     close(st.lfd);
     unlink(good);
 }
+
+typedef struct steady_s {
+    int lfd;
+    unsigned engines;
+    atomic_bool stop;
+} steady_t;
+
+/* Accepts one importer and sends it the same table of st->engines engines every 50 ms. */
+static void *steady_peer(void *arg)
+{
+    steady_t *st = arg;
+    int fd = accept_within(st->lfd, 10000);
+    if (fd >= 0 && peer_handshake(fd)) {
+        msgpack_sbuffer sb;
+        storm_table(&sb, 0, st->engines);
+        while (!atomic_load(&st->stop) &&
+               send(fd, sb.data, sb.size, MSG_NOSIGNAL) == (ssize_t)sb.size)
+            kvr_test_sleep_ms(50);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+static bool engines_in_use_reach(void *arg)
+{
+    const feed_proc_t *f = arg;
+    return __atomic_load_n(&f->shm.header->engines_in_use, __ATOMIC_ACQUIRE) >= 5000;
+}
+
+/*
+ * A fleet past the 1,024 and 4,096 engines older relays were held to crosses two statefeeds:
+ * a peer gives statefeed A 5,000 engines, A exports them, statefeed B imports them all.
+ */
+Test(relay, five_thousand_engines_cross_two_statefeeds, .timeout = 90.)
+{
+    steady_t st = {.engines = 5000};
+    uint16_t port, aport = kvr_test_free_port(), mport = kvr_test_free_port();
+    st.lfd = listen_loopback(&port);
+    pthread_t t;
+    pthread_create(&t, NULL, steady_peer, &st);
+    char imp_a[48], exp_a[32], imp_b[48], listen_b[32];
+    snprintf(imp_a, sizeof(imp_a), "tcp:127.0.0.1:%u", port);
+    snprintf(exp_a, sizeof(exp_a), "tcp:127.0.0.1:%u", aport);
+    snprintf(imp_b, sizeof(imp_b), "tcp:127.0.0.1:%u", aport);
+    snprintf(listen_b, sizeof(listen_b), "127.0.0.1:%u", mport);
+    feed_proc_t a, b;
+    const char *args_a[] = {
+        "--import", imp_a, "--export", exp_a, "--capacity", "8192", "--relay-max-engines",
+        "8192",     NULL};
+    cr_assert(feed_start(&a, args_a), "statefeed A did not start; log in %s", a.log_path);
+    const char *args_b[] = {"--import",
+                            imp_b,
+                            "--listen",
+                            listen_b,
+                            "--capacity",
+                            "8192",
+                            "--relay-max-engines",
+                            "8192",
+                            "--backoff-max-ms",
+                            "200",
+                            NULL};
+    cr_assert(feed_start(&b, args_b), "statefeed B did not start; log in %s", b.log_path);
+    cr_assert(kvr_test_wait_until(engines_in_use_reach, &a, 30000),
+              "A holds %u of the peer's 5000 engines; log in %s",
+              __atomic_load_n(&a.shm.header->engines_in_use, __ATOMIC_ACQUIRE), a.log_path);
+    cr_assert(kvr_test_wait_until(engines_in_use_reach, &b, 30000),
+              "B imported %u of A's 5000 engines; log in %s",
+              __atomic_load_n(&b.shm.header->engines_in_use, __ATOMIC_ACQUIRE), b.log_path);
+    uint32_t want = 1;
+    kvr_engine_state_t s;
+    cr_expect(feed_wait(&b, "http://storm-0-4999:1", feed_pred_running, &want, 10000, &s),
+              "the last engine's state did not cross; log in %s", b.log_path);
+    cr_expect_eq(count_in_file(a.log_path, "export_table_too_large"), 0, "log in %s", a.log_path);
+    char line[160];
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_engines_refused_total{addr=\"%s\"}",
+             imp_b);
+    cr_expect_eq(metric(mport, line), 0, "B refused entries of A's table");
+    atomic_store(&st.stop, true);
+    pthread_join(t, NULL);
+    close(st.lfd);
+    feed_stop(&b);
+    feed_stop(&a);
+}

@@ -136,8 +136,10 @@ Test(relay_wire, frame_of_many_small_objects_is_refused_before_msgpack, .timeout
 
 Test(relay_wire, frame_length_is_capped, .timeout = 5.)
 {
+    /* KVR_RELAY_FRAME_MAX is 20 MiB: 0x01400000. */
     uint32_t n = 0;
-    const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x00, 0x40, 0x00, 0x01}, max[4] = {0x00, 0x40, 0x00, 0x00};
+    const uint8_t zero[4] = {0, 0, 0, 0}, over[4] = {0x01, 0x40, 0x00, 0x01},
+                  max[4] = {0x01, 0x40, 0x00, 0x00};
     const uint8_t v1[4] = {0x82, 0xa5, 'r', 'e'}; /* a relay v1 stream read as a header */
     cr_expect_eq(kvr__relay_frame_length(zero, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
     cr_expect_eq(kvr__relay_frame_length(over, KVR_RELAY_FRAME_MAX, &n), -EMSGSIZE);
@@ -349,5 +351,38 @@ Test(relay_wire, a_share_over_its_bounds_fails_the_table, .timeout = 10.)
         msgpack_pack_uint64(&pk, (uint64_t)i);
     cr_assert_eq(kvr__relay_table_end(&sb), 0);
     cr_expect_eq(decode_shared(&sb, &t, &reason), KVR_EPARSE);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* A fleet as large as a router and a dispatch row hold crosses in one table, share included. */
+Test(relay_wire, a_table_of_16384_engines_and_their_loads_decodes, .timeout = 30.)
+{
+    cr_assert_eq(KVR_RELAY_MAX_TABLE_ENGINES, KVR_DSP_MAX_ENGINES);
+    cr_assert_eq(KVR_RELAY_MAX_SHARE_LOADS, KVR_DSP_MAX_ENGINES);
+    const uint32_t n = KVR_DSP_MAX_ENGINES;
+    msgpack_packer pk;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    kvr__relay_frame_begin(&pk, &sb, n, true);
+    for (uint32_t i = 0; i < n; i++) {
+        kvr_state_frame_t f = frame_for(i);
+        snprintf(f.state.engine_id, sizeof(f.state.engine_id), "http://10.%u.%u.%u:8000", i >> 16,
+                 (i >> 8) & 255, i & 255);
+        kvr__relay_table_add(&pk, &f, 10, true, true);
+    }
+    kvr__relay_share_begin(&pk, n);
+    for (uint32_t i = 0; i < n; i++)
+        kvr__relay_share_load(&pk, &(kvr_dsp_engine_t){.key = i + 1, .load = {i, 2u * i, 3u * i}});
+    kvr__relay_share_placed(&pk, 0);
+    cr_assert_eq(kvr__relay_table_end(&sb), 0, "a full table is %zu bytes", sb.size);
+    kvr__relay_table_t t;
+    const char *reason = NULL;
+    cr_assert_eq(decode_shared(&sb, &t, &reason), 0, "%s", reason);
+    cr_expect_eq(t.count, n);
+    cr_expect_eq(t.share.load_count, n);
+    cr_expect_str_eq(t.entries[n - 1].frame.state.engine_id, "http://10.0.63.255:8000");
+    cr_expect_eq(t.share.loads[n - 1].key, n);
+    cr_expect_eq(t.share.loads[n - 1].load.kv_tokens, 3ull * (n - 1));
+    kvr__relay_table_free(&t);
     msgpack_sbuffer_destroy(&sb);
 }
