@@ -51,7 +51,7 @@ static const char hosts_text[] = "127.0.0.1 localhost\n"
                                  "#127.0.0.4 " NAME "\n";
 static void set_listed(int i, bool listed)
 {
-    char addr[16];
+    char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.%d", 2 + i);
     kvr_scratch_hosts_set_listed(&scratch, addr, listed);
 }

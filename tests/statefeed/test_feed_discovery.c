@@ -46,7 +46,7 @@ TestSuite(feed_discovery, .fini = teardown, .timeout = 60.);
 
 static void set_listed(int i, bool listed)
 {
-    char addr[16];
+    char addr[32];
     snprintf(addr, sizeof addr, "127.0.0.%d", 2 + i);
     kvr_scratch_hosts_set_listed(&scratch, addr, listed);
 }
