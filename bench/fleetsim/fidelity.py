@@ -19,8 +19,8 @@ real runs that happen to agree closely say little about how far a third
 could fall, so a near-zero width is not a tolerance.
 
 With --json FILE the TTFT figures of every compared cell are stored in FILE
-under --regime (rows of the same regime and router count are replaced, the
-rest kept): sweep.py prints them in every report as the measured gap.
+under --regime (rows of the same regime, router count and arm are replaced,
+the rest kept): sweep.py prints them in every report as the measured gap.
 """
 import argparse
 import datetime
@@ -100,7 +100,7 @@ def commit():
         return "unknown"
 
 
-def store(path, regime, routers, rows, argv):
+def store(path, regime, routers, rows, argv, arms=(0, 1)):
     doc = {"about": "kvroute-fleetsim's TTFT against the real processes (bench/fleetsim/fidelity.py --json); "
                     "gap_pct: the simulator's mean off the real runs' range in % of its nearer end, 0 inside it",
            "rows": []}
@@ -108,7 +108,8 @@ def store(path, regime, routers, rows, argv):
         with open(path) as f:
             doc = json.load(f)
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    doc["rows"] = [r for r in doc.get("rows", []) if not (r["regime"] == regime and r["routers"] == routers)]
+    doc["rows"] = [r for r in doc.get("rows", [])
+                   if not (r["regime"] == regime and r["routers"] == routers and r["es"] in arms)]
     for r in rows:
         doc["rows"].append(dict({"regime": regime, "date": when, "commit": commit(),
                                  "command": "bench/fleetsim/fidelity.py " + " ".join(argv)}, **r))
@@ -133,13 +134,14 @@ def main(argv=None):
     res = json.load(open(os.path.join(a.sim, "results.json")))
     head = ("| policy | ES | " + " | ".join("%s sim / real" % label for _, label, _ in FIGS) + " | beyond A/A |")
     lines, rows = [head, "|" + " --- |" * (len(FIGS) + 3)], []
-    for es in [int(e) for e in a.es.split(",") if e]:
+    arms = [int(e) for e in a.es.split(",") if e]
+    for es in arms:
         ls, rs = compare(res, a.real, es, a.routers, a.time_scale)
         lines += ls
         rows += rs
     print("\n".join(lines))
     if a.json:
-        store(a.json, a.regime, a.routers, rows, argv if argv is not None else sys.argv[1:])
+        store(a.json, a.regime, a.routers, rows, argv if argv is not None else sys.argv[1:], arms)
     return 0
 
 
