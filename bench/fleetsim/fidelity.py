@@ -128,6 +128,8 @@ def main(argv=None):
                     help="the real runs' --time-scale: their times are multiplied by it (default 1)")
     ap.add_argument("--regime", help="the trace's regime name (zoo.json's), for --json")
     ap.add_argument("--json", metavar="FILE", help="store the TTFT figures in FILE under --regime")
+    ap.add_argument("--note", help="with --json: a condition of the measurement, printed beside its cells "
+                                   "(e.g. the feed source both sides used)")
     a = ap.parse_args(argv)
     if a.json and not a.regime:
         ap.error("--json needs --regime")
@@ -141,6 +143,9 @@ def main(argv=None):
         rows += rs
     print("\n".join(lines))
     if a.json:
+        if a.note:
+            for r in rows:
+                r["note"] = a.note
         store(a.json, a.regime, a.routers, rows, argv if argv is not None else sys.argv[1:], arms)
     return 0
 

@@ -256,8 +256,9 @@ def fidelity_lines(regimes=None, path=FIDELITY):
         mine = [r for r in rows if r["regime"] == reg and r["routers"] == nr]
         cells, off = [], []
         for r in mine:
-            cells.append("%s ES=%d %s" % (r["policy"], r["es"], ", ".join(
-                "%s %+.0f%%" % (k[5:], r[k]["gap_pct"]) for k in ("ttft_p50", "ttft_p90") if k in r)))
+            cells.append("%s ES=%d %s%s" % (r["policy"], r["es"], ", ".join(
+                "%s %+.0f%%" % (k[5:], r[k]["gap_pct"]) for k in ("ttft_p50", "ttft_p90") if k in r),
+                " (%s)" % r["note"] if r.get("note") else ""))
             off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k in ("ttft_p50", "ttft_p90")
                     if k in r and r[k]["beyond"]]
         out.append("- %s, %d router%s (measured %s): %s; beyond A/A: %s" % (

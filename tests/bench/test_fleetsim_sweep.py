@@ -103,7 +103,8 @@ class Fidelity(unittest.TestCase):
                    "ttft_p90": {"sim": 300.0, "sim_ci95": 1.0, "real": [100.0, 110.0], "gap_pct": 172.7,
                                 "beyond": True}}
             fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"])
-            fidelity.store(path, "agentic", 1, [dict(row, ttft_p90=row["ttft_p50"])], ["--regime", "agentic"])
+            fidelity.store(path, "agentic", 1, [dict(row, ttft_p90=row["ttft_p50"], note="feed as scraped")],
+                           ["--regime", "agentic"])
             # a regime measured again replaces its rows, the others stay
             fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"])
             self.assertEqual(len(json.load(open(path))["rows"]), 2)
@@ -112,7 +113,9 @@ class Fidelity(unittest.TestCase):
             self.assertEqual(len(grouped), 1, lines)
             self.assertIn("load_only ES=0 p50 +10%, p90 +173%", grouped[0])
             self.assertIn("beyond A/A: load_only ES=0 ttft_p90", grouped[0])
-            self.assertIn("beyond A/A: none", [l for l in lines if l.startswith("- agentic")][0])
+            agentic = [l for l in lines if l.startswith("- agentic")][0]
+            self.assertIn("beyond A/A: none", agentic)
+            self.assertIn("p90 +10% (feed as scraped)", agentic)
             self.assertEqual([l for l in sweep.fidelity_lines(["agentic"], path=path) if l.startswith("- ")],
                              [l for l in lines if l.startswith("- agentic")])
             self.assertEqual(sweep.fidelity_lines(path=os.path.join(d, "none.json")), [])
