@@ -12,7 +12,7 @@ orig_args="$*"
 policies="sticky,affinity,load_only,lmetric,cache_aware,cost,power_of_two,round_robin,random"
 trace="" preset="study" window="" engines=4 seed=1 speed=1 time_scale=1 duration=""
 out="" bin="$root/build/plain" build=1 quiet=0 sim_args="" router_args="" arms="0,1"
-max_inflight=512 routers=1
+max_inflight=512 routers=1 flavor=vllm
 
 usage() {
   cat <<EOF
@@ -41,6 +41,9 @@ Runs ES=0 and ES=1 for each policy on a fresh simulated fleet and compares them.
   --out DIR           run directory (default build/ablate/run-<date>)
   --bin DIR           build directory holding the programs (default build/plain)
   --no-build          do not run cmake --build first
+  --flavor NAME       vllm or sglang (default vllm): kvroute-sim's --flavor and the kind
+                      statefeed polls it as (vllm: /metrics, no caps or pending prefill;
+                      sglang: /v1/loads, kvroute-fleetsim's default feed source)
   --sim-args "..."    extra flags for kvroute-sim
   --router-args "..." extra flags for kvroute
   --quiet             less output
@@ -68,6 +71,7 @@ while (($#)); do
     --out) out=$2; shift ;;
     --bin) bin=$2; shift ;;
     --no-build) build=0 ;;
+    --flavor) flavor=$2; shift ;;
     --sim-args) sim_args=$2; shift ;;
     --router-args) router_args=$2; shift ;;
     --quiet) quiet=1 ;;
@@ -79,6 +83,7 @@ done
 
 [[ $engines =~ ^[0-9]+$ && $engines -ge 1 ]] || die "--engines must be a positive number"
 [[ $routers =~ ^[0-9]+$ && $routers -ge 1 ]] || die "--routers must be a positive number"
+[[ $flavor == vllm || $flavor == sglang ]] || die "--flavor must be vllm or sglang"
 out=${out:-$root/build/ablate/run-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -129,7 +134,7 @@ run_cell() { # policy es
 
   # shellcheck disable=SC2086
   kvr_start "$dir/sim.log" "$SIM" --host 127.0.0.1 --port "$base" --engines "$engines" --seed "$seed" \
-    --time-scale "$time_scale" $sim_args
+    --time-scale "$time_scale" --flavor "$flavor" $sim_args
   local sim_pid=$kvr_last_pid
   kvr_wait_port $((base + engines - 1)) 20 "$sim_pid" || { cat "$dir/sim.log" >&2; die "simulator did not start"; }
 
@@ -137,7 +142,7 @@ run_cell() { # policy es
   # period and cooldowns shrink by it, so in simulated time they are what they
   # would be against real engines.
   local feed_args=(--shm "$shm" --period-ms "$(kvr_scaled 50 10 "$time_scale")")
-  for i in "${urls[@]}"; do feed_args+=(--engine "$i"); done
+  for i in "${urls[@]}"; do feed_args+=(--engine "$i,kind=$flavor"); done
   kvr_start "$dir/statefeed.log" "$FEED" "${feed_args[@]}"
   local feed_pid=$kvr_last_pid
   local sampler_pid=""
@@ -240,7 +245,7 @@ date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
 commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 machine: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GB", $2/1048576}' /proc/meminfo)
 command: bench/ablate/run.sh $orig_args
-policies: $policies; engines: $engines; routers: $routers; seed: $seed; speed: $speed; time scale: $time_scale
+policies: $policies; engines: $engines ($flavor); routers: $routers; seed: $seed; speed: $speed; time scale: $time_scale
 trace: $trace ($(wc -l <"$trace") requests)
 EOF
 

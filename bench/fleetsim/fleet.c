@@ -29,6 +29,10 @@
 /* The feed runs this long before the first request, as a deployment's feed is up before traffic. */
 #define FLEET_LEAD_NS KVR_NS_PER_SEC
 #define FLEET_PROGRESS_EVERY 65536
+/* One read of the router's HTTP server (common/http_internal.h: read_slab). */
+#define FLEET_READ_BYTES 65536u
+/* A replayed body beyond its prompt text: headers, model, max_tokens, stream options. */
+#define FLEET_BODY_OVERHEAD 512u
 
 typedef enum {
     EV_SEND = 1,
@@ -161,6 +165,7 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg)
     cfg->n_routers = 1;
     cfg->feed_period_ms = 50;
     cfg->net_latency_ms = 0.1;
+    cfg->read_round_ms = 0.5;
     cfg->rate = 1.0;
     cfg->block_size = 512;
     cfg->first_turn_engine = -1;
@@ -345,6 +350,21 @@ static void make_hashes(kvr_fleet_t *f, size_t i)
     }
 }
 
+/*
+ * The client's hop to the router with the request body: the HTTP server reads
+ * at most one buffer (FLEET_READ_BYTES, the router's read slab) per
+ * connection per loop turn, so of the bodies sent together the ones that fit
+ * one read are parsed and routed a turn before those that need two, whatever
+ * their send order: kvroute-replay sends a same-millisecond group in trace
+ * order and the router routes its short prompts first.
+ */
+static uint64_t body_hop_ns(const kvr_fleet_t *f, size_t i)
+{
+    uint64_t bytes = kvr_trace_text_len(&f->trace->requests[i]) + FLEET_BODY_OVERHEAD;
+    uint64_t rounds = (bytes - 1) / FLEET_READ_BYTES;
+    return f->hop_ns + rounds * ms_to_ns(f->cfg.read_round_ms);
+}
+
 static void on_send(kvr_fleet_t *f, size_t i)
 {
     fleet_req_t *q = &f->reqs[i];
@@ -355,7 +375,7 @@ static void on_send(kvr_fleet_t *f, size_t i)
     if (!f->first_send_ns)
         f->first_send_ns = f->now;
     f->sent++;
-    push(f, f->now + f->hop_ns, q->direct ? EV_ENGINE_RECV : EV_ROUTE, (uint32_t)i, 0, NULL);
+    push(f, f->now + body_hop_ns(f, i), q->direct ? EV_ENGINE_RECV : EV_ROUTE, (uint32_t)i, 0, NULL);
 }
 
 static void on_route(kvr_fleet_t *f, size_t i)
@@ -387,7 +407,8 @@ static void on_route(kvr_fleet_t *f, size_t i)
             q->tries_429++;
             f->answers_429++;
             f->results[i].retries_429 = q->tries_429;
-            push(f, f->now + 2 * f->hop_ns + ms_to_ns(f->cfg.retry_429_ms), EV_ROUTE, (uint32_t)i, 0, NULL);
+            push(f, f->now + f->hop_ns + body_hop_ns(f, i) + ms_to_ns(f->cfg.retry_429_ms), EV_ROUTE, (uint32_t)i, 0,
+                 NULL);
             return;
         }
         push(f, f->now + f->hop_ns, EV_CLIENT_DONE, (uint32_t)i, 0, NULL);

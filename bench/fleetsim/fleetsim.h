@@ -61,6 +61,7 @@ typedef struct kvr_fleet_config_s {
     double feed_period_ms;         /* 0: no feed at all */
     kvr_fleet_window_t writer_stall; /* the writer's heartbeat stops */
     double net_latency_ms;         /* one way, per hop: client-router, router-engine */
+    double read_round_ms;          /* a request body's every 64 KiB after the first arrives this much later */
     double rate;                   /* arrival rate multiplier: timestamps divided by it */
     double arrival_jitter_ms;      /* each send moved later by uniform [0, jitter) */
     bool closed_loop;

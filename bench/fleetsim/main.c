@@ -217,6 +217,11 @@ static const kvr_opt_t options[] = {
                        "closed loop: pause between an answer and the next turn"),
     KVR_OPT_ROW_DOUBLE(T, fleet.net_latency_ms, "net-latency-ms", "MS", "0.1", 0, 1e6,
                        "one-way latency of each hop: client-router, router-engine"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.read_round_ms, "read-round-ms", "MS", "0.5", 0, 1e6,
+                       "a request body reaches the router (or a forced first turn its engine) MS later "
+                       "for each 64 KiB it has beyond the first, as a server reading one 64 KiB buffer "
+                       "per connection per loop turn completes the small bodies of a same-millisecond "
+                       "group first; 0: every body arrives whole, in send order"),
     KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (Mooncake uses 512)"),
     KVR_OPT_ROW_INT(T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
                     "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "

@@ -232,6 +232,40 @@ def provenance():
         os.cpu_count() or 0, commit)
 
 
+FIDELITY = os.path.join(ROOT, "bench/fleetsim/fidelity.json")
+
+
+def fidelity_lines(regimes=None, path=FIDELITY):
+    """The measured gap to the real processes (fidelity.py --json), one line per regime and router count."""
+    try:
+        with open(path) as f:
+            rows = json.load(f).get("rows", [])
+    except (OSError, ValueError):
+        return []
+    keys = []
+    for r in rows:
+        if (r["regime"], r["routers"]) not in keys and (regimes is None or r["regime"] in regimes):
+            keys.append((r["regime"], r["routers"]))
+    if not keys:
+        return []
+    out = ["## Fidelity: this simulator against the real processes", "",
+           "Measured by bench/fleetsim/fidelity.py (bench/RESULTS.md, \"Fidelity on the workload zoo\"): the "
+           "simulator's mean off the range of two real runs (A/A), in %; 0 is inside it. A figure beyond the A/A "
+           "spread is named.", ""]
+    for reg, nr in keys:
+        mine = [r for r in rows if r["regime"] == reg and r["routers"] == nr]
+        cells, off = [], []
+        for r in mine:
+            cells.append("%s ES=%d %s%s" % (r["policy"], r["es"], ", ".join(
+                "%s %+.0f%%" % (k[5:], r[k]["gap_pct"]) for k in ("ttft_p50", "ttft_p90") if k in r),
+                " (%s)" % r["note"] if r.get("note") else ""))
+            off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k in ("ttft_p50", "ttft_p90")
+                    if k in r and r[k]["beyond"]]
+        out.append("- %s, %d router%s (measured %s): %s; beyond A/A: %s" % (
+            reg, nr, "" if nr == 1 else "s", mine[0]["date"], "; ".join(cells), ", ".join(off) or "none"))
+    return out + [""]
+
+
 def run_one(job):
     """One fleetsim run; returns (key, error text or None)."""
     cmd, rec_path, key = job["cmd"], job["records"], job["key"]
@@ -571,7 +605,7 @@ def main(argv=None, quiet=False):
              provenance(),
              "SLO met: share of requests with TTFT <= %g ms and TPOT <= %g ms (a refused request is a miss)." % (
                  a.slo_ttft_ms, a.slo_tpot_ms),
-             "", "## Cells", "",
+             ""] + fidelity_lines() + ["## Cells", "",
              "| policy | ES | routers | load | " + " | ".join(label for _, label, _ in shown) + " | ok |",
              "| --- | --- | --- | --- | " + " | ".join("---" for _ in shown) + " | --- |"]
     for c in cells:

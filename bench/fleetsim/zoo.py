@@ -146,6 +146,7 @@ def report(doc):
                  len(doc["seeds"] or []), doc["engines"], doc["slo"]["ttft_ms"], doc["slo"]["tpot_ms"],
                  ", ".join(doc["peers"]) or "none"), ""]
     lines += summary(doc)
+    lines += sweep.fidelity_lines([r["name"] for r in doc["regimes"]])
     lines += ["", "## Cells", "",
               "| regime | rule | routers | ES | TTFT p50 ms | TTFT p90 ms | SLO met % | p90 / best peer | ok |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -603,3 +603,61 @@ Test(fleetsim, share_makes_the_routers_see_each_others_charge, .timeout = 120.)
     cr_expect_neq(access(seg, F_OK), 0, "%s left behind", seg);
     scratch_remove(&s);
 }
+
+/* The TTFT of the record with this trace index, in ms. */
+static double record_ttft_ms(const char *path, int index)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "no records at %s", path);
+    char *line = NULL;
+    size_t cap = 0;
+    double ttft = -1;
+    while (getline(&line, &cap, f) > 0) {
+        cJSON *o = cJSON_Parse(line);
+        cr_assert(o, "record is not JSON: %s", line);
+        if ((int)num(o, "index") == index)
+            ttft = num(o, "ttft_ms");
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(f);
+    cr_assert_geq(ttft, 0, "no record of request %d", index);
+    return ttft;
+}
+
+/*
+ * A same-millisecond group as the real router sees it: the HTTP server reads
+ * one 64 KiB buffer per connection per loop turn, so a short prompt sent
+ * after a long one is routed first and is on the engine before it. On one
+ * engine the short prompt's TTFT is its own prefill (1,000 tokens: ~0.1 s);
+ * routed in send order it would wait out the long one's first 8,192-token
+ * chunk (~0.8 s), which is what --read-round-ms 0 keeps.
+ */
+Test(fleetsim, a_short_body_of_a_same_millisecond_group_is_routed_before_a_long_one, .timeout = 60.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], out0[256], log[256];
+    scratch_path(&s, "group.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "records0.jsonl", out0, sizeof(out0));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    FILE *f = fopen(trace, "w");
+    cr_assert(f);
+    /* 20,480 tokens: an 80 KiB body, two reads; then 1,024 tokens: one read. */
+    fputs("{\"timestamp\":7,\"input_length\":20480,\"output_length\":4,\"hash_ids\":[", f);
+    for (int b = 0; b < 40; b++)
+        fprintf(f, "%s%d", b ? "," : "", b);
+    fputs("]}\n{\"timestamp\":7,\"input_length\":1024,\"output_length\":4,\"hash_ids\":[100,101]}\n", f);
+    fclose(f);
+    const char *args[] = {"--trace", trace, "--engines", "1", "--policy", "load_only", "--out", out, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+    double long_ttft = record_ttft_ms(out, 0), short_ttft = record_ttft_ms(out, 1);
+    cr_assert_lt(short_ttft, 200, "the short prompt waited behind the long one: TTFT %.1f ms", short_ttft);
+    cr_assert_gt(long_ttft, short_ttft);
+    const char *args0[] = {"--trace", trace, "--engines", "1", "--policy", "load_only", "--read-round-ms", "0",
+                           "--out", out0, "--quiet", NULL};
+    cr_assert_eq(run_fleetsim(log, args0), 0, "exit status (see %s)", log);
+    cr_assert_gt(record_ttft_ms(out0, 1), 800, "in send order the short prompt waits for the long one's first chunk");
+    scratch_remove(&s);
+}

@@ -87,6 +87,39 @@ class Fidelity(unittest.TestCase):
         self.assertTrue(fidelity.beyond(125.0, [100.0, 110.0]))
         self.assertFalse(fidelity.beyond(125.0, [100.0, 110.0], sim_ci95=6.0))
 
+    def test_the_gap_is_measured_from_the_nearer_end_of_the_real_range(self):
+        import fidelity
+        self.assertEqual(fidelity.gap_pct(105.0, [100.0, 110.0]), 0.0)
+        self.assertAlmostEqual(fidelity.gap_pct(121.0, [100.0, 110.0]), 10.0)
+        self.assertAlmostEqual(fidelity.gap_pct(90.0, [100.0, 110.0]), -10.0)
+
+    def test_a_sweep_report_prints_the_stored_gap_of_each_regime(self):
+        import fidelity
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "fidelity.json")
+            row = {"policy": "load_only", "es": 0, "routers": 1, "real_runs": 2,
+                   "ttft_p50": {"sim": 121.0, "sim_ci95": 1.0, "real": [100.0, 110.0], "gap_pct": 10.0,
+                                "beyond": False},
+                   "ttft_p90": {"sim": 300.0, "sim_ci95": 1.0, "real": [100.0, 110.0], "gap_pct": 172.7,
+                                "beyond": True}}
+            fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"])
+            fidelity.store(path, "agentic", 1, [dict(row, ttft_p90=row["ttft_p50"], note="feed as scraped")],
+                           ["--regime", "agentic"])
+            # a regime measured again replaces its rows, the others stay
+            fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"])
+            self.assertEqual(len(json.load(open(path))["rows"]), 2)
+            lines = sweep.fidelity_lines(path=path)
+            grouped = [l for l in lines if l.startswith("- grouped, 1 router")]
+            self.assertEqual(len(grouped), 1, lines)
+            self.assertIn("load_only ES=0 p50 +10%, p90 +173%", grouped[0])
+            self.assertIn("beyond A/A: load_only ES=0 ttft_p90", grouped[0])
+            agentic = [l for l in lines if l.startswith("- agentic")][0]
+            self.assertIn("beyond A/A: none", agentic)
+            self.assertIn("p90 +10% (feed as scraped)", agentic)
+            self.assertEqual([l for l in sweep.fidelity_lines(["agentic"], path=path) if l.startswith("- ")],
+                             [l for l in lines if l.startswith("- agentic")])
+            self.assertEqual(sweep.fidelity_lines(path=os.path.join(d, "none.json")), [])
+
 
 @unittest.skipUnless(os.environ.get("KVR_BIN_KVROUTE_FLEETSIM"), "kvroute-fleetsim not built")
 class Grid(unittest.TestCase):
@@ -119,7 +152,9 @@ class Grid(unittest.TestCase):
             rr = [e for e in res["es_effects"] if e["policy"] == "round_robin"][0]
             self.assertEqual(rr["ttft_p90"]["mean"], 0.0, "round_robin ignores the feed: no effect")
             self.assertTrue(rr["ttft_p90"]["verdict"].startswith("no verdict"))
-            self.assertTrue(os.path.exists(os.path.join(out, "results.md")))
+            report = open(os.path.join(out, "results.md")).read()
+            if os.path.exists(sweep.FIDELITY):
+                self.assertIn("## Fidelity: this simulator against the real processes", report)
 
 
 if __name__ == "__main__":
