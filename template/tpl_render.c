@@ -1,0 +1,702 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Statements, member access, filters and tests, and the public compile/render API. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "tpl_eval.h"
+
+struct kvr_template_s {
+    tpl_ctx_t ctx;
+    tpl_node_t *program;
+};
+
+static const struct {
+    const char *name;
+    int fn;
+} str_methods[] = {
+    {"upper", M_UPPER},   {"lower", M_LOWER},           {"strip", M_STRIP},
+    {"rstrip", M_RSTRIP}, {"lstrip", M_LSTRIP},         {"startswith", M_STARTSWITH},
+    {"endswith", M_ENDSWITH}, {"split", M_SPLIT},       {"replace", M_REPLACE},
+};
+
+/* JavaScript string length counts UTF-16 code units. */
+static double utf16_length(tpl_str_t s)
+{
+    double n = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        unsigned char c = (unsigned char)s.p[i];
+        if ((c & 0xC0) != 0x80)
+            n += c >= 0xF0 ? 2 : 1;
+    }
+    return n;
+}
+
+static tpl_value_t *builtin_of(eval_t *ev, tpl_value_t *obj, tpl_str_t name)
+{
+    if (obj->type == V_STR) {
+        if (STR_IS(name, "length"))
+            return kvr__tpl_num_val(ev->ctx, V_INT, utf16_length(obj->s));
+        for (size_t i = 0; i < sizeof(str_methods) / sizeof(str_methods[0]); i++)
+            if (name.n == strlen(str_methods[i].name) &&
+                memcmp(name.p, str_methods[i].name, name.n) == 0)
+                return kvr__tpl_fn_val(ev, str_methods[i].fn, obj);
+        if (STR_IS(name, "title") || STR_IS(name, "capitalize"))
+            FAIL(ev, "string method %.*s is not supported", (int)name.n, name.p);
+    } else if (kvr__tpl_is_arr(obj)) {
+        if (STR_IS(name, "length"))
+            return kvr__tpl_num_val(ev->ctx, V_INT, (double)obj->n);
+    } else if (kvr__tpl_is_map(obj)) {
+        if (STR_IS(name, "get"))
+            return kvr__tpl_fn_val(ev, M_GET, obj);
+        if (STR_IS(name, "items"))
+            return kvr__tpl_fn_val(ev, M_ITEMS, obj);
+        if (STR_IS(name, "keys"))
+            return kvr__tpl_fn_val(ev, M_KEYS, obj);
+        if (STR_IS(name, "values"))
+            return kvr__tpl_fn_val(ev, M_VALUES, obj);
+        if (STR_IS(name, "dictsort"))
+            FAIL(ev, "dictsort is not supported");
+    }
+    return NULL;
+}
+
+/* Code points of a string (Array.from), for slicing and indexing. */
+static size_t code_points(eval_t *ev, tpl_str_t s, tpl_str_t **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s.n; i++)
+        if (((unsigned char)s.p[i] & 0xC0) != 0x80)
+            n++;
+    tpl_str_t *cps = kvr__tpl_alloc(ev->ctx, (n + 1) * sizeof(*cps));
+    size_t k = 0;
+    for (size_t i = 0; i < s.n;) {
+        size_t j = i + 1;
+        while (j < s.n && ((unsigned char)s.p[j] & 0xC0) == 0x80)
+            j++;
+        cps[k++] = (tpl_str_t){s.p + i, j - i};
+        i = j;
+    }
+    *out = cps;
+    return k;
+}
+
+static tpl_value_t *eval_slice(eval_t *ev, tpl_value_t *obj, const tpl_node_t *sl, scope_t *sc)
+{
+    if (!kvr__tpl_is_arr(obj) && obj->type != V_STR)
+        FAIL(ev, "slice object must be an array or string");
+    tpl_value_t *sv[3];
+    const tpl_node_t *parts[3] = {sl->a, sl->b, sl->c};
+    for (int i = 0; i < 3; i++) {
+        sv[i] = parts[i] ? kvr__tpl_eval(ev, parts[i], sc) : kvr__tpl_undef(ev);
+        if (sv[i]->type != V_INT && sv[i]->type != V_UNDEF)
+            FAIL(ev, "slice indices must be integers");
+    }
+    tpl_str_t *cps = NULL;
+    double len = obj->type == V_STR ? (double)code_points(ev, obj->s, &cps) : (double)obj->n;
+    /* utils.ts slice(): a zero step gives an empty result */
+    double step = sv[2]->type == V_INT ? sv[2]->num : 1;
+    double dir = step > 0 ? 1 : step < 0 ? -1 : 0;
+    double start, stop;
+    if (dir >= 0) {
+        start = sv[0]->type == V_INT ? sv[0]->num : 0;
+        start = start < 0 ? fmax(len + start, 0) : fmin(start, len);
+        stop = sv[1]->type == V_INT ? sv[1]->num : len;
+        stop = stop < 0 ? fmax(len + stop, 0) : fmin(stop, len);
+    } else {
+        start = sv[0]->type == V_INT ? sv[0]->num : len - 1;
+        start = start < 0 ? fmax(len + start, -1) : fmin(start, len - 1);
+        stop = sv[1]->type == V_INT ? sv[1]->num : -1;
+        stop = stop < -1 ? fmax(len + stop, -1) : fmin(stop, len - 1);
+    }
+    tpl_value_t *arr = kvr__tpl_val(ev->ctx, V_ARR);
+    tpl_sb_t sb = {0};
+    for (double i = start; dir * i < dir * stop; i += step) {
+        size_t k = (size_t)i;
+        if (obj->type == V_STR)
+            kvr__tpl_sb_puts(ev->ctx, &sb, cps[k]);
+        else
+            kvr__tpl_arr_push(ev->ctx, arr, obj->items[k]);
+    }
+    return obj->type == V_STR ? kvr__tpl_str_val(ev->ctx, kvr__tpl_sb_str(&sb)) : arr;
+}
+
+static tpl_value_t *member(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
+{
+    tpl_value_t *obj = kvr__tpl_eval(ev, nd->a, sc);
+    tpl_value_t *prop;
+    if (nd->flag) {
+        if (nd->b->type == N_SLICE)
+            return eval_slice(ev, obj, nd->b, sc);
+        prop = kvr__tpl_eval(ev, nd->b, sc);
+    } else if (nd->b->type == N_INT) {
+        prop = kvr__tpl_num_val(ev->ctx, V_INT, nd->b->num);
+    } else {
+        prop = kvr__tpl_str_val(ev->ctx, nd->b->str);
+    }
+    tpl_value_t *v = NULL;
+    if (kvr__tpl_is_map(obj) || obj->type == V_NS) {
+        if (prop->type != V_STR)
+            FAIL(ev, "cannot access property with non-string: got %s", kvr__tpl_type_name(prop));
+        v = kvr__tpl_obj_get(obj, prop->s.p, prop->s.n);
+        if (!v && obj->type == V_OBJ)
+            v = builtin_of(ev, obj, prop->s);
+    } else if (kvr__tpl_is_arr(obj) || obj->type == V_STR) {
+        if (prop->type == V_INT) {
+            double len, i = prop->num;
+            tpl_str_t *cps = NULL;
+            len = obj->type == V_STR ? (double)code_points(ev, obj->s, &cps) : (double)obj->n;
+            if (i < 0)
+                i += len;
+            if (i >= 0 && i < len)
+                v = obj->type == V_STR ? kvr__tpl_str_val(ev->ctx, cps[(size_t)i])
+                                       : obj->items[(size_t)i];
+        } else if (prop->type == V_STR) {
+            v = builtin_of(ev, obj, prop->s);
+        } else {
+            FAIL(ev, "cannot access property with non-string/non-number: got %s",
+                 kvr__tpl_type_name(prop));
+        }
+    } else {
+        if (prop->type != V_STR)
+            FAIL(ev, "cannot access property with non-string: got %s", kvr__tpl_type_name(prop));
+    }
+    return v ? v : kvr__tpl_undef(ev);
+}
+
+static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args_t *a)
+{
+    tpl_ctx_t *ctx = ev->ctx;
+    bool select = STR_IS(name, "selectattr"), reject = STR_IS(name, "rejectattr");
+    if (!kvr__tpl_is_arr(v))
+        FAIL(ev, "cannot apply filter %.*s to %s", (int)name.n, name.p, kvr__tpl_type_name(v));
+    tpl_value_t *out = kvr__tpl_val(ctx, V_ARR);
+    if (STR_IS(name, "map")) {
+        tpl_value_t *attr = kvr__tpl_kwarg(a, "attribute");
+        if (!attr || attr->type != V_STR || a->npos)
+            FAIL(ev, "map is supported with attribute= only");
+        tpl_value_t *dflt = kvr__tpl_kwarg(a, "default");
+        for (size_t i = 0; i < v->n; i++) {
+            tpl_value_t *it = v->items[i];
+            tpl_value_t *x = kvr__tpl_is_map(it) ? kvr__tpl_obj_get(it, attr->s.p, attr->s.n)
+                                                 : NULL;
+            if (!kvr__tpl_is_map(it))
+                FAIL(ev, "items in map must be objects");
+            kvr__tpl_arr_push(ctx, out, x ? x : dflt ? dflt : kvr__tpl_undef(ev));
+        }
+        return out;
+    }
+    if (!select && !reject)
+        FAIL(ev, "unknown filter: %.*s", (int)name.n, name.p);
+    if (a->npos < 1 || a->pos[0]->type != V_STR)
+        FAIL(ev, "%.*s requires an attribute name", (int)name.n, name.p);
+    if (a->npos > 1 && !(a->pos[1]->type == V_STR && (STR_IS(a->pos[1]->s, "equalto") ||
+                                                       STR_IS(a->pos[1]->s, "eq") ||
+                                                       STR_IS(a->pos[1]->s, "defined"))))
+        FAIL(ev, "%.*s test is not supported", (int)name.n, name.p);
+    for (size_t i = 0; i < v->n; i++) {
+        tpl_value_t *it = v->items[i];
+        if (!kvr__tpl_is_map(it))
+            FAIL(ev, "items in %.*s must be objects", (int)name.n, name.p);
+        tpl_value_t *x = kvr__tpl_obj_get(it, a->pos[0]->s.p, a->pos[0]->s.n);
+        bool ok;
+        if (a->npos == 1)
+            ok = x && kvr__tpl_truthy(x);
+        else if (STR_IS(a->pos[1]->s, "defined"))
+            ok = x != NULL;
+        else
+            ok = x && a->npos > 2 && kvr__tpl_strict_eq(x, a->pos[2]);
+        if (ok == select)
+            kvr__tpl_arr_push(ctx, out, it);
+    }
+    return out;
+}
+
+static tpl_value_t *apply_filter(eval_t *ev, tpl_value_t *v, const tpl_node_t *f, scope_t *sc)
+{
+    tpl_ctx_t *ctx = ev->ctx;
+    args_t a = {0};
+    tpl_str_t name;
+    bool has_args = f->type == N_CALL;
+    if (has_args) {
+        if (f->a->type != N_IDENT)
+            FAIL(ev, "unknown filter");
+        name = f->a->str;
+        kvr__tpl_eval_args(ev, &f->list, sc, &a);
+    } else {
+        name = f->str;
+    }
+    if (STR_IS(name, "safe"))
+        return v;
+    if (STR_IS(name, "tojson")) {
+        tpl_json_opts_t o = {.undefined_as_null = true};
+        tpl_value_t *x;
+        if ((x = kvr__tpl_kwarg(&a, "indent")) && x->type != V_NULL) {
+            if (x->type != V_INT || x->num < 0 || x->num > 64)
+                FAIL(ev, "indent must be a small number");
+            o.indent = (int)x->num;
+        }
+        if ((x = kvr__tpl_kwarg(&a, "ensure_ascii"))) {
+            if (x->type != V_BOOL)
+                FAIL(ev, "ensure_ascii must be a boolean");
+            o.ensure_ascii = x->b;
+        }
+        if ((x = kvr__tpl_kwarg(&a, "sort_keys"))) {
+            if (x->type != V_BOOL)
+                FAIL(ev, "sort_keys must be a boolean");
+            o.sort_keys = x->b;
+        }
+        if ((x = kvr__tpl_kwarg(&a, "separators")) && x->type != V_NULL) {
+            if (!kvr__tpl_is_arr(x) || x->n != 2 || x->items[0]->type != V_STR ||
+                x->items[1]->type != V_STR)
+                FAIL(ev, "separators must be a tuple of two strings");
+            o.item_sep = x->items[0]->s;
+            o.key_sep = x->items[1]->s;
+        }
+        tpl_sb_t sb = {.max = ev->max_output};
+        kvr__tpl_tojson(ctx, &sb, v, &o, 0);
+        return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
+    }
+    if (STR_IS(name, "default")) {
+        tpl_value_t *dflt = a.npos ? a.pos[0] : kvr__tpl_str_val(ctx, (tpl_str_t){"", 0});
+        tpl_value_t *boolean = a.npos > 1 ? a.pos[1] : kvr__tpl_kwarg(&a, "boolean");
+        if (boolean && boolean->type != V_BOOL)
+            FAIL(ev, "`default` filter flag must be a boolean");
+        if (v->type == V_UNDEF || (boolean && boolean->b && !kvr__tpl_truthy(v)))
+            return dflt;
+        return v;
+    }
+    if (STR_IS(name, "join")) {
+        if (!kvr__tpl_is_arr(v))
+            FAIL(ev, "join of %s is not supported", kvr__tpl_type_name(v));
+        tpl_value_t *sep = a.npos ? a.pos[0] : kvr__tpl_kwarg(&a, "separator");
+        if (sep && sep->type != V_STR)
+            FAIL(ev, "separator must be a string");
+        tpl_sb_t sb = {.max = ev->max_output};
+        for (size_t i = 0; i < v->n; i++) {
+            if (i && sep)
+                kvr__tpl_sb_puts(ctx, &sb, sep->s);
+            tpl_value_t *it = v->items[i];
+            if (it->type != V_STR && !(it->type == V_INT || it->type == V_BOOL))
+                FAIL(ev, "join of %s items is not supported", kvr__tpl_type_name(it));
+            kvr__tpl_print_raw(ctx, &sb, it);
+        }
+        return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
+    }
+    if (STR_IS(name, "map") || STR_IS(name, "selectattr") || STR_IS(name, "rejectattr"))
+        return filter_attr(ev, v, name, &a);
+    if (has_args && !STR_IS(name, "trim") && !STR_IS(name, "length"))
+        FAIL(ev, "filter %.*s with arguments is not supported", (int)name.n, name.p);
+    if (kvr__tpl_is_arr(v)) {
+        if (STR_IS(name, "list"))
+            return v;
+        if (STR_IS(name, "first"))
+            return v->n ? v->items[0] : kvr__tpl_undef(ev);
+        if (STR_IS(name, "last"))
+            return v->n ? v->items[v->n - 1] : kvr__tpl_undef(ev);
+        if (STR_IS(name, "length"))
+            return kvr__tpl_num_val(ctx, V_INT, (double)v->n);
+        if (STR_IS(name, "reverse")) {
+            tpl_value_t *out = kvr__tpl_val(ctx, V_ARR);
+            for (size_t i = v->n; i-- > 0;)
+                kvr__tpl_arr_push(ctx, out, v->items[i]);
+            return out;
+        }
+        if (STR_IS(name, "string")) {
+            tpl_json_opts_t o = {0};
+            tpl_sb_t sb = {.max = ev->max_output};
+            kvr__tpl_tojson(ctx, &sb, v, &o, 0);
+            return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
+        }
+    } else if (v->type == V_STR) {
+        if (STR_IS(name, "length"))
+            return kvr__tpl_num_val(ctx, V_INT, utf16_length(v->s));
+        if (STR_IS(name, "upper") || STR_IS(name, "lower")) {
+            args_t none = {0};
+            return kvr__tpl_call(ev, builtin_of(ev, v, name), &none, sc);
+        }
+        if (STR_IS(name, "trim"))
+            return kvr__tpl_str_val(ctx, kvr__tpl_trim(v->s, true, true));
+        if (STR_IS(name, "string"))
+            return v;
+    } else if (v->type == V_INT || v->type == V_FLOAT) {
+        if (STR_IS(name, "string"))
+            return kvr__tpl_str_val(ctx, kvr__tpl_to_str(ev, v, false));
+        if (STR_IS(name, "abs"))
+            return kvr__tpl_num_val(ctx, v->type, fabs(v->num));
+    } else if (v->type == V_OBJ || v->type == V_KWARGS) {
+        if (STR_IS(name, "items"))
+            return kvr__tpl_call(ev, kvr__tpl_fn_val(ev, M_ITEMS, v), &a, sc);
+        if (STR_IS(name, "length"))
+            return kvr__tpl_num_val(ctx, V_INT, (double)v->n);
+    } else if (v->type == V_BOOL) {
+        if (STR_IS(name, "string"))
+            return kvr__tpl_str_val(ctx, v->b ? (tpl_str_t){"true", 4} : (tpl_str_t){"false", 5});
+    }
+    FAIL(ev, "cannot apply filter \"%.*s\" to type: %s", (int)name.n, name.p,
+         kvr__tpl_type_name(v));
+}
+
+static tpl_value_t *run_test(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
+{
+    tpl_value_t *v = kvr__tpl_eval(ev, nd->a, sc);
+    tpl_str_t t = nd->str;
+    bool r;
+    if (STR_IS(t, "defined"))
+        r = v->type != V_UNDEF;
+    else if (STR_IS(t, "undefined"))
+        r = v->type == V_UNDEF;
+    else if (STR_IS(t, "none"))
+        r = v->type == V_NULL;
+    else if (STR_IS(t, "string"))
+        r = v->type == V_STR;
+    else if (STR_IS(t, "boolean"))
+        r = v->type == V_BOOL;
+    else if (STR_IS(t, "false"))
+        r = v->type == V_BOOL && !v->b;
+    else if (STR_IS(t, "true"))
+        r = v->type == V_BOOL && v->b;
+    else if (STR_IS(t, "number"))
+        r = v->type == V_INT || v->type == V_FLOAT;
+    else if (STR_IS(t, "integer"))
+        r = v->type == V_INT;
+    else if (STR_IS(t, "mapping"))
+        r = kvr__tpl_is_map(v);
+    else if (STR_IS(t, "iterable"))
+        r = v->type == V_ARR || v->type == V_STR;
+    else if (STR_IS(t, "sequence"))
+        r = kvr__tpl_is_arr(v) || kvr__tpl_is_map(v) || v->type == V_STR;
+    else if (STR_IS(t, "callable"))
+        r = v->type == V_FUNC;
+    else if (STR_IS(t, "odd") || STR_IS(t, "even")) {
+        if (v->type != V_INT)
+            FAIL(ev, "cannot test odd/even on %s", kvr__tpl_type_name(v));
+        r = (fmod(v->num, 2) != 0) == STR_IS(t, "odd");
+    } else
+        FAIL(ev, "unknown test: %.*s", (int)t.n, t.p);
+    return kvr__tpl_bool_val(ev->ctx, nd->flag ? !r : r);
+}
+
+static void assign(eval_t *ev, const tpl_node_t *target, tpl_value_t *v, scope_t *sc)
+{
+    if (target->type == N_IDENT) {
+        kvr__tpl_bind(ev, sc, target->str, v);
+    } else if (target->type == N_TUPLE) {
+        if (!kvr__tpl_is_arr(v))
+            FAIL(ev, "cannot unpack non-iterable type: %s", kvr__tpl_type_name(v));
+        if (v->n != target->list.n)
+            FAIL(ev, "too %s items to unpack", target->list.n > v->n ? "few" : "many");
+        for (size_t i = 0; i < v->n; i++) {
+            if (target->list.v[i]->type != N_IDENT)
+                FAIL(ev, "cannot unpack to a non-identifier");
+            kvr__tpl_bind(ev, sc, target->list.v[i]->str, v->items[i]);
+        }
+    } else if (target->type == N_MEMBER) {
+        tpl_value_t *obj = kvr__tpl_eval(ev, target->a, sc);
+        if (obj->type != V_NS)
+            FAIL(ev, "cannot assign attribute on non-namespace object");
+        if (target->b->type != N_IDENT)
+            FAIL(ev, "cannot assign to member with non-identifier property");
+        kvr__tpl_obj_set(ev->ctx, obj, target->b->str, v);
+    } else {
+        FAIL(ev, "invalid left-hand side of assignment");
+    }
+}
+
+static tpl_value_t *eval_for(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
+{
+    tpl_ctx_t *ctx = ev->ctx;
+    scope_t *scope = kvr__tpl_new_scope(ev, sc);
+    const tpl_node_t *test = NULL;
+    tpl_value_t *it;
+    if (nd->b->type == N_SELECT) {
+        it = kvr__tpl_eval(ev, nd->b->a, scope);
+        test = nd->b->b;
+    } else {
+        it = kvr__tpl_eval(ev, nd->b, scope);
+    }
+    if (!kvr__tpl_is_arr(it) && it->type != V_OBJ)
+        FAIL(ev, "expected iterable or object type in for loop: got %s", kvr__tpl_type_name(it));
+    if (it->type == V_OBJ) {
+        args_t none = {0};
+        it = kvr__tpl_call(ev, kvr__tpl_fn_val(ev, M_KEYS, it), &none, sc);
+    }
+    tpl_value_t *items = kvr__tpl_val(ctx, V_ARR);
+    for (size_t i = 0; i < it->n; i++) {
+        if (++ev->iterations > ev->max_iterations)
+            kvr__tpl_fail(ctx, -E2BIG, "loop iteration limit reached");
+        if (nd->a->type == N_TUPLE && !kvr__tpl_is_arr(it->items[i]))
+            FAIL(ev, "cannot unpack non-iterable type: %s", kvr__tpl_type_name(it->items[i]));
+        if (test) {
+            scope_t *ls = kvr__tpl_new_scope(ev, scope);
+            assign(ev, nd->a, it->items[i], ls);
+            if (!kvr__tpl_truthy(kvr__tpl_eval(ev, test, ls)))
+                continue;
+        }
+        kvr__tpl_arr_push(ctx, items, it->items[i]);
+    }
+    tpl_sb_t out = {.max = ev->max_output};
+    bool none = true;
+    for (size_t i = 0; i < items->n; i++) {
+        if (++ev->iterations > ev->max_iterations)
+            kvr__tpl_fail(ctx, -E2BIG, "loop iteration limit reached");
+        tpl_value_t *loop = kvr__tpl_val(ctx, V_OBJ);
+        double n = (double)items->n, k = (double)i;
+        static const char *const names[] = {"index", "index0", "revindex", "revindex0", "length"};
+        double vals[] = {k + 1, k, n - k, n - k - 1, n};
+        for (int j = 0; j < 5; j++)
+            kvr__tpl_obj_set(ctx, loop, (tpl_str_t){names[j], strlen(names[j])},
+                             kvr__tpl_num_val(ctx, V_INT, vals[j]));
+        kvr__tpl_obj_set(ctx, loop, (tpl_str_t){"first", 5}, kvr__tpl_bool_val(ctx, i == 0));
+        kvr__tpl_obj_set(ctx, loop, (tpl_str_t){"last", 4},
+                         kvr__tpl_bool_val(ctx, i + 1 == items->n));
+        kvr__tpl_obj_set(ctx, loop, (tpl_str_t){"previtem", 8},
+                         i > 0 ? items->items[i - 1] : kvr__tpl_undef(ev));
+        kvr__tpl_obj_set(ctx, loop, (tpl_str_t){"nextitem", 8},
+                         i + 1 < items->n ? items->items[i + 1] : kvr__tpl_undef(ev));
+        kvr__tpl_bind(ev, scope, (tpl_str_t){"loop", 4}, loop);
+        assign(ev, nd->a, items->items[i], scope);
+        tpl_str_t body = kvr__tpl_eval_block(ev, &nd->list, scope);
+        int ctl = ev->loop_ctl;
+        ev->loop_ctl = 0;
+        if (ctl == 2)
+            continue;
+        if (ctl == 1)
+            break;
+        kvr__tpl_sb_puts(ctx, &out, body);
+        none = false;
+    }
+    if (none)
+        kvr__tpl_sb_puts(ctx, &out, kvr__tpl_eval_block(ev, &nd->list2, scope));
+    return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&out));
+}
+
+tpl_str_t kvr__tpl_eval_block(eval_t *ev, const tpl_list_t *body, scope_t *sc)
+{
+    tpl_sb_t out = {.max = ev->max_output};
+    for (size_t i = 0; i < body->n; i++) {
+        tpl_value_t *v = kvr__tpl_eval(ev, body->v[i], sc);
+        if (ev->loop_ctl)
+            return (tpl_str_t){"", 0};
+        if (v->type != V_NULL && v->type != V_UNDEF)
+            kvr__tpl_print(ev->ctx, &out, v);
+    }
+    return kvr__tpl_sb_str(&out);
+}
+
+static tpl_value_t *eval_node(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
+{
+    tpl_ctx_t *ctx = ev->ctx;
+    switch (nd->type) {
+    case N_PROGRAM: return kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc));
+    case N_STR: return kvr__tpl_str_val(ctx, nd->str);
+    case N_INT: return kvr__tpl_num_val(ctx, V_INT, nd->num);
+    case N_FLOAT: return kvr__tpl_num_val(ctx, V_FLOAT, nd->num);
+    case N_ARRAY:
+    case N_TUPLE: {
+        tpl_value_t *arr = kvr__tpl_val(ctx, nd->type == N_ARRAY ? V_ARR : V_TUPLE);
+        for (size_t i = 0; i < nd->list.n; i++)
+            kvr__tpl_arr_push(ctx, arr, kvr__tpl_eval(ev, nd->list.v[i], sc));
+        return arr;
+    }
+    case N_OBJECT: {
+        tpl_value_t *obj = kvr__tpl_val(ctx, V_OBJ);
+        for (size_t i = 0; i < nd->list.n; i++) {
+            tpl_value_t *k = kvr__tpl_eval(ev, nd->list.v[i], sc);
+            if (k->type != V_STR)
+                FAIL(ev, "object keys must be strings: got %s", kvr__tpl_type_name(k));
+            kvr__tpl_obj_set(ctx, obj, k->s, kvr__tpl_eval(ev, nd->list2.v[i], sc));
+        }
+        return obj;
+    }
+    case N_IDENT: return kvr__tpl_lookup(ev, sc, nd->str);
+    case N_MEMBER: return member(ev, nd, sc);
+    case N_CALL: {
+        args_t a;
+        kvr__tpl_eval_args(ev, &nd->list, sc, &a);
+        tpl_value_t *f = kvr__tpl_eval(ev, nd->a, sc);
+        return kvr__tpl_call(ev, f, &a, sc);
+    }
+    case N_UNARY: {
+        tpl_value_t *v = kvr__tpl_eval(ev, nd->a, sc);
+        if (STR_IS(nd->str, "not"))
+            return kvr__tpl_bool_val(ctx, !kvr__tpl_truthy(v));
+        double sign = nd->str.p[0] == '-' ? -1 : 1;
+        if (v->type == V_INT || v->type == V_FLOAT)
+            return kvr__tpl_num_val(ctx, v->type, sign * v->num);
+        if (v->type == V_BOOL)
+            return kvr__tpl_num_val(ctx, V_INT, sign * (v->b ? 1 : 0));
+        FAIL(ev, "unknown operator \"%.*s\" for %s", (int)nd->str.n, nd->str.p,
+             kvr__tpl_type_name(v));
+    }
+    case N_BINARY: return kvr__tpl_eval_binary(ev, nd, sc);
+    case N_FILTER: return apply_filter(ev, kvr__tpl_eval(ev, nd->a, sc), nd->b, sc);
+    case N_FILTER_BLOCK:
+        return apply_filter(ev, kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc)),
+                            nd->b, sc);
+    case N_TEST: return run_test(ev, nd, sc);
+    case N_SELECT:
+        if (!kvr__tpl_truthy(kvr__tpl_eval(ev, nd->b, sc)))
+            return kvr__tpl_undef(ev);
+        return kvr__tpl_eval(ev, nd->a, sc);
+    case N_TERNARY:
+        return kvr__tpl_eval(ev, kvr__tpl_truthy(kvr__tpl_eval(ev, nd->a, sc)) ? nd->b : nd->c,
+                             sc);
+    case N_SET: {
+        tpl_value_t *v = nd->b ? kvr__tpl_eval(ev, nd->b, sc)
+                               : kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc));
+        assign(ev, nd->a, v, sc);
+        return kvr__tpl_val(ctx, V_NULL);
+    }
+    case N_IF: {
+        bool t = kvr__tpl_truthy(kvr__tpl_eval(ev, nd->a, sc));
+        return kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, t ? &nd->list : &nd->list2, sc));
+    }
+    case N_FOR: return eval_for(ev, nd, sc);
+    case N_MACRO: {
+        tpl_value_t *f = kvr__tpl_fn_val(ev, FN_MACRO, NULL);
+        f->macro = nd;
+        kvr__tpl_bind(ev, sc, nd->str, f);
+        return kvr__tpl_val(ctx, V_NULL);
+    }
+    case N_BREAK: ev->loop_ctl = 1; return kvr__tpl_val(ctx, V_NULL);
+    case N_CONTINUE: ev->loop_ctl = 2; return kvr__tpl_val(ctx, V_NULL);
+    case N_COMMENT: return kvr__tpl_val(ctx, V_NULL);
+    case N_KWARG:
+    case N_SLICE: break;
+    }
+    FAIL(ev, "unexpected node");
+}
+
+tpl_value_t *kvr__tpl_eval(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
+{
+    if (++ev->ctx->depth > ev->ctx->max_depth * 8)
+        kvr__tpl_fail(ev->ctx, -ELOOP, "evaluation nested too deep");
+    tpl_value_t *v = eval_node(ev, nd, sc);
+    ev->ctx->depth--;
+    return v;
+}
+
+static void ctx_init(tpl_ctx_t *ctx, kvr_template_error_t *err, size_t max_mem, unsigned depth)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->err = err;
+    ctx->arena.max_bytes = max_mem;
+    ctx->max_depth = depth;
+}
+
+int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
+                         kvr_template_error_t *err)
+{
+    kvr_template_error_t dummy;
+    if (!err)
+        err = &dummy;
+    err->code = 0;
+    err->message[0] = '\0';
+    *out = NULL;
+    if (len > KVR_TEMPLATE_MAX_SOURCE_BYTES) {
+        err->code = -E2BIG;
+        snprintf(err->message, sizeof(err->message), "template longer than %u bytes",
+                 KVR_TEMPLATE_MAX_SOURCE_BYTES);
+        return -E2BIG;
+    }
+    kvr_template_t *t = kvr_xcalloc(1, sizeof(*t));
+    ctx_init(&t->ctx, err, 64u * len + (1u << 20), KVR_TEMPLATE_DEFAULT_MAX_DEPTH);
+    int rc = setjmp(t->ctx.jmp);
+    if (rc) {
+        kvr__tpl_arena_free(&t->ctx.arena);
+        free(t);
+        return rc;
+    }
+    if (!kvr__tpl_utf8_valid(text, len))
+        kvr__tpl_fail(&t->ctx, -EILSEQ, "template is not valid UTF-8");
+    tpl_str_t src = kvr__tpl_strdup(&t->ctx, text, len);
+    tpl_tok_t *toks;
+    size_t ntoks;
+    kvr__tpl_tokenize(&t->ctx, src.p, src.n, &toks, &ntoks);
+    t->program = kvr__tpl_parse(&t->ctx, toks, ntoks);
+    t->ctx.err = NULL;
+    *out = t;
+    return 0;
+}
+
+static void set_json_var(tpl_ctx_t *ctx, scope_t *root, const char *name, const cJSON *j)
+{
+    kvr__tpl_obj_set(ctx, root->vars, (tpl_str_t){name, strlen(name)}, kvr__tpl_from_json(ctx, j, 0));
+}
+
+int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const cJSON *tools,
+                        bool add_generation_prompt, const cJSON *extra_vars,
+                        const kvr_template_limits_t *limits, char **out, size_t *out_len,
+                        kvr_template_error_t *err)
+{
+    kvr_template_error_t dummy;
+    kvr_template_limits_t lim = limits ? *limits : (kvr_template_limits_t){0};
+    if (!err)
+        err = &dummy;
+    err->code = 0;
+    err->message[0] = '\0';
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    tpl_ctx_t ctx;
+    ctx_init(&ctx, err,
+             lim.max_memory_bytes ? lim.max_memory_bytes : KVR_TEMPLATE_DEFAULT_MAX_MEMORY_BYTES,
+             lim.max_depth ? lim.max_depth : KVR_TEMPLATE_DEFAULT_MAX_DEPTH);
+    eval_t ev = {
+        .ctx = &ctx,
+        .max_iterations = lim.max_loop_iterations ? lim.max_loop_iterations
+                                                  : KVR_TEMPLATE_DEFAULT_MAX_LOOP_ITERATIONS,
+        .max_output = lim.max_output_bytes ? lim.max_output_bytes
+                                           : KVR_TEMPLATE_DEFAULT_MAX_OUTPUT_BYTES,
+    };
+    int rc = setjmp(ctx.jmp);
+    if (rc) {
+        kvr__tpl_arena_free(&ctx.arena);
+        return rc;
+    }
+    scope_t *root = kvr__tpl_new_scope(&ev, NULL);
+    static const char *const bools[] = {"false", "true", "False", "True"};
+    for (int i = 0; i < 4; i++)
+        kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){bools[i], strlen(bools[i])},
+                         kvr__tpl_bool_val(&ctx, i & 1));
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"none", 4}, kvr__tpl_val(&ctx, V_NULL));
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"None", 4}, kvr__tpl_val(&ctx, V_NULL));
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"raise_exception", 15},
+                     kvr__tpl_fn_val(&ev, FN_RAISE, NULL));
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"range", 5}, kvr__tpl_fn_val(&ev, FN_RANGE, NULL));
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"strftime_now", 12},
+                     kvr__tpl_fn_val(&ev, FN_STRFTIME, NULL));
+    if (extra_vars && cJSON_IsObject(extra_vars))
+        for (const cJSON *c = extra_vars->child; c; c = c->next)
+            if (c->string)
+                set_json_var(&ctx, root, c->string, c);
+    if (messages)
+        set_json_var(&ctx, root, "messages", messages);
+    if (tools)
+        set_json_var(&ctx, root, "tools", tools);
+    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"add_generation_prompt", 21},
+                     kvr__tpl_bool_val(&ctx, add_generation_prompt));
+    tpl_str_t text = kvr__tpl_eval_block(&ev, &tpl->program->list, root);
+    char *res = malloc(text.n + 1);
+    if (!res)
+        kvr__tpl_fail(&ctx, -ENOMEM, "out of memory");
+    memcpy(res, text.p, text.n);
+    res[text.n] = '\0';
+    *out = res;
+    if (out_len)
+        *out_len = text.n;
+    kvr__tpl_arena_free(&ctx.arena);
+    return 0;
+}
+
+void kvr_template_destroy(kvr_template_t *tpl)
+{
+    if (!tpl)
+        return;
+    kvr__tpl_arena_free(&tpl->ctx.arena);
+    free(tpl);
+}
