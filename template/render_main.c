@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* kvroute-template-render: checks the C renderer against reference renderings.
  *   kvroute-template-render TEMPLATE_FILE CASES.jsonl
+ *   kvroute-template-render - CASES.jsonl      (each case carries its own "template")
  * Each line of CASES is {"messages", "tools"?, "add_generation_prompt", "vars"?, and
  * "text" (the reference's rendering) or "error" (the reference refused)}. Prints a summary;
  * exits 0 when every case agrees, 1 otherwise. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,21 +44,23 @@ static char *slurp(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
     if (argc != 3 || !strcmp(argv[1], "--help")) {
-        fprintf(stderr, "usage: %s TEMPLATE_FILE CASES.jsonl\n"
-                        "Renders each case with the chat template and compares with the\n"
-                        "reference text (or refusal) stored in the case.\n", argv[0]);
+        fprintf(stderr, "usage: %s TEMPLATE_FILE|- CASES.jsonl\n"
+                        "Renders each case with the chat template (with -, the case's own\n"
+                        "\"template\") and compares with the reference text (or refusal)\n"
+                        "stored in the case.\n", argv[0]);
         return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
     }
     size_t tlen, clen;
-    char *text = slurp(argv[1], &tlen);
+    bool per_case = !strcmp(argv[1], "-");
+    char *text = per_case ? strdup("") : slurp(argv[1], &tlen);
     char *cases = slurp(argv[2], &clen);
     if (!text || !cases) {
         fprintf(stderr, "cannot read %s\n", !text ? argv[1] : argv[2]);
         return 2;
     }
-    kvr_template_t *tpl;
+    kvr_template_t *tpl = NULL;
     kvr_template_error_t err;
-    int rc = kvr_template_compile(text, tlen, &tpl, &err);
+    int rc = per_case ? 0 : kvr_template_compile(text, tlen, &tpl, &err);
     if (rc) {
         fprintf(stderr, "compile failed: %s\n", err.message);
         return 1;
@@ -80,7 +84,16 @@ int main(int argc, char **argv)
         const cJSON *agp = cJSON_GetObjectItemCaseSensitive(c, "add_generation_prompt");
         char *out = NULL;
         size_t out_len = 0;
-        rc = kvr_template_render(tpl, cJSON_GetObjectItemCaseSensitive(c, "messages"),
+        const cJSON *own = cJSON_GetObjectItemCaseSensitive(c, "template");
+        if (per_case) {
+            kvr_template_destroy(tpl);
+            tpl = NULL;
+            rc = cJSON_IsString(own) ? kvr_template_compile(own->valuestring,
+                                                            strlen(own->valuestring), &tpl, &err)
+                                     : -EINVAL;
+        }
+        if (tpl)
+            rc = kvr_template_render(tpl, cJSON_GetObjectItemCaseSensitive(c, "messages"),
                                  cJSON_GetObjectItemCaseSensitive(c, "tools"), cJSON_IsTrue(agp),
                                  cJSON_GetObjectItemCaseSensitive(c, "vars"), NULL, &out, &out_len,
                                  &err);
@@ -94,9 +107,11 @@ int main(int argc, char **argv)
             refused++;
         if (!ok) {
             mismatches++;
-            if (mismatches <= 5) {
+            if (mismatches <= 20) {
                 fprintf(stderr, "line %zu: mismatch (rc=%d %s)\n", line_no, rc,
                         rc ? err.message : "");
+                if (per_case)
+                    fprintf(stderr, "  template: %s\n", own->valuestring);
                 if (rc == 0 && cJSON_IsString(want)) {
                     size_t i = 0, wl = strlen(want->valuestring);
                     while (i < out_len && i < wl && out[i] == want->valuestring[i])

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -18,13 +19,15 @@ typedef struct kvr_template_error_s {
     char message[256];
 } kvr_template_error_t;
 
-/** Bounds for one render; zeros take the defaults (KVR_TEMPLATE_DEFAULT_*). */
-typedef struct kvr_template_limits_s {
+/** Bounds for one render, zeros take the defaults (KVR_TEMPLATE_DEFAULT_*); the time
+ * strftime_now reads (0: the clock). */
+typedef struct kvr_template_options_s {
     size_t max_output_bytes;
     size_t max_memory_bytes;
     size_t max_loop_iterations;
     unsigned max_depth;
-} kvr_template_limits_t;
+    int64_t now_unix_s;
+} kvr_template_options_t;
 
 #define KVR_TEMPLATE_DEFAULT_MAX_OUTPUT_BYTES (16u << 20)
 #define KVR_TEMPLATE_DEFAULT_MAX_MEMORY_BYTES (256u << 20)
@@ -42,7 +45,7 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
  * -EILSEQ invalid UTF-8 in the JSON. */
 int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const cJSON *tools,
                         bool add_generation_prompt, const cJSON *extra_vars,
-                        const kvr_template_limits_t *limits, char **out, size_t *out_len,
+                        const kvr_template_options_t *opts, char **out, size_t *out_len,
                         kvr_template_error_t *err);
 
 /** Frees a compiled template (NULL is fine). */

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "tpl_eval.h"
 
@@ -142,8 +144,9 @@ bool kvr__tpl_strict_eq(const tpl_value_t *a, const tpl_value_t *b)
         return is_num(a) && is_num(b) && a->num == b->num;
     if (a->type == V_BOOL || b->type == V_BOOL)
         return a->type == b->type && a->b == b->b;
+    /* NullValue and UndefinedValue both hold JavaScript's undefined */
     if (a->type == V_NULL || a->type == V_UNDEF || b->type == V_NULL || b->type == V_UNDEF)
-        return a->type == b->type;
+        return (a->type == V_NULL || a->type == V_UNDEF) && (b->type == V_NULL || b->type == V_UNDEF);
     return a == b;
 }
 
@@ -180,6 +183,18 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         kvr__tpl_print_raw(ev->ctx, &sb, r);
         return kvr__tpl_str_val(ev->ctx, kvr__tpl_sb_str(&sb));
     }
+    if (STR_IS(op, "**") && (is_num(l) || l->type == V_BOOL) && (is_num(r) || r->type == V_BOOL)) {
+        /* booleans count as integers here, as in Jinja */
+        double a = l->type == V_BOOL ? l->b : l->num, b = r->type == V_BOOL ? r->b : r->num;
+        if (a == 0 && b < 0)
+            FAIL(ev, "0.0 cannot be raised to a negative power");
+        double res = pow(a, b);
+        if (!isfinite(res))
+            FAIL(ev, "exponentiation result is not a finite real number");
+        return kvr__tpl_num_val(ev->ctx,
+                                l->type == V_FLOAT || r->type == V_FLOAT || b < 0 ? V_FLOAT : V_INT,
+                                res);
+    }
     if (is_num(l) && is_num(r)) {
         double a = l->num, b = r->num;
         if (STR_IS(op, "+"))
@@ -202,8 +217,6 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
             return kvr__tpl_bool_val(ev->ctx, a <= b);
         if (STR_IS(op, ">="))
             return kvr__tpl_bool_val(ev->ctx, a >= b);
-        if (STR_IS(op, "**"))
-            FAIL(ev, "the ** operator is not supported");
     } else if (is_arr(l) && is_arr(r)) {
         if (STR_IS(op, "+")) {
             tpl_value_t *out = kvr__tpl_val(ev->ctx, V_ARR);
@@ -289,6 +302,8 @@ static tpl_value_t *string_method(eval_t *ev, int fn, tpl_value_t *self, const a
         return kvr__tpl_str_val(ctx, (tpl_str_t){d, s.n});
     }
     /* The reference ignores strip's argument: strip('\n') trims all whitespace. */
+    case M_TITLE:
+    case M_CAPITALIZE: return kvr__tpl_str_val(ctx, kvr__tpl_ascii_case(ev, s, fn == M_TITLE));
     case M_STRIP: return kvr__tpl_str_val(ctx, kvr__tpl_trim(s, true, true));
     case M_RSTRIP: return kvr__tpl_str_val(ctx, kvr__tpl_trim(s, false, true));
     case M_LSTRIP: return kvr__tpl_str_val(ctx, kvr__tpl_trim(s, true, false));
@@ -369,17 +384,35 @@ static tpl_value_t *string_method(eval_t *ev, int fn, tpl_value_t *self, const a
         tpl_value_t *count = a->npos > 2 ? a->pos[2] : kvr__tpl_kwarg(a, "count");
         if (count && count->type != V_INT && count->type != V_NULL)
             FAIL(ev, "replace() count argument must be a number or null");
-        if (a->pos[0]->s.n == 0 || (count && count->type == V_INT))
-            FAIL(ev, "replace() with an empty pattern or a count is not supported");
+        double remaining = count && count->type == V_INT && count->num >= 0 ? count->num : INFINITY;
         tpl_str_t from = a->pos[0]->s, to = a->pos[1]->s, rest = s;
         tpl_sb_t sb = {.max = ev->max_output};
+        if (from.n == 0) {
+            /* an empty pattern matches before every code point and at the end */
+            size_t i = 0;
+            for (;;) {
+                if (remaining > 0) {
+                    kvr__tpl_sb_puts(ctx, &sb, to);
+                    remaining--;
+                }
+                if (i >= s.n)
+                    break;
+                size_t j = i + 1;
+                while (j < s.n && ((unsigned char)s.p[j] & 0xC0) == 0x80)
+                    j++;
+                kvr__tpl_sb_put(ctx, &sb, s.p + i, j - i);
+                i = j;
+            }
+            return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
+        }
         const char *hit;
-        while ((hit = memmem(rest.p, rest.n, from.p, from.n))) {
+        while (remaining > 0 && (hit = memmem(rest.p, rest.n, from.p, from.n))) {
             kvr__tpl_sb_put(ctx, &sb, rest.p, (size_t)(hit - rest.p));
             kvr__tpl_sb_puts(ctx, &sb, to);
             size_t adv = (size_t)(hit - rest.p) + from.n;
             rest.p += adv;
             rest.n -= adv;
+            remaining--;
         }
         kvr__tpl_sb_puts(ctx, &sb, rest);
         return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
@@ -409,6 +442,46 @@ static tpl_value_t *items_of(eval_t *ev, const tpl_value_t *obj, int what)
 
 static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a, scope_t *sc);
 
+/* utils.ts strftime: %Y %m %d %b %B %H %M %% in local time, other directives kept. */
+static tpl_value_t *strftime_now(eval_t *ev, const args_t *a)
+{
+    static const char *const months[] = {"January", "February", "March",     "April",
+                                         "May",     "June",     "July",      "August",
+                                         "September", "October", "November", "December"};
+    tpl_value_t *fmt = a->npos ? a->pos[0] : NULL;
+    if (!fmt || fmt->type != V_STR)
+        FAIL(ev, "strftime_now expects a format string");
+    time_t now = ev->now_unix_s ? (time_t)ev->now_unix_s : time(NULL);
+    struct tm tm;
+    if (!localtime_r(&now, &tm))
+        FAIL(ev, "strftime_now: no local time");
+    tpl_sb_t sb = {0};
+    tpl_str_t f = fmt->s;
+    for (size_t i = 0; i < f.n; i++) {
+        char buf[16];
+        int n = -1;
+        if (f.p[i] == '%' && i + 1 < f.n) {
+            switch (f.p[i + 1]) {
+            case 'Y': n = snprintf(buf, sizeof(buf), "%d", tm.tm_year + 1900); break;
+            case 'm': n = snprintf(buf, sizeof(buf), "%02d", tm.tm_mon + 1); break;
+            case 'd': n = snprintf(buf, sizeof(buf), "%02d", tm.tm_mday); break;
+            case 'H': n = snprintf(buf, sizeof(buf), "%02d", tm.tm_hour); break;
+            case 'M': n = snprintf(buf, sizeof(buf), "%02d", tm.tm_min); break;
+            case 'b': n = snprintf(buf, sizeof(buf), "%.3s", months[tm.tm_mon]); break;
+            case 'B': n = snprintf(buf, sizeof(buf), "%s", months[tm.tm_mon]); break;
+            case '%': n = snprintf(buf, sizeof(buf), "%%"); break;
+            }
+        }
+        if (n >= 0) {
+            kvr__tpl_sb_put(ev->ctx, &sb, buf, (size_t)n);
+            i++;
+        } else {
+            kvr__tpl_sb_put(ev->ctx, &sb, f.p + i, 1);
+        }
+    }
+    return kvr__tpl_str_val(ev->ctx, kvr__tpl_sb_str(&sb));
+}
+
 tpl_value_t *kvr__tpl_call(eval_t *ev, tpl_value_t *f, const args_t *a, scope_t *sc)
 {
     tpl_ctx_t *ctx = ev->ctx;
@@ -421,29 +494,30 @@ tpl_value_t *kvr__tpl_call(eval_t *ev, tpl_value_t *f, const args_t *a, scope_t 
         kvr__tpl_fail(ctx, -ECANCELED, "raise_exception: %.*s", (int)(msg.n > 200 ? 200 : msg.n),
                       msg.p);
     }
-    case FN_STRFTIME: FAIL(ev, "strftime_now is not supported (its output depends on the clock)");
+    case FN_STRFTIME: return strftime_now(ev, a);
     case FN_RANGE: {
-        double start = 0, stop, step = 1;
-        for (size_t i = 0; i < a->npos; i++)
-            if (a->pos[i]->type != V_INT)
-                FAIL(ev, "range() arguments must be integers");
-        if (a->npos == 1) {
-            stop = a->pos[0]->num;
-        } else if (a->npos == 2 || a->npos == 3) {
-            start = a->pos[0]->num;
-            stop = a->pos[1]->num;
-            if (a->npos == 3)
-                step = a->pos[2]->num;
-        } else {
-            FAIL(ev, "range() takes 1 to 3 arguments");
+        /* utils.ts range() on the arguments' JavaScript values */
+        double v[3] = {0, 0, 1};
+        if (a->kw || a->npos < 1 || a->npos > 3)
+            FAIL(ev, "range() takes 1 to 3 positional arguments");
+        for (size_t i = 0; i < a->npos; i++) {
+            const tpl_value_t *x = a->pos[i];
+            if (x->type == V_BOOL)
+                v[i] = x->b;
+            else if (x->type == V_INT || x->type == V_FLOAT)
+                v[i] = x->num;
+            else
+                FAIL(ev, "range() of %s is not supported", kvr__tpl_type_name(x));
         }
+        double start = a->npos == 1 ? 0 : v[0], stop = a->npos == 1 ? v[0] : v[1];
+        double step = a->npos == 3 ? v[2] : 1;
         if (step == 0)
             FAIL(ev, "range() step must not be zero");
         tpl_value_t *out = kvr__tpl_val(ctx, V_ARR);
         for (double x = start; step > 0 ? x < stop : x > stop; x += step) {
             if (++ev->iterations > ev->max_iterations)
                 kvr__tpl_fail(ctx, -E2BIG, "loop iteration limit reached");
-            kvr__tpl_arr_push(ctx, out, kvr__tpl_num_val(ctx, V_INT, x));
+            kvr__tpl_arr_push(ctx, out, kvr__tpl_num_val(ctx, x == floor(x) ? V_INT : V_FLOAT, x));
         }
         return out;
     }

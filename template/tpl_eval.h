@@ -7,7 +7,7 @@
 enum {
     FN_RAISE = 1, FN_RANGE, FN_STRFTIME, FN_NAMESPACE, FN_MACRO,
     M_UPPER, M_LOWER, M_STRIP, M_RSTRIP, M_LSTRIP, M_STARTSWITH, M_ENDSWITH, M_SPLIT, M_REPLACE,
-    M_GET, M_ITEMS, M_KEYS, M_VALUES,
+    M_GET, M_ITEMS, M_KEYS, M_VALUES, M_TITLE, M_CAPITALIZE,
 };
 
 typedef struct scope_s scope_t;
@@ -20,6 +20,7 @@ typedef struct eval_s {
     tpl_ctx_t *ctx;
     size_t iterations, max_iterations, max_output;
     int loop_ctl; /* 1 break, 2 continue */
+    int64_t now_unix_s;
 } eval_t;
 
 
@@ -48,6 +49,7 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
 void kvr__tpl_eval_args(eval_t *ev, const tpl_list_t *list, scope_t *sc, args_t *out);
 tpl_value_t *kvr__tpl_kwarg(const args_t *a, const char *name);
 tpl_value_t *kvr__tpl_call(eval_t *ev, tpl_value_t *f, const args_t *a, scope_t *sc);
+tpl_str_t kvr__tpl_ascii_case(eval_t *ev, tpl_str_t s, bool title);
 
 static inline bool kvr__tpl_is_arr(const tpl_value_t *v)
 {

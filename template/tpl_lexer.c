@@ -28,6 +28,70 @@ static size_t line_terminator_before(const char *s, size_t i)
     return 0;
 }
 
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+    size_t w;
+    while (i < n && (w = kvr__tpl_ws_at(s + i, n - i)))
+        i += w;
+    return i;
+}
+
+static bool lit_at(const char *s, size_t n, size_t i, const char *lit)
+{
+    size_t l = strlen(lit);
+    return i + l <= n && memcmp(s + i, lit, l) == 0;
+}
+
+/* Length of a {% generation %} / {% endgeneration %} tag at i (0: none), and its dashes. */
+static size_t generation_tag(const char *s, size_t n, size_t i, bool *lstrip, bool *rstrip)
+{
+    if (!lit_at(s, n, i, "{%"))
+        return 0;
+    size_t j = i + 2;
+    *lstrip = j < n && s[j] == '-';
+    j = skip_ws(s, n, j + *lstrip);
+    if (lit_at(s, n, j, "end"))
+        j += 3;
+    if (!lit_at(s, n, j, "generation"))
+        return 0;
+    j = skip_ws(s, n, j + 10);
+    *rstrip = j < n && s[j] == '-';
+    j += *rstrip;
+    return lit_at(s, n, j, "%}") ? j + 2 - i : 0;
+}
+
+/* The transformers-specific generation tag: /(\s*){%(-?)\s*(?:end)?generation\s*(-?)%}(\s*)/gs
+ * replaced by the surrounding whitespace that its dashes do not strip. */
+static tpl_str_t strip_generation_tags(tpl_ctx_t *ctx, tpl_str_t in)
+{
+    if (!memmem(in.p, in.n, "generation", 10))
+        return in;
+    tpl_sb_t sb = {0};
+    size_t last = 0, i = 0;
+    while (i < in.n) {
+        bool ls, rs;
+        size_t len = generation_tag(in.p, in.n, i, &ls, &rs);
+        if (!len) {
+            i++;
+            continue;
+        }
+        size_t before = i;
+        size_t w;
+        while (before > last && (w = kvr__tpl_ws_before(in.p + last, before - last)))
+            before -= w;
+        size_t after_end = skip_ws(in.p, in.n, i + len);
+        kvr__tpl_sb_put(ctx, &sb, in.p + last, before - last);
+        if (!ls)
+            kvr__tpl_sb_put(ctx, &sb, in.p + before, i - before);
+        if (!rs)
+            kvr__tpl_sb_put(ctx, &sb, in.p + i + len, after_end - (i + len));
+        last = i = after_end;
+    }
+    kvr__tpl_sb_put(ctx, &sb, in.p + last, in.n - last);
+    kvr__tpl_sb_put(ctx, &sb, "", 0);
+    return kvr__tpl_sb_str(&sb);
+}
+
 static tpl_str_t preprocess(tpl_ctx_t *ctx, const char *src, size_t len)
 {
     if (len > 0 && src[len - 1] == '\n')
@@ -64,7 +128,7 @@ static tpl_str_t preprocess(tpl_ctx_t *ctx, const char *src, size_t len)
         b[bn++] = a[i++];
     }
     b[bn] = '\0';
-    return (tpl_str_t){b, bn};
+    return strip_generation_tags(ctx, (tpl_str_t){b, bn});
 }
 
 static void push(lexer_t *lx, tpl_tok_type_t type, const char *p, size_t n)

