@@ -50,6 +50,10 @@ void kvr__tpl_eval_args(eval_t *ev, const tpl_list_t *list, scope_t *sc, args_t 
 tpl_value_t *kvr__tpl_kwarg(const args_t *a, const char *name);
 tpl_value_t *kvr__tpl_call(eval_t *ev, tpl_value_t *f, const args_t *a, scope_t *sc);
 tpl_str_t kvr__tpl_ascii_case(eval_t *ev, tpl_str_t s, bool title);
+double kvr__tpl_utf16_length(tpl_str_t s);
+tpl_value_t *kvr__tpl_builtin_of(eval_t *ev, tpl_value_t *obj, tpl_str_t name);
+tpl_value_t *kvr__tpl_apply_filter(eval_t *ev, tpl_value_t *v, const tpl_node_t *f, scope_t *sc);
+tpl_value_t *kvr__tpl_run_test(eval_t *ev, const tpl_node_t *nd, scope_t *sc);
 
 static inline bool kvr__tpl_is_arr(const tpl_value_t *v)
 {

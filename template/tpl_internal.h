@@ -53,7 +53,6 @@ tpl_str_t kvr__tpl_sb_str(tpl_sb_t *sb);
 size_t kvr__tpl_ws_at(const char *p, size_t n);
 size_t kvr__tpl_ws_before(const char *p, size_t n);
 tpl_str_t kvr__tpl_trim(tpl_str_t s, bool start, bool end);
-bool kvr__tpl_utf8_valid(const char *p, size_t n);
 
 /* ---- tokens ---- */
 typedef enum {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "common/xmalloc.h"
 #include "tpl_internal.h"
 
@@ -169,40 +170,6 @@ tpl_str_t kvr__tpl_trim(tpl_str_t s, bool start, bool end)
     return s;
 }
 
-bool kvr__tpl_utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        size_t len;
-        unsigned cp, min;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            len = 2, cp = c & 0x1F, min = 0x80;
-        } else if ((c & 0xF0) == 0xE0) {
-            len = 3, cp = c & 0x0F, min = 0x800;
-        } else if ((c & 0xF8) == 0xF0) {
-            len = 4, cp = c & 0x07, min = 0x10000;
-        } else {
-            return false;
-        }
-        if (i + len > n)
-            return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((p[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (p[i + k] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
 /* ---- values ---- */
 
 tpl_value_t *kvr__tpl_val(tpl_ctx_t *ctx, tpl_vtype_t type)
@@ -296,7 +263,7 @@ static bool array_index(const char *k, size_t n, double *idx)
 static tpl_str_t json_str(tpl_ctx_t *ctx, const char *s)
 {
     size_t n = strlen(s);
-    if (!kvr__tpl_utf8_valid(s, n))
+    if (kvr_json_utf8_valid_prefix(s, n) != n)
         kvr__tpl_fail(ctx, -EILSEQ, "invalid UTF-8 in request JSON");
     return (tpl_str_t){s, n};
 }
