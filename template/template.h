@@ -26,6 +26,7 @@ typedef struct kvr_template_options_s {
     size_t max_memory_bytes;
     size_t max_loop_iterations;
     unsigned max_depth;
+    uint64_t max_work; /* roughly bytes touched: bounds the render's time */
     int64_t now_unix_s;
 } kvr_template_options_t;
 
@@ -33,6 +34,7 @@ typedef struct kvr_template_options_s {
 #define KVR_TEMPLATE_DEFAULT_MAX_MEMORY_BYTES (256u << 20)
 #define KVR_TEMPLATE_DEFAULT_MAX_LOOP_ITERATIONS 1000000u
 #define KVR_TEMPLATE_DEFAULT_MAX_DEPTH 64u
+#define KVR_TEMPLATE_DEFAULT_MAX_WORK (1ull << 30)
 #define KVR_TEMPLATE_MAX_SOURCE_BYTES (1u << 20)
 
 /** Compiles template text; 0 and *out, or -EINVAL (syntax) / -E2BIG / -ELOOP with *err. */

@@ -27,7 +27,7 @@ tpl_value_t *kvr__tpl_fn_val(eval_t *ev, int fn, tpl_value_t *self)
 tpl_value_t *kvr__tpl_lookup(eval_t *ev, scope_t *sc, tpl_str_t name)
 {
     for (; sc; sc = sc->parent) {
-        tpl_value_t *v = kvr__tpl_obj_get(sc->vars, name.p, name.n);
+        tpl_value_t *v = kvr__tpl_obj_get(ev->ctx, sc->vars, name.p, name.n);
         if (v)
             return v;
     }
@@ -79,8 +79,9 @@ static bool str_eq(tpl_str_t a, tpl_str_t b)
     return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
 }
 
-static bool str_contains(tpl_str_t hay, tpl_str_t needle)
+static bool str_contains(eval_t *ev, tpl_str_t hay, tpl_str_t needle)
 {
+    kvr__tpl_charge(ev->ctx, hay.n);
     if (needle.n == 0)
         return true;
     return needle.n <= hay.n && memmem(hay.p, hay.n, needle.p, needle.n) != NULL;
@@ -239,11 +240,11 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         return kvr__tpl_str_val(ev->ctx, kvr__tpl_sb_str(&sb));
     }
     if (l->type == V_STR && r->type == V_STR && (in || not_in)) {
-        bool has = str_contains(r->s, l->s);
+        bool has = str_contains(ev, r->s, l->s);
         return kvr__tpl_bool_val(ev->ctx, in ? has : !has);
     }
     if (l->type == V_STR && is_map(r) && (in || not_in)) {
-        bool has = kvr__tpl_obj_get(r, l->s.p, l->s.n) != NULL;
+        bool has = kvr__tpl_obj_get(ev->ctx, r, l->s.p, l->s.n) != NULL;
         return kvr__tpl_bool_val(ev->ctx, in ? has : !has);
     }
     FAIL(ev, "unknown operator \"%.*s\" between %s and %s", (int)op.n, op.p,
@@ -268,7 +269,7 @@ void kvr__tpl_eval_args(eval_t *ev, const tpl_list_t *list, scope_t *sc, args_t 
             continue;
         if (!out->kw)
             out->kw = kvr__tpl_val(ev->ctx, V_KWARGS);
-        if (kvr__tpl_obj_get(out->kw, a->str.p, a->str.n))
+        if (kvr__tpl_obj_get(ev->ctx, out->kw, a->str.p, a->str.n))
             FAIL(ev, "got multiple values for keyword argument");
         kvr__tpl_obj_set(ev->ctx, out->kw, a->str, kvr__tpl_eval(ev, a->a, sc));
     }
@@ -276,7 +277,7 @@ void kvr__tpl_eval_args(eval_t *ev, const tpl_list_t *list, scope_t *sc, args_t 
 
 tpl_value_t *kvr__tpl_kwarg(const args_t *a, const char *name)
 {
-    return a->kw ? kvr__tpl_obj_get(a->kw, name, strlen(name)) : NULL;
+    return a->kw ? kvr__tpl_obj_get(NULL, a->kw, name, strlen(name)) : NULL;
 }
 
 static tpl_value_t *string_method(eval_t *ev, int fn, tpl_value_t *self, const args_t *a)
@@ -541,7 +542,7 @@ tpl_value_t *kvr__tpl_call(eval_t *ev, tpl_value_t *f, const args_t *a, scope_t 
         tpl_value_t *key = a->npos ? a->pos[0] : a->kw;
         if (!key || key->type != V_STR)
             FAIL(ev, "object key must be a string");
-        tpl_value_t *v = kvr__tpl_obj_get(f->self, key->s.p, key->s.n);
+        tpl_value_t *v = kvr__tpl_obj_get(ev->ctx, f->self, key->s.p, key->s.n);
         if (v)
             return v;
         if (a->npos > 1)
@@ -566,7 +567,7 @@ static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a,
     size_t used_kw = 0;
     for (size_t i = 0; i < params->n; i++) {
         tpl_value_t *v = i < a->npos ? a->pos[i] : NULL;
-        if (!v && a->kw && (v = kvr__tpl_obj_get(a->kw, params->v[i]->str.p, params->v[i]->str.n)))
+        if (!v && a->kw && (v = kvr__tpl_obj_get(ev->ctx, a->kw, params->v[i]->str.p, params->v[i]->str.n)))
             used_kw++;
         kvr__tpl_bind(ev, ms, params->v[i]->str, v ? v : kvr__tpl_undef(ev));
     }
@@ -576,7 +577,7 @@ static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a,
         FAIL(ev, "macro called with too many arguments");
     for (size_t i = 0; i < params->n; i++)
         if (params->v[i]->type == N_KWARG && !(i < a->npos) &&
-            !(a->kw && kvr__tpl_obj_get(a->kw, params->v[i]->str.p, params->v[i]->str.n)))
+            !(a->kw && kvr__tpl_obj_get(ev->ctx, a->kw, params->v[i]->str.p, params->v[i]->str.n)))
             kvr__tpl_bind(ev, ms, params->v[i]->str, kvr__tpl_eval(ev, params->v[i]->a, ms));
     tpl_str_t out = kvr__tpl_eval_block(ev, &m->list2, ms);
     ev->ctx->depth--;

@@ -111,7 +111,7 @@ static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args
         tpl_value_t *dflt = kvr__tpl_kwarg(a, "default");
         for (size_t i = 0; i < v->n; i++) {
             tpl_value_t *it = v->items[i];
-            tpl_value_t *x = kvr__tpl_is_map(it) ? kvr__tpl_obj_get(it, attr->s.p, attr->s.n)
+            tpl_value_t *x = kvr__tpl_is_map(it) ? kvr__tpl_obj_get(ev->ctx, it, attr->s.p, attr->s.n)
                                                  : NULL;
             if (!kvr__tpl_is_map(it))
                 FAIL(ev, "items in map must be objects");
@@ -131,7 +131,7 @@ static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args
         tpl_value_t *it = v->items[i];
         if (!kvr__tpl_is_map(it))
             FAIL(ev, "items in %.*s must be objects", (int)name.n, name.p);
-        tpl_value_t *x = kvr__tpl_obj_get(it, a->pos[0]->s.p, a->pos[0]->s.n);
+        tpl_value_t *x = kvr__tpl_obj_get(ev->ctx, it, a->pos[0]->s.p, a->pos[0]->s.n);
         bool ok;
         if (a->npos == 1)
             ok = x && kvr__tpl_truthy(x);

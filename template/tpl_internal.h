@@ -24,6 +24,10 @@ typedef struct tpl_ctx_s {
     kvr_template_error_t *err;
     unsigned depth;
     unsigned max_depth;
+    /* work done, in roughly bytes touched: bounds a render's time as the arena bounds its
+     * memory (a loop's body may scan a long string every iteration) */
+    uint64_t work;
+    uint64_t max_work;
 } tpl_ctx_t;
 
 typedef struct tpl_str_s {
@@ -36,6 +40,13 @@ void kvr__tpl_arena_free(tpl_arena_t *a);
 __attribute__((noreturn, format(printf, 3, 4))) void kvr__tpl_fail(tpl_ctx_t *ctx, int code,
                                                                    const char *fmt, ...);
 tpl_str_t kvr__tpl_strdup(tpl_ctx_t *ctx, const char *p, size_t n);
+void kvr__tpl_charge_slow(tpl_ctx_t *ctx);
+static inline void kvr__tpl_charge(tpl_ctx_t *ctx, size_t units)
+{
+    ctx->work += units;
+    if (ctx->work > ctx->max_work)
+        kvr__tpl_charge_slow(ctx);
+}
 
 /* Growable string in the arena. */
 typedef struct tpl_sb_s {
@@ -125,7 +136,7 @@ tpl_value_t *kvr__tpl_str_val(tpl_ctx_t *ctx, tpl_str_t s);
 tpl_value_t *kvr__tpl_num_val(tpl_ctx_t *ctx, tpl_vtype_t type, double v);
 tpl_value_t *kvr__tpl_bool_val(tpl_ctx_t *ctx, bool b);
 void kvr__tpl_arr_push(tpl_ctx_t *ctx, tpl_value_t *arr, tpl_value_t *v);
-tpl_value_t *kvr__tpl_obj_get(const tpl_value_t *obj, const char *key, size_t n);
+tpl_value_t *kvr__tpl_obj_get(tpl_ctx_t *ctx, const tpl_value_t *obj, const char *key, size_t n);
 void kvr__tpl_obj_set(tpl_ctx_t *ctx, tpl_value_t *obj, tpl_str_t key, tpl_value_t *v);
 tpl_value_t *kvr__tpl_from_json(tpl_ctx_t *ctx, const cJSON *j, unsigned depth);
 bool kvr__tpl_truthy(const tpl_value_t *v);

@@ -155,7 +155,7 @@ static tpl_value_t *member(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
     if (kvr__tpl_is_map(obj) || obj->type == V_NS) {
         if (prop->type != V_STR)
             FAIL(ev, "cannot access property with non-string: got %s", kvr__tpl_type_name(prop));
-        v = kvr__tpl_obj_get(obj, prop->s.p, prop->s.n);
+        v = kvr__tpl_obj_get(ev->ctx, obj, prop->s.p, prop->s.n);
         if (!v && obj->type == V_OBJ)
             v = kvr__tpl_builtin_of(ev, obj, prop->s);
     } else if (kvr__tpl_is_arr(obj) || obj->type == V_STR) {
@@ -373,6 +373,7 @@ static tpl_value_t *eval_node(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
 
 tpl_value_t *kvr__tpl_eval(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
 {
+    kvr__tpl_charge(ev->ctx, 16);
     if (++ev->ctx->depth > ev->ctx->max_depth * 8)
         kvr__tpl_fail(ev->ctx, -ELOOP, "evaluation nested too deep");
     tpl_value_t *v = eval_node(ev, nd, sc);
@@ -380,12 +381,14 @@ tpl_value_t *kvr__tpl_eval(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
     return v;
 }
 
-static void ctx_init(tpl_ctx_t *ctx, kvr_template_error_t *err, size_t max_mem, unsigned depth)
+static void ctx_init(tpl_ctx_t *ctx, kvr_template_error_t *err, size_t max_mem, unsigned depth,
+                     uint64_t max_work)
 {
     memset(ctx, 0, sizeof(*ctx));
     ctx->err = err;
     ctx->arena.max_bytes = max_mem;
     ctx->max_depth = depth;
+    ctx->max_work = max_work;
 }
 
 int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
@@ -404,7 +407,8 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
         return -E2BIG;
     }
     kvr_template_t *t = kvr_xcalloc(1, sizeof(*t));
-    ctx_init(&t->ctx, err, 64u * len + (1u << 20), KVR_TEMPLATE_DEFAULT_MAX_DEPTH);
+    ctx_init(&t->ctx, err, 64u * len + (1u << 20), KVR_TEMPLATE_DEFAULT_MAX_DEPTH,
+             256u * len + (16u << 20));
     int rc = setjmp(t->ctx.jmp);
     if (rc) {
         kvr__tpl_arena_free(&t->ctx.arena);
@@ -445,7 +449,8 @@ int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const 
     tpl_ctx_t ctx;
     ctx_init(&ctx, err,
              lim.max_memory_bytes ? lim.max_memory_bytes : KVR_TEMPLATE_DEFAULT_MAX_MEMORY_BYTES,
-             lim.max_depth ? lim.max_depth : KVR_TEMPLATE_DEFAULT_MAX_DEPTH);
+             lim.max_depth ? lim.max_depth : KVR_TEMPLATE_DEFAULT_MAX_DEPTH,
+             lim.max_work ? lim.max_work : KVR_TEMPLATE_DEFAULT_MAX_WORK);
     eval_t ev = {
         .ctx = &ctx,
         .max_iterations = lim.max_loop_iterations ? lim.max_loop_iterations

@@ -22,8 +22,14 @@ struct tpl_chunk_s {
     max_align_t data[];
 };
 
+void kvr__tpl_charge_slow(tpl_ctx_t *ctx)
+{
+    kvr__tpl_fail(ctx, -E2BIG, "template work limit reached");
+}
+
 void *kvr__tpl_alloc(tpl_ctx_t *ctx, size_t n)
 {
+    kvr__tpl_charge(ctx, n);
     tpl_arena_t *a = &ctx->arena;
     n = (n + 15) & ~(size_t)15;
     if (n == 0)
@@ -82,6 +88,7 @@ void kvr__tpl_sb_put(tpl_ctx_t *ctx, tpl_sb_t *sb, const char *p, size_t n)
 {
     if (n == 0)
         return;
+    kvr__tpl_charge(ctx, n);
     if (sb->max && sb->n + n > sb->max)
         kvr__tpl_fail(ctx, -E2BIG, "rendered output exceeds %zu bytes", sb->max);
     if (sb->n + n + 1 > sb->cap) {
@@ -214,8 +221,10 @@ void kvr__tpl_arr_push(tpl_ctx_t *ctx, tpl_value_t *arr, tpl_value_t *v)
     arr->items[arr->n++] = v;
 }
 
-tpl_value_t *kvr__tpl_obj_get(const tpl_value_t *obj, const char *key, size_t n)
+tpl_value_t *kvr__tpl_obj_get(tpl_ctx_t *ctx, const tpl_value_t *obj, const char *key, size_t n)
 {
+    if (ctx) /* NULL: a keyword-argument list, a handful of entries */
+        kvr__tpl_charge(ctx, obj->n + 1);
     for (size_t i = 0; i < obj->n; i++)
         if (obj->kv[i].key.n == n && memcmp(obj->kv[i].key.p, key, n) == 0)
             return obj->kv[i].val;
@@ -224,6 +233,7 @@ tpl_value_t *kvr__tpl_obj_get(const tpl_value_t *obj, const char *key, size_t n)
 
 void kvr__tpl_obj_set(tpl_ctx_t *ctx, tpl_value_t *obj, tpl_str_t key, tpl_value_t *v)
 {
+    kvr__tpl_charge(ctx, obj->n + 1);
     for (size_t i = 0; i < obj->n; i++)
         if (obj->kv[i].key.n == key.n && memcmp(obj->kv[i].key.p, key.p, key.n) == 0) {
             obj->kv[i].val = v;

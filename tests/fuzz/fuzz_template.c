@@ -47,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kvr_template_options_t opts = {.max_output_bytes = 1 << 20,
                                    .max_memory_bytes = 64u << 20,
                                    .max_loop_iterations = 100000,
+                                   .max_work = 64u << 20,
                                    .now_unix_s = 1764633600};
     char *out = NULL;
     size_t out_len = 0;

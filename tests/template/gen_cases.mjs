@@ -111,9 +111,14 @@ function conversation() {
     if (family === "gptoss" && chance(0.3)) a.thinking = text(6);
     if (withTools && chance(0.5)) {
       a.tool_calls = Array.from({ length: 1 + int(3) }, toolCall);
-      if (chance(0.4)) a.content = chance(0.5) ? null : "";
+      if (chance(0.4)) a.content = chance(0.3) ? null : "";
       messages.push(a);
-      for (let k = 0; k < 1 + int(3); k++) messages.push({ role: "tool", tool_call_id: "call_1", content: chance(0.5) ? JSON.stringify(schemaValue(1)) : text(5) });
+      for (let k = 0; k < 1 + int(3); k++) {
+        const result = { role: "tool", tool_call_id: "call_1", content: chance(0.5) ? JSON.stringify(schemaValue(1)) : text(5) };
+        if (chance(0.05)) result.content = schemaValue(1); // a result object rather than its text
+        if (chance(0.3)) result.name = pick(names);
+        messages.push(result);
+      }
       if (chance(0.6)) messages.push({ role: "assistant", content: text() });
     } else {
       messages.push(a);
@@ -127,7 +132,7 @@ function conversation() {
   if (chance(0.01)) pick(messages).role = pick(["developer", "function", "", "USER"]);
   if (chance(0.01)) messages.length = 0;
   const c = { messages, add_generation_prompt: chance(0.5), vars: { ...baseVars } };
-  if (withTools) c.tools = Array.from({ length: 1 + int(4) }, tool);
+  if (withTools) c.tools = chance(0.05) ? [] : Array.from({ length: 1 + int(4) }, tool);
   if (family === "qwen3" && chance(0.2)) c.vars.enable_thinking = chance(0.5);
   if (family === "gptoss") {
     if (chance(0.3)) c.vars.reasoning_effort = pick(["low", "medium", "high"]);

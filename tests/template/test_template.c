@@ -137,6 +137,14 @@ Test(template, hostile_templates_hit_bounds_not_the_stack, .timeout = 10.)
                         "{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
                         NULL, NULL, &mem, &out, &err),
                  -E2BIG);
+    /* time: a body scanning a long string every iteration stops at the work bound */
+    kvr_template_options_t work = {.max_work = 10u << 20};
+    cr_expect_eq(render("{% set ns = namespace(s='ab') %}"
+                        "{% for i in range(20) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}"
+                        "{% for i in range(100000) %}{% if 'zz' in ns.s %}!{% endif %}{% endfor %}",
+                        NULL, NULL, &work, &out, &err),
+                 -E2BIG);
+    cr_expect(strstr(err.message, "work") != NULL, "%s", err.message);
     /* the source size is bounded before any work */
     size_t big = KVR_TEMPLATE_MAX_SOURCE_BYTES + 1;
     char *huge = malloc(big);
@@ -186,4 +194,28 @@ Test(template, strftime_now_reads_the_given_time, .timeout = 5.)
                  0, "%s", err.message);
     cr_expect_str_eq(out, "2025-12-02 00:00 Dec December %");
     free(out);
+}
+
+Test(template, request_numbers_as_javascript_reads_them, .timeout = 5.)
+{
+    /* JSON.parse, then the reference's printing, tojson and concatenation */
+    static const struct {
+        const char *raw, *want;
+    } cases[] = {
+        {"1.0", "1|1|[1]|1"},
+        {"1E5", "100000|100000|[100000]|100000"},
+        {"-0", "0|0|[0]|0"},
+        {"1e400", "Infinity|null|[null]|Infinity"},
+        {"0.30000000000000004", "0.30000000000000004|0.30000000000000004|[0.30000000000000004]|"
+                                "0.30000000000000004"},
+        {"12345678901234567890", "12345678901234567000|12345678901234567000|"
+                                 "[12345678901234567000]|12345678901234567000"},
+        {"-1.5e-9", "-1.5e-9|-1.5e-9|[-1.5e-9]|-1.5e-9"},
+        {"5e-324", "5e-324|5e-324|[5e-324]|5e-324"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char vars[128];
+        snprintf(vars, sizeof vars, "{\"x\":%s}", cases[i].raw);
+        expect_text("{{ x }}|{{ x|tojson }}|{{ [x] }}|{{ x ~ \"\" }}", vars, cases[i].want);
+    }
 }
