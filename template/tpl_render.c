@@ -391,6 +391,17 @@ static void ctx_init(tpl_ctx_t *ctx, kvr_template_error_t *err, size_t max_mem, 
     ctx->max_work = max_work;
 }
 
+static void compile_body(kvr_template_t *t, const char *text, size_t len)
+{
+    if (kvr_json_utf8_valid_prefix(text, len) != len)
+        kvr__tpl_fail(&t->ctx, -EILSEQ, "template is not valid UTF-8");
+    tpl_str_t src = kvr__tpl_strdup(&t->ctx, text, len);
+    tpl_tok_t *toks;
+    size_t ntoks;
+    kvr__tpl_tokenize(&t->ctx, src.p, src.n, &toks, &ntoks);
+    t->program = kvr__tpl_parse(&t->ctx, toks, ntoks);
+}
+
 int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
                          kvr_template_error_t *err)
 {
@@ -415,13 +426,7 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
         free(t);
         return rc;
     }
-    if (kvr_json_utf8_valid_prefix(text, len) != len)
-        kvr__tpl_fail(&t->ctx, -EILSEQ, "template is not valid UTF-8");
-    tpl_str_t src = kvr__tpl_strdup(&t->ctx, text, len);
-    tpl_tok_t *toks;
-    size_t ntoks;
-    kvr__tpl_tokenize(&t->ctx, src.p, src.n, &toks, &ntoks);
-    t->program = kvr__tpl_parse(&t->ctx, toks, ntoks);
+    compile_body(t, text, len);
     t->ctx.err = NULL;
     *out = t;
     return 0;
@@ -430,6 +435,44 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
 static void set_json_var(tpl_ctx_t *ctx, scope_t *root, const char *name, const cJSON *j)
 {
     kvr__tpl_obj_set(ctx, root->vars, (tpl_str_t){name, strlen(name)}, kvr__tpl_from_json(ctx, j, 0));
+}
+
+/* Everything after the setjmp lives here, so no local of that frame changes after it. */
+static void render_body(eval_t *ev, const kvr_template_t *tpl, const cJSON *messages,
+                        const cJSON *tools, bool add_generation_prompt, const cJSON *extra_vars,
+                        char **out, size_t *out_len)
+{
+    scope_t *root = kvr__tpl_new_scope(ev, NULL);
+    static const char *const bools[] = {"false", "true", "False", "True"};
+    for (int i = 0; i < 4; i++)
+        kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){bools[i], strlen(bools[i])},
+                         kvr__tpl_bool_val(ev->ctx, i & 1));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"none", 4}, kvr__tpl_val(ev->ctx, V_NULL));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"None", 4}, kvr__tpl_val(ev->ctx, V_NULL));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"raise_exception", 15},
+                     kvr__tpl_fn_val(ev, FN_RAISE, NULL));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"range", 5}, kvr__tpl_fn_val(ev, FN_RANGE, NULL));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"strftime_now", 12},
+                     kvr__tpl_fn_val(ev, FN_STRFTIME, NULL));
+    if (extra_vars && cJSON_IsObject(extra_vars))
+        for (const cJSON *c = extra_vars->child; c; c = c->next)
+            if (c->string)
+                set_json_var(ev->ctx, root, c->string, c);
+    if (messages)
+        set_json_var(ev->ctx, root, "messages", messages);
+    if (tools)
+        set_json_var(ev->ctx, root, "tools", tools);
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"add_generation_prompt", 21},
+                     kvr__tpl_bool_val(ev->ctx, add_generation_prompt));
+    tpl_str_t text = kvr__tpl_eval_block(ev, &tpl->program->list, root);
+    char *res = malloc(text.n + 1);
+    if (!res)
+        kvr__tpl_fail(ev->ctx, -ENOMEM, "out of memory");
+    memcpy(res, text.p, text.n);
+    res[text.n] = '\0';
+    *out = res;
+    if (out_len)
+        *out_len = text.n;
 }
 
 int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const cJSON *tools,
@@ -464,37 +507,7 @@ int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const 
         kvr__tpl_arena_free(&ctx.arena);
         return rc;
     }
-    scope_t *root = kvr__tpl_new_scope(&ev, NULL);
-    static const char *const bools[] = {"false", "true", "False", "True"};
-    for (int i = 0; i < 4; i++)
-        kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){bools[i], strlen(bools[i])},
-                         kvr__tpl_bool_val(&ctx, i & 1));
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"none", 4}, kvr__tpl_val(&ctx, V_NULL));
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"None", 4}, kvr__tpl_val(&ctx, V_NULL));
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"raise_exception", 15},
-                     kvr__tpl_fn_val(&ev, FN_RAISE, NULL));
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"range", 5}, kvr__tpl_fn_val(&ev, FN_RANGE, NULL));
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"strftime_now", 12},
-                     kvr__tpl_fn_val(&ev, FN_STRFTIME, NULL));
-    if (extra_vars && cJSON_IsObject(extra_vars))
-        for (const cJSON *c = extra_vars->child; c; c = c->next)
-            if (c->string)
-                set_json_var(&ctx, root, c->string, c);
-    if (messages)
-        set_json_var(&ctx, root, "messages", messages);
-    if (tools)
-        set_json_var(&ctx, root, "tools", tools);
-    kvr__tpl_obj_set(&ctx, root->vars, (tpl_str_t){"add_generation_prompt", 21},
-                     kvr__tpl_bool_val(&ctx, add_generation_prompt));
-    tpl_str_t text = kvr__tpl_eval_block(&ev, &tpl->program->list, root);
-    char *res = malloc(text.n + 1);
-    if (!res)
-        kvr__tpl_fail(&ctx, -ENOMEM, "out of memory");
-    memcpy(res, text.p, text.n);
-    res[text.n] = '\0';
-    *out = res;
-    if (out_len)
-        *out_len = text.n;
+    render_body(&ev, tpl, messages, tools, add_generation_prompt, extra_vars, out, out_len);
     kvr__tpl_arena_free(&ctx.arena);
     return 0;
 }
