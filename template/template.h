@@ -12,6 +12,8 @@
  * reference renderer): trim_blocks and lstrip_blocks on, JavaScript value semantics. */
 
 typedef struct kvr_template_s kvr_template_t;
+/** Memory a thread keeps between its renders (a render faults fresh pages otherwise). */
+typedef struct kvr_template_scratch_s kvr_template_scratch_t;
 
 /** Error of compile or render: a negative errno and a one-line message. */
 typedef struct kvr_template_error_s {
@@ -28,6 +30,7 @@ typedef struct kvr_template_options_s {
     unsigned max_depth;
     uint64_t max_work; /* roughly bytes touched: bounds the render's time */
     int64_t now_unix_s;
+    kvr_template_scratch_t *scratch; /* NULL: the render's memory goes back to malloc */
 } kvr_template_options_t;
 
 #define KVR_TEMPLATE_DEFAULT_MAX_OUTPUT_BYTES (16u << 20)
@@ -49,6 +52,12 @@ int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const 
                         bool add_generation_prompt, const cJSON *extra_vars,
                         const kvr_template_options_t *opts, char **out, size_t *out_len,
                         kvr_template_error_t *err);
+
+/** Scratch memory for one thread's renders, keeping up to keep_bytes between them. */
+kvr_template_scratch_t *kvr_template_scratch_create(size_t keep_bytes);
+
+/** Frees scratch memory (NULL is fine). */
+void kvr_template_scratch_destroy(kvr_template_scratch_t *scratch);
 
 /** Frees a compiled template (NULL is fine). */
 void kvr_template_destroy(kvr_template_t *tpl);

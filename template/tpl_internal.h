@@ -16,6 +16,7 @@ typedef struct tpl_arena_s {
     tpl_chunk_t *head;
     size_t used_bytes;
     size_t max_bytes;
+    kvr_template_scratch_t *scratch; /* where chunks come from and go back to, or NULL */
 } tpl_arena_t;
 
 typedef struct tpl_ctx_s {

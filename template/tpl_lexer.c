@@ -379,7 +379,7 @@ static void lex_one(lexer_t *lx)
         }
     }
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-        if (table[i].type == TK_CLOSE_EXPR && lx->curly_depth > 0)
+        if (table[i].seq[0] != c || (table[i].type == TK_CLOSE_EXPR && lx->curly_depth > 0))
             continue;
         if (at(lx, table[i].seq)) {
             push(lx, table[i].type, table[i].seq, strlen(table[i].seq));

@@ -418,7 +418,8 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
         return -E2BIG;
     }
     kvr_template_t *t = kvr_xcalloc(1, sizeof(*t));
-    ctx_init(&t->ctx, err, 64u * len + (1u << 20), KVR_TEMPLATE_DEFAULT_MAX_DEPTH,
+    /* tokens and nodes: a few dozen bytes per source byte at most, doubled by growth */
+    ctx_init(&t->ctx, err, 128u * len + (4u << 20), KVR_TEMPLATE_DEFAULT_MAX_DEPTH,
              256u * len + (16u << 20));
     int rc = setjmp(t->ctx.jmp);
     if (rc) {
@@ -502,6 +503,7 @@ int kvr_template_render(const kvr_template_t *tpl, const cJSON *messages, const 
                                            : KVR_TEMPLATE_DEFAULT_MAX_OUTPUT_BYTES,
         .now_unix_s = lim.now_unix_s,
     };
+    ctx.arena.scratch = lim.scratch;
     int rc = setjmp(ctx.jmp);
     if (rc) {
         kvr__tpl_arena_free(&ctx.arena);

@@ -27,6 +27,46 @@ void kvr__tpl_charge_slow(tpl_ctx_t *ctx)
     kvr__tpl_fail(ctx, -E2BIG, "template work limit reached");
 }
 
+struct kvr_template_scratch_s {
+    tpl_chunk_t *free;
+    size_t kept_bytes, keep_bytes;
+};
+
+kvr_template_scratch_t *kvr_template_scratch_create(size_t keep_bytes)
+{
+    kvr_template_scratch_t *s = kvr_xcalloc(1, sizeof(*s));
+    s->keep_bytes = keep_bytes;
+    return s;
+}
+
+void kvr_template_scratch_destroy(kvr_template_scratch_t *s)
+{
+    if (!s)
+        return;
+    while (s->free) {
+        tpl_chunk_t *next = s->free->next;
+        free(s->free);
+        s->free = next;
+    }
+    free(s);
+}
+
+/* A kept chunk of at least size bytes, or NULL. */
+static tpl_chunk_t *scratch_take(kvr_template_scratch_t *s, size_t size)
+{
+    if (!s)
+        return NULL;
+    for (tpl_chunk_t **p = &s->free; *p; p = &(*p)->next)
+        if ((*p)->size >= size) {
+            tpl_chunk_t *c = *p;
+            *p = c->next;
+            s->kept_bytes -= c->size;
+            c->used = 0;
+            return c;
+        }
+    return NULL;
+}
+
 void *kvr__tpl_alloc(tpl_ctx_t *ctx, size_t n)
 {
     kvr__tpl_charge(ctx, n);
@@ -36,15 +76,23 @@ void *kvr__tpl_alloc(tpl_ctx_t *ctx, size_t n)
         n = 16;
     tpl_chunk_t *c = a->head;
     if (!c || c->size - c->used < n) {
-        size_t size = n > 60000 ? n : 60000;
+        /* chunks double up to 4 MB: a long render takes few large blocks, not many faults */
+        size_t size = c ? c->size * 2 : 64u << 10;
+        if (size > (4u << 20))
+            size = 4u << 20;
+        if (size < n)
+            size = n;
         if (a->used_bytes + size > a->max_bytes)
             kvr__tpl_fail(ctx, -E2BIG, "template memory limit reached");
-        c = kvr_xmalloc(sizeof(*c) + size);
-        c->size = size;
+        c = scratch_take(a->scratch, size);
+        if (!c) {
+            c = kvr_xmalloc(sizeof(*c) + size);
+            c->size = size;
+        }
         c->used = 0;
         c->next = a->head;
         a->head = c;
-        a->used_bytes += size;
+        a->used_bytes += c->size;
     }
     void *p = (char *)c->data + c->used;
     c->used += n;
@@ -56,7 +104,14 @@ void kvr__tpl_arena_free(tpl_arena_t *a)
     tpl_chunk_t *c = a->head;
     while (c) {
         tpl_chunk_t *next = c->next;
-        free(c);
+        kvr_template_scratch_t *s = a->scratch;
+        if (s && s->kept_bytes + c->size <= s->keep_bytes) {
+            c->next = s->free;
+            s->free = c;
+            s->kept_bytes += c->size;
+        } else {
+            free(c);
+        }
         c = next;
     }
     a->head = NULL;

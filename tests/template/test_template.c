@@ -113,7 +113,7 @@ Test(template, refusals_carry_a_code_and_a_message, .timeout = 5.)
 Test(template, hostile_templates_hit_bounds_not_the_stack, .timeout = 10.)
 {
     /* nesting far past the depth bound */
-    size_t n = 100000;
+    size_t n = 20000;
     char *deep = malloc(2 * n + 8);
     strcpy(deep, "{{ ");
     memset(deep + 3, '(', n);
@@ -218,4 +218,33 @@ Test(template, request_numbers_as_javascript_reads_them, .timeout = 5.)
         snprintf(vars, sizeof vars, "{\"x\":%s}", cases[i].raw);
         expect_text("{{ x }}|{{ x|tojson }}|{{ [x] }}|{{ x ~ \"\" }}", vars, cases[i].want);
     }
+}
+
+Test(template, scratch_memory_is_reused_across_renders, .timeout = 10.)
+{
+    kvr_template_scratch_t *scratch = kvr_template_scratch_create(8u << 20);
+    kvr_template_options_t opts = {.scratch = scratch, .max_memory_bytes = 16u << 20};
+    const char *src = "{% for i in range(n) %}{{ i ~ s }}{% endfor %}";
+    char *first = NULL;
+    for (int round = 0; round < 5; round++) {
+        char *out;
+        kvr_template_error_t err;
+        /* a refusal in between hands its chunks back too */
+        int rc = render(src, NULL, round == 2 ? "{\"n\":1000000,\"s\":\"xxxxxxxxxx\"}"
+                                              : "{\"n\":3000,\"s\":\"ab\"}",
+                        &opts, &out, &err);
+        if (round == 2) {
+            cr_expect_eq(rc, -E2BIG);
+            continue;
+        }
+        cr_assert_eq(rc, 0, "%s", err.message);
+        if (!first)
+            first = out;
+        else {
+            cr_expect_str_eq(out, first);
+            free(out);
+        }
+    }
+    free(first);
+    kvr_template_scratch_destroy(scratch);
 }
