@@ -56,9 +56,9 @@ int kvr_template_check(const char *template_text, size_t template_len, char *jso
         kvr_template_t *tpl = shared;
         int rc = 0;
         if (!shared)
-            rc = cJSON_IsString(own) ? kvr_template_compile(own->valuestring,
-                                                            strlen(own->valuestring), &tpl, &err)
-                                     : -EINVAL;
+            rc = cJSON_IsString(own)
+                     ? kvr_template_compile(own->valuestring, strlen(own->valuestring), &tpl, &err)
+                     : -EINVAL;
         char *text = NULL;
         size_t text_len = 0;
         if (rc == 0)

@@ -33,6 +33,9 @@ tpl_value_t *kvr__tpl_lookup(eval_t *ev, scope_t *sc, tpl_str_t name)
     }
     if (STR_IS(name, "namespace"))
         return kvr__tpl_fn_val(ev, FN_NAMESPACE, NULL);
+    /* the reference binds these in a macro whose body reads them; here they are refused */
+    if (ev->macro_depth && (STR_IS(name, "varargs") || STR_IS(name, "kwargs")))
+        FAIL(ev, "%.*s in a macro is not supported", (int)name.n, name.p);
     return kvr__tpl_undef(ev);
 }
 
@@ -105,8 +108,8 @@ static double js_to_number(tpl_str_t s)
     for (size_t i = 0; i < s.n; i++) {
         char c = buf[i];
         bool hex = s.n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
-        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' ||
-              c == '-' || (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || i == 1))))
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' ||
+              (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || i == 1))))
             return NAN;
     }
     char *end;
@@ -147,14 +150,14 @@ bool kvr__tpl_strict_eq(const tpl_value_t *a, const tpl_value_t *b)
         return a->type == b->type && a->b == b->b;
     /* NullValue and UndefinedValue both hold JavaScript's undefined */
     if (a->type == V_NULL || a->type == V_UNDEF || b->type == V_NULL || b->type == V_UNDEF)
-        return (a->type == V_NULL || a->type == V_UNDEF) && (b->type == V_NULL || b->type == V_UNDEF);
+        return (a->type == V_NULL || a->type == V_UNDEF) &&
+               (b->type == V_NULL || b->type == V_UNDEF);
     return a == b;
 }
 
 static tpl_value_t *num_result(eval_t *ev, const tpl_value_t *l, const tpl_value_t *r, double v)
 {
-    return kvr__tpl_num_val(ev->ctx, l->type == V_FLOAT || r->type == V_FLOAT ? V_FLOAT : V_INT,
-                            v);
+    return kvr__tpl_num_val(ev->ctx, l->type == V_FLOAT || r->type == V_FLOAT ? V_FLOAT : V_INT, v);
 }
 
 tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
@@ -192,9 +195,8 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         double res = pow(a, b);
         if (!isfinite(res))
             FAIL(ev, "exponentiation result is not a finite real number");
-        return kvr__tpl_num_val(ev->ctx,
-                                l->type == V_FLOAT || r->type == V_FLOAT || b < 0 ? V_FLOAT : V_INT,
-                                res);
+        return kvr__tpl_num_val(
+            ev->ctx, l->type == V_FLOAT || r->type == V_FLOAT || b < 0 ? V_FLOAT : V_INT, res);
     }
     if (is_num(l) && is_num(r)) {
         double a = l->num, b = r->num;
@@ -247,10 +249,9 @@ tpl_value_t *kvr__tpl_eval_binary(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         bool has = kvr__tpl_obj_get(ev->ctx, r, l->s.p, l->s.n) != NULL;
         return kvr__tpl_bool_val(ev->ctx, in ? has : !has);
     }
-    FAIL(ev, "unknown operator \"%.*s\" between %s and %s", (int)op.n, op.p,
-         kvr__tpl_type_name(l), kvr__tpl_type_name(r));
+    FAIL(ev, "unknown operator \"%.*s\" between %s and %s", (int)op.n, op.p, kvr__tpl_type_name(l),
+         kvr__tpl_type_name(r));
 }
-
 
 void kvr__tpl_eval_args(eval_t *ev, const tpl_list_t *list, scope_t *sc, args_t *out)
 {
@@ -329,8 +330,7 @@ static tpl_value_t *string_method(eval_t *ev, int fn, tpl_value_t *self, const a
         }
         for (size_t i = 0; i < np; i++) {
             tpl_str_t p = pats[i]->s;
-            if (p.n <= s.n &&
-                memcmp(fn == M_STARTSWITH ? s.p : s.p + s.n - p.n, p.p, p.n) == 0)
+            if (p.n <= s.n && memcmp(fn == M_STARTSWITH ? s.p : s.p + s.n - p.n, p.p, p.n) == 0)
                 return kvr__tpl_bool_val(ctx, true);
         }
         return kvr__tpl_bool_val(ctx, false);
@@ -366,7 +366,8 @@ static tpl_value_t *string_method(eval_t *ev, int fn, tpl_value_t *self, const a
         tpl_str_t rest = s;
         for (;;) {
             const char *hit = (max == -1 || (double)out->n < max)
-                                  ? memmem(rest.p, rest.n, sep->s.p, sep->s.n) : NULL;
+                                  ? memmem(rest.p, rest.n, sep->s.p, sep->s.n)
+                                  : NULL;
             if (!hit) {
                 kvr__tpl_arr_push(ctx, out, kvr__tpl_str_val(ctx, rest));
                 break;
@@ -446,9 +447,9 @@ static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a,
 /* utils.ts strftime: %Y %m %d %b %B %H %M %% in local time, other directives kept. */
 static tpl_value_t *strftime_now(eval_t *ev, const args_t *a)
 {
-    static const char *const months[] = {"January", "February", "March",     "April",
-                                         "May",     "June",     "July",      "August",
-                                         "September", "October", "November", "December"};
+    static const char *const months[] = {"January",   "February", "March",    "April",
+                                         "May",       "June",     "July",     "August",
+                                         "September", "October",  "November", "December"};
     tpl_value_t *fmt = a->npos ? a->pos[0] : NULL;
     if (!fmt || fmt->type != V_STR)
         FAIL(ev, "strftime_now expects a format string");
@@ -567,7 +568,8 @@ static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a,
     size_t used_kw = 0;
     for (size_t i = 0; i < params->n; i++) {
         tpl_value_t *v = i < a->npos ? a->pos[i] : NULL;
-        if (!v && a->kw && (v = kvr__tpl_obj_get(ev->ctx, a->kw, params->v[i]->str.p, params->v[i]->str.n)))
+        if (!v && a->kw &&
+            (v = kvr__tpl_obj_get(ev->ctx, a->kw, params->v[i]->str.p, params->v[i]->str.n)))
             used_kw++;
         kvr__tpl_bind(ev, ms, params->v[i]->str, v ? v : kvr__tpl_undef(ev));
     }
@@ -579,7 +581,9 @@ static tpl_value_t *call_macro(eval_t *ev, const tpl_node_t *m, const args_t *a,
         if (params->v[i]->type == N_KWARG && !(i < a->npos) &&
             !(a->kw && kvr__tpl_obj_get(ev->ctx, a->kw, params->v[i]->str.p, params->v[i]->str.n)))
             kvr__tpl_bind(ev, ms, params->v[i]->str, kvr__tpl_eval(ev, params->v[i]->a, ms));
+    ev->macro_depth++;
     tpl_str_t out = kvr__tpl_eval_block(ev, &m->list2, ms);
+    ev->macro_depth--;
     ev->ctx->depth--;
     return kvr__tpl_str_val(ev->ctx, out);
 }

@@ -5,9 +5,26 @@
 #include "tpl_internal.h"
 
 enum {
-    FN_RAISE = 1, FN_RANGE, FN_STRFTIME, FN_NAMESPACE, FN_MACRO,
-    M_UPPER, M_LOWER, M_STRIP, M_RSTRIP, M_LSTRIP, M_STARTSWITH, M_ENDSWITH, M_SPLIT, M_REPLACE,
-    M_GET, M_ITEMS, M_KEYS, M_VALUES, M_TITLE, M_CAPITALIZE,
+    FN_RAISE = 1,
+    FN_RANGE,
+    FN_STRFTIME,
+    FN_NAMESPACE,
+    FN_MACRO,
+    M_UPPER,
+    M_LOWER,
+    M_STRIP,
+    M_RSTRIP,
+    M_LSTRIP,
+    M_STARTSWITH,
+    M_ENDSWITH,
+    M_SPLIT,
+    M_REPLACE,
+    M_GET,
+    M_ITEMS,
+    M_KEYS,
+    M_VALUES,
+    M_TITLE,
+    M_CAPITALIZE,
 };
 
 typedef struct scope_s scope_t;
@@ -21,8 +38,8 @@ typedef struct eval_s {
     size_t iterations, max_iterations, max_output;
     int loop_ctl; /* 1 break, 2 continue */
     int64_t now_unix_s;
+    unsigned macro_depth;
 } eval_t;
-
 
 #define FAIL(ev, ...) kvr__tpl_fail((ev)->ctx, -EINVAL, __VA_ARGS__)
 #define STR_IS(s, lit) ((s).n == sizeof(lit) - 1 && memcmp((s).p, lit, sizeof(lit) - 1) == 0)

@@ -57,10 +57,11 @@ static double js_parse_number(tpl_str_t s, bool integer)
     size_t digits = 0;
     if (!integer && s.n - i >= 8 && memcmp(s.p + i, "Infinity", 8) == 0)
         return n && buf[0] == '-' ? -INFINITY : INFINITY;
-    while (i < s.n && n < 60 && ((s.p[i] >= '0' && s.p[i] <= '9') ||
-                                 (!integer && (s.p[i] == '.' || s.p[i] == 'e' || s.p[i] == 'E' ||
-                                               ((s.p[i] == '+' || s.p[i] == '-') &&
-                                                (s.p[i - 1] == 'e' || s.p[i - 1] == 'E')))))) {
+    while (i < s.n && n < 60 &&
+           ((s.p[i] >= '0' && s.p[i] <= '9') ||
+            (!integer &&
+             (s.p[i] == '.' || s.p[i] == 'e' || s.p[i] == 'E' ||
+              ((s.p[i] == '+' || s.p[i] == '-') && (s.p[i - 1] == 'e' || s.p[i - 1] == 'E')))))) {
         digits += s.p[i] >= '0' && s.p[i] <= '9';
         buf[n++] = s.p[i++];
     }
@@ -89,8 +90,8 @@ static tpl_value_t *filter_number(eval_t *ev, tpl_value_t *v, bool integer, bool
     }
     if (v->type == V_INT || v->type == V_FLOAT)
         return has_args ? v
-                                : kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT,
-                                                   integer ? floor(v->num) : v->num);
+                        : kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT,
+                                           integer ? floor(v->num) : v->num);
     if (v->type == V_BOOL)
         return kvr__tpl_num_val(ctx, integer ? V_INT : V_FLOAT, v->b ? 1 : 0);
     FAIL(ev, "cannot apply filter \"%s\" to type: %s", integer ? "int" : "float",
@@ -111,8 +112,9 @@ static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args
         tpl_value_t *dflt = kvr__tpl_kwarg(a, "default");
         for (size_t i = 0; i < v->n; i++) {
             tpl_value_t *it = v->items[i];
-            tpl_value_t *x = kvr__tpl_is_map(it) ? kvr__tpl_obj_get(ev->ctx, it, attr->s.p, attr->s.n)
-                                                 : NULL;
+            tpl_value_t *x = kvr__tpl_is_map(it)
+                                 ? kvr__tpl_obj_get(ev->ctx, it, attr->s.p, attr->s.n)
+                                 : NULL;
             if (!kvr__tpl_is_map(it))
                 FAIL(ev, "items in map must be objects");
             kvr__tpl_arr_push(ctx, out, x ? x : dflt ? dflt : kvr__tpl_undef(ev));
@@ -123,9 +125,9 @@ static tpl_value_t *filter_attr(eval_t *ev, tpl_value_t *v, tpl_str_t name, args
         FAIL(ev, "unknown filter: %.*s", (int)name.n, name.p);
     if (a->npos < 1 || a->pos[0]->type != V_STR)
         FAIL(ev, "%.*s requires an attribute name", (int)name.n, name.p);
-    if (a->npos > 1 && !(a->pos[1]->type == V_STR && (STR_IS(a->pos[1]->s, "equalto") ||
-                                                       STR_IS(a->pos[1]->s, "eq") ||
-                                                       STR_IS(a->pos[1]->s, "defined"))))
+    if (a->npos > 1 && !(a->pos[1]->type == V_STR &&
+                         (STR_IS(a->pos[1]->s, "equalto") || STR_IS(a->pos[1]->s, "eq") ||
+                          STR_IS(a->pos[1]->s, "defined"))))
         FAIL(ev, "%.*s test is not supported", (int)name.n, name.p);
     for (size_t i = 0; i < v->n; i++) {
         tpl_value_t *it = v->items[i];
@@ -315,4 +317,3 @@ tpl_value_t *kvr__tpl_run_test(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
         FAIL(ev, "unknown test: %.*s", (int)t.n, t.p);
     return kvr__tpl_bool_val(ev->ctx, nd->flag ? !r : r);
 }
-

@@ -68,9 +68,31 @@ tpl_str_t kvr__tpl_trim(tpl_str_t s, bool start, bool end);
 
 /* ---- tokens ---- */
 typedef enum {
-    TK_TEXT, TK_NUM, TK_STR, TK_IDENT, TK_EQUALS, TK_LPAREN, TK_RPAREN, TK_OPEN_STMT,
-    TK_CLOSE_STMT, TK_OPEN_EXPR, TK_CLOSE_EXPR, TK_LBRACK, TK_RBRACK, TK_LBRACE, TK_RBRACE,
-    TK_COMMA, TK_DOT, TK_COLON, TK_PIPE, TK_ADD, TK_MUL, TK_POW, TK_CMP, TK_UNARY, TK_COMMENT,
+    TK_TEXT,
+    TK_NUM,
+    TK_STR,
+    TK_IDENT,
+    TK_EQUALS,
+    TK_LPAREN,
+    TK_RPAREN,
+    TK_OPEN_STMT,
+    TK_CLOSE_STMT,
+    TK_OPEN_EXPR,
+    TK_CLOSE_EXPR,
+    TK_LBRACK,
+    TK_RBRACK,
+    TK_LBRACE,
+    TK_RBRACE,
+    TK_COMMA,
+    TK_DOT,
+    TK_COLON,
+    TK_PIPE,
+    TK_ADD,
+    TK_MUL,
+    TK_POW,
+    TK_CMP,
+    TK_UNARY,
+    TK_COMMENT,
 } tpl_tok_type_t;
 
 typedef struct tpl_tok_s {
@@ -84,9 +106,32 @@ void kvr__tpl_tokenize(tpl_ctx_t *ctx, const char *src, size_t len, tpl_tok_t **
 
 /* ---- syntax tree ---- */
 typedef enum {
-    N_PROGRAM, N_STR, N_INT, N_FLOAT, N_ARRAY, N_TUPLE, N_OBJECT, N_IDENT, N_MEMBER, N_SLICE,
-    N_CALL, N_UNARY, N_BINARY, N_FILTER, N_TEST, N_SELECT, N_TERNARY, N_SET, N_IF, N_FOR,
-    N_MACRO, N_BREAK, N_CONTINUE, N_COMMENT, N_KWARG, N_FILTER_BLOCK,
+    N_PROGRAM,
+    N_STR,
+    N_INT,
+    N_FLOAT,
+    N_ARRAY,
+    N_TUPLE,
+    N_OBJECT,
+    N_IDENT,
+    N_MEMBER,
+    N_SLICE,
+    N_CALL,
+    N_UNARY,
+    N_BINARY,
+    N_FILTER,
+    N_TEST,
+    N_SELECT,
+    N_TERNARY,
+    N_SET,
+    N_IF,
+    N_FOR,
+    N_MACRO,
+    N_BREAK,
+    N_CONTINUE,
+    N_COMMENT,
+    N_KWARG,
+    N_FILTER_BLOCK,
 } tpl_node_type_t;
 
 typedef struct tpl_node_s tpl_node_t;
@@ -97,12 +142,12 @@ typedef struct tpl_list_s {
 
 struct tpl_node_s {
     tpl_node_type_t type;
-    tpl_str_t str;          /* literal, identifier, operator, kwarg/filter/test name */
+    tpl_str_t str; /* literal, identifier, operator, kwarg/filter/test name */
     double num;
-    bool flag;              /* member: computed; test: negated */
-    tpl_node_t *a, *b, *c;  /* operands, by node type (see parser) */
-    tpl_list_t list;        /* elements, arguments, body */
-    tpl_list_t list2;       /* object values, alternate/else body */
+    bool flag;             /* member: computed; test: negated */
+    tpl_node_t *a, *b, *c; /* operands, by node type (see parser) */
+    tpl_list_t list;       /* elements, arguments, body */
+    tpl_list_t list2;      /* object values, alternate/else body */
 };
 
 /** Parses tokens into a program node; fails through ctx. */
@@ -110,7 +155,18 @@ tpl_node_t *kvr__tpl_parse(tpl_ctx_t *ctx, const tpl_tok_t *toks, size_t ntoks);
 
 /* ---- values ---- */
 typedef enum {
-    V_UNDEF, V_NULL, V_BOOL, V_INT, V_FLOAT, V_STR, V_ARR, V_TUPLE, V_OBJ, V_NS, V_KWARGS, V_FUNC,
+    V_UNDEF,
+    V_NULL,
+    V_BOOL,
+    V_INT,
+    V_FLOAT,
+    V_STR,
+    V_ARR,
+    V_TUPLE,
+    V_OBJ,
+    V_NS,
+    V_KWARGS,
+    V_FUNC,
 } tpl_vtype_t;
 
 typedef struct tpl_value_s tpl_value_t;
@@ -155,8 +211,8 @@ typedef struct tpl_json_opts_s {
     tpl_str_t item_sep, key_sep; /* p == NULL: defaults */
     bool undefined_as_null;
 } tpl_json_opts_t;
-void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v,
-                     const tpl_json_opts_t *o, unsigned depth);
+void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v, const tpl_json_opts_t *o,
+                     unsigned depth);
 const char *kvr__tpl_type_name(const tpl_value_t *v);
 
 #endif

@@ -218,9 +218,10 @@ static tpl_str_t consume_while(lexer_t *lx, want_t w)
                     kvr__tpl_fail(lx->ctx, -EINVAL, "invalid hexadecimal escape sequence");
                 for (size_t k = 0; k < hl; k++) {
                     char h = s[lx->pos + k];
-                    unsigned d = is_digit(h) ? (unsigned)(h - '0')
+                    unsigned d = is_digit(h)              ? (unsigned)(h - '0')
                                  : (h >= 'a' && h <= 'f') ? (unsigned)(h - 'a' + 10)
-                                 : (h >= 'A' && h <= 'F') ? (unsigned)(h - 'A' + 10) : 99;
+                                 : (h >= 'A' && h <= 'F') ? (unsigned)(h - 'A' + 10)
+                                                          : 99;
                     if (d == 99)
                         kvr__tpl_fail(lx->ctx, -EINVAL, "invalid hexadecimal escape sequence");
                     cp = cp * 16 + d;
@@ -423,8 +424,7 @@ static void lex_one(lexer_t *lx)
     kvr__tpl_fail(lx->ctx, -EINVAL, "unexpected character at byte %zu", lx->pos);
 }
 
-void kvr__tpl_tokenize(tpl_ctx_t *ctx, const char *src, size_t len, tpl_tok_t **toks,
-                       size_t *ntoks)
+void kvr__tpl_tokenize(tpl_ctx_t *ctx, const char *src, size_t len, tpl_tok_t **toks, size_t *ntoks)
 {
     tpl_str_t pre = preprocess(ctx, src, len);
     lexer_t lx = {.ctx = ctx, .src = pre.p, .len = pre.n};

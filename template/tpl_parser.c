@@ -228,8 +228,7 @@ static tpl_node_t *parse_call_member(parser_t *ps)
 
 static tpl_node_t *parse_unary_sign(parser_t *ps)
 {
-    if (ps->cur < ps->n && (is(ps, TK_UNARY) || is(ps, TK_ADD)) &&
-        ps->t[ps->cur].text.n == 1 &&
+    if (ps->cur < ps->n && (is(ps, TK_UNARY) || is(ps, TK_ADD)) && ps->t[ps->cur].text.n == 1 &&
         (ps->t[ps->cur].text.p[0] == '-' || ps->t[ps->cur].text.p[0] == '+')) {
         tpl_node_t *u = node(ps, N_UNARY);
         u->str = ps->t[ps->cur++].text;
@@ -446,13 +445,11 @@ static tpl_node_t *parse_primary(parser_t *ps)
         ps->cur++;
         return obj;
     }
-    default:
-        kvr__tpl_fail(ps->ctx, -EINVAL, "unexpected token");
+    default: kvr__tpl_fail(ps->ctx, -EINVAL, "unexpected token");
     }
 }
 
-static void parse_body(parser_t *ps, tpl_list_t *body, const char *a, const char *b,
-                       const char *c)
+static void parse_body(parser_t *ps, tpl_list_t *body, const char *a, const char *b, const char *c)
 {
     while (!is_statement(ps, a, b, c)) {
         need_more(ps);
@@ -562,9 +559,7 @@ static tpl_node_t *parse_any(parser_t *ps)
     need_more(ps);
     const tpl_tok_t *tk = &ps->t[ps->cur];
     switch (tk->type) {
-    case TK_COMMENT:
-        ps->cur++;
-        return node(ps, N_COMMENT);
+    case TK_COMMENT: ps->cur++; return node(ps, N_COMMENT);
     case TK_TEXT: {
         tpl_node_t *nd = node(ps, N_STR);
         nd->str = tk->text;
@@ -583,8 +578,7 @@ static tpl_node_t *parse_any(parser_t *ps)
         expect(ps, TK_CLOSE_EXPR, "}}");
         return nd;
     }
-    default:
-        kvr__tpl_fail(ps->ctx, -EINVAL, "unexpected token at top level");
+    default: kvr__tpl_fail(ps->ctx, -EINVAL, "unexpected token at top level");
     }
 }
 

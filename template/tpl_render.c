@@ -19,9 +19,9 @@ static const struct {
     const char *name;
     int fn;
 } str_methods[] = {
-    {"upper", M_UPPER},   {"lower", M_LOWER},           {"strip", M_STRIP},
-    {"rstrip", M_RSTRIP}, {"lstrip", M_LSTRIP},         {"startswith", M_STARTSWITH},
-    {"endswith", M_ENDSWITH}, {"split", M_SPLIT},       {"replace", M_REPLACE},
+    {"upper", M_UPPER},       {"lower", M_LOWER},   {"strip", M_STRIP},
+    {"rstrip", M_RSTRIP},     {"lstrip", M_LSTRIP}, {"startswith", M_STARTSWITH},
+    {"endswith", M_ENDSWITH}, {"split", M_SPLIT},   {"replace", M_REPLACE},
 };
 
 tpl_value_t *kvr__tpl_builtin_of(eval_t *ev, tpl_value_t *obj, tpl_str_t name)
@@ -335,16 +335,15 @@ static tpl_value_t *eval_node(eval_t *ev, const tpl_node_t *nd, scope_t *sc)
     case N_BINARY: return kvr__tpl_eval_binary(ev, nd, sc);
     case N_FILTER: return kvr__tpl_apply_filter(ev, kvr__tpl_eval(ev, nd->a, sc), nd->b, sc);
     case N_FILTER_BLOCK:
-        return kvr__tpl_apply_filter(ev, kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc)),
-                            nd->b, sc);
+        return kvr__tpl_apply_filter(
+            ev, kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc)), nd->b, sc);
     case N_TEST: return kvr__tpl_run_test(ev, nd, sc);
     case N_SELECT:
         if (!kvr__tpl_truthy(kvr__tpl_eval(ev, nd->b, sc)))
             return kvr__tpl_undef(ev);
         return kvr__tpl_eval(ev, nd->a, sc);
     case N_TERNARY:
-        return kvr__tpl_eval(ev, kvr__tpl_truthy(kvr__tpl_eval(ev, nd->a, sc)) ? nd->b : nd->c,
-                             sc);
+        return kvr__tpl_eval(ev, kvr__tpl_truthy(kvr__tpl_eval(ev, nd->a, sc)) ? nd->b : nd->c, sc);
     case N_SET: {
         tpl_value_t *v = nd->b ? kvr__tpl_eval(ev, nd->b, sc)
                                : kvr__tpl_str_val(ctx, kvr__tpl_eval_block(ev, &nd->list, sc));
@@ -435,7 +434,8 @@ int kvr_template_compile(const char *text, size_t len, kvr_template_t **out,
 
 static void set_json_var(tpl_ctx_t *ctx, scope_t *root, const char *name, const cJSON *j)
 {
-    kvr__tpl_obj_set(ctx, root->vars, (tpl_str_t){name, strlen(name)}, kvr__tpl_from_json(ctx, j, 0));
+    kvr__tpl_obj_set(ctx, root->vars, (tpl_str_t){name, strlen(name)},
+                     kvr__tpl_from_json(ctx, j, 0));
 }
 
 /* Everything after the setjmp lives here, so no local of that frame changes after it. */
@@ -452,7 +452,8 @@ static void render_body(eval_t *ev, const kvr_template_t *tpl, const cJSON *mess
     kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"None", 4}, kvr__tpl_val(ev->ctx, V_NULL));
     kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"raise_exception", 15},
                      kvr__tpl_fn_val(ev, FN_RAISE, NULL));
-    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"range", 5}, kvr__tpl_fn_val(ev, FN_RANGE, NULL));
+    kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"range", 5},
+                     kvr__tpl_fn_val(ev, FN_RANGE, NULL));
     kvr__tpl_obj_set(ev->ctx, root->vars, (tpl_str_t){"strftime_now", 12},
                      kvr__tpl_fn_val(ev, FN_STRFTIME, NULL));
     if (extra_vars && cJSON_IsObject(extra_vars))

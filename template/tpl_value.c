@@ -404,9 +404,9 @@ bool kvr__tpl_truthy(const tpl_value_t *v)
 const char *kvr__tpl_type_name(const tpl_value_t *v)
 {
     static const char *const names[] = {
-        "UndefinedValue", "NullValue",  "BooleanValue",   "IntegerValue",
-        "FloatValue",     "StringValue", "ArrayValue",    "TupleValue",
-        "ObjectValue",    "NamespaceValue", "KeywordArgumentsValue", "FunctionValue",
+        "UndefinedValue",        "NullValue",     "BooleanValue", "IntegerValue", "FloatValue",
+        "StringValue",           "ArrayValue",    "TupleValue",   "ObjectValue",  "NamespaceValue",
+        "KeywordArgumentsValue", "FunctionValue",
     };
     return names[v->type];
 }
@@ -474,8 +474,7 @@ void kvr__tpl_js_number(tpl_ctx_t *ctx, tpl_sb_t *sb, double v)
             memcpy(out + o, digits + 1, (size_t)(k - 1));
             o += (size_t)(k - 1);
         }
-        o += (size_t)snprintf(out + o, sizeof(out) - o, "e%c%d", n - 1 < 0 ? '-' : '+',
-                              abs(n - 1));
+        o += (size_t)snprintf(out + o, sizeof(out) - o, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
     }
     kvr__tpl_sb_put(ctx, sb, out, o);
 }
@@ -548,8 +547,12 @@ static void json_string(tpl_ctx_t *ctx, tpl_sb_t *sb, tpl_str_t s, bool ascii)
             kvr__tpl_sb_put(ctx, sb, esc, 2);
             i++;
         } else if (c < 0x20) {
-            const char *m = c == '\b' ? "\\b" : c == '\f' ? "\\f" : c == '\n' ? "\\n"
-                          : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            const char *m = c == '\b'   ? "\\b"
+                            : c == '\f' ? "\\f"
+                            : c == '\n' ? "\\n"
+                            : c == '\r' ? "\\r"
+                            : c == '\t' ? "\\t"
+                                        : NULL;
             if (m)
                 kvr__tpl_sb_put(ctx, sb, m, 2);
             else
@@ -569,8 +572,8 @@ static void json_string(tpl_ctx_t *ctx, tpl_sb_t *sb, tpl_str_t s, bool ascii)
             i += l;
         } else {
             size_t j = i + 1;
-            while (j < s.n && (unsigned char)s.p[j] >= 0x20 && s.p[j] != '"' &&
-                   s.p[j] != '\\' && !(ascii && (unsigned char)s.p[j] >= 0x7F))
+            while (j < s.n && (unsigned char)s.p[j] >= 0x20 && s.p[j] != '"' && s.p[j] != '\\' &&
+                   !(ascii && (unsigned char)s.p[j] >= 0x7F))
                 j++;
             kvr__tpl_sb_put(ctx, sb, s.p + i, j - i);
             i = j;
@@ -594,13 +597,14 @@ static int key_cmp(const void *a, const void *b)
     return c ? c : (x->key.n > y->key.n) - (x->key.n < y->key.n);
 }
 
-void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v,
-                     const tpl_json_opts_t *o, unsigned depth)
+void kvr__tpl_tojson(tpl_ctx_t *ctx, tpl_sb_t *sb, const tpl_value_t *v, const tpl_json_opts_t *o,
+                     unsigned depth)
 {
     if (depth > ctx->max_depth * 2)
         kvr__tpl_fail(ctx, -ELOOP, "value nested too deep for tojson");
-    tpl_str_t item_sep = o->item_sep.p ? o->item_sep
-                         : o->indent > 0 ? (tpl_str_t){",", 1} : (tpl_str_t){", ", 2};
+    tpl_str_t item_sep = o->item_sep.p   ? o->item_sep
+                         : o->indent > 0 ? (tpl_str_t){",", 1}
+                                         : (tpl_str_t){", ", 2};
     tpl_str_t key_sep = o->key_sep.p ? o->key_sep : (tpl_str_t){": ", 2};
     switch (v->type) {
     case V_NULL: kvr__tpl_sb_put(ctx, sb, "null", 4); return;

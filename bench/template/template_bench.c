@@ -108,8 +108,8 @@ int main(int argc, char **argv)
     cJSON *vars = cJSON_Parse("{\"bos_token\":\"<s>\",\"eos_token\":\"</s>\"}");
     kvr_template_scratch_t *scratch = kvr_template_scratch_create(64u << 20);
     static const size_t sizes[] = {1 << 10, 16 << 10, 128 << 10, 1 << 20};
-    printf("%10s %8s %12s %12s %10s %12s\n", "request_B", "turns", "render_us", "output_B", "MB_per_s",
-           "scratch_us");
+    printf("%10s %8s %12s %12s %10s %12s\n", "request_B", "turns", "render_us", "output_B",
+           "MB_per_s", "scratch_us");
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         cJSON *msgs = conversation(sizes[s]);
         int reps = sizes[s] >= (1 << 20) ? 20 : 200;

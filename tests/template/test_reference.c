@@ -34,7 +34,8 @@ static char *slurp(const char *path, size_t *len)
 static void node_or_skip(const char *src)
 {
     char mod[512];
-    snprintf(mod, sizeof mod, "%s/tests/template/node_modules/@huggingface/jinja/package.json", src);
+    snprintf(mod, sizeof mod, "%s/tests/template/node_modules/@huggingface/jinja/package.json",
+             src);
     if (system("command -v node >/dev/null 2>&1") != 0 || access(mod, R_OK) != 0)
         cr_skip_test("node or tests/template's packages missing: run scripts/install-deps.sh");
 }
@@ -69,8 +70,8 @@ static void check(const char *tpl_path, const char *cases_path, size_t want_case
     kvr_template_check_t sum;
     cr_assert_eq(kvr_template_check(tpl, tlen, cases, &sum, stderr), 0);
     cr_expect_eq(sum.cases, want_cases);
-    cr_expect_eq(sum.mismatches, 0, "%zu of %zu cases differ from the reference",
-                 sum.mismatches, sum.cases);
+    cr_expect_eq(sum.mismatches, 0, "%zu of %zu cases differ from the reference", sum.mismatches,
+                 sum.cases);
     cr_expect_lt(sum.refused, sum.cases, "every case refused: the check would prove nothing");
     free(tpl);
     free(cases);
@@ -96,8 +97,8 @@ ParameterizedTest(struct family_s *fam, reference, family, .timeout = 120.)
     node_or_skip(src);
     char out[512], tpl[600], cases[600];
     snprintf(out, sizeof out, "%s/tests/template/cases", build);
-    char *args[] = {"--family", (char *)*family, "--count", "300", "--seed", "1", "--out", out,
-                    NULL};
+    char *args[] = {"--family", (char *)*family, "--count", "300", "--seed",
+                    "1",        "--out",         out,       NULL};
     generate(src, "gen_cases.mjs", args);
     snprintf(tpl, sizeof tpl, "%s/%s.jinja", out, *family);
     snprintf(cases, sizeof cases, "%s/%s.jsonl", out, *family);

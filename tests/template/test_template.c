@@ -90,7 +90,8 @@ Test(template, javascript_values_as_the_reference_prints_them, .timeout = 5.)
     /* the reference's strip ignores its argument and trims all whitespace */
     expect_text("[{{ s.strip('\\n') }}][{{ s.lstrip('\\n') }}]", "{\"s\":\" \\n a \\u3000\"}",
                 "[a][a \u3000]");
-    expect_text("{{ s.split('</think>')[-1] }}|{{ 'x' in s }}", "{\"s\":\"r</think>c\"}", "c|false");
+    expect_text("{{ s.split('</think>')[-1] }}|{{ 'x' in s }}", "{\"s\":\"r</think>c\"}",
+                "c|false");
 }
 
 Test(template, refusals_carry_a_code_and_a_message, .timeout = 5.)
@@ -100,14 +101,15 @@ Test(template, refusals_carry_a_code_and_a_message, .timeout = 5.)
     expect_code("{{ 'a' + none }}", NULL, -EINVAL);         /* null in arithmetic */
     expect_code("{{ x | trim }}", "{\"x\":null}", -EINVAL); /* filter on null */
     expect_code("{{ xs | first }}", "{\"xs\":[]}", -EINVAL);
-    expect_code("{{ 'ß' | upper }}", NULL, -EINVAL);   /* no Unicode case tables */
-    expect_code("{{ s.items }}", "{\"s\":{}}", -EINVAL); /* printing a function */
+    expect_code("{{ 'ß' | upper }}", NULL, -EINVAL);                  /* no Unicode case tables */
+    expect_code("{{ s.items }}", "{\"s\":{}}", -EINVAL);              /* printing a function */
     expect_code("{{ s[0] }}", "{\"s\":\"\\ud83d\\ude00\"}", -EILSEQ); /* half a pair */
     expect_code("{% if x %}", NULL, -EINVAL);
     expect_code("{{ x", NULL, -EINVAL);
     expect_code("{% call foo() %}{% endcall %}", NULL, -EINVAL);
     expect_code("{{ 'abc }}", NULL, -EINVAL);
     expect_code("{{ f(*xs) }}", NULL, -EINVAL);
+    expect_code("{% macro m() %}{{ varargs }}{% endmacro %}{{ m() }}", NULL, -EINVAL);
 }
 
 Test(template, hostile_templates_hit_bounds_not_the_stack, .timeout = 10.)
@@ -160,9 +162,9 @@ Test(template, hostile_json_is_refused, .timeout = 10.)
     char *out;
     kvr_template_error_t err;
     /* invalid UTF-8 inside a JSON string (cJSON does not check it) */
-    cr_expect_eq(render("{{ messages[0].content }}", "[{\"content\":\"\xc3\x28\"}]", NULL, NULL,
-                        &out, &err),
-                 -EILSEQ);
+    cr_expect_eq(
+        render("{{ messages[0].content }}", "[{\"content\":\"\xc3\x28\"}]", NULL, NULL, &out, &err),
+        -EILSEQ);
     /* nesting past the JSON depth bound */
     char deep[2000];
     memset(deep, '[', 500);
@@ -189,9 +191,9 @@ Test(template, strftime_now_reads_the_given_time, .timeout = 5.)
     kvr_template_options_t opts = {.now_unix_s = 1764633600}; /* 2025-12-02 00:00 UTC */
     char *out;
     kvr_template_error_t err;
-    cr_assert_eq(render("{{ strftime_now('%Y-%m-%d %H:%M %b %B %%') }}", NULL, NULL, &opts, &out,
-                        &err),
-                 0, "%s", err.message);
+    cr_assert_eq(
+        render("{{ strftime_now('%Y-%m-%d %H:%M %b %B %%') }}", NULL, NULL, &opts, &out, &err), 0,
+        "%s", err.message);
     cr_expect_str_eq(out, "2025-12-02 00:00 Dec December %");
     free(out);
 }
@@ -230,8 +232,9 @@ Test(template, scratch_memory_is_reused_across_renders, .timeout = 10.)
         char *out;
         kvr_template_error_t err;
         /* a refusal in between hands its chunks back too */
-        int rc = render(src, NULL, round == 2 ? "{\"n\":1000000,\"s\":\"xxxxxxxxxx\"}"
-                                              : "{\"n\":3000,\"s\":\"ab\"}",
+        int rc = render(src, NULL,
+                        round == 2 ? "{\"n\":1000000,\"s\":\"xxxxxxxxxx\"}"
+                                   : "{\"n\":3000,\"s\":\"ab\"}",
                         &opts, &out, &err);
         if (round == 2) {
             cr_expect_eq(rc, -E2BIG);
