@@ -74,6 +74,63 @@ def text(doc, es):
     return "\n".join(lines)
 
 
+def es_ratio(doc, rule, routers, regime):
+    """ES=1 TTFT p90 over ES=0's for one rule, paired by seed: (mean, ci95) or None."""
+    p90 = {(r["es"], r["seed"]): r["ttft_p90"] for r in doc["runs"] if r["regime"] == regime
+           and r["policy"] == rule and r["routers"] == routers}
+    vals = [p90[(1, s)] / p90[(0, s)] if p90.get((1, s)) and p90.get((0, s)) else None for s in doc["seeds"] or []]
+    m, h, n = sweep_interval(vals)
+    return (m, h) if m is not None else None
+
+
+def sweep_interval(values):
+    import math
+    v = [x for x in values if x is not None]
+    if len(v) < 2:
+        return (v[0] if v else None), None, len(v)
+    m = sum(v) / len(v)
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
+    t = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}.get(len(v) - 1, 2.0)
+    return m, t * sd / math.sqrt(len(v)), len(v)
+
+
+def verdict(doc, win=0.90):
+    """Per rule: the cells where it is worse than the best peer beyond the interval, the cells
+    where its ES=1 is worse than its ES=0 beyond the interval, and the share of cells at <= win."""
+    out = {}
+    for rule in doc["rules"]:
+        mine = [c for c in doc["cells"] if c["policy"] == rule and c.get("peer_ratio")
+                and c["peer_ratio"]["mean"] is not None]
+        if not mine:
+            continue
+        loses = [c for c in mine if c["peer_ratio"]["mean"] - (c["peer_ratio"]["ci95"] or 0) > 1]
+        wins = [c for c in mine if c["peer_ratio"]["mean"] <= win]
+        es_worse = []
+        for reg in {c["regime"] for c in mine}:
+            for nr in {c["routers"] for c in mine}:
+                r = es_ratio(doc, rule, nr, reg)
+                if r and r[0] - (r[1] or 0) > 1:
+                    es_worse.append((reg, nr, r))
+        out[rule] = {"cells": len(mine), "loses": loses, "wins": wins, "es_worse": es_worse,
+                     "ok": not loses and not es_worse and 2 * len(wins) >= len(mine)}
+    return out
+
+
+def verdict_text(doc):
+    lines = []
+    for rule, v in verdict(doc).items():
+        lines.append("%s: %s; worse than the best peer beyond the interval in %d of %d cells, <= 0.90x in %d, "
+                     "ES=1 worse than ES=0 in %d" % (rule, "MEETS the criterion" if v["ok"] else "fails",
+                                                     len(v["loses"]), v["cells"], len(v["wins"]),
+                                                     len(v["es_worse"])))
+        for c in v["loses"]:
+            lines.append("  loses: %s, %d router(s), ES=%d: %s" % (c["regime"], c["routers"], c["es"],
+                                                                  ratio_text(c["peer_ratio"])))
+        for reg, nr, (m, h) in v["es_worse"]:
+            lines.append("  ES=1/ES=0: %s, %d router(s): %.2f ± %.2f" % (reg, nr, m, h or 0))
+    return "\n".join(lines)
+
+
 def replace_block(path, body):
     with open(path) as f:
         doc = f.read()
@@ -88,10 +145,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("zoo_json", help="zoo.json written by sweep.py --zoo")
     ap.add_argument("--es", type=int, default=1, help="the ES arm the advice is for (default 1)")
+    ap.add_argument("--verdict", action="store_true",
+                    help="print, per rule, where it is worse than the best peer or than its own ES=0 beyond the "
+                         "interval, and whether it meets the default's criterion")
     ap.add_argument("--readme", help="rewrite the block between the zoo-advice markers of this file")
     a = ap.parse_args(argv)
     with open(a.zoo_json) as f:
         doc = json.load(f)
+    if a.verdict:
+        print(verdict_text(doc))
+        return 0
     body = text(doc, a.es)
     if a.readme:
         replace_block(a.readme, body)
