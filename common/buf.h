@@ -16,11 +16,14 @@
 typedef struct kvr_buf_s {
     char *base;
     size_t len;
-    size_t cap; /* bytes at base, the NUL's byte included */
+    size_t cap;  /* bytes at base, the NUL's byte included */
     int on_heap; /* base is ours to free */
 } kvr_buf_t;
 
-#define KVR_BUF_INIT {NULL, 0, 0, 0}
+#define KVR_BUF_INIT                                                                               \
+    {                                                                                              \
+        NULL, 0, 0, 0                                                                              \
+    }
 
 /** An empty buffer with no storage. */
 void kvr_buf_init(kvr_buf_t *b);
@@ -48,7 +51,8 @@ void kvr_buf_append_char(kvr_buf_t *b, char c);
 /** Appends printf-formatted text, however long. */
 void kvr_buf_printf(kvr_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** kvr_buf_printf with a va_list. */
-void kvr_buf_vprintf(kvr_buf_t *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void kvr_buf_vprintf(kvr_buf_t *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /** Empties the buffer and keeps its storage. */
 void kvr_buf_reset(kvr_buf_t *b);

@@ -138,15 +138,17 @@ void kvr_dns_watch_failed(kvr_dns_watch_t *w, int uv_error);
  * int engine_dns_family. what_drains ends the drain-after help: what is done
  * to an address missing from that many answers in a row.
  */
-#define KVR_DNS_WATCH_OPTION_ROWS(T, what_drains) \
-    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600, \
-                    "--engine-dns: seconds between the end of one resolution and the next"), \
-    KVR_OPT_ROW_ENUM(T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any", \
-                     kvr_dns_watch_family_names, \
-                     "--engine-dns: which addresses of the answer are engines; on a dual-stack " \
-                     "cluster a pod has an A and an AAAA record, so pick one family or it counts " \
-                     "as two engines"), \
-    KVR_OPT_ROW_U64(T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100, \
-                    "--engine-dns: an address must be missing from N answers in a row before " what_drains)
+#define KVR_DNS_WATCH_OPTION_ROWS(T, what_drains)                                                  \
+    KVR_OPT_ROW_U64(T, engine_dns_interval_s, "engine-dns-interval-s", "S", "5", 1, 3600,          \
+                    "--engine-dns: seconds between the end of one resolution and the next"),       \
+        KVR_OPT_ROW_ENUM(                                                                          \
+            T, engine_dns_family, "engine-dns-family", "any|ipv4|ipv6", "any",                     \
+            kvr_dns_watch_family_names,                                                            \
+            "--engine-dns: which addresses of the answer are engines; on a dual-stack "            \
+            "cluster a pod has an A and an AAAA record, so pick one family or it counts "          \
+            "as two engines"),                                                                     \
+        KVR_OPT_ROW_U64(                                                                           \
+            T, engine_dns_drain_after, "engine-dns-drain-after", "N", "2", 1, 100,                 \
+            "--engine-dns: an address must be missing from N answers in a row before " what_drains)
 
 #endif

@@ -30,23 +30,22 @@ typedef struct gauge_name_s {
     gauge_t gauge;
 } gauge_name_t;
 
-#define GAUGE(suffix, gauge) {suffix, sizeof(suffix) - 1, gauge}
+#define GAUGE(suffix, gauge)                                                                       \
+    {                                                                                              \
+        suffix, sizeof(suffix) - 1, gauge                                                          \
+    }
 
 static const gauge_name_t vllm_gauges[] = {
-    GAUGE("num_requests_running", GAUGE_RUNNING),
-    GAUGE("num_requests_waiting", GAUGE_WAITING),
+    GAUGE("num_requests_running", GAUGE_RUNNING),   GAUGE("num_requests_waiting", GAUGE_WAITING),
     GAUGE("kv_cache_usage_perc", GAUGE_KV_USAGE),  /* a 0..1 fraction despite the name */
     GAUGE("gpu_cache_usage_perc", GAUGE_KV_USAGE), /* its name before vLLM 0.10 */
     GAUGE("cache_config_info", GAUGE_CACHE_CONFIG),
 };
 
 static const gauge_name_t sglang_gauges[] = {
-    GAUGE("num_running_reqs", GAUGE_RUNNING),
-    GAUGE("num_queue_reqs", GAUGE_WAITING),
-    GAUGE("token_usage", GAUGE_KV_USAGE),
-    GAUGE("utilization", GAUGE_UTILIZATION),
-    GAUGE("num_used_tokens", GAUGE_KV_USED),
-    GAUGE("max_total_num_tokens", GAUGE_KV_CAPACITY),
+    GAUGE("num_running_reqs", GAUGE_RUNNING), GAUGE("num_queue_reqs", GAUGE_WAITING),
+    GAUGE("token_usage", GAUGE_KV_USAGE),     GAUGE("utilization", GAUGE_UTILIZATION),
+    GAUGE("num_used_tokens", GAUGE_KV_USED),  GAUGE("max_total_num_tokens", GAUGE_KV_CAPACITY),
 };
 
 static int lookup(const gauge_name_t *table, size_t n, const char *suffix, size_t len, gauge_t *out)
@@ -301,7 +300,8 @@ int kvr_engine_metrics_finish(const kvr_engine_metrics_t *m, kvr_engine_state_t 
     out->max_prefill_remaining = 0;
     out->utilization = m->has_utilization ? fraction(m->utilization) : 0;
     out->dp_ranks = m->rank_count ? (uint32_t)m->rank_count : 1;
-    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL | KVR_SLOT_HAS_UTILIZATION);
+    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL |
+                    KVR_SLOT_HAS_UTILIZATION);
     if (m->has_utilization)
         out->flags |= KVR_SLOT_HAS_UTILIZATION;
     return 0;
@@ -334,11 +334,8 @@ int kvr_engine_metrics_parse(const char *text, size_t len, kvr_engine_state_t *o
 const char *kvr_engine_kind_name(kvr_engine_kind_t kind)
 {
     switch (kind) {
-    case KVR_ENGINE_KIND_VLLM:
-        return "vllm";
-    case KVR_ENGINE_KIND_SGLANG:
-        return "sglang";
-    default:
-        return "unknown";
+    case KVR_ENGINE_KIND_VLLM: return "vllm";
+    case KVR_ENGINE_KIND_SGLANG: return "sglang";
+    default: return "unknown";
     }
 }

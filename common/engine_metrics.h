@@ -43,17 +43,18 @@ typedef enum {
 /** Accumulator over the samples of one page; plain data, no allocation. */
 typedef struct kvr_engine_metrics_s {
     kvr_engine_kind_t kind;
-    double running, waiting;     /* sums over series */
-    double kv_usage, utilization; /* max over series, valid when has_* */
+    double running, waiting;                   /* sums over series */
+    double kv_usage, utilization;              /* max over series, valid when has_* */
     double kv_tokens_used, kv_tokens_capacity; /* sums over series (SGLang only) */
     bool has_running, has_waiting, has_kv_usage, has_utilization;
     bool has_kv_tokens_used, has_kv_tokens_capacity;
-    bool mixed_kinds;            /* both vllm and sglang gauges seen */
-    const char *refused;         /* static text: why a sample was refused, NULL until one is */
+    bool mixed_kinds;    /* both vllm and sglang gauges seen */
+    const char *refused; /* static text: why a sample was refused, NULL until one is */
     size_t rank_count;
     char rank_ids[KVR_ENGINE_METRICS_MAX_RANKS][32]; /* distinct engine/dp_rank label values */
     size_t series_count;
-    uint64_t series_hashes[KVR_ENGINE_METRICS_MAX_SERIES]; /* recognised series seen, to refuse repeats */
+    uint64_t series_hashes
+        [KVR_ENGINE_METRICS_MAX_SERIES]; /* recognised series seen, to refuse repeats */
 } kvr_engine_metrics_t;
 
 /** Resets the accumulator. */

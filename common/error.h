@@ -16,7 +16,7 @@
 
 enum kvr_err {
     /* -(KVR_ERR_BASE + 1) .. -(KVR_ERR_BASE + 19): the segment's, in shm_layout/shm_error.h */
-    KVR_EPARSE = -(KVR_ERR_BASE + 20),        /* malformed input */
+    KVR_EPARSE = -(KVR_ERR_BASE + 20), /* malformed input */
     KVR_ERR_LAST = -(KVR_ERR_BASE + 99),
 };
 

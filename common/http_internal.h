@@ -52,7 +52,7 @@ struct kvr_http_server_s {
     kvr_http_closed_cb closed;
     void *closed_arg;
     llhttp_settings_t settings;
-    kvr_recycle_t free_reqs;   /* finished requests kept with their buffers for the next ones */
+    kvr_recycle_t free_reqs;      /* finished requests kept with their buffers for the next ones */
     kvr__http_peer_slot_t *peers; /* open connections per peer address, open addressing */
     size_t peers_mask;            /* slots - 1: a power of two, at least twice npeers */
     size_t npeers;                /* addresses with a connection open */
@@ -65,7 +65,7 @@ struct kvr_http_server_s {
 };
 
 struct kvr__http_conn_s {
-    union {                 /* TCP from the listener; a Unix socket from kvr_http_server_adopt_fd */
+    union { /* TCP from the listener; a Unix socket from kvr_http_server_adopt_fd */
         uv_handle_t handle;
         uv_stream_t stream;
         uv_tcp_t tcp;
@@ -78,11 +78,11 @@ struct kvr__http_conn_s {
     llhttp_t parser;
     kvr__http_conn_state_t state;
     int handles_open;
-    int in_process;   /* inside the parse loop: finishing must not re-enter it */
-    int read_stopped; /* too much pipelined input buffered, or output_paused */
+    int in_process;    /* inside the parse loop: finishing must not re-enter it */
+    int read_stopped;  /* too much pipelined input buffered, or output_paused */
     int output_paused; /* more response bytes queued than KVR_HTTP_MAX_QUEUED_OUTPUT: input waits */
-    int req_complete; /* on_message_complete paused the parser on conn->req */
-    int err_status;   /* status for a request the server refuses (413, 431, 405) */
+    int req_complete;  /* on_message_complete paused the parser on conn->req */
+    int err_status;    /* status for a request the server refuses (413, 431, 405) */
     const char *err_reason; /* why, when the server refused a request llhttp accepted */
     const char *exec_base;  /* start of the bytes llhttp_execute is parsing */
     int exec_tail_lf;       /* the bytes parsed so far end in a line break (and blanks) */
@@ -103,13 +103,13 @@ struct kvr_http_req_s {
     kvr_buf_t path;   /* copy of target up to '?' */
     const char *query;
     kvr_buf_t hbuf; /* "name\0value\0" pairs */
-    size_t *hoffs; /* name and value offsets into hbuf, two per header */
+    size_t *hoffs;  /* name and value offsets into hbuf, two per header */
     size_t nheaders, hoffs_cap;
     int in_value;
-    size_t field_len; /* bytes of the header or trailer name being read */
+    size_t field_len;           /* bytes of the header or trailer name being read */
     kvr_http_header_t *headers; /* built when the headers are complete */
     size_t headers_cap;
-    int headers_done;           /* later header callbacks are trailers */
+    int headers_done; /* later header callbacks are trailers */
     kvr_buf_t body;
     size_t header_bytes;
     uint64_t start_ns;
@@ -131,8 +131,8 @@ struct kvr_http_req_s {
 };
 
 /** Queues bufs on the connection; wreq-owned memory is freed by the write callback. */
-int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs,
-                         void *owned, kvr_http_write_cb done, void *arg);
+int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
+                         kvr_http_write_cb done, void *arg);
 /** A request object for srv: a recycled one, emptied, or a new one (http_server.c). */
 kvr_http_req_t *kvr__http_req_alloc(kvr_http_server_t *srv);
 /** llhttp's settings with the callbacks that fill a connection's request (http_parse.c). */

@@ -174,7 +174,8 @@ static int on_headers_complete(llhttp_t *p)
         size_t voff = req->hoffs[2 * i + 1];
         req->headers[i].name = req->hbuf.base + req->hoffs[2 * i];
         /* A header whose value callbacks never ran has an empty value. */
-        req->headers[i].value = voff == (size_t)-1 || voff >= req->hbuf.len ? "" : req->hbuf.base + voff;
+        req->headers[i].value = voff == (size_t)-1 || voff >= req->hbuf.len ? ""
+                                                                            : req->hbuf.base + voff;
     }
     if (req->target.len == 0)
         kvr_buf_append(&req->target, "/", 1);

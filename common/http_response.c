@@ -60,7 +60,7 @@ const char *kvr_http_status_reason(int status)
 int kvr_http_error_json(char *out, size_t cap, int status, const char *type, const char *message)
 {
     if (!type)
-        type = status == 429 ? "rate_limit_error"
+        type = status == 429   ? "rate_limit_error"
                : status >= 500 ? "server_error"
                                : "invalid_request_error";
     cJSON *doc = cJSON_CreateObject();
@@ -216,7 +216,8 @@ static void build_head(kvr_buf_t *sb, const kvr_http_req_t *req, int status,
     } else if (framing == KVR_HTTP_CHUNKED) {
         kvr_buf_append_str(sb, "Transfer-Encoding: chunked\r\n");
     }
-    kvr_buf_append_str(sb, req->keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n");
+    kvr_buf_append_str(sb, req->keep_alive ? "Connection: keep-alive\r\n\r\n"
+                                           : "Connection: close\r\n\r\n");
 }
 
 int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
@@ -237,16 +238,16 @@ int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
     kvr_buf_t sb;
     kvr_buf_init_in(&sb, stack, sizeof stack);
     build_head(&sb, req, status, content_type, headers, nheaders, (int64_t)len);
-    uv_buf_t bufs[2] = {uv_buf_init(sb.base, (unsigned)sb.len), uv_buf_init((char *)body, (unsigned)len)};
+    uv_buf_t bufs[2] = {uv_buf_init(sb.base, (unsigned)sb.len),
+                        uv_buf_init((char *)body, (unsigned)len)};
     int rc = conn_write_now(conn, bufs, !req->head && len ? 2 : 1);
     kvr_buf_close(&sb);
     kvr__http_req_finished(req, rc < 0);
     return rc < 0 ? -EPIPE : 0;
 }
 
-int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type,
-                           const char *message, const kvr_http_header_t *headers,
-                           size_t nheaders)
+int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type, const char *message,
+                           const kvr_http_header_t *headers, size_t nheaders)
 {
     char json[1024];
     int n = kvr_http_error_json(json, sizeof json, status, type, message);
@@ -257,8 +258,7 @@ int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type,
 }
 
 int kvr_http_stream_begin(kvr_http_req_t *req, int status, const char *content_type,
-                          const kvr_http_header_t *headers, size_t nheaders,
-                          int64_t content_length)
+                          const kvr_http_header_t *headers, size_t nheaders, int64_t content_length)
 {
     if (req->resp != KVR__HTTP_RESP_NONE)
         return -EALREADY;

@@ -161,8 +161,7 @@ static void conn_timer_cb(uv_timer_t *timer)
         KVR_INFO("http_request_timeout peer=%s", conn->peer);
         kvr__http_conn_refuse(conn, 408, "request not received in time");
         break;
-    case KVR__HTTP_DISPATCHED:
-        break;
+    case KVR__HTTP_DISPATCHED: break;
     case KVR__HTTP_IDLE:
         if (conn->output_paused) { /* the client took none of its responses for a whole idle timeout */
             KVR_INFO("http_output_timeout peer=%s queued_bytes=%zu", conn->peer,
@@ -177,9 +176,7 @@ static void conn_timer_cb(uv_timer_t *timer)
         }
         kvr__http_conn_close(conn);
         break;
-    case KVR__HTTP_CLOSING:
-        kvr__http_conn_close(conn);
-        break;
+    case KVR__HTTP_CLOSING: kvr__http_conn_close(conn); break;
     }
 }
 
@@ -349,9 +346,9 @@ static void conn_process(kvr__http_conn_t *conn, const char *data, size_t len)
          * for, such as HTTP/2's preface) is refused: there is no complete
          * request to hand over. */
         int status = conn->err_status ? conn->err_status : 400;
-        const char *why = status == 413   ? "request body too large"
-                          : status == 431 ? "request headers too large"
-                          : status == 405 ? "method not allowed"
+        const char *why = status == 413      ? "request body too large"
+                          : status == 431    ? "request headers too large"
+                          : status == 405    ? "method not allowed"
                           : conn->err_reason ? conn->err_reason
                                              : llhttp_get_error_reason(&conn->parser);
         KVR_INFO("http_request_refused peer=%s status=%d reason=\"%s\"", conn->peer, status,

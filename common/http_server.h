@@ -101,17 +101,18 @@ typedef void (*kvr_http_closed_cb)(void *arg);
 #define KVR_HTTP_CHUNKED (-1)
 
 typedef struct kvr_http_server_config_s {
-    const char *host;            /* address to bind, IPv4 or IPv6 literal; default "127.0.0.1" */
-    int port;                    /* 0 picks a free port (see kvr_http_server_port) */
-    int backlog;                 /* listen() backlog; default 511 */
-    size_t max_header_bytes;     /* request line + header bytes; beyond → 431 */
-    size_t max_body_bytes;       /* request body bytes; beyond → 413 */
-    uint32_t idle_timeout_ms;    /* no request under way (from accept, between keep-alive requests) → closed */
+    const char *host;        /* address to bind, IPv4 or IPv6 literal; default "127.0.0.1" */
+    int port;                /* 0 picks a free port (see kvr_http_server_port) */
+    int backlog;             /* listen() backlog; default 511 */
+    size_t max_header_bytes; /* request line + header bytes; beyond → 431 */
+    size_t max_body_bytes;   /* request body bytes; beyond → 413 */
+    uint32_t
+        idle_timeout_ms; /* no request under way (from accept, between keep-alive requests) → closed */
     uint32_t request_timeout_ms; /* first byte to complete request; beyond → 408 (slow clients) */
     uint32_t max_connections;    /* further connections are accepted and closed at once */
     uint32_t max_connections_per_peer; /* same, per client IP address (TCP only); 0: no limit */
     kvr_http_request_cb on_request;
-    void *user;                  /* passed to on_request */
+    void *user; /* passed to on_request */
 } kvr_http_server_config_t;
 
 /** What the server refused and paused, for a program's /metrics. */
@@ -234,9 +235,8 @@ int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
  * rate_limit_error for 429, server_error for 5xx). Extra headers (e.g.
  * Retry-After) may be given. Finishes the request like kvr_http_respond.
  */
-int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type,
-                           const char *message, const kvr_http_header_t *headers,
-                           size_t nheaders);
+int kvr_http_respond_error(kvr_http_req_t *req, int status, const char *type, const char *message,
+                           const kvr_http_header_t *headers, size_t nheaders);
 
 /** Writes the OpenAI error JSON for (status, type, message) into out; returns its length or -ENOSPC. */
 int kvr_http_error_json(char *out, size_t cap, int status, const char *type, const char *message);

@@ -68,7 +68,8 @@ int kvr_opt_parse_double(const char *text, double min, double max, double *out)
 
 int kvr_opt_parse_bool(const char *text, bool *out)
 {
-    static const char *const yes[] = {"on", "true", "1", "yes"}, *const no[] = {"off", "false", "0", "no"};
+    static const char *const yes[] = {"on", "true", "1", "yes"}, *const no[] = {"off", "false", "0",
+                                                                                "no"};
     if (!text)
         return -EINVAL;
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
@@ -114,12 +115,8 @@ static void describe(const kvr_opt_t *o, char *buf, size_t len)
     case KVR_OPT_MS:
         snprintf(buf, len, "an integer in [%" PRIu64 ", %" PRIu64 "]", o->umin, o->umax);
         return;
-    case KVR_OPT_DOUBLE:
-        snprintf(buf, len, "a number in [%g, %g]", o->dmin, o->dmax);
-        return;
-    case KVR_OPT_BOOL:
-        snprintf(buf, len, "on/off, true/false or 1/0");
-        return;
+    case KVR_OPT_DOUBLE: snprintf(buf, len, "a number in [%g, %g]", o->dmin, o->dmax); return;
+    case KVR_OPT_BOOL: snprintf(buf, len, "on/off, true/false or 1/0"); return;
     case KVR_OPT_ENUM: {
         size_t used = (size_t)snprintf(buf, len, "one of ");
         for (size_t i = 0; o->names[i] && used < len; i++)
@@ -137,8 +134,7 @@ static void describe(const kvr_opt_t *o, char *buf, size_t len)
         snprintf(buf, len, "%s", o->expected ? o->expected : "a valid value");
         return;
     case KVR_OPT_HEADING:
-    case KVR_OPT_HELP:
-        break;
+    case KVR_OPT_HELP: break;
     }
     snprintf(buf, len, "a value");
 }
@@ -242,8 +238,7 @@ int kvr_opt_apply(const kvr_opt_set_t *set, const kvr_opt_t *o, const char *valu
         return rc < 0 ? rc : 0;
     }
     case KVR_OPT_HEADING:
-    case KVR_OPT_HELP:
-        break;
+    case KVR_OPT_HELP: break;
     }
     snprintf(err, err_len, "--%s: not a flag", o->name);
     return -EINVAL;
@@ -320,7 +315,8 @@ int kvr_opt_parse_args(kvr_opt_parser_t *p, int argc, char **argv, char *err, si
                 o = kvr_opt_find(p->sets, p->n_sets, name, &set);
             }
             if (!o) {
-                snprintf(err, err_len, "unknown flag --%.*s (see --help)", (int)(n > 100 ? 100 : n), a + 2);
+                snprintf(err, err_len, "unknown flag --%.*s (see --help)", (int)(n > 100 ? 100 : n),
+                         a + 2);
                 return -EINVAL;
             }
             if (eq) {
@@ -371,8 +367,8 @@ int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path
     return rc;
 }
 
-int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path, char *err,
-                        size_t err_len)
+int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path,
+                        char *err, size_t err_len)
 {
     char line[4096];
     int lineno = 0, rc = 0;
@@ -380,7 +376,8 @@ int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
             /* The rest would be read as a line of its own. */
-            snprintf(err, err_len, "config %s:%d: line longer than %zu bytes", path, lineno, sizeof line - 2);
+            snprintf(err, err_len, "config %s:%d: line longer than %zu bytes", path, lineno,
+                     sizeof line - 2);
             return -EINVAL;
         }
         char *hash = strchr(line, '#');
@@ -452,10 +449,11 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
         char left[96];
         int n;
         if (o->short_name)
-            n = snprintf(left, sizeof left, "  -%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
-                         o->arg ? o->arg : "");
+            n = snprintf(left, sizeof left, "  -%c, --%s%s%s", o->short_name, o->name,
+                         o->arg ? " " : "", o->arg ? o->arg : "");
         else
-            n = snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            n = snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "",
+                         o->arg ? o->arg : "");
         fputs(left, out);
         int column = n;
         if (column + 1 > LEFT + 2)
@@ -466,7 +464,8 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
         char help[1024];
         size_t used = (size_t)snprintf(help, sizeof help, "%s", o->help ? o->help : "");
         if (o->flags & KVR_OPT_REPEAT && used > 0 && used < sizeof help)
-            snprintf(help + used, sizeof help - used, "%s", help[used - 1] == '.' ? " Repeatable." : "; repeatable");
+            snprintf(help + used, sizeof help - used, "%s",
+                     help[used - 1] == '.' ? " Repeatable." : "; repeatable");
         column = wrap(out, help, column, LEFT + 2);
         if (o->def) {
             /* "(default X)" stays on one line, so a reader (or grep) finds it whole. */
@@ -488,7 +487,8 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
     }
 }
 
-int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc, char **argv)
+int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc,
+                          char **argv)
 {
     char err[512];
     int rc = 0;

@@ -32,9 +32,9 @@ typedef enum {
     KVR_OPT_HELP,        /* --help / -h: kvr_opt_parse_args returns 1 */
 } kvr_opt_type_t;
 
-#define KVR_OPT_NEGATE (1u << 0)  /* bool: a true value stores false (--no-engine-header) */
-#define KVR_OPT_REPEAT (1u << 1)  /* may be given more than once; each adds (help says so) */
-#define KVR_OPT_NO_FILE (1u << 2) /* refused in a config file (--config itself) */
+#define KVR_OPT_NEGATE (1u << 0)   /* bool: a true value stores false (--no-engine-header) */
+#define KVR_OPT_REPEAT (1u << 1)   /* may be given more than once; each adds (help says so) */
+#define KVR_OPT_NO_FILE (1u << 2)  /* refused in a config file (--config itself) */
 #define KVR_OPT_NONEMPTY (1u << 3) /* string: the empty value is refused */
 
 typedef struct kvr_opt_s kvr_opt_t;
@@ -44,77 +44,103 @@ typedef int (*kvr_opt_parse_cb)(const kvr_opt_t *opt, void *obj, const char *val
                                 size_t err_len);
 
 struct kvr_opt_s {
-    const char *name;      /* without dashes */
-    char short_name;       /* '-o' alias, 0 for none */
+    const char *name; /* without dashes */
+    char short_name;  /* '-o' alias, 0 for none */
     kvr_opt_type_t type;
-    size_t offset;         /* field in the object the table describes */
-    size_t size;           /* field size (strings: capacity, 0 for const char *) */
-    const char *arg;       /* argument name in --help; NULL for bools */
-    const char *def;       /* default as text, applied by kvr_opt_defaults and shown by --help; NULL = none */
-    int64_t min, max;      /* KVR_OPT_INT */
-    uint64_t umin, umax;   /* KVR_OPT_U64, KVR_OPT_MS */
-    double dmin, dmax;     /* KVR_OPT_DOUBLE */
+    size_t offset;   /* field in the object the table describes */
+    size_t size;     /* field size (strings: capacity, 0 for const char *) */
+    const char *arg; /* argument name in --help; NULL for bools */
+    const char
+        *def; /* default as text, applied by kvr_opt_defaults and shown by --help; NULL = none */
+    int64_t min, max;         /* KVR_OPT_INT */
+    uint64_t umin, umax;      /* KVR_OPT_U64, KVR_OPT_MS */
+    double dmin, dmax;        /* KVR_OPT_DOUBLE */
     const char *const *names; /* KVR_OPT_ENUM, NULL-terminated */
     kvr_opt_parse_cb parse;   /* KVR_OPT_CUSTOM */
-    const char *expected;  /* KVR_OPT_CUSTOM: what the value must look like, for errors */
-    unsigned flags;        /* KVR_OPT_NEGATE, ... */
+    const char *expected;     /* KVR_OPT_CUSTOM: what the value must look like, for errors */
+    unsigned flags;           /* KVR_OPT_NEGATE, ... */
     const char *help;
 };
 
 /* Row builders: KVR_OPT_U64_ROW(struct type, field, "name", "N", "default", min, max, "help"). */
-#define KVR_OPT_ROW_INT(T, f, nm, a, d, lo, hi, h) \
-    {.name = nm, .type = KVR_OPT_INT, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = a, .def = d, .min = lo, .max = hi, .help = h}
-#define KVR_OPT_ROW_U64(T, f, nm, a, d, lo, hi, h) \
-    {.name = nm, .type = KVR_OPT_U64, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = a, .def = d, .umin = lo, .umax = hi, .help = h}
-#define KVR_OPT_ROW_MS(T, f, nm, d, lo, hi, h) \
-    {.name = nm, .type = KVR_OPT_MS, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = "MS", .def = d, .umin = lo, .umax = hi, .help = h}
-#define KVR_OPT_ROW_DOUBLE(T, f, nm, a, d, lo, hi, h) \
-    {.name = nm, .type = KVR_OPT_DOUBLE, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = a, .def = d, .dmin = lo, .dmax = hi, .help = h}
-#define KVR_OPT_ROW_BOOL(T, f, nm, d, h) \
-    {.name = nm, .type = KVR_OPT_BOOL, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .def = d, .help = h}
-#define KVR_OPT_ROW_STRING(T, f, nm, a, d, h) \
-    {.name = nm, .type = KVR_OPT_STRING, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = a, .def = d, .help = h}
+#define KVR_OPT_ROW_INT(T, f, nm, a, d, lo, hi, h)                                                 \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_INT, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f),    \
+        .arg = a, .def = d, .min = lo, .max = hi, .help = h                                        \
+    }
+#define KVR_OPT_ROW_U64(T, f, nm, a, d, lo, hi, h)                                                 \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_U64, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f),    \
+        .arg = a, .def = d, .umin = lo, .umax = hi, .help = h                                      \
+    }
+#define KVR_OPT_ROW_MS(T, f, nm, d, lo, hi, h)                                                     \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_MS, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f),     \
+        .arg = "MS", .def = d, .umin = lo, .umax = hi, .help = h                                   \
+    }
+#define KVR_OPT_ROW_DOUBLE(T, f, nm, a, d, lo, hi, h)                                              \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_DOUBLE, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
+        .arg = a, .def = d, .dmin = lo, .dmax = hi, .help = h                                      \
+    }
+#define KVR_OPT_ROW_BOOL(T, f, nm, d, h)                                                           \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_BOOL, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f),   \
+        .def = d, .help = h                                                                        \
+    }
+#define KVR_OPT_ROW_STRING(T, f, nm, a, d, h)                                                      \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_STRING, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
+        .arg = a, .def = d, .help = h                                                              \
+    }
 /* A const char * field: the value points into argv (or the default literal). */
-#define KVR_OPT_ROW_STRPTR(T, f, nm, a, d, h) \
-    {.name = nm, .type = KVR_OPT_STRING, .offset = offsetof(T, f), .size = 0, .arg = a, .def = d, \
-     .help = h}
-#define KVR_OPT_ROW_ENUM(T, f, nm, a, d, nms, h) \
-    {.name = nm, .type = KVR_OPT_ENUM, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
-     .arg = a, .def = d, .names = nms, .help = h}
-#define KVR_OPT_ROW_CUSTOM(nm, a, d, cb, what, fl, h) \
-    {.name = nm, .type = KVR_OPT_CUSTOM, .arg = a, .def = d, .parse = cb, .expected = what, \
-     .flags = fl, .help = h}
+#define KVR_OPT_ROW_STRPTR(T, f, nm, a, d, h)                                                      \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_STRING, .offset = offsetof(T, f), .size = 0, .arg = a,         \
+        .def = d, .help = h                                                                        \
+    }
+#define KVR_OPT_ROW_ENUM(T, f, nm, a, d, nms, h)                                                   \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_ENUM, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f),   \
+        .arg = a, .def = d, .names = nms, .help = h                                                \
+    }
+#define KVR_OPT_ROW_CUSTOM(nm, a, d, cb, what, fl, h)                                              \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_CUSTOM, .arg = a, .def = d, .parse = cb, .expected = what,     \
+        .flags = fl, .help = h                                                                     \
+    }
 /* --log-level into a kvr_log_level_t field, read by common/log.c's one parser. */
-#define KVR_OPT_ROW_LOG_LEVEL(T, f, d, h) \
-    {.name = "log-level", .type = KVR_OPT_CUSTOM, .offset = offsetof(T, f), \
-     .size = sizeof(((T *)0)->f), .arg = "LEVEL", .def = d, .parse = kvr_opt_parse_log_level, \
-     .expected = "one of debug, info, warn, error", .help = h}
-#define KVR_OPT_ROW_HEADING(title) {.name = "", .type = KVR_OPT_HEADING, .help = title}
-#define KVR_OPT_ROW_HELP \
-    {.name = "help", .short_name = 'h', .type = KVR_OPT_HELP, .flags = KVR_OPT_NO_FILE, \
-     .help = "print this help and exit"}
+#define KVR_OPT_ROW_LOG_LEVEL(T, f, d, h)                                                          \
+    {                                                                                              \
+        .name = "log-level", .type = KVR_OPT_CUSTOM, .offset = offsetof(T, f),                     \
+        .size = sizeof(((T *)0)->f), .arg = "LEVEL", .def = d, .parse = kvr_opt_parse_log_level,   \
+        .expected = "one of debug, info, warn, error", .help = h                                   \
+    }
+#define KVR_OPT_ROW_HEADING(title)                                                                 \
+    {                                                                                              \
+        .name = "", .type = KVR_OPT_HEADING, .help = title                                         \
+    }
+#define KVR_OPT_ROW_HELP                                                                           \
+    {                                                                                              \
+        .name = "help", .short_name = 'h', .type = KVR_OPT_HELP, .flags = KVR_OPT_NO_FILE,         \
+        .help = "print this help and exit"                                                         \
+    }
 
 /** One table and the object its offsets point into. */
 typedef struct kvr_opt_set_s {
     const kvr_opt_t *opts;
     size_t n_opts;
     void *obj;
-    const char *title;     /* heading before this set's rows in --help, NULL for none */
+    const char *title; /* heading before this set's rows in --help, NULL for none */
 } kvr_opt_set_t;
 
 /** What kvr_opt_parse_args needs besides the tables. */
 typedef struct kvr_opt_parser_s {
     const kvr_opt_set_t *sets;
     size_t n_sets;
-    char **positional;     /* non-flag arguments land here; NULL: they are refused */
+    char **positional; /* non-flag arguments land here; NULL: they are refused */
     size_t max_positional;
-    size_t n_positional;   /* out */
+    size_t n_positional; /* out */
 } kvr_opt_parser_t;
 
 /** Base-10 unsigned integer, digits only (no sign, no spaces, "010" is 10), in [min, max]. 0 or -EINVAL / -ERANGE. */
@@ -156,16 +182,16 @@ int kvr_opt_parse_args(kvr_opt_parser_t *parser, int argc, char **argv, char *er
 int kvr_opt_load_file(const kvr_opt_set_t *sets, size_t n_sets, const char *path, char *err,
                       size_t err_len);
 /** kvr_opt_load_file on an open stream; path names it in errors. */
-int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path, char *err,
-                        size_t err_len);
+int kvr_opt_load_stream(const kvr_opt_set_t *sets, size_t n_sets, FILE *f, const char *path,
+                        char *err, size_t err_len);
 /** Writes one set's rows for --help: flag, argument, help text wrapped, and "(default X)". */
 void kvr_opt_help(FILE *out, const kvr_opt_set_t *set);
 
 /** What a program's --help prints around its flags, and the name its errors start with. */
 typedef struct kvr_opt_program_s {
-    const char *name;      /* e.g. "kvroute-tracegen" */
-    const char *head;      /* before the flags: usage and what the program does (NULL: none) */
-    const char *tail;      /* after them (NULL: none) */
+    const char *name; /* e.g. "kvroute-tracegen" */
+    const char *head; /* before the flags: usage and what the program does (NULL: none) */
+    const char *tail; /* after them (NULL: none) */
 } kvr_opt_program_t;
 
 /**
@@ -174,6 +200,7 @@ typedef struct kvr_opt_program_s {
  * tail), for the program to exit 0; or -EINVAL after the one line
  * "NAME: reason" on stderr, for the program to exit 2.
  */
-int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc, char **argv);
+int kvr_opt_program_parse(const kvr_opt_program_t *prog, kvr_opt_parser_t *parser, int argc,
+                          char **argv);
 
 #endif

@@ -17,10 +17,10 @@
 #define KVR_BYTES_PER_TOKEN 4
 
 typedef struct kvr_prefix_hasher_s {
-    uint64_t chain;                          /* hash of the last full block, 0 before the first */
-    size_t partial_len;                      /* bytes waiting for a full block */
+    uint64_t chain;     /* hash of the last full block, 0 before the first */
+    size_t partial_len; /* bytes waiting for a full block */
     unsigned char partial[KVR_PREFIX_BLOCK_BYTES];
-    size_t blocks;                           /* full blocks hashed so far */
+    size_t blocks; /* full blocks hashed so far */
 } kvr_prefix_hasher_t;
 
 /** Starts an empty chain. */

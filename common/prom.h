@@ -29,10 +29,10 @@ typedef struct kvr_prom_sample_s {
     const char *name; /* metric name with any suffix (_bucket, _sum, _total ...), NUL-terminated */
     size_t label_count;
     kvr_prom_label_t labels[KVR_PROM_MAX_LABELS];
-    double value;          /* NaN, +Inf and -Inf are valid values */
+    double value; /* NaN, +Inf and -Inf are valid values */
     bool has_timestamp;
-    int64_t timestamp_ms;  /* only when has_timestamp */
-    size_t line;           /* 1-based line number in the page */
+    int64_t timestamp_ms; /* only when has_timestamp */
+    size_t line;          /* 1-based line number in the page */
 } kvr_prom_sample_t;
 
 /** Where and why a page was rejected. */

@@ -26,7 +26,8 @@ static int shortest_precision(double v)
     return 17;
 }
 
-const char *kvr_prom_format_number(char buf[KVR_PROM_NUMBER_MAX], kvr_prom_style_t style, double value)
+const char *kvr_prom_format_number(char buf[KVR_PROM_NUMBER_MAX], kvr_prom_style_t style,
+                                   double value)
 {
     if (isnan(value))
         return strcpy(buf, "NaN");
@@ -59,7 +60,10 @@ static void append_escaped(kvr_buf_t *b, const char *s, int quote)
 {
     const char *run = s;
     for (; *s; s++) {
-        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '"' && quote ? "\\\"" : NULL;
+        const char *esc = *s == '\\'           ? "\\\\"
+                          : *s == '\n'         ? "\\n"
+                          : *s == '"' && quote ? "\\\""
+                                               : NULL;
         if (!esc)
             continue;
         kvr_buf_append(b, run, (size_t)(s - run));
@@ -155,7 +159,8 @@ void kvr_prom_sample_i64(kvr_prom_writer_t *w, const char *name, const kvr_prom_
     value_line(w->out, num);
 }
 
-void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds, double value)
+void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds,
+                                double value)
 {
     size_t i = 0;
     while (i < n_bounds && value > bounds[i])
@@ -164,8 +169,8 @@ void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n
 }
 
 void kvr_prom_histogram(kvr_prom_writer_t *w, const char *name, const kvr_prom_label_t *labels,
-                        size_t n_labels, const double *bounds, size_t n_bounds, const uint64_t *counts,
-                        double sum)
+                        size_t n_labels, const double *bounds, size_t n_bounds,
+                        const uint64_t *counts, double sum)
 {
     char le[KVR_PROM_NUMBER_MAX], num[KVR_PROM_NUMBER_MAX];
     uint64_t cumulative = 0;

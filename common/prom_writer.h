@@ -42,7 +42,8 @@ typedef struct kvr_prom_writer_s {
 void kvr_prom_writer_init(kvr_prom_writer_t *w, kvr_buf_t *out, kvr_prom_style_t style);
 
 /** "# HELP" and "# TYPE" for family name, unless they were just written for it. */
-void kvr_prom_family(kvr_prom_writer_t *w, const char *name, kvr_prom_type_t type, const char *help);
+void kvr_prom_family(kvr_prom_writer_t *w, const char *name, kvr_prom_type_t type,
+                     const char *help);
 
 /** One sample line: name{labels} value (no braces without labels). */
 void kvr_prom_sample(kvr_prom_writer_t *w, const char *name, const kvr_prom_label_t *labels,
@@ -60,13 +61,15 @@ void kvr_prom_sample_i64(kvr_prom_writer_t *w, const char *name, const kvr_prom_
  * and name_count. counts holds n_bounds + 1 per-bucket counts, not cumulative.
  */
 void kvr_prom_histogram(kvr_prom_writer_t *w, const char *name, const kvr_prom_label_t *labels,
-                        size_t n_labels, const double *bounds, size_t n_bounds, const uint64_t *counts,
-                        double sum);
+                        size_t n_labels, const double *bounds, size_t n_bounds,
+                        const uint64_t *counts, double sum);
 
 /** Counts value in counts (n_bounds + 1 per-bucket counts, as kvr_prom_histogram takes them). */
-void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds, double value);
+void kvr_prom_histogram_observe(uint64_t *counts, const double *bounds, size_t n_bounds,
+                                double value);
 
 /** value as the style writes it: "NaN", "+Inf", "-Inf" or a number that strtod reads back exactly. */
-const char *kvr_prom_format_number(char buf[KVR_PROM_NUMBER_MAX], kvr_prom_style_t style, double value);
+const char *kvr_prom_format_number(char buf[KVR_PROM_NUMBER_MAX], kvr_prom_style_t style,
+                                   double value);
 
 #endif

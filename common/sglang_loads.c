@@ -224,7 +224,8 @@ static void store(const loads_sum_t *sum, kvr_engine_state_t *out)
     out->utilization = sum->ranks_with_utilization ? sum->utilization : 0;
     out->dp_ranks = (uint32_t)sum->ranks;
 
-    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION | KVR_SLOT_HAS_PENDING_PREFILL);
+    out->flags &= ~(KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION |
+                    KVR_SLOT_HAS_PENDING_PREFILL);
     /* A rank without its cap would make any occupancy ratio a guess: all or nothing. */
     if (sum->ranks_with_caps == sum->ranks)
         out->flags |= KVR_SLOT_CAPS_COMPLETE;
@@ -270,7 +271,8 @@ int kvr_sglang_loads_parse(const char *json, size_t len, kvr_engine_state_t *out
 
     loads_sum_t sum;
     memset(&sum, 0, sizeof(sum));
-    const cJSON *loads = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "loads") : NULL;
+    const cJSON *loads = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "loads")
+                                              : NULL;
     if (loads) {
         int n = cJSON_IsArray(loads) ? cJSON_GetArraySize(loads) : 0;
         if (n == 0 || n > LOADS_MAX_RANKS) {

@@ -47,7 +47,7 @@ static const char *const key_names[KEY_COUNT] = {
 };
 
 #define REQUIRED_KEYS                                                                              \
-    ((1u << KEY_VERSION) | (1u << KEY_ENGINE) | (1u << KEY_TS_NS) | (1u << KEY_RUNNING) |         \
+    ((1u << KEY_VERSION) | (1u << KEY_ENGINE) | (1u << KEY_TS_NS) | (1u << KEY_RUNNING) |          \
      (1u << KEY_WAITING))
 
 #define TELEMETRY_FLAGS                                                                            \
@@ -137,7 +137,8 @@ int kvr_state_frame_encode(const kvr_state_frame_t *f, void *buf, size_t cap, si
     size_t id_len = strnlen(f->state.engine_id, sizeof(f->state.engine_id));
     if (id_len == 0 || id_len == sizeof(f->state.engine_id))
         return -EINVAL;
-    kvr_msgpack_buf_t out = {.data = buf, .cap = cap < KVR_STATE_FRAME_MAX ? cap : KVR_STATE_FRAME_MAX};
+    kvr_msgpack_buf_t out = {.data = buf,
+                             .cap = cap < KVR_STATE_FRAME_MAX ? cap : KVR_STATE_FRAME_MAX};
     msgpack_packer pk;
     msgpack_packer_init(&pk, &out, kvr_msgpack_buf_write);
     if (kvr_state_frame_pack(&pk, f) != 0)
@@ -197,24 +198,35 @@ int kvr_state_frame_shape_fits(const void *buf, size_t len, size_t max_objects)
             skip = b & 0x1fu;
         } else {
             switch (b) {
-            case 0xc4: case 0xd9: len_bytes = 1; break;              /* bin8, str8 */
-            case 0xc5: case 0xda: len_bytes = 2; break;              /* bin16, str16 */
-            case 0xc6: case 0xdb: len_bytes = 4; break;              /* bin32, str32 */
-            case 0xc7: len_bytes = 1, skip = 1; break;               /* ext8 (+type) */
+            case 0xc4:
+            case 0xd9: len_bytes = 1; break; /* bin8, str8 */
+            case 0xc5:
+            case 0xda: len_bytes = 2; break; /* bin16, str16 */
+            case 0xc6:
+            case 0xdb: len_bytes = 4; break;           /* bin32, str32 */
+            case 0xc7: len_bytes = 1, skip = 1; break; /* ext8 (+type) */
             case 0xc8: len_bytes = 2, skip = 1; break;
             case 0xc9: len_bytes = 4, skip = 1; break;
-            case 0xcc: case 0xd0: skip = 1; break;
-            case 0xcd: case 0xd1: skip = 2; break;
-            case 0xca: case 0xce: case 0xd2: skip = 4; break;
-            case 0xcb: case 0xcf: case 0xd3: skip = 8; break;
-            case 0xd4: skip = 2; break;                              /* fixext 1..16 (+type) */
+            case 0xcc:
+            case 0xd0: skip = 1; break;
+            case 0xcd:
+            case 0xd1: skip = 2; break;
+            case 0xca:
+            case 0xce:
+            case 0xd2: skip = 4; break;
+            case 0xcb:
+            case 0xcf:
+            case 0xd3: skip = 8; break;
+            case 0xd4: skip = 2; break; /* fixext 1..16 (+type) */
             case 0xd5: skip = 3; break;
             case 0xd6: skip = 5; break;
             case 0xd7: skip = 9; break;
             case 0xd8: skip = 17; break;
-            case 0xdc: case 0xde: len_bytes = 2, container = 1; break; /* array16, map16 */
-            case 0xdd: case 0xdf: len_bytes = 4, container = 1; break; /* array32, map32 */
-            default: return 0;                                       /* 0xc1: never used */
+            case 0xdc:
+            case 0xde: len_bytes = 2, container = 1; break; /* array16, map16 */
+            case 0xdd:
+            case 0xdf: len_bytes = 4, container = 1; break; /* array32, map32 */
+            default: return 0;                              /* 0xc1: never used */
             }
         }
         if (len_bytes) {
@@ -302,9 +314,7 @@ static int take_value(kvr_state_frame_t *f, frame_key_t k, const msgpack_object 
         s->engine_id[v->via.str.size] = '\0';
         return 0;
     case KEY_TS_NS: return get_uint(v, UINT64_MAX, &f->sample_unix_ns);
-    case KEY_SEQ:
-        f->has_seq = true;
-        return get_uint(v, UINT64_MAX, &f->seq);
+    case KEY_SEQ: f->has_seq = true; return get_uint(v, UINT64_MAX, &f->seq);
     case KEY_RUNNING: return get_uint(v, UINT32_MAX, &u) ? -1 : (s->running = (uint32_t)u, 0);
     case KEY_WAITING: return get_uint(v, UINT32_MAX, &u) ? -1 : (s->waiting = (uint32_t)u, 0);
     case KEY_DP_RANKS: return get_uint(v, UINT32_MAX, &u) ? -1 : (s->dp_ranks = (uint32_t)u, 0);

@@ -85,7 +85,8 @@ int kvr_state_frame_pack(msgpack_packer *pk, const kvr_state_frame_t *f);
  *                     "waiting") is missing (a foreign map)
  * On failure *out is zeroed.
  */
-int kvr_state_frame_decode(const void *buf, size_t len, kvr_state_frame_t *out, const char **reason);
+int kvr_state_frame_decode(const void *buf, size_t len, kvr_state_frame_t *out,
+                           const char **reason);
 
 /**
  * 1 when buf holds at least one complete msgpack object whose every declared

@@ -18,7 +18,7 @@
 
 typedef enum {
     KVR_ADMISSION_OFF = 0,
-    KVR_ADMISSION_SHADOW,  /* decide and count, never reject */
+    KVR_ADMISSION_SHADOW, /* decide and count, never reject */
     KVR_ADMISSION_ENFORCE,
 } kvr_admission_mode_t;
 
@@ -36,9 +36,9 @@ typedef enum {
 } kvr_admission_order_t;
 
 typedef enum {
-    KVR_ADMIT = 0,         /* go to decision->view as picked */
-    KVR_ADMIT_SEED_LEASE,  /* decision->view was moved to an idle peer under a seeding lease */
-    KVR_ADMIT_REJECT,      /* answer 429 with Retry-After (enforce only) */
+    KVR_ADMIT = 0,        /* go to decision->view as picked */
+    KVR_ADMIT_SEED_LEASE, /* decision->view was moved to an idle peer under a seeding lease */
+    KVR_ADMIT_REJECT,     /* answer 429 with Retry-After (enforce only) */
 } kvr_admission_verdict_t;
 
 typedef struct kvr_admission_s kvr_admission_t;

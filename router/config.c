@@ -19,103 +19,133 @@
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
-static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
-static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                           size_t err_len);
+static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                            size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_CUSTOM("listen", "HOST:PORT", "127.0.0.1:8080", parse_listen, "HOST:PORT with a port in [0, 65535]", 0,
+    KVR_OPT_ROW_CUSTOM("listen", "HOST:PORT", "127.0.0.1:8080", parse_listen,
+                       "HOST:PORT with a port in [0, 65535]", 0,
                        "address to serve clients on ([::1]:PORT for IPv6)"),
-    KVR_OPT_ROW_CUSTOM("engine", "URL[,model=NAME]...", NULL, parse_engine,
-                       "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
-                       "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
-                       "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
-                       "slash) is the engine id. model=NAME pins the models it serves "
-                       "(repeat for several), else they are learnt from its /v1/models"),
-    KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
-                       "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
-    KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT", NULL, parse_engine_dns,
-                       "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
-                       "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
-                       "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6); re-resolved every "
-                       "--engine-dns-interval-s off the event loop. New addresses are added; one missing from "
-                       "--engine-dns-drain-after answers in a row is drained (no new requests, in-flight ones "
-                       "finish) and removed. A failed resolution keeps every engine"),
-    KVR_DNS_WATCH_OPTION_ROWS(T, "its engine is drained, so an answer that flaps every period moves no engine"),
+    KVR_OPT_ROW_CUSTOM(
+        "engine", "URL[,model=NAME]...", NULL, parse_engine,
+        "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
+        "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+        "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
+        "slash) is the engine id. model=NAME pins the models it serves "
+        "(repeat for several), else they are learnt from its /v1/models"),
+    KVR_OPT_ROW_CUSTOM(
+        "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
+        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
+    KVR_OPT_ROW_CUSTOM(
+        "engine-dns", "NAME:PORT", NULL, parse_engine_dns,
+        "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
+        "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
+        "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6); re-resolved every "
+        "--engine-dns-interval-s off the event loop. New addresses are added; one missing from "
+        "--engine-dns-drain-after answers in a row is drained (no new requests, in-flight ones "
+        "finish) and removed. A failed resolution keeps every engine"),
+    KVR_DNS_WATCH_OPTION_ROWS(
+        T, "its engine is drained, so an answer that flaps every period moves no engine"),
     KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
                        "routing policy; 'sticky' = --placement oneshot + load_only"),
-    KVR_OPT_ROW_CUSTOM("placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
-                       "oneshot (policy runs at a session's first request, then pinned) or per-request"),
-    {.name = "es", .type = KVR_OPT_BOOL, .offset = offsetof(T, es), .size = sizeof(bool), .arg = "0|1",
-     .help = "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters "
-             "only, the segment is never opened. Default: $ES, else 1"},
-    KVR_OPT_ROW_BOOL(T, es_sent, "es-sent", "1",
-                     "ES=1: add what this router sent to an engine after its feed sample was taken to the "
-                     "sample (eff = max(shadow, real + sent since)); 0: max(shadow, real), under which routers "
-                     "reading one sample all see the same engine idle and pile onto it"),
-    KVR_OPT_ROW_BOOL(T, es_spread, "es-spread", "1",
-                     "ES=1: when the feed shows load other routers sent, picks within one request's worth of "
-                     "the best are equal and a draw of this router's chooses among them, so routers reading one "
-                     "sample do not all take its argmin; 0: the plain argmin"),
+    KVR_OPT_ROW_CUSTOM(
+        "placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
+        "oneshot (policy runs at a session's first request, then pinned) or per-request"),
+    {.name = "es",
+     .type = KVR_OPT_BOOL,
+     .offset = offsetof(T, es),
+     .size = sizeof(bool),
+     .arg = "0|1",
+     .help =
+         "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters "
+         "only, the segment is never opened. Default: $ES, else 1"},
+    KVR_OPT_ROW_BOOL(
+        T, es_sent, "es-sent", "1",
+        "ES=1: add what this router sent to an engine after its feed sample was taken to the "
+        "sample (eff = max(shadow, real + sent since)); 0: max(shadow, real), under which routers "
+        "reading one sample all see the same engine idle and pile onto it"),
+    KVR_OPT_ROW_BOOL(
+        T, es_spread, "es-spread", "1",
+        "ES=1: when the feed shows load other routers sent, picks within one request's worth of "
+        "the best are equal and a draw of this router's chooses among them, so routers reading one "
+        "sample do not all take its argmin; 0: the plain argmin"),
     KVR_OPT_ROW_STRING(T, shm_name, "shm", "NAME", KVR_SHM_DEFAULT_NAME, "statefeed segment name"),
-    KVR_OPT_ROW_U64(T, shm_owner_uid, "shm-owner", "UID", NULL, 0, 4294967294u,
-                    "uid that must own the segment (statefeed's); another owner, or a group/other-writable "
-                    "segment, is refused (default: this process's uid)"),
+    KVR_OPT_ROW_U64(
+        T, shm_owner_uid, "shm-owner", "UID", NULL, 0, 4294967294u,
+        "uid that must own the segment (statefeed's); another owner, or a group/other-writable "
+        "segment, is refused (default: this process's uid)"),
     KVR_OPT_ROW_U64(T, max_age_ms, "max-age-ms", "MS", "2000", 1, 3600000,
                     "feed samples and writer heartbeat older than this fall back to shadow"),
-    KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",
-                       "act as one with the other routers on this host given the same NAME: share in-flight charge, "
-                       "prefix placements and session pins through the dispatch segment /dev/shm/NAME (created 0640 "
-                       "by the first); off when empty"),
-    KVR_OPT_ROW_U64(T, share_max_age_ms, "share-max-age-ms", "MS", "3000", 1, 3600000,
-                    "--share: a router whose heartbeat (every second) is older than this is ignored, its charge "
-                    "no longer counted"),
-    KVR_OPT_ROW_U64(T, reconcile_s, "reconcile-s", "S", "30", 0, 86400,
-                    "ES=0: compare shadow counters with each engine's /metrics every S seconds, 0 = off"),
+    KVR_OPT_ROW_STRING(
+        T, share_name, "share", "NAME", "",
+        "act as one with the other routers on this host given the same NAME: share in-flight charge, "
+        "prefix placements and session pins through the dispatch segment /dev/shm/NAME (created 0640 "
+        "by the first); off when empty"),
+    KVR_OPT_ROW_U64(
+        T, share_max_age_ms, "share-max-age-ms", "MS", "3000", 1, 3600000,
+        "--share: a router whose heartbeat (every second) is older than this is ignored, its charge "
+        "no longer counted"),
+    KVR_OPT_ROW_U64(
+        T, reconcile_s, "reconcile-s", "S", "30", 0, 86400,
+        "ES=0: compare shadow counters with each engine's /metrics every S seconds, 0 = off"),
     KVR_OPT_ROW_STRING(T, session_header, "session-header", "NAME", "X-Session-ID",
                        "request header carrying the session id"),
     KVR_OPT_ROW_CUSTOM("session-keys", "LIST", "header,session_id,user", parse_session_keys,
-                       "a comma list of header, session_id, user", 0, "where session ids come from, in order"),
+                       "a comma list of header, session_id, user", 0,
+                       "where session ids come from, in order"),
     KVR_OPT_ROW_U64(T, session_ttl_s, "session-ttl-s", "S", "600", 1, 86400 * 30,
                     "oneshot: a pin idle this long is forgotten"),
     KVR_OPT_ROW_U64(T, max_sessions, "max-sessions", "N", "1000000", 1, 100000000,
                     "oneshot: pins kept at most, least recently used dropped first"),
-    KVR_OPT_ROW_U64(T, migrate_load, "migrate-load", "N", "0", 0, 1000000,
-                    "oneshot: re-place a session whose pinned engine has more than N eff requests, 0 = never"),
-    KVR_OPT_ROW_U64(T, retries, "retries", "N", "2", 0, 16,
-                    "retries on another engine after a connect failure, a reset, a first-byte timeout or a 5xx before any "
-                    "byte reached the client"),
-    KVR_OPT_ROW_U64(T, connect_timeout_ms, "connect-timeout-ms", "MS", "2000", 1, 600000, "upstream connect timeout"),
-    KVR_OPT_ROW_U64(T, first_byte_timeout_ms, "first-byte-timeout-ms", "MS", "120000", 1, 3600000,
-                    "request sent to first response byte; then retried on another engine, 504 when none is left"),
+    KVR_OPT_ROW_U64(
+        T, migrate_load, "migrate-load", "N", "0", 0, 1000000,
+        "oneshot: re-place a session whose pinned engine has more than N eff requests, 0 = never"),
+    KVR_OPT_ROW_U64(
+        T, retries, "retries", "N", "2", 0, 16,
+        "retries on another engine after a connect failure, a reset, a first-byte timeout or a 5xx before any "
+        "byte reached the client"),
+    KVR_OPT_ROW_U64(T, connect_timeout_ms, "connect-timeout-ms", "MS", "2000", 1, 600000,
+                    "upstream connect timeout"),
+    KVR_OPT_ROW_U64(
+        T, first_byte_timeout_ms, "first-byte-timeout-ms", "MS", "120000", 1, 3600000,
+        "request sent to first response byte; then retried on another engine, 504 when none is left"),
     KVR_OPT_ROW_U64(T, idle_timeout_ms, "idle-timeout-ms", "MS", "60000", 1, 3600000,
                     "longest silence inside an upstream response"),
     KVR_OPT_ROW_U64(T, max_body_bytes, "max-body-bytes", "N", "16777216", 0, 1ull << 31,
                     "largest request body, beyond it 413"),
-    KVR_OPT_ROW_U64(T, parse_offload_bytes, "parse-offload-bytes", "N", "65536", 0, 1ull << 31,
-                    "request bodies of at least N bytes are parsed on the libuv threadpool, not the event loop; 0 = never"),
+    KVR_OPT_ROW_U64(
+        T, parse_offload_bytes, "parse-offload-bytes", "N", "65536", 0, 1ull << 31,
+        "request bodies of at least N bytes are parsed on the libuv threadpool, not the event loop; 0 = never"),
     KVR_OPT_ROW_U64(T, max_header_bytes, "max-header-bytes", "N", "16384", 0, 1 << 20,
                     "largest request line + headers, beyond it 431"),
     KVR_OPT_ROW_U64(T, request_timeout_ms, "request-timeout-ms", "MS", "30000", 1, 3600000,
                     "a client must send its whole request within this, else 408"),
-    KVR_OPT_ROW_U64(T, client_idle_timeout_ms, "client-idle-timeout-ms", "MS", "60000", 1, 3600000,
-                    "a client connection with no request under way (before its first, between keep-alive requests) "
-                    "is closed after this"),
-    KVR_OPT_ROW_U64(T, max_connections, "max-connections", "N", "4096", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
-                    "client connections open at once; more are accepted and closed (the soft open-file "
-                    "limit is raised to the hard one at start)"),
-    KVR_OPT_ROW_U64(T, max_connections_per_peer, "max-connections-per-peer", "N", "3072", 0,
-                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
-                    "client connections open at once from one IP address, so that one client cannot take "
-                    "them all (the default leaves a quarter of the default cap to the others, and lets a "
-                    "router behind one proxy, which sees one address, use three quarters); 0 = no "
-                    "per-address limit"),
-    KVR_OPT_ROW_U64(T, max_engines, "max-engines", "N", "1024", 1, KVR_MAX_ENGINES,
-                    "engines the table holds at once, removed ones still finishing requests included "
-                    "(264 bytes of router memory per index, 392 more per engine; an index is reused once its engine drained)"),
+    KVR_OPT_ROW_U64(
+        T, client_idle_timeout_ms, "client-idle-timeout-ms", "MS", "60000", 1, 3600000,
+        "a client connection with no request under way (before its first, between keep-alive requests) "
+        "is closed after this"),
+    KVR_OPT_ROW_U64(
+        T, max_connections, "max-connections", "N", "4096", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+        "client connections open at once; more are accepted and closed (the soft open-file "
+        "limit is raised to the hard one at start)"),
+    KVR_OPT_ROW_U64(
+        T, max_connections_per_peer, "max-connections-per-peer", "N", "3072", 0,
+        KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+        "client connections open at once from one IP address, so that one client cannot take "
+        "them all (the default leaves a quarter of the default cap to the others, and lets a "
+        "router behind one proxy, which sees one address, use three quarters); 0 = no "
+        "per-address limit"),
+    KVR_OPT_ROW_U64(
+        T, max_engines, "max-engines", "N", "1024", 1, KVR_MAX_ENGINES,
+        "engines the table holds at once, removed ones still finishing requests included "
+        "(264 bytes of router memory per index, 392 more per engine; an index is reused once its engine drained)"),
     KVR_OPT_ROW_U64(T, keepalive_per_engine, "keepalive", "N", "64", 0, 100000,
                     "idle upstream connections kept open per engine"),
     KVR_OPT_ROW_U64(T, health_interval_ms, "health-interval-ms", "MS", "1000", 0, 3600000,
@@ -123,15 +153,21 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_STRING(T, health_path, "health-path", "PATH", "/health", "engine health endpoint"),
     KVR_OPT_ROW_U64(T, fail_threshold, "fail-threshold", "N", "2", 0, 1000,
                     "failures in a row (connects, health checks) that take an engine out"),
-    {.name = "no-engine-header", .type = KVR_OPT_BOOL, .offset = offsetof(T, engine_header),
-     .size = sizeof(bool), .def = "off", .flags = KVR_OPT_NEGATE,
+    {.name = "no-engine-header",
+     .type = KVR_OPT_BOOL,
+     .offset = offsetof(T, engine_header),
+     .size = sizeof(bool),
+     .def = "off",
+     .flags = KVR_OPT_NEGATE,
      .help = "do not add the X-Kvroute-Engine response header"},
     KVR_OPT_ROW_STRING(T, decision_log, "decision-log", "FILE", NULL,
                        "append one JSON line per routed request to FILE"),
-    KVR_OPT_ROW_STRING(T, admin_token, "admin-token", "TOKEN", NULL,
-                       "bearer token for POST /engines and DELETE /engines/ID (without it they are refused)"),
-    KVR_OPT_ROW_ENUM(T, admission, "admission", "MODE", "off", admission_names,
-                     "off, shadow (count would-be rejections) or enforce (429 when no engine has headroom)"),
+    KVR_OPT_ROW_STRING(
+        T, admin_token, "admin-token", "TOKEN", NULL,
+        "bearer token for POST /engines and DELETE /engines/ID (without it they are refused)"),
+    KVR_OPT_ROW_ENUM(
+        T, admission, "admission", "MODE", "off", admission_names,
+        "off, shadow (count would-be rejections) or enforce (429 when no engine has headroom)"),
     KVR_OPT_ROW_U64(T, max_waiting, "max-waiting", "N", "16", 0, 1000000,
                     "admission: queued requests an engine may hold beyond max_running"),
     KVR_OPT_ROW_U64(T, drain_timeout_s, "drain-timeout-s", "S", "30", 0, 3600,
@@ -144,7 +180,8 @@ static const kvr_opt_t options[] = {
 /* The router's table and the policies' one, bound to cfg. */
 static void option_sets(kvr_router_config_t *cfg, kvr_opt_set_t sets[2])
 {
-    sets[0] = (kvr_opt_set_t){.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
+    sets[0] = (kvr_opt_set_t){
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
     sets[1] = kvr_policy_config_options(cfg ? &cfg->policy_config : NULL);
 }
 
@@ -156,7 +193,7 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
     char err[256];
     int rc = kvr_opt_defaults(&sets[0], err, sizeof err);
     (void)rc;
-    assert(rc == 0); /* the defaults are the table's own text */
+    assert(rc == 0);            /* the defaults are the table's own text */
     cfg->placement_set = false; /* the default is not a choice: sticky may still set oneshot */
     const char *es = getenv("ES");
     cfg->es = !(es && strcmp(es, "0") == 0);
@@ -250,7 +287,8 @@ static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *er
     return kvr_router_config_load_file(cfg, v, err, err_len);
 }
 
-static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                           size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -266,7 +304,8 @@ static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char 
     return 0;
 }
 
-static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -275,7 +314,8 @@ static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, ch
     return kvr_keys_config_parse(&cfg->keys, v);
 }
 
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                            size_t err_len)
 {
     (void)opt;
     kvr_router_config_t *cfg = obj;
@@ -286,7 +326,8 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char
         return -EINVAL;
     if (rest[0]) {
         snprintf(err, err_len,
-                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest, v);
+                 "--engine-dns: unknown option '%.64s' in '%.300s' (kvroute takes NAME:PORT)", rest,
+                 v);
         return -EINVAL;
     }
     for (size_t i = 0; i < cfg->n_engine_dns; i++)
@@ -298,7 +339,8 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char
     return 0;
 }
 
-int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err, size_t err_len)
+int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err,
+                                size_t err_len)
 {
     kvr_opt_set_t sets[2];
     option_sets(cfg, sets);
@@ -338,7 +380,8 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     /* A POSIX shm name: one path component, a leading '/' optional. */
     const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
     if (cfg->share_name[0] && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200))
-        return kvr_opt_error(err, err_len, "share", "a name without '/' of at most 200 bytes", cfg->share_name);
+        return kvr_opt_error(err, err_len, "share", "a name without '/' of at most 200 bytes",
+                             cfg->share_name);
     /* Start-up resolves before the loop runs: a name that does not resolve stops it here. */
     for (size_t i = 0; i < cfg->n_engines; i++) {
         kvr_engine_spec_t spec;
@@ -376,22 +419,23 @@ static const char policy_guide[] =
 
 void kvr_router_config_help(FILE *out)
 {
-    fprintf(out,
-            "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
-            "       kvroute --config FILE\n\n"
-            "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
-            "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
-            "and streams the answer back untouched. It also serves GET /v1/models, /health,\n"
-            "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
-            "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
-            "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
-            "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-            "start).\n\n"
-            "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
-            "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
-            "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
-            "is a 404 model_not_found; no \"model\" is the one model served, or a 400 when there\n"
-            "are several. An engine whose list is not known yet serves any model.\n\nflags:\n");
+    fprintf(
+        out,
+        "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
+        "       kvroute --config FILE\n\n"
+        "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
+        "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
+        "and streams the answer back untouched. It also serves GET /v1/models, /health,\n"
+        "/readiness, /metrics (Prometheus), /engines, and admin POST /engines, DELETE /engines/ID.\n"
+        "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
+        "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
+        "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
+        "start).\n\n"
+        "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
+        "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
+        "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
+        "is a 404 model_not_found; no \"model\" is the one model served, or a 400 when there\n"
+        "are several. An engine whose list is not known yet serves any model.\n\nflags:\n");
     kvr_opt_set_t sets[2];
     option_sets(NULL, sets);
     kvr_opt_help(out, &sets[0]);
@@ -399,7 +443,8 @@ void kvr_router_config_help(FILE *out)
     kvr_policy_list(out);
     fprintf(out, "\n%s\n", policy_guide);
     kvr_opt_help(out, &sets[1]);
-    fprintf(out, "\nenvironment:\n  ES=0|1                       default for --es (the flag wins)\n");
+    fprintf(out,
+            "\nenvironment:\n  ES=0|1                       default for --es (the flag wins)\n");
 }
 
 void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_t *out)

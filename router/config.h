@@ -23,47 +23,48 @@
 
 #define KVR_ROUTER_MAX_CONFIG_ENGINES 256
 #define KVR_ROUTER_MAX_ENGINE_DNS 16
-#define KVR_ROUTER_ENGINE_DNS_MAX 262   /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
+#define KVR_ROUTER_ENGINE_DNS_MAX 262 /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
 typedef struct kvr_router_config_s {
     char listen_host[64];
     int listen_port;
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;
-    char policy[32];                  /* the scoring policy's name as given (sticky scores as load_only) */
+    char policy[32]; /* the scoring policy's name as given (sticky scores as load_only) */
     kvr_placement_t placement;
-    bool placement_set;               /* --placement given: sticky does not override it */
-    bool es;                          /* feed on (ES=1) */
-    bool es_sent;                     /* ES=1: add own sends since the sample to it */
-    bool es_spread;                   /* ES=1: seeded choice among near-equal picks when others show */
+    bool placement_set; /* --placement given: sticky does not override it */
+    bool es;            /* feed on (ES=1) */
+    bool es_sent;       /* ES=1: add own sends since the sample to it */
+    bool es_spread;     /* ES=1: seeded choice among near-equal picks when others show */
     char shm_name[256];
-    uint64_t shm_owner_uid;      /* the segment must be this uid's (statefeed's) */
+    uint64_t shm_owner_uid; /* the segment must be this uid's (statefeed's) */
     uint64_t max_age_ms;
-    char share_name[256];           /* --share: dispatch segment name, "" = off */
+    char share_name[256]; /* --share: dispatch segment name, "" = off */
     uint64_t share_max_age_ms;
-    uint64_t reconcile_s;             /* ES=0 /metrics reconciliation period, 0 = off */
+    uint64_t reconcile_s; /* ES=0 /metrics reconciliation period, 0 = off */
     char session_header[64];
     kvr_keys_config_t keys;
     uint64_t session_ttl_s;
     uint64_t max_sessions;
-    uint32_t migrate_load;            /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
+    uint32_t migrate_load; /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
     uint32_t retries;
     uint64_t connect_timeout_ms;
     uint64_t first_byte_timeout_ms;
     uint64_t idle_timeout_ms;
     uint64_t max_body_bytes;
-    uint64_t parse_offload_bytes;     /* bodies at least this big are parsed off the event loop; 0 = never */
+    uint64_t
+        parse_offload_bytes; /* bodies at least this big are parsed off the event loop; 0 = never */
     uint64_t max_header_bytes;
-    uint64_t request_timeout_ms;      /* slow clients: whole request must arrive in this */
-    uint64_t client_idle_timeout_ms;  /* client connection with no request under way is closed */
-    uint32_t max_connections;         /* client connections open at once */
+    uint64_t request_timeout_ms;       /* slow clients: whole request must arrive in this */
+    uint64_t client_idle_timeout_ms;   /* client connection with no request under way is closed */
+    uint32_t max_connections;          /* client connections open at once */
     uint32_t max_connections_per_peer; /* ... from one client address; 0 = no per-address limit */
-    uint32_t keepalive_per_engine;    /* idle upstream connections kept per engine */
+    uint32_t keepalive_per_engine;     /* idle upstream connections kept per engine */
     uint64_t health_interval_ms;
     char health_path[128];
-    uint32_t fail_threshold;          /* consecutive failures that take an engine out */
-    uint32_t max_engines;             /* engine indexes the table holds, removed ones draining included */
-    bool engine_header;               /* X-Kvroute-Engine on responses */
+    uint32_t fail_threshold; /* consecutive failures that take an engine out */
+    uint32_t max_engines;    /* engine indexes the table holds, removed ones draining included */
+    bool engine_header;      /* X-Kvroute-Engine on responses */
     char decision_log[512];
     char admin_token[256];
     kvr_admission_mode_t admission;
@@ -76,8 +77,8 @@ typedef struct kvr_router_config_s {
     char engine_dns[KVR_ROUTER_MAX_ENGINE_DNS][KVR_ROUTER_ENGINE_DNS_MAX];
     size_t n_engine_dns;
     uint64_t engine_dns_interval_s;
-    int engine_dns_family;            /* index of kvr_dns_watch_family_names */
-    uint32_t engine_dns_drain_after;  /* answers in a row without an address before its drain */
+    int engine_dns_family;           /* index of kvr_dns_watch_family_names */
+    uint32_t engine_dns_drain_after; /* answers in a row without an address before its drain */
 } kvr_router_config_t;
 
 /** Fills the defaults documented in --help. */
@@ -95,7 +96,8 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, struct kvr_decide_
 int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv, char *err,
                                  size_t err_len);
 /** Reads a config file (one "flag value" per line). 0 or -errno / -EINVAL with err. */
-int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err, size_t err_len);
+int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err,
+                                size_t err_len);
 /** Checks cross-flag rules and resolves sticky; 0 or -EINVAL with err. */
 int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len);
 /** Prints --help. */

@@ -35,7 +35,8 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
         d->cfg.fail_threshold = 1;
     int rc = kvr_engine_table_init(&d->engines, cfg->max_engines);
     if (rc < 0) {
-        KVR_ERROR("decide_config_invalid max_engines=%u limit=%u", cfg->max_engines, KVR_MAX_ENGINES);
+        KVR_ERROR("decide_config_invalid max_engines=%u limit=%u", cfg->max_engines,
+                  KVR_MAX_ENGINES);
         return rc;
     }
     d->cfg.max_engines = d->engines.max_engines;
@@ -181,18 +182,20 @@ bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, s
     return kvr_decide_has_candidate_for(d, NULL, exclude, n_exclude);
 }
 
-bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model, const uint32_t *exclude,
-                                  size_t n_exclude)
+bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
+                                  const uint32_t *exclude, size_t n_exclude)
 {
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         const kvr_engine_t *e = d->engines.engines[i];
-        if (kvr_engine_is_candidate(e) && kvr_engine_serves(e, model) && !excluded(e->index, exclude, n_exclude))
+        if (kvr_engine_is_candidate(e) && kvr_engine_serves(e, model) &&
+            !excluded(e->index, exclude, n_exclude))
             return true;
     }
     return false;
 }
 
-kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved, size_t cap)
+kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved,
+                                    size_t cap)
 {
     if (cap)
         resolved[0] = '\0';
@@ -282,7 +285,8 @@ static const kvr_route_request_t *pool_request(kvr_decider_t *d, const kvr_route
             d->pool_hashes_cap = req->n_blocks;
         }
         for (size_t i = 0; i < req->n_blocks; i++)
-            d->pool_hashes[i] = XXH3_64bits_withSeed(&req->block_hashes[i], sizeof req->block_hashes[i], seed);
+            d->pool_hashes[i] = XXH3_64bits_withSeed(&req->block_hashes[i],
+                                                     sizeof req->block_hashes[i], seed);
         pooled->block_hashes = d->pool_hashes;
     }
     if (req->session_id) {
@@ -293,7 +297,8 @@ static const kvr_route_request_t *pool_request(kvr_decider_t *d, const kvr_route
             d->pool_session_cap = need;
         }
         /* The length prefix keeps ("a/b", "c") and ("a", "b/c") apart. */
-        snprintf(d->pool_session, need, "%zu:%s/%s", strlen(req->model), req->model, req->session_id);
+        snprintf(d->pool_session, need, "%zu:%s/%s", strlen(req->model), req->model,
+                 req->session_id);
         pooled->session_id = d->pool_session;
     }
     return pooled;
@@ -308,7 +313,8 @@ static int find_view(const kvr_engine_view_t *views, size_t n, uint32_t engine)
 }
 
 /* Another router's placement, learnt as if this router had made it. */
-static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine, uint64_t now_ns)
+static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine,
+                               uint64_t now_ns)
 {
     kvr_decider_t *d = ctx;
     if (!d->policy->on_dispatch)
@@ -318,7 +324,8 @@ static void share_apply_prefix(void *ctx, const uint64_t *blocks, size_t n, uint
 }
 
 /* A pin another router made after ours (or where we have none) is the session's pin here too. */
-static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req, kvr_session_t *pin)
+static kvr_session_t *share_pin(kvr_decider_t *d, const kvr_route_request_t *req,
+                                kvr_session_t *pin)
 {
     uint32_t engine, generation;
     if (!kvr_share_pin_lookup(d->share, req->session_id, pin ? pin->placed_ns : 0, req->now_ns,
@@ -350,16 +357,17 @@ typedef struct route_step_s {
     const kvr_route_request_t *req; /* keyed by pool (pool_request) */
     kvr_engine_view_t *views;
     size_t n;
-    bool oneshot;          /* oneshot placement and a session id: the pin is consulted */
-    bool before;           /* admission before routing (the peer gateway's order) */
-    bool gated;            /* admit_before judged the base rule's engine */
+    bool oneshot; /* oneshot placement and a session id: the pin is consulted */
+    bool before;  /* admission before routing (the peer gateway's order) */
+    bool gated;   /* admit_before judged the base rule's engine */
     kvr_session_t *pin;
     kvr_decide_pin_t place;
     kvr_route_decision_t dec;
 } route_step_t;
 
 /* Every healthy candidate serving the model and not excluded gets a view; false: none (503). */
-static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_exclude, kvr_decide_result_t *out)
+static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_exclude,
+                        kvr_decide_result_t *out)
 {
     kvr_decider_t *d = st->d;
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
@@ -383,7 +391,8 @@ static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_excl
 static bool route_migrate_due(const route_step_t *st, size_t v)
 {
     const kvr_decider_t *d = st->d;
-    return (d->cfg.migrate_load > 0 && st->views[v].eff_requests > d->cfg.migrate_load && st->n > 1) ||
+    return (d->cfg.migrate_load > 0 && st->views[v].eff_requests > d->cfg.migrate_load &&
+            st->n > 1) ||
            kvr_policy_migrate_due(&d->cfg.policy_config, st->views, st->n, v);
 }
 
@@ -396,7 +405,8 @@ static void route_pinned(route_step_t *st, kvr_decide_result_t *out)
 {
     kvr_decider_t *d = st->d;
     st->place = KVR_DECIDE_PIN_NEW;
-    st->pin = st->oneshot ? kvr_sessions_get(&d->sessions, st->req->session_id, st->req->now_ns) : NULL;
+    st->pin = st->oneshot ? kvr_sessions_get(&d->sessions, st->req->session_id, st->req->now_ns)
+                          : NULL;
     if (st->oneshot && d->share)
         st->pin = share_pin(d, st->req, st->pin);
     if (!st->pin)
@@ -470,7 +480,8 @@ static bool admit_after(route_step_t *st, kvr_decide_result_t *out)
     if (!st->before)
         verdict = kvr_admission_decide(d->admission, st->views, st->n, &st->dec);
     else if (!st->gated)
-        verdict = kvr_admission_gate(d->admission, &st->views[st->dec.view]); /* a pin, or a policy with no base rule */
+        verdict = kvr_admission_gate(
+            d->admission, &st->views[st->dec.view]); /* a pin, or a policy with no base rule */
     else
         verdict = KVR_ADMIT;
     if (verdict == KVR_ADMIT_REJECT) {
@@ -494,8 +505,8 @@ static void route_pin_session(route_step_t *st, kvr_decide_result_t *out)
         kvr_sessions_pin(&d->sessions, req->session_id, st->views[st->dec.view].index, req->now_ns);
         out->pin = st->place;
         if (d->share)
-            kvr_share_place_pin(d->share, d->engines.engines[st->views[st->dec.view].index], req->session_id,
-                                req->now_ns);
+            kvr_share_place_pin(d->share, d->engines.engines[st->views[st->dec.view].index],
+                                req->session_id, req->now_ns);
     } else {
         kvr_session_t *s = kvr_sessions_get(&d->sessions, req->session_id, req->now_ns);
         if (s)
@@ -516,8 +527,8 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
     out->feed_state = d->states[st->dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
     uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
-    charge->sent_ns =
-        kvr_feed_note_sent(&d->feed, e, req->now_ns, req->prompt_tokens > cached ? req->prompt_tokens - cached : 0);
+    charge->sent_ns = kvr_feed_note_sent(
+        &d->feed, e, req->now_ns, req->prompt_tokens > cached ? req->prompt_tokens - cached : 0);
     charge->seed_lease = out->seed_lease;
     if (d->share) {
         /* At once, not at the loop turn's end: a burst reaching every router together must see it. */
@@ -572,7 +583,8 @@ void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge)
     charge->seed_lease = false;
     kvr_charge_end(charge);
     if (e && e->removed && e->shadow_requests == 0)
-        d->reclaim_due = true; /* freed at the next add, decision or housekeeping: the caller still reads e */
+        d->reclaim_due =
+            true; /* freed at the next add, decision or housekeeping: the caller still reads e */
 }
 
 bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why, uint64_t now_ns)
@@ -587,8 +599,8 @@ bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why
     return true;
 }
 
-void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, const kvr_decide_result_t *res,
-                           uint64_t now_ns)
+void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req,
+                           const kvr_decide_result_t *res, uint64_t now_ns)
 {
     if (!d->policy->on_first_byte || !res->engine)
         return;
@@ -658,8 +670,8 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     fprintf(f,
             ",\"status\":%d,\"attempt\":%d,\"pinned\":%s,\"es\":%s,\"eff\":{\"requests\":%" PRIu32
             ",\"running\":%" PRIu32 ",\"waiting\":%" PRIu32 ",\"pending_prefill_tokens\":%" PRIu64
-            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32 ",\"sent_since_sample\":%" PRIu32
-            ",\"feed\":",
+            ",\"kv_tokens\":%" PRIu64 "},\"shadow_requests\":%" PRIu32
+            ",\"sent_since_sample\":%" PRIu32 ",\"feed\":",
             status, (int)attempt, res->pinned ? "true" : "false", d->cfg.es ? "true" : "false",
             v->eff_requests, v->eff_running, v->eff_waiting, v->eff_pending_prefill_tokens,
             v->eff_kv_tokens, v->shadow_requests, v->sent_since_requests);

@@ -40,7 +40,8 @@ typedef struct kvr_decide_config_s {
     kvr_placement_t placement; /* oneshot: a session's first pick is pinned */
     uint32_t migrate_load;     /* re-home a pin whose engine has more eff requests; 0 = off */
     kvr_admission_mode_t admission;
-    kvr_admission_order_t admission_order; /* after (kvroute) or before (the peer gateway's order) */
+    kvr_admission_order_t
+        admission_order; /* after (kvroute) or before (the peer gateway's order) */
     uint32_t max_waiting;
     uint64_t session_ttl_ns; /* idle time after which a pin is forgotten */
     size_t max_sessions;
@@ -50,9 +51,9 @@ typedef struct kvr_decide_config_s {
     int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
     uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
     uint32_t max_engines;    /* engine indexes (1..KVR_MAX_ENGINES); 0: KVR_ENGINES_DEFAULT */
-    bool es_max_only;        /* eff = max(shadow, real), without this router's sends since the sample */
-    bool es_no_spread;       /* no herding guard: the plain argmin even when other routers show */
-    uint64_t spread_seed;    /* this router's draws among near-equal picks; give each router its own */
+    bool es_max_only;  /* eff = max(shadow, real), without this router's sends since the sample */
+    bool es_no_spread; /* no herding guard: the plain argmin even when other routers show */
+    uint64_t spread_seed; /* this router's draws among near-equal picks; give each router its own */
 } kvr_decide_config_t;
 
 /** What became of the request's session pin in this decision. */
@@ -99,7 +100,7 @@ typedef struct kvr_decider_s {
     size_t pool_session_cap;
     /* --share (router/share.h): other routers' charge, placements and pins; NULL when off. */
     struct kvr_share_s *share;
-    bool reclaim_due;        /* a removed engine may have no charge left: free its index */
+    bool reclaim_due; /* a removed engine may have no charge left: free its index */
 } kvr_decider_t;
 
 /**
@@ -148,8 +149,8 @@ void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns);
 /** True when some candidate engine is not in exclude. */
 bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, size_t n_exclude);
 /** True when some candidate engine serving model (NULL: any) is not in exclude. */
-bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model, const uint32_t *exclude,
-                                  size_t n_exclude);
+bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
+                                  const uint32_t *exclude, size_t n_exclude);
 
 /** Which pool a request's model names (kvr_decide_resolve_model). */
 typedef enum {
@@ -166,7 +167,8 @@ typedef enum {
  * copied into resolved (cap bytes, "" otherwise). Engines whose list is
  * not known yet serve any model (router/models.h).
  */
-kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved, size_t cap);
+kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved,
+                                    size_t cap);
 /**
  * The distinct models the engines in the table list, sorted, into out (at
  * most cap; returns how many there are in all). The pointers are valid
@@ -183,8 +185,8 @@ bool kvr_decide_engine_failed(kvr_decider_t *d, kvr_engine_t *e, const char *why
 /** e answered at now_ns: resets its failures and brings it back when it was out (and not removed). */
 void kvr_decide_engine_ok(kvr_decider_t *d, kvr_engine_t *e, uint64_t now_ns);
 /** The first body byte of the streamed answer to req (routed as res) arrived at now_ns: tells the policy. */
-void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req, const kvr_decide_result_t *res,
-                           uint64_t now_ns);
+void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req,
+                           const kvr_decide_result_t *res, uint64_t now_ns);
 
 /** Drops session pins idle past the TTL at now_ns; returns how many. */
 size_t kvr_decide_expire_sessions(kvr_decider_t *d, uint64_t now_ns);

@@ -17,7 +17,8 @@ struct kvr_router_discovery_s {
     size_t n_running; /* watches not yet stopped */
     /* Engines a name removed whose requests were still in flight: logged once they drained. */
     struct {
-        uint32_t index, generation; /* the engine's handle: its index may be reused once it drained */
+        uint32_t index,
+            generation; /* the engine's handle: its index may be reused once it drained */
         char *id;
     } draining[KVR_MAX_ENGINES];
     uint32_t n_draining;
@@ -91,14 +92,15 @@ static void on_answered(kvr_dns_watch_t *w, void *user)
     uint32_t kept = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
         kvr_engine_t *e = kvr_door_lookup(d->env.door, d->draining[i].index,
-                                                  d->draining[i].generation);
+                                          d->draining[i].generation);
         if (e && e->removed && e->shadow_requests > 0) {
             d->draining[kept++] = d->draining[i];
             continue;
         }
         /* Drained (its index may be freed already), or back in the table. */
         if (!e || e->removed)
-            KVR_INFO("discovery_engine_drained engine=%s index=%u", d->draining[i].id, d->draining[i].index);
+            KVR_INFO("discovery_engine_drained engine=%s index=%u", d->draining[i].id,
+                     d->draining[i].index);
         free(d->draining[i].id);
     }
     d->n_draining = kept;
@@ -203,7 +205,7 @@ void kvr_router_discovery_metrics(const kvr_router_discovery_t *d, kvr_prom_writ
     uint32_t draining = 0;
     for (uint32_t i = 0; i < d->n_draining; i++) {
         const kvr_engine_t *e = kvr_door_lookup(d->env.door, d->draining[i].index,
-                                                        d->draining[i].generation);
+                                                d->draining[i].generation);
         draining += e && e->removed && e->shadow_requests > 0;
     }
     kvr_prom_family(w, "kvroute_discovery_draining", KVR_PROM_GAUGE,

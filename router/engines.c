@@ -61,7 +61,8 @@ kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index)
     return index < t->n_slots ? t->engines[index] : NULL;
 }
 
-kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index, uint32_t generation)
+kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index,
+                                      uint32_t generation)
 {
     kvr_engine_t *e = kvr_engine_table_get(t, index);
     return e && e->generation == generation ? e : NULL;

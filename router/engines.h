@@ -27,16 +27,16 @@
 
 typedef struct kvr_engine_s {
     uint32_t index;
-    uint32_t generation;            /* of the index: bumped each time the index is freed */
-    char *id;                       /* base URL exactly as configured */
+    uint32_t generation; /* of the index: bumped each time the index is freed */
+    char *id;            /* base URL exactly as configured */
     /* The models it serves (router/models.h): empty = not known yet, serves any. */
     kvr_model_list_t models;
-    bool models_pinned;             /* given in its spec: never replaced by /v1/models */
-    bool models_failing;            /* the last /v1/models refresh failed (logged once per change) */
+    bool models_pinned;  /* given in its spec: never replaced by /v1/models */
+    bool models_failing; /* the last /v1/models refresh failed (logged once per change) */
 
-    bool removed;                   /* left the table; kept while requests drain */
-    bool healthy;                   /* in the candidate set */
-    uint32_t consecutive_failures;  /* connect failures and failed health checks in a row */
+    bool removed;                  /* left the table; kept while requests drain */
+    bool healthy;                  /* in the candidate set */
+    uint32_t consecutive_failures; /* connect failures and failed health checks in a row */
     uint64_t down_since_ns;
 
     /* Shadow counters: dispatched and not yet finished, on this router. */
@@ -66,22 +66,22 @@ typedef struct kvr_engine_s {
     uint64_t models_failures_total; /* /v1/models refreshes that failed or listed nothing */
     /* ES=0 reconciliation: shadow requests minus the engine's running + waiting at the last scrape. */
     int64_t reconcile_drift;
-    uint64_t reconciled_ns;         /* 0 = never */
+    uint64_t reconciled_ns; /* 0 = never */
 } kvr_engine_t;
 
 /** Engine indexes a table holds unless told otherwise (--max-engines). */
 #define KVR_ENGINES_DEFAULT 1024u
 
 typedef struct kvr_engine_table_s {
-    kvr_engine_t **engines;         /* max_engines entries; NULL: a free index */
-    uint32_t *generations;          /* per index: the generation its next engine gets */
-    uint32_t *free_indexes;         /* ring of freed indexes, reused first freed first */
-    uint32_t free_first;            /* position of the oldest in the ring */
+    kvr_engine_t **engines; /* max_engines entries; NULL: a free index */
+    uint32_t *generations;  /* per index: the generation its next engine gets */
+    uint32_t *free_indexes; /* ring of freed indexes, reused first freed first */
+    uint32_t free_first;    /* position of the oldest in the ring */
     uint32_t n_free;
     uint32_t max_engines;
-    uint32_t n_slots;               /* indexes handed out so far (loops run to it); some may be free */
-    uint32_t count;                 /* engines not removed */
-    uint64_t freed_total;           /* indexes freed for reuse */
+    uint32_t n_slots;     /* indexes handed out so far (loops run to it); some may be free */
+    uint32_t count;       /* engines not removed */
+    uint64_t freed_total; /* indexes freed for reuse */
 } kvr_engine_table_t;
 
 /** A table of max_engines indexes (1..KVR_MAX_ENGINES; 0: KVR_ENGINES_DEFAULT). 0, -EINVAL or -ENOMEM. */
@@ -110,7 +110,8 @@ void kvr_engine_table_remove(kvr_engine_table_t *t, kvr_engine_t *e);
 /** The engine at index, removed or not, or NULL. */
 kvr_engine_t *kvr_engine_table_get(const kvr_engine_table_t *t, uint32_t index);
 /** The engine at index if it is still the one of generation, else NULL. */
-kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index, uint32_t generation);
+kvr_engine_t *kvr_engine_table_lookup(const kvr_engine_table_t *t, uint32_t index,
+                                      uint32_t generation);
 /** True when e serves model (NULL: any): it lists it, or its list is not known yet. */
 static inline bool kvr_engine_serves(const kvr_engine_t *e, const char *model)
 {
@@ -128,12 +129,12 @@ static inline bool kvr_engine_is_candidate(const kvr_engine_t *e)
  * the request (kvr_charge_end is idempotent).
  */
 typedef struct kvr_charge_s {
-    kvr_engine_t *engine;           /* NULL when no charge is held */
+    kvr_engine_t *engine; /* NULL when no charge is held */
     uint32_t prompt_tokens;
-    bool prefill_pending;           /* no response byte yet */
-    uint64_t kv_tokens;             /* what this request adds to shadow_kv_tokens now */
-    bool seed_lease;                /* admitted under a seeding lease: kvr_decide_release returns it */
-    uint64_t sent_ns;               /* its entry in the engine's sent ring (0: none), cleared at the end */
+    bool prefill_pending; /* no response byte yet */
+    uint64_t kv_tokens;   /* what this request adds to shadow_kv_tokens now */
+    bool seed_lease;      /* admitted under a seeding lease: kvr_decide_release returns it */
+    uint64_t sent_ns;     /* its entry in the engine's sent ring (0: none), cleared at the end */
 } kvr_charge_t;
 
 /** Charges a new request of prompt_tokens on e: one in flight, prefill pending, KV held. */

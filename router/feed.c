@@ -26,8 +26,8 @@
 #define FEED_PEER_RATIO_WEIGHT 0.05
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
-    "fresh", "no_segment", "writer_stale", "slot_missing", "slot_stale", "slot_unhealthy", "slot_busy",
-    "segment_rejected",
+    "fresh",      "no_segment",     "writer_stale", "slot_missing",
+    "slot_stale", "slot_unhealthy", "slot_busy",    "segment_rejected",
 };
 
 const char *kvr_feed_state_name(kvr_feed_state_t state)
@@ -126,8 +126,8 @@ static void check_mapping(kvr_feed_t *feed, uint64_t now_ns)
         /* Replaced, by a restarted writer or by anyone else: reopen validates whatever is there now. */
         KVR_INFO("feed_replaced shm=%s action=reopen", feed->name);
     else
-        KVR_WARN("feed_changed shm=%s check=%s error=\"%s\" fallback=shadow action=reopen", feed->name,
-                 level, kvr_shm_explain(&feed->shm, rc, text, sizeof text));
+        KVR_WARN("feed_changed shm=%s check=%s error=\"%s\" fallback=shadow action=reopen",
+                 feed->name, level, kvr_shm_explain(&feed->shm, rc, text, sizeof text));
     kvr_feed_close(feed);
     feed->next_open_ns = 0;
 }
@@ -165,9 +165,11 @@ static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
     v->index = e->index;
     v->id = e->id;
     /* Several routers sharing (--share) act as one: the shadow is everyone's charge. */
-    v->shadow_requests = e->peer_requests > UINT32_MAX - e->shadow_requests ? UINT32_MAX
-                                                                           : e->shadow_requests + e->peer_requests;
-    v->shadow_pending_prefill_tokens = sat_add(e->shadow_pending_prefill_tokens, e->peer_pending_prefill_tokens);
+    v->shadow_requests = e->peer_requests > UINT32_MAX - e->shadow_requests
+                             ? UINT32_MAX
+                             : e->shadow_requests + e->peer_requests;
+    v->shadow_pending_prefill_tokens = sat_add(e->shadow_pending_prefill_tokens,
+                                               e->peer_pending_prefill_tokens);
     v->shadow_kv_tokens = sat_add(e->shadow_kv_tokens, e->peer_kv_tokens);
     v->kv_usage = -1.0;
     v->utilization = -1.0;
@@ -180,7 +182,8 @@ static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
  * idle for a whole feed period and pile onto it; adding their own sends
  * since the sample keeps each router's view of its own burst.
  */
-static void sent_since(const kvr_engine_t *e, uint64_t now_ns, uint64_t age_ns, kvr_engine_view_t *v)
+static void sent_since(const kvr_engine_t *e, uint64_t now_ns, uint64_t age_ns,
+                       kvr_engine_view_t *v)
 {
     uint64_t sample_ns = age_ns <= now_ns ? now_ns - age_ns : 0;
     for (uint32_t i = 0; i < KVR_ENGINE_SENT_RING; i++) {
@@ -191,7 +194,8 @@ static void sent_since(const kvr_engine_t *e, uint64_t now_ns, uint64_t age_ns, 
     }
 }
 
-uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, uint64_t uncached_tokens)
+uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
+                            uint64_t uncached_tokens)
 {
     if (!feed->enabled || !feed->add_sent)
         return 0;
@@ -213,7 +217,9 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
         if (!v->feed_fresh)
             continue;
         /* Own in flight at the sample: the shadow less what was sent since (finishes only lower it). */
-        uint64_t own = v->shadow_requests > v->sent_since_requests ? v->shadow_requests - v->sent_since_requests : 0;
+        uint64_t own = v->shadow_requests > v->sent_since_requests
+                           ? v->shadow_requests - v->sent_since_requests
+                           : 0;
         uint64_t real = (uint64_t)v->real_running + v->real_waiting;
         others += real > own;
         fresh++;
@@ -237,8 +243,10 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
                            : 0;
         if (ratio > FEED_MAX_PEER_RATIO)
             ratio = FEED_MAX_PEER_RATIO;
-        feed->peer_ratio = feed->peer_ratio_known ? feed->peer_ratio + FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio)
-                                                  : ratio;
+        feed->peer_ratio = feed->peer_ratio_known
+                               ? feed->peer_ratio +
+                                     FEED_PEER_RATIO_WEIGHT * (ratio - feed->peer_ratio)
+                               : ratio;
         feed->peer_ratio_known = true;
     }
     if (!routers || !feed->spread)
@@ -282,13 +290,17 @@ static void fill_eff(kvr_engine_view_t *v, double peer_ratio)
     uint32_t since = scale(v->sent_since_requests, peer_ratio);
     uint32_t free_slots = v->max_running > v->real_running ? v->max_running - v->real_running : 0;
     uint32_t since_running = v->max_running == 0 ? since : since < free_slots ? since : free_slots;
-    uint32_t real_running = v->real_running + since_running; /* both below 2^32 - 33 or saturated below */
-    uint32_t real_waiting = v->real_waiting > UINT32_MAX - (since - since_running) ? UINT32_MAX
-                                                                               : v->real_waiting + (since - since_running);
+    uint32_t real_running = v->real_running +
+                            since_running; /* both below 2^32 - 33 or saturated below */
+    uint32_t real_waiting = v->real_waiting > UINT32_MAX - (since - since_running)
+                                ? UINT32_MAX
+                                : v->real_waiting + (since - since_running);
     if (v->real_running > UINT32_MAX - since_running)
         real_running = UINT32_MAX;
     real_requests = real_requests > UINT32_MAX - since ? UINT32_MAX : real_requests + since;
-    uint64_t since_tokens = v->sent_since_requests ? v->sent_since_tokens / v->sent_since_requests * since : 0;
+    uint64_t since_tokens = v->sent_since_requests
+                                ? v->sent_since_tokens / v->sent_since_requests * since
+                                : 0;
     uint64_t real_pending = sat_add(v->real_pending_prefill_tokens, since_tokens);
     uint64_t real_kv = sat_add(v->real_kv_tokens, since_tokens);
     v->eff_running = real_running > shadow_running ? real_running : shadow_running;
@@ -322,7 +334,8 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
     if (rc == KVR_ESHM_BUSY)
         return KVR_FEED_SLOT_BUSY;
     if (rc < 0 || strcmp(e->feed_cache.state.engine_id, e->id) != 0) {
-        e->feed_generation = 0; /* the slot changed hands without a generation bump: re-map next time */
+        e->feed_generation =
+            0; /* the slot changed hands without a generation bump: re-map next time */
         return KVR_FEED_SLOT_MISSING;
     }
     *st = &e->feed_cache.state;
@@ -358,7 +371,8 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
     uint64_t age_ns = 0;
     kvr_feed_state_t state = read_slot(feed, e, now_ns, &st, &age_ns);
     /* A sample time from the future has no age (stale, shown as null), never 2^64 ns. */
-    if ((state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE || state == KVR_FEED_SLOT_UNHEALTHY) &&
+    if ((state == KVR_FEED_FRESH || state == KVR_FEED_SLOT_STALE ||
+         state == KVR_FEED_SLOT_UNHEALTHY) &&
         age_ns != UINT64_MAX)
         view->feed_age_ns = age_ns;
     if (state == KVR_FEED_FRESH) {
@@ -373,7 +387,8 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         view->caps_complete = (st->flags & KVR_SLOT_CAPS_COMPLETE) != 0;
         view->kv_capacity_tokens = tokens(st->kv_tokens_capacity);
         view->kv_usage = fraction(st->kv_usage);
-        view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization) : -1.0;
+        view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization)
+                                                                   : -1.0;
         if (feed->add_sent)
             sent_since(e, now_ns, age_ns == UINT64_MAX ? 0 : age_ns, view);
     }

@@ -22,39 +22,40 @@
 /* Why an engine's decision used shadow only (ES=1). */
 typedef enum {
     KVR_FEED_FRESH = 0,
-    KVR_FEED_NO_SEGMENT,      /* segment missing or invalid */
-    KVR_FEED_WRITER_STALE,    /* writer heartbeat too old, or the writer stopped */
-    KVR_FEED_SLOT_MISSING,    /* no slot holds this engine */
-    KVR_FEED_SLOT_STALE,      /* the slot's sample is older than max age */
-    KVR_FEED_SLOT_UNHEALTHY,  /* the writer could not poll the engine */
-    KVR_FEED_SLOT_BUSY,       /* the seqlock never settled */
-    KVR_FEED_SEGMENT_REJECTED,/* the name holds an object of another owner, or writable by others */
+    KVR_FEED_NO_SEGMENT,       /* segment missing or invalid */
+    KVR_FEED_WRITER_STALE,     /* writer heartbeat too old, or the writer stopped */
+    KVR_FEED_SLOT_MISSING,     /* no slot holds this engine */
+    KVR_FEED_SLOT_STALE,       /* the slot's sample is older than max age */
+    KVR_FEED_SLOT_UNHEALTHY,   /* the writer could not poll the engine */
+    KVR_FEED_SLOT_BUSY,        /* the seqlock never settled */
+    KVR_FEED_SEGMENT_REJECTED, /* the name holds an object of another owner, or writable by others */
     KVR_FEED_N_STATES,
 } kvr_feed_state_t;
 
 typedef struct kvr_feed_s {
-    bool enabled;             /* ES=1 */
-    bool add_sent;            /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
-    double peer_ratio;        /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
-    bool peer_ratio_known;    /* the first observation sets it */
-    bool spread;              /* set herd_slack / tie_draw when other routers' load shows */
-    uint64_t spread_rng;      /* this router's draws for tie_draw */
+    bool enabled;  /* ES=1 */
+    bool add_sent; /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
+    double
+        peer_ratio; /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
+    bool peer_ratio_known;           /* the first observation sets it */
+    bool spread;                     /* set herd_slack / tie_draw when other routers' load shows */
+    uint64_t spread_rng;             /* this router's draws for tie_draw */
     uint64_t spread_decisions_total; /* decisions made with herd_slack > 0 */
     char name[256];
     uint64_t max_age_ns;
 
     kvr_shm_t shm;
     bool open;
-    bool writer_ok;           /* heartbeat checked at the last refresh */
-    uint64_t generation;      /* table generation at the last refresh, for /metrics */
-    uid_t owner_uid;          /* the writer's uid the segment must have: the router's own */
-    bool rejected;            /* the last open refused the object at the name (owner, mode) */
-    uint64_t next_open_ns;    /* earliest next open attempt while the segment is missing */
-    uint64_t next_identity_ns;/* next check that the name still names our object */
-    int last_error;           /* logged once per change */
+    bool writer_ok;            /* heartbeat checked at the last refresh */
+    uint64_t generation;       /* table generation at the last refresh, for /metrics */
+    uid_t owner_uid;           /* the writer's uid the segment must have: the router's own */
+    bool rejected;             /* the last open refused the object at the name (owner, mode) */
+    uint64_t next_open_ns;     /* earliest next open attempt while the segment is missing */
+    uint64_t next_identity_ns; /* next check that the name still names our object */
+    int last_error;            /* logged once per change */
 
     uint64_t opens_total;
-    uint64_t changes_total;   /* mapped segment found shrunk, rewritten in its geometry or replaced */
+    uint64_t changes_total; /* mapped segment found shrunk, rewritten in its geometry or replaced */
     uint64_t fallbacks_total[KVR_FEED_N_STATES]; /* per reason; [FRESH] counts fresh reads */
     uint64_t last_heartbeat_age_ns;
 } kvr_feed_t;
@@ -83,7 +84,8 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
  * the views add it to the sample's counts (add_sent). Returns the entry's
  * time for the charge (kvr_charge_end clears it), 0 when nothing was noted.
  */
-uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns, uint64_t uncached_tokens);
+uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
+                            uint64_t uncached_tokens);
 /**
  * After the views of one decision: when the fresh samples show more in
  * flight than this router had there at sample time on at least two engines

@@ -17,7 +17,8 @@ struct kvr_fetch_s {
     bool too_big;
 };
 
-static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n, int64_t content_length)
+static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
+                    int64_t content_length)
 {
     kvr_fetch_t *f = arg;
     (void)headers;

@@ -72,7 +72,8 @@ static const char *models_text(const kvr_model_list_t *l, char *out, size_t cap)
     out[0] = '\0';
     for (size_t i = 0; i < l->n && j + 1 < cap; i++) {
         char safe[KVR_MODEL_SAFE_MAX];
-        int w = snprintf(out + j, cap - j, "%s%s", i ? "," : "", kvr_model_name_safe(l->names[i], safe, sizeof safe));
+        int w = snprintf(out + j, cap - j, "%s%s", i ? "," : "",
+                         kvr_model_name_safe(l->names[i], safe, sizeof safe));
         j = w < 0 || (size_t)w >= cap - j ? cap - 1 : j + (size_t)w;
     }
     return out;
@@ -141,8 +142,8 @@ static void refresh_models(kvr_health_t *h)
         if (!e || e->removed || e->models_pinned || ch->models[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/v1/models", MODELS_TIMEOUT_MS, MODELS_MAX_BODY, on_models,
-                      &ch->ctx[i], &ch->models[i]) < 0)
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/v1/models", MODELS_TIMEOUT_MS,
+                      MODELS_MAX_BODY, on_models, &ch->ctx[i], &ch->models[i]) < 0)
             ch->models[i] = NULL;
     }
 }
@@ -162,7 +163,8 @@ static void on_health_timer(uv_timer_t *t)
         if (!e || e->removed || ch->health[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), h->env.cfg->health_path, timeout, 64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), h->env.cfg->health_path, timeout,
+                      64 * 1024, on_health, &ch->ctx[i], &ch->health[i]) < 0)
             ch->health[i] = NULL;
     }
     refresh_models(h);
@@ -179,7 +181,8 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
     kvr_engine_state_t st;
     memset(&st, 0, sizeof st);
     kvr_engine_kind_t kind;
-    int rc = status == 200 ? kvr_engine_metrics_parse(body, len, &st, &kind, NULL) : (status < 0 ? status : -EPROTO);
+    int rc = status == 200 ? kvr_engine_metrics_parse(body, len, &st, &kind, NULL)
+                           : (status < 0 ? status : -EPROTO);
     if (rc < 0) {
         h->env.metrics->reconcile_failures_total++;
         KVR_DEBUG("reconcile_failed engine=%s error=\"%s\"", e->id, kvr_strerror(rc));
@@ -190,7 +193,8 @@ static void on_reconcile(void *arg, int status, const char *body, size_t len)
     e->reconciled_ns = kvr_clock_now_ns();
     h->env.metrics->reconcile_runs_total++;
     KVR_DEBUG("reconcile engine=%s kind=%s shadow_requests=%u real_requests=%lld drift=%lld", e->id,
-              kvr_engine_kind_name(kind), e->shadow_requests, (long long)real, (long long)e->reconcile_drift);
+              kvr_engine_kind_name(kind), e->shadow_requests, (long long)real,
+              (long long)e->reconcile_drift);
 }
 
 static void reconcile_all(kvr_health_t *h)
@@ -202,7 +206,8 @@ static void reconcile_all(kvr_health_t *h)
         if (!kvr_engine_is_candidate(e) || ch->reconcile[i])
             continue;
         ch->ctx[i] = (check_ctx_t){ch, i, e->generation};
-        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/metrics", 5000, METRICS_MAX_BODY, on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
+        if (kvr_fetch(kvr_door_pool(h->env.door, e->index), "/metrics", 5000, METRICS_MAX_BODY,
+                      on_reconcile, &ch->ctx[i], &ch->reconcile[i]) < 0)
             ch->reconcile[i] = NULL;
     }
 }
@@ -217,7 +222,8 @@ static void on_housekeeping(uv_timer_t *t)
         /* Without health checks a failed engine gets another chance after a pause. */
         for (uint32_t i = 0; i < tab->n_slots; i++) {
             kvr_engine_t *e = tab->engines[i];
-            if (e && !e->removed && !e->healthy && now - e->down_since_ns > REVIVE_WITHOUT_HEALTH_NS)
+            if (e && !e->removed && !e->healthy &&
+                now - e->down_since_ns > REVIVE_WITHOUT_HEALTH_NS)
                 kvr_door_engine_ok(h->env.door, e);
         }
     }

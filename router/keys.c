@@ -178,7 +178,8 @@ static int append_content(body_t *b, kvr_buf_t *text, const cJSON *content, size
         goto fail_type;
     size_t k = 0;
     const cJSON *part;
-    cJSON_ArrayForEach(part, content) {
+    cJSON_ArrayForEach(part, content)
+    {
         if (!cJSON_IsObject(part))
             goto fail_type;
         snprintf(path, sizeof path, "messages[%zu].content[%zu].text", i, k);
@@ -204,7 +205,8 @@ static int append_messages(body_t *b, kvr_buf_t *text, const cJSON *messages)
     }
     size_t i = 0;
     const cJSON *msg;
-    cJSON_ArrayForEach(msg, messages) {
+    cJSON_ArrayForEach(msg, messages)
+    {
         if (!cJSON_IsObject(msg)) {
             snprintf(b->err, b->err_len, "'messages[%zu]' must be an object", i);
             return -EINVAL;
@@ -229,7 +231,8 @@ static int append_prompt(body_t *b, kvr_buf_t *text, const cJSON *prompt, const 
     if (cJSON_IsArray(prompt)) {
         size_t i = 0;
         const cJSON *item;
-        cJSON_ArrayForEach(item, prompt) {
+        cJSON_ArrayForEach(item, prompt)
+        {
             char path[48];
             snprintf(path, sizeof path, "%s[%zu]", name, i++);
             if (is_string(item)) {
@@ -247,7 +250,8 @@ static int append_prompt(body_t *b, kvr_buf_t *text, const cJSON *prompt, const 
     return -EINVAL;
 }
 
-static int take_session(kvr_route_keys_t *out, const char *value, size_t len, char *err, size_t err_len)
+static int take_session(kvr_route_keys_t *out, const char *value, size_t len, char *err,
+                        size_t err_len)
 {
     if (len == 0)
         return 1; /* empty means absent: try the next source */
@@ -299,7 +303,8 @@ static int find_session(const kvr_keys_config_t *cfg, body_t *b, const cJSON *ro
                 if (!whole_number_id(v->valuedouble, &id)) {
                     snprintf(err, err_len,
                              "'%s' must be a string or a whole number below 2^53 in magnitude "
-                             "(send larger ids as strings)", field);
+                             "(send larger ids as strings)",
+                             field);
                     return -EINVAL;
                 }
                 char num[32];

@@ -29,15 +29,15 @@ typedef struct kvr_keys_config_s {
 } kvr_keys_config_t;
 
 typedef struct kvr_route_keys_s {
-    char *session_id;        /* NUL-terminated, NULL when the request has none */
-    char *model;             /* body "model", NULL when absent (or JSON null) */
-    char *text;              /* routing text: messages' contents in order, or prompt */
+    char *session_id; /* NUL-terminated, NULL when the request has none */
+    char *model;      /* body "model", NULL when absent (or JSON null) */
+    char *text;       /* routing text: messages' contents in order, or prompt */
     size_t text_len;
-    uint64_t *block_hashes;  /* chained 64-byte block hashes of text */
+    uint64_t *block_hashes; /* chained 64-byte block hashes of text */
     size_t n_blocks;
-    uint32_t prompt_tokens;  /* text bytes / KVR_BYTES_PER_TOKEN, at least 1 */
-    uint32_t max_tokens;     /* max_tokens / max_completion_tokens / max_new_tokens, 0 = unset */
-    bool stream;             /* "stream": true */
+    uint32_t prompt_tokens; /* text bytes / KVR_BYTES_PER_TOKEN, at least 1 */
+    uint32_t max_tokens;    /* max_tokens / max_completion_tokens / max_new_tokens, 0 = unset */
+    bool stream;            /* "stream": true */
 } kvr_route_keys_t;
 
 /** The default order: header, then body session_id, then body user. */

@@ -59,7 +59,8 @@ void kvr_histogram_observe(kvr_histogram_t *h, double seconds)
     h->sum += seconds;
 }
 
-void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index, const char *reason)
+void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index,
+                                  const char *reason)
 {
     if (engine_index >= KVR_MAX_ENGINES)
         return;
@@ -98,7 +99,8 @@ static void counter_by(kvr_prom_writer_t *w, const char *name, const char *help,
     }
 }
 
-static void histogram(kvr_prom_writer_t *w, const char *name, const char *help, const kvr_histogram_t *h)
+static void histogram(kvr_prom_writer_t *w, const char *name, const char *help,
+                      const kvr_histogram_t *h)
 {
     kvr_prom_family(w, name, KVR_PROM_HISTOGRAM, help);
     kvr_prom_histogram(w, name, NULL, 0, bucket_bounds, KVR_HIST_BUCKETS - 1, h->buckets, h->sum);
@@ -127,8 +129,8 @@ static size_t snapshot(const kvr_metrics_view_t *r, engine_snapshot_t *snaps)
 }
 
 /* A per-engine family of shadow, real (fresh feed only) and eff values. */
-static void engine_kinds(kvr_prom_writer_t *w, const char *name, const char *help, engine_snapshot_t *s,
-                         size_t n, size_t field)
+static void engine_kinds(kvr_prom_writer_t *w, const char *name, const char *help,
+                         engine_snapshot_t *s, size_t n, size_t field)
 {
     static const char *const kinds[] = {"shadow", "real", "eff"};
     kvr_prom_family(w, name, KVR_PROM_GAUGE, help);
@@ -136,7 +138,8 @@ static void engine_kinds(kvr_prom_writer_t *w, const char *name, const char *hel
         const kvr_engine_view_t *v = &s[i].v;
         uint64_t vals[3][3] = {
             {v->shadow_requests, (uint64_t)v->real_running + v->real_waiting, v->eff_requests},
-            {v->shadow_pending_prefill_tokens, v->real_pending_prefill_tokens, v->eff_pending_prefill_tokens},
+            {v->shadow_pending_prefill_tokens, v->real_pending_prefill_tokens,
+             v->eff_pending_prefill_tokens},
             {v->shadow_kv_tokens, v->real_kv_tokens, v->eff_kv_tokens},
         };
         for (int k = 0; k < 3; k++) {
@@ -150,18 +153,22 @@ static void engine_kinds(kvr_prom_writer_t *w, const char *name, const char *hel
 
 static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
 {
-    engine_kinds(w, "kvroute_engine_requests",
-                 "requests per engine: shadow (dispatched here, not finished), real (feed, running+waiting), eff (used for routing)",
-                 s, n, 0);
-    engine_kinds(w, "kvroute_engine_pending_prefill_tokens", "prompt tokens not yet prefilled, per engine and kind",
-                 s, n, 1);
-    engine_kinds(w, "kvroute_engine_kv_tokens", "KV cache tokens held, per engine and kind", s, n, 2);
-    kvr_prom_family(w, "kvroute_engine_healthy", KVR_PROM_GAUGE, "1 when the engine is in the candidate set");
+    engine_kinds(
+        w, "kvroute_engine_requests",
+        "requests per engine: shadow (dispatched here, not finished), real (feed, running+waiting), eff (used for routing)",
+        s, n, 0);
+    engine_kinds(w, "kvroute_engine_pending_prefill_tokens",
+                 "prompt tokens not yet prefilled, per engine and kind", s, n, 1);
+    engine_kinds(w, "kvroute_engine_kv_tokens", "KV cache tokens held, per engine and kind", s, n,
+                 2);
+    kvr_prom_family(w, "kvroute_engine_healthy", KVR_PROM_GAUGE,
+                    "1 when the engine is in the candidate set");
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_i64(w, "kvroute_engine_healthy", &l, 1, kvr_engine_is_candidate(s[i].e));
     }
-    kvr_prom_family(w, "kvroute_engine_feed_fresh", KVR_PROM_GAUGE, "1 when the engine's feed slot is fresh (ES=1)");
+    kvr_prom_family(w, "kvroute_engine_feed_fresh", KVR_PROM_GAUGE,
+                    "1 when the engine's feed slot is fresh (ES=1)");
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_i64(w, "kvroute_engine_feed_fresh", &l, 1, s[i].v.feed_fresh);
@@ -171,14 +178,17 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
         if (s[i].v.feed_age_ns)
-            kvr_prom_sample(w, "kvroute_engine_feed_age_seconds", &l, 1, (double)s[i].v.feed_age_ns / 1e9);
+            kvr_prom_sample(w, "kvroute_engine_feed_age_seconds", &l, 1,
+                            (double)s[i].v.feed_age_ns / 1e9);
     }
-    kvr_prom_family(w, "kvroute_engine_reconcile_drift", KVR_PROM_GAUGE,
-                    "ES=0: shadow requests minus the engine's own running + waiting at the last /metrics reconciliation");
+    kvr_prom_family(
+        w, "kvroute_engine_reconcile_drift", KVR_PROM_GAUGE,
+        "ES=0: shadow requests minus the engine's own running + waiting at the last /metrics reconciliation");
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
         if (s[i].e->reconciled_ns)
-            kvr_prom_sample_i64(w, "kvroute_engine_reconcile_drift", &l, 1, (int64_t)s[i].e->reconcile_drift);
+            kvr_prom_sample_i64(w, "kvroute_engine_reconcile_drift", &l, 1,
+                                (int64_t)s[i].e->reconcile_drift);
     }
     kvr_prom_family(w, "kvroute_engine_dispatched_total", KVR_PROM_COUNTER,
                     "requests dispatched to the engine, retries included");
@@ -186,14 +196,16 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_u64(w, "kvroute_engine_dispatched_total", &l, 1, s[i].e->dispatched_total);
     }
-    kvr_prom_family(w, "kvroute_engine_models", KVR_PROM_GAUGE,
-                    "models the engine lists (pinned or from its /v1/models); 0 = not known yet, serves any");
+    kvr_prom_family(
+        w, "kvroute_engine_models", KVR_PROM_GAUGE,
+        "models the engine lists (pinned or from its /v1/models); 0 = not known yet, serves any");
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_u64(w, "kvroute_engine_models", &l, 1, s[i].e->models.n);
     }
-    kvr_prom_family(w, "kvroute_engine_serves_model", KVR_PROM_GAUGE,
-                    "1 per model the engine lists (models whose name is not plain printable ASCII are left out)");
+    kvr_prom_family(
+        w, "kvroute_engine_serves_model", KVR_PROM_GAUGE,
+        "1 per model the engine lists (models whose name is not plain printable ASCII are left out)");
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < s[i].e->models.n; k++) {
             if (!kvr_model_name_plain(s[i].e->models.names[k]))
@@ -202,11 +214,13 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
             kvr_prom_sample_u64(w, "kvroute_engine_serves_model", l, 2, 1);
         }
     }
-    kvr_prom_family(w, "kvroute_engine_models_failures_total", KVR_PROM_COUNTER,
-                    "/v1/models refreshes that failed or listed nothing (the last known list is kept)");
+    kvr_prom_family(
+        w, "kvroute_engine_models_failures_total", KVR_PROM_COUNTER,
+        "/v1/models refreshes that failed or listed nothing (the last known list is kept)");
     for (size_t i = 0; i < n; i++) {
         kvr_prom_label_t l = {"engine", s[i].e->id};
-        kvr_prom_sample_u64(w, "kvroute_engine_models_failures_total", &l, 1, s[i].e->models_failures_total);
+        kvr_prom_sample_u64(w, "kvroute_engine_models_failures_total", &l, 1,
+                            s[i].e->models_failures_total);
     }
     kvr_prom_family(w, "kvroute_engine_failures_total", KVR_PROM_COUNTER,
                     "connect failures, failed health checks and upstream errors");
@@ -224,7 +238,8 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
     kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_GO);
     const kvr_router_metrics_t *m = r->metrics;
 
-    kvr_prom_family(w, "kvroute_requests_total", KVR_PROM_COUNTER, "proxied requests by final status");
+    kvr_prom_family(w, "kvroute_requests_total", KVR_PROM_COUNTER,
+                    "proxied requests by final status");
     for (int s = 0; s < KVR_METRICS_MAX_STATUS; s++) {
         if (!m->requests_by_status[s])
             continue;
@@ -242,10 +257,13 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
     counter(w, "kvroute_model_requests_other_total",
             "requests for a model no engine lists, with no model, or past the model label limit",
             m->model_other);
-    counter(w, "kvroute_model_not_found_total", "requests answered 404 model_not_found", m->model_not_found_total);
-    counter(w, "kvroute_model_missing_total", "requests without a model answered 400 because several models are served",
+    counter(w, "kvroute_model_not_found_total", "requests answered 404 model_not_found",
+            m->model_not_found_total);
+    counter(w, "kvroute_model_missing_total",
+            "requests without a model answered 400 because several models are served",
             m->model_ambiguous_total);
-    kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER, "routing decisions by engine, policy and reason");
+    kvr_prom_family(w, "kvroute_selections_total", KVR_PROM_COUNTER,
+                    "routing decisions by engine, policy and reason");
     for (uint32_t i = 0; i < r->decider->engines.n_slots; i++) {
         kvr_selection_counts_t *s = &m->selections[i];
         if (!r->decider->engines.engines[i])
@@ -258,51 +276,62 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
         }
     }
     static const char *const causes[] = {"connect", "status_5xx", "reset", "first_byte_timeout"};
-    counter_by(w, "kvroute_retries_total", "requests retried on another engine, by cause", "cause", causes,
-               m->retries_total, KVR_RETRY_N_CAUSES);
+    counter_by(w, "kvroute_retries_total", "requests retried on another engine, by cause", "cause",
+               causes, m->retries_total, KVR_RETRY_N_CAUSES);
     static const char *const kinds[] = {"connect", "first_byte", "idle"};
-    counter_by(w, "kvroute_upstream_timeouts_total", "upstream timeouts by kind", "kind", kinds, m->timeouts_total,
-               KVR_TIMEOUT_N_KINDS);
+    counter_by(w, "kvroute_upstream_timeouts_total", "upstream timeouts by kind", "kind", kinds,
+               m->timeouts_total, KVR_TIMEOUT_N_KINDS);
     if (r->server)
         kvr_http_server_write_metrics(r->server, w, "kvroute");
     counter(w, "kvroute_client_aborts_total", "clients that went away before their response ended",
             m->client_aborts_total);
-    counter(w, "kvroute_upstream_cut_total", "responses cut short by an engine after bytes reached the client",
+    counter(w, "kvroute_upstream_cut_total",
+            "responses cut short by an engine after bytes reached the client",
             m->upstream_cut_total);
-    counter(w, "kvroute_no_candidate_total", "decisions that found no healthy engine", m->no_candidate_total);
-    counter(w, "kvroute_pressure_fallback_total", "cache_aware decisions that fell back fleet-wide for lack of caps",
+    counter(w, "kvroute_no_candidate_total", "decisions that found no healthy engine",
+            m->no_candidate_total);
+    counter(w, "kvroute_pressure_fallback_total",
+            "cache_aware decisions that fell back fleet-wide for lack of caps",
             m->pressure_fallback_total);
     counter(w, "kvroute_policy_input_clamped_total",
-            "ttft decisions that clamped an absurd feed value or learned figure", m->input_clamped_total);
-    counter(w, "kvroute_log_lines_dropped_total", "log lines dropped because stderr did not keep up",
-            kvr_log_dropped_total());
+            "ttft decisions that clamped an absurd feed value or learned figure",
+            m->input_clamped_total);
+    counter(w, "kvroute_log_lines_dropped_total",
+            "log lines dropped because stderr did not keep up", kvr_log_dropped_total());
     kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
     kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, *r->in_flight);
-    histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router", &m->ttft);
-    histogram(w, "kvroute_request_duration_seconds", "request arrival to the last response byte", &m->e2e);
+    histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router",
+              &m->ttft);
+    histogram(w, "kvroute_request_duration_seconds", "request arrival to the last response byte",
+              &m->e2e);
 
     kvr_prom_family(w, "kvroute_sessions", KVR_PROM_GAUGE, "session pins held (oneshot placement)");
     kvr_prom_sample_u64(w, "kvroute_sessions", NULL, 0, r->decider->sessions.count);
     static const char *const placements[] = {"new", "replaced", "migrated"};
-    uint64_t placed[] = {m->sessions_placed_total, m->sessions_replaced_total, m->sessions_migrated_total};
+    uint64_t placed[] = {m->sessions_placed_total, m->sessions_replaced_total,
+                         m->sessions_migrated_total};
     counter_by(w, "kvroute_session_placements_total",
-               "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)", "kind", placements,
-               placed, 3);
+               "session placements: new, replaced (pin unhealthy), migrated (pin overloaded)",
+               "kind", placements, placed, 3);
     static const char *const whys[] = {"ttl", "capacity"};
     uint64_t dropped[] = {r->decider->sessions.expired_total, r->decider->sessions.evicted_total};
-    counter_by(w, "kvroute_sessions_dropped_total", "session pins forgotten: idle past the TTL or over --max-sessions",
-               "why", whys, dropped, 2);
+    counter_by(w, "kvroute_sessions_dropped_total",
+               "session pins forgotten: idle past the TTL or over --max-sessions", "why", whys,
+               dropped, 2);
 
     kvr_admission_stats_t as;
     kvr_admission_stats(r->decider->admission, &as);
     static const char *const verdicts[] = {"admitted", "seed_lease", "rejected", "would_reject"};
     uint64_t verdict_counts[] = {as.admitted, as.seed_leases, as.rejected, as.shadow_would_reject};
-    counter_by(w, "kvroute_admission_total", "admission verdicts", "verdict", verdicts, verdict_counts, 4);
+    counter_by(w, "kvroute_admission_total", "admission verdicts", "verdict", verdicts,
+               verdict_counts, 4);
 
-    kvr_prom_family(w, "kvroute_feed_enabled", KVR_PROM_GAUGE, "1 when the router reads the statefeed segment (ES=1)");
+    kvr_prom_family(w, "kvroute_feed_enabled", KVR_PROM_GAUGE,
+                    "1 when the router reads the statefeed segment (ES=1)");
     kvr_prom_sample_i64(w, "kvroute_feed_enabled", NULL, 0, r->decider->feed.enabled);
-    kvr_prom_family(w, "kvroute_feed_reads_total", KVR_PROM_COUNTER,
-                    "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
+    kvr_prom_family(
+        w, "kvroute_feed_reads_total", KVR_PROM_COUNTER,
+        "per-engine feed reads at decisions, by outcome (fresh, or why shadow was used)");
     uint64_t stale = 0;
     for (int s = 0; s < KVR_FEED_N_STATES; s++) {
         kvr_prom_label_t l = {"state", kvr_feed_state_name((kvr_feed_state_t)s)};
@@ -312,7 +341,8 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
             stale += r->decider->feed.fallbacks_total[s];
     }
     counter(w, "kvroute_feed_stale_fallbacks_total",
-            "per-engine decisions that used shadow only because the feed was stale or missing", stale);
+            "per-engine decisions that used shadow only because the feed was stale or missing",
+            stale);
     counter(w, "kvroute_feed_opens_total", "times the segment was (re)opened",
             r->decider->feed.opens_total);
     counter(
@@ -321,30 +351,48 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
         r->decider->feed.changes_total);
     if (r->share) {
         const kvr_share_t *s = r->share;
-        kvr_prom_family(w, "kvroute_share_open", KVR_PROM_GAUGE, "1 while this router holds a row of the --share segment");
+        kvr_prom_family(w, "kvroute_share_open", KVR_PROM_GAUGE,
+                        "1 while this router holds a row of the --share segment");
         kvr_prom_sample(w, "kvroute_share_open", NULL, 0, s->open ? 1 : 0);
-        kvr_prom_family(w, "kvroute_share_rows_live", KVR_PROM_GAUGE, "other routers whose charge the last decision counted");
+        kvr_prom_family(w, "kvroute_share_rows_live", KVR_PROM_GAUGE,
+                        "other routers whose charge the last decision counted");
         kvr_prom_sample(w, "kvroute_share_rows_live", NULL, 0, s->rows_live);
-        kvr_prom_family(w, "kvroute_share_rows_stale", KVR_PROM_GAUGE, "other routers ignored at the last decision: heartbeat older than --share-max-age-ms");
+        kvr_prom_family(
+            w, "kvroute_share_rows_stale", KVR_PROM_GAUGE,
+            "other routers ignored at the last decision: heartbeat older than --share-max-age-ms");
         kvr_prom_sample(w, "kvroute_share_rows_stale", NULL, 0, s->rows_stale);
-        counter(w, "kvroute_share_rows_busy_total", "row reads skipped: the writer was mid-write for every attempt (or died mid-write)", s->rows_busy_total);
-        counter(w, "kvroute_share_rows_bad_total", "row reads skipped: payload of another owner or past the row", s->rows_bad_total);
-        counter(w, "kvroute_share_ring_applied_total", "other routers' placements applied to the prefix index and pins", s->ring_applied_total);
-        counter(w, "kvroute_share_ring_lost_total", "placements overwritten before this router read them", s->ring_lost_total);
-        counter(w, "kvroute_share_ring_torn_total", "placements skipped: torn, or never completed by their writer", s->ring_torn_total);
-        counter(w, "kvroute_share_ring_dropped_total", "own placements the ring could not take", s->ring_dropped_total);
-        counter(w, "kvroute_share_pins_applied_total", "sessions re-pinned here to follow another router's pin", s->pins_applied_total);
-        counter(w, "kvroute_share_fallbacks_total", "faults that left this router on its own shadow counters", s->fallbacks_total);
-        counter(w, "kvroute_share_publishes_total", "writes of this router's row", s->publishes_total);
+        counter(w, "kvroute_share_rows_busy_total",
+                "row reads skipped: the writer was mid-write for every attempt (or died mid-write)",
+                s->rows_busy_total);
+        counter(w, "kvroute_share_rows_bad_total",
+                "row reads skipped: payload of another owner or past the row", s->rows_bad_total);
+        counter(w, "kvroute_share_ring_applied_total",
+                "other routers' placements applied to the prefix index and pins",
+                s->ring_applied_total);
+        counter(w, "kvroute_share_ring_lost_total",
+                "placements overwritten before this router read them", s->ring_lost_total);
+        counter(w, "kvroute_share_ring_torn_total",
+                "placements skipped: torn, or never completed by their writer", s->ring_torn_total);
+        counter(w, "kvroute_share_ring_dropped_total", "own placements the ring could not take",
+                s->ring_dropped_total);
+        counter(w, "kvroute_share_pins_applied_total",
+                "sessions re-pinned here to follow another router's pin", s->pins_applied_total);
+        counter(w, "kvroute_share_fallbacks_total",
+                "faults that left this router on its own shadow counters", s->fallbacks_total);
+        counter(w, "kvroute_share_publishes_total", "writes of this router's row",
+                s->publishes_total);
     }
     if (r->decider->feed.open) {
-        kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE, "age of the statefeed writer's heartbeat");
+        kvr_prom_family(w, "kvroute_feed_heartbeat_age_seconds", KVR_PROM_GAUGE,
+                        "age of the statefeed writer's heartbeat");
         kvr_prom_sample(w, "kvroute_feed_heartbeat_age_seconds", NULL, 0,
                         (double)r->decider->feed.last_heartbeat_age_ns / 1e9);
     }
-    counter(w, "kvroute_reconcile_runs_total", "ES=0 reconciliations of shadow counters against engine /metrics",
+    counter(w, "kvroute_reconcile_runs_total",
+            "ES=0 reconciliations of shadow counters against engine /metrics",
             m->reconcile_runs_total);
-    counter(w, "kvroute_reconcile_failures_total", "ES=0 /metrics scrapes that failed", m->reconcile_failures_total);
+    counter(w, "kvroute_reconcile_failures_total", "ES=0 /metrics scrapes that failed",
+            m->reconcile_failures_total);
 
     if (r->more)
         r->more(r->more_ctx, w);
@@ -367,7 +415,9 @@ static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_
     const kvr_engine_view_t *v = &snap->v;
     kvr_engine_t *e = snap->e;
     uint32_t idle = 0, busy = 0;
-    const kvr_upstream_pool_t *pool = (r->pools && e->index < r->decider->engines.max_engines ? r->pools[e->index] : NULL);
+    const kvr_upstream_pool_t *pool = (r->pools && e->index < r->decider->engines.max_engines
+                                           ? r->pools[e->index]
+                                           : NULL);
     if (pool)
         kvr_upstream_pool_stats(pool, &idle, &busy);
     cJSON *o = cJSON_CreateObject();
@@ -379,16 +429,21 @@ static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_
     cJSON_AddNumberToObject(o, "index", (int)e->index);
     cJSON_AddBoolToObject(o, "healthy", kvr_engine_is_candidate(e));
     cJSON_AddBoolToObject(o, "removed", e->removed);
-    cJSON_AddStringToObject(o, "models_source", e->models_pinned ? "pinned" : e->models.n ? "learned" : "unknown");
+    cJSON_AddStringToObject(o, "models_source",
+                            e->models_pinned ? "pinned"
+                            : e->models.n    ? "learned"
+                                             : "unknown");
     cJSON *models = cJSON_AddArrayToObject(o, "models");
     for (size_t k = 0; models && k < e->models.n; k++) {
         char safe[KVR_MODEL_SAFE_MAX];
-        cJSON_AddItemToArray(models, cJSON_CreateString(kvr_model_name_safe(e->models.names[k], safe, sizeof safe)));
+        cJSON_AddItemToArray(
+            models, cJSON_CreateString(kvr_model_name_safe(e->models.names[k], safe, sizeof safe)));
     }
     cJSON_AddNumberToObject(o, "consecutive_failures", (double)e->consecutive_failures);
     cJSON *shadow = cJSON_AddObjectToObject(o, "shadow");
     cJSON_AddNumberToObject(shadow, "requests", (double)v->shadow_requests);
-    cJSON_AddNumberToObject(shadow, "pending_prefill_tokens", (double)v->shadow_pending_prefill_tokens);
+    cJSON_AddNumberToObject(shadow, "pending_prefill_tokens",
+                            (double)v->shadow_pending_prefill_tokens);
     cJSON_AddNumberToObject(shadow, "kv_tokens", (double)v->shadow_kv_tokens);
     cJSON *eff = cJSON_AddObjectToObject(o, "eff");
     cJSON_AddNumberToObject(eff, "requests", (double)v->eff_requests);
@@ -405,7 +460,8 @@ static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_
         cJSON *real = cJSON_AddObjectToObject(o, "real");
         cJSON_AddNumberToObject(real, "running", (double)v->real_running);
         cJSON_AddNumberToObject(real, "waiting", (double)v->real_waiting);
-        cJSON_AddNumberToObject(real, "pending_prefill_tokens", (double)v->real_pending_prefill_tokens);
+        cJSON_AddNumberToObject(real, "pending_prefill_tokens",
+                                (double)v->real_pending_prefill_tokens);
         cJSON_AddNumberToObject(real, "kv_tokens", (double)v->real_kv_tokens);
         cJSON_AddNumberToObject(real, "max_running", (double)v->max_running);
         cJSON_AddBoolToObject(real, "caps_complete", v->caps_complete);

@@ -30,10 +30,10 @@ typedef struct kvr_selection_counts_s {
 } kvr_selection_counts_t;
 
 typedef enum {
-    KVR_RETRY_CONNECT = 0,  /* connect refused / failed / timed out */
-    KVR_RETRY_STATUS_5XX,   /* the engine answered 5xx before any byte went to the client */
-    KVR_RETRY_RESET,        /* the connection died before any byte went to the client */
-    KVR_RETRY_FIRST_BYTE,   /* the engine stayed silent past --first-byte-timeout-ms */
+    KVR_RETRY_CONNECT = 0, /* connect refused / failed / timed out */
+    KVR_RETRY_STATUS_5XX,  /* the engine answered 5xx before any byte went to the client */
+    KVR_RETRY_RESET,       /* the connection died before any byte went to the client */
+    KVR_RETRY_FIRST_BYTE,  /* the engine stayed silent past --first-byte-timeout-ms */
     KVR_RETRY_N_CAUSES,
 } kvr_retry_cause_t;
 
@@ -46,17 +46,17 @@ typedef enum {
 
 typedef struct kvr_router_metrics_s {
     uint64_t requests_by_status[KVR_METRICS_MAX_STATUS];
-    kvr_selection_counts_t *selections;         /* KVR_MAX_ENGINES entries */
+    kvr_selection_counts_t *selections; /* KVR_MAX_ENGINES entries */
     uint64_t retries_total[KVR_RETRY_N_CAUSES];
     uint64_t timeouts_total[KVR_TIMEOUT_N_KINDS];
-    uint64_t client_aborts_total;               /* client went away mid request */
-    uint64_t upstream_cut_total;                /* engine failed after bytes flowed: stream ended */
+    uint64_t client_aborts_total; /* client went away mid request */
+    uint64_t upstream_cut_total;  /* engine failed after bytes flowed: stream ended */
     uint64_t no_candidate_total;
-    uint64_t sessions_placed_total;             /* first placement of a session */
-    uint64_t sessions_replaced_total;           /* pin unhealthy or gone: placed again */
-    uint64_t sessions_migrated_total;           /* --migrate-load re-homing */
-    uint64_t pressure_fallback_total;           /* KVR_DECISION_PRESSURE_FALLBACK decisions */
-    uint64_t input_clamped_total;               /* KVR_DECISION_INPUT_CLAMPED decisions */
+    uint64_t sessions_placed_total;   /* first placement of a session */
+    uint64_t sessions_replaced_total; /* pin unhealthy or gone: placed again */
+    uint64_t sessions_migrated_total; /* --migrate-load re-homing */
+    uint64_t pressure_fallback_total; /* KVR_DECISION_PRESSURE_FALLBACK decisions */
+    uint64_t input_clamped_total;     /* KVR_DECISION_INPUT_CLAMPED decisions */
     uint64_t reconcile_runs_total;
     uint64_t reconcile_failures_total;
     kvr_histogram_t ttft;
@@ -65,8 +65,8 @@ typedef struct kvr_router_metrics_s {
     char *model_name[KVR_METRICS_MAX_MODELS];
     uint64_t model_requests[KVR_METRICS_MAX_MODELS];
     uint64_t model_other;
-    uint64_t model_not_found_total;             /* 404 model_not_found */
-    uint64_t model_ambiguous_total;             /* 400: no model in the body, several served */
+    uint64_t model_not_found_total; /* 404 model_not_found */
+    uint64_t model_ambiguous_total; /* 400: no model in the body, several served */
 } kvr_router_metrics_t;
 
 /** 0 or -ENOMEM. */
@@ -75,7 +75,8 @@ void kvr_router_metrics_close(kvr_router_metrics_t *m);
 /** Adds one observation in seconds. */
 void kvr_histogram_observe(kvr_histogram_t *h, double seconds);
 /** Counts one selection of engine_index with reason. */
-void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index, const char *reason);
+void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index,
+                                  const char *reason);
 /** Counts one request for served model name (NULL: not a served model with a plain name). */
 void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name);
 /** Counts one finished request by its final status. */
@@ -95,7 +96,7 @@ typedef struct kvr_metrics_view_s {
     const struct kvr_share_s *share;          /* NULL when --share is off */
     const kvr_router_metrics_t *metrics;
     const uint32_t *in_flight;
-    const struct kvr_http_server_s *server;   /* its connection counts; NULL when not listening */
+    const struct kvr_http_server_s *server; /* its connection counts; NULL when not listening */
     void (*more)(void *ctx, kvr_prom_writer_t *w); /* further families (discovery's); may be NULL */
     void *more_ctx;
 } kvr_metrics_view_t;

@@ -21,17 +21,18 @@
 
 /** One candidate engine as the policy sees it for one decision. */
 typedef struct kvr_engine_view_s {
-    uint32_t index;             /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
-    const char *id;             /* base URL exactly as configured */
+    uint32_t index; /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
+    const char *id; /* base URL exactly as configured */
 
     /* Shadow counters: what this router dispatched and has not seen finish. */
-    uint32_t shadow_requests;               /* in flight */
-    uint64_t shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
-    uint64_t shadow_kv_tokens;              /* prompt + generated tokens held by in-flight requests */
+    uint32_t shadow_requests; /* in flight */
+    uint64_t
+        shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
+    uint64_t shadow_kv_tokens;         /* prompt + generated tokens held by in-flight requests */
 
     /* Real state from the feed; meaningful only when feed_fresh. */
-    bool feed_fresh;            /* ES=1, slot healthy and younger than max age */
-    uint64_t feed_age_ns;       /* age of the slot's sample (0 when no slot or a time from the future) */
+    bool feed_fresh;      /* ES=1, slot healthy and younger than max age */
+    uint64_t feed_age_ns; /* age of the slot's sample (0 when no slot or a time from the future) */
     uint32_t real_running;
     uint32_t real_waiting;
     uint64_t real_pending_prefill_tokens;
@@ -40,7 +41,7 @@ typedef struct kvr_engine_view_s {
     /* This router's dispatches here after the sample was taken (the sample lacks them); 0 unless
      * feed_fresh and the sent-since correction is on. */
     uint32_t sent_since_requests;
-    uint64_t sent_since_tokens;   /* their uncached prompt tokens */
+    uint64_t sent_since_tokens; /* their uncached prompt tokens */
     /*
      * Herding guard. When the feed shows load this router did not send
      * (other routers read the same sample and pick the same argmin), a pick
@@ -59,8 +60,8 @@ typedef struct kvr_engine_view_s {
     uint32_t dp_ranks;
     bool caps_complete;
     uint64_t kv_capacity_tokens;
-    double kv_usage;            /* 0..1, max over KV pools; < 0 unknown */
-    double utilization;         /* 0..1 where the engine reports it; < 0 unknown */
+    double kv_usage;    /* 0..1, max over KV pools; < 0 unknown */
+    double utilization; /* 0..1 where the engine reports it; < 0 unknown */
 
     /*
      * Effective values: max(shadow, real + sent since the sample) per
@@ -69,7 +70,7 @@ typedef struct kvr_engine_view_s {
      */
     uint32_t eff_running;
     uint32_t eff_waiting;
-    uint32_t eff_requests;      /* max(shadow_requests, real_running + real_waiting) */
+    uint32_t eff_requests; /* max(shadow_requests, real_running + real_waiting) */
     uint64_t eff_pending_prefill_tokens;
     uint64_t eff_kv_tokens;
 } kvr_engine_view_t;
@@ -77,59 +78,65 @@ typedef struct kvr_engine_view_s {
 /** The request as the policy sees it: routing keys already extracted. */
 typedef struct kvr_route_request_s {
     const char *request_id;
-    const char *session_id;     /* NULL when the request has none */
-    const char *model;          /* the pool: only engines serving it are candidates; NULL = any */
-    const char *text;           /* routing text (messages' contents in order, or prompt) */
+    const char *session_id; /* NULL when the request has none */
+    const char *model;      /* the pool: only engines serving it are candidates; NULL = any */
+    const char *text;       /* routing text (messages' contents in order, or prompt) */
     size_t text_len;
     const uint64_t *block_hashes; /* chained 64-byte block hashes of text (common/prefix_hash.h) */
     size_t n_blocks;
-    uint32_t prompt_tokens;     /* estimated prompt tokens */
-    uint32_t max_tokens;        /* requested output tokens, 0 = unknown */
-    uint64_t now_ns;            /* CLOCK_MONOTONIC */
+    uint32_t prompt_tokens; /* estimated prompt tokens */
+    uint32_t max_tokens;    /* requested output tokens, 0 = unknown */
+    uint64_t now_ns;        /* CLOCK_MONOTONIC */
 } kvr_route_request_t;
 
 /* Flags a policy may set on its decision; the core counts them in /metrics. */
-#define KVR_DECISION_PRESSURE_FALLBACK (1u << 0) /* cache_aware: caps incomplete, fell back fleet-wide */
-#define KVR_DECISION_INPUT_CLAMPED (1u << 1)     /* ttft: an absurd feed value or learned figure was clamped */
+#define KVR_DECISION_PRESSURE_FALLBACK                                                             \
+    (1u << 0) /* cache_aware: caps incomplete, fell back fleet-wide */
+#define KVR_DECISION_INPUT_CLAMPED                                                                 \
+    (1u << 1) /* ttft: an absurd feed value or learned figure was clamped */
 
 /** A policy's answer. reason is a static label counted in /metrics and logged. */
 typedef struct kvr_route_decision_s {
-    int view;                   /* index into the views array, or -1 when no engine fits */
-    const char *reason;         /* e.g. "least_load", "cache_hit", "overload_fallback" */
-    uint32_t prefix_match_blocks; /* matched prefix blocks on the chosen engine (0 if not tracked) */
-    uint32_t flags;             /* KVR_DECISION_* */
+    int view;           /* index into the views array, or -1 when no engine fits */
+    const char *reason; /* e.g. "least_load", "cache_hit", "overload_fallback" */
+    uint32_t
+        prefix_match_blocks; /* matched prefix blocks on the chosen engine (0 if not tracked) */
+    uint32_t flags;          /* KVR_DECISION_* */
 } kvr_route_decision_t;
 
 /** Tunables of every policy, with defaults from kvr_policy_config_defaults(). */
 typedef struct kvr_policy_config_s {
-    uint64_t seed;              /* random, power_of_two, cost sampling */
+    uint64_t seed; /* random, power_of_two, cost sampling */
     /* affinity */
-    double overload_factor;     /* guard A: 1.3 */
+    double overload_factor; /* guard A: 1.3 */
     /* cache_aware */
-    uint32_t balance_abs;       /* 64 */
-    double balance_rel;         /* 1.5 */
-    double cache_threshold;     /* 0.3 */
-    bool owner_pressure;        /* off by default: the SGLang rule as it ships */
-    double high_watermark;      /* 0.90 */
-    double owner_slack;         /* 0.10 */
+    uint32_t balance_abs;         /* 64 */
+    double balance_rel;           /* 1.5 */
+    double cache_threshold;       /* 0.3 */
+    bool owner_pressure;          /* off by default: the SGLang rule as it ships */
+    double high_watermark;        /* 0.90 */
+    double owner_slack;           /* 0.10 */
     uint32_t replication_ceiling; /* owners per prefix */
-    uint64_t spill_cooldown_ns; /* one spill per prefix per cooldown */
+    uint64_t spill_cooldown_ns;   /* one spill per prefix per cooldown */
     /* cost */
     double overlap_weight;
-    double temperature;         /* 0 = argmin, > 0 softmax sampling */
+    double temperature; /* 0 = argmin, > 0 softmax sampling */
     /* prefix index */
     uint64_t index_tokens_per_engine; /* LRU budget when the feed does not tell the KV capacity */
     uint64_t index_ttl_ns;
-    uint64_t index_max_blocks;  /* (block, engine) entries over the whole fleet: bounds the index's memory */
+    uint64_t
+        index_max_blocks; /* (block, engine) entries over the whole fleet: bounds the index's memory */
     /* migration of pinned sessions (sticky, affinity) */
-    double migrate_factor;      /* re-home when the pin's eff_requests > factor x fleet mean + 1; 0 = off */
+    double
+        migrate_factor; /* re-home when the pin's eff_requests > factor x fleet mean + 1; 0 = off */
     /* ttft: priors of a new engine, the weight of the delay imposed on others, the learning rate */
     double ttft_prefill_tokens_per_s; /* 10000 */
-    double ttft_step_ms;        /* 12: decode step of an empty batch */
-    double ttft_step_per_seq_ms; /* 0.15: added per running sequence */
-    double ttft_others_weight;  /* 0.5: seconds of others' delay per second of own TTFT */
-    double ttft_learn_rate;     /* 0.2: EWMA weight of a new observation */
-    uint64_t ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
+    double ttft_step_ms;              /* 12: decode step of an empty batch */
+    double ttft_step_per_seq_ms;      /* 0.15: added per running sequence */
+    double ttft_others_weight;        /* 0.5: seconds of others' delay per second of own TTFT */
+    double ttft_learn_rate;           /* 0.2: EWMA weight of a new observation */
+    uint64_t
+        ttft_output_tokens; /* 128: output length of running requests until max_tokens are seen */
     /* llmd: sticky to the cache-warm engine until its queued prefill exceeds rate x penalty */
     double llmd_prefill_tokens_per_s; /* 10000 */
     uint64_t llmd_ttft_penalty_ns;    /* 1 s */
@@ -139,12 +146,13 @@ typedef struct kvr_policy_config_s {
 typedef struct kvr_first_byte_s {
     uint32_t engine_index;
     uint32_t prompt_tokens;
-    uint64_t uncached_tokens;       /* prompt minus the prefix match counted at dispatch */
-    uint64_t queued_prefill_tokens; /* the engine's eff pending prefill at dispatch, this request excluded */
-    uint32_t running;               /* the engine's eff_running at dispatch */
-    uint32_t waiting;               /* its eff_waiting at dispatch */
-    uint32_t max_running;           /* its batch cap (0 unknown) */
-    uint64_t ttft_ns;               /* dispatch of this attempt to the answer's first body byte */
+    uint64_t uncached_tokens; /* prompt minus the prefix match counted at dispatch */
+    uint64_t
+        queued_prefill_tokens; /* the engine's eff pending prefill at dispatch, this request excluded */
+    uint32_t running;          /* the engine's eff_running at dispatch */
+    uint32_t waiting;          /* its eff_waiting at dispatch */
+    uint32_t max_running;      /* its batch cap (0 unknown) */
+    uint64_t ttft_ns;          /* dispatch of this attempt to the answer's first body byte */
 } kvr_first_byte_t;
 
 typedef struct kvr_policy_ops_s {
@@ -202,7 +210,7 @@ void kvr_policy_config_help(FILE *out);
  * because its engine's eff_requests exceeds migrate_factor x fleet mean + 1
  * (never when migrate_factor is 0). The core re-runs the policy and counts it.
  */
-bool kvr_policy_migrate_due(const kvr_policy_config_t *config, const kvr_engine_view_t *views, size_t n,
-                            size_t pinned);
+bool kvr_policy_migrate_due(const kvr_policy_config_t *config, const kvr_engine_view_t *views,
+                            size_t n, size_t pinned);
 
 #endif

@@ -16,34 +16,34 @@
  */
 typedef struct entry_s {
     uint64_t hash;
-    uint64_t placed_ns;     /* first sent to this engine */
-    uint64_t touched_ns;    /* last sent to this engine: LRU order and TTL */
-    uint32_t next_holder;   /* next entry of the same block; free-list link when unused */
-    uint32_t eprev, enext;  /* engine LRU, prev = more recent */
-    uint32_t gprev, gnext;  /* fleet LRU */
+    uint64_t placed_ns;    /* first sent to this engine */
+    uint64_t touched_ns;   /* last sent to this engine: LRU order and TTL */
+    uint32_t next_holder;  /* next entry of the same block; free-list link when unused */
+    uint32_t eprev, enext; /* engine LRU, prev = more recent */
+    uint32_t gprev, gnext; /* fleet LRU */
     uint16_t engine;
 } entry_t;
 
 typedef struct slot_s {
     uint64_t hash;
-    uint32_t head;          /* first holder; 0 = empty slot */
-    uint32_t n_holders;     /* lets a walk see where engines drop out without reading entries */
+    uint32_t head;      /* first holder; 0 = empty slot */
+    uint32_t n_holders; /* lets a walk see where engines drop out without reading entries */
 } slot_t;
 
 typedef struct engine_s {
-    uint32_t head, tail;    /* head = most recently sent */
+    uint32_t head, tail; /* head = most recently sent */
     uint64_t tokens;
-    uint64_t budget;        /* 0 = the index default */
-    uint32_t stamp;         /* walk that last wrote match */
-    uint32_t mark;          /* survivor mark at a walk's drop point */
+    uint64_t budget; /* 0 = the index default */
+    uint32_t stamp;  /* walk that last wrote match */
+    uint32_t mark;   /* survivor mark at a walk's drop point */
     uint32_t match;
 } engine_t;
 
 struct kvr_prefix_index_s {
-    entry_t *entries;       /* [0] unused */
+    entry_t *entries; /* [0] unused */
     uint32_t max_entries;
     uint32_t free_head;
-    uint32_t next_unused;   /* entries never handed out start here */
+    uint32_t next_unused; /* entries never handed out start here */
     uint32_t ghead, gtail;
     slot_t *slots;
     uint64_t slot_mask;
@@ -53,7 +53,7 @@ struct kvr_prefix_index_s {
     uint32_t walk;
     uint32_t mark;
     uint16_t alive[KVR_MAX_ENGINES]; /* scratch of a walk: engines matching every block so far */
-    uint32_t *prompt;       /* scratch of an insert: the prompt's entry per block */
+    uint32_t *prompt;                /* scratch of an insert: the prompt's entry per block */
     size_t prompt_cap;
     kvr_prefix_index_stats_t stats;
     engine_t engines[KVR_MAX_ENGINES];
@@ -333,7 +333,8 @@ void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *vi
 {
     for (size_t v = 0; v < n; v++) {
         uint64_t cap = views[v].kv_capacity_tokens;
-        if (cap != 0 && views[v].index < KVR_MAX_ENGINES && idx->engines[views[v].index].budget != cap)
+        if (cap != 0 && views[v].index < KVR_MAX_ENGINES &&
+            idx->engines[views[v].index].budget != cap)
             kvr_prefix_index_set_budget(idx, views[v].index, cap);
     }
 }
@@ -384,7 +385,8 @@ static void touch(kvr_prefix_index_t *idx, uint32_t e, uint64_t now_ns)
 }
 
 /* A fresh entry for (hash, engine), on its block's holders but on no LRU list yet. */
-static uint32_t new_entry(kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index, uint64_t now_ns)
+static uint32_t new_entry(kvr_prefix_index_t *idx, uint64_t hash, uint32_t engine_index,
+                          uint64_t now_ns)
 {
     /* Allocation may evict and shift slots, so the slot is found after it. */
     uint32_t e = alloc_entry(idx);
@@ -541,8 +543,8 @@ static inline uint32_t holders_of(const kvr_prefix_index_t *idx, uint64_t hash)
  * probe says on which side the drop is. The slots the next bisection step
  * may read are fetched while this one is read.
  */
-static size_t next_drop(const kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks, size_t pos,
-                        uint32_t count)
+static size_t next_drop(const kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                        size_t pos, uint32_t count)
 {
     size_t lo = pos, hi = n_blocks;
     for (size_t step = 1; lo + 1 < n_blocks; step *= 2) {
@@ -581,20 +583,24 @@ uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
                                 uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
                                 uint32_t *match_blocks, uint64_t *placed_ns)
 {
-    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns, NULL);
+    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns,
+                       NULL);
 }
 
-uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                                      uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
+                                      size_t n_blocks, uint64_t now_ns,
+                                      const kvr_engine_view_t *views, size_t n_views,
                                       uint32_t *match_blocks, uint64_t *placed_ns)
 {
     bool learn = false;
-    uint32_t best = match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns, &learn);
+    uint32_t best = match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks,
+                                placed_ns, &learn);
     if (!learn)
         return best;
     /* A capacity changed (rare): the budgets first, as kvr_prefix_index_learn then match would. */
     kvr_prefix_index_learn(idx, views, n_views);
-    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns, NULL);
+    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns,
+                       NULL);
 }
 
 static uint32_t match_views(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,

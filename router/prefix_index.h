@@ -24,11 +24,11 @@
 typedef struct kvr_prefix_index_s kvr_prefix_index_t;
 
 typedef struct kvr_prefix_index_stats_s {
-    uint64_t blocks;          /* distinct block hashes held */
-    uint64_t entries;         /* (block, engine) entries held */
-    uint64_t evicted_budget;  /* entries dropped because an engine's token budget was full */
-    uint64_t evicted_global;  /* entries dropped because the fleet-wide cap was reached */
-    uint64_t expired;         /* entries dropped because their TTL passed */
+    uint64_t blocks;         /* distinct block hashes held */
+    uint64_t entries;        /* (block, engine) entries held */
+    uint64_t evicted_budget; /* entries dropped because an engine's token budget was full */
+    uint64_t evicted_global; /* entries dropped because the fleet-wide cap was reached */
+    uint64_t expired;        /* entries dropped because their TTL passed */
 } kvr_prefix_index_stats_t;
 
 /**
@@ -59,8 +59,9 @@ uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
  * kvr_prefix_index_learn then kvr_prefix_index_match, in one pass over the
  * views while no capacity changed: what a policy runs per decision.
  */
-uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                                      uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
+                                      size_t n_blocks, uint64_t now_ns,
+                                      const kvr_engine_view_t *views, size_t n_views,
                                       uint32_t *match_blocks, uint64_t *placed_ns);
 
 /** Records that the blocks were sent to engine_index now (touching the ones it already holds). */

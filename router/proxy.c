@@ -29,13 +29,14 @@ typedef struct proxy_s {
     char request_id[136];
     kvr_route_keys_t keys;
     kvr_route_request_t route_req;
-    char model[KVR_MODEL_NAME_MAX + 1]; /* the pool routed in ("" = any engine); route_req.model points here */
+    char model[KVR_MODEL_NAME_MAX +
+               1]; /* the pool routed in ("" = any engine); route_req.model points here */
     kvr_decide_result_t route;
     kvr_charge_t charge;
     kvr_upstream_t *up;
-    uv_work_t work;               /* key extraction on the threadpool (large bodies) */
+    uv_work_t work; /* key extraction on the threadpool (large bodies) */
     bool extracting;
-    bool client_gone;             /* the client left while the keys were being extracted */
+    bool client_gone; /* the client left while the keys were being extracted */
     int extract_rc;
     const char *session_header;
     char extract_err[256];
@@ -46,15 +47,15 @@ typedef struct proxy_s {
     uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the engines' handles */
     uint32_t attempts;
     uint64_t start_ns;
-    bool responded;               /* committed to this engine's answer: no retry any more */
-    bool head_pending;            /* head not written yet: the first batch joins it in one write */
+    bool responded;    /* committed to this engine's answer: no retry any more */
+    bool head_pending; /* head not written yet: the first batch joins it in one write */
     int64_t content_length;
     const char *content_type;
     size_t n_out;
-    kvr_buf_t pending;            /* body bytes of the first batch */
+    kvr_buf_t pending; /* body bytes of the first batch */
     bool paused;
     bool sse;
-    int status;                   /* the status the client got */
+    int status; /* the status the client got */
     uint64_t body_bytes;
     uint64_t sse_events;
     char last_byte;
@@ -222,7 +223,8 @@ static void finish(proxy_t *p, int status)
 static void respond_error(proxy_t *p, int status, const char *message)
 {
     kvr_http_header_t h[2] = {{"X-Request-ID", p->request_id}, {"Retry-After", "1"}};
-    kvr_http_respond_error(p->req, status, NULL, message, h, status == 429 || status == 503 ? 2 : 1);
+    kvr_http_respond_error(p->req, status, NULL, message, h,
+                           status == 429 || status == 503 ? 2 : 1);
     finish(p, status);
 }
 
@@ -268,7 +270,8 @@ static void retry(proxy_t *p, kvr_retry_cause_t cause)
     dispatch(p);
 }
 
-static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n, int64_t content_length)
+static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
+                    int64_t content_length)
 {
     proxy_t *p = arg;
     kvr_proxy_env_t *r = p->r;
@@ -294,7 +297,8 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
             p->content_type = headers[i].value;
             continue;
         }
-        if (hop_by_hop(name, len) || NAME_IS(name, len, "x-request-id") || NAME_IS(name, len, "x-kvroute-engine"))
+        if (hop_by_hop(name, len) || NAME_IS(name, len, "x-request-id") ||
+            NAME_IS(name, len, "x-kvroute-engine"))
             continue;
         p->out[k++] = headers[i];
     }
@@ -383,10 +387,12 @@ static void cut_client(proxy_t *p, int status)
 {
     kvr_http_req_t *req = p->req;
     flush_head(p);
-    if (p->sse && p->content_length < 0) { /* a Content-Length body has no room for one more event */
+    if (p->sse &&
+        p->content_length < 0) { /* a Content-Length body has no room for one more event */
         char message[160], json[320], event[352];
         snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
-        int n = kvr_http_error_json(json, sizeof json, status == -ETIMEDOUT ? 504 : 502, NULL, message);
+        int n = kvr_http_error_json(json, sizeof json, status == -ETIMEDOUT ? 504 : 502, NULL,
+                                    message);
         if (n > 0) {
             int m = snprintf(event, sizeof event, "data: %s\n\n", json);
             if (m > 0 && (size_t)m < sizeof event)
@@ -409,7 +415,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
     p->up = NULL;
     if (status == 0) {
         if (p->head_pending) /* the whole answer came in one batch: one write with its length */
-            kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base, p->pending.len);
+            kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base,
+                             p->pending.len);
         else
             kvr_http_stream_end(p->req);
         finish(p, p->status);
@@ -419,8 +426,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         if (status == -ETIMEDOUT)
             r->metrics->timeouts_total[KVR_TIMEOUT_IDLE]++;
         r->metrics->upstream_cut_total++;
-        KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id, e->id,
-                 kvr_strerror(status), (unsigned long long)p->body_bytes);
+        KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id,
+                 e->id, kvr_strerror(status), (unsigned long long)p->body_bytes);
         cut_client(p, status);
         finish(p, p->status);
         return;
@@ -433,8 +440,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
             retry(p, KVR_RETRY_CONNECT);
             return;
         }
-        KVR_WARN("upstream_failed request_id=%s engine=%s phase=connect error=\"%s\"", p->request_id, e->id,
-                 kvr_strerror(status));
+        KVR_WARN("upstream_failed request_id=%s engine=%s phase=connect error=\"%s\"",
+                 p->request_id, e->id, kvr_strerror(status));
         respond_error(p, status == -ETIMEDOUT ? 504 : 502, "could not connect to an engine");
         return;
     }
@@ -459,8 +466,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         retry(p, KVR_RETRY_RESET);
         return;
     }
-    KVR_WARN("upstream_failed request_id=%s engine=%s phase=wait error=\"%s\"", p->request_id, e->id,
-             kvr_strerror(status));
+    KVR_WARN("upstream_failed request_id=%s engine=%s phase=wait error=\"%s\"", p->request_id,
+             e->id, kvr_strerror(status));
     respond_error(p, 502, "the engine closed the connection without an answer");
 }
 
@@ -535,7 +542,8 @@ static void respond_model_not_found(proxy_t *p, const char *model)
                    kvr_model_name_safe(model, safe, sizeof safe),
                    strlen(model) > KVR_MODEL_NAME_MAX ? "..." : "");
     for (size_t i = 0; i < n && i < 16; i++)
-        kvr_buf_printf(&msg, "%s%s", i ? ", " : "", kvr_model_name_safe(served[i], safe, sizeof safe));
+        kvr_buf_printf(&msg, "%s%s", i ? ", " : "",
+                       kvr_model_name_safe(served[i], safe, sizeof safe));
     if (n > 16)
         kvr_buf_printf(&msg, ", and %zu more", n - 16);
     else if (n == 0)
@@ -545,7 +553,8 @@ static void respond_model_not_found(proxy_t *p, const char *model)
     char *text = NULL;
     if (err && cJSON_AddStringToObject(err, "message", msg.base ? msg.base : "") &&
         cJSON_AddStringToObject(err, "type", "invalid_request_error") &&
-        cJSON_AddStringToObject(err, "param", "model") && cJSON_AddStringToObject(err, "code", "model_not_found"))
+        cJSON_AddStringToObject(err, "param", "model") &&
+        cJSON_AddStringToObject(err, "code", "model_not_found"))
         text = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
     kvr_buf_close(&msg);
@@ -578,7 +587,8 @@ static bool resolve_pool(proxy_t *p)
         char safe[KVR_MODEL_SAFE_MAX];
         kvr_buf_printf(&msg, "the request names no \"model\" and %zu models are served: ", n);
         for (size_t i = 0; i < n && i < 8; i++)
-            kvr_buf_printf(&msg, "%s%s", i ? ", " : "", kvr_model_name_safe(served[i], safe, sizeof safe));
+            kvr_buf_printf(&msg, "%s%s", i ? ", " : "",
+                           kvr_model_name_safe(served[i], safe, sizeof safe));
         kvr_router_metrics_model(r->metrics, NULL);
         r->metrics->model_ambiguous_total++;
         respond_error(p, 400, msg.base ? msg.base : "the request names no model");
@@ -658,7 +668,8 @@ void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
     p->req = req;
     p->start_ns = kvr_http_req_start_ns(req);
     r->drain.in_flight++;
-    kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id, sizeof p->request_id);
+    kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id,
+                         sizeof p->request_id);
     p->body = kvr_http_req_body(req, &p->body_len);
     p->session_header = kvr_http_req_header(req, r->cfg->session_header);
     size_t nh = kvr_http_req_header_count(req);

@@ -231,8 +231,8 @@ typedef struct server_add_s {
     void *arg;
 } server_add_t;
 
-static void on_server_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e, const char *why,
-                            void *arg)
+static void on_server_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
+                            const char *why, void *arg)
 {
     (void)r;
     server_add_t *a = arg;
@@ -330,7 +330,8 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
         decision_log = fopen(r->cfg.decision_log, "a");
         if (!decision_log) {
             rc = -errno;
-            KVR_ERROR("decision_log_open_failed path=%s error=\"%s\"", r->cfg.decision_log, strerror(errno));
+            KVR_ERROR("decision_log_open_failed path=%s error=\"%s\"", r->cfg.decision_log,
+                      strerror(errno));
             goto fail_log;
         }
     }

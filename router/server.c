@@ -62,7 +62,8 @@ static const char *string_field(const cJSON *o, const char *name)
 static cJSON *doc_status(const char *status, int engines)
 {
     cJSON *doc = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(doc, "status", status) || !cJSON_AddNumberToObject(doc, "engines", engines)) {
+    if (!cJSON_AddStringToObject(doc, "status", status) ||
+        !cJSON_AddNumberToObject(doc, "engines", engines)) {
         cJSON_Delete(doc);
         return NULL;
     }
@@ -156,7 +157,8 @@ static void models_reply(models_t *m)
     } else {
         cJSON *doc = cJSON_CreateObject();
         cJSON *data = unique_models(m->data);
-        if (data && cJSON_AddStringToObject(doc, "object", "list") && cJSON_AddItemToObject(doc, "data", data)) {
+        if (data && cJSON_AddStringToObject(doc, "object", "list") &&
+            cJSON_AddItemToObject(doc, "data", data)) {
             data = NULL; /* the document owns it now */
         } else {
             cJSON_Delete(doc);
@@ -278,14 +280,16 @@ static bool bearer_matches(const char *auth, const char *token)
 static bool admin_allowed(kvr_server_env_t *r, kvr_http_req_t *req)
 {
     if (!r->cfg->admin_token[0]) {
-        kvr_http_respond_error(req, 403, NULL, "admin endpoints are disabled (start kvroute with --admin-token)",
+        kvr_http_respond_error(req, 403, NULL,
+                               "admin endpoints are disabled (start kvroute with --admin-token)",
                                NULL, 0);
         return false;
     }
     const char *auth = kvr_http_req_header(req, "Authorization");
     if (!auth || !bearer_matches(auth, r->cfg->admin_token)) {
         kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
-        kvr_http_respond_error(req, 401, "authentication_error", "missing or wrong bearer token", &h, 1);
+        kvr_http_respond_error(req, 401, "authentication_error", "missing or wrong bearer token",
+                               &h, 1);
         return false;
     }
     return true;
@@ -298,7 +302,8 @@ static void on_add_aborted(kvr_http_req_t *req, void *arg)
     kvr_http_req_abandon(req);
 }
 
-static void on_engine_added(int status, const char *url, kvr_engine_t *e, const char *why, void *arg)
+static void on_engine_added(int status, const char *url, kvr_engine_t *e, const char *why,
+                            void *arg)
 {
     kvr_http_req_t **waiting = arg;
     kvr_http_req_t *req = *waiting;
@@ -349,7 +354,8 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
         bad = "\"models\" must be an array of model names";
     const cJSON *m;
     const cJSON *list = bad ? NULL : models;
-    cJSON_ArrayForEach(m, list) {
+    cJSON_ArrayForEach(m, list)
+    {
         if (cJSON_IsString(m) && kvr_json_strict_string(&strict, m, true, &why) < 0) {
             snprintf(ambiguous, sizeof ambiguous, "ambiguous body: a model name %s", why);
             bad = ambiguous;
@@ -389,7 +395,10 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /*
@@ -463,7 +472,8 @@ static void handle_remove_engine(kvr_server_env_t *r, kvr_http_req_t *req, const
         if (rc < 0) {
             char msg[160];
             snprintf(msg, sizeof msg, "engine index %.40s is out of range (indexes are 0..%u)", id,
-                     kvr_door_engines(r->door)->n_slots ? kvr_door_engines(r->door)->n_slots - 1 : 0);
+                     kvr_door_engines(r->door)->n_slots ? kvr_door_engines(r->door)->n_slots - 1
+                                                        : 0);
             kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
             return;
         }
@@ -474,12 +484,15 @@ static void handle_remove_engine(kvr_server_env_t *r, kvr_http_req_t *req, const
         }
     }
     if (!e) {
-        kvr_http_respond_error(req, 404, NULL, "no such engine (give its URL, percent-encoded, or its index)", NULL, 0);
+        kvr_http_respond_error(req, 404, NULL,
+                               "no such engine (give its URL, percent-encoded, or its index)", NULL,
+                               0);
         return;
     }
     r->remove_engine(r->ctx, e);
     cJSON *out = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(out, "removed", e->id) || !cJSON_AddNumberToObject(out, "index", (double)e->index) ||
+    if (!cJSON_AddStringToObject(out, "removed", e->id) ||
+        !cJSON_AddNumberToObject(out, "index", (double)e->index) ||
         !cJSON_AddNumberToObject(out, "in_flight", (double)e->shadow_requests)) {
         cJSON_Delete(out);
         out = NULL;
@@ -499,7 +512,8 @@ static void method_not_allowed(kvr_http_req_t *req, const char *allow)
 {
     kvr_http_header_t h = {"Allow", allow};
     char msg[128];
-    snprintf(msg, sizeof msg, "method %s not allowed here (allowed: %s)", kvr_http_req_method(req), allow);
+    snprintf(msg, sizeof msg, "method %s not allowed here (allowed: %s)", kvr_http_req_method(req),
+             allow);
     kvr_http_respond_error(req, 405, NULL, msg, &h, 1);
 }
 
@@ -538,8 +552,11 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
             return;
         }
         bool ready = !r->proxy->drain.draining && kvr_door_has_candidate(r->door, NULL, NULL, 0);
-        const char *status = ready ? "ready" : r->proxy->drain.draining ? "draining" : "no_healthy_engine";
-        respond_doc(req, ready ? 200 : 503, doc_status(status, (int)kvr_door_engines(r->door)->count));
+        const char *status = ready                      ? "ready"
+                             : r->proxy->drain.draining ? "draining"
+                                                        : "no_healthy_engine";
+        respond_doc(req, ready ? 200 : 503,
+                    doc_status(status, (int)kvr_door_engines(r->door)->count));
         return;
     }
     if (strcmp(path, "/metrics") == 0) {

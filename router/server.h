@@ -17,7 +17,8 @@
 #include "router/proxy.h"
 
 /** How an engine add that POST /engines asked for ended (kvr_router_added_fn without the router). */
-typedef void (*kvr_server_added_fn)(int status, const char *url, kvr_engine_t *e, const char *why, void *arg);
+typedef void (*kvr_server_added_fn)(int status, const char *url, kvr_engine_t *e, const char *why,
+                                    void *arg);
 
 typedef struct kvr_server_env_s {
     const kvr_router_config_t *cfg;

@@ -20,8 +20,8 @@ typedef enum {
 typedef struct kvr_session_s {
     char *id;
     uint64_t hash;
-    uint32_t engine;          /* engine index the session is pinned to */
-    uint64_t placed_ns;       /* when the pin was (re)made */
+    uint32_t engine;    /* engine index the session is pinned to */
+    uint64_t placed_ns; /* when the pin was (re)made */
     uint64_t last_used_ns;
     struct kvr_session_s *hnext;
     struct kvr_session_s *newer, *older;
@@ -29,13 +29,13 @@ typedef struct kvr_session_s {
 
 typedef struct kvr_session_table_s {
     kvr_session_t **buckets;
-    size_t n_buckets;         /* power of two */
+    size_t n_buckets; /* power of two */
     size_t count;
     size_t max_sessions;
     uint64_t ttl_ns;
     kvr_session_t *newest, *oldest;
-    uint64_t expired_total;   /* idle past the TTL */
-    uint64_t evicted_total;   /* pushed out by max_sessions */
+    uint64_t expired_total; /* idle past the TTL */
+    uint64_t evicted_total; /* pushed out by max_sessions */
 } kvr_session_table_t;
 
 /** 0 or -ENOMEM. ttl_ns: idle time after which a pin is forgotten; max_sessions > 0. */

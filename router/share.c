@@ -72,7 +72,8 @@ static void try_open(kvr_share_t *s, uint64_t now_ns, unsigned wait_ms)
     kvr_dsp_geometry_t geo = KVR_DSP_DEFAULT_GEOMETRY;
     /* A segment this router creates holds its whole table; an existing one keeps its own geometry. */
     if (s->max_engines > geo.engines_per_row)
-        geo.engines_per_row = s->max_engines < KVR_DSP_MAX_ENGINES ? s->max_engines : KVR_DSP_MAX_ENGINES;
+        geo.engines_per_row = s->max_engines < KVR_DSP_MAX_ENGINES ? s->max_engines
+                                                                   : KVR_DSP_MAX_ENGINES;
     int rc = kvr_dsp_open(&s->dsp, s->name, &geo, wait_ms);
     if (rc < 0) {
         open_failed(s, rc, "open");
@@ -107,7 +108,8 @@ int kvr_share_init(kvr_share_t *s, const char *name, const char *label, uint64_t
     s->published_keys = calloc(max_engines, sizeof *s->published_keys);
     s->scratch_keys = calloc(max_engines, sizeof *s->scratch_keys);
     s->scratch_loads = calloc(max_engines, sizeof *s->scratch_loads);
-    if (!s->pins || !s->keys || !s->published || !s->published_keys || !s->scratch_keys || !s->scratch_loads) {
+    if (!s->pins || !s->keys || !s->published || !s->published_keys || !s->scratch_keys ||
+        !s->scratch_loads) {
         kvr_share_close(s);
         return -ENOMEM;
     }
@@ -176,8 +178,8 @@ static void remember_pin(kvr_share_t *s, uint64_t hash, const kvr_engine_t *e, u
     kvr_share_pin_t *p = &s->pins[hash & (KVR_SHARE_PIN_SLOTS - 1)];
     if (p->hash == hash && p->placed_ns > placed_ns)
         return; /* a newer pin of the same session already arrived */
-    *p = (kvr_share_pin_t){.hash = hash, .placed_ns = placed_ns, .engine = e->index,
-                           .generation = e->generation};
+    *p = (kvr_share_pin_t){
+        .hash = hash, .placed_ns = placed_ns, .engine = e->index, .generation = e->generation};
 }
 
 static void apply_ring(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now_ns,
@@ -185,7 +187,8 @@ static void apply_ring(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
 {
     kvr_dsp_placement_t p;
     uint64_t lost = s->cursor.lost, torn = s->cursor.torn;
-    for (int n = 0; n < KVR_SHARE_APPLY_BUDGET && kvr_dsp_ring_next(&s->dsp, &s->cursor, now_ns, &p) == 0;
+    for (int n = 0;
+         n < KVR_SHARE_APPLY_BUDGET && kvr_dsp_ring_next(&s->dsp, &s->cursor, now_ns, &p) == 0;
          n++) {
         int engine = engine_of_key(s, t, p.engine_key);
         if (engine < 0)
@@ -230,7 +233,8 @@ void kvr_share_sync(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns,
         kvr_engine_t *e = t->engines[i];
         if (!e)
             continue;
-        e->peer_requests = peers[i].in_flight > UINT32_MAX ? UINT32_MAX : (uint32_t)peers[i].in_flight;
+        e->peer_requests = peers[i].in_flight > UINT32_MAX ? UINT32_MAX
+                                                           : (uint32_t)peers[i].in_flight;
         e->peer_pending_prefill_tokens = peers[i].pending_prefill_tokens;
         e->peer_kv_tokens = peers[i].kv_tokens;
     }
@@ -250,7 +254,8 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
         if (!e || (e->removed && e->shadow_requests == 0))
             continue;
         keys[n] = key_of(s, e);
-        loads[n] = (kvr_dsp_load_t){e->shadow_requests, e->shadow_pending_prefill_tokens, e->shadow_kv_tokens};
+        loads[n] = (kvr_dsp_load_t){e->shadow_requests, e->shadow_pending_prefill_tokens,
+                                    e->shadow_kv_tokens};
         changed |= n >= s->published_n || keys[n] != s->published_keys[n] ||
                    memcmp(&loads[n], &s->published[n], sizeof loads[n]) != 0;
         n++;
@@ -260,8 +265,8 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
     const char *step;
     int rc = check(s, now_ns, &step);
     if (rc == 0)
-        rc = kvr_dsp_publish(&s->dsp, keys, loads, n > s->dsp.engines_per_row ? s->dsp.engines_per_row : n,
-                             now_ns);
+        rc = kvr_dsp_publish(&s->dsp, keys, loads,
+                             n > s->dsp.engines_per_row ? s->dsp.engines_per_row : n, now_ns);
     if (rc < 0) {
         fall_back(s, rc, rc == KVR_EDSP_ROW_LOST ? "publish" : step, (kvr_engine_table_t *)t);
         return;
@@ -272,7 +277,8 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
     s->publishes_total++;
 }
 
-void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns, const kvr_share_apply_t *apply)
+void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns,
+                    const kvr_share_apply_t *apply)
 {
     try_open(s, now_ns, 0); /* never blocks the loop */
     if (!s->open)
@@ -312,19 +318,23 @@ void kvr_share_place_prefix(kvr_share_t *s, const kvr_engine_t *e, const uint64_
     for (size_t c = chunks; c-- > 0;) {
         size_t first = c * KVR_DSP_ENTRY_BLOCKS;
         size_t count = n - first < KVR_DSP_ENTRY_BLOCKS ? n - first : KVR_DSP_ENTRY_BLOCKS;
-        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = (uint16_t)count,
-                                 .first_block = (uint32_t)first, .engine_key = key_of(s, e),
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX,
+                                 .block_count = (uint16_t)count,
+                                 .first_block = (uint32_t)first,
+                                 .engine_key = key_of(s, e),
                                  .time_ns = now_ns};
         memcpy(p.blocks, blocks + first, count * sizeof *blocks);
         append(s, &p);
     }
 }
 
-void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *session_id, uint64_t now_ns)
+void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *session_id,
+                         uint64_t now_ns)
 {
     if (!s->open)
         return;
-    kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = key_of(s, e),
+    kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION,
+                             .engine_key = key_of(s, e),
                              .session_hash = kvr_dsp_session_hash(session_id, strlen(session_id)),
                              .time_ns = now_ns};
     append(s, &p);

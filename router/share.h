@@ -36,15 +36,16 @@
 /** What a router does with another router's placement (the router's prefix index and pins). */
 typedef struct kvr_share_apply_s {
     /** blocks[0..n) of a prompt were sent to engine_index. */
-    void (*prefix)(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine_index, uint64_t now_ns);
+    void (*prefix)(void *ctx, const uint64_t *blocks, size_t n, uint32_t engine_index,
+                   uint64_t now_ns);
     void *ctx;
 } kvr_share_apply_t;
 
 typedef struct kvr_share_pin_s {
-    uint64_t hash;        /* kvr_dsp_session_hash(); 0 = empty */
-    uint64_t placed_ns;   /* when the other router pinned it */
-    uint32_t engine;      /* engine index here */
-    uint32_t generation;  /* of that index when the pin was read */
+    uint64_t hash;       /* kvr_dsp_session_hash(); 0 = empty */
+    uint64_t placed_ns;  /* when the other router pinned it */
+    uint32_t engine;     /* engine index here */
+    uint32_t generation; /* of that index when the pin was read */
 } kvr_share_pin_t;
 
 typedef struct kvr_share_s {
@@ -52,31 +53,31 @@ typedef struct kvr_share_s {
     char label[KVR_DSP_LABEL_MAX];
     uint64_t max_age_ns;
     kvr_dsp_t dsp;
-    bool open;                      /* mapped, checked, holding a row */
-    int last_error;                 /* logged once per change */
+    bool open;      /* mapped, checked, holding a row */
+    int last_error; /* logged once per change */
     uint64_t next_open_ns;
     uint64_t next_identity_ns;
     kvr_dsp_cursor_t cursor;
-    uint32_t max_engines;           /* entries of the arrays below */
-    uint64_t *keys;                 /* engine index -> key (0: not computed; cleared when the index is freed) */
-    kvr_dsp_load_t *published;      /* own row as last written */
+    uint32_t max_engines; /* entries of the arrays below */
+    uint64_t *keys; /* engine index -> key (0: not computed; cleared when the index is freed) */
+    kvr_dsp_load_t *published; /* own row as last written */
     uint64_t *published_keys;
     uint32_t published_n;
-    uint64_t *scratch_keys;         /* a sync's or publish's keys and loads */
+    uint64_t *scratch_keys; /* a sync's or publish's keys and loads */
     kvr_dsp_load_t *scratch_loads;
-    kvr_share_pin_t *pins;                     /* KVR_SHARE_PIN_SLOTS */
+    kvr_share_pin_t *pins; /* KVR_SHARE_PIN_SLOTS */
 
     /* /metrics */
-    uint32_t rows_live;             /* other routers summed at the last decision */
-    uint32_t rows_stale;            /* held rows ignored at the last decision */
-    uint64_t rows_busy_total;       /* row reads skipped: counter odd or moving */
-    uint64_t rows_bad_total;        /* row reads skipped: payload of another owner */
+    uint32_t rows_live;       /* other routers summed at the last decision */
+    uint32_t rows_stale;      /* held rows ignored at the last decision */
+    uint64_t rows_busy_total; /* row reads skipped: counter odd or moving */
+    uint64_t rows_bad_total;  /* row reads skipped: payload of another owner */
     uint64_t ring_applied_total;
-    uint64_t ring_lost_total;       /* entries overwritten before this router read them */
+    uint64_t ring_lost_total; /* entries overwritten before this router read them */
     uint64_t ring_torn_total;
-    uint64_t ring_dropped_total;    /* own entries the ring could not take */
-    uint64_t pins_applied_total;    /* others' pins found for a session this router decided */
-    uint64_t fallbacks_total;       /* faults that left this router on its own counters */
+    uint64_t ring_dropped_total; /* own entries the ring could not take */
+    uint64_t pins_applied_total; /* others' pins found for a session this router decided */
+    uint64_t fallbacks_total;    /* faults that left this router on its own counters */
     uint64_t publishes_total;
 } kvr_share_t;
 
@@ -111,14 +112,16 @@ void kvr_share_publish(kvr_share_t *s, const kvr_engine_table_t *t, uint64_t now
  * followed through apply (as before a decision), so an idle router neither
  * falls a lap behind nor drops the prefixes it reads.
  */
-void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns, const kvr_share_apply_t *apply);
+void kvr_share_tick(kvr_share_t *s, kvr_engine_table_t *t, uint64_t now_ns,
+                    const kvr_share_apply_t *apply);
 
 /** Tells the others that blocks[0..n) went to e (at most KVR_SHARE_MAX_BLOCKS are shared). */
 void kvr_share_place_prefix(kvr_share_t *s, const kvr_engine_t *e, const uint64_t *blocks, size_t n,
                             uint64_t now_ns);
 
 /** Tells the others that session_id is pinned to e. */
-void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *session_id, uint64_t now_ns);
+void kvr_share_place_pin(kvr_share_t *s, const kvr_engine_t *e, const char *session_id,
+                         uint64_t now_ns);
 
 /**
  * Another router's pin of session_id made after since_ns: 1 with

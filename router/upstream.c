@@ -34,7 +34,7 @@ struct kvr_upstream_pool_s {
     socklen_t addr_len;
     char host[256];
     uint32_t max_idle;
-    up_conn_t *idle;            /* most recently used first */
+    up_conn_t *idle; /* most recently used first */
     uint32_t n_idle, n_busy, n_conns;
     bool destroyed;
     /*
@@ -43,7 +43,7 @@ struct kvr_upstream_pool_s {
      * into it afterwards, and an idle or waiting connection holds no buffer.
      */
     char *rbuf;
-    kvr_recycle_t *requests;    /* finished requests kept for reuse (the owner's), or NULL */
+    kvr_recycle_t *requests; /* finished requests kept for reuse (the owner's), or NULL */
 };
 
 struct kvr_upstream_s {
@@ -53,19 +53,19 @@ struct kvr_upstream_s {
     void *arg;
     kvr_upstream_timeouts_t timeouts;
     kvr_upstream_phase_t phase;
-    kvr_buf_t head;             /* request line + headers */
+    kvr_buf_t head; /* request line + headers */
     const void *body;
     size_t body_len;
-    bool fresh_retry_used;      /* the one replacement of a dead keep-alive connection */
+    bool fresh_retry_used; /* the one replacement of a dead keep-alive connection */
     bool paused;
     /* response header collection: "name\0value\0" pairs */
     kvr_buf_t hbuf;
     size_t nh;
     bool in_value;
     bool complete;
-    bool interim;               /* the head being parsed is a 1xx: skipped, the real one follows */
+    bool interim; /* the head being parsed is a 1xx: skipped, the real one follows */
     bool keep_alive;
-    bool ended;                 /* on_end ran or cancel: no more callbacks */
+    bool ended; /* on_end ran or cancel: no more callbacks */
     /* Last: written before it is read, so not cleared when a request is recycled. */
     size_t hoff[UPSTREAM_MAX_HEADERS * 2];
 };
@@ -82,12 +82,11 @@ struct up_conn_s {
     int handles;
     bool closing;
     bool connected;
-    bool reused;                /* served a request before this one */
-    bool got_byte;              /* a response byte arrived for the current request */
+    bool reused;   /* served a request before this one */
+    bool got_byte; /* a response byte arrived for the current request */
     bool writing;
-    uint8_t timeout_grace;      /* re-arms of the current timeout because the socket was ready */
+    uint8_t timeout_grace; /* re-arms of the current timeout because the socket was ready */
 };
-
 
 static void conn_close(up_conn_t *c);
 static void req_fail(kvr_upstream_t *u, int status);
@@ -530,7 +529,7 @@ static int conn_send(up_conn_t *c, kvr_upstream_t *u)
     c->parser.data = c;
     c->got_byte = false;
     u->nh = 0;
-        kvr_buf_reset(&u->hbuf);
+    kvr_buf_reset(&u->hbuf);
     u->in_value = false;
     u->interim = false;
     uv_buf_t bufs[2] = {uv_buf_init(u->head.base, (unsigned)u->head.len),
@@ -601,7 +600,8 @@ static int conn_start(kvr_upstream_t *u, up_conn_t *c)
     c->req = u;
     u->conn = c;
     p->n_busy++;
-    int rc = uv_tcp_connect(&c->connect_req, &c->tcp, (const struct sockaddr *)&p->addr, on_connect);
+    int rc = uv_tcp_connect(&c->connect_req, &c->tcp, (const struct sockaddr *)&p->addr,
+                            on_connect);
     if (rc < 0) {
         u->conn = NULL;
         conn_close(c);
@@ -720,6 +720,7 @@ void kvr_upstream_pause(kvr_upstream_t *u, bool paused)
         uv_timer_stop(&c->timer); /* a slow client is not the engine's silence */
     } else {
         uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
-        timer_arm(c, u->phase == KVR_UPSTREAM_BODY ? u->timeouts.idle_ms : u->timeouts.first_byte_ms);
+        timer_arm(c,
+                  u->phase == KVR_UPSTREAM_BODY ? u->timeouts.idle_ms : u->timeouts.first_byte_ms);
     }
 }

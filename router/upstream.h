@@ -27,9 +27,9 @@ typedef struct kvr_upstream_s kvr_upstream_t;
 
 /** Where a request was when it ended. */
 typedef enum {
-    KVR_UPSTREAM_CONNECT = 0,   /* connecting or writing: the engine has not seen the request */
-    KVR_UPSTREAM_WAIT,          /* request sent, no response byte yet */
-    KVR_UPSTREAM_BODY,          /* response head received */
+    KVR_UPSTREAM_CONNECT = 0, /* connecting or writing: the engine has not seen the request */
+    KVR_UPSTREAM_WAIT,        /* request sent, no response byte yet */
+    KVR_UPSTREAM_BODY,        /* response head received */
 } kvr_upstream_phase_t;
 
 typedef struct kvr_upstream_cbs_s {
@@ -53,9 +53,9 @@ typedef struct kvr_upstream_cbs_s {
 } kvr_upstream_cbs_t;
 
 typedef struct kvr_upstream_timeouts_s {
-    uint64_t connect_ms;        /* TCP connect */
-    uint64_t first_byte_ms;     /* request written to first response byte */
-    uint64_t idle_ms;           /* longest gap between response bytes */
+    uint64_t connect_ms;    /* TCP connect */
+    uint64_t first_byte_ms; /* request written to first response byte */
+    uint64_t idle_ms;       /* longest gap between response bytes */
 } kvr_upstream_timeouts_t;
 
 /**

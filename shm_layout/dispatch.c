@@ -365,9 +365,7 @@ const char *kvr_dsp_explain(const kvr_dsp_t *d, int rc, char *buf, size_t size)
         snprintf(buf, size, "%s (%u rows); stop a router or share under another name", text,
                  (unsigned)d->row_capacity);
         break;
-    default:
-        snprintf(buf, size, "%s", text);
-        break;
+    default: snprintf(buf, size, "%s", text); break;
     }
     return buf;
 }
@@ -493,9 +491,8 @@ int kvr_dsp_claim(kvr_dsp_t *d, const char *label, uint64_t now_ns, uint64_t max
             if (pass == 0 ? owner != 0 : owner == 0 || !holder_dead(row, owner, now_ns, max_age_ns))
                 continue;
             uint64_t token = new_token(d, i);
-            if (!atomic_compare_exchange_strong_explicit(&row->owner, &owner, token,
-                                                         memory_order_acq_rel,
-                                                         memory_order_relaxed))
+            if (!atomic_compare_exchange_strong_explicit(
+                    &row->owner, &owner, token, memory_order_acq_rel, memory_order_relaxed))
                 continue; /* another router won it */
             /* Before the payload names us: a claimer that sees our token in the payload judges
              * this heartbeat, never the dead holder's. */
@@ -521,7 +518,8 @@ static int row_held(const kvr_dsp_t *d)
 {
     if (d->row < 0)
         return -ENOENT;
-    uint64_t owner = atomic_load_explicit(&row_at(d, (uint32_t)d->row)->owner, memory_order_acquire);
+    uint64_t owner = atomic_load_explicit(&row_at(d, (uint32_t)d->row)->owner,
+                                          memory_order_acquire);
     return owner == d->token ? 0 : KVR_EDSP_ROW_LOST;
 }
 
@@ -600,8 +598,8 @@ static ptrdiff_t find_key(const uint64_t *keys, size_t n, uint64_t key, size_t h
 }
 
 /* Reads one other row and adds it into out: 0 summed, or which stats counter it belongs to. */
-static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
-                   uint64_t *keys, size_t *n, size_t cap, kvr_dsp_load_t *out, uint64_t *words)
+static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner, uint64_t *keys,
+                   size_t *n, size_t cap, kvr_dsp_load_t *out, uint64_t *words)
 {
     int rc = -EAGAIN;
     for (int attempt = 0; attempt < KVR_DSP_READ_RETRIES && rc != 0; attempt++)
@@ -635,8 +633,8 @@ static int sum_row(const kvr_dsp_t *d, const kvr_dsp_row_t *row, uint64_t owner,
     return 0;
 }
 
-static void sum_rows(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys, size_t *n,
-                     size_t cap, kvr_dsp_load_t *out, kvr_dsp_sum_stats_t *stats)
+static void sum_rows(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys,
+                     size_t *n, size_t cap, kvr_dsp_load_t *out, kvr_dsp_sum_stats_t *stats)
 {
     memset(stats, 0, sizeof *stats);
     memset(out, 0, *n * sizeof *out);
@@ -674,8 +672,9 @@ void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns
     sum_rows(d, now_ns, max_age_ns, (uint64_t *)keys, &n, n, out, stats);
 }
 
-size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys,
-                              kvr_dsp_load_t *out, size_t cap, kvr_dsp_sum_stats_t *stats)
+size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns,
+                              uint64_t *keys, kvr_dsp_load_t *out, size_t cap,
+                              kvr_dsp_sum_stats_t *stats)
 {
     size_t n = 0;
     sum_rows(d, now_ns, max_age_ns, keys, &n, cap, out, stats);
@@ -787,7 +786,8 @@ int kvr_dsp_ring_next(const kvr_dsp_t *d, kvr_dsp_cursor_t *c, uint64_t now_ns,
                 c->pending_since = now_ns != 0 ? now_ns : 1;
             /* Taken and not completed: waited for, but not for long, nor while half a ring
              * of later entries piles up behind it (its writer died, stalled or dropped it). */
-            bool waited_enough = now_ns >= c->pending_since && now_ns - c->pending_since >= KVR_DSP_PENDING_NS;
+            bool waited_enough = now_ns >= c->pending_since &&
+                                 now_ns - c->pending_since >= KVR_DSP_PENDING_NS;
             if (!waited_enough && head - c->next <= d->ring_capacity / 2)
                 return -EAGAIN;
             what = ENTRY_TORN;

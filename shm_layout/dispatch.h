@@ -29,12 +29,12 @@
 #define KVR_DSP_MAGIC 0x4843505344525655ull /* "UVRDSPCH" read as little-endian bytes */
 #define KVR_DSP_ABI_MAJOR 1
 #define KVR_DSP_ABI_MINOR 1
-#define KVR_DSP_LABEL_MAX 48          /* router label bytes including the NUL */
-#define KVR_DSP_ENTRY_BLOCKS 8        /* block hashes one ring entry carries */
+#define KVR_DSP_LABEL_MAX 48   /* router label bytes including the NUL */
+#define KVR_DSP_ENTRY_BLOCKS 8 /* block hashes one ring entry carries */
 #define KVR_DSP_MAX_ROWS 256
-#define KVR_DSP_MAX_ENGINES 16384     /* engines one row holds, at most (1024 before ABI 1.1) */
-#define KVR_DSP_MAX_RING (1u << 20)   /* ring entries, at most (a power of two) */
-#define KVR_DSP_READ_RETRIES 64       /* seqlock attempts on a row or an entry */
+#define KVR_DSP_MAX_ENGINES 16384   /* engines one row holds, at most (1024 before ABI 1.1) */
+#define KVR_DSP_MAX_RING (1u << 20) /* ring entries, at most (a power of two) */
+#define KVR_DSP_READ_RETRIES 64     /* seqlock attempts on a row or an entry */
 /* A ring entry taken but not completed this long is a writer that died or stalled: skipped. */
 #define KVR_DSP_PENDING_NS 50000000ull
 
@@ -54,21 +54,21 @@ typedef struct kvr_dsp_geometry_s {
 
 /** The header at offset 0: 256 bytes in ABI 1.0. Only ring_head changes after creation. */
 typedef struct kvr_dsp_header_s {
-    uint64_t magic;            /* KVR_DSP_MAGIC, stored last at creation */
+    uint64_t magic; /* KVR_DSP_MAGIC, stored last at creation */
     uint16_t abi_major;
     uint16_t abi_minor;
-    uint32_t header_size;      /* offset of row 0 */
-    uint32_t row_size;         /* stride between rows */
-    uint32_t row_capacity;     /* number of rows */
-    uint32_t engines_per_row;  /* engine entries in each row's payload */
-    uint32_t ring_capacity;    /* number of ring entries, a power of two */
-    uint32_t entry_size;       /* stride between ring entries */
-    uint32_t entry_blocks;     /* block hashes per entry (KVR_DSP_ENTRY_BLOCKS) */
-    uint64_t created_ns;       /* CLOCK_REALTIME of creation */
+    uint32_t header_size;     /* offset of row 0 */
+    uint32_t row_size;        /* stride between rows */
+    uint32_t row_capacity;    /* number of rows */
+    uint32_t engines_per_row; /* engine entries in each row's payload */
+    uint32_t ring_capacity;   /* number of ring entries, a power of two */
+    uint32_t entry_size;      /* stride between ring entries */
+    uint32_t entry_blocks;    /* block hashes per entry (KVR_DSP_ENTRY_BLOCKS) */
+    uint64_t created_ns;      /* CLOCK_REALTIME of creation */
     int64_t creator_pid;
     uint64_t reserved0;
     alignas(64) _Atomic uint64_t ring_head; /* offset 64: the next entry sequence number, from 1 */
-    uint8_t reserved[184];     /* room to append fields (minor bump) */
+    uint8_t reserved[184];                  /* room to append fields (minor bump) */
 } kvr_dsp_header_t;
 
 #define KVR_DSP_HEADER_SIZE ((uint32_t)sizeof(kvr_dsp_header_t))
@@ -82,16 +82,17 @@ typedef struct kvr_dsp_row_s {
     _Atomic int64_t pid;                /* the holder's pid */
     _Atomic uint64_t start_ns;          /* CLOCK_REALTIME of the holder's start */
     uint64_t reserved[4];
-    _Atomic uint64_t seq;               /* offset 64: seqlock counter of the payload words */
-    _Atomic uint64_t words[];           /* KVR_DSP_ROW_HEAD_WORDS then 4 per engine */
+    _Atomic uint64_t seq;     /* offset 64: seqlock counter of the payload words */
+    _Atomic uint64_t words[]; /* KVR_DSP_ROW_HEAD_WORDS then 4 per engine */
 } kvr_dsp_row_t;
-_Static_assert(offsetof(kvr_dsp_row_t, seq) == 64 && offsetof(kvr_dsp_row_t, words) == 72, "ABI offsets");
+_Static_assert(offsetof(kvr_dsp_row_t, seq) == 64 && offsetof(kvr_dsp_row_t, words) == 72,
+               "ABI offsets");
 
 /** The payload's first words: whose payload it is, when, and how many engines follow. */
 typedef struct kvr_dsp_row_head_s {
-    uint64_t owner;               /* the token the payload was written under */
-    uint64_t publish_ns;          /* CLOCK_MONOTONIC of the write */
-    uint32_t engine_count;        /* engine entries in use (<= engines_per_row) */
+    uint64_t owner;        /* the token the payload was written under */
+    uint64_t publish_ns;   /* CLOCK_MONOTONIC of the write */
+    uint32_t engine_count; /* engine entries in use (<= engines_per_row) */
     uint32_t reserved;
     char label[KVR_DSP_LABEL_MAX]; /* the router's listen address, NUL-terminated */
 } kvr_dsp_row_head_t;
@@ -100,9 +101,9 @@ _Static_assert(sizeof(kvr_dsp_row_head_t) == 72, "row head is nine words");
 
 /** One engine's load as one router charged it. */
 typedef struct kvr_dsp_load_s {
-    uint64_t in_flight;               /* requests sent and not finished */
-    uint64_t pending_prefill_tokens;  /* prompt tokens sent and not yet prefilled */
-    uint64_t kv_tokens;               /* KV tokens those requests hold */
+    uint64_t in_flight;              /* requests sent and not finished */
+    uint64_t pending_prefill_tokens; /* prompt tokens sent and not yet prefilled */
+    uint64_t kv_tokens;              /* KV tokens those requests hold */
 } kvr_dsp_load_t;
 
 /** An engine entry of a row's payload: the engine's key then its load. */
@@ -122,16 +123,17 @@ _Static_assert(sizeof(kvr_dsp_entry_t) == 128, "entry is two cache lines");
 
 /** A placement as it travels the ring (a plain copy of an entry's payload). */
 typedef struct kvr_dsp_placement_s {
-    uint64_t sequence;       /* g, set by kvr_dsp_append */
-    uint64_t origin;         /* claim token of the writer, set by kvr_dsp_append */
-    uint16_t kind;           /* KVR_DSP_PLACE_* */
-    uint16_t block_count;    /* hashes in blocks[] (<= KVR_DSP_ENTRY_BLOCKS) */
-    uint32_t first_block;    /* position of blocks[0] in the prompt: a long prefix is several entries */
-    uint64_t engine_key;     /* kvr_dsp_engine_key() of the engine placed on */
-    uint64_t session_hash;   /* kvr_dsp_session_hash() for a pin, else 0 */
-    uint64_t time_ns;        /* CLOCK_MONOTONIC of the placement */
+    uint64_t sequence;    /* g, set by kvr_dsp_append */
+    uint64_t origin;      /* claim token of the writer, set by kvr_dsp_append */
+    uint16_t kind;        /* KVR_DSP_PLACE_* */
+    uint16_t block_count; /* hashes in blocks[] (<= KVR_DSP_ENTRY_BLOCKS) */
+    uint32_t
+        first_block;     /* position of blocks[0] in the prompt: a long prefix is several entries */
+    uint64_t engine_key; /* kvr_dsp_engine_key() of the engine placed on */
+    uint64_t session_hash; /* kvr_dsp_session_hash() for a pin, else 0 */
+    uint64_t time_ns;      /* CLOCK_MONOTONIC of the placement */
     uint64_t blocks[KVR_DSP_ENTRY_BLOCKS];
-    uint64_t check;          /* XXH3-64 of the words above, seeded with sequence */
+    uint64_t check; /* XXH3-64 of the words above, seeded with sequence */
 } kvr_dsp_placement_t;
 _Static_assert(sizeof(kvr_dsp_placement_t) == 15 * sizeof(uint64_t), "placement fills an entry");
 
@@ -140,10 +142,11 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "64-bit atomics must be lock-free");
 
 /** What one kvr_dsp_sum_others() pass saw of the other rows. */
 typedef struct kvr_dsp_sum_stats_s {
-    uint32_t live;   /* rows summed */
-    uint32_t stale;  /* held rows ignored: heartbeat older than the max age or in the future */
-    uint32_t busy;   /* rows skipped: the counter stayed odd or kept moving (writer died mid-write), or a claim not yet published */
-    uint32_t bad;    /* rows skipped: an engine count past the row */
+    uint32_t live;  /* rows summed */
+    uint32_t stale; /* held rows ignored: heartbeat older than the max age or in the future */
+    uint32_t
+        busy; /* rows skipped: the counter stayed odd or kept moving (writer died mid-write), or a claim not yet published */
+    uint32_t bad; /* rows skipped: an engine count past the row */
 } kvr_dsp_sum_stats_t;
 
 /** A reader's place in the ring and what it met there. */
@@ -161,24 +164,24 @@ typedef struct kvr_dsp_s {
     void *base;
     size_t map_len;
     kvr_dsp_header_t *header;
-    int fd;                     /* -1: a plain buffer (kvr_dsp_attach) */
-    bool created;               /* this process created the object */
+    int fd;       /* -1: a plain buffer (kvr_dsp_attach) */
+    bool created; /* this process created the object */
     /* copies of the validated geometry */
     uint32_t header_size, row_size, row_capacity, engines_per_row;
     uint32_t ring_capacity, entry_size;
     size_t ring_offset;
     dev_t dev;
     ino_t ino;
-    uid_t owner_uid;            /* owner of the object found at the name (also on KVR_ESHM_OWNER) */
+    uid_t owner_uid; /* owner of the object found at the name (also on KVR_ESHM_OWNER) */
     mode_t mode;
     char name[256];
     /* this router's row: never read back from the mapping to decide anything */
-    int32_t row;                /* -1: none claimed */
+    int32_t row; /* -1: none claimed */
     uint64_t token;
     uint64_t row_seq;
     uint64_t start_ns;
-    uint64_t *payload;          /* the row's payload words as last written */
-    uint64_t *read_words;       /* another row's payload as read, engines_per_row entries */
+    uint64_t *payload;    /* the row's payload words as last written */
+    uint64_t *read_words; /* another row's payload as read, engines_per_row entries */
 } kvr_dsp_t;
 
 /* ---- segment ------------------------------------------------------------ */
@@ -302,8 +305,9 @@ void kvr_dsp_sum_others(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns
  * the order met; engines past cap are left out) and out[] their summed loads.
  * A relay uses it to tell another host what this host's routers hold.
  */
-size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns, uint64_t *keys,
-                              kvr_dsp_load_t *out, size_t cap, kvr_dsp_sum_stats_t *stats);
+size_t kvr_dsp_sum_others_any(const kvr_dsp_t *d, uint64_t now_ns, uint64_t max_age_ns,
+                              uint64_t *keys, kvr_dsp_load_t *out, size_t cap,
+                              kvr_dsp_sum_stats_t *stats);
 
 /* ---- the placement ring -------------------------------------------------- */
 

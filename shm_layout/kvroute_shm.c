@@ -74,8 +74,8 @@ static long flag_integer(const char *flag, const char *text, long min, long max)
     errno = 0;
     long v = text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
     if (v < 0 || errno != 0 || *end != '\0' || v < min || v > max) {
-        fprintf(stderr, "kvroute-shm: --%s: expected an integer in [%ld, %ld], got '%s'\n", flag, min, max,
-                text);
+        fprintf(stderr, "kvroute-shm: --%s: expected an integer in [%ld, %ld], got '%s'\n", flag,
+                min, max, text);
         exit(2);
     }
     return v;
@@ -105,7 +105,8 @@ static int still_readable(kvr_shm_t *shm, const char *name)
     if (rc == 0)
         return 0;
     char text[512];
-    fprintf(stderr, "kvroute-shm: %s: %s; reopening\n", name, kvr_shm_explain(shm, rc, text, sizeof text));
+    fprintf(stderr, "kvroute-shm: %s: %s; reopening\n", name,
+            kvr_shm_explain(shm, rc, text, sizeof text));
     kvr_shm_close(shm);
     return open_or_explain(shm, name);
 }
@@ -277,7 +278,8 @@ int main(int argc, char **argv)
         }
         char text[512];
         if (rc < 0) {
-            fprintf(stderr, "kvroute-shm: create %s: %s\n", name, kvr_shm_explain(&shm, rc, text, sizeof text));
+            fprintf(stderr, "kvroute-shm: create %s: %s\n", name,
+                    kvr_shm_explain(&shm, rc, text, sizeof text));
             return 1;
         }
         /* No writer will tick this segment: say so rather than look live for 2 s. */

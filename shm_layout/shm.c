@@ -196,7 +196,8 @@ const char *kvr_shm_explain(const kvr_shm_t *shm, int rc, char *buf, size_t size
 kvr_shm_slot_t *kvr_shm_slot(const kvr_shm_t *shm, uint32_t index)
 {
     assert(index < shm->capacity);
-    return (kvr_shm_slot_t *)((char *)shm->base + shm->header_size + (size_t)index * shm->slot_size);
+    return (kvr_shm_slot_t *)((char *)shm->base + shm->header_size +
+                              (size_t)index * shm->slot_size);
 }
 
 uint64_t kvr_shm_generation(const kvr_shm_t *shm)

@@ -27,8 +27,8 @@
 #define KVR_SHM_ABI_MAJOR 1
 #define KVR_SHM_ABI_MINOR 0
 #define KVR_SHM_DEFAULT_NAME "/kvroute-state"
-#define KVR_SHM_ENGINE_ID_MAX 128      /* bytes including the NUL */
-#define KVR_SHM_READ_RETRIES 64        /* seqlock read attempts before -busy */
+#define KVR_SHM_ENGINE_ID_MAX 128 /* bytes including the NUL */
+#define KVR_SHM_READ_RETRIES 64   /* seqlock read attempts before -busy */
 #define KVR_SHM_MAX_CAPACITY 65536
 /* A heartbeat or sample time at most this far ahead of the reader's clock is
  * a store that landed after the reader took its time; further ahead, it is a
@@ -37,7 +37,7 @@
 #define KVR_SHM_NS_PER_SEC 1000000000ull
 
 /* writer_state values */
-#define KVR_SHM_WRITER_NONE 0u    /* created by a tool, no live writer yet */
+#define KVR_SHM_WRITER_NONE 0u /* created by a tool, no live writer yet */
 #define KVR_SHM_WRITER_LIVE 1u
 #define KVR_SHM_WRITER_STOPPED 2u /* writer exited cleanly; slots are history */
 
@@ -46,7 +46,8 @@
 #define KVR_SLOT_HEALTHY (1u << 1)       /* the last poll(s) succeeded */
 #define KVR_SLOT_CAPS_COMPLETE (1u << 2) /* every DP rank reported max_running > 0 */
 #define KVR_SLOT_HAS_UTILIZATION (1u << 3)
-#define KVR_SLOT_HAS_PENDING_PREFILL (1u << 4) /* pending_prefill_tokens is measured, not 0-by-default */
+#define KVR_SLOT_HAS_PENDING_PREFILL                                                               \
+    (1u << 4) /* pending_prefill_tokens is measured, not 0-by-default */
 #define KVR_SLOT_SOURCE_SHIFT 8
 #define KVR_SLOT_SOURCE_MASK (0xffu << KVR_SLOT_SOURCE_SHIFT)
 
@@ -65,22 +66,23 @@ typedef enum {
  * nanoseconds of the segment's host.
  */
 typedef struct kvr_engine_state_s {
-    char engine_id[KVR_SHM_ENGINE_ID_MAX]; /* normalised base URL (common/engine_spec.h), NUL-terminated */
-    uint64_t sample_time_ns;   /* when the state was observed at its source */
-    uint64_t publish_time_ns;  /* when the writer stored it */
-    uint64_t sample_seq;       /* increments with every new sample of this engine */
-    uint32_t flags;            /* KVR_SLOT_* and the source in bits 8..15 */
-    uint32_t dp_ranks;         /* data-parallel ranks summed into the counts (0 = unknown) */
-    uint32_t running;          /* requests in the running batch, summed over DP ranks */
-    uint32_t waiting;          /* requests queued, summed over DP ranks */
-    uint32_t max_running;      /* batch slots summed over DP ranks, 0 = unknown */
+    char engine_id
+        [KVR_SHM_ENGINE_ID_MAX];   /* normalised base URL (common/engine_spec.h), NUL-terminated */
+    uint64_t sample_time_ns;       /* when the state was observed at its source */
+    uint64_t publish_time_ns;      /* when the writer stored it */
+    uint64_t sample_seq;           /* increments with every new sample of this engine */
+    uint32_t flags;                /* KVR_SLOT_* and the source in bits 8..15 */
+    uint32_t dp_ranks;             /* data-parallel ranks summed into the counts (0 = unknown) */
+    uint32_t running;              /* requests in the running batch, summed over DP ranks */
+    uint32_t waiting;              /* requests queued, summed over DP ranks */
+    uint32_t max_running;          /* batch slots summed over DP ranks, 0 = unknown */
     uint32_t consecutive_failures; /* polls failed in a row since the last sample */
     uint64_t kv_tokens_used;
-    uint64_t kv_tokens_capacity; /* 0 = unknown */
-    double kv_usage;           /* 0..1, max over KV pools */
+    uint64_t kv_tokens_capacity;     /* 0 = unknown */
+    double kv_usage;                 /* 0..1, max over KV pools */
     uint64_t pending_prefill_tokens; /* prompt tokens admitted but not yet prefilled */
     uint64_t max_prefill_remaining;  /* largest remaining prefill of one request */
-    double utilization;        /* 0..1 where the engine reports it (KVR_SLOT_HAS_UTILIZATION) */
+    double utilization; /* 0..1 where the engine reports it (KVR_SLOT_HAS_UTILIZATION) */
 } kvr_engine_state_t;
 
 #define KVR_SLOT_WORDS (sizeof(kvr_engine_state_t) / sizeof(uint64_t))
@@ -97,14 +99,14 @@ _Static_assert(sizeof(kvr_shm_slot_t) % 64 == 0, "slots are whole cache lines");
 
 /** The header at offset 0. Fields after abi_minor may grow by appending (minor bump). */
 typedef struct kvr_shm_header_s {
-    uint64_t magic;                   /* KVR_SHM_MAGIC */
+    uint64_t magic; /* KVR_SHM_MAGIC */
     uint16_t abi_major;
     uint16_t abi_minor;
-    uint32_t header_size;             /* offset of slot 0; readers use this, not sizeof */
+    uint32_t header_size; /* offset of slot 0; readers use this, not sizeof */
     uint32_t slot_size;
-    uint32_t capacity;                /* number of slots */
-    _Atomic uint32_t engines_in_use;  /* slots with KVR_SLOT_IN_USE */
-    _Atomic uint32_t writer_state;    /* KVR_SHM_WRITER_* */
+    uint32_t capacity;                 /* number of slots */
+    _Atomic uint32_t engines_in_use;   /* slots with KVR_SLOT_IN_USE */
+    _Atomic uint32_t writer_state;     /* KVR_SHM_WRITER_* */
     _Atomic uint64_t table_generation; /* bumped on every engine add or remove */
     _Atomic int64_t writer_pid;
     _Atomic uint64_t writer_start_ns; /* CLOCK_REALTIME when the writer started */
@@ -133,14 +135,14 @@ typedef struct kvr_shm_s {
     size_t map_len;
     kvr_shm_header_t *header;
     bool writable;
-    int fd;                   /* the object, kept for the size check (-1: a plain buffer) */
-    uint32_t header_size;     /* copies of the validated geometry */
+    int fd;               /* the object, kept for the size check (-1: a plain buffer) */
+    uint32_t header_size; /* copies of the validated geometry */
     uint32_t slot_size;
     uint32_t capacity;
-    dev_t dev;                /* identity of the mapped object */
+    dev_t dev; /* identity of the mapped object */
     ino_t ino;
-    uid_t owner_uid;          /* owner of the object found at the name (also on KVR_ESHM_OWNER) */
-    mode_t mode;              /* its permission bits */
+    uid_t owner_uid; /* owner of the object found at the name (also on KVR_ESHM_OWNER) */
+    mode_t mode;     /* its permission bits */
     /* Writer only: its own copy of the table, so nothing it decides is read back from the mapping. */
     struct kvr_shm_writer_slot_s *shadow;
     uint64_t generation;
@@ -250,7 +252,7 @@ typedef struct kvr_shm_slot_cache_s {
     kvr_engine_state_t state;
     uint64_t seq;
     uint32_t index;
-    bool valid;                /* false: nothing cached; set it so after a remap */
+    bool valid; /* false: nothing cached; set it so after a remap */
 } kvr_shm_slot_cache_t;
 
 /**

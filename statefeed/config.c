@@ -20,102 +20,146 @@
 #include "statefeed/feed.h"
 #include "statefeed/relay_wire.h"
 
-static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
-static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
-static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
-static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len);
+static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len);
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len);
+static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len);
+static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len);
+static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len);
 
 #define T kvr__feed_config_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
-    KVR_OPT_ROW_CUSTOM("engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
-                       "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
-                       "an engine by its base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
-                       "http://10.0.0.5:8000. The normalised URL (host lower-cased, port written, no "
-                       "slash) is the engine id in the segment; routers look slots up by it. A name "
-                       "is resolved off the loop. vllm: scrape URL/metrics "
-                       "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
-                       "incomplete). push: frames only, no polling."),
-    KVR_OPT_ROW_CUSTOM("engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
-                       "NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], at most 16 names",
-                       KVR_OPT_REPEAT,
-                       "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
-                       "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6), the id kvroute "
-                       "--engine-dns gives it too; re-resolved every --engine-dns-interval-s off the loop. A new "
-                       "address gets a slot; one missing from --engine-dns-drain-after answers in a row loses its "
-                       "slot (the table generation bumps). A failed resolution keeps every engine; an answer "
-                       "beyond --capacity is capped and counted"),
+    KVR_OPT_ROW_CUSTOM(
+        "engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
+        "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
+        "an engine by its base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
+        "http://10.0.0.5:8000. The normalised URL (host lower-cased, port written, no "
+        "slash) is the engine id in the segment; routers look slots up by it. A name "
+        "is resolved off the loop. vllm: scrape URL/metrics "
+        "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
+        "incomplete). push: frames only, no polling."),
+    KVR_OPT_ROW_CUSTOM(
+        "engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
+        "NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], at most 16 names",
+        KVR_OPT_REPEAT,
+        "discover engines: every address NAME resolves to (e.g. a Kubernetes headless Service, one "
+        "address per pod) is an engine http://ADDR:PORT ([ADDR] for IPv6), the id kvroute "
+        "--engine-dns gives it too; re-resolved every --engine-dns-interval-s off the loop. A new "
+        "address gets a slot; one missing from --engine-dns-drain-after answers in a row loses its "
+        "slot (the table generation bumps). A failed resolution keeps every engine; an answer "
+        "beyond --capacity is capped and counted"),
     KVR_DNS_WATCH_OPTION_ROWS(T, "its slot is freed (the table generation bumps)"),
-    KVR_OPT_ROW_CUSTOM("config", "FILE", NULL, parse_config, "a path shorter than 1024 bytes", KVR_OPT_NO_FILE,
-                       "read flags from FILE, one `flag value` per line (leading -- optional, # starts a "
-                       "comment); flags on the command line override the file's. SIGHUP re-reads its engine "
-                       "lines: engines are added and removed."),
+    KVR_OPT_ROW_CUSTOM(
+        "config", "FILE", NULL, parse_config, "a path shorter than 1024 bytes", KVR_OPT_NO_FILE,
+        "read flags from FILE, one `flag value` per line (leading -- optional, # starts a "
+        "comment); flags on the command line override the file's. SIGHUP re-reads its engine "
+        "lines: engines are added and removed."),
     KVR_OPT_ROW_HEADING("Segment:"),
-    {.name = "shm", .type = KVR_OPT_STRING, .offset = offsetof(T, shm_name), .size = sizeof(((T *)0)->shm_name),
-     .arg = "NAME", .def = KVR_SHM_DEFAULT_NAME, .flags = KVR_OPT_NONEMPTY,
+    {.name = "shm",
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, shm_name),
+     .size = sizeof(((T *)0)->shm_name),
+     .arg = "NAME",
+     .def = KVR_SHM_DEFAULT_NAME,
+     .flags = KVR_OPT_NONEMPTY,
      .help = "POSIX shm name of the segment"},
-    KVR_OPT_ROW_U64(T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
-                    "slots in the segment, one per engine (256 bytes each): at least the engines the "
-                    "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
+    KVR_OPT_ROW_U64(
+        T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
+        "slots in the segment, one per engine (256 bytes each): at least the engines the "
+        "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
     KVR_OPT_ROW_HEADING("Polling and health:"),
-    KVR_OPT_ROW_MS(T, period_ns, "period-ms", "50", 1, 3600000, "tick period: polls, heartbeat, relay export"),
+    KVR_OPT_ROW_MS(T, period_ns, "period-ms", "50", 1, 3600000,
+                   "tick period: polls, heartbeat, relay export"),
     KVR_OPT_ROW_MS(T, timeout_ns, "timeout-ms", NULL, 1, 3600000,
                    "deadline of one poll, connect to last byte (default 4 periods)"),
-    KVR_OPT_ROW_U64(T, fail_threshold, "fail-threshold", "N", "3", 1, 1000000,
-                    "consecutive failed polls before a slot is marked unhealthy. Garbage answers mark it at once."),
+    KVR_OPT_ROW_U64(
+        T, fail_threshold, "fail-threshold", "N", "3", 1, 1000000,
+        "consecutive failed polls before a slot is marked unhealthy. Garbage answers mark it at once."),
     KVR_OPT_ROW_MS(T, backoff_max_ns, "backoff-max-ms", "2000", 1, 3600000,
                    "longest wait before reconnecting a failing engine"),
     KVR_OPT_ROW_HEADING("Push:"),
-    {.name = "push-socket", .type = KVR_OPT_STRING, .offset = offsetof(T, push_socket),
-     .size = sizeof(((T *)0)->push_socket), .arg = "PATH", .flags = KVR_OPT_NONEMPTY,
+    {.name = "push-socket",
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, push_socket),
+     .size = sizeof(((T *)0)->push_socket),
+     .arg = "PATH",
+     .flags = KVR_OPT_NONEMPTY,
      .help = "receive msgpack state frames on this Unix datagram socket"},
-    {.name = "push-udp", .type = KVR_OPT_STRING, .offset = offsetof(T, push_udp),
-     .size = sizeof(((T *)0)->push_udp), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
+    {.name = "push-udp",
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, push_udp),
+     .size = sizeof(((T *)0)->push_udp),
+     .arg = "HOST:PORT",
+     .flags = KVR_OPT_NONEMPTY,
      .help = "receive state frames over UDP too"},
-    KVR_OPT_ROW_MS(T, push_max_age_ns, "push-max-age-ms", NULL, 1, 3600000,
-                   "a push sample younger than this wins over polling the same engine; a push-only engine older "
-                   "than this counts a failure each tick (default 10 periods)"),
+    KVR_OPT_ROW_MS(
+        T, push_max_age_ns, "push-max-age-ms", NULL, 1, 3600000,
+        "a push sample younger than this wins over polling the same engine; a push-only engine older "
+        "than this counts a failure each tick (default 10 periods)"),
     KVR_OPT_ROW_HEADING("Relay:"),
-    KVR_OPT_ROW_CUSTOM("export", "tcp:[HOST:]PORT", NULL, parse_export, "tcp:[HOST:]PORT", 0,
-                       "stream every slot with its age to subscribers each tick. HOST defaults to 127.0.0.1: "
-                       "name the private interface (or 0.0.0.0) to serve other hosts, with --relay-secret-file"),
-    KVR_OPT_ROW_CUSTOM("import", "tcp:HOST:PORT", NULL, parse_import, "tcp:HOST:PORT, at most 16 of them",
-                       KVR_OPT_REPEAT,
-                       "subscribe to another statefeed's export and write its engines here (sample time = "
-                       "receipt time - age); one per scheduler host (at most 16)"),
-    {.name = "relay-secret-file", .type = KVR_OPT_STRING, .offset = offsetof(T, relay_secret_file),
-     .size = sizeof(((T *)0)->relay_secret_file), .arg = "FILE", .flags = KVR_OPT_NONEMPTY,
-     .help = "shared secret (1-1024 bytes, trailing newline ignored): --export serves only importers that "
-             "prove they hold it, --import takes tables only from an exporter that does (HMAC-SHA256 of the "
-             "other end's fresh nonce; the secret never crosses the wire). Same file on both ends"},
-    KVR_OPT_ROW_U64(T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_DSP_MAX_ENGINES,
-                    "engines one --import may add here; a larger table's extra entries are ignored and counted"),
-    KVR_OPT_ROW_U64(T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_DSP_MAX_ENGINES,
-                    "engines one --import may add or remove per second after its first table; more changes "
-                    "wait for a later table and are counted"),
-    KVR_OPT_ROW_STRING(T, share_name, "share", "NAME", "",
-                       "carry this host's dispatch segment /dev/shm/NAME (its routers' kvroute --share NAME) "
-                       "over the relay: each table tells --import peers what the routers here hold and "
-                       "placed, and what peers send is written here as one more router's row and ring "
-                       "entries. Needs --export or --import; every host imports every other. Off when empty"),
-    KVR_OPT_ROW_MS(T, share_max_age_ns, "share-max-age-ms", "3000", 1, 3600000,
-                   "--share: a local router whose heartbeat is older than this is not exported (as the "
-                   "routers' own --share-max-age-ms); also the age past which a dead row may be taken"),
-    KVR_OPT_ROW_U64(T, relay_max_placements, "relay-max-placements", "N", "50000", 1, 10000000,
-                    "--share: placements one --import may append to the local ring per second; more are "
-                    "dropped and counted"),
+    KVR_OPT_ROW_CUSTOM(
+        "export", "tcp:[HOST:]PORT", NULL, parse_export, "tcp:[HOST:]PORT", 0,
+        "stream every slot with its age to subscribers each tick. HOST defaults to 127.0.0.1: "
+        "name the private interface (or 0.0.0.0) to serve other hosts, with --relay-secret-file"),
+    KVR_OPT_ROW_CUSTOM(
+        "import", "tcp:HOST:PORT", NULL, parse_import, "tcp:HOST:PORT, at most 16 of them",
+        KVR_OPT_REPEAT,
+        "subscribe to another statefeed's export and write its engines here (sample time = "
+        "receipt time - age); one per scheduler host (at most 16)"),
+    {.name = "relay-secret-file",
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, relay_secret_file),
+     .size = sizeof(((T *)0)->relay_secret_file),
+     .arg = "FILE",
+     .flags = KVR_OPT_NONEMPTY,
+     .help =
+         "shared secret (1-1024 bytes, trailing newline ignored): --export serves only importers that "
+         "prove they hold it, --import takes tables only from an exporter that does (HMAC-SHA256 of the "
+         "other end's fresh nonce; the secret never crosses the wire). Same file on both ends"},
+    KVR_OPT_ROW_U64(
+        T, relay_max_engines, "relay-max-engines", "N", "64", 1, KVR_DSP_MAX_ENGINES,
+        "engines one --import may add here; a larger table's extra entries are ignored and counted"),
+    KVR_OPT_ROW_U64(
+        T, relay_max_changes, "relay-max-changes", "N", "16", 1, KVR_DSP_MAX_ENGINES,
+        "engines one --import may add or remove per second after its first table; more changes "
+        "wait for a later table and are counted"),
+    KVR_OPT_ROW_STRING(
+        T, share_name, "share", "NAME", "",
+        "carry this host's dispatch segment /dev/shm/NAME (its routers' kvroute --share NAME) "
+        "over the relay: each table tells --import peers what the routers here hold and "
+        "placed, and what peers send is written here as one more router's row and ring "
+        "entries. Needs --export or --import; every host imports every other. Off when empty"),
+    KVR_OPT_ROW_MS(
+        T, share_max_age_ns, "share-max-age-ms", "3000", 1, 3600000,
+        "--share: a local router whose heartbeat is older than this is not exported (as the "
+        "routers' own --share-max-age-ms); also the age past which a dead row may be taken"),
+    KVR_OPT_ROW_U64(
+        T, relay_max_placements, "relay-max-placements", "N", "50000", 1, 10000000,
+        "--share: placements one --import may append to the local ring per second; more are "
+        "dropped and counted"),
     KVR_OPT_ROW_HEADING("Operations:"),
-    {.name = "listen", .type = KVR_OPT_STRING, .offset = offsetof(T, listen_addr),
-     .size = sizeof(((T *)0)->listen_addr), .arg = "HOST:PORT", .flags = KVR_OPT_NONEMPTY,
-     .help = "serve this daemon's own Prometheus /metrics (tick lag, poll latency, failures and slot ages per "
-             "engine)"},
-    KVR_OPT_ROW_U64(T, listen_max_connections, "max-connections", "N", "64", 1, KVR_HTTP_MAX_CONNECTIONS_LIMIT,
-                    "--listen: connections open at once; more are accepted and closed"),
-    KVR_OPT_ROW_U64(T, listen_max_connections_per_peer, "max-connections-per-peer", "N", "16", 0,
+    {.name = "listen",
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, listen_addr),
+     .size = sizeof(((T *)0)->listen_addr),
+     .arg = "HOST:PORT",
+     .flags = KVR_OPT_NONEMPTY,
+     .help =
+         "serve this daemon's own Prometheus /metrics (tick lag, poll latency, failures and slot ages per "
+         "engine)"},
+    KVR_OPT_ROW_U64(T, listen_max_connections, "max-connections", "N", "64", 1,
                     KVR_HTTP_MAX_CONNECTIONS_LIMIT,
-                    "--listen: connections open at once from one IP address, so that one client cannot "
-                    "lock the scraper out; 0 = no per-address limit"),
+                    "--listen: connections open at once; more are accepted and closed"),
+    KVR_OPT_ROW_U64(
+        T, listen_max_connections_per_peer, "max-connections-per-peer", "N", "16", 0,
+        KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+        "--listen: connections open at once from one IP address, so that one client cannot "
+        "lock the scraper out; 0 = no per-address limit"),
     KVR_OPT_ROW_LOG_LEVEL(T, log_level, "info", "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,
 };
@@ -123,7 +167,8 @@ static const kvr_opt_t options[] = {
 
 static kvr_opt_set_t option_set(kvr__feed_config_t *cfg)
 {
-    return (kvr_opt_set_t){.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
+    return (kvr_opt_set_t){
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = cfg};
 }
 
 void kvr__feed_config_init(kvr__feed_config_t *cfg)
@@ -237,7 +282,8 @@ static int add_engine_spec(kvr__feed_config_t *cfg, const char *text, char *err,
     return 0;
 }
 
-static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len)
 {
     char why[200] = "";
     int rc = add_engine_spec(obj, value, why, sizeof why);
@@ -250,7 +296,8 @@ static int parse_engine(const kvr_opt_t *opt, void *obj, const char *value, char
     return rc;
 }
 
-static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len)
 {
     kvr__feed_config_t *cfg = obj;
     char name[KVR_DNS_WATCH_NAME_MAX];
@@ -286,7 +333,8 @@ static int copy_addr(char *dst, size_t cap, const char *value)
     return 0;
 }
 
-static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -298,7 +346,8 @@ static int parse_config(const kvr_opt_t *opt, void *obj, const char *value, char
     return 0;
 }
 
-static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -307,7 +356,8 @@ static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char
     return copy_addr(cfg->export_addr, sizeof(cfg->export_addr), value);
 }
 
-static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -383,18 +433,25 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         cfg->push_max_age_ns = 10 * cfg->period_ns;
     if (cfg->engine_count == 0 && cfg->engine_dns_count == 0 && cfg->import_count == 0 &&
         cfg->config_path[0] == '\0') {
-        fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --engine-dns, --config or --import (see "
-                        "--help)\n");
+        fprintf(
+            stderr,
+            "kvroute-statefeed: no engines: give --engine, --engine-dns, --config or --import (see "
+            "--help)\n");
         return -EINVAL;
     }
     const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
-    if (cfg->share_name[0] != '\0' && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200)) {
-        fprintf(stderr, "kvroute-statefeed: --share: expected a name without '/' of at most 200 bytes, got '%s'\n",
-                cfg->share_name);
+    if (cfg->share_name[0] != '\0' &&
+        (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200)) {
+        fprintf(
+            stderr,
+            "kvroute-statefeed: --share: expected a name without '/' of at most 200 bytes, got '%s'\n",
+            cfg->share_name);
         return -EINVAL;
     }
     if (cfg->share_name[0] != '\0' && cfg->export_addr[0] == '\0' && cfg->import_count == 0) {
-        fprintf(stderr, "kvroute-statefeed: --share needs --export or --import: it travels over the relay\n");
+        fprintf(
+            stderr,
+            "kvroute-statefeed: --share needs --export or --import: it travels over the relay\n");
         return -EINVAL;
     }
     if (cfg->relay_secret_file[0] != '\0') {
@@ -405,8 +462,8 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         rc = kvr__relay_secret_read(cfg->relay_secret_file, secret, sizeof(secret), &len, &reason);
         OPENSSL_cleanse(secret, sizeof(secret));
         if (rc < 0) {
-            fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n", cfg->relay_secret_file,
-                    reason, kvr_strerror(rc));
+            fprintf(stderr, "kvroute-statefeed: --relay-secret-file %s: %s (%s)\n",
+                    cfg->relay_secret_file, reason, kvr_strerror(rc));
             return -EINVAL;
         }
     }

@@ -159,8 +159,9 @@ int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kin
     }
     e->slot = (uint32_t)rc;
     feed->engines[feed->engine_count++] = e;
-    KVR_INFO("engine_added engine=%s kind=%s slot=%u generation=%llu", id, kvr__feed_kind_name(kind),
-             e->slot, (unsigned long long)kvr_shm_generation(&feed->shm));
+    KVR_INFO("engine_added engine=%s kind=%s slot=%u generation=%llu", id,
+             kvr__feed_kind_name(kind), e->slot,
+             (unsigned long long)kvr_shm_generation(&feed->shm));
     return 0;
 
 fail_free:
@@ -204,13 +205,14 @@ static void schedule_backoff(kvr__feed_t *feed, kvr__feed_engine_t *e, uint64_t 
 /* True while a pushed sample is young enough to beat a poll. */
 static bool push_fresh(const kvr__feed_t *feed, const kvr__feed_engine_t *e, uint64_t now_ns)
 {
-    return e->last_push_ns != 0 && kvr_clock_age_ns(now_ns, e->last_push_ns) < feed->cfg.push_max_age_ns;
+    return e->last_push_ns != 0 &&
+           kvr_clock_age_ns(now_ns, e->last_push_ns) < feed->cfg.push_max_age_ns;
 }
 
 /* A failed poll: counted, and published unless a fresh push speaks for the
  * engine (a hook can be healthy while /metrics is firewalled or slow). */
-static void poll_failed(kvr__feed_t *feed, kvr__feed_engine_t *e, const char *reason, bool immediate,
-                        uint64_t now_ns)
+static void poll_failed(kvr__feed_t *feed, kvr__feed_engine_t *e, const char *reason,
+                        bool immediate, uint64_t now_ns)
 {
     e->polls_failed++;
     if (!push_fresh(feed, e, now_ns))
@@ -261,7 +263,7 @@ static void handle_answer(kvr__feed_t *feed, kvr__feed_engine_t *e, int result, 
     if (push_fresh(feed, e, now_ns))
         return; /* a pushed sample is fresher and richer than this poll */
     kvr__feed_publish_sample(feed, e, &state, was_loads ? KVR_SOURCE_LOADS : KVR_SOURCE_SCRAPE,
-                            e->poll_started_ns, now_ns);
+                             e->poll_started_ns, now_ns);
 }
 
 static void poll_done(kvr__http_client_conn_t *conn, int result, void *arg)
@@ -304,8 +306,7 @@ void kvr__feed_engines_tick(kvr__feed_t *feed, uint64_t now_ns)
             if (e->last_push_ns == 0 || !push_fresh(feed, e, now_ns))
                 kvr__feed_publish_failure(feed, e, "no fresh push frame", false, now_ns);
             break;
-        case KVR_FEED_KIND_RELAY:
-            break; /* relay.c keeps these */
+        case KVR_FEED_KIND_RELAY: break; /* relay.c keeps these */
         case KVR_FEED_KIND_VLLM:
         case KVR_FEED_KIND_SGLANG:
             if (kvr__http_client_busy(&e->http))
@@ -322,8 +323,8 @@ void kvr__feed_engines_tick(kvr__feed_t *feed, uint64_t now_ns)
             if (now_ns < e->backoff_until_ns) {
                 /* No sample this tick: counted, so health follows time, not attempts. */
                 if (!push_fresh(feed, e, now_ns))
-                    kvr__feed_publish_failure(feed, e, e->last_reason ? e->last_reason : "backing off",
-                                             false, now_ns);
+                    kvr__feed_publish_failure(
+                        feed, e, e->last_reason ? e->last_reason : "backing off", false, now_ns);
                 break;
             }
             start_poll(feed, e, now_ns);

@@ -22,9 +22,9 @@
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
 #define KVR_FEED_MAX_ENGINE_DNS 16
-#define KVR_FEED_ENGINE_DNS_MAX 262    /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
-#define KVR_FEED_PUSH_DRAIN_BATCH 32   /* datagrams taken per recvmmsg */
-#define KVR_FEED_PUSH_DGRAM_MAX 1025   /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
+#define KVR_FEED_ENGINE_DNS_MAX 262  /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
+#define KVR_FEED_PUSH_DRAIN_BATCH 32 /* datagrams taken per recvmmsg */
+#define KVR_FEED_PUSH_DGRAM_MAX 1025 /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
 
 typedef enum {
     KVR_FEED_KIND_VLLM = 0, /* scrape /metrics */
@@ -52,29 +52,29 @@ typedef struct kvr__feed_config_s {
     kvr__feed_engine_dns_t engine_dns[KVR_FEED_MAX_ENGINE_DNS];
     unsigned engine_dns_count;
     uint64_t engine_dns_interval_s;
-    int engine_dns_family;            /* index of kvr_dns_watch_family_names */
+    int engine_dns_family; /* index of kvr_dns_watch_family_names */
     uint32_t engine_dns_drain_after;
     char config_path[1024];
     char shm_name[256];
     uint32_t capacity;
     uint64_t period_ns;
-    uint64_t timeout_ns;       /* per poll */
+    uint64_t timeout_ns; /* per poll */
     uint32_t fail_threshold;
-    uint64_t push_max_age_ns;  /* a push sample this young beats a scrape */
+    uint64_t push_max_age_ns; /* a push sample this young beats a scrape */
     uint64_t backoff_max_ns;
     char push_socket[108];
     char push_udp[256];
-    char export_addr[256];     /* "tcp:PORT" (loopback) or "tcp:HOST:PORT" */
+    char export_addr[256];                        /* "tcp:PORT" (loopback) or "tcp:HOST:PORT" */
     char import_addrs[KVR_FEED_MAX_IMPORTS][256]; /* "tcp:HOST:PORT" each */
     unsigned import_count;
-    char relay_secret_file[1024]; /* both ends: HMAC handshake with this secret */
-    uint32_t relay_max_engines;   /* per --import */
-    uint32_t relay_max_changes;   /* engines added or removed per second, per --import */
-    char share_name[256];         /* --share: this host's dispatch segment, relayed; "" off */
-    uint64_t share_max_age_ns;    /* a local router silent this long is not exported */
-    uint32_t relay_max_placements; /* remote placements taken per second, per --import */
-    char listen_addr[256];     /* "HOST:PORT" */
-    uint32_t listen_max_connections;          /* --listen: connections open at once */
+    char relay_secret_file[1024];    /* both ends: HMAC handshake with this secret */
+    uint32_t relay_max_engines;      /* per --import */
+    uint32_t relay_max_changes;      /* engines added or removed per second, per --import */
+    char share_name[256];            /* --share: this host's dispatch segment, relayed; "" off */
+    uint64_t share_max_age_ns;       /* a local router silent this long is not exported */
+    uint32_t relay_max_placements;   /* remote placements taken per second, per --import */
+    char listen_addr[256];           /* "HOST:PORT" */
+    uint32_t listen_max_connections; /* --listen: connections open at once */
     uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
     kvr_log_level_t log_level;
 } kvr__feed_config_t;
@@ -85,23 +85,23 @@ typedef struct kvr__feed_engine_s {
     char id[KVR_SHM_ENGINE_ID_MAX];
     kvr__feed_kind_t kind;
     bool from_file;
-    bool removed;              /* dropped by a reload; freed when no request is in flight */
+    bool removed; /* dropped by a reload; freed when no request is in flight */
     uint32_t slot;
-    kvr__http_client_conn_t http;      /* scrape / loads engines */
+    kvr__http_client_conn_t http; /* scrape / loads engines */
     bool named; /* the URL's host is a name: resolved off the loop, again when it fails */
     struct kvr__resolve_s *resolving; /* the name's resolution in flight, NULL when none */
     uint32_t failed_in_row;           /* polls failed since the last good one */
-    unsigned relay_source;     /* relay engines: 1 + index of the --import that owns it */
-    bool loads_unsupported;    /* SGLang without /v1/loads: scrape /metrics instead */
-    bool poll_is_loads;        /* the poll in flight asked /v1/loads */
-    uint64_t loads_retry_ns;   /* when to try /v1/loads again after a fallback */
+    unsigned relay_source;            /* relay engines: 1 + index of the --import that owns it */
+    bool loads_unsupported;           /* SGLang without /v1/loads: scrape /metrics instead */
+    bool poll_is_loads;               /* the poll in flight asked /v1/loads */
+    uint64_t loads_retry_ns;          /* when to try /v1/loads again after a fallback */
     uint64_t poll_started_ns;
     uint64_t backoff_until_ns;
     uint64_t backoff_ns;
-    uint64_t last_push_ns;     /* local receipt of the last push frame, 0 = never */
-    uint64_t last_push_seq;    /* the sender's frame counter, for loss accounting */
+    uint64_t last_push_ns;  /* local receipt of the last push frame, 0 = never */
+    uint64_t last_push_seq; /* the sender's frame counter, for loss accounting */
     bool has_push_seq;
-    const char *last_reason;   /* why the last poll failed, for the transition log */
+    const char *last_reason; /* why the last poll failed, for the transition log */
     bool logged_unhealthy;
     /* own metrics */
     uint64_t polls_ok, polls_failed, garbage, push_frames, push_frames_lost;
@@ -125,8 +125,8 @@ typedef struct kvr__feed_s {
     kvr__feed_config_t cfg;
     struct io_uring ring;
     kvr_shm_t shm;
-    uint64_t segment_repairs;   /* times the segment was found shrunk, overwritten or replaced */
-    int segment_error;          /* the last repair failure, logged once per change */
+    uint64_t segment_repairs; /* times the segment was found shrunk, overwritten or replaced */
+    int segment_error;        /* the last repair failure, logged once per change */
     kvr__feed_engine_t **engines;
     unsigned engine_count, engine_cap;
     /* tick */
@@ -135,7 +135,7 @@ typedef struct kvr__feed_s {
     uint64_t next_tick_ns;
     uint64_t last_tick_ns;
     uint64_t ticks;
-    unsigned polls_in_flight;  /* HTTP polls started and not yet answered */
+    unsigned polls_in_flight; /* HTTP polls started and not yet answered */
     kvr__op_t recv_phase_op;
     struct __kernel_timespec recv_phase_ts;
     bool recv_phase_armed;
@@ -221,9 +221,11 @@ void kvr__feed_discovery_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w)
 
 /* ---- scrape.c / loads.c: turn a response body into state ---- */
 /** Parses a /metrics page into out; 0 or negative with *reason. */
-int kvr__feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+int kvr__feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out,
+                           const char **reason);
 /** Parses a /v1/loads body into out; 0 or negative with *reason. */
-int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason);
+int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out,
+                          const char **reason);
 /** True when this poll of engine should ask /v1/loads (SGLang, not fallen back, or time to retry). */
 bool kvr__feed_loads_wanted(kvr__feed_engine_t *engine, uint64_t now_ns);
 /** Handles a /v1/loads answer with this status: true when it means "not supported" (fallback armed). */
@@ -235,21 +237,21 @@ bool kvr__feed_loads_fallback(kvr__feed_engine_t *engine, int status, uint64_t n
  * healthy, resets failures, bumps sample_seq.
  */
 void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
-                             const kvr_engine_state_t *sample, kvr_source_t source,
-                             uint64_t sample_ns, uint64_t now_ns);
+                              const kvr_engine_state_t *sample, kvr_source_t source,
+                              uint64_t sample_ns, uint64_t now_ns);
 /**
  * Records a failed poll: the sample time stays, failures count up, and the
  * slot turns unhealthy at the threshold (at once when immediate: garbage).
  */
 void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, const char *reason,
-                              bool immediate, uint64_t now_ns);
+                               bool immediate, uint64_t now_ns);
 /**
  * Publishes a relayed sample as the remote feed saw it: its health and
  * failure count, sample time = receipt - age (never moving backwards).
  */
 void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
-                              const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
-                              uint64_t now_ns);
+                               const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
+                               uint64_t now_ns);
 /** Records a poll's latency in the engine's histogram. */
 void kvr__feed_record_latency(kvr__feed_engine_t *engine, uint64_t latency_ns);
 /** Bucket upper bounds in ns shared by the histograms. */
@@ -277,14 +279,15 @@ void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res);
 void kvr__feed_relay_stop(kvr__feed_t *feed);
 /** What the metrics endpoint reports about relays. */
 typedef struct kvr__feed_relay_stats_s {
-    unsigned subscribers;                        /* --export: connected subscribers */
-    unsigned imports;                            /* --import count */
+    unsigned subscribers; /* --export: connected subscribers */
+    unsigned imports;     /* --import count */
     const char *import_addr[KVR_FEED_MAX_IMPORTS];
     bool import_connected[KVR_FEED_MAX_IMPORTS];
-    uint64_t export_refused;                     /* subscribers dropped in the handshake */
+    uint64_t export_refused;                        /* subscribers dropped in the handshake */
     uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* streams dropped for a bad frame */
     uint64_t import_engines_refused[KVR_FEED_MAX_IMPORTS]; /* entries over --relay-max-engines */
-    uint64_t import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
+    uint64_t
+        import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
 } kvr__feed_relay_stats_t;
 void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out);
 

@@ -42,7 +42,7 @@ bool kvr__ring_can_skip(const struct io_uring *ring)
 }
 
 int kvr__ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
-                          struct __kernel_timespec *ts, uint64_t deadline_ns)
+                           struct __kernel_timespec *ts, uint64_t deadline_ns)
 {
     uint64_t now = kvr_clock_now_ns();
     uint64_t left = deadline_ns > now ? deadline_ns - now : 1;
@@ -67,7 +67,8 @@ static void body_own(kvr__http_client_conn_t *conn, size_t extra)
         return;
     /* The old contents need not survive: the body so far lives in recv_buf. */
     kvr_buf_reset(&conn->body_buf);
-    (void)kvr_buf_reserve(&conn->body_buf, conn->body_len + extra < 16384 ? 16384 : conn->body_len + extra);
+    (void)kvr_buf_reserve(&conn->body_buf,
+                          conn->body_len + extra < 16384 ? 16384 : conn->body_len + extra);
     kvr_buf_append(&conn->body_buf, conn->body, conn->body_len);
     conn->body = conn->body_buf.base;
 }
@@ -211,7 +212,8 @@ static int submit_exchange(kvr__http_client_conn_t *conn, struct io_uring *ring)
     struct io_uring_sqe *send = io_uring_get_sqe(ring);
     conn->stage = KVR_HTTP_RECEIVING;
     conn->send_error = 0;
-    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
+    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len,
+                       MSG_NOSIGNAL | MSG_WAITALL);
     io_uring_sqe_set_data(send, &conn->send_op);
     send->flags |= IOSQE_IO_LINK | (kvr__ring_can_skip(ring) ? IOSQE_CQE_SKIP_SUCCESS : 0);
     struct io_uring_sqe *recv = io_uring_get_sqe(ring);
@@ -229,7 +231,8 @@ static int submit_send(kvr__http_client_conn_t *conn, struct io_uring *ring)
         return -EBUSY;
     conn->stage = KVR_HTTP_SENT;
     conn->send_error = 0;
-    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len, MSG_NOSIGNAL | MSG_WAITALL);
+    io_uring_prep_send(send, conn->fd, conn->request, conn->request_len,
+                       MSG_NOSIGNAL | MSG_WAITALL);
     io_uring_sqe_set_data(send, &conn->send_op);
     if (kvr__ring_can_skip(ring))
         send->flags |= IOSQE_CQE_SKIP_SUCCESS;
@@ -268,7 +271,7 @@ static int start_exchange(kvr__http_client_conn_t *conn, struct io_uring *ring)
 }
 
 int kvr__http_client_get(kvr__http_client_conn_t *conn, struct io_uring *ring, const char *path,
-                 uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg)
+                         uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg)
 {
     if (kvr__http_client_busy(conn))
         return -EALREADY;
@@ -414,7 +417,6 @@ void kvr__http_client_on_cqe(kvr__http_client_conn_t *conn, struct io_uring *rin
         on_recv(conn, ring, res);
         return;
     case KVR_HTTP_SENT:
-    case KVR_HTTP_IDLE:
-        return; /* a late completion after the request ended */
+    case KVR_HTTP_IDLE: return; /* a late completion after the request ended */
     }
 }

@@ -23,11 +23,11 @@
 #define KVR_HTTP_MAX_BODY (8u << 20) /* a /metrics page larger than this is refused */
 
 typedef enum {
-    KVR_HTTP_IDLE = 0,   /* no request in flight (connection may be open) */
+    KVR_HTTP_IDLE = 0, /* no request in flight (connection may be open) */
     KVR_HTTP_CONNECTING,
-    KVR_HTTP_RECEIVING,  /* request sent (or being sent, linked) and the answer awaited */
-    KVR_HTTP_SENT,       /* defer_recv: request sent, receive not posted yet */
-    KVR_HTTP_PROBING,    /* defer_recv: a receive that does not wait is posted */
+    KVR_HTTP_RECEIVING, /* request sent (or being sent, linked) and the answer awaited */
+    KVR_HTTP_SENT,      /* defer_recv: request sent, receive not posted yet */
+    KVR_HTTP_PROBING,   /* defer_recv: a receive that does not wait is posted */
 } kvr__http_client_stage_t;
 
 typedef struct kvr__http_client_conn_s kvr__http_client_conn_t;
@@ -36,30 +36,30 @@ typedef struct kvr__http_client_conn_s kvr__http_client_conn_t;
 typedef void (*kvr__http_client_done_cb)(kvr__http_client_conn_t *conn, int result, void *arg);
 
 struct kvr__http_client_conn_s {
-    int fd;                  /* -1 when not connected */
+    int fd; /* -1 when not connected */
     kvr__http_client_stage_t stage;
-    bool reused;             /* the request went out on a kept-alive connection */
-    bool retried;            /* already reconnected once for this request */
+    bool reused;  /* the request went out on a kept-alive connection */
+    bool retried; /* already reconnected once for this request */
     struct sockaddr_storage addr;
     socklen_t addr_len;
     char host_header[160];
     char request[512];
     size_t request_len;
-    int send_error;          /* the linked send's failure, reported by the cancelled receive */
-    uint64_t deadline_ns;    /* CLOCK_MONOTONIC */
+    int send_error;       /* the linked send's failure, reported by the cancelled receive */
+    uint64_t deadline_ns; /* CLOCK_MONOTONIC */
     struct __kernel_timespec timeout_ts;
-    kvr__op_t op;             /* connect and receive completions */
-    kvr__op_t send_op;        /* send completions (failures only, where the kernel can skip) */
+    kvr__op_t op;      /* connect and receive completions */
+    kvr__op_t send_op; /* send completions (failures only, where the kernel can skip) */
     llhttp_t parser;
     llhttp_settings_t settings;
     char *recv_buf;
     size_t recv_cap;
-    size_t received_total;   /* bytes of this response so far */
+    size_t received_total; /* bytes of this response so far */
     bool complete;
     bool too_large;
-    int status;              /* HTTP status of the last response */
-    const char *body;        /* NUL-terminated, in recv_buf or body_buf; valid until the next request */
-    kvr_buf_t body_buf;      /* owned copy, only for a body that spans receives */
+    int status;         /* HTTP status of the last response */
+    const char *body;   /* NUL-terminated, in recv_buf or body_buf; valid until the next request */
+    kvr_buf_t body_buf; /* owned copy, only for a body that spans receives */
     size_t body_len;
     kvr__http_client_done_cb done;
     void *done_arg;
@@ -89,7 +89,7 @@ void kvr__http_client_conn_close(kvr__http_client_conn_t *conn);
  * (done will not be called).
  */
 int kvr__http_client_get(kvr__http_client_conn_t *conn, struct io_uring *ring, const char *path,
-                 uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg);
+                         uint64_t timeout_ns, kvr__http_client_done_cb done, void *arg);
 
 /**
  * defer_recv: for a request in stage KVR_HTTP_SENT, posts a receive that
@@ -130,6 +130,6 @@ struct io_uring_sqe *kvr__ring_sqe(struct io_uring *ring);
  * available (sqe then runs without a timeout).
  */
 int kvr__ring_link_timeout(struct io_uring *ring, struct io_uring_sqe *sqe,
-                          struct __kernel_timespec *ts, uint64_t deadline_ns);
+                           struct __kernel_timespec *ts, uint64_t deadline_ns);
 
 #endif

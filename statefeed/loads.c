@@ -14,7 +14,8 @@
 
 #define LOADS_RETRY_NS (30ull * KVR_NS_PER_SEC)
 
-int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason)
+int kvr__feed_loads_parse(const char *body, size_t len, kvr_engine_state_t *out,
+                          const char **reason)
 {
     const char *why = NULL;
     int rc = kvr_sglang_loads_parse(body, len, out, &why);
@@ -39,8 +40,8 @@ bool kvr__feed_loads_fallback(kvr__feed_engine_t *engine, int status, uint64_t n
     if (status != 404 && status != 405 && status != 400 && status != 501)
         return false;
     if (engine->loads_retry_ns == 0)
-        KVR_WARN("loads_unsupported engine=%s status=%d fallback=/metrics caps=incomplete", engine->id,
-                 status);
+        KVR_WARN("loads_unsupported engine=%s status=%d fallback=/metrics caps=incomplete",
+                 engine->id, status);
     engine->loads_unsupported = true;
     engine->loads_retry_ns = now_ns + LOADS_RETRY_NS;
     return true;

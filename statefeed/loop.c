@@ -17,7 +17,7 @@
 #include "statefeed/feed.h"
 
 #define RING_ENTRIES 4096
-#define BATCH_WAIT_NS 1000000     /* longest wait for more of a tick's answers */
+#define BATCH_WAIT_NS 1000000      /* longest wait for more of a tick's answers */
 #define BATCH_WINDOW_NS 5000000ull /* after a tick, answers are awaited in batches */
 /*
  * A tick sends its requests, then every RECV_PHASE_NS takes the answers that
@@ -141,12 +141,8 @@ static void dispatch(kvr__feed_t *feed, struct io_uring_cqe *cqe)
     if (op == NULL)
         return; /* a link timeout's own completion */
     switch (op->kind) {
-    case KVR_OP_TICK:
-        on_tick(feed);
-        return;
-    case KVR_OP_SIGNAL:
-        on_signal(feed, cqe->res);
-        return;
+    case KVR_OP_TICK: on_tick(feed); return;
+    case KVR_OP_SIGNAL: on_signal(feed, cqe->res); return;
     case KVR_OP_RECV_PHASE:
         feed->recv_phase_armed = false;
         kvr__feed_engines_recv_phase(feed, ++feed->recv_phase_round < RECV_PHASE_ROUNDS);
@@ -156,21 +152,13 @@ static void dispatch(kvr__feed_t *feed, struct io_uring_cqe *cqe)
         if (((kvr__http_client_conn_t *)op->owner)->stage == KVR_HTTP_SENT)
             arm_recv_phase(feed); /* probed too early: again next phase */
         return;
-    case KVR_OP_HTTP_SEND:
-        kvr__http_client_on_send_cqe(op->owner, cqe->res);
-        return;
-    case KVR_OP_PUSH:
-        kvr__feed_push_on_cqe(feed, op->owner, cqe->res);
-        return;
-    case KVR_OP_UV_POLL:
-        kvr__feed_metrics_on_cqe(feed, cqe->res);
-        return;
+    case KVR_OP_HTTP_SEND: kvr__http_client_on_send_cqe(op->owner, cqe->res); return;
+    case KVR_OP_PUSH: kvr__feed_push_on_cqe(feed, op->owner, cqe->res); return;
+    case KVR_OP_UV_POLL: kvr__feed_metrics_on_cqe(feed, cqe->res); return;
     case KVR_OP_EXPORT_ACCEPT:
     case KVR_OP_EXPORT_SEND:
     case KVR_OP_EXPORT_HELLO:
-    case KVR_OP_IMPORT:
-        kvr__feed_relay_on_cqe(feed, op, cqe->res);
-        return;
+    case KVR_OP_IMPORT: kvr__feed_relay_on_cqe(feed, op, cqe->res); return;
     }
 }
 
@@ -273,7 +261,8 @@ int kvr__feed_run(kvr__feed_t *feed)
              */
             struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = BATCH_WAIT_NS};
             struct io_uring_cqe *first;
-            rc = io_uring_submit_and_wait_timeout(&feed->ring, &first, feed->polls_in_flight, &ts, NULL);
+            rc = io_uring_submit_and_wait_timeout(&feed->ring, &first, feed->polls_in_flight, &ts,
+                                                  NULL);
         } else {
             rc = io_uring_submit_and_wait(&feed->ring, 1);
         }
@@ -283,7 +272,7 @@ int kvr__feed_run(kvr__feed_t *feed)
         }
         struct io_uring_cqe *cqe;
         unsigned head, seen = 0;
-        io_uring_for_each_cqe(&feed->ring, head, cqe) {
+        io_uring_for_each_cqe (&feed->ring, head, cqe) {
             dispatch(feed, cqe);
             seen++;
         }

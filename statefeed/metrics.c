@@ -60,11 +60,13 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     feed_histogram(w, "kvroute_statefeed_tick_lag_seconds", NULL, 0, feed->tick_lag_buckets,
                    feed->tick_lag_sum_ns);
     scalar(w, "kvroute_statefeed_ticks_total", KVR_PROM_COUNTER, "Ticks run.", feed->ticks);
-    scalar(w, "kvroute_statefeed_engines", KVR_PROM_GAUGE, "Engines with a slot.", feed->engine_count);
+    scalar(w, "kvroute_statefeed_engines", KVR_PROM_GAUGE, "Engines with a slot.",
+           feed->engine_count);
     scalar(w, "kvroute_statefeed_table_generation", KVR_PROM_GAUGE, "Segment table generation.",
            kvr_shm_generation(&feed->shm));
     scalar(w, "kvroute_statefeed_segment_repairs_total", KVR_PROM_COUNTER,
-           "Times the segment was found shrunk, overwritten or replaced and restored.", feed->segment_repairs);
+           "Times the segment was found shrunk, overwritten or replaced and restored.",
+           feed->segment_repairs);
     scalar(w, "kvroute_statefeed_push_rejected_total", KVR_PROM_COUNTER,
            "Push frames rejected as malformed.", feed->push_rejected);
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
@@ -75,17 +77,19 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     kvr__feed_relay_stats_t rs;
     kvr__feed_relay_stats(feed, &rs);
     if (feed->cfg.export_addr[0] != '\0') {
-        scalar(w, "kvroute_statefeed_export_subscribers", KVR_PROM_GAUGE, "Relay subscribers connected.",
-               rs.subscribers);
-        scalar(w, "kvroute_statefeed_export_refused_total", KVR_PROM_COUNTER,
-               "Relay subscribers dropped in the handshake (no hello, wrong version, hmac mismatch).",
-               rs.export_refused);
+        scalar(w, "kvroute_statefeed_export_subscribers", KVR_PROM_GAUGE,
+               "Relay subscribers connected.", rs.subscribers);
+        scalar(
+            w, "kvroute_statefeed_export_refused_total", KVR_PROM_COUNTER,
+            "Relay subscribers dropped in the handshake (no hello, wrong version, hmac mismatch).",
+            rs.export_refused);
     }
     static const struct {
         const char *name, *help;
         kvr_prom_type_t type;
     } import_families[] = {
-        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.", KVR_PROM_GAUGE},
+        {"kvroute_statefeed_import_connected", "1 while the relay import is connected.",
+         KVR_PROM_GAUGE},
         {"kvroute_statefeed_import_rejected_total", "Relay streams dropped for a malformed frame.",
          KVR_PROM_COUNTER},
         {"kvroute_statefeed_import_engines_refused_total",
@@ -93,11 +97,15 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         {"kvroute_statefeed_import_changes_deferred_total",
          "Relay engine additions and removals put off by --relay-max-changes.", KVR_PROM_COUNTER},
     };
-    for (unsigned m = 0; rs.imports > 0 && m < sizeof(import_families) / sizeof(import_families[0]); m++) {
-        kvr_prom_family(w, import_families[m].name, import_families[m].type, import_families[m].help);
+    for (unsigned m = 0; rs.imports > 0 && m < sizeof(import_families) / sizeof(import_families[0]);
+         m++) {
+        kvr_prom_family(w, import_families[m].name, import_families[m].type,
+                        import_families[m].help);
         for (unsigned k = 0; k < rs.imports; k++) {
-            uint64_t v = m == 0 ? (rs.import_connected[k] ? 1 : 0) : m == 1 ? rs.import_rejected[k]
-                       : m == 2 ? rs.import_engines_refused[k] : rs.import_changes_deferred[k];
+            uint64_t v = m == 0   ? (rs.import_connected[k] ? 1 : 0)
+                         : m == 1 ? rs.import_rejected[k]
+                         : m == 2 ? rs.import_engines_refused[k]
+                                  : rs.import_changes_deferred[k];
             kvr_prom_label_t l = {"addr", rs.import_addr[k]};
             kvr_prom_sample_u64(w, import_families[m].name, &l, 1, v);
         }
@@ -107,15 +115,17 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         kvr__share_stats_t ss;
         kvr__feed_share_stats(feed, &ss);
         scalar(w, "kvroute_statefeed_share_open", KVR_PROM_GAUGE,
-               "1 while the --share dispatch segment is mapped and this daemon holds its row.", ss.open);
+               "1 while the --share dispatch segment is mapped and this daemon holds its row.",
+               ss.open);
         scalar(w, "kvroute_statefeed_share_remote_engines", KVR_PROM_GAUGE,
                "Engines whose remote load the row carries.", ss.remote_engines);
         scalar(w, "kvroute_statefeed_share_placements_exported_total", KVR_PROM_COUNTER,
                "Local routers' placements sent to relay subscribers.", ss.placements_exported);
         scalar(w, "kvroute_statefeed_share_placements_imported_total", KVR_PROM_COUNTER,
                "Remote placements appended to the local ring.", ss.placements_imported);
-        kvr_prom_family(w, "kvroute_statefeed_share_placements_dropped_total", KVR_PROM_COUNTER,
-                        "Remote placements not appended: over --relay-max-placements, or the ring slot taken.");
+        kvr_prom_family(
+            w, "kvroute_statefeed_share_placements_dropped_total", KVR_PROM_COUNTER,
+            "Remote placements not appended: over --relay-max-placements, or the ring slot taken.");
         kvr_prom_label_t limit = {"reason", "limit"}, busy = {"reason", "ring_busy"};
         kvr_prom_sample_u64(w, "kvroute_statefeed_share_placements_dropped_total", &limit, 1,
                             ss.placements_over_limit);
@@ -136,9 +146,11 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         if (e->removed || e->latency_count == 0)
             continue;
         kvr_prom_label_t l = {"engine", e->id};
-        feed_histogram(w, "kvroute_statefeed_poll_seconds", &l, 1, e->latency_buckets, e->latency_sum_ns);
+        feed_histogram(w, "kvroute_statefeed_poll_seconds", &l, 1, e->latency_buckets,
+                       e->latency_sum_ns);
     }
-    kvr_prom_family(w, "kvroute_statefeed_polls_total", KVR_PROM_COUNTER, "Polls by engine and result.");
+    kvr_prom_family(w, "kvroute_statefeed_polls_total", KVR_PROM_COUNTER,
+                    "Polls by engine and result.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr__feed_engine_t *e = feed->engines[i];
         if (e->removed)
@@ -166,11 +178,13 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         if (e->removed || !e->has_push_seq)
             continue;
         kvr_prom_label_t l = {"engine", e->id};
-        kvr_prom_sample_u64(w, "kvroute_statefeed_push_frames_lost_total", &l, 1, e->push_frames_lost);
+        kvr_prom_sample_u64(w, "kvroute_statefeed_push_frames_lost_total", &l, 1,
+                            e->push_frames_lost);
     }
 
     /* Three gauges from one slot read per engine; each family is written as one group. */
-    kvr_engine_state_t *states = kvr_xcalloc(feed->engine_count ? feed->engine_count : 1, sizeof *states);
+    kvr_engine_state_t *states = kvr_xcalloc(feed->engine_count ? feed->engine_count : 1,
+                                             sizeof *states);
     for (unsigned i = 0; i < feed->engine_count; i++)
         if (!feed->engines[i]->removed)
             kvr_shm_writer_state(&feed->shm, feed->engines[i]->slot, &states[i]);
@@ -180,12 +194,14 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         if (feed->engines[i]->removed)
             continue;
         const kvr_engine_state_t *st = &states[i];
-        double age = st->sample_time_ns ? (double)kvr_clock_age_ns(now, st->sample_time_ns) / 1e9 : -1.0;
+        double age = st->sample_time_ns ? (double)kvr_clock_age_ns(now, st->sample_time_ns) / 1e9
+                                        : -1.0;
         kvr_prom_label_t l[] = {{"engine", feed->engines[i]->id},
                                 {"source", kvr_source_name(kvr_slot_source(st->flags))}};
         kvr_prom_sample(w, "kvroute_statefeed_slot_age_seconds", l, 2, age);
     }
-    kvr_prom_family(w, "kvroute_statefeed_slot_healthy", KVR_PROM_GAUGE, "1 when the slot is marked healthy.");
+    kvr_prom_family(w, "kvroute_statefeed_slot_healthy", KVR_PROM_GAUGE,
+                    "1 when the slot is marked healthy.");
     for (unsigned i = 0; i < feed->engine_count; i++) {
         if (feed->engines[i]->removed)
             continue;
@@ -199,7 +215,8 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         if (feed->engines[i]->removed)
             continue;
         kvr_prom_label_t l = {"engine", feed->engines[i]->id};
-        kvr_prom_sample_u64(w, "kvroute_statefeed_consecutive_failures", &l, 1, states[i].consecutive_failures);
+        kvr_prom_sample_u64(w, "kvroute_statefeed_consecutive_failures", &l, 1,
+                            states[i].consecutive_failures);
     }
     free(states);
     return kvr_buf_release(&out, len);

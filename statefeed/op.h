@@ -11,12 +11,12 @@
 #include <stdint.h>
 
 typedef enum {
-    KVR_OP_TICK = 1,      /* the period timer */
-    KVR_OP_SIGNAL,        /* read from the signalfd */
-    KVR_OP_HTTP,          /* an engine poll's connect or receive (owner: kvr__http_client_conn_t) */
-    KVR_OP_HTTP_SEND,     /* an engine poll's send, failures only (owner: kvr__http_client_conn_t) */
-    KVR_OP_PUSH,          /* a datagram on a push socket (owner: kvr__push_sock_t) */
-    KVR_OP_UV_POLL,       /* the libuv backend fd became readable */
+    KVR_OP_TICK = 1,  /* the period timer */
+    KVR_OP_SIGNAL,    /* read from the signalfd */
+    KVR_OP_HTTP,      /* an engine poll's connect or receive (owner: kvr__http_client_conn_t) */
+    KVR_OP_HTTP_SEND, /* an engine poll's send, failures only (owner: kvr__http_client_conn_t) */
+    KVR_OP_PUSH,      /* a datagram on a push socket (owner: kvr__push_sock_t) */
+    KVR_OP_UV_POLL,   /* the libuv backend fd became readable */
     KVR_OP_EXPORT_ACCEPT, /* relay export: a subscriber connected */
     KVR_OP_EXPORT_SEND,   /* relay export: a frame went out (owner: subscriber) */
     KVR_OP_EXPORT_HELLO,  /* relay export: a subscriber's hello arrived (owner: subscriber) */

@@ -48,8 +48,8 @@ static void copy_measurements(kvr_engine_state_t *dst, const kvr_engine_state_t 
 }
 
 void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
-                             const kvr_engine_state_t *sample, kvr_source_t source,
-                             uint64_t sample_ns, uint64_t now_ns)
+                              const kvr_engine_state_t *sample, kvr_source_t source,
+                              uint64_t sample_ns, uint64_t now_ns)
 {
     kvr_engine_state_t state;
     kvr_shm_writer_state(&feed->shm, engine->slot, &state);
@@ -72,7 +72,7 @@ void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
 }
 
 void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, const char *reason,
-                              bool immediate, uint64_t now_ns)
+                               bool immediate, uint64_t now_ns)
 {
     kvr_engine_state_t state;
     kvr_shm_writer_state(&feed->shm, engine->slot, &state);
@@ -93,8 +93,8 @@ void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, co
 }
 
 void kvr__feed_publish_relayed(kvr__feed_t *feed, kvr__feed_engine_t *engine,
-                              const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
-                              uint64_t now_ns)
+                               const kvr_engine_state_t *sample, uint64_t sample_ns, bool healthy,
+                               uint64_t now_ns)
 {
     kvr_engine_state_t state;
     kvr_shm_writer_state(&feed->shm, engine->slot, &state);

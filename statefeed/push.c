@@ -31,7 +31,8 @@ static int arm(kvr__feed_t *feed, kvr__push_sock_t *sock)
     if (sqe == NULL)
         return -EBUSY;
     /* One byte more than the largest frame, so an oversize datagram shows. */
-    size_t cap = KVR_STATE_FRAME_MAX + 1 < sizeof(sock->buf) ? KVR_STATE_FRAME_MAX + 1 : sizeof(sock->buf);
+    size_t cap = KVR_STATE_FRAME_MAX + 1 < sizeof(sock->buf) ? KVR_STATE_FRAME_MAX + 1
+                                                             : sizeof(sock->buf);
     io_uring_prep_recv(sqe, sock->fd, sock->buf, cap, 0);
     io_uring_sqe_set_data(sqe, &sock->op);
     return 0;
@@ -83,14 +84,16 @@ static int bind_udp(const char *hostport)
      * reaching other hosts takes naming an interface (or 0.0.0.0). */
     if (h[0] == '\0')
         h = "127.0.0.1";
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM,
-                             .ai_flags = AI_NUMERICSERV};
+    struct addrinfo hints = {
+        .ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM, .ai_flags = AI_NUMERICSERV};
     struct addrinfo *res = NULL;
     if (getaddrinfo(h, port, &hints, &res) != 0 || res == NULL)
         return -EINVAL;
     if (strcmp(h, "0.0.0.0") == 0 || strcmp(h, "::") == 0)
-        KVR_WARN("push_udp_unauthenticated addr=%s reason=\"any host that reaches this port can push "
-                 "engine state; bind a private interface or firewall it\"", hostport);
+        KVR_WARN(
+            "push_udp_unauthenticated addr=%s reason=\"any host that reaches this port can push "
+            "engine state; bind a private interface or firewall it\"",
+            hostport);
     int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         freeaddrinfo(res);
@@ -121,7 +124,8 @@ int kvr__feed_push_start(kvr__feed_t *feed)
     if (feed->cfg.push_socket[0] != '\0') {
         int fd = bind_unix(feed->cfg.push_socket);
         if (fd < 0) {
-            KVR_ERROR("push_socket_failed path=%s reason=\"%s\"", feed->cfg.push_socket, kvr_strerror(fd));
+            KVR_ERROR("push_socket_failed path=%s reason=\"%s\"", feed->cfg.push_socket,
+                      kvr_strerror(fd));
             return fd;
         }
         feed->push_unix.fd = fd;
@@ -132,7 +136,8 @@ int kvr__feed_push_start(kvr__feed_t *feed)
     if (feed->cfg.push_udp[0] != '\0') {
         int fd = bind_udp(feed->cfg.push_udp);
         if (fd < 0) {
-            KVR_ERROR("push_udp_failed addr=%s reason=\"%s\"", feed->cfg.push_udp, kvr_strerror(fd));
+            KVR_ERROR("push_udp_failed addr=%s reason=\"%s\"", feed->cfg.push_udp,
+                      kvr_strerror(fd));
             return fd;
         }
         feed->push_udp.fd = fd;
@@ -153,7 +158,8 @@ int kvr__feed_push_frame(kvr__feed_t *feed, const void *buf, size_t len, uint64_
         /* Logged at most every 1024 rejects: a broken hook sends at step rate. */
         if ((feed->push_rejected & 1023) == 1)
             KVR_WARN("push_frame_rejected reason=\"%s\" bytes=%zu rejected_total=%llu",
-                     reason ? reason : kvr_strerror(rc), len, (unsigned long long)feed->push_rejected);
+                     reason ? reason : kvr_strerror(rc), len,
+                     (unsigned long long)feed->push_rejected);
         return rc;
     }
     kvr__feed_engine_t *e = kvr__feed_engine_find(feed, frame.state.engine_id);
@@ -165,15 +171,16 @@ int kvr__feed_push_frame(kvr__feed_t *feed, const void *buf, size_t len, uint64_
     if (e == NULL || e->kind == KVR_FEED_KIND_RELAY) {
         feed->push_unknown_engine++;
         if ((feed->push_unknown_engine & 1023) == 1)
-            KVR_WARN("push_frame_unknown_engine engine=%s unknown_total=%llu", frame.state.engine_id,
-                     (unsigned long long)feed->push_unknown_engine);
+            KVR_WARN("push_frame_unknown_engine engine=%s unknown_total=%llu",
+                     frame.state.engine_id, (unsigned long long)feed->push_unknown_engine);
         return -ENOENT;
     }
     /* Reordered datagrams need no sequence check here: the publisher drops a
      * sample older than the one in the slot, and a restarted hook's counter
      * starting over must not be mistaken for a replay. */
     bool skewed = false;
-    uint64_t sample_ns = kvr_state_frame_local_sample_time(&frame, now_ns, kvr_clock_wall_ns(), &skewed);
+    uint64_t sample_ns = kvr_state_frame_local_sample_time(&frame, now_ns, kvr_clock_wall_ns(),
+                                                           &skewed);
     if (skewed && (e->push_frames & 1023) == 0)
         KVR_WARN("push_clock_skew engine=%s reason=\"sender clock differs by over 60 s\"", e->id);
     e->push_frames++;
@@ -205,7 +212,7 @@ static_assert(KVR_FEED_PUSH_DGRAM_MAX == KVR_STATE_FRAME_MAX + 1, "push datagram
 
 static void drain(kvr__feed_t *feed, kvr__push_sock_t *sock)
 {
-    char (*bufs)[KVR_FEED_PUSH_DGRAM_MAX] = feed->push_drain_bufs;
+    char(*bufs)[KVR_FEED_PUSH_DGRAM_MAX] = feed->push_drain_bufs;
     struct mmsghdr msgs[KVR_FEED_PUSH_DRAIN_BATCH];
     struct iovec iov[KVR_FEED_PUSH_DRAIN_BATCH];
     for (int round = 0; round < 64; round++) {

@@ -58,7 +58,7 @@ typedef struct {
     size_t rx_len;
     char *buf;
     size_t len, sent;
-    bool sending, receiving; /* an operation holds the slot until it completes */
+    bool sending, receiving;   /* an operation holds the slot until it completes */
     kvr__share_cursor_t share; /* --share: its place in the local ring */
 } subscriber_t;
 
@@ -72,8 +72,8 @@ typedef struct {
 
 /* One --import: a subscription to another statefeed's export. */
 struct import_s {
-    unsigned index;              /* engines it owns carry index + 1 in relay_source */
-    const char *addr_text;       /* "tcp:HOST:PORT" as configured */
+    unsigned index;        /* engines it owns carry index + 1 in relay_source */
+    const char *addr_text; /* "tcp:HOST:PORT" as configured */
     struct sockaddr_storage addr;
     socklen_t addr_len;
     /* A host name (not an address literal): resolved again after a lost connection. */
@@ -85,13 +85,13 @@ struct import_s {
     bool unresolved;                   /* the last resolution failed (logged once) */
     int fd;
     bool connected, busy;
-    bool greeted;                /* the challenge was answered */
-    bool welcomed;               /* the exporter's welcome checked: tables follow */
+    bool greeted;                       /* the challenge was answered */
+    bool welcomed;                      /* the exporter's welcome checked: tables follow */
     uint8_t nonce[KVR_RELAY_NONCE_LEN]; /* ours, for the exporter's proof */
-    bool tabled;                 /* a table arrived on this connection */
+    bool tabled;                        /* a table arrived on this connection */
     kvr__op_t op;
     struct __kernel_timespec ts;
-    uint8_t *rx;                 /* bytes of frames not yet complete */
+    uint8_t *rx; /* bytes of frames not yet complete */
     size_t rx_len, rx_cap;
     uint64_t backoff_ns, retry_at_ns, last_frame_ns;
     /* --relay-max-changes: a token bucket, refilled per second */
@@ -141,7 +141,8 @@ static int resolve(const char *hostport, bool passive, bool numeric, struct sock
                                          (numeric ? AI_NUMERICHOST : 0)};
     struct addrinfo *res = NULL;
     /* No host on --export means loopback: serving other hosts is a choice. */
-    if (getaddrinfo(h && h[0] ? h : (passive ? "127.0.0.1" : NULL), port, &hints, &res) != 0 || res == NULL)
+    if (getaddrinfo(h && h[0] ? h : (passive ? "127.0.0.1" : NULL), port, &hints, &res) != 0 ||
+        res == NULL)
         return -EINVAL;
     if (res->ai_addrlen > sizeof(*addr)) {
         freeaddrinfo(res);
@@ -177,7 +178,8 @@ static int export_start(kvr__feed_t *feed, kvr_relay_t *r)
     struct sockaddr_storage addr;
     socklen_t len;
     if (resolve(feed->cfg.export_addr + 4, true, false, &addr, &len) < 0) {
-        KVR_ERROR("export_failed addr=%s reason=\"expected tcp:[HOST:]PORT\"", feed->cfg.export_addr);
+        KVR_ERROR("export_failed addr=%s reason=\"expected tcp:[HOST:]PORT\"",
+                  feed->cfg.export_addr);
         return -EINVAL;
     }
     int fd = socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -289,16 +291,17 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
     if (feed->cfg.relay_secret_file[0] != '\0') {
         const char *reason = NULL;
         int rc = kvr__relay_secret_read(feed->cfg.relay_secret_file, r->secret, sizeof(r->secret),
-                                       &r->secret_len, &reason);
+                                        &r->secret_len, &reason);
         if (rc < 0) {
-            KVR_ERROR("relay_secret_failed path=%s reason=\"%s: %s\"", feed->cfg.relay_secret_file, reason,
-                      kvr_strerror(rc));
+            KVR_ERROR("relay_secret_failed path=%s reason=\"%s: %s\"", feed->cfg.relay_secret_file,
+                      reason, kvr_strerror(rc));
             return rc;
         }
         struct stat st;
         if (stat(feed->cfg.relay_secret_file, &st) == 0 && (st.st_mode & 077) != 0)
-            KVR_WARN("relay_secret_exposed path=%s mode=%04o reason=\"other users can read the secret: chmod 600\"",
-                     feed->cfg.relay_secret_file, (unsigned)(st.st_mode & 07777));
+            KVR_WARN(
+                "relay_secret_exposed path=%s mode=%04o reason=\"other users can read the secret: chmod 600\"",
+                feed->cfg.relay_secret_file, (unsigned)(st.st_mode & 07777));
     }
     if (feed->cfg.export_addr[0] != '\0') {
         int rc = export_start(feed, r);
@@ -331,7 +334,8 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
 /* ---- export ---------------------------------------------------------------- */
 
 /* The table, and with --share the share of the subscriber at cursor (NULL: none). */
-static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns, kvr__share_cursor_t *cursor)
+static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns,
+                        kvr__share_cursor_t *cursor)
 {
     msgpack_packer pk;
     unsigned count = 0;
@@ -376,9 +380,11 @@ static void refuse_log(kvr_relay_t *r, int slot, const char *reason)
 {
     r->export_refused++;
     uint64_t now = kvr_clock_now_ns();
-    if (r->refused_logged_ns == 0 || kvr_clock_age_ns(now, r->refused_logged_ns) >= KVR_NS_PER_SEC) {
-        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu", slot,
-                 reason, (unsigned long long)r->export_refused, (unsigned long long)r->refused_unlogged);
+    if (r->refused_logged_ns == 0 ||
+        kvr_clock_age_ns(now, r->refused_logged_ns) >= KVR_NS_PER_SEC) {
+        KVR_WARN("export_subscriber_refused slot=%d reason=\"%s\" refused_total=%llu unlogged=%llu",
+                 slot, reason, (unsigned long long)r->export_refused,
+                 (unsigned long long)r->refused_unlogged);
         r->refused_logged_ns = now;
         r->refused_unlogged = 0;
     } else {
@@ -404,7 +410,8 @@ static void sub_send(kvr__feed_t *feed, subscriber_t *s)
     io_uring_sqe_set_data(sqe, &s->op);
     /* A subscriber that stops reading would hold its slot forever: as long
      * as an importer waits for a table before calling the stream dead. */
-    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
+    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns
+                                                              : KVR_NS_PER_SEC;
     kvr__ring_link_timeout(&feed->ring, sqe, &s->ts, kvr_clock_now_ns() + idle);
 }
 
@@ -486,21 +493,24 @@ static void sub_on_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s, int
             sub_refuse(r, s, "hello carries no hmac and --relay-secret-file is set");
             return;
         }
-        bool match = kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce, mac) == 0 &&
+        bool match = kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, s->nonce,
+                                    mac) == 0 &&
                      kvr__relay_mac_equal(mac, hello.mac);
         if (!match) {
             OPENSSL_cleanse(mac, sizeof(mac));
             sub_refuse(r, s, "hello hmac does not match the shared secret");
             return;
         }
-        if (kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) < 0) {
+        if (kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, hello.nonce, mac) <
+            0) {
             sub_refuse(r, s, "hmac failed");
             return;
         }
     }
     /* The welcome: a few bytes on a socket whose buffer holds nothing yet. */
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    int len = kvr__relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(NULL, r->secret_len > 0 ? mac : NULL, frame,
+                                          sizeof(frame));
     OPENSSL_cleanse(mac, sizeof(mac));
     if (len < 0 || send(s->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
         sub_refuse(r, s, "could not send the welcome");
@@ -508,7 +518,8 @@ static void sub_on_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s, int
     }
     s->state = SUB_STREAMING;
     s->share.epoch = 0; /* its first table places its ring cursor */
-    KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs), r->secret_len ? "hmac" : "none");
+    KVR_INFO("export_subscriber slot=%d auth=%s", (int)(s - r->subs),
+             r->secret_len ? "hmac" : "none");
 }
 
 /*
@@ -585,8 +596,9 @@ static void import_disconnect(kvr__feed_t *feed, import_t *imp, int why, bool qu
         close(imp->fd);
     if (!quiet && (imp->connected || why != -ECONNREFUSED))
         KVR_WARN("import_disconnected addr=%s reason=\"%s%s\"", imp->addr_text, kvr_strerror(why),
-                 imp->greeted && !imp->welcomed ? " before its welcome: does --relay-secret-file match the exporter's?"
-                                                : "");
+                 imp->greeted && !imp->welcomed
+                     ? " before its welcome: does --relay-secret-file match the exporter's?"
+                     : "");
     imp->fd = -1;
     imp->connected = false;
     imp->busy = false;
@@ -612,7 +624,8 @@ static void import_arm(kvr__feed_t *feed, import_t *imp)
         return;
     }
     /* The exporter sends every tick: a second of silence means a dead stream. */
-    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns : KVR_NS_PER_SEC;
+    uint64_t idle = 20 * feed->cfg.period_ns > KVR_NS_PER_SEC ? 20 * feed->cfg.period_ns
+                                                              : KVR_NS_PER_SEC;
     if (!imp->connected)
         io_uring_prep_connect(sqe, imp->fd, (struct sockaddr *)&imp->addr, imp->addr_len);
     else
@@ -644,8 +657,10 @@ static bool take_change(kvr__feed_t *feed, import_t *imp, uint64_t now_ns)
 {
     double rate = (double)feed->cfg.relay_max_changes;
     if (imp->change_tokens < rate) {
-        double refill = (double)kvr_clock_age_ns(now_ns, imp->tokens_at_ns) / (double)KVR_NS_PER_SEC * rate;
-        imp->change_tokens = imp->change_tokens + refill < rate ? imp->change_tokens + refill : rate;
+        double refill = (double)kvr_clock_age_ns(now_ns, imp->tokens_at_ns) /
+                        (double)KVR_NS_PER_SEC * rate;
+        imp->change_tokens = imp->change_tokens + refill < rate ? imp->change_tokens + refill
+                                                                : rate;
     }
     imp->tokens_at_ns = now_ns;
     if (imp->change_tokens < 1.0)
@@ -672,7 +687,8 @@ static bool owned_by(const kvr__feed_engine_t *e, const import_t *imp)
  * frees slots before it takes new ones; both spend the change budget, and
  * what the budget does not cover waits for a later table.
  */
-static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table_t *t, uint64_t now_ns)
+static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table_t *t,
+                        uint64_t now_ns)
 {
     uint32_t limit = feed->cfg.relay_max_engines;
     uint32_t n = t->count < limit ? t->count : limit;
@@ -709,7 +725,8 @@ static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table
                 deferred++;
                 continue;
             }
-            if (kvr__feed_engine_add(feed, en->frame.state.engine_id, KVR_FEED_KIND_RELAY, false) < 0)
+            if (kvr__feed_engine_add(feed, en->frame.state.engine_id, KVR_FEED_KIND_RELAY, false) <
+                0)
                 continue;
             e = feed->engines[feed->engine_count - 1];
             e->relay_source = imp->index + 1;
@@ -728,16 +745,18 @@ static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table
         imp->over_engines = refused > 0;
         if (refused > 0)
             KVR_WARN("import_engines_over_limit addr=%s table=%u max=%u reason=\"entries past "
-                     "--relay-max-engines are ignored\"", imp->addr_text, t->count, limit);
+                     "--relay-max-engines are ignored\"",
+                     imp->addr_text, t->count, limit);
         else
             KVR_INFO("import_engines_within_limit addr=%s table=%u", imp->addr_text, t->count);
     }
     if ((deferred > 0) != imp->deferring) {
         imp->deferring = deferred > 0;
         if (deferred > 0)
-            KVR_WARN("import_changes_deferred addr=%s pending=%llu max_per_sec=%u reason=\"the table "
-                     "changes faster than --relay-max-changes\"", imp->addr_text,
-                     (unsigned long long)deferred, feed->cfg.relay_max_changes);
+            KVR_WARN(
+                "import_changes_deferred addr=%s pending=%llu max_per_sec=%u reason=\"the table "
+                "changes faster than --relay-max-changes\"",
+                imp->addr_text, (unsigned long long)deferred, feed->cfg.relay_max_changes);
         else
             KVR_INFO("import_changes_caught_up addr=%s", imp->addr_text);
     }
@@ -745,7 +764,8 @@ static int import_apply(kvr__feed_t *feed, import_t *imp, const kvr__relay_table
 }
 
 /* Answers the exporter's challenge: a few bytes on a socket whose buffer holds nothing yet. */
-static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n,
+                        const char **reason)
 {
     kvr_relay_t *r = feed->relay;
     kvr__relay_handshake_t challenge;
@@ -761,12 +781,13 @@ static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, u
         return -EIO;
     }
     uint8_t mac[KVR_RELAY_MAC_LEN], frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
-    if (r->secret_len > 0 &&
-        kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER, challenge.nonce, mac) < 0) {
+    if (r->secret_len > 0 && kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_IMPORTER,
+                                            challenge.nonce, mac) < 0) {
         *reason = "hmac failed";
         return -EIO;
     }
-    int len = kvr__relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame, sizeof(frame));
+    int len = kvr__relay_handshake_encode(imp->nonce, r->secret_len > 0 ? mac : NULL, frame,
+                                          sizeof(frame));
     OPENSSL_cleanse(mac, sizeof(mac));
     if (len < 0 || send(imp->fd, frame, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len) {
         *reason = "could not send the hello";
@@ -777,7 +798,8 @@ static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, u
 }
 
 /* Checks the exporter's welcome: with a secret, its proof over our nonce. */
-static int import_welcome(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n, const char **reason)
+static int import_welcome(kvr__feed_t *feed, import_t *imp, const uint8_t *body, uint32_t n,
+                          const char **reason)
 {
     kvr_relay_t *r = feed->relay;
     kvr__relay_handshake_t welcome;
@@ -787,7 +809,8 @@ static int import_welcome(kvr__feed_t *feed, import_t *imp, const uint8_t *body,
     if (r->secret_len > 0) {
         uint8_t want[KVR_RELAY_MAC_LEN];
         bool match = welcome.has_mac &&
-                     kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce, want) == 0 &&
+                     kvr__relay_mac(r->secret, r->secret_len, KVR_RELAY_ROLE_EXPORTER, imp->nonce,
+                                    want) == 0 &&
                      kvr__relay_mac_equal(want, welcome.mac);
         OPENSSL_cleanse(want, sizeof(want));
         if (!match) {
@@ -806,8 +829,8 @@ static int import_frames(kvr__feed_t *feed, import_t *imp, uint64_t now_ns, cons
     int rc = 0;
     while (rc == 0 && imp->rx_len - off >= KVR_RELAY_HEADER) {
         uint32_t n = 0;
-        if (kvr__relay_frame_length(imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX,
-                                   &n) < 0) {
+        if (kvr__relay_frame_length(
+                imp->rx + off, imp->welcomed ? KVR_RELAY_FRAME_MAX : KVR_RELAY_HELLO_MAX, &n) < 0) {
             *reason = imp->welcomed ? "frame length is 0 or over 4 MiB" : "not a relay v2 exporter";
             rc = -EMSGSIZE;
             break;
@@ -930,9 +953,7 @@ void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res)
         if (!feed->stopping)
             arm_accept(feed, r);
         return;
-    case KVR_OP_EXPORT_HELLO:
-        sub_on_hello(feed, r, op->owner, res);
-        return;
+    case KVR_OP_EXPORT_HELLO: sub_on_hello(feed, r, op->owner, res); return;
     case KVR_OP_EXPORT_SEND: {
         subscriber_t *s = op->owner;
         s->sending = false;
@@ -950,11 +971,8 @@ void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res)
             sub_send(feed, s);
         return;
     }
-    case KVR_OP_IMPORT:
-        import_on_cqe(feed, op->owner, res);
-        return;
-    default:
-        return;
+    case KVR_OP_IMPORT: import_on_cqe(feed, op->owner, res); return;
+    default: return;
     }
 }
 

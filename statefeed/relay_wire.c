@@ -17,7 +17,7 @@
 
 /* A full table of the longest entries (a state frame and ~48 bytes of keys around it), a full
  * share (a load is an array of four integers: at most 37 bytes; a placement at most ~160). */
-_Static_assert((uint64_t)KVR_RELAY_MAX_TABLE_ENGINES * (KVR_STATE_FRAME_MAX + 48) +
+_Static_assert((uint64_t)KVR_RELAY_MAX_TABLE_ENGINES *(KVR_STATE_FRAME_MAX + 48) +
                        (uint64_t)KVR_RELAY_MAX_SHARE_LOADS * 37 +
                        (uint64_t)KVR_RELAY_MAX_PLACEMENTS * 160 <=
                    KVR_RELAY_FRAME_MAX,
@@ -44,7 +44,8 @@ static int fail(const char **reason, const char *text, int code)
 
 int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out)
 {
-    uint32_t n = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
+    uint32_t n = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 |
+                 header[3];
     if (n == 0 || n > max)
         return -EMSGSIZE;
     *len_out = n;
@@ -76,12 +77,14 @@ static const msgpack_object *map_get(const msgpack_object *map, const char *key)
  * The shape walk runs first: it is what keeps msgpack-c from allocating for
  * element counts the bytes cannot hold.
  */
-static int unpack_map(const void *buf, size_t len, size_t max, msgpack_unpacked *u, const char **reason)
+static int unpack_map(const void *buf, size_t len, size_t max, msgpack_unpacked *u,
+                      const char **reason)
 {
     if (len == 0 || len > max)
         return fail(reason, "frame is empty or too large", -EMSGSIZE);
     if (!kvr_state_frame_shape_fits(buf, len, KVR_RELAY_MAX_OBJECTS))
-        return fail(reason, "frame is truncated, not msgpack, or holds more objects than a table", KVR_EPARSE);
+        return fail(reason, "frame is truncated, not msgpack, or holds more objects than a table",
+                    KVR_EPARSE);
     size_t off = 0;
     msgpack_unpack_return ret = msgpack_unpack_next(u, buf, len, &off);
     if (ret != MSGPACK_UNPACK_SUCCESS && ret != MSGPACK_UNPACK_EXTRA_BYTES)
@@ -106,8 +109,9 @@ static int decode_entry(const msgpack_object *entry, kvr__relay_entry_t *out, co
     const msgpack_object *age = map_get(entry, "age_ns");
     const msgpack_object *healthy = map_get(entry, "healthy");
     const msgpack_object *sampled = map_get(entry, "sampled");
-    if (st == NULL || age == NULL || age->type != MSGPACK_OBJECT_POSITIVE_INTEGER || healthy == NULL ||
-        healthy->type != MSGPACK_OBJECT_BOOLEAN || sampled == NULL || sampled->type != MSGPACK_OBJECT_BOOLEAN)
+    if (st == NULL || age == NULL || age->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+        healthy == NULL || healthy->type != MSGPACK_OBJECT_BOOLEAN || sampled == NULL ||
+        sampled->type != MSGPACK_OBJECT_BOOLEAN)
         return fail(reason, "table entry lacks state, age_ns, healthy or sampled", KVR_EPARSE);
     int rc = kvr_state_frame_from_object(st, &out->frame, reason);
     if (rc < 0)
@@ -132,21 +136,24 @@ static bool array_u64(const msgpack_object *a, uint32_t i, uint64_t *out)
 static int decode_load(const msgpack_object *o, kvr_dsp_engine_t *out, const char **reason)
 {
     if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 4 || !array_u64(o, 0, &out->key) ||
-        !array_u64(o, 1, &out->load.in_flight) || !array_u64(o, 2, &out->load.pending_prefill_tokens) ||
+        !array_u64(o, 1, &out->load.in_flight) ||
+        !array_u64(o, 2, &out->load.pending_prefill_tokens) ||
         !array_u64(o, 3, &out->load.kv_tokens) || out->key == 0)
         return fail(reason, "share load is not [key != 0, in_flight, pending, kv]", KVR_EPARSE);
     return 0;
 }
 
 /* [kind, first_block, engine_key, session_hash, age_ns, [block...]] */
-static int decode_placement(const msgpack_object *o, kvr__relay_placement_t *out, const char **reason)
+static int decode_placement(const msgpack_object *o, kvr__relay_placement_t *out,
+                            const char **reason)
 {
     uint64_t kind = 0, first = 0;
     kvr_dsp_placement_t *p = &out->placement;
     if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 6 || !array_u64(o, 0, &kind) ||
-        !array_u64(o, 1, &first) || !array_u64(o, 2, &p->engine_key) || !array_u64(o, 3, &p->session_hash) ||
-        !array_u64(o, 4, &out->age_ns))
-        return fail(reason, "share placement is not [kind, first_block, engine, session, age_ns, blocks]",
+        !array_u64(o, 1, &first) || !array_u64(o, 2, &p->engine_key) ||
+        !array_u64(o, 3, &p->session_hash) || !array_u64(o, 4, &out->age_ns))
+        return fail(reason,
+                    "share placement is not [kind, first_block, engine, session, age_ns, blocks]",
                     KVR_EPARSE);
     const msgpack_object *blocks = &o->via.array.ptr[5];
     if (blocks->type != MSGPACK_OBJECT_ARRAY || blocks->via.array.size > KVR_DSP_ENTRY_BLOCKS)
@@ -200,7 +207,8 @@ static int decode_share(const msgpack_object *o, kvr__relay_share_t *out, const 
     return 0;
 }
 
-int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason)
+int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out,
+                            const char **reason)
 {
     memset(out, 0, sizeof(*out));
     msgpack_unpacked u;
@@ -264,7 +272,8 @@ static int get_bin(const msgpack_object *map, const char *key, uint8_t *out, siz
     return 0;
 }
 
-int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out, const char **reason)
+int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out,
+                                const char **reason)
 {
     memset(out, 0, sizeof(*out));
     msgpack_unpacked u;
@@ -315,7 +324,8 @@ void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t co
     kvr__relay_frame_begin(pk, sb, count, false);
 }
 
-void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count, bool with_share)
+void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count,
+                            bool with_share)
 {
     static const char zero[KVR_RELAY_HEADER];
     msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
@@ -327,8 +337,8 @@ void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t co
     msgpack_pack_array(pk, count);
 }
 
-void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
-                         bool sampled)
+void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns,
+                          bool healthy, bool sampled)
 {
     msgpack_pack_map(pk, 4);
     kvr_msgpack_pack_cstr(pk, "state");
@@ -356,7 +366,7 @@ int kvr__relay_table_end(msgpack_sbuffer *sb)
 }
 
 int kvr__relay_mac(const void *secret, size_t secret_len, kvr__relay_role_t role,
-                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN])
+                   const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN])
 {
     if ((unsigned)role > KVR_RELAY_ROLE_EXPORTER || strlen(mac_labels[role]) != MAC_LABEL_LEN)
         return -EINVAL;
@@ -375,7 +385,8 @@ bool kvr__relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KV
     return CRYPTO_memcmp(a, b, KVR_RELAY_MAC_LEN) == 0;
 }
 
-int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason)
+int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out,
+                           const char **reason)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

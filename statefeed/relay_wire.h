@@ -102,7 +102,8 @@ typedef enum { KVR_RELAY_ROLE_IMPORTER, KVR_RELAY_ROLE_EXPORTER } kvr__relay_rol
  * The body length a frame header announces; -EMSGSIZE when it is 0 or above
  * max (the stream is then not a relay v2 stream, or hostile).
  */
-int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max, uint32_t *len_out);
+int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max,
+                            uint32_t *len_out);
 
 /**
  * Decodes one table frame body (without its header). Never reads past len
@@ -119,18 +120,21 @@ int kvr__relay_frame_length(const uint8_t header[KVR_RELAY_HEADER], uint32_t max
  * fails the table likewise.
  * On failure out is empty.
  */
-int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out, const char **reason);
+int kvr__relay_table_decode(const void *buf, size_t len, kvr__relay_table_t *out,
+                            const char **reason);
 void kvr__relay_table_free(kvr__relay_table_t *table);
 
 /** Decodes a handshake frame body; 0 or negative with *reason (a nonce or hmac of the wrong size fails). */
-int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out, const char **reason);
+int kvr__relay_handshake_decode(const void *buf, size_t len, kvr__relay_handshake_t *out,
+                                const char **reason);
 /** Writes a handshake frame, header included; nonce and mac may each be NULL. Its length, or -EMSGSIZE. */
 int kvr__relay_handshake_encode(const uint8_t *nonce, const uint8_t *mac, void *buf, size_t cap);
 
 /** Starts a table frame in sb: header placeholder, map, "engines" array of count. */
 void kvr__relay_table_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count);
 /** As kvr__relay_table_begin(); with_share: the map has room for a "share" after the engines. */
-void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count, bool with_share);
+void kvr__relay_frame_begin(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t count,
+                            bool with_share);
 /** After the engines: "share" and its "loads" array of load_count, then one kvr__relay_share_load() each. */
 void kvr__relay_share_begin(msgpack_packer *pk, uint32_t load_count);
 void kvr__relay_share_load(msgpack_packer *pk, const kvr_dsp_engine_t *e);
@@ -138,14 +142,14 @@ void kvr__relay_share_load(msgpack_packer *pk, const kvr_dsp_engine_t *e);
 void kvr__relay_share_placed(msgpack_packer *pk, uint32_t placement_count);
 void kvr__relay_share_placement(msgpack_packer *pk, const kvr_dsp_placement_t *p, uint64_t age_ns);
 /** Appends one entry to the table being built. */
-void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns, bool healthy,
-                         bool sampled);
+void kvr__relay_table_add(msgpack_packer *pk, const kvr_state_frame_t *f, uint64_t age_ns,
+                          bool healthy, bool sampled);
 /** Fills the header; -EMSGSIZE when the body exceeds KVR_RELAY_FRAME_MAX. */
 int kvr__relay_table_end(msgpack_sbuffer *sb);
 
 /** HMAC-SHA256 under secret of the role's label and the other side's nonce. 0 or -EIO. */
 int kvr__relay_mac(const void *secret, size_t secret_len, kvr__relay_role_t role,
-                  const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN]);
+                   const uint8_t nonce[KVR_RELAY_NONCE_LEN], uint8_t mac[KVR_RELAY_MAC_LEN]);
 /** Constant-time comparison of two MACs. */
 bool kvr__relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KVR_RELAY_MAC_LEN]);
 
@@ -153,6 +157,7 @@ bool kvr__relay_mac_equal(const uint8_t a[KVR_RELAY_MAC_LEN], const uint8_t b[KV
  * Reads a shared secret: the file's bytes without trailing newlines, 1 to
  * KVR_RELAY_SECRET_MAX of them. 0 with *len_out, or negative with *reason.
  */
-int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out, const char **reason);
+int kvr__relay_secret_read(const char *path, uint8_t *out, size_t cap, size_t *len_out,
+                           const char **reason);
 
 #endif

@@ -10,7 +10,8 @@
 #include "common/error.h"
 #include "statefeed/feed.h"
 
-int kvr__feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out, const char **reason)
+int kvr__feed_scrape_parse(const char *body, size_t len, kvr_engine_state_t *out,
+                           const char **reason)
 {
     kvr_engine_kind_t kind = KVR_ENGINE_KIND_UNKNOWN;
     kvr_prom_error_t err = {0, NULL};

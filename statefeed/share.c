@@ -17,17 +17,17 @@
 typedef struct {
     kvr_dsp_engine_t loads[KVR_RELAY_MAX_SHARE_LOADS];
     uint32_t load_count;
-    uint64_t received_ns;   /* 0: no table with a share yet */
-    double tokens;          /* --relay-max-placements bucket */
+    uint64_t received_ns; /* 0: no table with a share yet */
+    double tokens;        /* --relay-max-placements bucket */
     uint64_t tokens_at_ns;
-    bool limited;           /* logged once per episode */
+    bool limited; /* logged once per episode */
 } import_share_t;
 
 typedef struct kvr__share_s {
     kvr_dsp_t dsp;
     bool open;
     int last_error;
-    uint64_t epoch;         /* bumped at each open: cursors of an older mapping start again */
+    uint64_t epoch; /* bumped at each open: cursors of an older mapping start again */
     uint64_t next_open_ns;
     import_share_t imports[KVR_FEED_MAX_IMPORTS];
     /* scratch of one export */
@@ -58,8 +58,10 @@ static void note(kvr__share_t *s, const char *name, int rc, const char *step)
         return;
     }
     char text[512];
-    KVR_WARN("share_unavailable name=%s step=%s error=\"%s\" reason=\"remote load and placements are not "
-             "written here until it opens again\"", name, step, kvr_dsp_explain(&s->dsp, rc, text, sizeof text));
+    KVR_WARN(
+        "share_unavailable name=%s step=%s error=\"%s\" reason=\"remote load and placements are not "
+        "written here until it opens again\"",
+        name, step, kvr_dsp_explain(&s->dsp, rc, text, sizeof text));
 }
 
 static void try_open(kvr__feed_t *feed, kvr__share_t *s, uint64_t now_ns, unsigned wait_ms)
@@ -148,13 +150,17 @@ static int publish_row(kvr__feed_t *feed, kvr__share_t *s, uint64_t now_ns)
                 s->sums[n++] = (kvr_dsp_load_t){0};
             }
             kvr_dsp_load_t *sum = &s->sums[at];
-            sum->in_flight = e->load.in_flight > UINT64_MAX - sum->in_flight ? UINT64_MAX
-                                                                              : sum->in_flight + e->load.in_flight;
-            sum->pending_prefill_tokens = e->load.pending_prefill_tokens > UINT64_MAX - sum->pending_prefill_tokens
+            sum->in_flight = e->load.in_flight > UINT64_MAX - sum->in_flight
+                                 ? UINT64_MAX
+                                 : sum->in_flight + e->load.in_flight;
+            sum->pending_prefill_tokens = e->load.pending_prefill_tokens >
+                                                  UINT64_MAX - sum->pending_prefill_tokens
                                               ? UINT64_MAX
-                                              : sum->pending_prefill_tokens + e->load.pending_prefill_tokens;
-            sum->kv_tokens = e->load.kv_tokens > UINT64_MAX - sum->kv_tokens ? UINT64_MAX
-                                                                              : sum->kv_tokens + e->load.kv_tokens;
+                                              : sum->pending_prefill_tokens +
+                                                    e->load.pending_prefill_tokens;
+            sum->kv_tokens = e->load.kv_tokens > UINT64_MAX - sum->kv_tokens
+                                 ? UINT64_MAX
+                                 : sum->kv_tokens + e->load.kv_tokens;
         }
     }
     s->stats.loads_truncated += truncated;
@@ -188,15 +194,16 @@ void kvr__feed_share_tick(kvr__feed_t *feed, uint64_t now_ns)
         fall_back(feed, s, rc, step);
 }
 
-void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_packer *pk, uint64_t now_ns)
+void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_packer *pk,
+                            uint64_t now_ns)
 {
     kvr__share_t *s = share_of(feed);
     size_t loads = 0;
     uint32_t placed = 0;
     if (s != NULL && s->open && kvr_dsp_check(&s->dsp) == 0) {
         kvr_dsp_sum_stats_t st;
-        loads = kvr_dsp_sum_others_any(&s->dsp, now_ns, feed->cfg.share_max_age_ns, s->keys, s->sums,
-                                       KVR_RELAY_MAX_SHARE_LOADS, &st);
+        loads = kvr_dsp_sum_others_any(&s->dsp, now_ns, feed->cfg.share_max_age_ns, s->keys,
+                                       s->sums, KVR_RELAY_MAX_SHARE_LOADS, &st);
         if (c->epoch != s->epoch) {
             /* A new subscriber, or a new mapping: it gets what is placed from now on. */
             kvr_dsp_cursor_init(&s->dsp, &c->cursor);
@@ -213,7 +220,8 @@ void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_p
         kvr__relay_share_load(pk, &(kvr_dsp_engine_t){.key = s->keys[i], .load = s->sums[i]});
     kvr__relay_share_placed(pk, placed);
     for (uint32_t i = 0; i < placed; i++)
-        kvr__relay_share_placement(pk, &s->placed[i], kvr_clock_age_ns(now_ns, s->placed[i].time_ns));
+        kvr__relay_share_placement(pk, &s->placed[i],
+                                   kvr_clock_age_ns(now_ns, s->placed[i].time_ns));
     if (s != NULL)
         s->stats.placements_exported += placed;
 }
@@ -223,7 +231,8 @@ static bool take_placement(const kvr__feed_t *feed, import_share_t *imp, uint64_
 {
     double rate = (double)feed->cfg.relay_max_placements;
     if (imp->tokens < rate) {
-        double refill = (double)kvr_clock_age_ns(now_ns, imp->tokens_at_ns) / (double)KVR_NS_PER_SEC * rate;
+        double refill = (double)kvr_clock_age_ns(now_ns, imp->tokens_at_ns) /
+                        (double)KVR_NS_PER_SEC * rate;
         imp->tokens = imp->tokens + refill < rate ? imp->tokens + refill : rate;
     }
     imp->tokens_at_ns = now_ns;
@@ -233,13 +242,15 @@ static bool take_placement(const kvr__feed_t *feed, import_share_t *imp, uint64_
     return true;
 }
 
-void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_share_t *share, uint64_t now_ns)
+void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_share_t *share,
+                            uint64_t now_ns)
 {
     kvr__share_t *s = share_of(feed);
     if (s == NULL || index >= KVR_FEED_MAX_IMPORTS || !share->present)
         return;
     import_share_t *imp = &s->imports[index];
-    uint32_t n = share->load_count < KVR_RELAY_MAX_SHARE_LOADS ? share->load_count : KVR_RELAY_MAX_SHARE_LOADS;
+    uint32_t n = share->load_count < KVR_RELAY_MAX_SHARE_LOADS ? share->load_count
+                                                               : KVR_RELAY_MAX_SHARE_LOADS;
     if (n > 0)
         memcpy(imp->loads, share->loads, n * sizeof *imp->loads);
     imp->load_count = n;
@@ -253,7 +264,8 @@ void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_
             continue;
         }
         kvr_dsp_placement_t p = share->placements[i].placement;
-        uint64_t age = share->placements[i].age_ns < now_ns ? share->placements[i].age_ns : now_ns - 1;
+        uint64_t age = share->placements[i].age_ns < now_ns ? share->placements[i].age_ns
+                                                            : now_ns - 1;
         p.time_ns = now_ns - age;
         if (kvr_dsp_append(&s->dsp, &p) == 0)
             s->stats.placements_imported++;
@@ -264,9 +276,10 @@ void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_
     if ((over > 0) != imp->limited) {
         imp->limited = over > 0;
         if (over > 0)
-            KVR_WARN("share_placements_over_limit import=%u dropped=%llu max_per_sec=%u reason=\"the peer "
-                     "places faster than --relay-max-placements\"", index, (unsigned long long)over,
-                     feed->cfg.relay_max_placements);
+            KVR_WARN(
+                "share_placements_over_limit import=%u dropped=%llu max_per_sec=%u reason=\"the peer "
+                "places faster than --relay-max-placements\"",
+                index, (unsigned long long)over, feed->cfg.relay_max_placements);
         else
             KVR_INFO("share_placements_within_limit import=%u", index);
     }

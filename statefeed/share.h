@@ -34,14 +34,14 @@ typedef struct kvr__share_cursor_s {
 /** What /metrics reports. */
 typedef struct kvr__share_stats_s {
     bool open;
-    uint32_t remote_engines;          /* engines the row carries */
+    uint32_t remote_engines; /* engines the row carries */
     uint64_t placements_exported;
-    uint64_t placements_imported;     /* appended to the local ring */
-    uint64_t placements_over_limit;   /* dropped: over --relay-max-placements */
-    uint64_t placements_ring_busy;    /* dropped: the local ring slot was taken */
-    uint64_t ring_lost;               /* local entries overwritten before a subscriber took them */
-    uint64_t loads_truncated;         /* remote engines past the row's capacity */
-    uint64_t fallbacks;               /* faults that closed the segment */
+    uint64_t placements_imported;   /* appended to the local ring */
+    uint64_t placements_over_limit; /* dropped: over --relay-max-placements */
+    uint64_t placements_ring_busy;  /* dropped: the local ring slot was taken */
+    uint64_t ring_lost;             /* local entries overwritten before a subscriber took them */
+    uint64_t loads_truncated;       /* remote engines past the row's capacity */
+    uint64_t fallbacks;             /* faults that closed the segment */
 } kvr__share_stats_t;
 
 /** Opens (or creates) the dispatch segment and claims a row when cfg.share_name is set. 0 or -ENOMEM. */
@@ -51,9 +51,11 @@ bool kvr__feed_share_enabled(const kvr__feed_t *feed);
 /** Each tick: check the mapping (reopen after a fault), heartbeat, publish the remote load. */
 void kvr__feed_share_tick(kvr__feed_t *feed, uint64_t now_ns);
 /** Packs a table's "share" for the subscriber at cursor c (kvr__relay_frame_begin with_share first). */
-void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_packer *pk, uint64_t now_ns);
+void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_packer *pk,
+                            uint64_t now_ns);
 /** Takes the "share" of a table from import index. */
-void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_share_t *share, uint64_t now_ns);
+void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_share_t *share,
+                            uint64_t now_ns);
 void kvr__feed_share_stats(const kvr__feed_t *feed, kvr__share_stats_t *out);
 /** Frees the row (the routers stop counting remote load at once) and unmaps. */
 void kvr__feed_share_stop(kvr__feed_t *feed);

@@ -135,12 +135,14 @@ int main(int argc, char **argv)
             if (kvr_shm_read_slot(&shm, i, now, &st, &age) != 0)
                 continue;
             slot_memo_t *m = &memo[i];
-            if (m->seen && m->sample_seq == st.sample_seq && m->sample_time_ns == st.sample_time_ns &&
-                m->flags == st.flags)
+            if (m->seen && m->sample_seq == st.sample_seq &&
+                m->sample_time_ns == st.sample_time_ns && m->flags == st.flags)
                 continue;
             *m = (slot_memo_t){st.sample_seq, st.sample_time_ns, st.flags, 1};
-            fprintf(out, "s %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u %u %u %" PRIu64 " %" PRIu64 " %s\n", now,
-                    i, st.sample_time_ns, st.sample_seq, st.flags, st.running, st.waiting,
+            fprintf(out,
+                    "s %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u %u %u %" PRIu64 " %" PRIu64
+                    " %s\n",
+                    now, i, st.sample_time_ns, st.sample_seq, st.flags, st.running, st.waiting,
                     st.pending_prefill_tokens, st.max_prefill_remaining, st.engine_id);
         }
         reads++;

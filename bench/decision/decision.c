@@ -215,10 +215,11 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
         pick_total += pick_ns[r];
     double pick_mean = (double)pick_total / reps / 1000.0;
     double dispatch_mean = (double)dispatch_total / reps / 1000.0;
-    printf("%-12s %7u %8u %8u | %9.2f %9.2f %9.2f | %10.2f %10.2f | %7.1f/%-6zu %5.1fs\n", run->policy,
-           run->engines, run->sessions, run->prompt_tokens, pick_mean,
-           (double)pick_ns[reps / 2] / 1000.0, (double)pick_ns[reps * 99 / 100] / 1000.0, dispatch_mean,
-           pick_mean + dispatch_mean, (double)matched_total / reps, max_blocks, fill_s);
+    printf("%-12s %7u %8u %8u | %9.2f %9.2f %9.2f | %10.2f %10.2f | %7.1f/%-6zu %5.1fs\n",
+           run->policy, run->engines, run->sessions, run->prompt_tokens, pick_mean,
+           (double)pick_ns[reps / 2] / 1000.0, (double)pick_ns[reps * 99 / 100] / 1000.0,
+           dispatch_mean, pick_mean + dispatch_mean, (double)matched_total / reps, max_blocks,
+           fill_s);
     fflush(stdout);
     free(pick_ns);
     free(hashes);
@@ -243,7 +244,8 @@ static void print_context(int argc, char **argv)
         line[strcspn(line, "\n")] = '\0';
         bool dirty = pclose(f) == 0 &&
                      system("git -C '" KVR_BENCH_SOURCE_DIR "' diff --quiet HEAD 2>/dev/null") != 0;
-        printf("# commit: %s%s\n", line[0] ? line : "unknown", dirty ? " (with uncommitted changes)" : "");
+        printf("# commit: %s%s\n", line[0] ? line : "unknown",
+               dirty ? " (with uncommitted changes)" : "");
     }
     struct utsname u;
     char model[128] = "unknown cpu";
@@ -265,9 +267,10 @@ static void print_context(int argc, char **argv)
             load[0] = load[1] = load[2] = 0;
         fclose(la);
     }
-    printf("# machine: %s %s %s, %s, %ld cores, load %.2f %.2f %.2f\n", uname(&u) == 0 ? u.sysname : "?",
-           uname(&u) == 0 ? u.release : "?", uname(&u) == 0 ? u.machine : "?", model,
-           sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+    printf("# machine: %s %s %s, %s, %ld cores, load %.2f %.2f %.2f\n",
+           uname(&u) == 0 ? u.sysname : "?", uname(&u) == 0 ? u.release : "?",
+           uname(&u) == 0 ? u.machine : "?", model, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1],
+           load[2]);
     printf("# command:");
     for (int i = 0; i < argc; i++)
         printf(" %s", argv[i]);
@@ -301,8 +304,8 @@ static void fill_text(unsigned char *text, size_t n, uint64_t seed)
  * eighth of the prompt new) are picked. The prompt is text hashed with the
  * router's own hasher, so block count and chaining are the router's.
  */
-static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions, uint32_t prompt_tokens,
-                      uint32_t reps, const kvr_policy_config_t *cfg)
+static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions,
+                      uint32_t prompt_tokens, uint32_t reps, const kvr_policy_config_t *cfg)
 {
     const kvr_policy_ops_t *ops = kvr_policy_find(policy);
     void *state = NULL;
@@ -366,11 +369,12 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions, u
     uint64_t pick_total = 0;
     for (uint32_t r = 0; r < reps; r++)
         pick_total += pick_ns[r];
-    printf("%-14s %7u %8u %7zu | %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f | %9.2f | %7.1f\n", policy, engines,
-           sessions, max_blocks, (double)pick_total / reps / 1000.0, (double)pick_ns[reps / 2] / 1000.0,
-           (double)pick_ns[reps * 99 / 100] / 1000.0, (double)pick_ns[reps - 1] / 1000.0,
-           (double)cpu_ns[reps / 2] / 1000.0, (double)cpu_ns[reps * 99 / 100] / 1000.0,
-           (double)dispatch_total / reps / 1000.0, (double)matched_total / reps);
+    printf("%-14s %7u %8u %7zu | %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f | %9.2f | %7.1f\n", policy,
+           engines, sessions, max_blocks, (double)pick_total / reps / 1000.0,
+           (double)pick_ns[reps / 2] / 1000.0, (double)pick_ns[reps * 99 / 100] / 1000.0,
+           (double)pick_ns[reps - 1] / 1000.0, (double)cpu_ns[reps / 2] / 1000.0,
+           (double)cpu_ns[reps * 99 / 100] / 1000.0, (double)dispatch_total / reps / 1000.0,
+           (double)matched_total / reps);
     fflush(stdout);
     free(pick_ns);
     free(cpu_ns);
@@ -381,8 +385,8 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions, u
 }
 
 /* Every registered policy (kvr_policy_list), or the ones asked for, at 64, 1,000 and 10,000 engines. */
-static void bench_fleet(const char *only, uint32_t only_engines, uint32_t sessions, uint32_t tokens, bool quick,
-                        const kvr_policy_config_t *cfg)
+static void bench_fleet(const char *only, uint32_t only_engines, uint32_t sessions, uint32_t tokens,
+                        bool quick, const kvr_policy_config_t *cfg)
 {
     char *names = NULL;
     size_t len = 0;
@@ -401,14 +405,17 @@ static void bench_fleet(const char *only, uint32_t only_engines, uint32_t sessio
         n_fleets = 1;
     }
     uint32_t reps = quick ? 300 : 3000;
-    printf("# pick at fleet scale: us per pick, %u-token prompts (%u blocks), %u live sessions, %u picks per cell\n",
-           tokens, tokens * KVR_BYTES_PER_TOKEN / KVR_PREFIX_BLOCK_BYTES, sessions, reps);
-    printf("# index: %llu blocks fleet-wide, %llu tokens per engine\n", (unsigned long long)cfg->index_max_blocks,
+    printf(
+        "# pick at fleet scale: us per pick, %u-token prompts (%u blocks), %u live sessions, %u picks per cell\n",
+        tokens, tokens * KVR_BYTES_PER_TOKEN / KVR_PREFIX_BLOCK_BYTES, sessions, reps);
+    printf("# index: %llu blocks fleet-wide, %llu tokens per engine\n",
+           (unsigned long long)cfg->index_max_blocks,
            (unsigned long long)cfg->index_tokens_per_engine);
-    printf("# pick_*: wall clock; cpu_*: this thread's CPU time (what preemption by other load does not add)\n");
-    printf("%-14s %7s %8s %7s | %9s %9s %9s %9s | %8s %8s | %9s | %7s\n", "policy", "engines", "sessions",
-           "blocks", "pick_mean", "pick_p50", "pick_p99", "pick_max", "cpu_p50", "cpu_p99", "dispatch",
-           "matched");
+    printf(
+        "# pick_*: wall clock; cpu_*: this thread's CPU time (what preemption by other load does not add)\n");
+    printf("%-14s %7s %8s %7s | %9s %9s %9s %9s | %8s %8s | %9s | %7s\n", "policy", "engines",
+           "sessions", "blocks", "pick_mean", "pick_p50", "pick_p99", "pick_max", "cpu_p50",
+           "cpu_p99", "dispatch", "matched");
     char *save = NULL;
     for (char *p = strtok_r(names, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         if (strcmp(p, "sticky") == 0)
@@ -429,18 +436,20 @@ typedef struct bench_args_s {
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_BOOL(T, quick, "quick", NULL, "fewer repetitions: a smoke run in seconds"),
     KVR_OPT_ROW_BOOL(T, no_hash, "no-hash", NULL, "skip the block-hashing figures"),
-    KVR_OPT_ROW_BOOL(T, fleet, "fleet", NULL,
-                     "time every registered policy's pick (or --policies') at 64, 1,000 and 10,000 engines "
-                     "(or --engines) on 8k-token prompts (or --tokens), 2,048 live sessions (or --sessions)"),
+    KVR_OPT_ROW_BOOL(
+        T, fleet, "fleet", NULL,
+        "time every registered policy's pick (or --policies') at 64, 1,000 and 10,000 engines "
+        "(or --engines) on 8k-token prompts (or --tokens), 2,048 live sessions (or --sessions)"),
     KVR_OPT_ROW_U64(T, engines, "engines", "N", NULL, 0, KVR_MAX_ENGINES,
                     "only this fleet size (default: 8, 64 and 512)"),
     KVR_OPT_ROW_U64(T, sessions, "sessions", "N", NULL, 0, 100000000,
                     "only this many live sessions (default: 1,000 and 100,000)"),
     KVR_OPT_ROW_U64(T, tokens, "tokens", "N", NULL, 0, 100000000,
                     "only this prompt length (default: 2,048, 32,768 and 131,072)"),
-    KVR_OPT_ROW_STRING(T, policies, "policies", "A,B,...", NULL,
-                       "the policies to time, comma-separated (default: cache_aware,affinity,lmetric,cost,ttft,"
-                       "load_only; with --fleet every registered one)"),
+    KVR_OPT_ROW_STRING(
+        T, policies, "policies", "A,B,...", NULL,
+        "the policies to time, comma-separated (default: cache_aware,affinity,lmetric,cost,ttft,"
+        "load_only; with --fleet every registered one)"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -451,17 +460,19 @@ int main(int argc, char **argv)
     memset(&args, 0, sizeof args);
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
-    kvr_opt_set_t sets[2] = {{.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args},
-                             kvr_policy_config_options(&cfg)};
+    kvr_opt_set_t sets[2] = {
+        {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args},
+        kvr_policy_config_options(&cfg)};
     kvr_opt_parser_t parser = {.sets = sets, .n_sets = 2};
     char err[512];
     int rc = kvr_opt_defaults(&sets[0], err, sizeof err);
     if (rc == 0)
         rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
     if (rc == 1) {
-        printf("usage: kvroute-bench-decision [flags] [policy options]\n\n"
-               "Times each policy's pick and the dispatch bookkeeping on synthetic fleets\n"
-               "(engines x live sessions x prompt length) and prints p50/p99 per cell.\n\nflags:\n");
+        printf(
+            "usage: kvroute-bench-decision [flags] [policy options]\n\n"
+            "Times each policy's pick and the dispatch bookkeeping on synthetic fleets\n"
+            "(engines x live sessions x prompt length) and prints p50/p99 per cell.\n\nflags:\n");
         kvr_opt_help(stdout, &sets[0]);
         printf("\npolicies: ");
         kvr_policy_list(stdout);
@@ -475,7 +486,9 @@ int main(int argc, char **argv)
     }
     bool quick = args.quick, hashing = !args.no_hash;
     uint32_t only_engines = args.engines, only_sessions = args.sessions, only_tokens = args.tokens;
-    char *policies_arg = args.policies[0] ? args.policies : (char[]){"cache_aware,affinity,lmetric,cost,ttft,load_only"};
+    char *policies_arg = args.policies[0]
+                             ? args.policies
+                             : (char[]){"cache_aware,affinity,lmetric,cost,ttft,load_only"};
     /* cache_aware is measured with owner pressure on: its most expensive path. */
     cfg.owner_pressure = true;
     print_context(argc, argv);
@@ -503,12 +516,15 @@ int main(int argc, char **argv)
         prompts[0] = only_tokens < TPB ? TPB : only_tokens;
         n_prompts = 1;
     }
-    printf("# decision cost, us per request (pick = index walk + scoring; dispatch = recording the prompt)\n");
-    printf("# index: %llu blocks fleet-wide, %llu tokens per engine; sessions hold %u-block histories\n",
-           (unsigned long long)cfg.index_max_blocks, (unsigned long long)cfg.index_tokens_per_engine,
-           HISTORY_BLOCKS);
-    printf("%-12s %7s %8s %8s | %9s %9s %9s | %10s %10s | %-14s %6s\n", "policy", "engines", "sessions",
-           "tokens", "pick_mean", "pick_p50", "pick_p99", "dispatch", "total", "matched/blocks", "fill");
+    printf(
+        "# decision cost, us per request (pick = index walk + scoring; dispatch = recording the prompt)\n");
+    printf(
+        "# index: %llu blocks fleet-wide, %llu tokens per engine; sessions hold %u-block histories\n",
+        (unsigned long long)cfg.index_max_blocks, (unsigned long long)cfg.index_tokens_per_engine,
+        HISTORY_BLOCKS);
+    printf("%-12s %7s %8s %8s | %9s %9s %9s | %10s %10s | %-14s %6s\n", "policy", "engines",
+           "sessions", "tokens", "pick_mean", "pick_p50", "pick_p99", "dispatch", "total",
+           "matched/blocks", "fill");
     char *save = NULL;
     for (char *p = strtok_r(policies_arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         for (size_t e = 0; e < n_engines; e++) {

@@ -70,7 +70,8 @@ static void stop(pid_t pid)
 static bool port_free(unsigned port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     bool ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
     close(fd);
@@ -92,7 +93,8 @@ static unsigned free_range(unsigned start, unsigned count)
 static int connect_port(unsigned port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
         close(fd);
@@ -112,7 +114,8 @@ static int send_prefill(unsigned port, unsigned tokens)
         return -1;
     size_t prompt_len = (size_t)tokens * 4;
     char *body = malloc(prompt_len + 256);
-    int n = snprintf(body, 256, "{\"model\":\"sim\",\"max_tokens\":1,\"stream\":true,\"prompt\":\"");
+    int n = snprintf(body, 256,
+                     "{\"model\":\"sim\",\"max_tokens\":1,\"stream\":true,\"prompt\":\"");
     char *p = body + n;
     for (unsigned i = 0; i < tokens; i++) {
         memcpy(p, "tok ", 4);
@@ -123,9 +126,11 @@ static int send_prefill(unsigned port, unsigned tokens)
     p += sprintf(p, "\"}");
     size_t body_len = (size_t)(p - body);
     char head[256];
-    int hl = snprintf(head, sizeof(head),
-                      "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      "Content-Length: %zu\r\n\r\n", body_len);
+    int hl = snprintf(
+        head, sizeof(head),
+        "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Content-Length: %zu\r\n\r\n",
+        body_len);
     bool ok = write(fd, head, (size_t)hl) == hl;
     size_t off = 0;
     while (ok && off < body_len) {
@@ -170,11 +175,13 @@ static long fleet_requests(unsigned admin_port)
     if (cJSON_IsArray(engines)) {
         total = 0;
         const cJSON *e, *r;
-        cJSON_ArrayForEach(e, engines) {
+        cJSON_ArrayForEach(e, engines)
+        {
             const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(e, "ranks");
             if (!cJSON_IsArray(ranks))
                 continue;
-            cJSON_ArrayForEach(r, ranks) {
+            cJSON_ArrayForEach(r, ranks)
+            {
                 const cJSON *running = cJSON_GetObjectItemCaseSensitive(r, "running");
                 const cJSON *waiting = cJSON_GetObjectItemCaseSensitive(r, "waiting");
                 total += cJSON_IsNumber(running) ? (long)running->valuedouble : 0;
@@ -258,7 +265,8 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
     char *feed_argv[] = {(char *)o->feed_path, "--config", cfg_path, NULL};
     pid_t feed = spawn(feed_argv, feed_log);
     usleep(200000);
-    char *sim_argv[16] = {(char *)o->sim_path, "--port", port_s, "--engines", n_s, "--admin-port", admin_s};
+    char *sim_argv[16] = {(char *)o->sim_path, "--port", port_s, "--engines", n_s,
+                          "--admin-port",      admin_s};
     int a = 7;
     if (push) {
         sim_argv[a++] = "--push";
@@ -293,7 +301,8 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
         for (uint32_t s = 0; s < shm.header->capacity; s++) {
             kvr_engine_state_t st;
             uint64_t age;
-            if (kvr_shm_read_slot(&shm, s, kvr_clock_now_ns(), &st, &age) == 0 && (st.flags & KVR_SLOT_HEALTHY))
+            if (kvr_shm_read_slot(&shm, s, kvr_clock_now_ns(), &st, &age) == 0 &&
+                (st.flags & KVR_SLOT_HEALTHY))
                 healthy++;
         }
         if (healthy == n)
@@ -301,7 +310,8 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
         usleep(20000);
     }
     if (healthy != n) {
-        fprintf(stderr, "feed-bench: only %u of %u engines healthy; see %s and %s\n", healthy, n, feed_log, sim_log);
+        fprintf(stderr, "feed-bench: only %u of %u engines healthy; see %s and %s\n", healthy, n,
+                feed_log, sim_log);
         goto out;
     }
     for (unsigned i = 0; i < n; i++)
@@ -313,7 +323,8 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
     while (kvr_clock_now_ns() < admit_deadline && (held = fleet_requests(admin)) < (long)n)
         usleep(20000);
     if (held < (long)n)
-        fprintf(stderr, "feed-bench: only %ld of %u prefills admitted; measuring anyway\n", held, n);
+        fprintf(stderr, "feed-bench: only %ld of %u prefills admitted; measuring anyway\n", held,
+                n);
     usleep(2 * o->period_ms * 1000);
 
     size_t cap = (size_t)o->seconds * 1000 * n + n, count = 0, unhealthy = 0;
@@ -350,12 +361,13 @@ static int run_one(const bench_opts_t *o, unsigned n, bool push, bool udp)
     double cpu_pct = 100.0 * cpu_s / wall_s;
     double sim_cpu_pct = 100.0 * (double)(cpu_ns(sim) - sim_cpu0) / 1e9 / wall_s;
     qsort(ages, count, sizeof(*ages), cmp_u64);
-    printf("feed_bench source=%s engines=%u period_ms=%u prefill_tokens=%u samples=%zu "
-           "age_p50_ms=%.1f age_p99_ms=%.1f age_max_ms=%.1f unhealthy_samples=%zu "
-           "max_pending_prefill_seen=%llu statefeed_cpu_pct=%.3f cpu_pct_per_engine=%.4f sim_cpu_pct=%.1f\n",
-           source, n, o->period_ms, o->prefill_tokens, count, pct_ms(ages, count, 0.50),
-           pct_ms(ages, count, 0.99), count ? (double)ages[count - 1] / 1e6 : 0.0, unhealthy,
-           (unsigned long long)pending_seen, cpu_pct, cpu_pct / n, sim_cpu_pct);
+    printf(
+        "feed_bench source=%s engines=%u period_ms=%u prefill_tokens=%u samples=%zu "
+        "age_p50_ms=%.1f age_p99_ms=%.1f age_max_ms=%.1f unhealthy_samples=%zu "
+        "max_pending_prefill_seen=%llu statefeed_cpu_pct=%.3f cpu_pct_per_engine=%.4f sim_cpu_pct=%.1f\n",
+        source, n, o->period_ms, o->prefill_tokens, count, pct_ms(ages, count, 0.50),
+        pct_ms(ages, count, 0.99), count ? (double)ages[count - 1] / 1e6 : 0.0, unhealthy,
+        (unsigned long long)pending_seen, cpu_pct, cpu_pct / n, sim_cpu_pct);
     fflush(stdout);
     rc = 0;
 
@@ -415,16 +427,19 @@ int main(int argc, char **argv)
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     const kvr_opt_program_t program = {
         .name = "kvroute-feed-bench",
-        .head = "usage: kvroute-feed-bench [flags]\n"
-                "\n"
-                "Measures slot age (now - sample time) as a router reads it, sampled every\n"
-                "millisecond over all engines, while every simulated engine runs a long prefill.\n"
-                "Prints one line per (source, engines) with p50/p99/max age and statefeed's CPU.\n\n"};
+        .head =
+            "usage: kvroute-feed-bench [flags]\n"
+            "\n"
+            "Measures slot age (now - sample time) as a router reads it, sampled every\n"
+            "millisecond over all engines, while every simulated engine runs a long prefill.\n"
+            "Prints one line per (source, engines) with p50/p99/max age and statefeed's CPU.\n\n"};
     int parsed = kvr_opt_program_parse(&program, &parser, argc, argv);
     if (parsed != 0)
         return parsed > 0 ? 0 : 2;
     if (o.sim_path == NULL || o.feed_path == NULL) {
-        fprintf(stderr, "kvroute-feed-bench: --sim and --statefeed are required (no built binary to default to)\n");
+        fprintf(
+            stderr,
+            "kvroute-feed-bench: --sim and --statefeed are required (no built binary to default to)\n");
         return 2;
     }
     char err[256];
@@ -440,17 +455,20 @@ int main(int argc, char **argv)
             bool udp = strcmp(src, "push-udp") == 0;
             bool push = udp || strcmp(src, "push") == 0;
             if (!push && strcmp(src, "scrape") != 0) {
-                kvr_opt_error(err, sizeof err, "sources", "scrape, push or push-udp, comma separated", src);
+                kvr_opt_error(err, sizeof err, "sources",
+                              "scrape, push or push-udp, comma separated", src);
                 fprintf(stderr, "kvroute-feed-bench: %s\n", err);
                 return 2;
             }
             char counts[64];
             snprintf(counts, sizeof(counts), "%s", o.engine_counts);
             char *save = NULL;
-            for (char *c = strtok_r(counts, ",", &save); c != NULL; c = strtok_r(NULL, ",", &save)) {
+            for (char *c = strtok_r(counts, ",", &save); c != NULL;
+                 c = strtok_r(NULL, ",", &save)) {
                 uint64_t n;
                 if (kvr_opt_parse_u64(c, 1, 1000, &n) < 0) {
-                    kvr_opt_error(err, sizeof err, "engines", "fleet sizes 1 to 1000, comma separated", c);
+                    kvr_opt_error(err, sizeof err, "engines",
+                                  "fleet sizes 1 to 1000, comma separated", c);
                     fprintf(stderr, "kvroute-feed-bench: %s\n", err);
                     return 2;
                 }

@@ -22,35 +22,43 @@
 /* A page shaped like vLLM V1's: gauges, counters with _created, and histograms, per engine. */
 static void vllm_page(kvr_buf_t *b, int engines)
 {
-    static const char *hists[] = {"time_to_first_token_seconds", "inter_token_latency_seconds",
-                                  "e2e_request_latency_seconds", "request_queue_time_seconds",
+    static const char *hists[] = {"time_to_first_token_seconds",    "inter_token_latency_seconds",
+                                  "e2e_request_latency_seconds",    "request_queue_time_seconds",
                                   "request_inference_time_seconds", "request_prefill_time_seconds",
-                                  "request_decode_time_seconds", "request_prompt_tokens",
-                                  "request_generation_tokens", "iteration_tokens_total"};
-    static const double le[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5,
-                                0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0};
+                                  "request_decode_time_seconds",    "request_prompt_tokens",
+                                  "request_generation_tokens",      "iteration_tokens_total"};
+    static const double le[] = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.25, 0.5,
+                                0.75,  1.0,   2.5,  5.0,  7.5,  10.0, 20.0, 40.0, 80.0, 160.0};
     const char *model = "model_name=\"meta-llama/Llama-3.1-8B-Instruct\"";
     kvr_buf_printf(b, "# HELP python_gc_objects_collected_total Objects collected during gc\n"
-           "# TYPE python_gc_objects_collected_total counter\n");
+                      "# TYPE python_gc_objects_collected_total counter\n");
     for (int g = 0; g < 3; g++)
-        kvr_buf_printf(b, "python_gc_objects_collected_total{generation=\"%d\"} %d.0\n", g, 1000 * (g + 1));
+        kvr_buf_printf(b, "python_gc_objects_collected_total{generation=\"%d\"} %d.0\n", g,
+                       1000 * (g + 1));
     const char *gauges[] = {"num_requests_running", "num_requests_waiting", "kv_cache_usage_perc"};
     for (int i = 0; i < 3; i++) {
         kvr_buf_printf(b, "# HELP vllm:%s A gauge.\n# TYPE vllm:%s gauge\n", gauges[i], gauges[i]);
         for (int e = 0; e < engines; e++)
-            kvr_buf_printf(b, "vllm:%s{engine=\"%d\",%s} %g\n", gauges[i], e, model, i == 2 ? 0.42 : 7.0 + e);
+            kvr_buf_printf(b, "vllm:%s{engine=\"%d\",%s} %g\n", gauges[i], e, model,
+                           i == 2 ? 0.42 : 7.0 + e);
     }
-    kvr_buf_printf(b, "# HELP vllm:prompt_tokens_total Prefill tokens.\n# TYPE vllm:prompt_tokens_total counter\n");
+    kvr_buf_printf(
+        b,
+        "# HELP vllm:prompt_tokens_total Prefill tokens.\n# TYPE vllm:prompt_tokens_total counter\n");
     for (int e = 0; e < engines; e++)
-        kvr_buf_printf(b, "vllm:prompt_tokens_total{engine=\"%d\",%s} 1.23456789e+08\n"
-               "vllm:prompt_tokens_created{engine=\"%d\",%s} 1.7644e+09\n", e, model, e, model);
+        kvr_buf_printf(b,
+                       "vllm:prompt_tokens_total{engine=\"%d\",%s} 1.23456789e+08\n"
+                       "vllm:prompt_tokens_created{engine=\"%d\",%s} 1.7644e+09\n",
+                       e, model, e, model);
     for (size_t h = 0; h < sizeof(hists) / sizeof(hists[0]); h++) {
-        kvr_buf_printf(b, "# HELP vllm:%s A histogram.\n# TYPE vllm:%s histogram\n", hists[h], hists[h]);
+        kvr_buf_printf(b, "# HELP vllm:%s A histogram.\n# TYPE vllm:%s histogram\n", hists[h],
+                       hists[h]);
         for (int e = 0; e < engines; e++) {
             for (size_t i = 0; i < sizeof(le) / sizeof(le[0]); i++)
-                kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"%g\",%s} %zu.0\n", hists[h], e, le[i], model,
-                    i * 37);
-            kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"+Inf\",%s} 777.0\n", hists[h], e, model);
+                kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"%g\",%s} %zu.0\n", hists[h], e,
+                               le[i], model, i * 37);
+            kvr_buf_printf(b, "vllm:%s_bucket{engine=\"%d\",le=\"+Inf\",%s} 777.0\n", hists[h], e,
+                           model);
             kvr_buf_printf(b, "vllm:%s_count{engine=\"%d\",%s} 777.0\n", hists[h], e, model);
             kvr_buf_printf(b, "vllm:%s_sum{engine=\"%d\",%s} 1234.5678\n", hists[h], e, model);
         }
@@ -85,8 +93,8 @@ static void report(const char *op, size_t bytes, double seconds, long iterations
 {
     double ns = seconds * 1e9 / (double)iterations;
     double per_second = (double)engines * 1000.0 / (double)period_ms;
-    printf("op=%s bytes=%zu ns_per_op=%.0f ops_per_s=%.0f cpu_share_at_%ld_engines_%ldms=%.4f%%\n", op,
-           bytes, ns, 1e9 / ns, engines, period_ms, ns * per_second / 1e9 * 100.0);
+    printf("op=%s bytes=%zu ns_per_op=%.0f ops_per_s=%.0f cpu_share_at_%ld_engines_%ldms=%.4f%%\n",
+           op, bytes, ns, 1e9 / ns, engines, period_ms, ns * per_second / 1e9 * 100.0);
 }
 
 int main(int argc, char **argv)
@@ -132,10 +140,12 @@ int main(int argc, char **argv)
     kvr_buf_t loads = KVR_BUF_INIT;
     kvr_buf_printf(&loads, "{\"loads\": [");
     for (int r = 0; r < 4; r++)
-        kvr_buf_printf(&loads, "%s{\"dp_rank\": %d, \"num_running_reqs\": 38, \"num_waiting_reqs\": 116,"
-                    " \"max_running_requests\": 48, \"num_used_tokens\": 150000,"
-                    " \"max_total_num_tokens\": 160000, \"token_usage\": 0.94, \"utilization\": 0.97,"
-                    " \"num_total_tokens\": 250000, \"gen_throughput\": 1020.5}",
+        kvr_buf_printf(
+            &loads,
+            "%s{\"dp_rank\": %d, \"num_running_reqs\": 38, \"num_waiting_reqs\": 116,"
+            " \"max_running_requests\": 48, \"num_used_tokens\": 150000,"
+            " \"max_total_num_tokens\": 160000, \"token_usage\": 0.94, \"utilization\": 0.97,"
+            " \"num_total_tokens\": 250000, \"gen_throughput\": 1020.5}",
             r ? ", " : "", r);
     kvr_buf_printf(&loads, "]}");
     double t0 = now_s();

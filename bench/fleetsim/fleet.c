@@ -70,7 +70,7 @@ typedef struct fleet_engine_s {
     uint32_t next_rank;
     kvr_rng_t step_rng, feed_rng;
     int slot;
-    uint32_t n_ranks;              /* ranks initialised */
+    uint32_t n_ranks; /* ranks initialised */
     uint32_t running, peak_running;
     uint64_t received;
 } fleet_engine_t;
@@ -79,12 +79,12 @@ typedef struct fleet_req_s {
     kvr_sim_req_t mreq;
     kvr_fleet_route_t route;
     uint32_t router;
-    int engine;                    /* serving engine, -1 before */
-    int rank;                      /* its rank, -1 before the engine received the request */
-    bool direct;                   /* a forced first turn: straight to the engine */
-    bool hashed;                   /* mreq.hashes made (kept until the session's next turn made its own) */
+    int engine;  /* serving engine, -1 before */
+    int rank;    /* its rank, -1 before the engine received the request */
+    bool direct; /* a forced first turn: straight to the engine */
+    bool hashed; /* mreq.hashes made (kept until the session's next turn made its own) */
     bool done;
-    uint32_t tries_429;            /* 429s answered and sent again */
+    uint32_t tries_429; /* 429s answered and sent again */
     uint64_t engine_first_token_ns;
     char request_id[96];
 } fleet_req_t;
@@ -98,15 +98,15 @@ struct kvr_fleet_s {
     fleet_req_t *reqs;
     kvr_replay_result_t *results;
     size_t n_selected;
-    size_t *prev_in_session;       /* SIZE_MAX for a session's first request */
-    size_t *next_in_session;       /* SIZE_MAX for its last */
+    size_t *prev_in_session; /* SIZE_MAX for a session's first request */
+    size_t *next_in_session; /* SIZE_MAX for its last */
     FILE *records;
 
     fleet_event_t *heap;
     size_t heap_len, heap_cap;
     uint64_t seq;
     uint64_t now;
-    uint64_t start_ns;             /* virtual time of the trace's first timestamp */
+    uint64_t start_ns; /* virtual time of the trace's first timestamp */
     uint64_t hop_ns;
 
     bool feed;
@@ -292,7 +292,8 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     if (!q->direct)
         kvr_fleet_router_progress(&q->route, mreq->generated);
     if (ev == KVR_SIM_EV_FINISHED)
-        push(f, f->now + f->hop_ns, q->direct ? EV_CLIENT_DONE : EV_ROUTER_END, (uint32_t)i, 0, NULL);
+        push(f, f->now + f->hop_ns, q->direct ? EV_CLIENT_DONE : EV_ROUTER_END, (uint32_t)i, 0,
+             NULL);
 }
 
 /* ---- requests ---- */
@@ -315,7 +316,8 @@ static void make_hashes(kvr_fleet_t *f, size_t i)
     size_t reused = 0;
     uint32_t from_token = 0;
     size_t p = f->prev_in_session[i];
-    if (p != SIZE_MAX && f->reqs[p].mreq.hashes && ((uint64_t)bs * KVR_BYTES_PER_TOKEN) % KVR_PREFIX_BLOCK_BYTES == 0) {
+    if (p != SIZE_MAX && f->reqs[p].mreq.hashes &&
+        ((uint64_t)bs * KVR_BYTES_PER_TOKEN) % KVR_PREFIX_BLOCK_BYTES == 0) {
         const kvr_trace_request_t *pt = &f->trace->requests[p];
         size_t limit = tr->n_hash_ids < pt->n_hash_ids ? tr->n_hash_ids : pt->n_hash_ids;
         if (limit > tr->input_length / bs)
@@ -375,7 +377,8 @@ static void on_send(kvr_fleet_t *f, size_t i)
     if (!f->first_send_ns)
         f->first_send_ns = f->now;
     f->sent++;
-    push(f, f->now + body_hop_ns(f, i), q->direct ? EV_ENGINE_RECV : EV_ROUTE, (uint32_t)i, 0, NULL);
+    push(f, f->now + body_hop_ns(f, i), q->direct ? EV_ENGINE_RECV : EV_ROUTE, (uint32_t)i, 0,
+         NULL);
 }
 
 static void on_route(kvr_fleet_t *f, size_t i)
@@ -402,13 +405,14 @@ static void on_route(kvr_fleet_t *f, size_t i)
         /* Refused: the router answers at once, its one end of the request. */
         kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id, tr->session_id,
                              q->route.status, f->now);
-        if (q->route.status == 429 && f->cfg.retry_429_ms > 0 && q->tries_429 < f->cfg.retry_429_max) {
+        if (q->route.status == 429 && f->cfg.retry_429_ms > 0 &&
+            q->tries_429 < f->cfg.retry_429_max) {
             /* The 429 goes back to the client, which waits and sends the same request to the router again. */
             q->tries_429++;
             f->answers_429++;
             f->results[i].retries_429 = q->tries_429;
-            push(f, f->now + f->hop_ns + body_hop_ns(f, i) + ms_to_ns(f->cfg.retry_429_ms), EV_ROUTE, (uint32_t)i, 0,
-                 NULL);
+            push(f, f->now + f->hop_ns + body_hop_ns(f, i) + ms_to_ns(f->cfg.retry_429_ms),
+                 EV_ROUTE, (uint32_t)i, 0, NULL);
             return;
         }
         push(f, f->now + f->hop_ns, EV_CLIENT_DONE, (uint32_t)i, 0, NULL);
@@ -446,8 +450,8 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
 static void on_router_end(kvr_fleet_t *f, size_t i)
 {
     fleet_req_t *q = &f->reqs[i];
-    kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id, f->trace->requests[i].session_id,
-                         200, f->now);
+    kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id,
+                         f->trace->requests[i].session_id, 200, f->now);
     push(f, f->now + f->hop_ns, EV_CLIENT_DONE, (uint32_t)i, 0, NULL);
 }
 
@@ -491,7 +495,8 @@ static void on_client_done(kvr_fleet_t *f, size_t i)
     f->done++;
     f->outstanding--;
     if (f->records)
-        kvr_replay_write_record(f->records, &f->trace->requests[i], res, f->cfg.run_id, f->start_ns);
+        kvr_replay_write_record(f->records, &f->trace->requests[i], res, f->cfg.run_id,
+                                f->start_ns);
     if (f->cfg.closed_loop && nx != SIZE_MAX) {
         uint64_t due = f->now + ms_to_ns(f->cfg.think_ms);
         f->results[nx].due_rel_ms = (double)(due - f->start_ns) / 1e6;
@@ -552,7 +557,8 @@ static void feed_tick(kvr_fleet_t *f)
         kvr_engine_state_t *s = kvr_xmalloc(sizeof *s);
         sample_engine(f, e, s);
         s->sample_time_ns = f->now;
-        double latency = e->cfg.feed.latency_ms + e->cfg.feed.jitter_ms * kvr_rng_uniform(&e->feed_rng);
+        double latency = e->cfg.feed.latency_ms +
+                         e->cfg.feed.jitter_ms * kvr_rng_uniform(&e->feed_rng);
         f->feed_samples++;
         push(f, f->now + ms_to_ns(latency), EV_FEED_PUBLISH, i, 0, s);
     }
@@ -565,7 +571,8 @@ static void feed_publish(kvr_fleet_t *f, fleet_engine_t *e, kvr_engine_state_t *
     kvr_shm_writer_state(&f->shm, (uint32_t)e->slot, &st);
     /* As statefeed's publisher: a sample older than the published one never moves an age back. */
     if (sample->sample_time_ns >= st.sample_time_ns) {
-        const uint32_t telemetry = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION | KVR_SLOT_HAS_PENDING_PREFILL;
+        const uint32_t telemetry = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION |
+                                   KVR_SLOT_HAS_PENDING_PREFILL;
         st.dp_ranks = sample->dp_ranks;
         st.running = sample->running;
         st.waiting = sample->waiting;
@@ -576,7 +583,8 @@ static void feed_publish(kvr_fleet_t *f, fleet_engine_t *e, kvr_engine_state_t *
         st.pending_prefill_tokens = sample->pending_prefill_tokens;
         st.max_prefill_remaining = sample->max_prefill_remaining;
         st.flags = (st.flags & ~telemetry) | (sample->flags & telemetry);
-        st.flags = kvr_slot_with_source(st.flags | KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY, e->cfg.feed.source);
+        st.flags = kvr_slot_with_source(st.flags | KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY,
+                                        e->cfg.feed.source);
         st.sample_time_ns = sample->sample_time_ns;
         st.publish_time_ns = f->now;
         st.sample_seq++;
@@ -584,9 +592,11 @@ static void feed_publish(kvr_fleet_t *f, fleet_engine_t *e, kvr_engine_state_t *
         kvr_shm_write_slot(&f->shm, (uint32_t)e->slot, &st);
         f->feed_publishes++;
         if (f->feed_log)
-            fprintf(f->feed_log, "s %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %u %u %u %" PRIu64 " %" PRIu64 " %s\n", f->now,
-                    e->slot, st.sample_time_ns, st.sample_seq, st.flags, st.running, st.waiting,
-                    st.pending_prefill_tokens, st.max_prefill_remaining, st.engine_id);
+            fprintf(f->feed_log,
+                    "s %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %u %u %u %" PRIu64 " %" PRIu64
+                    " %s\n",
+                    f->now, e->slot, st.sample_time_ns, st.sample_seq, st.flags, st.running,
+                    st.waiting, st.pending_prefill_tokens, st.max_prefill_remaining, st.engine_id);
     }
     free(sample);
 }
@@ -597,7 +607,8 @@ static int feed_open(kvr_fleet_t *f, const char *name, char *err, size_t err_len
     int rc = kvr_shm_create(&f->shm, name, f->cfg.n_engines < 16 ? 16 : f->cfg.n_engines);
     if (rc < 0) {
         char why[256];
-        snprintf(err, err_len, "feed segment %s: %s", name, kvr_shm_explain(&f->shm, rc, why, sizeof why));
+        snprintf(err, err_len, "feed segment %s: %s", name,
+                 kvr_shm_explain(&f->shm, rc, why, sizeof why));
         return rc;
     }
     f->shm_open = true;
@@ -617,7 +628,8 @@ static int feed_open(kvr_fleet_t *f, const char *name, char *err, size_t err_len
 /* ---- set-up ---- */
 
 /* Sessions in order of first appearance in the file; a request without a session is one of its own. */
-static void number_sessions(size_t n, const size_t *prev, const size_t *next, size_t *ordinal, size_t *count)
+static void number_sessions(size_t n, const size_t *prev, const size_t *next, size_t *ordinal,
+                            size_t *count)
 {
     size_t id = 0;
     for (size_t i = 0; i < n; i++)
@@ -648,7 +660,8 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
     f->hop_ns = ms_to_ns(cfg->net_latency_ms);
     for (uint32_t k = 0; k < cfg->n_routers; k++) {
         f->routers[k] = routers[k];
-        snprintf(f->router_targets[k], sizeof f->router_targets[k], "http://router-%u/v1/chat/completions", k);
+        snprintf(f->router_targets[k], sizeof f->router_targets[k],
+                 "http://router-%u/v1/chat/completions", k);
     }
     *out = f;
     int rc = -EINVAL;
@@ -668,8 +681,11 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         p.kv_tokens = p.kv_tokens / cfg->dp;
         for (uint32_t r = 0; r < cfg->dp; r++) {
             if ((rc = kvr_sim_model_init(&e->ranks[r].model, &p)) < 0) {
-                snprintf(err, err_len, "engine %u: impossible parameters (max_running %u per rank, kv_tokens %" PRIu64
-                         " per rank)", i, p.max_running, p.kv_tokens);
+                snprintf(
+                    err, err_len,
+                    "engine %u: impossible parameters (max_running %u per rank, kv_tokens %" PRIu64
+                    " per rank)",
+                    i, p.max_running, p.kv_tokens);
                 goto fail;
             }
             e->n_ranks++;
@@ -693,7 +709,8 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
     size_t *ordinal = kvr_xmalloc((n ? n : 1) * sizeof *ordinal), n_sessions = 0;
     number_sessions(n, prev, f->next_in_session, ordinal, &n_sessions);
     if (n_sessions < cfg->n_routers) {
-        snprintf(err, err_len, "--routers %u: the trace has %zu requests in %zu sessions; every router needs one",
+        snprintf(err, err_len,
+                 "--routers %u: the trace has %zu requests in %zu sessions; every router needs one",
                  cfg->n_routers, n, n_sessions);
         free(prev);
         free(ordinal);
@@ -703,12 +720,16 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
     /* The KV of every rank must hold any one request, or it could never run. */
     for (size_t i = 0; i < n; i++) {
         const kvr_trace_request_t *tr = &trace->requests[i];
-        uint64_t need = (uint64_t)(tr->input_length ? tr->input_length : 1) + (tr->output_length ? tr->output_length : 1);
+        uint64_t need = (uint64_t)(tr->input_length ? tr->input_length : 1) +
+                        (tr->output_length ? tr->output_length : 1);
         for (uint32_t e = 0; e < cfg->n_engines; e++) {
             uint64_t cap = kvr_sim_model_kv_capacity_tokens(&f->engines[e].ranks[0].model);
             if (need + KVR_SIM_BLOCK_TOKENS > cap) {
-                snprintf(err, err_len, "trace request %zu needs %" PRIu64 " KV tokens (prompt + output) but engine %u holds %"
-                         PRIu64 " per rank: raise kv_tokens or lower --dp", i, need, e, cap);
+                snprintf(err, err_len,
+                         "trace request %zu needs %" PRIu64
+                         " KV tokens (prompt + output) but engine %u holds %" PRIu64
+                         " per rank: raise kv_tokens or lower --dp",
+                         i, need, e, cap);
                 free(prev);
                 free(ordinal);
                 rc = -EINVAL;
@@ -729,14 +750,16 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         q->engine = -1;
         q->rank = -1;
         /* The first turns of the first N sessions that have one, in file order. */
-        if (cfg->first_turn_engine >= 0 && tr->turn == 0 && tr->session_id && forced < cfg->first_turn_sessions) {
+        if (cfg->first_turn_engine >= 0 && tr->turn == 0 && tr->session_id &&
+            forced < cfg->first_turn_sessions) {
             q->direct = true;
             forced++;
         }
         snprintf(q->request_id, sizeof q->request_id, "%s-%zu", cfg->run_id, i);
         kvr_replay_req_t *r = &f->results[i].req;
         r->index = i;
-        r->url = q->direct ? f->engines[cfg->first_turn_engine].target : f->router_targets[q->router];
+        r->url = q->direct ? f->engines[cfg->first_turn_engine].target
+                           : f->router_targets[q->router];
         if (cfg->n_routers > 1 && !q->direct) {
             f->results[i].has_router = true;
             f->results[i].router = q->router;
@@ -775,7 +798,8 @@ void kvr_fleet_log_feed(kvr_fleet_t *f, FILE *out)
     if (!f->feed)
         return;
     f->feed_log = out;
-    fprintf(out, "# kvroute-fleetsim segment %s (virtual time)\nstart %" PRIu64 "\n", f->shm_name, f->now);
+    fprintf(out, "# kvroute-fleetsim segment %s (virtual time)\nstart %" PRIu64 "\n", f->shm_name,
+            f->now);
 }
 
 /* ---- the run ---- */
@@ -786,9 +810,11 @@ static void progress(kvr_fleet_t *f, bool last)
     if (!last && wall < f->next_progress_wall_ns)
         return;
     f->next_progress_wall_ns = wall + KVR_NS_PER_SEC;
-    fprintf(stderr, "\rkvroute-fleetsim: virtual %8.1f s  sent %zu/%zu  done %zu  refused %zu  running %u   %s",
-            f->now > f->start_ns ? (double)(f->now - f->start_ns) / 1e9 : 0.0, f->sent, f->n_selected, f->done,
-            f->refused, f->fleet_running, last ? "\n" : "");
+    fprintf(
+        stderr,
+        "\rkvroute-fleetsim: virtual %8.1f s  sent %zu/%zu  done %zu  refused %zu  running %u   %s",
+        f->now > f->start_ns ? (double)(f->now - f->start_ns) / 1e9 : 0.0, f->sent, f->n_selected,
+        f->done, f->refused, f->fleet_running, last ? "\n" : "");
 }
 
 void kvr_fleet_run(kvr_fleet_t *f)
@@ -810,7 +836,9 @@ void kvr_fleet_run(kvr_fleet_t *f)
         case EV_ENGINE_RECV: on_engine_recv(f, ev.a); break;
         case EV_STEP_END: step_end(f, &f->engines[ev.a], (uint32_t)ev.b); break;
         case EV_ROUTER_FIRST_BYTE: kvr_fleet_router_first_byte(&f->reqs[ev.a].route); break;
-        case EV_ROUTER_FIRST_TOKEN: kvr_fleet_router_first_token(&f->reqs[ev.a].route, f->now); break;
+        case EV_ROUTER_FIRST_TOKEN:
+            kvr_fleet_router_first_token(&f->reqs[ev.a].route, f->now);
+            break;
         case EV_ROUTER_END: on_router_end(f, ev.a); break;
         case EV_CLIENT_DONE: on_client_done(f, ev.a); break;
         case EV_FEED_TICK: feed_tick(f); break;
@@ -826,7 +854,8 @@ void kvr_fleet_run(kvr_fleet_t *f)
     if (f->cfg.progress)
         progress(f, true);
     if (fleet_interrupted)
-        fprintf(stderr, "kvroute-fleetsim: interrupted at virtual %.1f s; %zu requests unfinished\n",
+        fprintf(stderr,
+                "kvroute-fleetsim: interrupted at virtual %.1f s; %zu requests unfinished\n",
                 (double)(f->now - f->start_ns) / 1e9, f->outstanding);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
@@ -863,14 +892,18 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
 {
     kvr_fleet_stats_t s;
     kvr_fleet_stats(f, &s);
-    fprintf(out, "{\"requests\":%zu,\"sent\":%zu,\"finished\":%zu,\"refused\":%zu,\"unfinished\":%zu,"
-                 "\"answers_429\":%" PRIu64 ",\"virtual_s\":%.6f,\"events\":%" PRIu64 ",\"fleet_peak_running\":%u,"
-                 "\"feed_samples\":%" PRIu64 ",\"feed_publishes\":%" PRIu64 ",\"engines\":[",
-            f->n_selected, s.sent, s.finished, s.refused, f->outstanding, s.answers_429, (double)s.virtual_ns / 1e9, s.events,
-            s.fleet_peak_running, s.feed_samples, s.feed_publishes);
+    fprintf(out,
+            "{\"requests\":%zu,\"sent\":%zu,\"finished\":%zu,\"refused\":%zu,\"unfinished\":%zu,"
+            "\"answers_429\":%" PRIu64 ",\"virtual_s\":%.6f,\"events\":%" PRIu64
+            ",\"fleet_peak_running\":%u,"
+            "\"feed_samples\":%" PRIu64 ",\"feed_publishes\":%" PRIu64 ",\"engines\":[",
+            f->n_selected, s.sent, s.finished, s.refused, f->outstanding, s.answers_429,
+            (double)s.virtual_ns / 1e9, s.events, s.fleet_peak_running, s.feed_samples,
+            s.feed_publishes);
     for (uint32_t i = 0; i < f->cfg.n_engines; i++) {
         const fleet_engine_t *e = &f->engines[i];
-        uint64_t finished = 0, preemptions = 0, queries = 0, hits = 0, gen = 0, busy = 0, evictions = 0;
+        uint64_t finished = 0, preemptions = 0, queries = 0, hits = 0, gen = 0, busy = 0,
+                 evictions = 0;
         for (uint32_t r = 0; r < f->cfg.dp; r++) {
             const kvr_sim_model_t *m = &e->ranks[r].model;
             finished += m->requests_finished;
@@ -881,12 +914,14 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
             busy += m->busy_ns;
             evictions += m->cache.evictions;
         }
-        fprintf(out, "%s{\"engine\":\"%s\",\"received\":%" PRIu64 ",\"finished\":%" PRIu64 ",\"peak_running\":%u,"
-                     "\"running_at_end\":%u,\"preemptions\":%" PRIu64 ",\"prefix_query_tokens\":%" PRIu64
-                     ",\"prefix_hit_tokens\":%" PRIu64 ",\"generated_tokens\":%" PRIu64 ",\"evictions\":%" PRIu64
-                     ",\"busy_s\":%.6f}",
-                i ? "," : "", e->url, e->received, finished, e->peak_running, e->running, preemptions, queries, hits,
-                gen, evictions, (double)busy / 1e9);
+        fprintf(out,
+                "%s{\"engine\":\"%s\",\"received\":%" PRIu64 ",\"finished\":%" PRIu64
+                ",\"peak_running\":%u,"
+                "\"running_at_end\":%u,\"preemptions\":%" PRIu64 ",\"prefix_query_tokens\":%" PRIu64
+                ",\"prefix_hit_tokens\":%" PRIu64 ",\"generated_tokens\":%" PRIu64
+                ",\"evictions\":%" PRIu64 ",\"busy_s\":%.6f}",
+                i ? "," : "", e->url, e->received, finished, e->peak_running, e->running,
+                preemptions, queries, hits, gen, evictions, (double)busy / 1e9);
     }
     fputs("],\"routers\":[", out);
     for (uint32_t k = 0; k < f->cfg.n_routers; k++) {
@@ -894,10 +929,13 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
         kvr_fleet_router_shadow(f->routers[k], &sh);
         char feed[512];
         kvr_fleet_router_feed_counts(f->routers[k], feed, sizeof feed);
-        fprintf(out, "%s{\"router\":%u,\"policy\":\"%s\",\"es\":%s,\"shadow_requests\":%" PRIu64
-                     ",\"shadow_pending_prefill_tokens\":%" PRIu64 ",\"shadow_kv_tokens\":%" PRIu64 ",\"feed\":\"%s\"}",
-                k ? "," : "", k, kvr_fleet_router_policy(f->routers[k]), kvr_fleet_router_es(f->routers[k]) ? "true" : "false",
-                sh.requests, sh.pending_prefill_tokens, sh.kv_tokens, feed);
+        fprintf(out,
+                "%s{\"router\":%u,\"policy\":\"%s\",\"es\":%s,\"shadow_requests\":%" PRIu64
+                ",\"shadow_pending_prefill_tokens\":%" PRIu64 ",\"shadow_kv_tokens\":%" PRIu64
+                ",\"feed\":\"%s\"}",
+                k ? "," : "", k, kvr_fleet_router_policy(f->routers[k]),
+                kvr_fleet_router_es(f->routers[k]) ? "true" : "false", sh.requests,
+                sh.pending_prefill_tokens, sh.kv_tokens, feed);
     }
     fputs("]}\n", out);
 }
@@ -910,8 +948,8 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
     for (size_t i = 0; f->reqs && i < f->n_selected; i++) {
         fleet_req_t *q = &f->reqs[i];
         if (q->route.impl)
-            kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id, f->trace->requests[i].session_id,
-                                 499, f->now);
+            kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id,
+                                 f->trace->requests[i].session_id, 499, f->now);
         if (q->rank >= 0)
             kvr_sim_model_cancel(&f->engines[q->engine].ranks[q->rank].model, &q->mreq);
         free(q->mreq.hashes);

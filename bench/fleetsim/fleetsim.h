@@ -35,44 +35,46 @@ typedef struct kvr_fleet_window_s {
 
 /** The feed as one engine's telemetry behaves. */
 typedef struct kvr_fleet_feed_params_s {
-    kvr_source_t source;           /* scrape, loads or push */
-    double latency_ms;             /* from the poll's start (sample time) to its publish */
-    double jitter_ms;              /* uniform extra latency in [0, jitter) */
-    kvr_fleet_window_t stall;      /* no sample is published: the slot ages */
-    kvr_fleet_window_t lie;        /* samples report an idle engine */
+    kvr_source_t source;      /* scrape, loads or push */
+    double latency_ms;        /* from the poll's start (sample time) to its publish */
+    double jitter_ms;         /* uniform extra latency in [0, jitter) */
+    kvr_fleet_window_t stall; /* no sample is published: the slot ages */
+    kvr_fleet_window_t lie;   /* samples report an idle engine */
 } kvr_fleet_feed_params_t;
 
 typedef struct kvr_fleet_engine_cfg_s {
-    kvr_sim_params_t params;       /* the whole engine's slots and KV; split over DP ranks */
+    kvr_sim_params_t params; /* the whole engine's slots and KV; split over DP ranks */
     kvr_fleet_feed_params_t feed;
 } kvr_fleet_engine_cfg_t;
 
 typedef enum {
-    KVR_FLEET_BAD_FATAL = 0,       /* an invalid trace line stops before the run */
-    KVR_FLEET_BAD_SKIP,            /* it is reported, skipped and counted */
+    KVR_FLEET_BAD_FATAL = 0, /* an invalid trace line stops before the run */
+    KVR_FLEET_BAD_SKIP,      /* it is reported, skipped and counted */
 } kvr_fleet_bad_input_t;
 
 typedef struct kvr_fleet_config_s {
     uint32_t n_engines;
     uint32_t dp;
     kvr_fleet_engine_cfg_t engines[KVR_FLEET_MAX_ENGINES];
-    double step_jitter;            /* step time x (1 + jitter x u), u uniform in [-1, 1) */
+    double step_jitter; /* step time x (1 + jitter x u), u uniform in [-1, 1) */
     uint32_t n_routers;
-    double feed_period_ms;         /* 0: no feed at all */
+    double feed_period_ms;           /* 0: no feed at all */
     kvr_fleet_window_t writer_stall; /* the writer's heartbeat stops */
-    double net_latency_ms;         /* one way, per hop: client-router, router-engine */
-    double read_round_ms;          /* a request body's every 64 KiB after the first arrives this much later */
-    double rate;                   /* arrival rate multiplier: timestamps divided by it */
-    double arrival_jitter_ms;      /* each send moved later by uniform [0, jitter) */
+    double net_latency_ms;           /* one way, per hop: client-router, router-engine */
+    double
+        read_round_ms; /* a request body's every 64 KiB after the first arrives this much later */
+    double rate;       /* arrival rate multiplier: timestamps divided by it */
+    double arrival_jitter_ms; /* each send moved later by uniform [0, jitter) */
     bool closed_loop;
     double think_ms;
-    double retry_429_ms;           /* a 429 is sent again this long after the client saw it; 0 = no retry */
-    uint32_t retry_429_max;        /* retries per request before its 429 ends it */
-    uint32_t block_size;           /* trace tokens per hash id */
-    uint64_t limit;                /* first N requests only, 0 = all */
-    int first_turn_engine;         /* >= 0: the first turns of the first first_turn_sessions sessions go there directly */
+    double retry_429_ms; /* a 429 is sent again this long after the client saw it; 0 = no retry */
+    uint32_t retry_429_max; /* retries per request before its 429 ends it */
+    uint32_t block_size;    /* trace tokens per hash id */
+    uint64_t limit;         /* first N requests only, 0 = all */
+    int first_turn_engine; /* >= 0: the first turns of the first first_turn_sessions sessions go there directly */
     uint32_t first_turn_sessions;
-    bool head_at_first_token;      /* the engine's response head waits for the first token (not the default) */
+    bool
+        head_at_first_token; /* the engine's response head waits for the first token (not the default) */
     uint64_t seed;
     const char *run_id;
     bool progress;
@@ -85,12 +87,12 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg);
 
 /** Counts of a finished run, for the summary and --stats. */
 typedef struct kvr_fleet_stats_s {
-    uint64_t virtual_ns;           /* first send to last end */
+    uint64_t virtual_ns; /* first send to last end */
     double wall_s;
-    double cpu_s;                  /* this process's CPU time over the run (a loaded machine stretches wall) */
+    double cpu_s; /* this process's CPU time over the run (a loaded machine stretches wall) */
     uint64_t events;
     size_t sent, finished, refused;
-    uint64_t answers_429;          /* every 429 a client got, retried or final */
+    uint64_t answers_429; /* every 429 a client got, retried or final */
     uint32_t fleet_peak_running;
     uint64_t feed_samples, feed_publishes;
 } kvr_fleet_stats_t;

@@ -23,15 +23,15 @@
 typedef struct {
     kvr_fleet_config_t fleet;
     const char *trace_path, *out_path, *decision_log, *stats_path, *feed_path, *policy;
-    int es;                        /* -1: the router's default */
-    int bad_lines;                 /* 0 fatal, 1 skip */
-    int admission_order;           /* kvr_admission_order_t: 0 after, 1 before */
+    int es;              /* -1: the router's default */
+    int bad_lines;       /* 0 fatal, 1 skip */
+    int admission_order; /* kvr_admission_order_t: 0 after, 1 before */
     bool quiet, help_router;
     kvr_log_level_t log_level;
     char *router_argv[MAX_ROUTER_ARGS];
     int router_argc;
     char *router_args_copy;
-    int max_param_engine;          /* highest engine index --engine-params named, -1 none */
+    int max_param_engine; /* highest engine index --engine-params named, -1 none */
 } fs_options_t;
 
 static const char usage_head[] =
@@ -61,7 +61,8 @@ static int parse_window(const char *s, kvr_fleet_window_t *w)
         return -EINVAL;
     *dash = '\0';
     double a, b;
-    if (kvr_opt_parse_double(buf, 0, 1e9, &a) || kvr_opt_parse_double(dash + 1, 0, 1e9, &b) || b <= a)
+    if (kvr_opt_parse_double(buf, 0, 1e9, &a) || kvr_opt_parse_double(dash + 1, 0, 1e9, &b) ||
+        b <= a)
         return -EINVAL;
     *w = (kvr_fleet_window_t){a, b};
     return 0;
@@ -113,7 +114,8 @@ static int apply_engine_key(kvr_fleet_engine_cfg_t *e, const char *key, const ch
 }
 
 /* --engine-params "WHICH:key=value,...": onto the engines it names; checked against --engines later. */
-static int opt_engine_params(const kvr_opt_t *opt, void *obj, const char *spec, char *err, size_t err_len)
+static int opt_engine_params(const kvr_opt_t *opt, void *obj, const char *spec, char *err,
+                             size_t err_len)
 {
     fs_options_t *o = obj;
     kvr_fleet_config_t *cfg = &o->fleet;
@@ -132,7 +134,8 @@ static int opt_engine_params(const kvr_opt_t *opt, void *obj, const char *spec, 
             *dash = '\0';
         if (kvr_opt_parse_u64(buf, 0, KVR_FLEET_MAX_ENGINES - 1, &from) ||
             (dash && kvr_opt_parse_u64(dash + 1, from, KVR_FLEET_MAX_ENGINES - 1, &to)))
-            return kvr_opt_error(err, err_len, opt->name, "WHICH (an engine index, A-B or all) before ':'", spec);
+            return kvr_opt_error(err, err_len, opt->name,
+                                 "WHICH (an engine index, A-B or all) before ':'", spec);
         if (!dash)
             to = from;
         if ((int)to > o->max_param_engine)
@@ -151,7 +154,8 @@ static int opt_engine_params(const kvr_opt_t *opt, void *obj, const char *spec, 
                 return -EINVAL;
             }
             if (rc < 0) {
-                snprintf(err, err_len, "--engine-params: %s=%s is not a valid value (see --help)", kv, eq + 1);
+                snprintf(err, err_len, "--engine-params: %s=%s is not a valid value (see --help)",
+                         kv, eq + 1);
                 return -EINVAL;
             }
         }
@@ -169,7 +173,8 @@ static int add_router_arg(fs_options_t *o, char *arg, char *err, size_t err_len)
     return 0;
 }
 
-static int opt_router_args(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int opt_router_args(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                           size_t err_len)
 {
     (void)opt;
     fs_options_t *o = obj;
@@ -182,7 +187,8 @@ static int opt_router_args(const kvr_opt_t *opt, void *obj, const char *value, c
     return 0;
 }
 
-static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len)
 {
     fs_options_t *o = obj;
     if (parse_window(value, &o->fleet.writer_stall) < 0)
@@ -192,65 +198,77 @@ static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, 
 
 static const char *const es_names[] = {"0", "1", NULL};
 static const char *const bad_line_names[] = {"fatal", "skip", NULL};
-static const char *const order_names[] = {"after", "before", NULL}; /* kvr_admission_order_t's order */
+static const char *const order_names[] = {"after", "before",
+                                          NULL}; /* kvr_admission_order_t's order */
 
 #define T fs_options_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("trace and clients:"),
-    KVR_OPT_ROW_STRPTR(T, trace_path, "trace", "FILE", NULL,
-                       "JSONL trace: Mooncake fields (timestamp ms, input_length, output_length, hash_ids), "
-                       "optional session_id and turn (kvroute-tracegen's output); prompt text from hash_ids "
-                       "as kvroute-replay makes it"),
-    KVR_OPT_ROW_ENUM(T, bad_lines, "bad-lines", "MODE", "fatal", bad_line_names,
-                     "fatal: an invalid line (not JSON, a field missing, a negative length, a hash id that "
-                     "is not an integer, a timestamp going backwards) stops before the run with its line "
-                     "number; skip: each is reported on stderr with its line number, skipped and counted"),
-    KVR_OPT_ROW_U64(T, fleet.limit, "limit", "N", NULL, 1, INT64_MAX, "only the first N requests of the trace"),
+    KVR_OPT_ROW_STRPTR(
+        T, trace_path, "trace", "FILE", NULL,
+        "JSONL trace: Mooncake fields (timestamp ms, input_length, output_length, hash_ids), "
+        "optional session_id and turn (kvroute-tracegen's output); prompt text from hash_ids "
+        "as kvroute-replay makes it"),
+    KVR_OPT_ROW_ENUM(
+        T, bad_lines, "bad-lines", "MODE", "fatal", bad_line_names,
+        "fatal: an invalid line (not JSON, a field missing, a negative length, a hash id that "
+        "is not an integer, a timestamp going backwards) stops before the run with its line "
+        "number; skip: each is reported on stderr with its line number, skipped and counted"),
+    KVR_OPT_ROW_U64(T, fleet.limit, "limit", "N", NULL, 1, INT64_MAX,
+                    "only the first N requests of the trace"),
     KVR_OPT_ROW_DOUBLE(T, fleet.rate, "rate", "X", "1", 1e-6, 1e6,
                        "arrival rate multiplier: timestamps are divided by X"),
     KVR_OPT_ROW_DOUBLE(T, fleet.arrival_jitter_ms, "arrival-jitter-ms", "MS", "0", 0, 1e9,
                        "each send moves later by a seeded uniform draw in [0, MS)"),
-    KVR_OPT_ROW_BOOL(T, fleet.closed_loop, "closed-loop", NULL,
-                     "a session's turn k+1 is sent when turn k ended (+ --think-ms); first turns go at their "
-                     "timestamps"),
+    KVR_OPT_ROW_BOOL(
+        T, fleet.closed_loop, "closed-loop", NULL,
+        "a session's turn k+1 is sent when turn k ended (+ --think-ms); first turns go at their "
+        "timestamps"),
     KVR_OPT_ROW_DOUBLE(T, fleet.think_ms, "think-ms", "MS", "0", 0, 1e9,
                        "closed loop: pause between an answer and the next turn"),
     KVR_OPT_ROW_DOUBLE(T, fleet.net_latency_ms, "net-latency-ms", "MS", "0.1", 0, 1e6,
                        "one-way latency of each hop: client-router, router-engine"),
-    KVR_OPT_ROW_DOUBLE(T, fleet.read_round_ms, "read-round-ms", "MS", "0.5", 0, 1e6,
-                       "a request body reaches the router (or a forced first turn its engine) MS later "
-                       "for each 64 KiB it has beyond the first, as a server reading one 64 KiB buffer "
-                       "per connection per loop turn completes the small bodies of a same-millisecond "
-                       "group first; 0: every body arrives whole, in send order"),
-    KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (Mooncake uses 512)"),
-    KVR_OPT_ROW_INT(T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
-                    "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "
-                    "straight to engine I, past the routers: a forced start state, as kvroute-replay "
-                    "--first-turn-url (default off)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, fleet.read_round_ms, "read-round-ms", "MS", "0.5", 0, 1e6,
+        "a request body reaches the router (or a forced first turn its engine) MS later "
+        "for each 64 KiB it has beyond the first, as a server reading one 64 KiB buffer "
+        "per connection per loop turn completes the small bodies of a same-millisecond "
+        "group first; 0: every body arrives whole, in send order"),
+    KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000,
+                    "tokens per hash id (Mooncake uses 512)"),
+    KVR_OPT_ROW_INT(
+        T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
+        "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "
+        "straight to engine I, past the routers: a forced start state, as kvroute-replay "
+        "--first-turn-url (default off)"),
     KVR_OPT_ROW_U64(T, fleet.first_turn_sessions, "first-turn-sessions", "N", "0", 0, 1u << 30,
                     "how many sessions --first-turn-engine takes"),
-    KVR_OPT_ROW_DOUBLE(T, fleet.retry_429_ms, "retry-429-ms", "MS", "0", 0, 1e9,
-                       "a client answered 429 sends the same request again MS later (0: no retry, the 429 "
-                       "is the request's end); its TTFT and e2e count from the first send"),
-    KVR_OPT_ROW_U64(T, fleet.retry_429_max, "retry-429-max", "N", "20", 1, 1000000,
-                    "with --retry-429-ms: retries per request; the 429 after the last ends it as refused"),
+    KVR_OPT_ROW_DOUBLE(
+        T, fleet.retry_429_ms, "retry-429-ms", "MS", "0", 0, 1e9,
+        "a client answered 429 sends the same request again MS later (0: no retry, the 429 "
+        "is the request's end); its TTFT and e2e count from the first send"),
+    KVR_OPT_ROW_U64(
+        T, fleet.retry_429_max, "retry-429-max", "N", "20", 1, 1000000,
+        "with --retry-429-ms: retries per request; the 429 after the last ends it as refused"),
     KVR_OPT_ROW_HEADING("engines:"),
     KVR_OPT_ROW_U64(T, fleet.n_engines, "engines", "N", "4", 0, KVR_FLEET_MAX_ENGINES,
                     "engines in the fleet, known as http://127.0.0.1:<20000+i>"),
     KVR_OPT_ROW_U64(T, fleet.dp, "dp", "N", "1", 1, KVR_FLEET_MAX_DP,
                     "data-parallel ranks per engine; slots and KV are split"),
-    KVR_OPT_ROW_CUSTOM("engine-params", "SPEC", NULL, opt_engine_params, "WHICH:key=value,...", KVR_OPT_REPEAT,
-                       "SPEC is WHICH:key=value,...; WHICH an engine index, a range A-B or 'all'; later ones win. Keys (defaults are "
-                       "kvroute-sim's): max_running (64), prefill_budget (8192), prefill_tokens_per_s (10000), "
-                       "step_base_ms (12), step_per_seq_ms (0.15), kv_tokens (250000), step_scale (1; > 1 is a "
-                       "slower engine); feed: source (scrape: no caps; loads: caps and pending prefill, the "
-                       "default; push: also the largest remaining prefill), latency_ms (2: poll start to "
-                       "publish), jitter_ms (1: uniform extra), stall=FROM-TO (seconds of the run without a "
-                       "sample: the slot goes stale), lie=FROM-TO (samples report an idle engine)"),
-    KVR_OPT_ROW_BOOL(T, fleet.head_at_first_token, "head-at-first-token", NULL,
-                     "engines send their response head with the first token, not on accepting the request "
-                     "(the router's prefill charge then lasts until the first token; streaming engines do "
-                     "not do this)"),
+    KVR_OPT_ROW_CUSTOM(
+        "engine-params", "SPEC", NULL, opt_engine_params, "WHICH:key=value,...", KVR_OPT_REPEAT,
+        "SPEC is WHICH:key=value,...; WHICH an engine index, a range A-B or 'all'; later ones win. Keys (defaults are "
+        "kvroute-sim's): max_running (64), prefill_budget (8192), prefill_tokens_per_s (10000), "
+        "step_base_ms (12), step_per_seq_ms (0.15), kv_tokens (250000), step_scale (1; > 1 is a "
+        "slower engine); feed: source (scrape: no caps; loads: caps and pending prefill, the "
+        "default; push: also the largest remaining prefill), latency_ms (2: poll start to "
+        "publish), jitter_ms (1: uniform extra), stall=FROM-TO (seconds of the run without a "
+        "sample: the slot goes stale), lie=FROM-TO (samples report an idle engine)"),
+    KVR_OPT_ROW_BOOL(
+        T, fleet.head_at_first_token, "head-at-first-token", NULL,
+        "engines send their response head with the first token, not on accepting the request "
+        "(the router's prefill charge then lasts until the first token; streaming engines do "
+        "not do this)"),
     KVR_OPT_ROW_DOUBLE(T, fleet.step_jitter, "step-jitter", "X", "0", 0, 0.99,
                        "each step lasts x (1 + X u), u a seeded uniform draw in [-1, 1)"),
     KVR_OPT_ROW_HEADING("feed (read by routers with ES=1 only):"),
@@ -259,36 +277,46 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_CUSTOM("writer-stall", "FROM-TO", NULL, opt_writer_stall, "FROM-TO, seconds", 0,
                        "seconds of the run without a writer heartbeat"),
     KVR_OPT_ROW_HEADING("routers:"),
-    KVR_OPT_ROW_U64(T, fleet.n_routers, "routers", "M", "1", 0, KVR_FLEET_MAX_ROUTERS,
-                    "routers, each with its own state; sessions go to them round-robin in order of first "
-                    "appearance, as bench/ablate/run.sh --routers splits a trace"),
-    KVR_OPT_ROW_STRPTR(T, policy, "policy", "NAME", NULL, "routing policy (kvroute --policy; default load_only)"),
-    KVR_OPT_ROW_ENUM(T, es, "es", "0|1", NULL, es_names, "feed off or on (kvroute --es; default $ES, else 1)"),
+    KVR_OPT_ROW_U64(
+        T, fleet.n_routers, "routers", "M", "1", 0, KVR_FLEET_MAX_ROUTERS,
+        "routers, each with its own state; sessions go to them round-robin in order of first "
+        "appearance, as bench/ablate/run.sh --routers splits a trace"),
+    KVR_OPT_ROW_STRPTR(T, policy, "policy", "NAME", NULL,
+                       "routing policy (kvroute --policy; default load_only)"),
+    KVR_OPT_ROW_ENUM(T, es, "es", "0|1", NULL, es_names,
+                     "feed off or on (kvroute --es; default $ES, else 1)"),
     KVR_OPT_ROW_CUSTOM("router-args", "\"...\"", NULL, opt_router_args, "kvroute flags", 0,
                        "more kvroute flags, split on spaces (flags after -- too)"),
-    KVR_OPT_ROW_ENUM(T, admission_order, "admission-order", "after|before", "after", order_names,
-                     "where the routers' admission (kvroute --admission) sits: after, kvroute's order "
-                     "(the policy scores, then admission, with a seeding lease to an idle peer); before "
-                     "reproduces the peer gateway's (SGLang's) ordering for comparison: the engine the "
-                     "policy's base rule would pick (the cache owner, no owner pressure) is judged first, "
-                     "with no lease, and a 429 goes back at once when it has no headroom "
-                     "(running + waiting at max_running + --max-waiting)"),
-    KVR_OPT_ROW_U64(T, fleet.seed, "seed", "N", "1", 0, UINT64_MAX,
-                    "seed of the policies' draws, step and feed jitter and arrival jitter, each its own stream"),
+    KVR_OPT_ROW_ENUM(
+        T, admission_order, "admission-order", "after|before", "after", order_names,
+        "where the routers' admission (kvroute --admission) sits: after, kvroute's order "
+        "(the policy scores, then admission, with a seeding lease to an idle peer); before "
+        "reproduces the peer gateway's (SGLang's) ordering for comparison: the engine the "
+        "policy's base rule would pick (the cache owner, no owner pressure) is judged first, "
+        "with no lease, and a 429 goes back at once when it has no headroom "
+        "(running + waiting at max_running + --max-waiting)"),
+    KVR_OPT_ROW_U64(
+        T, fleet.seed, "seed", "N", "1", 0, UINT64_MAX,
+        "seed of the policies' draws, step and feed jitter and arrival jitter, each its own stream"),
     KVR_OPT_ROW_HEADING("output:"),
-    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL, "one record per request, kvroute-replay's format, in end order"),
+    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL,
+                       "one record per request, kvroute-replay's format, in end order"),
     KVR_OPT_ROW_STRPTR(T, decision_log, "decision-log", "FILE", NULL,
                        "the routers' decision log (with M > 1: FILE-r<k> before the extension)"),
-    KVR_OPT_ROW_STRPTR(T, stats_path, "stats", "FILE", NULL,
-                       "end state as JSON: per engine peak running, prefix hits, preemptions; per router "
-                       "shadow counters and feed states"),
-    KVR_OPT_ROW_STRPTR(T, feed_path, "feed-samples", "FILE", NULL,
-                       "every slot publish in kvroute-feedsample's format (ES=1), for the freshness table of "
-                       "bench/ablate/compare.py"),
-    KVR_OPT_ROW_STRPTR(T, fleet.run_id, "run-id", "TAG", "fleetsim", "request ids are TAG-<trace index>"),
+    KVR_OPT_ROW_STRPTR(
+        T, stats_path, "stats", "FILE", NULL,
+        "end state as JSON: per engine peak running, prefix hits, preemptions; per router "
+        "shadow counters and feed states"),
+    KVR_OPT_ROW_STRPTR(
+        T, feed_path, "feed-samples", "FILE", NULL,
+        "every slot publish in kvroute-feedsample's format (ES=1), for the freshness table of "
+        "bench/ablate/compare.py"),
+    KVR_OPT_ROW_STRPTR(T, fleet.run_id, "run-id", "TAG", "fleetsim",
+                       "request ids are TAG-<trace index>"),
     KVR_OPT_ROW_BOOL(T, quiet, "quiet", NULL, "no summary and no progress line"),
     KVR_OPT_ROW_LOG_LEVEL(T, log_level, "warn", "the routers' log lines"),
-    KVR_OPT_ROW_BOOL(T, help_router, "help-router", NULL, "print kvroute's flags (they pass through) and exit"),
+    KVR_OPT_ROW_BOOL(T, help_router, "help-router", NULL,
+                     "print kvroute's flags (they pass through) and exit"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -297,14 +325,15 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
 {
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
     char *positional[MAX_ROUTER_ARGS];
-    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = positional,
-                               .max_positional = MAX_ROUTER_ARGS};
+    kvr_opt_parser_t parser = {
+        .sets = &set, .n_sets = 1, .positional = positional, .max_positional = MAX_ROUTER_ARGS};
     char err[512];
     kvr_fleet_config_defaults(&o->fleet);
     o->es = -1;
     o->max_param_engine = -1;
     o->log_level = KVR_LOG_WARN;
-    const kvr_opt_program_t program = {.name = "kvroute-fleetsim", .head = usage_head, .tail = usage_tail};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-fleetsim", .head = usage_head, .tail = usage_tail};
     int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
     if (rc == 1)
         exit(0);
@@ -325,7 +354,9 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
             if (argv[i] == positional[k])
                 at = i;
         if (at < dash) {
-            snprintf(err, sizeof err, "unexpected argument '%s' (router flags go after --; see --help)", positional[k]);
+            snprintf(err, sizeof err,
+                     "unexpected argument '%s' (router flags go after --; see --help)",
+                     positional[k]);
             rc = -EINVAL;
         } else {
             rc = add_router_arg(o, positional[k], err, sizeof err);
@@ -349,12 +380,14 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
         return -EINVAL;
     }
     if (c->feed_period_ms > 0 && c->feed_period_ms < 0.001) {
-        fprintf(stderr, "kvroute-fleetsim: --feed-period-ms: expected 0 or at least 0.001, got %g\n",
+        fprintf(stderr,
+                "kvroute-fleetsim: --feed-period-ms: expected 0 or at least 0.001, got %g\n",
                 c->feed_period_ms);
         return -EINVAL;
     }
     if (o->max_param_engine >= (int)c->n_engines) {
-        fprintf(stderr, "kvroute-fleetsim: --engine-params names engine %d; the fleet has engines 0..%u\n",
+        fprintf(stderr,
+                "kvroute-fleetsim: --engine-params names engine %d; the fleet has engines 0..%u\n",
                 o->max_param_engine, c->n_engines - 1);
         return -EINVAL;
     }
@@ -365,13 +398,17 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
     }
     for (uint32_t i = 0; i < c->n_engines; i++) {
         if (c->engines[i].params.max_running < c->dp) {
-            fprintf(stderr, "kvroute-fleetsim: engine %u: max_running %u is below --dp %u (a rank needs a slot)\n", i,
-                    c->engines[i].params.max_running, c->dp);
+            fprintf(
+                stderr,
+                "kvroute-fleetsim: engine %u: max_running %u is below --dp %u (a rank needs a slot)\n",
+                i, c->engines[i].params.max_running, c->dp);
             return -EINVAL;
         }
         if (c->engines[i].params.kv_tokens / c->dp < KVR_SIM_BLOCK_TOKENS) {
-            fprintf(stderr, "kvroute-fleetsim: engine %u: kv_tokens %llu split over --dp %u is less than one block\n",
-                    i, (unsigned long long)c->engines[i].params.kv_tokens, c->dp);
+            fprintf(
+                stderr,
+                "kvroute-fleetsim: engine %u: kv_tokens %llu split over --dp %u is less than one block\n",
+                i, (unsigned long long)c->engines[i].params.kv_tokens, c->dp);
             return -EINVAL;
         }
     }
@@ -409,8 +446,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (lopts.skipped)
-        fprintf(stderr, "kvroute-fleetsim: %zu invalid trace lines skipped, %zu requests kept\n", lopts.skipped,
-                trace.len);
+        fprintf(stderr, "kvroute-fleetsim: %zu invalid trace lines skipped, %zu requests kept\n",
+                lopts.skipped, trace.len);
     int status = 2;
     if (trace.len == 0) {
         fprintf(stderr, "kvroute-fleetsim: %s holds no request\n", o.trace_path);
@@ -436,17 +473,26 @@ int main(int argc, char **argv)
             /* The router appends; a run's log holds that run only. */
             FILE *t = fopen(log_path, "w");
             if (!t) {
-                fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", log_path, strerror(errno));
+                fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", log_path,
+                        strerror(errno));
                 goto out_routers;
             }
             fclose(t);
         }
         kvr_fleet_router_setup_t setup = {
-            .engine_urls = url_list, .n_engines = o.fleet.n_engines, .shm_name = shm_name,
-            .decision_log = log_path, .es = o.es, .policy = o.policy, .seed_set = true, .seed = o.fleet.seed,
-            .admission_order = (kvr_admission_order_t)o.admission_order, .router_index = (uint32_t)k,
+            .engine_urls = url_list,
+            .n_engines = o.fleet.n_engines,
+            .shm_name = shm_name,
+            .decision_log = log_path,
+            .es = o.es,
+            .policy = o.policy,
+            .seed_set = true,
+            .seed = o.fleet.seed,
+            .admission_order = (kvr_admission_order_t)o.admission_order,
+            .router_index = (uint32_t)k,
         };
-        if (kvr_fleet_router_create(&routers[k], o.router_argc, o.router_argv, &setup, err, sizeof err) < 0) {
+        if (kvr_fleet_router_create(&routers[k], o.router_argc, o.router_argv, &setup, err,
+                                    sizeof err) < 0) {
             fprintf(stderr, "kvroute-fleetsim: %s\n", err);
             goto out_routers;
         }
@@ -459,7 +505,8 @@ int main(int argc, char **argv)
         goto out_routers;
     }
     kvr_fleet_t *fleet = NULL;
-    rc = kvr_fleet_create(&fleet, &o.fleet, &trace, routers, feed, shm_name, records, err, sizeof err);
+    rc = kvr_fleet_create(&fleet, &o.fleet, &trace, routers, feed, shm_name, records, err,
+                          sizeof err);
     memset(routers, 0, sizeof routers); /* the fleet owns them now */
     if (rc < 0) {
         fprintf(stderr, "kvroute-fleetsim: %s\n", err);
@@ -471,7 +518,8 @@ int main(int argc, char **argv)
     FILE *feed_log = NULL;
     if (o.feed_path) {
         if (!(feed_log = fopen(o.feed_path, "w")))
-            fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", o.feed_path, strerror(errno));
+            fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", o.feed_path,
+                    strerror(errno));
         else
             kvr_fleet_log_feed(fleet, feed_log);
     }
@@ -490,18 +538,21 @@ int main(int argc, char **argv)
     if (o.stats_path) {
         FILE *s = fopen(o.stats_path, "w");
         if (!s)
-            fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", o.stats_path, strerror(errno));
+            fprintf(stderr, "kvroute-fleetsim: cannot write %s: %s\n", o.stats_path,
+                    strerror(errno));
         else {
             kvr_fleet_write_stats(fleet, s);
             fclose(s);
         }
     }
     double virt_s = (double)st.virtual_ns / 1e9;
-    printf("fleetsim   virtual %.1f s in %.2f s wall, %.2f s CPU: %.0fx real time, %.0f requests per wall second "
-           "(%.0f per CPU second), %llu events, fleet peak running %u\n",
-           virt_s, st.wall_s, st.cpu_s, st.wall_s > 0 ? virt_s / st.wall_s : 0.0,
-           st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0, st.cpu_s > 0 ? (double)st.finished / st.cpu_s : 0.0,
-           (unsigned long long)st.events, st.fleet_peak_running);
+    printf(
+        "fleetsim   virtual %.1f s in %.2f s wall, %.2f s CPU: %.0fx real time, %.0f requests per wall second "
+        "(%.0f per CPU second), %llu events, fleet peak running %u\n",
+        virt_s, st.wall_s, st.cpu_s, st.wall_s > 0 ? virt_s / st.wall_s : 0.0,
+        st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0,
+        st.cpu_s > 0 ? (double)st.finished / st.cpu_s : 0.0, (unsigned long long)st.events,
+        st.fleet_peak_running);
     if (st.answers_429)
         printf("fleetsim   429 answers %llu (retried and final), requests refused %zu\n",
                (unsigned long long)st.answers_429, st.refused);

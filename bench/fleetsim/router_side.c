@@ -70,11 +70,14 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
         goto fail_cfg;
     }
     if (cfg.decision_log[0]) {
-        snprintf(err, err_len, "router flags: --decision-log is not allowed (use kvroute-fleetsim --decision-log)");
+        snprintf(
+            err, err_len,
+            "router flags: --decision-log is not allowed (use kvroute-fleetsim --decision-log)");
         goto fail_cfg;
     }
     if (strcmp(cfg.shm_name, KVR_SHM_DEFAULT_NAME) != 0) {
-        snprintf(err, err_len, "router flags: --shm is not allowed (the simulator makes its own segment)");
+        snprintf(err, err_len,
+                 "router flags: --shm is not allowed (the simulator makes its own segment)");
         goto fail_cfg;
     }
     if (setup->policy)
@@ -86,7 +89,8 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     snprintf(cfg.shm_name, sizeof cfg.shm_name, "%s", setup->shm_name);
     for (size_t i = 0; i < setup->n_engines; i++) {
         if (cfg.n_engines == KVR_ROUTER_MAX_CONFIG_ENGINES) {
-            snprintf(err, err_len, "--engines: a router takes at most %d engines", KVR_ROUTER_MAX_CONFIG_ENGINES);
+            snprintf(err, err_len, "--engines: a router takes at most %d engines",
+                     KVR_ROUTER_MAX_CONFIG_ENGINES);
             goto fail_cfg;
         }
         cfg.engines[cfg.n_engines++] = kvr_xstrdup(setup->engine_urls[i]);
@@ -97,8 +101,8 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     kvr_fleet_router_t *r = kvr_xcalloc(1, sizeof *r);
     if (cfg.share_name[0]) {
         /* One segment per run, named for the process: two runs never share by accident. */
-        snprintf(r->share_name, sizeof r->share_name, "/kvr-fleetsim-%ld-share-%.200s", (long)getpid(),
-                 cfg.share_name[0] == '/' ? cfg.share_name + 1 : cfg.share_name);
+        snprintf(r->share_name, sizeof r->share_name, "/kvr-fleetsim-%ld-share-%.200s",
+                 (long)getpid(), cfg.share_name[0] == '/' ? cfg.share_name + 1 : cfg.share_name);
         snprintf(r->share_label, sizeof r->share_label, "fleetsim-r%u", setup->router_index);
         r->share_max_age_ns = cfg.share_max_age_ms * KVR_NS_PER_MS;
     }
@@ -106,7 +110,8 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     kvr_router_config_decide(&cfg, &dcfg);
     dcfg.admission_order = setup->admission_order;
     /* As kvroute draws apart per process: per router, and the same on every run of one seed. */
-    dcfg.spread_seed = cfg.policy_config.seed ^ (0x9E3779B97F4A7C15ull * ((uint64_t)setup->router_index + 1));
+    dcfg.spread_seed = cfg.policy_config.seed ^
+                       (0x9E3779B97F4A7C15ull * ((uint64_t)setup->router_index + 1));
     if ((rc = kvr_decide_init(&r->decider, &dcfg)) < 0) {
         snprintf(err, err_len, "router: %s", strerror(-rc));
         free(r);
@@ -145,7 +150,8 @@ void kvr_fleet_router_destroy(kvr_fleet_router_t *r)
     if (r->share_started) {
         r->decider.share = NULL;
         kvr_share_close(&r->share);
-        kvr_dsp_unlink(r->share_name); /* the first router to leave removes the name; the rest find it gone */
+        kvr_dsp_unlink(
+            r->share_name); /* the first router to leave removes the name; the rest find it gone */
     }
     kvr_decide_close(&r->decider);
     free(r);
@@ -180,7 +186,8 @@ static void share_turn(kvr_fleet_router_t *r, uint64_t now_ns)
     kvr_share_publish(&r->share, &r->decider.engines, now_ns);
 }
 
-void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route)
+void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req,
+                            kvr_fleet_route_t *route)
 {
     route_state_t *st = kvr_xcalloc(1, sizeof *st);
     share_turn(r, req->now_ns);
@@ -259,7 +266,8 @@ void kvr_fleet_router_feed_counts(const kvr_fleet_router_t *r, char *out, size_t
     size_t used = 0;
     out[0] = '\0';
     for (int s = 0; s < KVR_FEED_N_STATES && used < len; s++) {
-        int n = snprintf(out + used, len - used, "%s%s=%llu", s ? " " : "", kvr_feed_state_name((kvr_feed_state_t)s),
+        int n = snprintf(out + used, len - used, "%s%s=%llu", s ? " " : "",
+                         kvr_feed_state_name((kvr_feed_state_t)s),
                          (unsigned long long)r->decider.feed.fallbacks_total[s]);
         if (n < 0)
             break;

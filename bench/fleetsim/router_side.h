@@ -23,16 +23,17 @@ typedef struct kvr_fleet_router_s kvr_fleet_router_t;
 
 /** What the simulator imposes on every router over the user's router flags. */
 typedef struct kvr_fleet_router_setup_s {
-    char *const *engine_urls;  /* the fleet, in engine index order */
+    char *const *engine_urls; /* the fleet, in engine index order */
     size_t n_engines;
-    const char *shm_name;      /* the feed segment (read only when ES=1) */
-    const char *decision_log;  /* "" = none */
-    int es;                    /* -1 = the router's default (ES env, else 1) */
-    const char *policy;        /* NULL = from the router flags */
+    const char *shm_name;     /* the feed segment (read only when ES=1) */
+    const char *decision_log; /* "" = none */
+    int es;                   /* -1 = the router's default (ES env, else 1) */
+    const char *policy;       /* NULL = from the router flags */
     bool seed_set;
-    uint64_t seed;             /* the policies' seed when seed_set */
-    kvr_admission_order_t admission_order; /* after: kvroute's; before: the peer gateway's, for comparison */
-    uint32_t router_index;     /* k of M: each router's own draws among near-equal picks */
+    uint64_t seed; /* the policies' seed when seed_set */
+    kvr_admission_order_t
+        admission_order;   /* after: kvroute's; before: the peer gateway's, for comparison */
+    uint32_t router_index; /* k of M: each router's own draws among near-equal picks */
 } kvr_fleet_router_setup_t;
 
 /**
@@ -50,13 +51,14 @@ void kvr_fleet_router_help(FILE *out);
 
 /** The routing outcome the simulator keeps per request (opaque to it but for these fields). */
 typedef struct kvr_fleet_route_s {
-    int engine;                /* engine index, -1 when refused */
-    int status;                /* 0 routed, 429, 503 */
-    void *impl;                /* the router's charge and result */
+    int engine; /* engine index, -1 when refused */
+    int status; /* 0 routed, 429, 503 */
+    void *impl; /* the router's charge and result */
 } kvr_fleet_route_t;
 
 /** Routes req at req->now_ns; on success the engine is charged until kvr_fleet_router_end. */
-void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req, kvr_fleet_route_t *route);
+void kvr_fleet_router_route(kvr_fleet_router_t *r, const kvr_route_request_t *req,
+                            kvr_fleet_route_t *route);
 /** The engine's first response byte reached the router. */
 void kvr_fleet_router_first_byte(kvr_fleet_route_t *route);
 /** The answer's first token reached the router at now_ns: the policy's first-byte hook, as the proxy calls it. */

@@ -54,7 +54,8 @@ typedef struct {
 
 #define T instant_args_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_INT(T, port, "port", "P", NULL, 1, 65535, "port on 127.0.0.1 to listen on (required)"),
+    KVR_OPT_ROW_INT(T, port, "port", "P", NULL, 1, 65535,
+                    "port on 127.0.0.1 to listen on (required)"),
     KVR_OPT_ROW_INT(T, chunks, "chunks", "N", "16", 0, 200, "SSE events per streamed answer"),
     KVR_OPT_ROW_HELP,
 };
@@ -63,7 +64,8 @@ static const kvr_opt_t options[] = {
 int main(int argc, char **argv)
 {
     instant_args_t args = {.port = 0};
-    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     const kvr_opt_program_t program = {
         .name = "kvroute-bench-engine",
@@ -79,10 +81,13 @@ int main(int argc, char **argv)
     }
     int port = args.port, chunks = args.chunks;
     for (int i = 0; i < chunks; i++)
-        stream_len += (size_t)snprintf(stream_body + stream_len, sizeof stream_body - stream_len,
-                                       "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\","
-                                       "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tok%d \"}}]}\n\n", i);
-    stream_len += (size_t)snprintf(stream_body + stream_len, sizeof stream_body - stream_len, "data: [DONE]\n\n");
+        stream_len += (size_t)snprintf(
+            stream_body + stream_len, sizeof stream_body - stream_len,
+            "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\","
+            "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"tok%d \"}}]}\n\n",
+            i);
+    stream_len += (size_t)snprintf(stream_body + stream_len, sizeof stream_body - stream_len,
+                                   "data: [DONE]\n\n");
     kvr_log_init("kvroute-bench-engine", KVR_LOG_WARN);
     signal(SIGPIPE, SIG_IGN);
     uv_loop_t *loop = uv_default_loop();

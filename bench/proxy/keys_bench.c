@@ -22,13 +22,17 @@ static char *make_body(size_t target, size_t *len)
 {
     size_t cap = target + 4096;
     char *b = malloc(cap);
-    size_t n = (size_t)snprintf(b, cap, "{\"model\":\"m\",\"stream\":true,\"max_tokens\":256,\"session_id\":\"s-1\","
-                                        "\"messages\":[");
+    size_t n = (size_t)snprintf(
+        b, cap,
+        "{\"model\":\"m\",\"stream\":true,\"max_tokens\":256,\"session_id\":\"s-1\","
+        "\"messages\":[");
     static const char words[] = "the tool returned \\\"ok\\\" for file src/main.c line 42\\n ";
     int turn = 0;
     while (n + 600 < target) {
         n += (size_t)snprintf(b + n, cap - n, "%s{\"role\":\"%s\",\"content\":\"", turn ? "," : "",
-                              turn == 0 ? "system" : turn % 2 ? "user" : "assistant");
+                              turn == 0  ? "system"
+                              : turn % 2 ? "user"
+                                         : "assistant");
         size_t chunk = turn == 0 ? target / 4 : 2048;
         for (size_t w = 0; w < chunk && n + sizeof words + 64 < target; w += sizeof words - 1)
             n += (size_t)snprintf(b + n, cap - n, "%s", words);
@@ -120,7 +124,8 @@ int main(int argc, char **argv)
         uint64_t *hashes = malloc((keys.text_len / KVR_PREFIX_BLOCK_BYTES + 1) * sizeof *hashes);
         t0 = kvr_clock_now_ns();
         for (int i = 0; i < iters; i++)
-            sink += kvr_prefix_hash_blocks(keys.text, keys.text_len, hashes, keys.text_len / KVR_PREFIX_BLOCK_BYTES + 1);
+            sink += kvr_prefix_hash_blocks(keys.text, keys.text_len, hashes,
+                                           keys.text_len / KVR_PREFIX_BLOCK_BYTES + 1);
         t1 = kvr_clock_now_ns();
         double hash = per_op_us(t0, t1, iters);
         free(hashes);

@@ -16,14 +16,14 @@
 struct kvr_client_s {
     uv_loop_t *loop;
     CURLM *multi;
-    uv_timer_t *timer;        /* curl's timeout; heap so it can outlive the client until closed */
+    uv_timer_t *timer; /* curl's timeout; heap so it can outlive the client until closed */
     kvr_client_done_cb done;
     void *arg;
     long timeout_ms;
     char engine_header[64];
     kvr_replay_req_t *inflight; /* doubly linked, for cancel_all */
     size_t n_inflight;
-    int dispatching;            /* inside check_done: done callbacks may destroy the client */
+    int dispatching; /* inside check_done: done callbacks may destroy the client */
     bool destroy_pending;
 };
 
@@ -204,10 +204,12 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
     if (!r->first_byte_ns) {
         r->first_byte_ns = kvr_clock_now_ns();
         struct curl_header *h;
-        if (curl_easy_header(r->easy, r->client->engine_header, 0, CURLH_HEADER, -1, &h) == CURLHE_OK)
+        if (curl_easy_header(r->easy, r->client->engine_header, 0, CURLH_HEADER, -1, &h) ==
+            CURLHE_OK)
             snprintf(r->engine, sizeof(r->engine), "%s", h->value);
         /* Without a Content-Type the body is read as a stream, as it always was. */
-        r->event_stream = curl_easy_header(r->easy, "Content-Type", 0, CURLH_HEADER, -1, &h) != CURLHE_OK ||
+        r->event_stream = curl_easy_header(r->easy, "Content-Type", 0, CURLH_HEADER, -1, &h) !=
+                              CURLHE_OK ||
                           strncasecmp(h->value, "text/event-stream", 17) == 0;
         curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &r->status);
     }
@@ -231,13 +233,15 @@ static void whole_body(kvr_replay_req_t *r)
     cJSON *doc = cJSON_ParseWithLengthOpts(r->buf.base, r->buf.len, &end, false);
     if (!doc || !kvr_rj_blank(end, r->buf.base + r->buf.len)) {
         cJSON_Delete(doc);
-        snprintf(r->error, sizeof(r->error), "HTTP %ld: the body is not one JSON document", r->status);
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: the body is not one JSON document",
+                 r->status);
         return;
     }
     const cJSON *err = kvr_rj_get(doc, "error");
     if (err) {
         const cJSON *msg = kvr_rj_get(err, "message");
-        snprintf(r->error, sizeof(r->error), "body error: %s", cJSON_IsString(msg) ? msg->valuestring : "unknown");
+        snprintf(r->error, sizeof(r->error), "body error: %s",
+                 cJSON_IsString(msg) ? msg->valuestring : "unknown");
     }
     const cJSON *usage = kvr_rj_get(doc, "usage");
     if (cJSON_IsObject(usage))
@@ -276,7 +280,8 @@ static void finish(kvr_client_t *c, kvr_replay_req_t *r, CURLcode result)
     if (!r->error[0] && (r->status < 200 || r->status >= 300)) {
         /* The OpenAI-shaped error body, kept short for the record. */
         size_t n = r->buf.len < 200 ? r->buf.len : 200;
-        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n, r->buf.base ? r->buf.base : "");
+        snprintf(r->error, sizeof(r->error), "HTTP %ld: %.*s", r->status, (int)n,
+                 r->buf.base ? r->buf.base : "");
         for (char *p = r->error; *p; p++)
             if (*p == '\n' || *p == '\r')
                 *p = ' ';
@@ -311,8 +316,8 @@ static void check_done(kvr_client_t *c)
         destroy_now(c);
 }
 
-int kvr_client_create(kvr_client_t **out, uv_loop_t *loop, long timeout_ms, const char *engine_header,
-                      kvr_client_done_cb done, void *arg)
+int kvr_client_create(kvr_client_t **out, uv_loop_t *loop, long timeout_ms,
+                      const char *engine_header, kvr_client_done_cb done, void *arg)
 {
     kvr_client_t *c = calloc(1, sizeof(*c));
     if (!c)

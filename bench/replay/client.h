@@ -28,30 +28,30 @@ typedef void (*kvr_client_done_cb)(kvr_replay_req_t *req, void *arg);
 
 struct kvr_replay_req_s {
     /* set by the caller before kvr_client_start */
-    size_t index;              /* position in the trace */
-    const char *url;           /* full URL of the endpoint */
-    char *body;                /* owned: freed when the request is done */
+    size_t index;    /* position in the trace */
+    const char *url; /* full URL of the endpoint */
+    char *body;      /* owned: freed when the request is done */
     size_t body_len;
     struct curl_slist *headers; /* owned: freed when the request is done */
-    long timeout_ms;           /* this request's limit; 0 = the client's */
+    long timeout_ms;            /* this request's limit; 0 = the client's */
     void *user;
 
     /* results, valid in the done callback */
-    uint64_t send_ns;          /* CLOCK_MONOTONIC */
-    uint64_t first_byte_ns;    /* first body byte, 0 if none */
-    uint64_t first_token_ns;   /* first non-empty content chunk, 0 if none */
+    uint64_t send_ns;        /* CLOCK_MONOTONIC */
+    uint64_t first_byte_ns;  /* first body byte, 0 if none */
+    uint64_t first_token_ns; /* first non-empty content chunk, 0 if none */
     uint64_t end_ns;
-    long status;               /* HTTP status, 0 when no response */
-    char engine[160];          /* the engine header's value, "" when absent */
-    long prompt_tokens;        /* from usage, -1 when the stream carried none */
+    long status;        /* HTTP status, 0 when no response */
+    char engine[160];   /* the engine header's value, "" when absent */
+    long prompt_tokens; /* from usage, -1 when the stream carried none */
     long cached_tokens;
     long completion_tokens;
     unsigned content_chunks;
-    bool saw_done;             /* "data: [DONE]" arrived */
-    bool event_stream;         /* the response's Content-Type is text/event-stream */
-    bool whole_body;           /* a 2xx answer that is not a stream was read whole as JSON; a body
+    bool saw_done;     /* "data: [DONE]" arrived */
+    bool event_stream; /* the response's Content-Type is text/event-stream */
+    bool whole_body;   /* a 2xx answer that is not a stream was read whole as JSON; a body
                                   that is empty, not one document or an error is told in error */
-    char error[256];           /* "" on success */
+    char error[256];   /* "" on success */
 
     /* internal */
     CURL *easy;
@@ -64,8 +64,8 @@ struct kvr_replay_req_s {
  * Creates a client on loop. timeout_ms bounds each request (0 = none);
  * engine_header names the response header to record (e.g. X-Kvroute-Engine).
  */
-int kvr_client_create(kvr_client_t **out, uv_loop_t *loop, long timeout_ms, const char *engine_header,
-                      kvr_client_done_cb done, void *arg);
+int kvr_client_create(kvr_client_t **out, uv_loop_t *loop, long timeout_ms,
+                      const char *engine_header, kvr_client_done_cb done, void *arg);
 
 /** Starts req; its done callback runs later (never from inside this call). 0 or -errno. */
 int kvr_client_start(kvr_client_t *client, kvr_replay_req_t *req);

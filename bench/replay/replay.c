@@ -75,13 +75,15 @@ static rp_due_t heap_pop(rp_state_t *s)
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
         const rp_due_t *best = &last;
-        if (l < s->heap_len && (s->heap[l].due_ns < best->due_ns ||
-                                (s->heap[l].due_ns == best->due_ns && s->heap[l].index < best->index))) {
+        if (l < s->heap_len &&
+            (s->heap[l].due_ns < best->due_ns ||
+             (s->heap[l].due_ns == best->due_ns && s->heap[l].index < best->index))) {
             m = l;
             best = &s->heap[l];
         }
-        if (r < s->heap_len && (s->heap[r].due_ns < best->due_ns ||
-                                (s->heap[r].due_ns == best->due_ns && s->heap[r].index < best->index)))
+        if (r < s->heap_len &&
+            (s->heap[r].due_ns < best->due_ns ||
+             (s->heap[r].due_ns == best->due_ns && s->heap[r].index < best->index)))
             m = r;
         if (m == i)
             break;
@@ -96,7 +98,8 @@ static rp_due_t heap_pop(rp_state_t *s)
 static void maybe_finish(rp_state_t *s);
 static void arm_send_timer(rp_state_t *s);
 
-static char *build_body(const rp_state_t *s, const kvr_trace_request_t *tr, size_t index, size_t *len)
+static char *build_body(const rp_state_t *s, const kvr_trace_request_t *tr, size_t index,
+                        size_t *len)
 {
     size_t text_len = kvr_trace_text_len(tr);
     char *text = malloc(text_len + 1);
@@ -118,10 +121,12 @@ static char *build_body(const rp_state_t *s, const kvr_trace_request_t *tr, size
         cJSON_Delete(content);
         ok = false;
     }
-    ok = cJSON_AddNumberToObject(body, "max_tokens", tr->output_length ? tr->output_length : 1) && ok;
+    ok = cJSON_AddNumberToObject(body, "max_tokens", tr->output_length ? tr->output_length : 1) &&
+         ok;
     ok = cJSON_AddTrueToObject(body, "stream") && ok;
     ok = cJSON_AddTrueToObject(body, "ignore_eos") && ok;
-    ok = cJSON_AddTrueToObject(cJSON_AddObjectToObject(body, "stream_options"), "include_usage") && ok;
+    ok = cJSON_AddTrueToObject(cJSON_AddObjectToObject(body, "stream_options"), "include_usage") &&
+         ok;
     /* No allocator hooks are installed in this program, so the text is malloc'd and the
      * client frees it with free(). */
     char *out = ok ? cJSON_PrintUnformatted(body) : NULL;
@@ -186,7 +191,8 @@ static void send_due(uv_timer_t *t)
 
 static void arm_send_timer(rp_state_t *s)
 {
-    if (s->stopping || !s->heap_len || kvr_client_inflight(s->client) >= (size_t)s->opt.max_inflight) {
+    if (s->stopping || !s->heap_len ||
+        kvr_client_inflight(s->client) >= (size_t)s->opt.max_inflight) {
         uv_timer_stop(&s->send_timer);
         return;
     }
@@ -204,7 +210,8 @@ static void request_done(kvr_replay_req_t *r, void *arg)
     if (!kvr_replay_result_ok(res))
         s->errors++;
     if (s->out)
-        kvr_replay_write_record(s->out, &s->trace.requests[r->index], res, s->opt.run_id, s->start_ns);
+        kvr_replay_write_record(s->out, &s->trace.requests[r->index], res, s->opt.run_id,
+                                s->start_ns);
     /* Closed loop: the session's next turn goes out think_ms after this answer. */
     if (s->next_in_session && s->next_in_session[r->index] != SIZE_MAX && !s->stopping)
         heap_push(s, r->end_ns + (uint64_t)(s->opt.think_ms * 1e6), s->next_in_session[r->index]);
@@ -275,7 +282,9 @@ static int select_requests(rp_state_t *s)
             return -ENOMEM;
     }
     int rc = 0;
-    size_t *last = s->opt.closed_loop ? kvr_replay_link_sessions(&s->trace, n, s->next_in_session, &rc) : NULL;
+    size_t *last = s->opt.closed_loop
+                       ? kvr_replay_link_sessions(&s->trace, n, s->next_in_session, &rc)
+                       : NULL;
     if (rc)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -293,8 +302,8 @@ static int select_requests(rp_state_t *s)
         /* Turns past the duration are dropped from the chains too. */
         for (size_t i = 0; i < n; i++) {
             size_t nx = s->next_in_session[i];
-            if (nx != SIZE_MAX &&
-                (double)(s->trace.requests[nx].timestamp_ms - s->first_ts_ms) >= s->opt.duration_s * 1000.0)
+            if (nx != SIZE_MAX && (double)(s->trace.requests[nx].timestamp_ms - s->first_ts_ms) >=
+                                      s->opt.duration_s * 1000.0)
                 s->next_in_session[i] = SIZE_MAX;
         }
     }
@@ -312,23 +321,29 @@ static const char usage_text[] =
 
 #define T rp_options_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_STRPTR(T, url, "url", "URL", NULL, "endpoint, e.g. http://127.0.0.1:8080/v1/chat/completions"),
+    KVR_OPT_ROW_STRPTR(T, url, "url", "URL", NULL,
+                       "endpoint, e.g. http://127.0.0.1:8080/v1/chat/completions"),
     KVR_OPT_ROW_STRPTR(T, trace_path, "trace", "FILE", NULL, "the trace to send"),
-    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL, "one JSON line per request (written as each one finishes)"),
+    KVR_OPT_ROW_STRPTR(T, out_path, "out", "FILE", NULL,
+                       "one JSON line per request (written as each one finishes)"),
     KVR_OPT_ROW_DOUBLE(T, speed, "speed", "X", "1", 1e-6, 1e9, "time scale: 2 sends twice as fast"),
     KVR_OPT_ROW_DOUBLE(T, duration_s, "duration", "S", NULL, 0, 1e9,
                        "send only requests in the first S seconds of the trace"),
-    KVR_OPT_ROW_U64(T, limit, "limit", "N", NULL, 1, INT64_MAX, "send only the first N lines of the trace"),
+    KVR_OPT_ROW_U64(T, limit, "limit", "N", NULL, 1, INT64_MAX,
+                    "send only the first N lines of the trace"),
     KVR_OPT_ROW_U64(T, max_inflight, "max-inflight", "N", "512", 1, INT32_MAX,
                     "at most N requests in flight; later ones wait"),
-    KVR_OPT_ROW_BOOL(T, closed_loop, "closed-loop", NULL,
-                     "per session, send turn k+1 only after turn k finished (+ --think-ms); a session's first "
-                     "turn still goes at its timestamp"),
+    KVR_OPT_ROW_BOOL(
+        T, closed_loop, "closed-loop", NULL,
+        "per session, send turn k+1 only after turn k finished (+ --think-ms); a session's first "
+        "turn still goes at its timestamp"),
     KVR_OPT_ROW_DOUBLE(T, think_ms, "think-ms", "X", "0", 0, 1e9,
                        "closed loop: pause between an answer and the next turn"),
-    KVR_OPT_ROW_STRPTR(T, first_turn_url, "first-turn-url", "URL", NULL,
-                       "send every session's turn 0 here instead of --url (to force a start state on one engine)"),
-    KVR_OPT_ROW_U64(T, block_size, "block-size", "N", "512", 1, 1000000, "tokens per hash id (512 is Mooncake's)"),
+    KVR_OPT_ROW_STRPTR(
+        T, first_turn_url, "first-turn-url", "URL", NULL,
+        "send every session's turn 0 here instead of --url (to force a start state on one engine)"),
+    KVR_OPT_ROW_U64(T, block_size, "block-size", "N", "512", 1, 1000000,
+                    "tokens per hash id (512 is Mooncake's)"),
     KVR_OPT_ROW_STRPTR(T, model, "model", "NAME", "sim-30b-a3b",
                        "model field of each request (kvroute-sim serves sim-30b-a3b)"),
     KVR_OPT_ROW_STRPTR(T, run_id, "run-id", "TAG", "replay", "request ids are TAG-<trace index>"),
@@ -336,7 +351,8 @@ static const kvr_opt_t options[] = {
                        "header carrying session_id (\"\" = none)"),
     KVR_OPT_ROW_STRPTR(T, engine_header, "engine-header", "H", "X-Kvroute-Engine",
                        "response header naming the engine"),
-    KVR_OPT_ROW_U64(T, timeout_s, "timeout", "S", "600", 0, 31536000, "per-request limit in seconds"),
+    KVR_OPT_ROW_U64(T, timeout_s, "timeout", "S", "600", 0, 31536000,
+                    "per-request limit in seconds"),
     KVR_OPT_ROW_BOOL(T, quiet, "quiet", NULL, "no progress line and no summary"),
     KVR_OPT_ROW_HELP,
 };
@@ -350,7 +366,8 @@ static int parse_options(int argc, char **argv, rp_options_t *o)
     const kvr_opt_program_t program = {
         .name = "kvroute-replay",
         .head = usage_text,
-        .tail = "Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n"};
+        .tail =
+            "Exit status: 0 when every sent request succeeded, 1 when some failed, 2 on bad usage.\n"};
     int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
     if (rc == 1)
         exit(0);
@@ -388,8 +405,8 @@ int main(int argc, char **argv)
     /* A short lead so the first requests are not late before the loop runs. */
     s.start_ns = kvr_clock_now_ns() + 50 * KVR_NS_PER_MS;
     if ((rc = select_requests(&s)) != 0 ||
-        (rc = kvr_client_create(&s.client, s.loop, (long)s.opt.timeout_s * 1000, s.opt.engine_header,
-                                request_done, &s)) != 0) {
+        (rc = kvr_client_create(&s.client, s.loop, (long)s.opt.timeout_s * 1000,
+                                s.opt.engine_header, request_done, &s)) != 0) {
         fprintf(stderr, "kvroute-replay: %s\n", strerror(-rc));
         return 1;
     }

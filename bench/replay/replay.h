@@ -18,7 +18,7 @@ typedef struct kvr_replay_result_s {
     double send_rel_ms; /* when it was sent */
     bool has_router;    /* several routers took parts of the trace: the record says which */
     uint32_t router;
-    bool has_retries;   /* the client retries a 429: the record says how many it got */
+    bool has_retries; /* the client retries a 429: the record says how many it got */
     uint32_t retries_429;
 } kvr_replay_result_t;
 
@@ -26,12 +26,12 @@ typedef struct kvr_replay_result_s {
 bool kvr_replay_result_ok(const kvr_replay_result_t *res);
 
 /** Writes the request's JSON line (see bench/replay/README.md for the fields). */
-void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr_replay_result_t *res,
-                             const char *run_id, uint64_t start_ns);
+void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr,
+                             const kvr_replay_result_t *res, const char *run_id, uint64_t start_ns);
 
 /** Prints TTFT and end-to-end percentiles, throughput, cache hit rate, errors and engines. */
-void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace, const kvr_replay_result_t *results,
-                              size_t n_selected);
+void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace,
+                              const kvr_replay_result_t *results, size_t n_selected);
 
 /**
  * Links each session's requests among the first n in turn order (turn, then

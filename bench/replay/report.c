@@ -104,8 +104,8 @@ static void add_text(cJSON *o, const char *key, const char *s)
     free(clean);
 }
 
-void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr_replay_result_t *res,
-                             const char *run_id, uint64_t start_ns)
+void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr,
+                             const kvr_replay_result_t *res, const char *run_id, uint64_t start_ns)
 {
     const kvr_replay_req_t *r = &res->req;
     char request_id[128];
@@ -140,7 +140,8 @@ void kvr_replay_write_record(FILE *out, const kvr_trace_request_t *tr, const kvr
     if (res->has_router)
         add_int(rec, "router", res->router); /* as split_trace.py merge names it */
     if (res->has_retries)
-        add_int(rec, "retries_429", res->retries_429); /* 429s answered and retried before this end */
+        add_int(rec, "retries_429",
+                res->retries_429); /* 429s answered and retried before this end */
     (void)start_ns;
     char *text = cJSON_PrintUnformatted(rec);
     cJSON_Delete(rec);
@@ -177,8 +178,8 @@ static double mean(const double *v, size_t n)
 
 #define MAX_ENGINES_SHOWN 64
 
-void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace, const kvr_replay_result_t *results,
-                              size_t n_selected)
+void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace,
+                              const kvr_replay_result_t *results, size_t n_selected)
 {
     size_t n = trace->len, sent = 0, ok = 0, failed = 0;
     double *ttft = malloc((n ? n : 1) * sizeof(double));
@@ -191,7 +192,10 @@ void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace, const kvr_rep
     size_t n_ttft = 0, n_e2e = 0;
     uint64_t first_send = UINT64_MAX, last_end = 0;
     long long prompt = 0, cached = 0, output = 0;
-    struct engine_count { const char *name; size_t count; } engines[MAX_ENGINES_SHOWN];
+    struct engine_count {
+        const char *name;
+        size_t count;
+    } engines[MAX_ENGINES_SHOWN];
     size_t n_engines = 0, other_engines = 0;
     const char *first_error = NULL;
 
@@ -232,8 +236,10 @@ void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace, const kvr_rep
             other_engines++;
     }
     double wall_s = last_end > first_send && first_send != UINT64_MAX
-                        ? (double)(last_end - first_send) / 1e9 : 0;
-    fprintf(out, "requests   %zu selected, %zu sent, %zu ok, %zu failed\n", n_selected, sent, ok, failed);
+                        ? (double)(last_end - first_send) / 1e9
+                        : 0;
+    fprintf(out, "requests   %zu selected, %zu sent, %zu ok, %zu failed\n", n_selected, sent, ok,
+            failed);
     if (first_error)
         fprintf(out, "first error: %s\n", first_error);
     double ttft_mean = mean(ttft, n_ttft), e2e_mean = mean(e2e, n_e2e);
@@ -243,8 +249,8 @@ void kvr_replay_print_summary(FILE *out, const kvr_trace_t *trace, const kvr_rep
     fprintf(out, "e2e ms     p50 %.1f  p90 %.1f  p99 %.1f  mean %.1f\n",
             kvr_replay_percentile(e2e, n_e2e, 50), kvr_replay_percentile(e2e, n_e2e, 90),
             kvr_replay_percentile(e2e, n_e2e, 99), e2e_mean);
-    fprintf(out, "throughput %.2f req/s, %.1f output tok/s over %.1f s\n", wall_s > 0 ? ok / wall_s : 0.0,
-            wall_s > 0 ? (double)output / wall_s : 0.0, wall_s);
+    fprintf(out, "throughput %.2f req/s, %.1f output tok/s over %.1f s\n",
+            wall_s > 0 ? ok / wall_s : 0.0, wall_s > 0 ? (double)output / wall_s : 0.0, wall_s);
     fprintf(out, "cache hit  %.1f%% (%lld of %lld prompt tokens cached)\n",
             prompt ? 100.0 * (double)cached / (double)prompt : 0.0, cached, prompt);
     fprintf(out, "engines   ");

@@ -81,9 +81,10 @@ static int parse_request(const cJSON *line, kvr_trace_request_t *r, const char *
         size_t i = 0;
         for (const cJSON *id = ids->child; id && i < r->n_hash_ids; id = id->next, i++) {
             if (!kvr_rj_whole(id, -KVR_RJ_EXACT_MAX, KVR_RJ_EXACT_MAX, &v)) {
-                bool big = cJSON_IsNumber(id) &&
-                           (id->valuedouble > KVR_RJ_EXACT_MAX || id->valuedouble < -KVR_RJ_EXACT_MAX);
-                *why = big ? "hash_ids holds an id of magnitude 2^53 or more" : "hash_ids holds a non-integer";
+                bool big = cJSON_IsNumber(id) && (id->valuedouble > KVR_RJ_EXACT_MAX ||
+                                                  id->valuedouble < -KVR_RJ_EXACT_MAX);
+                *why = big ? "hash_ids holds an id of magnitude 2^53 or more"
+                           : "hash_ids holds a non-integer";
                 return KVR_EPARSE;
             }
             r->hash_ids[i] = (uint64_t)(int64_t)v;
@@ -104,8 +105,8 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
     return kvr_trace_load_opts(trace, path, &opts, errbuf, errlen);
 }
 
-int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts, char *errbuf,
-                        size_t errlen)
+int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts,
+                        char *errbuf, size_t errlen)
 {
     memset(trace, 0, sizeof(*trace));
     opts->skipped = 0;
@@ -136,7 +137,8 @@ int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opt
             snprintf(why_not, sizeof(why_not), ": invalid JSON at byte %td",
                      end && end >= line ? end - line : 0);
         else if (!kvr_rj_blank(end, line + n))
-            snprintf(why_not, sizeof(why_not), ": data after the JSON value at byte %td", end - line);
+            snprintf(why_not, sizeof(why_not), ": data after the JSON value at byte %td",
+                     end - line);
         if (!obj || why_not[0] || !cJSON_IsObject(obj)) {
             snprintf(bad, sizeof(bad), "not a JSON object%s", why_not);
             cJSON_Delete(obj);
@@ -232,8 +234,9 @@ void kvr_trace_text_from(const kvr_trace_request_t *r, uint32_t block_size, uint
         uint32_t pos = t % block_size;
         /* Blocks past the trace's ids are private to the request: a distinct
          * id space keyed by the request, never equal to a trace id's text. */
-        uint64_t id = block < r->n_hash_ids ? r->hash_ids[block]
-                                            : kvr_rng_mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
+        uint64_t id = block < r->n_hash_ids
+                          ? r->hash_ids[block]
+                          : kvr_rng_mix64(fallback_id ^ 0x5eed5eed5eed5eedull) + block;
         uint64_t h = kvr_rng_mix64(id * 0x9e3779b97f4a7c15ull + pos + 1);
         char *w = out + (size_t)(t - first_token) * KVR_BYTES_PER_TOKEN;
         w[0] = (char)('a' + h % 26);

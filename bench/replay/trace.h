@@ -23,10 +23,10 @@
 
 typedef struct kvr_trace_request_s {
     uint64_t timestamp_ms;
-    uint32_t input_length;   /* tokens */
-    uint32_t output_length;  /* tokens */
-    int32_t turn;            /* -1 when the trace has none */
-    char *session_id;        /* NULL when the trace has none (Mooncake's published traces) */
+    uint32_t input_length;  /* tokens */
+    uint32_t output_length; /* tokens */
+    int32_t turn;           /* -1 when the trace has none */
+    char *session_id;       /* NULL when the trace has none (Mooncake's published traces) */
     uint64_t *hash_ids;
     size_t n_hash_ids;
 } kvr_trace_request_t;
@@ -45,10 +45,10 @@ int kvr_trace_load(kvr_trace_t *trace, const char *path, char *errbuf, size_t er
 
 /** How kvr_trace_load_opts treats lines that are not valid requests. */
 typedef struct kvr_trace_load_opts_s {
-    bool skip_bad;   /* skip an invalid line (reported, counted) instead of failing the load */
-    bool ordered;    /* a timestamp below the previous request's is invalid */
-    FILE *report;    /* where each skipped line is reported with its line number; NULL = nowhere */
-    size_t skipped;  /* out: lines skipped */
+    bool skip_bad;  /* skip an invalid line (reported, counted) instead of failing the load */
+    bool ordered;   /* a timestamp below the previous request's is invalid */
+    FILE *report;   /* where each skipped line is reported with its line number; NULL = nowhere */
+    size_t skipped; /* out: lines skipped */
 } kvr_trace_load_opts_t;
 
 /**
@@ -58,8 +58,8 @@ typedef struct kvr_trace_load_opts_s {
  * line number in errbuf, or with skip_bad is reported and counted. Out of
  * memory and read errors always fail.
  */
-int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts, char *errbuf,
-                        size_t errlen);
+int kvr_trace_load_opts(kvr_trace_t *trace, const char *path, kvr_trace_load_opts_t *opts,
+                        char *errbuf, size_t errlen);
 
 /** Frees what kvr_trace_load allocated. */
 void kvr_trace_free(kvr_trace_t *trace);

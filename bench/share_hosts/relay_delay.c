@@ -41,8 +41,10 @@ typedef struct {
 
 #define T relay_delay_args_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_STRPTR(T, a_name, "a", "NAME", NULL, "dispatch segment the pins are placed in (required)"),
-    KVR_OPT_ROW_STRPTR(T, b_name, "b", "NAME", NULL, "dispatch segment they must arrive in (required)"),
+    KVR_OPT_ROW_STRPTR(T, a_name, "a", "NAME", NULL,
+                       "dispatch segment the pins are placed in (required)"),
+    KVR_OPT_ROW_STRPTR(T, b_name, "b", "NAME", NULL,
+                       "dispatch segment they must arrive in (required)"),
     KVR_OPT_ROW_U64(T, count, "count", "N", "200", 1, 100000, "pins to time"),
     KVR_OPT_ROW_U64(T, interval_ms, "interval-ms", "MS", "60", 0, 3600000,
                     "pauses between pins are uniform in 0..MS"),
@@ -53,7 +55,8 @@ static const kvr_opt_t options[] = {
 int main(int argc, char **argv)
 {
     relay_delay_args_t args;
-    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     const kvr_opt_program_t program = {
         .name = "kvroute-relay-delay",
@@ -94,11 +97,15 @@ int main(int argc, char **argv)
     /* Warm-up: until a pin arrives, the link is not up (a subscriber's cursor starts at its first table). */
     for (unsigned w = 0;; w++) {
         if (w == 100) {
-            fprintf(stderr, "kvroute-relay-delay: no pin crossed in 10 s: are the statefeeds relaying with --share?\n");
+            fprintf(
+                stderr,
+                "kvroute-relay-delay: no pin crossed in 10 s: are the statefeeds relaying with --share?\n");
             return 1;
         }
-        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = engine,
-                                 .session_hash = 0x77000000ull + w, .time_ns = kvr_clock_now_ns()};
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION,
+                                 .engine_key = engine,
+                                 .session_hash = 0x77000000ull + w,
+                                 .time_ns = kvr_clock_now_ns()};
         kvr_dsp_append(&a, &p);
         nap_us(100000);
         kvr_dsp_placement_t got;
@@ -111,7 +118,9 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < count; i++) {
         uint64_t hash = 0x6b7672000000ull + i + 1;
         uint64_t t0 = kvr_clock_now_ns();
-        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = engine, .session_hash = hash,
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_SESSION,
+                                 .engine_key = engine,
+                                 .session_hash = hash,
                                  .time_ns = t0};
         kvr_dsp_heartbeat(&a, t0);
         kvr_dsp_heartbeat(&b, t0);
@@ -144,8 +153,8 @@ int main(int argc, char **argv)
     }
     printf("placements=%u arrived=%u lost=%llu torn=%llu\n", count, n, (unsigned long long)cur.lost,
            (unsigned long long)cur.torn);
-    printf("delay_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f\n", delay[n / 2] / 1e6, delay[n * 9 / 10] / 1e6,
-           delay[n * 99 / 100] / 1e6, delay[n - 1] / 1e6);
+    printf("delay_ms p50=%.2f p90=%.2f p99=%.2f max=%.2f\n", delay[n / 2] / 1e6,
+           delay[n * 9 / 10] / 1e6, delay[n * 99 / 100] / 1e6, delay[n - 1] / 1e6);
     free(delay);
     kvr_dsp_close(&a);
     kvr_dsp_close(&b);

@@ -224,10 +224,11 @@ int main(int argc, char **argv)
     for (int e = 0; e < engines; e++) {
         struct sockaddr_in addr;
         uv_ip4_addr("127.0.0.1", port + e, &addr);
-        request_len = (size_t)snprintf(request, sizeof request,
-                                       "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                       "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n",
-                                       bl);
+        request_len = (size_t)snprintf(
+            request, sizeof request,
+            "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+            bl);
         if (request_len + (size_t)bl < sizeof request) {
             memcpy(request + request_len, body, (size_t)bl);
             request_len += (size_t)bl;

@@ -449,8 +449,8 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
             hc.max_connections_per_peer = cfg->max_connections_per_peer;
         }
         if ((rc = kvr_http_server_create(loop, &hc, &fleet->admin)) < 0) {
-            KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", cfg->host,
-                      cfg->admin_port, uv_strerror(rc));
+            KVR_ERROR("sim_listen_failed host=%s port=%d error=\"%s\"", cfg->host, cfg->admin_port,
+                      uv_strerror(rc));
             return rc;
         }
     }

@@ -27,12 +27,12 @@ struct kvr_sim_block_s {
 
 typedef struct kvr_sim_cache_s {
     size_t capacity_blocks;
-    size_t used_blocks;    /* hashed blocks in the table + private blocks */
+    size_t used_blocks; /* hashed blocks in the table + private blocks */
     size_t private_blocks;
     size_t hashed_blocks;
-    size_t lru_blocks;     /* unreferenced hashed blocks: evictable */
+    size_t lru_blocks; /* unreferenced hashed blocks: evictable */
     kvr_sim_block_t **buckets;
-    size_t nbuckets;       /* power of two */
+    size_t nbuckets;                      /* power of two */
     kvr_sim_block_t *lru_head, *lru_tail; /* head = least recently used */
     uint64_t evictions;
 } kvr_sim_cache_t;

@@ -34,39 +34,48 @@ static const char *const flavor_names[] = {"vllm", "sglang", NULL};
 #define T sim_args_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Fleet:"),
-    KVR_OPT_ROW_U64(T, cfg.engines, "engines", "N", "1", 1, 4096, "engines in this process, on consecutive ports"),
+    KVR_OPT_ROW_U64(T, cfg.engines, "engines", "N", "1", 1, 4096,
+                    "engines in this process, on consecutive ports"),
     KVR_OPT_ROW_U64(T, cfg.port, "port", "P", "8100", 1, 65535, "first engine's port"),
-    KVR_OPT_ROW_STRPTR(T, cfg.host, "host", "ADDR", "127.0.0.1", "address to listen on, IPv4 or IPv6 literal"),
+    KVR_OPT_ROW_STRPTR(T, cfg.host, "host", "ADDR", "127.0.0.1",
+                       "address to listen on, IPv4 or IPv6 literal"),
     KVR_OPT_ROW_ENUM(T, cfg.flavor, "flavor", "vllm|sglang", "vllm", flavor_names,
                      "telemetry surfaces and metric names to imitate"),
-    KVR_OPT_ROW_BOOL(T, cfg.vllm_v0_metrics, "vllm-v0-metrics", NULL,
-                     "vLLM flavour: publish KV usage under the older name vllm:gpu_cache_usage_perc instead of "
-                     "vllm:kv_cache_usage_perc"),
-    KVR_OPT_ROW_U64(T, cfg.dp, "dp", "N", "1", 1, 64,
-                    "data-parallel ranks per engine; slots and KV are split evenly, requests go to ranks "
-                    "round-robin"),
+    KVR_OPT_ROW_BOOL(
+        T, cfg.vllm_v0_metrics, "vllm-v0-metrics", NULL,
+        "vLLM flavour: publish KV usage under the older name vllm:gpu_cache_usage_perc instead of "
+        "vllm:kv_cache_usage_perc"),
+    KVR_OPT_ROW_U64(
+        T, cfg.dp, "dp", "N", "1", 1, 64,
+        "data-parallel ranks per engine; slots and KV are split evenly, requests go to ranks "
+        "round-robin"),
     KVR_OPT_ROW_STRPTR(T, cfg.model_name, "model", "NAME", "sim-30b-a3b", "served model name"),
-    KVR_OPT_ROW_STRPTR(T, cfg.engine_id_prefix, "engine-id-prefix", "S", NULL,
-                       "engine id in push frames = S + index (default: the engine's base URL http://HOST:PORT, "
-                       "as statefeed is configured)"),
-    KVR_OPT_ROW_U64(T, cfg.admin_port, "admin-port", "P", NULL, 1, 65535,
-                    "extra fleet-wide admin server (/admin/fault?engine=i|all, /admin/state); it stays up while "
-                    "engines crash (default off)"),
+    KVR_OPT_ROW_STRPTR(
+        T, cfg.engine_id_prefix, "engine-id-prefix", "S", NULL,
+        "engine id in push frames = S + index (default: the engine's base URL http://HOST:PORT, "
+        "as statefeed is configured)"),
+    KVR_OPT_ROW_U64(
+        T, cfg.admin_port, "admin-port", "P", NULL, 1, 65535,
+        "extra fleet-wide admin server (/admin/fault?engine=i|all, /admin/state); it stays up while "
+        "engines crash (default off)"),
     KVR_OPT_ROW_U64(T, cfg.max_connections, "max-connections", "N", "4096", 1,
                     KVR_HTTP_MAX_CONNECTIONS_LIMIT,
                     "connections open at once per engine; more are accepted and closed"),
-    KVR_OPT_ROW_U64(T, cfg.max_connections_per_peer, "max-connections-per-peer", "N", "2048", 0,
-                    KVR_HTTP_MAX_CONNECTIONS_LIMIT,
-                    "connections open at once per engine from one IP address (a router is one address); "
-                    "0 = no per-address limit"),
-    KVR_OPT_ROW_HEADING("\nEngine model (per engine; see bench/sim/README.md for why these defaults):"),
+    KVR_OPT_ROW_U64(
+        T, cfg.max_connections_per_peer, "max-connections-per-peer", "N", "2048", 0,
+        KVR_HTTP_MAX_CONNECTIONS_LIMIT,
+        "connections open at once per engine from one IP address (a router is one address); "
+        "0 = no per-address limit"),
+    KVR_OPT_ROW_HEADING(
+        "\nEngine model (per engine; see bench/sim/README.md for why these defaults):"),
     KVR_OPT_ROW_U64(T, cfg.params.max_running, "max-running", "N", "64", 1, 1u << 20,
                     "batch slots, continuous batching"),
     KVR_OPT_ROW_U64(T, cfg.params.prefill_budget, "prefill-budget", "N", "8192", 1, 1u << 24,
                     "tokens scheduled per step, decode tokens included"),
-    KVR_OPT_ROW_DOUBLE(T, cfg.params.prefill_tokens_per_s, "prefill-tokens-per-s", "X", "10000", 1, 1e9,
-                       "prefill throughput"),
-    KVR_OPT_ROW_DOUBLE(T, cfg.params.step_base_ms, "step-base-ms", "X", "12", 0, 1e6, "fixed time of one step"),
+    KVR_OPT_ROW_DOUBLE(T, cfg.params.prefill_tokens_per_s, "prefill-tokens-per-s", "X", "10000", 1,
+                       1e9, "prefill throughput"),
+    KVR_OPT_ROW_DOUBLE(T, cfg.params.step_base_ms, "step-base-ms", "X", "12", 0, 1e6,
+                       "fixed time of one step"),
     KVR_OPT_ROW_DOUBLE(T, cfg.params.step_per_seq_ms, "step-per-seq-ms", "X", "0.15", 0, 1e6,
                        "extra step time per decoding sequence"),
     KVR_OPT_ROW_U64(T, cfg.params.kv_tokens, "kv-tokens", "N", "250000", 64, 1ull << 36,
@@ -79,7 +88,8 @@ static const kvr_opt_t options[] = {
                     "output length when a request gives no max_tokens"),
     KVR_OPT_ROW_U64(T, cfg.max_model_len, "max-model-len", "N", "131072", 16, 1u << 30,
                     "prompt + output limit; longer requests get 400"),
-    KVR_OPT_ROW_U64(T, cfg.seed, "seed", "N", "1", 0, UINT64_MAX, "seed of output text and fault draws"),
+    KVR_OPT_ROW_U64(T, cfg.seed, "seed", "N", "1", 0, UINT64_MAX,
+                    "seed of output text and fault draws"),
     KVR_OPT_ROW_HEADING("\nPush (msgpack state frames, schema in common/state_frame.h):"),
     KVR_OPT_ROW_STRPTR(T, cfg.push, "push", "TARGET", NULL,
                        "unix:PATH (datagram socket) or udp:HOST:PORT (default off)"),
@@ -92,7 +102,8 @@ static const kvr_opt_t options[] = {
                        "comma-separated engine indexes the fault flags apply to (default all)"),
     KVR_OPT_ROW_U64(T, cfg.crash_after_ms, "crash-after-ms", "N", NULL, 1, 1u << 31,
                     "close the port and cut every connection after N ms"),
-    KVR_OPT_ROW_BOOL(T, cfg.faults.stalled, "stall", NULL, "accept connections, never answer (admin paths excepted)"),
+    KVR_OPT_ROW_BOOL(T, cfg.faults.stalled, "stall", NULL,
+                     "accept connections, never answer (admin paths excepted)"),
     KVR_OPT_ROW_U64(T, cfg.faults.slow_metrics_ms, "slow-metrics-ms", "N", NULL, 0, 600000,
                     "answer /metrics, /v1/loads, /get_load after N ms"),
     KVR_OPT_ROW_DOUBLE(T, cfg.faults.error_rate, "error-rate", "X", NULL, 0, 1,
@@ -124,7 +135,8 @@ int main(int argc, char **argv)
     static sim_args_t args;
     kvr_sim_config_t *const c = &args.cfg;
     c->faults.drop_after_tokens = -1;
-    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     const kvr_opt_program_t program = {.name = "kvroute-sim", .head = usage_text};
     int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
@@ -154,8 +166,10 @@ int main(int argc, char **argv)
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             uint64_t index;
             if (kvr_opt_parse_u64(tok, 0, (uint64_t)cfg.engines - 1, &index) < 0) {
-                fprintf(stderr, "kvroute-sim: --fault-engines: expected engine indexes in [0, %d], got '%s'\n",
-                        cfg.engines - 1, tok);
+                fprintf(
+                    stderr,
+                    "kvroute-sim: --fault-engines: expected engine indexes in [0, %d], got '%s'\n",
+                    cfg.engines - 1, tok);
                 return 2;
             }
             fault_engines[index] = true;
@@ -164,8 +178,8 @@ int main(int argc, char **argv)
         cfg.fault_engines = fault_engines;
     }
     kvr_log_init("kvroute-sim", level);
-    kvr_http_raise_fd_limit((uint64_t)cfg.max_connections * (uint64_t)(cfg.engines + (cfg.admin_port > 0)),
-                            NULL);
+    kvr_http_raise_fd_limit(
+        (uint64_t)cfg.max_connections * (uint64_t)(cfg.engines + (cfg.admin_port > 0)), NULL);
     /* libuv writes with writev: a second write to a connection the client has reset raises
      * SIGPIPE, which would end the whole fleet without a word. EPIPE is handled per connection. */
     signal(SIGPIPE, SIG_IGN);

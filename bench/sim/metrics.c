@@ -48,7 +48,8 @@ static void rank_rates(kvr_sim_rank_t *rank)
     double secs = (double)dt / 1e9;
     rank->gen_throughput = (double)(m->generation_tokens_total - rank->rate_last_tokens) / secs;
     /* busy_ns is simulated time; scale back to real time to compare with dt. */
-    double busy = (double)(m->busy_ns - rank->rate_last_busy_ns) / rank->engine->fleet->cfg.time_scale;
+    double busy = (double)(m->busy_ns - rank->rate_last_busy_ns) /
+                  rank->engine->fleet->cfg.time_scale;
     rank->utilization = busy / (double)dt;
     if (rank->utilization > 1.0)
         rank->utilization = 1.0;
@@ -65,8 +66,9 @@ static double kv_usage(const kvr_sim_model_t *m)
 
 static double hit_rate(const kvr_sim_model_t *m)
 {
-    return m->prefix_queries_tokens ? (double)m->prefix_hits_tokens / (double)m->prefix_queries_tokens
-                                    : 0.0;
+    return m->prefix_queries_tokens
+               ? (double)m->prefix_hits_tokens / (double)m->prefix_queries_tokens
+               : 0.0;
 }
 
 /* ---- Prometheus text, as prometheus_client writes it ---- */
@@ -80,8 +82,9 @@ typedef struct {
     char rank[16];
 } rank_labels_t;
 
-static void family(kvr_prom_writer_t *w, kvr_sim_engine_t *e, const char *name, kvr_prom_type_t type,
-                   const char *help, rank_value_fn value, const rank_labels_t *labels)
+static void family(kvr_prom_writer_t *w, kvr_sim_engine_t *e, const char *name,
+                   kvr_prom_type_t type, const char *help, rank_value_fn value,
+                   const rank_labels_t *labels)
 {
     kvr_prom_family(w, name, type, help);
     for (int r = 0; r < e->dp; r++)
@@ -105,21 +108,66 @@ static const char *model_name(const kvr_sim_engine_t *e)
     return e->fleet->cfg.model_name ? e->fleet->cfg.model_name : "sim";
 }
 
-static double v_running(kvr_sim_rank_t *r) { return r->model.running.count; }
-static double v_waiting(kvr_sim_rank_t *r) { return r->model.waiting.count; }
-static double v_kv_usage(kvr_sim_rank_t *r) { return kv_usage(&r->model); }
-static double v_queries(kvr_sim_rank_t *r) { return (double)r->model.prefix_queries_tokens; }
-static double v_hits(kvr_sim_rank_t *r) { return (double)r->model.prefix_hits_tokens; }
-static double v_preempt(kvr_sim_rank_t *r) { return (double)r->model.preemptions; }
-static double v_prompt(kvr_sim_rank_t *r) { return (double)r->model.prompt_tokens_total; }
-static double v_gen(kvr_sim_rank_t *r) { return (double)r->model.generation_tokens_total; }
-static double v_finished(kvr_sim_rank_t *r) { return (double)r->model.requests_finished; }
-static double v_used(kvr_sim_rank_t *r) { return (double)kvr_sim_model_kv_used_tokens(&r->model); }
-static double v_capacity(kvr_sim_rank_t *r) { return (double)kvr_sim_model_kv_capacity_tokens(&r->model); }
-static double v_max_running(kvr_sim_rank_t *r) { return r->model.params.max_running; }
-static double v_throughput(kvr_sim_rank_t *r) { return r->gen_throughput; }
-static double v_hit_rate(kvr_sim_rank_t *r) { return hit_rate(&r->model); }
-static double v_utilization(kvr_sim_rank_t *r) { return r->utilization; }
+static double v_running(kvr_sim_rank_t *r)
+{
+    return r->model.running.count;
+}
+static double v_waiting(kvr_sim_rank_t *r)
+{
+    return r->model.waiting.count;
+}
+static double v_kv_usage(kvr_sim_rank_t *r)
+{
+    return kv_usage(&r->model);
+}
+static double v_queries(kvr_sim_rank_t *r)
+{
+    return (double)r->model.prefix_queries_tokens;
+}
+static double v_hits(kvr_sim_rank_t *r)
+{
+    return (double)r->model.prefix_hits_tokens;
+}
+static double v_preempt(kvr_sim_rank_t *r)
+{
+    return (double)r->model.preemptions;
+}
+static double v_prompt(kvr_sim_rank_t *r)
+{
+    return (double)r->model.prompt_tokens_total;
+}
+static double v_gen(kvr_sim_rank_t *r)
+{
+    return (double)r->model.generation_tokens_total;
+}
+static double v_finished(kvr_sim_rank_t *r)
+{
+    return (double)r->model.requests_finished;
+}
+static double v_used(kvr_sim_rank_t *r)
+{
+    return (double)kvr_sim_model_kv_used_tokens(&r->model);
+}
+static double v_capacity(kvr_sim_rank_t *r)
+{
+    return (double)kvr_sim_model_kv_capacity_tokens(&r->model);
+}
+static double v_max_running(kvr_sim_rank_t *r)
+{
+    return r->model.params.max_running;
+}
+static double v_throughput(kvr_sim_rank_t *r)
+{
+    return r->gen_throughput;
+}
+static double v_hit_rate(kvr_sim_rank_t *r)
+{
+    return hit_rate(&r->model);
+}
+static double v_utilization(kvr_sim_rank_t *r)
+{
+    return r->utilization;
+}
 
 static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
 {
@@ -135,9 +183,10 @@ static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
     kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_PYTHON);
     family(w, e, "vllm:num_requests_running", KVR_PROM_GAUGE,
            "Number of requests in model execution batches.", v_running, labels);
-    family(w, e, "vllm:num_requests_waiting", KVR_PROM_GAUGE, "Number of requests waiting to be processed.",
-           v_waiting, labels);
-    family(w, e, e->fleet->cfg.vllm_v0_metrics ? "vllm:gpu_cache_usage_perc" : "vllm:kv_cache_usage_perc",
+    family(w, e, "vllm:num_requests_waiting", KVR_PROM_GAUGE,
+           "Number of requests waiting to be processed.", v_waiting, labels);
+    family(w, e,
+           e->fleet->cfg.vllm_v0_metrics ? "vllm:gpu_cache_usage_perc" : "vllm:kv_cache_usage_perc",
            KVR_PROM_GAUGE, "KV-cache usage. 1 means 100 percent usage.", v_kv_usage, labels);
     family(w, e, "vllm:prefix_cache_queries_total", KVR_PROM_COUNTER,
            "Prefix cache queries, in terms of number of queried tokens.", v_queries, labels);
@@ -145,27 +194,31 @@ static char *render_vllm(kvr_sim_engine_t *e, size_t *len)
            "Prefix cache hits, in terms of number of cached tokens.", v_hits, labels);
     family(w, e, "vllm:num_preemptions_total", KVR_PROM_COUNTER,
            "Cumulative number of preemption from the engine.", v_preempt, labels);
-    family(w, e, "vllm:prompt_tokens_total", KVR_PROM_COUNTER, "Number of prefill tokens processed.",
-           v_prompt, labels);
-    family(w, e, "vllm:generation_tokens_total", KVR_PROM_COUNTER, "Number of generation tokens processed.",
-           v_gen, labels);
+    family(w, e, "vllm:prompt_tokens_total", KVR_PROM_COUNTER,
+           "Number of prefill tokens processed.", v_prompt, labels);
+    family(w, e, "vllm:generation_tokens_total", KVR_PROM_COUNTER,
+           "Number of generation tokens processed.", v_gen, labels);
     kvr_prom_family(w, "vllm:request_success_total", KVR_PROM_COUNTER,
                     "Count of successfully processed requests.");
     for (int r = 0; r < e->dp; r++) {
         kvr_prom_label_t l[] = {labels[r].l[0], labels[r].l[1], {"finished_reason", "length"}};
-        kvr_prom_sample_u64(w, "vllm:request_success_total", l, 3, e->ranks[r].model.requests_finished);
+        kvr_prom_sample_u64(w, "vllm:request_success_total", l, 3,
+                            e->ranks[r].model.requests_finished);
     }
-    histogram(w, e, "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
-              false, labels);
+    histogram(w, e, "vllm:time_to_first_token_seconds",
+              "Histogram of time to first token in seconds.", false, labels);
     histogram(w, e, "vllm:e2e_request_latency_seconds",
               "Histogram of e2e request latency in seconds.", true, labels);
-    kvr_prom_family(w, "vllm:cache_config_info", KVR_PROM_GAUGE, "Information of the LLMEngine CacheConfig");
+    kvr_prom_family(w, "vllm:cache_config_info", KVR_PROM_GAUGE,
+                    "Information of the LLMEngine CacheConfig");
     for (int r = 0; r < e->dp; r++) {
         char block_size[16], blocks[24];
         snprintf(block_size, sizeof block_size, "%u", KVR_SIM_BLOCK_TOKENS);
         snprintf(blocks, sizeof blocks, "%zu", e->ranks[r].model.cache.capacity_blocks);
-        kvr_prom_label_t l[] = {{"block_size", block_size}, {"enable_prefix_caching", "True"},
-                                {"engine", labels[r].rank}, {"num_gpu_blocks", blocks}};
+        kvr_prom_label_t l[] = {{"block_size", block_size},
+                                {"enable_prefix_caching", "True"},
+                                {"engine", labels[r].rank},
+                                {"num_gpu_blocks", blocks}};
         kvr_prom_sample(w, "vllm:cache_config_info", l, 4, 1);
     }
     free(labels);
@@ -189,28 +242,30 @@ static char *render_sglang(kvr_sim_engine_t *e, size_t *len)
     kvr_buf_t out = KVR_BUF_INIT;
     kvr_prom_writer_t pw, *w = &pw;
     kvr_prom_writer_init(w, &out, KVR_PROM_STYLE_PYTHON);
-    family(w, e, "sglang:num_running_reqs", KVR_PROM_GAUGE, "The number of running requests.", v_running,
+    family(w, e, "sglang:num_running_reqs", KVR_PROM_GAUGE, "The number of running requests.",
+           v_running, labels);
+    family(w, e, "sglang:num_queue_reqs", KVR_PROM_GAUGE,
+           "The number of requests in the waiting queue.", v_waiting, labels);
+    family(w, e, "sglang:num_used_tokens", KVR_PROM_GAUGE, "The number of used tokens.", v_used,
            labels);
-    family(w, e, "sglang:num_queue_reqs", KVR_PROM_GAUGE, "The number of requests in the waiting queue.",
-           v_waiting, labels);
-    family(w, e, "sglang:num_used_tokens", KVR_PROM_GAUGE, "The number of used tokens.", v_used, labels);
     family(w, e, "sglang:max_total_num_tokens", KVR_PROM_GAUGE,
            "Maximum total number of tokens in the KV cache pool.", v_capacity, labels);
-    family(w, e, "sglang:max_running_requests", KVR_PROM_GAUGE, "Maximum number of running requests.",
-           v_max_running, labels);
+    family(w, e, "sglang:max_running_requests", KVR_PROM_GAUGE,
+           "Maximum number of running requests.", v_max_running, labels);
     family(w, e, "sglang:token_usage", KVR_PROM_GAUGE, "The token usage.", v_kv_usage, labels);
     family(w, e, "sglang:gen_throughput", KVR_PROM_GAUGE, "The generation throughput (token/s).",
            v_throughput, labels);
-    family(w, e, "sglang:cache_hit_rate", KVR_PROM_GAUGE, "The prefix cache hit rate.", v_hit_rate, labels);
+    family(w, e, "sglang:cache_hit_rate", KVR_PROM_GAUGE, "The prefix cache hit rate.", v_hit_rate,
+           labels);
     family(w, e, "sglang:utilization", KVR_PROM_GAUGE, "The utilization.", v_utilization, labels);
-    family(w, e, "sglang:prompt_tokens_total", KVR_PROM_COUNTER, "Number of prefill tokens processed.",
-           v_prompt, labels);
+    family(w, e, "sglang:prompt_tokens_total", KVR_PROM_COUNTER,
+           "Number of prefill tokens processed.", v_prompt, labels);
     family(w, e, "sglang:generation_tokens_total", KVR_PROM_COUNTER,
            "Number of generation tokens processed.", v_gen, labels);
-    family(w, e, "sglang:cached_tokens_total", KVR_PROM_COUNTER,
-           "Number of cached prompt tokens.", v_hits, labels);
-    family(w, e, "sglang:num_requests_total", KVR_PROM_COUNTER, "Number of requests processed.", v_finished,
-           labels);
+    family(w, e, "sglang:cached_tokens_total", KVR_PROM_COUNTER, "Number of cached prompt tokens.",
+           v_hits, labels);
+    family(w, e, "sglang:num_requests_total", KVR_PROM_COUNTER, "Number of requests processed.",
+           v_finished, labels);
     family(w, e, "sglang:num_retracted_reqs_total", KVR_PROM_COUNTER,
            "Number of retracted (preempted) requests.", v_preempt, labels);
     histogram(w, e, "sglang:time_to_first_token_seconds",

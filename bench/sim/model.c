@@ -144,7 +144,8 @@ static bool admit(kvr_sim_model_t *m, kvr_sim_req_t *r)
 /* What a queued request will find cached, as an engine matches a request when it is queued. */
 static void expect_cached(const kvr_sim_model_t *m, kvr_sim_req_t *r)
 {
-    uint64_t hit = (uint64_t)kvr_sim_cache_match(&m->cache, r->hashes, r->n_hashes) * KVR_SIM_BLOCK_TOKENS;
+    uint64_t hit = (uint64_t)kvr_sim_cache_match(&m->cache, r->hashes, r->n_hashes) *
+                   KVR_SIM_BLOCK_TOKENS;
     uint32_t target = prefill_target(r);
     r->expected_cached = hit >= target ? target - 1 : (uint32_t)hit;
 }

@@ -22,13 +22,13 @@
 #define KVR_SIM_BLOCK_TOKENS 16u
 
 typedef struct kvr_sim_params_s {
-    uint32_t max_running;          /* batch slots */
-    uint32_t prefill_budget;       /* tokens scheduled per step (decode tokens count too) */
-    double prefill_tokens_per_s;   /* prefill throughput */
-    double step_base_ms;           /* fixed cost of a step */
-    double step_per_seq_ms;        /* extra cost per decoding sequence */
-    uint64_t kv_tokens;            /* KV capacity */
-    double step_scale;             /* multiplies every step time (slow or fast engine) */
+    uint32_t max_running;        /* batch slots */
+    uint32_t prefill_budget;     /* tokens scheduled per step (decode tokens count too) */
+    double prefill_tokens_per_s; /* prefill throughput */
+    double step_base_ms;         /* fixed cost of a step */
+    double step_per_seq_ms;      /* extra cost per decoding sequence */
+    uint64_t kv_tokens;          /* KV capacity */
+    double step_scale;           /* multiplies every step time (slow or fast engine) */
 } kvr_sim_params_t;
 
 typedef enum {
@@ -44,23 +44,23 @@ struct kvr_sim_req_s {
     /* set by the caller before submit */
     uint64_t id;
     uint32_t prompt_tokens;
-    uint32_t max_tokens;           /* tokens to generate (>= 1) */
-    uint64_t *hashes;              /* full prompt blocks' chained hashes (caller-owned) */
+    uint32_t max_tokens; /* tokens to generate (>= 1) */
+    uint64_t *hashes;    /* full prompt blocks' chained hashes (caller-owned) */
     size_t n_hashes;
-    void *owner;                   /* the caller's context */
+    void *owner; /* the caller's context */
     /* maintained by the model */
     kvr_sim_req_state_t state;
     uint32_t generated;
-    uint32_t cached_tokens;        /* prefix-cache hit at (first) admission */
-    uint32_t expected_cached;      /* while waiting: the cache's match when it was queued */
-    uint32_t computed;             /* tokens with KV computed in the current admission */
+    uint32_t cached_tokens;   /* prefix-cache hit at (first) admission */
+    uint32_t expected_cached; /* while waiting: the cache's match when it was queued */
+    uint32_t computed;        /* tokens with KV computed in the current admission */
     uint32_t preemptions;
     uint64_t arrival_ns, first_token_ns;
-    kvr_sim_req_t *prev, *next;    /* waiting or running list */
-    kvr_sim_block_t **held;        /* n_hashes entries while admitted */
-    size_t n_private;              /* private blocks held */
-    size_t n_shared;               /* held[] entries that are not NULL */
-    uint32_t planned;              /* tokens scheduled in the step in flight */
+    kvr_sim_req_t *prev, *next; /* waiting or running list */
+    kvr_sim_block_t **held;     /* n_hashes entries while admitted */
+    size_t n_private;           /* private blocks held */
+    size_t n_shared;            /* held[] entries that are not NULL */
+    uint32_t planned;           /* tokens scheduled in the step in flight */
     bool admitted_once;
 };
 
@@ -86,16 +86,16 @@ typedef struct kvr_sim_model_s {
     bool step_in_flight;
     uint64_t step_started_ns;
     uint64_t steps;
-    uint64_t last_step_ns;          /* duration of the last step */
-    uint64_t busy_ns;               /* sum of step durations (utilization) */
+    uint64_t last_step_ns; /* duration of the last step */
+    uint64_t busy_ns;      /* sum of step durations (utilization) */
     /* counters, as engines export them */
     uint64_t prefix_queries_tokens; /* prompt tokens looked up at first admission */
     uint64_t prefix_hits_tokens;    /* of which were cache hits */
     uint64_t preemptions;
-    uint64_t prompt_tokens_total;   /* prompt tokens of finished requests */
+    uint64_t prompt_tokens_total; /* prompt tokens of finished requests */
     uint64_t generation_tokens_total;
     uint64_t requests_finished;
-    uint32_t peak_running;          /* largest running count ever seen */
+    uint32_t peak_running; /* largest running count ever seen */
 } kvr_sim_model_t;
 
 /** Fills p with the defaults documented in bench/sim/README.md. */

@@ -23,37 +23,37 @@
 typedef enum { KVR_SIM_FLAVOR_VLLM = 0, KVR_SIM_FLAVOR_SGLANG } kvr_sim_flavor_t;
 
 typedef struct kvr_sim_faults_s {
-    bool crashed;               /* port closed, connections cut */
-    bool stalled;               /* accepts, never answers (admin paths excepted) */
-    uint32_t slow_metrics_ms;   /* delay before /metrics, /v1/loads, /get_load answer */
-    double error_rate;          /* fraction of completions answered 503 */
-    int32_t drop_after_tokens;  /* cut each completion after this many tokens; -1 off */
-    bool garbage_metrics;       /* telemetry endpoints answer unparseable bodies */
+    bool crashed;              /* port closed, connections cut */
+    bool stalled;              /* accepts, never answers (admin paths excepted) */
+    uint32_t slow_metrics_ms;  /* delay before /metrics, /v1/loads, /get_load answer */
+    double error_rate;         /* fraction of completions answered 503 */
+    int32_t drop_after_tokens; /* cut each completion after this many tokens; -1 off */
+    bool garbage_metrics;      /* telemetry endpoints answer unparseable bodies */
 } kvr_sim_faults_t;
 
 typedef struct kvr_sim_config_s {
     const char *host;
-    int port;                   /* first engine's port; engine i listens on port + i */
+    int port; /* first engine's port; engine i listens on port + i */
     int engines;
-    int dp;                     /* ranks per engine */
+    int dp; /* ranks per engine */
     kvr_sim_flavor_t flavor;
-    bool vllm_v0_metrics;       /* KV gauge under its pre-v1 name vllm:gpu_cache_usage_perc */
+    bool vllm_v0_metrics; /* KV gauge under its pre-v1 name vllm:gpu_cache_usage_perc */
     const char *model_name;
-    kvr_sim_params_t params;    /* per engine; max_running and kv_tokens are split over ranks */
-    double time_scale;          /* simulated seconds per real second */
+    kvr_sim_params_t params; /* per engine; max_running and kv_tokens are split over ranks */
+    double time_scale;       /* simulated seconds per real second */
     uint64_t seed;
     uint32_t default_max_tokens;
     uint32_t max_model_len;
-    const char *engine_id_prefix; /* NULL: engine id = "http://HOST:PORT" */
-    const char *push;           /* "unix:PATH", "udp:HOST:PORT" or NULL */
-    uint32_t push_interval_ms;  /* at most one frame per engine per interval */
-    uint32_t push_idle_ms;      /* frame cadence while idle */
-    int admin_port;             /* fleet-wide admin server, 0 = none */
-    uint32_t max_connections;   /* per engine (and admin) server: connections open at once */
+    const char *engine_id_prefix;      /* NULL: engine id = "http://HOST:PORT" */
+    const char *push;                  /* "unix:PATH", "udp:HOST:PORT" or NULL */
+    uint32_t push_interval_ms;         /* at most one frame per engine per interval */
+    uint32_t push_idle_ms;             /* frame cadence while idle */
+    int admin_port;                    /* fleet-wide admin server, 0 = none */
+    uint32_t max_connections;          /* per engine (and admin) server: connections open at once */
     uint32_t max_connections_per_peer; /* ... from one address; 0 = no per-address limit */
-    kvr_sim_faults_t faults;    /* initial faults of the engines selected by fault_engines */
-    const bool *fault_engines;  /* engines[i] gets faults (and crash_after_ms); NULL = all */
-    uint32_t crash_after_ms;    /* crash those engines after this long; 0 = never */
+    kvr_sim_faults_t faults;           /* initial faults of the engines selected by fault_engines */
+    const bool *fault_engines;         /* engines[i] gets faults (and crash_after_ms); NULL = all */
+    uint32_t crash_after_ms;           /* crash those engines after this long; 0 = never */
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
@@ -66,7 +66,7 @@ typedef struct kvr_sim_rank_s {
     kvr_sim_model_t model;
     uv_timer_t step_timer;
     bool timer_armed;
-    uint64_t due_ns;            /* when the step in flight ends (monotonic), 0 when idle */
+    uint64_t due_ns; /* when the step in flight ends (monotonic), 0 when idle */
     /* histograms and rates for the telemetry */
     uint64_t ttft_buckets[KVR_SIM_TTFT_BUCKETS + 1]; /* last one is +Inf */
     double ttft_sum;
@@ -89,11 +89,11 @@ struct kvr_sim_engine_s {
     kvr_sim_faults_t faults;
     uint64_t rng; /* splitmix64 state (common/rng.h), seeded per engine */
     uint64_t next_request_id;
-    kvr_sim_call_t *calls;      /* completions in flight */
-    kvr_http_req_t **held;      /* requests held by a stall or slow metrics */
+    kvr_sim_call_t *calls; /* completions in flight */
+    kvr_http_req_t **held; /* requests held by a stall or slow metrics */
     size_t nheld, held_cap;
     uv_timer_t push_timer;
-    uv_timer_t crash_timer;     /* defers a crash so the admin answer leaves first */
+    uv_timer_t crash_timer; /* defers a crash so the admin answer leaves first */
     uint64_t last_push_ns;
     uint64_t push_seq;
     uint64_t requests_total, requests_rejected, requests_dropped, requests_aborted;
@@ -104,12 +104,12 @@ struct kvr_sim_fleet_s {
     kvr_sim_config_t cfg;
     kvr_sim_engine_t *engines;
     kvr_http_server_t *admin;
-    char model_json[256];       /* the model name as a JSON string literal */
+    char model_json[256]; /* the model name as a JSON string literal */
     int push_fd;
     struct sockaddr_storage push_addr;
     socklen_t push_addr_len;
     uint64_t push_errors;
-    bool push_blocking;         /* Unix target: sends wait (bounded) for room in its queue */
+    bool push_blocking; /* Unix target: sends wait (bounded) for room in its queue */
     uv_timer_t crash_timer;
     bool stopping;
     int pending_closes;

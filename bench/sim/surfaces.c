@@ -101,12 +101,13 @@ static void stream_chunk(kvr_sim_call_t *c, const char *word, bool last)
     int n;
     const char *finish = last ? "\"length\"" : "null";
     if (c->chat) {
-        n = snprintf(buf, sizeof buf,
-                     "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
-                     ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s%s\"},"
-                     "\"logprobs\":null,\"finish_reason\":%s%s}]}\n\n",
-                     c->id, c->created, fleet->model_json, c->mreq.generated > 1 ? " " : "", word,
-                     finish, last ? ",\"stop_reason\":null" : "");
+        n = snprintf(
+            buf, sizeof buf,
+            "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
+            ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"content\":\"%s%s\"},"
+            "\"logprobs\":null,\"finish_reason\":%s%s}]}\n\n",
+            c->id, c->created, fleet->model_json, c->mreq.generated > 1 ? " " : "", word, finish,
+            last ? ",\"stop_reason\":null" : "");
     } else {
         n = snprintf(buf, sizeof buf,
                      "data: {\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%" PRIu64
@@ -246,11 +247,12 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     if (mreq->generated == 1 && c->stream && c->chat && !c->native) {
         /* vLLM's first chunk announces the role with empty content. */
         char buf[512];
-        int n = snprintf(buf, sizeof buf,
-                         "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
-                         ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
-                         "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
-                         c->id, c->created, e->fleet->model_json);
+        int n = snprintf(
+            buf, sizeof buf,
+            "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%" PRIu64
+            ",\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+            "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+            c->id, c->created, e->fleet->model_json);
         kvr_http_stream_write(c->http, buf, (size_t)n);
     }
     if (c->stream && !c->native) {
@@ -287,13 +289,15 @@ static int prompt_text(const cJSON *root, bool chat, bool native, kvr_buf_t *t, 
             return -1;
         }
         const cJSON *msg;
-        cJSON_ArrayForEach(msg, messages) {
+        cJSON_ArrayForEach(msg, messages)
+        {
             const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
             if (cJSON_IsString(content)) {
                 kvr_buf_append_str(t, content->valuestring);
             } else if (cJSON_IsArray(content)) {
                 const cJSON *part;
-                cJSON_ArrayForEach(part, content) {
+                cJSON_ArrayForEach(part, content)
+                {
                     const cJSON *text = cJSON_GetObjectItemCaseSensitive(part, "text");
                     if (cJSON_IsString(text))
                         kvr_buf_append_str(t, text->valuestring);
@@ -312,7 +316,8 @@ static int prompt_text(const cJSON *root, bool chat, bool native, kvr_buf_t *t, 
     }
     if (cJSON_IsArray(prompt)) {
         const cJSON *item;
-        cJSON_ArrayForEach(item, prompt) {
+        cJSON_ArrayForEach(item, prompt)
+        {
             if (cJSON_IsString(item))
                 kvr_buf_append_str(t, item->valuestring);
         }
@@ -371,10 +376,10 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         kvr_buf_close(&text);
         goto fail_400;
     }
-    const cJSON *mt =
-        native ? cJSON_GetObjectItemCaseSensitive(
-                     cJSON_GetObjectItemCaseSensitive(root, "sampling_params"), "max_new_tokens")
-               : cJSON_GetObjectItemCaseSensitive(root, "max_tokens");
+    const cJSON *mt = native ? cJSON_GetObjectItemCaseSensitive(
+                                   cJSON_GetObjectItemCaseSensitive(root, "sampling_params"),
+                                   "max_new_tokens")
+                             : cJSON_GetObjectItemCaseSensitive(root, "max_tokens");
     long long max_tokens = fleet->cfg.default_max_tokens;
     if (!whole_number(mt, &max_tokens) && !native)
         whole_number(cJSON_GetObjectItemCaseSensitive(root, "max_completion_tokens"), &max_tokens);
@@ -397,8 +402,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         kvr_buf_close(&text);
         goto fail_400;
     }
-    if (e->faults.error_rate > 0 &&
-        kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
+    if (e->faults.error_rate > 0 && kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
         kvr_buf_close(&text);
         cJSON_Delete(root);
         e->requests_rejected++;
@@ -418,7 +422,10 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->created = (uint64_t)time(NULL);
     c->word_seed = kvr_splitmix64(&e->rng);
     uint64_t rid = ++e->next_request_id;
-    snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64, native ? "gen" : chat ? "chatcmpl" : "cmpl",
+    snprintf(c->id, sizeof c->id, "%s-sim%d-%" PRIu64,
+             native ? "gen"
+             : chat ? "chatcmpl"
+                    : "cmpl",
              e->index, rid);
     size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
     c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
@@ -457,7 +464,8 @@ static void serve_models(kvr_sim_engine_t *e, kvr_http_req_t *req)
     cJSON_AddStringToObject(model, "id", cfg->model_name);
     cJSON_AddStringToObject(model, "object", "model");
     cJSON_AddNumberToObject(model, "created", (double)time(NULL));
-    cJSON_AddStringToObject(model, "owned_by", cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm");
+    cJSON_AddStringToObject(model, "owned_by",
+                            cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm");
     cJSON_AddStringToObject(model, "root", cfg->model_name);
     cJSON_AddNullToObject(model, "parent");
     cJSON_AddNumberToObject(model, "max_model_len", cfg->max_model_len);

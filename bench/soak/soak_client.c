@@ -33,26 +33,26 @@
 
 typedef enum {
     KIND_OK,
-    KIND_GAVE_UP,     /* the client's own early timeout: planned, not an error */
+    KIND_GAVE_UP, /* the client's own early timeout: planned, not an error */
     KIND_HTTP_4XX,
     KIND_HTTP_5XX,
-    KIND_HTTP_OTHER,  /* 1xx or 3xx as a final status */
+    KIND_HTTP_OTHER,   /* 1xx or 3xx as a final status */
     KIND_STREAM_ERROR, /* a 2xx stream that carried an error event */
-    KIND_CUT,         /* a 2xx answer whose connection broke before its end */
-    KIND_NO_DONE,     /* a 2xx stream that ended cleanly without data: [DONE], or with no body */
-    KIND_SHORT,       /* a complete answer with fewer tokens than asked */
-    KIND_BAD_BODY,    /* a 2xx whole answer that is empty, not a completion or an error; a
+    KIND_CUT,          /* a 2xx answer whose connection broke before its end */
+    KIND_NO_DONE,      /* a 2xx stream that ended cleanly without data: [DONE], or with no body */
+    KIND_SHORT,        /* a complete answer with fewer tokens than asked */
+    KIND_BAD_BODY,     /* a 2xx whole answer that is empty, not a completion or an error; a
                          stream request answered by something other than an event stream */
-    KIND_STALLED,     /* a status arrived, then nothing until the client's timeout */
+    KIND_STALLED,      /* a status arrived, then nothing until the client's timeout */
     KIND_LOST_TIMEOUT, /* no status line until the client's timeout */
-    KIND_LOST_CLOSED, /* no status line: refused, reset or closed without an answer */
+    KIND_LOST_CLOSED,  /* no status line: refused, reset or closed without an answer */
     KIND_LOST_PENDING, /* still unanswered when the drain at exit ended */
     KIND_COUNT
 } soak_kind_t;
 
 static const char *const kind_names[KIND_COUNT] = {
-    "ok", "gave_up", "http_4xx", "http_5xx", "http_other", "stream_error", "cut", "no_done",
-    "short", "bad_body", "stalled", "lost_timeout", "lost_closed", "lost_pending",
+    "ok",      "gave_up", "http_4xx", "http_5xx", "http_other",   "stream_error", "cut",
+    "no_done", "short",   "bad_body", "stalled",  "lost_timeout", "lost_closed",  "lost_pending",
 };
 
 typedef struct {
@@ -95,7 +95,8 @@ struct soak_state_s {
     kvr_rng_t rng;
     FILE *records;
     uint64_t start_ns, seq, sent, answered, by_kind[KIND_COUNT], by_status[600];
-    uint64_t last_log_ns[KIND_COUNT], unlogged[KIND_COUNT]; /* failure lines: one per kind a second */
+    uint64_t last_log_ns[KIND_COUNT],
+        unlogged[KIND_COUNT]; /* failure lines: one per kind a second */
     size_t inflight;
     bool paused, stopping, drain_expired, closed;
     const char *timeout_text;
@@ -136,7 +137,8 @@ static long draw_tokens(soak_state_t *s, long median, long max)
 /* The next prompt of a session: its tenant's system prompt, then every turn's message so far. */
 static int session_turn(soak_state_t *s, soak_session_t *ss)
 {
-    long user_blocks = (draw_tokens(s, s->opt.user_tokens, s->opt.prompt_max) + SOAK_BLOCK_TOKENS - 1) /
+    long user_blocks = (draw_tokens(s, s->opt.user_tokens, s->opt.prompt_max) + SOAK_BLOCK_TOKENS -
+                        1) /
                        SOAK_BLOCK_TOKENS;
     if (ss->turn >= s->opt.turns_max ||
         (long)(ss->n_ids + (size_t)user_blocks) * (long)SOAK_BLOCK_TOKENS > s->opt.prompt_max) {
@@ -150,7 +152,9 @@ static int session_turn(soak_state_t *s, soak_session_t *ss)
             if (session_append(ss, ((uint64_t)(ss->tenant + 1) << 40) | (uint64_t)b))
                 return -ENOMEM;
     }
-    for (long b = 0; b < user_blocks && (long)(ss->n_ids + 1) * (long)SOAK_BLOCK_TOKENS <= s->opt.prompt_max; b++)
+    for (long b = 0;
+         b < user_blocks && (long)(ss->n_ids + 1) * (long)SOAK_BLOCK_TOKENS <= s->opt.prompt_max;
+         b++)
         if (session_append(ss, fresh_id(s)))
             return -ENOMEM;
     ss->turn++;
@@ -174,7 +178,8 @@ static char *build_body(soak_state_t *s, soak_slot_t *slot, bool text, size_t *l
     } else {
         cJSON *msg = cJSON_CreateObject();
         if (ok && cJSON_AddItemToArray(cJSON_AddArrayToObject(body, "messages"), msg)) {
-            ok = cJSON_AddStringToObject(msg, "role", "user") && cJSON_AddItemToObject(msg, "content", content);
+            ok = cJSON_AddStringToObject(msg, "role", "user") &&
+                 cJSON_AddItemToObject(msg, "content", content);
         } else {
             cJSON_Delete(msg);
             ok = false;
@@ -186,7 +191,8 @@ static char *build_body(soak_state_t *s, soak_slot_t *slot, bool text, size_t *l
     ok = ok && cJSON_AddTrueToObject(body, "ignore_eos");
     ok = ok && cJSON_AddBoolToObject(body, "stream", slot->stream);
     if (slot->stream)
-        ok = ok && cJSON_AddTrueToObject(cJSON_AddObjectToObject(body, "stream_options"), "include_usage");
+        ok = ok && cJSON_AddTrueToObject(cJSON_AddObjectToObject(body, "stream_options"),
+                                         "include_usage");
     char *out = ok ? cJSON_PrintUnformatted(body) : NULL;
     cJSON_Delete(body);
     free(prompt);
@@ -223,7 +229,8 @@ static int start_slot(soak_state_t *s, soak_slot_t *slot)
     slot->stream = kvr_rng_uniform(&s->rng) < s->opt.stream_fraction;
     bool text = kvr_rng_uniform(&s->rng) < s->opt.text_fraction;
     slot->give_up = kvr_rng_uniform(&s->rng) < s->opt.give_up_fraction;
-    snprintf(slot->url, sizeof(slot->url), "%s%s", s->opt.url, text ? "/v1/completions" : "/v1/chat/completions");
+    snprintf(slot->url, sizeof(slot->url), "%s%s", s->opt.url,
+             text ? "/v1/completions" : "/v1/chat/completions");
     r->url = slot->url;
     r->body = build_body(s, slot, text, &r->body_len);
     /* The session's ids may move when it grows: the record only needs the count. */
@@ -300,13 +307,14 @@ static void write_stats(soak_state_t *s, FILE *f)
                                 s->by_kind[KIND_LOST_PENDING];
     for (int k = KIND_HTTP_4XX; k < KIND_COUNT; k++)
         failed += s->by_kind[k];
-    fprintf(f,
-            "{\"t\":%.1f,\"paused\":%d,\"sent\":%llu,\"answered\":%llu,\"inflight\":%zu,\"ok\":%llu,"
-            "\"gave_up\":%llu,\"failed\":%llu,\"lost\":%llu,\"kinds\":{",
-            (double)(kvr_clock_now_ns() - s->start_ns) / 1e9, s->paused || s->stopping,
-            (unsigned long long)s->sent, (unsigned long long)s->answered, s->inflight,
-            (unsigned long long)s->by_kind[KIND_OK], (unsigned long long)s->by_kind[KIND_GAVE_UP],
-            (unsigned long long)failed, (unsigned long long)lost);
+    fprintf(
+        f,
+        "{\"t\":%.1f,\"paused\":%d,\"sent\":%llu,\"answered\":%llu,\"inflight\":%zu,\"ok\":%llu,"
+        "\"gave_up\":%llu,\"failed\":%llu,\"lost\":%llu,\"kinds\":{",
+        (double)(kvr_clock_now_ns() - s->start_ns) / 1e9, s->paused || s->stopping,
+        (unsigned long long)s->sent, (unsigned long long)s->answered, s->inflight,
+        (unsigned long long)s->by_kind[KIND_OK], (unsigned long long)s->by_kind[KIND_GAVE_UP],
+        (unsigned long long)failed, (unsigned long long)lost);
     for (int k = 0; k < KIND_COUNT; k++)
         fprintf(f, "%s\"%s\":%llu", k ? "," : "", kind_names[k], (unsigned long long)s->by_kind[k]);
     fputs("},\"status\":{", f);
@@ -342,9 +350,10 @@ static void close_all(soak_state_t *s)
     s->closed = true;
     stats_cb(&s->stats_timer);
     uv_handle_t *handles[] = {
-        (uv_handle_t *)&s->refill_timer, (uv_handle_t *)&s->stats_timer, (uv_handle_t *)&s->stop_timer,
-        (uv_handle_t *)&s->drain_timer, (uv_handle_t *)&s->sigint, (uv_handle_t *)&s->sigterm,
-        (uv_handle_t *)&s->sigusr1, (uv_handle_t *)&s->sigusr2,
+        (uv_handle_t *)&s->refill_timer, (uv_handle_t *)&s->stats_timer,
+        (uv_handle_t *)&s->stop_timer,   (uv_handle_t *)&s->drain_timer,
+        (uv_handle_t *)&s->sigint,       (uv_handle_t *)&s->sigterm,
+        (uv_handle_t *)&s->sigusr1,      (uv_handle_t *)&s->sigusr2,
     };
     for (size_t i = 0; i < sizeof(handles) / sizeof(handles[0]); i++)
         uv_close(handles[i], NULL);
@@ -405,8 +414,8 @@ static void request_done(kvr_replay_req_t *r, void *arg)
             fprintf(stderr, "kvroute-soak-client: request %zu %s: %s", r->index, kind_names[kind],
                     r->error[0] ? r->error : "(no error text)");
             if (s->unlogged[kind])
-                fprintf(stderr, " (and %llu more %s since the last such line)", (unsigned long long)s->unlogged[kind],
-                        kind_names[kind]);
+                fprintf(stderr, " (and %llu more %s since the last such line)",
+                        (unsigned long long)s->unlogged[kind], kind_names[kind]);
             fputc('\n', stderr);
             s->last_log_ns[kind] = r->end_ns;
             s->unlogged[kind] = 0;
@@ -435,8 +444,8 @@ static void begin_stop(soak_state_t *s, const char *why)
             drain_expired_cb(&s->drain_timer);
         return;
     }
-    fprintf(stderr, "kvroute-soak-client: %s; waiting for %zu requests in flight (at most %ld s)\n", why,
-            s->inflight, s->opt.drain_s);
+    fprintf(stderr, "kvroute-soak-client: %s; waiting for %zu requests in flight (at most %ld s)\n",
+            why, s->inflight, s->opt.drain_s);
     s->stopping = true;
     uv_timer_stop(&s->stop_timer);
     uv_timer_start(&s->drain_timer, drain_expired_cb, (uint64_t)s->opt.drain_s * 1000, 0);
@@ -532,7 +541,8 @@ static int parse_options(int argc, char **argv, soak_options_t *o)
     *o = (soak_options_t){.drain_s = -1};
     kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = o};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    const kvr_opt_program_t program = {.name = "kvroute-soak-client", .head = usage_text, .tail = usage_tail};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-soak-client", .head = usage_text, .tail = usage_tail};
     int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
     if (rc != 0)
         return rc;
@@ -561,7 +571,8 @@ int main(int argc, char **argv)
     if (parsed != 0)
         return parsed > 0 ? 0 : 2;
     if (s.opt.records_path && !(s.records = fopen(s.opt.records_path, "w"))) {
-        fprintf(stderr, "kvroute-soak-client: cannot write %s: %s\n", s.opt.records_path, strerror(errno));
+        fprintf(stderr, "kvroute-soak-client: cannot write %s: %s\n", s.opt.records_path,
+                strerror(errno));
         return 2;
     }
     s.slots = calloc((size_t)s.opt.concurrency, sizeof(*s.slots));
@@ -576,7 +587,8 @@ int main(int argc, char **argv)
     s.timeout_text = curl_easy_strerror(CURLE_OPERATION_TIMEDOUT);
     s.loop = uv_default_loop();
     s.start_ns = kvr_clock_now_ns();
-    int rc = kvr_client_create(&s.client, s.loop, s.opt.timeout_s * 1000, "X-Kvroute-Engine", request_done, &s);
+    int rc = kvr_client_create(&s.client, s.loop, s.opt.timeout_s * 1000, "X-Kvroute-Engine",
+                               request_done, &s);
     if (rc) {
         fprintf(stderr, "kvroute-soak-client: %s\n", strerror(-rc));
         return 1;
@@ -600,7 +612,8 @@ int main(int argc, char **argv)
     write_stats(&s, stdout);
     if (s.records && fclose(s.records) != 0)
         fprintf(stderr, "kvroute-soak-client: writing %s failed\n", s.opt.records_path);
-    uint64_t lost = s.by_kind[KIND_LOST_TIMEOUT] + s.by_kind[KIND_LOST_CLOSED] + s.by_kind[KIND_LOST_PENDING];
+    uint64_t lost = s.by_kind[KIND_LOST_TIMEOUT] + s.by_kind[KIND_LOST_CLOSED] +
+                    s.by_kind[KIND_LOST_PENDING];
     for (long i = 0; i < s.opt.sessions; i++)
         free(s.sessions[i].ids);
     free(s.sessions);

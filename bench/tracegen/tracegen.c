@@ -28,30 +28,32 @@
 typedef struct {
     uint64_t seed;
     double window_s;
-    double session_rate;   /* sessions per second, Poisson arrivals */
+    double session_rate; /* sessions per second, Poisson arrivals */
     unsigned tenants;
-    double system_tokens;  /* median system prompt per tenant */
+    double system_tokens; /* median system prompt per tenant */
     double first_user_tokens;
-    double user_tokens;    /* median new message per later turn (tool output, edits) */
-    double output_tokens;  /* median answer */
-    double length_sigma;   /* lognormal shape of every length */
-    double turns_mean;     /* mean turns per session (1 + geometric) */
+    double user_tokens;   /* median new message per later turn (tool output, edits) */
+    double output_tokens; /* median answer */
+    double length_sigma;  /* lognormal shape of every length */
+    double turns_mean;    /* mean turns per session (1 + geometric) */
     unsigned turns_max;
-    unsigned turns_fixed;  /* every session has exactly this many turns (0 = distribution) */
-    unsigned sessions;     /* stop after this many sessions (0 = as many as the window holds) */
-    double think_s;        /* mean think time between an answer and the next turn */
+    unsigned turns_fixed; /* every session has exactly this many turns (0 = distribution) */
+    unsigned sessions;    /* stop after this many sessions (0 = as many as the window holds) */
+    double think_s;       /* mean think time between an answer and the next turn */
     double decode_ms_per_token; /* estimated answer time added to the gap between turns */
-    unsigned input_max;    /* a session ends once its prompt would exceed this */
+    unsigned input_max;         /* a session ends once its prompt would exceed this */
     unsigned output_max;
-    unsigned block_size;   /* tokens per hash block */
-    bool no_session_ids;   /* write neither session_id nor turn: requests linked only by shared hash ids */
+    unsigned block_size; /* tokens per hash block */
+    bool
+        no_session_ids; /* write neither session_id nor turn: requests linked only by shared hash ids */
     double burst_period_s; /* > 0: sessions start in a spike at the head of each period */
     double burst_width_s;  /* how long each spike lasts */
-    double system_sigma;   /* lognormal shape of a tenant's system prompt (0: exactly system_tokens) */
-    double first_sigma;    /* lognormal shape of the first user message (< 0: length_sigma) */
-    double shared_share;   /* share of sessions that start with their tenant's system prompt */
-    double group_mean;     /* > 1: sessions start in groups of this mean size at one timestamp */
-    double ramp_to;        /* the session rate at the window's end, as a multiple of session_rate */
+    double
+        system_sigma;   /* lognormal shape of a tenant's system prompt (0: exactly system_tokens) */
+    double first_sigma; /* lognormal shape of the first user message (< 0: length_sigma) */
+    double shared_share; /* share of sessions that start with their tenant's system prompt */
+    double group_mean;   /* > 1: sessions start in groups of this mean size at one timestamp */
+    double ramp_to;      /* the session rate at the window's end, as a multiple of session_rate */
 } tg_options_t;
 
 typedef struct {
@@ -75,12 +77,29 @@ static void preset_study(tg_options_t *o)
      * think time, coding-agent prompts (large shared context, tool output
      * appended every turn, prompts reaching tens of thousands of tokens). */
     *o = (tg_options_t){
-        .seed = 1, .window_s = 600, .session_rate = 0.45, .tenants = 4,
-        .system_tokens = 6000, .first_user_tokens = 2000, .user_tokens = 2500,
-        .output_tokens = 350, .length_sigma = 0.8, .turns_mean = 6.0, .turns_max = 40,
-        .think_s = 30, .decode_ms_per_token = 10, .input_max = 131072, .output_max = 4096,
-        .block_size = 512, .burst_period_s = 0, .burst_width_s = 1, .system_sigma = 0.3,
-        .first_sigma = -1, .shared_share = 1, .group_mean = 1, .ramp_to = 1,
+        .seed = 1,
+        .window_s = 600,
+        .session_rate = 0.45,
+        .tenants = 4,
+        .system_tokens = 6000,
+        .first_user_tokens = 2000,
+        .user_tokens = 2500,
+        .output_tokens = 350,
+        .length_sigma = 0.8,
+        .turns_mean = 6.0,
+        .turns_max = 40,
+        .think_s = 30,
+        .decode_ms_per_token = 10,
+        .input_max = 131072,
+        .output_max = 4096,
+        .block_size = 512,
+        .burst_period_s = 0,
+        .burst_width_s = 1,
+        .system_sigma = 0.3,
+        .first_sigma = -1,
+        .shared_share = 1,
+        .group_mean = 1,
+        .ramp_to = 1,
     };
 }
 
@@ -321,8 +340,9 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
         unsigned sys_blocks = sys_len / o->block_size;
         for (unsigned b = 0; b < sys_blocks && rc == 0; b++)
             rc = blocks_push(&blocks, sys_first_id[tenant] + b);
-        uint64_t tokens = sys_len + clamp_tokens(kvr_rng_lognormal(&rng, o->first_user_tokens, first_sigma),
-                                                 o->input_max);
+        uint64_t tokens = sys_len +
+                          clamp_tokens(kvr_rng_lognormal(&rng, o->first_user_tokens, first_sigma),
+                                       o->input_max);
         double when = burst_time(o, arrival);
         for (unsigned turn = 0; turn < turns && rc == 0; turn++) {
             if (when >= o->window_s || tokens > o->input_max)
@@ -336,8 +356,8 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
                 .session = s,
                 .turn = turn,
                 .input_length = (unsigned)tokens,
-                .output_length = clamp_tokens(kvr_rng_lognormal(&rng, o->output_tokens, o->length_sigma),
-                                              o->output_max),
+                .output_length = clamp_tokens(
+                    kvr_rng_lognormal(&rng, o->output_tokens, o->length_sigma), o->output_max),
             };
             r.n_ids = blocks.n + (tokens % o->block_size ? 1 : 0);
             r.hash_ids = malloc(r.n_ids * sizeof(uint64_t));
@@ -354,7 +374,8 @@ static int generate(const tg_options_t *o, tg_trace_t *out)
                 break;
             }
             tokens += r.output_length +
-                      clamp_tokens(kvr_rng_lognormal(&rng, o->user_tokens, o->length_sigma), o->input_max);
+                      clamp_tokens(kvr_rng_lognormal(&rng, o->user_tokens, o->length_sigma),
+                                   o->input_max);
             when += r.output_length * o->decode_ms_per_token / 1000.0 +
                     kvr_rng_lognormal(&rng, think_median, 0.5);
         }
@@ -409,7 +430,8 @@ static char *request_line(const tg_request_t *r, bool session_ids)
     char session_id[32];
     snprintf(session_id, sizeof(session_id), "s%05u", r->session);
     cJSON *line = cJSON_CreateObject();
-    bool ok = add_count(line, "timestamp", r->timestamp_ms) && add_count(line, "input_length", r->input_length) &&
+    bool ok = add_count(line, "timestamp", r->timestamp_ms) &&
+              add_count(line, "input_length", r->input_length) &&
               add_count(line, "output_length", r->output_length);
     cJSON *ids = ok ? cJSON_AddArrayToObject(line, "hash_ids") : NULL;
     ok = ids != NULL;
@@ -421,7 +443,8 @@ static char *request_line(const tg_request_t *r, bool session_ids)
         }
     }
     if (session_ids)
-        ok = ok && cJSON_AddStringToObject(line, "session_id", session_id) && add_count(line, "turn", r->turn);
+        ok = ok && cJSON_AddStringToObject(line, "session_id", session_id) &&
+             add_count(line, "turn", r->turn);
     char *text = ok ? cJSON_PrintUnformatted(line) : NULL;
     cJSON_Delete(line);
     return text;
@@ -456,7 +479,8 @@ typedef struct {
     bool summary;
 } tg_args_t;
 
-static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char *err, size_t err_len)
+static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                        size_t err_len)
 {
     (void)opt;
     (void)err;
@@ -467,36 +491,43 @@ static int parse_preset(const kvr_opt_t *opt, void *obj, const char *value, char
 
 #define T tg_args_t
 static const kvr_opt_t options[] = {
-    KVR_OPT_ROW_CUSTOM("preset", "NAME", "study", parse_preset,
-                       "one of study, short, mooncake, sessionless-shared, grouped, ramp-burst, long-tail, "
-                       "tenants, agentic", 0,
-                       "study: 600 s, ~1,200 requests from ~270 sessions, 30 s think time, coding-agent prompts; "
-                       "short: 60 s demo/CI scale; mooncake: the shape of Mooncake's conversation trace, an hour, "
-                       "~12k requests of ~12k tokens, 90 s think time, no session ids; "
-                       "sessionless-shared: a public hour of chat/API traffic, 12k single requests of ~12k tokens "
-                       "opening with one shared system block; grouped: the same in same-millisecond groups of ~10; "
-                       "ramp-burst: the same with a rising rate and a 10 s spike every minute; long-tail: the same "
-                       "with prompts past 100k tokens at p99; tenants: 150 tenants x 6k shared tokens + 1.2k-token "
-                       "questions at a rate rising 8x over 600 s; agentic: sessions of ~10 quick turns, each "
-                       "extending the whole previous context (bench/tracegen/README.md says what each stands "
-                       "for). Options after --preset override its values."),
+    KVR_OPT_ROW_CUSTOM(
+        "preset", "NAME", "study", parse_preset,
+        "one of study, short, mooncake, sessionless-shared, grouped, ramp-burst, long-tail, "
+        "tenants, agentic",
+        0,
+        "study: 600 s, ~1,200 requests from ~270 sessions, 30 s think time, coding-agent prompts; "
+        "short: 60 s demo/CI scale; mooncake: the shape of Mooncake's conversation trace, an hour, "
+        "~12k requests of ~12k tokens, 90 s think time, no session ids; "
+        "sessionless-shared: a public hour of chat/API traffic, 12k single requests of ~12k tokens "
+        "opening with one shared system block; grouped: the same in same-millisecond groups of ~10; "
+        "ramp-burst: the same with a rising rate and a 10 s spike every minute; long-tail: the same "
+        "with prompts past 100k tokens at p99; tenants: 150 tenants x 6k shared tokens + 1.2k-token "
+        "questions at a rate rising 8x over 600 s; agentic: sessions of ~10 quick turns, each "
+        "extending the whole previous context (bench/tracegen/README.md says what each stands "
+        "for). Options after --preset override its values."),
     KVR_OPT_ROW_U64(T, gen.seed, "seed", "N", NULL, 0, UINT64_MAX,
                     "random seed; equal seeds and options give identical output (study: 1)"),
     KVR_OPT_ROW_DOUBLE(T, gen.window_s, "window", "S", NULL, 0.001, 1e9,
                        "seconds of session arrivals; turns past it are dropped"),
-    KVR_OPT_ROW_DOUBLE(T, gen.session_rate, "session-rate", "R", NULL, 1e-6, 1e9, "new sessions per second (Poisson)"),
-    KVR_OPT_ROW_U64(T, gen.tenants, "tenants", "N", NULL, 1, 1000000000, "tenants, each with one shared system prompt"),
+    KVR_OPT_ROW_DOUBLE(T, gen.session_rate, "session-rate", "R", NULL, 1e-6, 1e9,
+                       "new sessions per second (Poisson)"),
+    KVR_OPT_ROW_U64(T, gen.tenants, "tenants", "N", NULL, 1, 1000000000,
+                    "tenants, each with one shared system prompt"),
     KVR_OPT_ROW_DOUBLE(T, gen.system_tokens, "system-tokens", "N", NULL, 0, 1e9,
                        "median system prompt length per tenant"),
-    KVR_OPT_ROW_DOUBLE(T, gen.first_user_tokens, "first-user-tokens", "N", NULL, 1, 1e9, "median first user message"),
+    KVR_OPT_ROW_DOUBLE(T, gen.first_user_tokens, "first-user-tokens", "N", NULL, 1, 1e9,
+                       "median first user message"),
     KVR_OPT_ROW_DOUBLE(T, gen.user_tokens, "user-tokens", "N", NULL, 1, 1e9,
                        "median new message appended per later turn"),
     KVR_OPT_ROW_DOUBLE(T, gen.output_tokens, "output-tokens", "N", NULL, 1, 1e9,
                        "median answer length (output_length)"),
     KVR_OPT_ROW_DOUBLE(T, gen.length_sigma, "length-sigma", "X", NULL, 0, 1e3,
                        "lognormal shape of message and answer lengths"),
-    KVR_OPT_ROW_DOUBLE(T, gen.turns_mean, "turns-mean", "X", NULL, 1, 1e9, "mean turns per session (1 + geometric)"),
-    KVR_OPT_ROW_U64(T, gen.turns_max, "turns-max", "N", NULL, 1, 1000000000, "cap on turns per session"),
+    KVR_OPT_ROW_DOUBLE(T, gen.turns_mean, "turns-mean", "X", NULL, 1, 1e9,
+                       "mean turns per session (1 + geometric)"),
+    KVR_OPT_ROW_U64(T, gen.turns_max, "turns-max", "N", NULL, 1, 1000000000,
+                    "cap on turns per session"),
     KVR_OPT_ROW_U64(T, gen.turns_fixed, "turns", "N", NULL, 1, 1000000000,
                     "exactly N turns per session (overrides the two above)"),
     KVR_OPT_ROW_U64(T, gen.sessions, "sessions", "N", NULL, 1, 1000000000, "stop after N sessions"),
@@ -506,34 +537,47 @@ static const kvr_opt_t options[] = {
                        "estimated ms per output token, added to the gap between turns"),
     KVR_OPT_ROW_U64(T, gen.input_max, "input-max", "N", NULL, 1, 1000000000,
                     "a session ends before its prompt would exceed N tokens"),
-    KVR_OPT_ROW_U64(T, gen.output_max, "output-max", "N", NULL, 1, 1000000000, "cap on output_length"),
+    KVR_OPT_ROW_U64(T, gen.output_max, "output-max", "N", NULL, 1, 1000000000,
+                    "cap on output_length"),
     KVR_OPT_ROW_U64(T, gen.block_size, "block-size", "N", NULL, 1, 1000000000,
                     "tokens per hash block (Mooncake uses 512)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.burst_period_s, "burst-period", "S", "0", 0, 1e9,
-                       "arrivals in spikes: the sessions starting in each S seconds start in its first "
-                       "--burst-width seconds instead (0 = Poisson, no spikes)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.burst_width_s, "burst-width", "S", "1", 0.001, 1e9,
-                       "length of each spike of --burst-period (same mean rate; the spike's rate is "
-                       "period / width times it)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.system_sigma, "system-sigma", "X", NULL, 0, 1e3,
-                       "lognormal shape of each tenant's system prompt length (0: exactly --system-tokens; "
-                       "study: 0.3)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.burst_period_s, "burst-period", "S", "0", 0, 1e9,
+        "arrivals in spikes: the sessions starting in each S seconds start in its first "
+        "--burst-width seconds instead (0 = Poisson, no spikes)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.burst_width_s, "burst-width", "S", "1", 0.001, 1e9,
+        "length of each spike of --burst-period (same mean rate; the spike's rate is "
+        "period / width times it)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.system_sigma, "system-sigma", "X", NULL, 0, 1e3,
+        "lognormal shape of each tenant's system prompt length (0: exactly --system-tokens; "
+        "study: 0.3)"),
     KVR_OPT_ROW_DOUBLE(T, gen.first_sigma, "first-sigma", "X", NULL, 0, 1e3,
                        "lognormal shape of the first user message (study: --length-sigma's)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.shared_share, "shared-share", "P", NULL, 0, 1,
-                       "share of sessions whose prompt starts with their tenant's system prompt; the others "
-                       "have none (study: 1)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.group_mean, "group", "N", NULL, 1, 1e6,
-                       "sessions start in groups at one timestamp, N per group on average (uniform 1 to 2N-1), "
-                       "the groups N times less often (study: 1, no groups)"),
-    KVR_OPT_ROW_DOUBLE(T, gen.ramp_to, "ramp-to", "X", NULL, 1e-3, 1e6,
-                       "the session rate grows linearly from --session-rate at 0 to X times it at the window's "
-                       "end (study: 1, a flat rate)"),
-    {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, out_path),
-     .arg = "FILE", .help = "write here instead of stdout"},
-    KVR_OPT_ROW_BOOL(T, gen.no_session_ids, "no-session-ids", NULL,
-                     "write neither session_id nor turn (requests share prefixes by hash ids only; mooncake: on)"),
-    KVR_OPT_ROW_BOOL(T, summary, "summary", NULL, "print requests, sessions and token totals on stderr"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.shared_share, "shared-share", "P", NULL, 0, 1,
+        "share of sessions whose prompt starts with their tenant's system prompt; the others "
+        "have none (study: 1)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.group_mean, "group", "N", NULL, 1, 1e6,
+        "sessions start in groups at one timestamp, N per group on average (uniform 1 to 2N-1), "
+        "the groups N times less often (study: 1, no groups)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, gen.ramp_to, "ramp-to", "X", NULL, 1e-3, 1e6,
+        "the session rate grows linearly from --session-rate at 0 to X times it at the window's "
+        "end (study: 1, a flat rate)"),
+    {.name = "output",
+     .short_name = 'o',
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, out_path),
+     .arg = "FILE",
+     .help = "write here instead of stdout"},
+    KVR_OPT_ROW_BOOL(
+        T, gen.no_session_ids, "no-session-ids", NULL,
+        "write neither session_id nor turn (requests share prefixes by hash ids only; mooncake: on)"),
+    KVR_OPT_ROW_BOOL(T, summary, "summary", NULL,
+                     "print requests, sessions and token totals on stderr"),
     KVR_OPT_ROW_HELP,
 };
 #undef T
@@ -541,7 +585,8 @@ static const kvr_opt_t options[] = {
 int main(int argc, char **argv)
 {
     static tg_args_t args;
-    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
+    kvr_opt_set_t set = {
+        .opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &args};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
     const kvr_opt_program_t program = {.name = "kvroute-tracegen", .head = usage_text};
     int rc = kvr_opt_program_parse(&program, &parser, argc, argv);

@@ -41,7 +41,8 @@ static size_t least_lmetric_below(kvr__indexed_t *st, const kvr_route_request_t 
     for (size_t v = 0; v < n; v++) {
         if ((double)views[v].eff_requests > threshold)
             continue;
-        double s = kvr__policy_lmetric_score(&views[v], kvr__policy_uncached_tokens(req, st->match[v]));
+        double s = kvr__policy_lmetric_score(&views[v],
+                                             kvr__policy_uncached_tokens(req, st->match[v]));
         if (best == n || s < best_score ||
             (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
             best = v;
@@ -51,8 +52,8 @@ static size_t least_lmetric_below(kvr__indexed_t *st, const kvr_route_request_t 
     return best;
 }
 
-static void affinity_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                          size_t n, kvr_route_decision_t *out)
+static void affinity_pick(void *state, const kvr_route_request_t *req,
+                          const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
     uint32_t best = kvr__indexed_match(st, req, views, n);

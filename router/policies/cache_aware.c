@@ -24,7 +24,7 @@
 #define COOLDOWN_SLOTS 4096u
 
 typedef struct {
-    kvr__indexed_t base;    /* first: the shared kvr__indexed_* functions take this state */
+    kvr__indexed_t base; /* first: the shared kvr__indexed_* functions take this state */
     uint32_t shortest_cursor;
     struct {
         uint64_t prefix;
@@ -94,9 +94,11 @@ static bool cooler(const kvr_engine_view_t *views, const double *pressure, size_
 }
 
 /* A match covering more than cache_threshold of the prompt: one predicate for the rule and for owners. */
-static bool cache_hit(const kvr_policy_config_t *cfg, const kvr_route_request_t *req, uint32_t match)
+static bool cache_hit(const kvr_policy_config_t *cfg, const kvr_route_request_t *req,
+                      uint32_t match)
 {
-    return match > 0 && req->n_blocks > 0 && (double)match / (double)req->n_blocks > cfg->cache_threshold;
+    return match > 0 && req->n_blocks > 0 &&
+           (double)match / (double)req->n_blocks > cfg->cache_threshold;
 }
 
 /* SGLang's balance check: both the absolute and the relative gap must be exceeded. */
@@ -131,7 +133,8 @@ static bool in_cooldown(cache_aware_t *ca, uint64_t prefix, uint64_t now_ns)
     return last && *last != 0 && now_ns >= *last && now_ns - *last < cooldown;
 }
 
-static void finish(kvr_route_decision_t *out, const kvr__indexed_t *st, size_t pick, const char *reason)
+static void finish(kvr_route_decision_t *out, const kvr__indexed_t *st, size_t pick,
+                   const char *reason)
 {
     out->view = (int)pick;
     out->reason = reason;
@@ -220,7 +223,8 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
     if (owners < cfg->replication_ceiling && !in_cooldown(ca, prefix, req->now_ns)) {
         double limit = pressure[primary] - cfg->owner_slack + EPS;
         for (size_t v = 0; v < n; v++) {
-            if (cache_hit(cfg, req, st->match[v]) || pressure[v] >= watermark || pressure[v] > limit)
+            if (cache_hit(cfg, req, st->match[v]) || pressure[v] >= watermark ||
+                pressure[v] > limit)
                 continue;
             if (cooler(views, pressure, v, spill))
                 spill = v;
@@ -235,8 +239,8 @@ static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *re
     finish(out, st, hold, "no_safe_spill_hold");
 }
 
-static void cache_aware_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                             size_t n, kvr_route_decision_t *out)
+static void cache_aware_pick(void *state, const kvr_route_request_t *req,
+                             const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     cache_aware_t *ca = state;
     kvr__indexed_t *st = &ca->base;
@@ -257,14 +261,16 @@ static void cache_aware_pick(void *state, const kvr_route_request_t *req, const 
     }
     size_t owner = SIZE_MAX;
     for (size_t v = 0; v < n; v++)
-        if (st->match[v] == best && (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
+        if (st->match[v] == best &&
+            (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
             owner = v;
     finish(out, st, owner, "cache_hit");
 }
 
 /* SGLang's rule with no owner pressure and no rotation of the shortest queue's cursor. */
-static void cache_aware_base_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                                  size_t n, kvr_route_decision_t *out)
+static void cache_aware_base_pick(void *state, const kvr_route_request_t *req,
+                                  const kvr_engine_view_t *views, size_t n,
+                                  kvr_route_decision_t *out)
 {
     cache_aware_t *ca = state;
     kvr__indexed_t *st = &ca->base;
@@ -277,7 +283,8 @@ static void cache_aware_base_pick(void *state, const kvr_route_request_t *req, c
     }
     size_t owner = SIZE_MAX;
     for (size_t v = 0; v < n; v++)
-        if (st->match[v] == best && (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
+        if (st->match[v] == best &&
+            (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
             owner = v;
     finish(out, st, owner, "base_cache_hit");
 }

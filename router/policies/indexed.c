@@ -18,7 +18,8 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
         uint64_t within = (uint64_t)least + views[0].herd_slack;
         size_t pick = n;
         for (size_t v = 0; v < n; v++)
-            if (views[v].eff_requests <= within && (pick == n || views[v].tie_draw < views[pick].tie_draw))
+            if (views[v].eff_requests <= within &&
+                (pick == n || views[v].tie_draw < views[pick].tie_draw))
                 pick = v;
         if (cursor)
             *cursor = views[pick].index;
@@ -54,8 +55,8 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
     size_t best = 0;
     double best_score = 0;
     for (size_t v = 0; v < n; v++) {
-        double s = kvr__policy_lmetric_score(&views[v],
-                                             kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        double s = kvr__policy_lmetric_score(
+            &views[v], kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
         if (v == 0 || s < best_score ||
             (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
             best = v;
@@ -66,20 +67,21 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
         return best;
     /* One more request in the best's batch: its prefill load times one more running. */
     double per_request = (double)views[best].eff_pending_prefill_tokens +
-                         (double)kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[best] : 0);
+                         (double)kvr__policy_uncached_tokens(req,
+                                                             match_blocks ? match_blocks[best] : 0);
     double within = best_score + (double)views[best].herd_slack * per_request;
     size_t pick = best;
     for (size_t v = 0; v < n; v++) {
-        double s = kvr__policy_lmetric_score(&views[v],
-                                             kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        double s = kvr__policy_lmetric_score(
+            &views[v], kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
         if (s <= within && views[v].tie_draw < views[pick].tie_draw)
             pick = v;
     }
     return pick;
 }
 
-size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score, size_t best,
-                          double per_request)
+size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score,
+                          size_t best, double per_request)
 {
     if (views[best].herd_slack == 0 || !(per_request >= 0))
         return best;
@@ -123,8 +125,8 @@ uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n)
 {
     assert(n <= KVR_MAX_ENGINES);
-    return kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks, req->now_ns, views, n,
-                                        st->match, st->placed);
+    return kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks, req->now_ns,
+                                        views, n, st->match, st->placed);
 }
 
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)

@@ -17,8 +17,8 @@ static int lmetric_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
-static void lmetric_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                         size_t n, kvr_route_decision_t *out)
+static void lmetric_pick(void *state, const kvr_route_request_t *req,
+                         const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
     kvr__indexed_match(st, req, views, n);

@@ -7,8 +7,8 @@
  */
 #include "router/policies/policy_util.h"
 
-bool kvr_policy_migrate_due(const kvr_policy_config_t *config, const kvr_engine_view_t *views, size_t n,
-                            size_t pinned)
+bool kvr_policy_migrate_due(const kvr_policy_config_t *config, const kvr_engine_view_t *views,
+                            size_t n, size_t pinned)
 {
     if (config->migrate_factor <= 0 || n < 2 || pinned >= n)
         return false;

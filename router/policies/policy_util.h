@@ -30,10 +30,12 @@ extern const kvr_policy_ops_t kvr__policy_llmd;
 extern const kvr_policy_ops_t kvr__policy_lmetric_paper;
 
 /** Prompt tokens the engine must still prefill given its matched blocks. */
-static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req, uint32_t match_blocks)
+static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req,
+                                                   uint32_t match_blocks)
 {
-    uint64_t prompt = req->prompt_tokens ? req->prompt_tokens
-                                         : (uint64_t)req->n_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t prompt = req->prompt_tokens
+                          ? req->prompt_tokens
+                          : (uint64_t)req->n_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
     uint64_t cached = (uint64_t)match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
     return prompt > cached ? prompt - cached : 0;
 }
@@ -41,7 +43,8 @@ static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *re
 /** LMetric: prefill load × (decode load + 1). */
 static inline double kvr__policy_lmetric_score(const kvr_engine_view_t *v, uint64_t uncached_tokens)
 {
-    return (double)(v->eff_pending_prefill_tokens + uncached_tokens) * ((double)v->eff_running + 1.0);
+    return (double)(v->eff_pending_prefill_tokens + uncached_tokens) *
+           ((double)v->eff_running + 1.0);
 }
 
 /**
@@ -60,8 +63,8 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
  * the lowest tie_draw among those scoring within herd_slack × per_request
  * of score[best] (lower is better). best itself when herd_slack is 0.
  */
-size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score, size_t best,
-                          double per_request);
+size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score,
+                          size_t best, double per_request);
 
 /** State shared by the policies that consult the prefix index. */
 typedef struct kvr__indexed_s {
@@ -69,9 +72,9 @@ typedef struct kvr__indexed_s {
     kvr_prefix_index_t *index;
     uint64_t rng;
     uint32_t cursor;
-    uint32_t match[KVR_MAX_ENGINES];   /* per view, for the current decision */
-    uint64_t placed[KVR_MAX_ENGINES];  /* per view, for the current decision */
-    double score[KVR_MAX_ENGINES];     /* per view scratch */
+    uint32_t match[KVR_MAX_ENGINES];  /* per view, for the current decision */
+    uint64_t placed[KVR_MAX_ENGINES]; /* per view, for the current decision */
+    double score[KVR_MAX_ENGINES];    /* per view scratch */
 } kvr__indexed_t;
 
 /** Allocates an indexed state (extra bytes after it for the policy's own fields). 0 or -errno. */

@@ -6,8 +6,9 @@
 #include "router/policies/policy_util.h"
 
 typedef struct {
-    uint64_t picks;                       /* picks so far */
-    uint64_t picked_at[KVR_MAX_ENGINES];  /* engine index -> picks count at its last pick, 0 = never */
+    uint64_t picks; /* picks so far */
+    uint64_t
+        picked_at[KVR_MAX_ENGINES]; /* engine index -> picks count at its last pick, 0 = never */
 } round_robin_t;
 
 static int rr_create(const kvr_policy_config_t *config, void **state)

@@ -76,32 +76,33 @@
 #include "common/clock.h"
 #include "router/policies/policy_util.h"
 
-#define MAX_TOKENS 1e9          /* queued prefill read as at most this: hours of work on any engine */
-#define RATE_SPAN 100.0         /* learned prefill rate within [prior / span, prior × span] */
+#define MAX_TOKENS 1e9  /* queued prefill read as at most this: hours of work on any engine */
+#define RATE_SPAN 100.0 /* learned prefill rate within [prior / span, prior × span] */
 #define SCALE_MIN 0.1
 #define SCALE_MAX 10.0
-#define ABSURD 100.0            /* a sample this many times beyond its learnable range is bad input */
-#define MAX_TTFT_NS (3600ull * KVR_NS_PER_SEC) /* a first byte later than this is not a prefill figure */
-#define MIN_DRAIN_TOKENS 16.0   /* one block: less is sampling noise */
+#define ABSURD 100.0 /* a sample this many times beyond its learnable range is bad input */
+#define MAX_TTFT_NS                                                                                \
+    (3600ull * KVR_NS_PER_SEC)     /* a first byte later than this is not a prefill figure */
+#define MIN_DRAIN_TOKENS 16.0      /* one block: less is sampling noise */
 #define MIN_INTERVAL_NS 1000000ull /* 1 ms */
 
 typedef struct {
-    bool known;                 /* false: priors apply on first sight */
+    bool known; /* false: priors apply on first sight */
     bool has_sample;
-    double prefill_rate;        /* tokens/s */
-    double step_scale;          /* multiplies the prior step model */
-    uint64_t sample_ns;         /* time of the last feed sample seen */
-    uint64_t sample_pending;    /* its real pending prefill */
-    uint64_t sent_since;        /* uncached tokens this router sent since that sample */
-    double output_tokens;       /* EWMA of max_tokens dispatched here */
-    double backlog;             /* uncached tokens this router sent, less the learned drain, at backlog_ns */
+    double prefill_rate;     /* tokens/s */
+    double step_scale;       /* multiplies the prior step model */
+    uint64_t sample_ns;      /* time of the last feed sample seen */
+    uint64_t sample_pending; /* its real pending prefill */
+    uint64_t sent_since;     /* uncached tokens this router sent since that sample */
+    double output_tokens;    /* EWMA of max_tokens dispatched here */
+    double backlog; /* uncached tokens this router sent, less the learned drain, at backlog_ns */
     uint64_t backlog_ns;
 } engine_model_t;
 
 typedef struct {
-    kvr__indexed_t base;        /* first: the shared kvr__indexed_* functions take this state */
+    kvr__indexed_t base; /* first: the shared kvr__indexed_* functions take this state */
     engine_model_t model[KVR_MAX_ENGINES];
-    uint64_t late_clamps;       /* clamps in on_first_byte, reported on the next decision */
+    uint64_t late_clamps; /* clamps in on_first_byte, reported on the next decision */
     /* The last pick, so on_dispatch can credit its uncached tokens. */
     const kvr_route_request_t *last_req;
     uint64_t last_now_ns;
@@ -114,8 +115,9 @@ typedef struct {
 static bool priors_valid(const kvr_policy_config_t *c)
 {
     return isfinite(c->ttft_prefill_tokens_per_s) && c->ttft_prefill_tokens_per_s >= 1 &&
-           c->ttft_prefill_tokens_per_s <= 1e9 && isfinite(c->ttft_step_ms) && c->ttft_step_ms > 0 &&
-           isfinite(c->ttft_step_per_seq_ms) && c->ttft_step_per_seq_ms >= 0 && isfinite(c->ttft_others_weight) &&
+           c->ttft_prefill_tokens_per_s <= 1e9 && isfinite(c->ttft_step_ms) &&
+           c->ttft_step_ms > 0 && isfinite(c->ttft_step_per_seq_ms) &&
+           c->ttft_step_per_seq_ms >= 0 && isfinite(c->ttft_others_weight) &&
            c->ttft_others_weight >= 0 && isfinite(c->ttft_learn_rate) && c->ttft_learn_rate >= 0 &&
            c->ttft_learn_rate <= 1 && c->ttft_output_tokens >= 1;
 }
@@ -180,8 +182,8 @@ static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *cl
     }
     sample = limit_sample(sample, prior / RATE_SPAN, prior * RATE_SPAN, clamps);
     double a = t->base.config.ttft_learn_rate;
-    m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN, prior * RATE_SPAN, prior,
-                            clamps);
+    m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN,
+                            prior * RATE_SPAN, prior, clamps);
 }
 
 static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *clamps)
@@ -246,7 +248,8 @@ static double backlog_at(const engine_model_t *m, double rate, uint64_t now_ns)
     return left > 0 ? left : 0;
 }
 
-static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, double rate, uint64_t now_ns)
+static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, double rate,
+                         uint64_t now_ns)
 {
     double eff = (double)v->eff_pending_prefill_tokens;
     if (!v->feed_fresh) {
@@ -269,7 +272,8 @@ static double queued_now(const kvr_engine_view_t *v, const engine_model_t *m, do
 
 static double retention(const kvr__indexed_t *st, const kvr_engine_view_t *v)
 {
-    double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens : st->config.index_tokens_per_engine);
+    double capacity = (double)(v->kv_capacity_tokens ? v->kv_capacity_tokens
+                                                     : st->config.index_tokens_per_engine);
     double indexed = (double)kvr_prefix_index_engine_tokens(st->index, v->index);
     return indexed <= capacity ? 1.0 : capacity / indexed;
 }
@@ -284,8 +288,8 @@ static double step_seconds(const kvr_policy_config_t *cfg, const engine_model_t 
  * with finishes spread evenly, one slot frees every step × output tokens /
  * max_running, and this request waits behind everyone already waiting.
  */
-static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running, const engine_model_t *m,
-                        double step)
+static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running,
+                        const engine_model_t *m, double step)
 {
     if (max_running == 0)
         return 0; /* cap unknown: no slot model (admission fails open the same way) */
@@ -295,8 +299,8 @@ static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running
     return (double)(queued - max_running) * step * m->output_tokens / (double)max_running;
 }
 
-static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views, size_t n,
-                      kvr_route_decision_t *out)
+static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                      size_t n, kvr_route_decision_t *out)
 {
     ttft_t *t = state;
     kvr__indexed_t *st = &t->base;
@@ -310,18 +314,26 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     for (size_t v = 0; v < n; v++) {
         const kvr_engine_view_t *view = &views[v];
         learn_from_feed(t, req, view, &clamps);
-        engine_model_t fallback = {.known = true, .prefill_rate = cfg->ttft_prefill_tokens_per_s, .step_scale = 1,
+        engine_model_t fallback = {.known = true,
+                                   .prefill_rate = cfg->ttft_prefill_tokens_per_s,
+                                   .step_scale = 1,
                                    .output_tokens = (double)cfg->ttft_output_tokens};
-        const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index) : &fallback;
+        const engine_model_t *m = view->index < KVR_MAX_ENGINES ? model_of(t, view->index)
+                                                                : &fallback;
         double rate = clamp(m->prefill_rate, cfg->ttft_prefill_tokens_per_s / RATE_SPAN,
-                            cfg->ttft_prefill_tokens_per_s * RATE_SPAN, cfg->ttft_prefill_tokens_per_s, &clamps);
-        double queued = clamp(queued_now(view, m, rate, req->now_ns), 0, MAX_TOKENS, MAX_TOKENS, &clamps);
-        double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK * retention(st, view);
+                            cfg->ttft_prefill_tokens_per_s * RATE_SPAN,
+                            cfg->ttft_prefill_tokens_per_s, &clamps);
+        double queued = clamp(queued_now(view, m, rate, req->now_ns), 0, MAX_TOKENS, MAX_TOKENS,
+                              &clamps);
+        double cached = (double)st->match[v] * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK *
+                        retention(st, view);
         double own = prompt > cached ? prompt - cached : 0;
         double running = (double)view->eff_running;
         double step = step_seconds(cfg, m, running + 1);
-        double ttft = (queued + own) / rate + step + slot_wait(view->eff_running, view->eff_waiting, view->max_running, m, step);
-        double score = ttft + cfg->ttft_others_weight * (own / rate) * (running + (double)view->eff_waiting);
+        double ttft = (queued + own) / rate + step +
+                      slot_wait(view->eff_running, view->eff_waiting, view->max_running, m, step);
+        double score = ttft + cfg->ttft_others_weight * (own / rate) *
+                                  (running + (double)view->eff_waiting);
         if (!isfinite(score)) {
             clamps++;
             score = HUGE_VAL;
@@ -337,8 +349,9 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         }
     }
     /* One request more ahead on the best: its own prefill. */
-    double best_rate = views[best].index < KVR_MAX_ENGINES ? model_of(t, views[best].index)->prefill_rate
-                                                          : cfg->ttft_prefill_tokens_per_s;
+    double best_rate = views[best].index < KVR_MAX_ENGINES
+                           ? model_of(t, views[best].index)->prefill_rate
+                           : cfg->ttft_prefill_tokens_per_s;
     best = kvr__policy_spread(views, n, st->score, best, t->uncached[best] / best_rate);
     out->view = (int)best;
     out->reason = "ttft";
@@ -357,7 +370,8 @@ static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32
     if (engine_index >= KVR_MAX_ENGINES)
         return;
     /* A pin or a retry was not scored here: its whole prompt counts as sent. */
-    bool scored = t->last_req == req && t->last_now_ns == req->now_ns && t->last_engine == engine_index;
+    bool scored = t->last_req == req && t->last_now_ns == req->now_ns &&
+                  t->last_engine == engine_index;
     uint64_t sent = scored ? t->last_uncached : kvr__policy_uncached_tokens(req, 0);
     engine_model_t *m = model_of(t, engine_index);
     if (req->max_tokens > 0) {
@@ -391,17 +405,19 @@ static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
     }
     engine_model_t *m = model_of(t, fb->engine_index);
     double observed = (double)fb->ttft_ns / 1e9;
-    double tokens = clamp((double)fb->queued_prefill_tokens + (double)fb->uncached_tokens, 0, MAX_TOKENS,
-                          MAX_TOKENS, &clamps);
+    double tokens = clamp((double)fb->queued_prefill_tokens + (double)fb->uncached_tokens, 0,
+                          MAX_TOKENS, MAX_TOKENS, &clamps);
     double prefill = tokens / m->prefill_rate;
-    double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1}, (double)fb->running + 1);
+    double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1},
+                                     (double)fb->running + 1);
     double step = m->step_scale * step_prior;
     double slot = slot_wait(fb->running, fb->waiting, fb->max_running, m, step);
     if (slot > observed / 2) {
         /* The wait for a batch slot explains most of the time: it says little of either speed. */
     } else if (prefill >= step) {
         /* Step and slot shares are taken as predicted; at least a tenth of the time is left to prefill. */
-        double left = observed - step - slot > observed / 10 ? observed - step - slot : observed / 10;
+        double left = observed - step - slot > observed / 10 ? observed - step - slot
+                                                             : observed / 10;
         if (tokens >= MIN_DRAIN_TOKENS)
             learn_rate(t, m, tokens / left, &clamps);
     } else if (step_prior > 0) {

@@ -83,8 +83,8 @@ static int run_fleetsim(const char *log, const char *const *args)
  * (tenant = session % tenants), each turn appending two blocks, opened
  * gap_ms apart in order, turns turn_gap_ms apart.
  */
-static void write_sessions(const char *path, int sessions, int turns, int tenants, int prefix_blocks,
-                           int gap_ms, int turn_gap_ms, int output)
+static void write_sessions(const char *path, int sessions, int turns, int tenants,
+                           int prefix_blocks, int gap_ms, int turn_gap_ms, int output)
 {
     FILE *f = fopen(path, "w");
     cr_assert(f);
@@ -105,10 +105,14 @@ static void write_sessions(const char *path, int sessions, int turns, int tenant
     for (int k = 0; k < total; k++) {
         int s = order[k] / turns, t = order[k] % turns;
         int blocks = prefix_blocks + 2 * (t + 1);
-        fprintf(f, "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":%d,\"session_id\":\"s%03d\",\"turn\":%d,"
-                   "\"hash_ids\":[", ts[order[k]], blocks * 512, output, s, t);
+        fprintf(
+            f,
+            "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":%d,\"session_id\":\"s%03d\",\"turn\":%d,"
+            "\"hash_ids\":[",
+            ts[order[k]], blocks * 512, output, s, t);
         for (int b = 0; b < blocks; b++) {
-            long id = b < prefix_blocks ? (long)(s % tenants) * 1000 + b : 100000L + (long)s * 1000 + (b - prefix_blocks);
+            long id = b < prefix_blocks ? (long)(s % tenants) * 1000 + b
+                                        : 100000L + (long)s * 1000 + (b - prefix_blocks);
             fprintf(f, "%s%ld", b ? "," : "", id);
         }
         fputs("]}\n", f);
@@ -132,8 +136,11 @@ static void write_hot_owner(const char *path)
         int tail = 1000 + s * 10;
         for (int t = 0; t < 3; t++) {
             int blocks = 24 + 1 + 3 * t;
-            fprintf(f, "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":1000,\"session_id\":\"t%02d\","
-                       "\"turn\":%d,\"hash_ids\":[", base + s * 2 + t, blocks * 512, s, t);
+            fprintf(
+                f,
+                "{\"timestamp\":%ld,\"input_length\":%d,\"output_length\":1000,\"session_id\":\"t%02d\","
+                "\"turn\":%d,\"hash_ids\":[",
+                base + s * 2 + t, blocks * 512, s, t);
             for (int b = 0; b < blocks; b++)
                 fprintf(f, "%s%d", b ? "," : "", b < 24 ? b : tail + b - 24);
             fputs("]}\n", f);
@@ -201,9 +208,29 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
     scratch_path(&s, "decisions.jsonl", dlog, sizeof(dlog));
     scratch_path(&s, "run.log", log, sizeof(log));
     write_sessions(trace, 60, 5, 4, 8, 200, 3000, 64);
-    const char *args[] = {"--trace", trace, "--engines", "4", "--routers", "2", "--policy", "cache_aware", "--es", "1",
-                          "--closed-loop", "--think-ms", "500", "--out", out, "--stats", stats, "--decision-log", dlog,
-                          "--feed-samples", feed, "--quiet", NULL};
+    const char *args[] = {"--trace",
+                          trace,
+                          "--engines",
+                          "4",
+                          "--routers",
+                          "2",
+                          "--policy",
+                          "cache_aware",
+                          "--es",
+                          "1",
+                          "--closed-loop",
+                          "--think-ms",
+                          "500",
+                          "--out",
+                          out,
+                          "--stats",
+                          stats,
+                          "--decision-log",
+                          dlog,
+                          "--feed-samples",
+                          feed,
+                          "--quiet",
+                          NULL};
     cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
     records_t r = read_records(out);
     cr_assert_eq(r.lines, 300, "one record per request");
@@ -219,7 +246,8 @@ Test(fleetsim, every_request_finishes_and_shadow_counters_end_at_zero, .timeout 
         cr_assert_eq(num(rt, "shadow_pending_prefill_tokens"), 0);
         cr_assert_eq(num(rt, "shadow_kv_tokens"), 0);
         const char *states = cJSON_GetStringValue(cJSON_GetObjectItem(rt, "feed"));
-        cr_assert(states && strstr(states, "fresh=") && !strstr(states, "fresh=0 "), "ES=1 read the segment: %s", states);
+        cr_assert(states && strstr(states, "fresh=") && !strstr(states, "fresh=0 "),
+                  "ES=1 read the segment: %s", states);
     }
     const cJSON *engines = cJSON_GetObjectItem(st, "engines");
     const cJSON *e;
@@ -271,9 +299,26 @@ Test(fleetsim, one_seed_gives_the_same_bytes_and_another_seed_other_bytes, .time
     char logs[3][256];
     for (int i = 0; i < 3; i++) {
         snprintf(logs[i], sizeof(logs[i]), "%s.decisions", outs[i]);
-        const char *args[] = {"--trace", trace, "--engines", "4", "--policy", "power_of_two", "--es", "1",
-                              "--step-jitter", "0.2", "--arrival-jitter-ms", "20", "--seed", seeds[i], "--out", outs[i],
-                              "--decision-log", logs[i], "--quiet", NULL};
+        const char *args[] = {"--trace",
+                              trace,
+                              "--engines",
+                              "4",
+                              "--policy",
+                              "power_of_two",
+                              "--es",
+                              "1",
+                              "--step-jitter",
+                              "0.2",
+                              "--arrival-jitter-ms",
+                              "20",
+                              "--seed",
+                              seeds[i],
+                              "--out",
+                              outs[i],
+                              "--decision-log",
+                              logs[i],
+                              "--quiet",
+                              NULL};
         cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
     }
     char *ta = slurp(a), *tb = slurp(b), *tc = slurp(c);
@@ -305,8 +350,8 @@ Test(fleetsim, affinity_hits_the_cache_more_than_round_robin_on_shared_prefixes,
     const char *policies[] = {"affinity", "round_robin"};
     for (int i = 0; i < 2; i++) {
         scratch_path(&s, policies[i], out, sizeof(out));
-        const char *args[] = {"--trace", trace, "--engines", "4", "--policy", policies[i], "--es", "0",
-                              "--out", out, "--quiet", NULL};
+        const char *args[] = {"--trace", trace, "--engines", "4", "--policy", policies[i],
+                              "--es",    "0",   "--out",     out, "--quiet",  NULL};
         cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
         records_t r = read_records(out);
         cr_assert_eq(r.ok, 240);
@@ -316,7 +361,8 @@ Test(fleetsim, affinity_hits_the_cache_more_than_round_robin_on_shared_prefixes,
     scratch_remove(&s);
 }
 
-Test(fleetsim, the_hot_owner_trap_holds_without_owner_pressure_and_is_escaped_with_it, .timeout = 120.)
+Test(fleetsim, the_hot_owner_trap_holds_without_owner_pressure_and_is_escaped_with_it,
+     .timeout = 120.)
 {
     scratch_t s;
     scratch_init(&s);
@@ -331,53 +377,94 @@ Test(fleetsim, the_hot_owner_trap_holds_without_owner_pressure_and_is_escaped_wi
     for (int i = 0; i < 2; i++) {
         /* 2 x 38 slots; 35 first turns forced onto engine 0, the warm request's engine;
          * --balance-abs 256 keeps SGLang's balance rule from freeing the owner by accident. */
-        const char *args[] = {"--trace", trace, "--engines", "2", "--engine-params", "all:max_running=38",
-                              "--closed-loop", "--first-turn-engine", "0", "--first-turn-sessions", "35",
-                              "--policy", "cache_aware", "--es", "1", "--stats", stats, "--out", out, "--quiet",
-                              "--", "--owner-pressure", pressure[i], "--balance-abs", "256", NULL};
+        const char *args[] = {"--trace",
+                              trace,
+                              "--engines",
+                              "2",
+                              "--engine-params",
+                              "all:max_running=38",
+                              "--closed-loop",
+                              "--first-turn-engine",
+                              "0",
+                              "--first-turn-sessions",
+                              "35",
+                              "--policy",
+                              "cache_aware",
+                              "--es",
+                              "1",
+                              "--stats",
+                              stats,
+                              "--out",
+                              out,
+                              "--quiet",
+                              "--",
+                              "--owner-pressure",
+                              pressure[i],
+                              "--balance-abs",
+                              "256",
+                              NULL};
         cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
         records_t r = read_records(out);
         cr_assert_eq(r.ok, 229);
         char *first = slurp(out);
-        cr_assert(strstr(first, "\"index\":0,") && strstr(first, "\"engine\":\"http://127.0.0.1:20000\""),
+        cr_assert(strstr(first, "\"index\":0,") &&
+                      strstr(first, "\"engine\":\"http://127.0.0.1:20000\""),
                   "the warm request made engine 0 the owner");
         free(first);
         cJSON *st = read_stats(stats);
         peak[i] = num(st, "fleet_peak_running");
         cJSON_Delete(st);
     }
-    cr_assert_leq(peak[0], 38, "without owner pressure the fleet stays at the owner's 38 slots (%.0f)", peak[0]);
+    cr_assert_leq(peak[0], 38,
+                  "without owner pressure the fleet stays at the owner's 38 slots (%.0f)", peak[0]);
     cr_assert_gt(peak[1], 38, "owner pressure spills to the idle peer (%.0f)", peak[1]);
     scratch_remove(&s);
 }
 
 /* Arrays, not pointers: Criterion hands each parameter to the test's process by value. */
 typedef struct {
-    char trace_text[200];     /* "": the good trace */
+    char trace_text[200]; /* "": the good trace */
     char extra[6][40];
     int status;
-    char expect[64];          /* in the output */
+    char expect[64]; /* in the output */
 } bad_case_t;
 
 ParameterizedTestParameters(fleetsim, bad_input_is_refused_before_the_run)
 {
     static bad_case_t cases[] = {
         {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4}\n{\"timestamp\":1,\"output_length\":4}\n",
-         {""}, 2, ":2: input_length missing"},
-        {"{\"timestamp\":0,\"input_length\":-64,\"output_length\":4}\n", {""}, 2, ":1: input_length is negative"},
-        {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"hash_ids\":[\"a\"]}\n", {""}, 2,
+         {""},
+         2,
+         ":2: input_length missing"},
+        {"{\"timestamp\":0,\"input_length\":-64,\"output_length\":4}\n",
+         {""},
+         2,
+         ":1: input_length is negative"},
+        {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"hash_ids\":[\"a\"]}\n",
+         {""},
+         2,
          ":1: hash_ids holds a non-integer"},
         {"{\"timestamp\":5,\"input_length\":64,\"output_length\":4}\n{\"timestamp\":4,\"input_length\":64,\"output_length\":4}\n",
-         {""}, 2, ":2: timestamp 4 goes backwards"},
+         {""},
+         2,
+         ":2: timestamp 4 goes backwards"},
         /* skip mode: reported with its line number, counted, the rest runs */
         {"{\"timestamp\":0,\"input_length\":64,\"output_length\":4}\nnot json\n{\"timestamp\":9,\"input_length\":64,\"output_length\":4}\n",
-         {"--bad-lines", "skip"}, 0, "1 invalid trace lines skipped, 2 requests kept"},
+         {"--bad-lines", "skip"},
+         0,
+         "1 invalid trace lines skipped, 2 requests kept"},
         {"", {"--engines", "0"}, 2, "a fleet needs at least one engine"},
         {"", {"--routers", "3"}, 2, "--routers 3: the trace has 2 requests in 2 sessions"},
         {"", {"--engine-params", "1:kv_tokens=64"}, 2, "needs 68 KV tokens"},
         {"", {"--engine-params", "0:nonsense=1"}, 2, "unknown key 'nonsense'"},
-        {"", {"--engine-params", "2-7:step_scale=2"}, 2, "names engine 7; the fleet has engines 0..3"},
-        {"", {"--engine-params", "0:max_running=2", "--dp", "4"}, 2, "max_running 2 is below --dp 4"},
+        {"",
+         {"--engine-params", "2-7:step_scale=2"},
+         2,
+         "names engine 7; the fleet has engines 0..3"},
+        {"",
+         {"--engine-params", "0:max_running=2", "--dp", "4"},
+         2,
+         "max_running 2 is below --dp 4"},
         {"", {"--", "--engine", "http://127.0.0.1:1"}, 2, "--engine is not allowed"},
         {"", {"--policy", "nope"}, 2, "--policy: expected one of"},
         {"", {"stray"}, 2, "unexpected argument 'stray' (router flags go after --"},
@@ -427,7 +514,8 @@ ParameterizedTest(bad_case_t *c, fleetsim, bad_input_is_refused_before_the_run, 
  * to it, onto one engine with one slot: 19 wait, each with 512 uncached
  * tokens. The feed's pending prefill is that work, not 19 whole prompts.
  */
-Test(fleetsim, the_feed_reports_only_uncached_tokens_of_queued_prompts_as_pending_prefill, .timeout = 60.)
+Test(fleetsim, the_feed_reports_only_uncached_tokens_of_queued_prompts_as_pending_prefill,
+     .timeout = 60.)
 {
     scratch_t s;
     scratch_init(&s);
@@ -440,15 +528,17 @@ Test(fleetsim, the_feed_reports_only_uncached_tokens_of_queued_prompts_as_pendin
     cr_assert(f);
     for (int r = 0; r < 21; r++) {
         int blocks = r ? 25 : 24;
-        fprintf(f, "{\"timestamp\":%d,\"input_length\":%d,\"output_length\":%d,\"hash_ids\":[", r ? 5000 : 0,
-                blocks * 512, r ? 40 : 1);
+        fprintf(f, "{\"timestamp\":%d,\"input_length\":%d,\"output_length\":%d,\"hash_ids\":[",
+                r ? 5000 : 0, blocks * 512, r ? 40 : 1);
         for (int b = 0; b < blocks; b++)
             fprintf(f, "%s%d", b ? "," : "", b < 24 ? b : 1000 + r);
         fputs("]}\n", f);
     }
     fclose(f);
-    const char *args[] = {"--trace", trace, "--engines", "1", "--engine-params", "all:max_running=1", "--policy",
-                          "load_only", "--es", "1", "--out", out, "--feed-samples", feed, "--quiet", NULL};
+    const char *args[] = {
+        "--trace",        trace,       "--engines", "1", "--engine-params", "all:max_running=1",
+        "--policy",       "load_only", "--es",      "1", "--out",           out,
+        "--feed-samples", feed,        "--quiet",   NULL};
     cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
     records_t rec = read_records(out);
     cr_assert_eq(rec.ok, 21);
@@ -460,8 +550,8 @@ Test(fleetsim, the_feed_reports_only_uncached_tokens_of_queued_prompts_as_pendin
     while (getline(&line, &cap, fs) > 0) {
         unsigned long long now, sample, seq, pending, largest;
         unsigned slot, flags, running, waiting;
-        if (sscanf(line, "s %llu %u %llu %llu %u %u %u %llu %llu", &now, &slot, &sample, &seq, &flags, &running,
-                   &waiting, &pending, &largest) != 9)
+        if (sscanf(line, "s %llu %u %llu %llu %u %u %u %llu %llu", &now, &slot, &sample, &seq,
+                   &flags, &running, &waiting, &pending, &largest) != 9)
             continue;
         if (pending > most)
             most = pending;
@@ -494,10 +584,13 @@ Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60
           "{\"timestamp\":0,\"input_length\":64,\"output_length\":4,\"session_id\":\"c\"}\n",
           f);
     fclose(f);
-    const char *args[] = {"--trace", trace, "--engines", "1", "--engine-params", "0:max_running=1", "--es", "1",
-                          "--out", out, "--stats", stats, "--quiet", "--", "--admission", "enforce",
-                          "--max-waiting", "1", NULL};
-    cr_assert_eq(run_fleetsim(log, args), 1, "a refused request makes the exit status 1 (see %s)", log);
+    const char *args[] = {
+        "--trace",         trace,           "--engines", "1",     "--engine-params",
+        "0:max_running=1", "--es",          "1",         "--out", out,
+        "--stats",         stats,           "--quiet",   "--",    "--admission",
+        "enforce",         "--max-waiting", "1",         NULL};
+    cr_assert_eq(run_fleetsim(log, args), 1, "a refused request makes the exit status 1 (see %s)",
+                 log);
     records_t r = read_records(out);
     cr_assert_eq(r.lines, 3);
     cr_assert_eq(r.ok, 2);
@@ -519,7 +612,8 @@ Test(fleetsim, admission_refuses_with_429_when_no_engine_has_room, .timeout = 60
  * request. kvroute's order (score, then admit with a seeding lease) lets
  * the peer serve. Virtual time: the counts are exact for the seed.
  */
-Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_peer_serves, .timeout = 120.)
+Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_peer_serves,
+     .timeout = 120.)
 {
     scratch_t s;
     scratch_init(&s);
@@ -532,11 +626,39 @@ Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_pee
     const char *order[] = {"before", "after"};
     double answers_429[2], peer_finished[2], refused[2];
     for (int i = 0; i < 2; i++) {
-        const char *args[] = {"--trace", trace, "--engines", "2", "--engine-params", "all:max_running=38",
-                              "--closed-loop", "--first-turn-engine", "0", "--first-turn-sessions", "35",
-                              "--policy", "cache_aware", "--es", "1", "--seed", "1", "--retry-429-ms", "1000",
-                              "--retry-429-max", "20", "--admission-order", order[i], "--stats", stats,
-                              "--out", out, "--quiet", "--", "--admission", "enforce", "--balance-abs", "256",
+        const char *args[] = {"--trace",
+                              trace,
+                              "--engines",
+                              "2",
+                              "--engine-params",
+                              "all:max_running=38",
+                              "--closed-loop",
+                              "--first-turn-engine",
+                              "0",
+                              "--first-turn-sessions",
+                              "35",
+                              "--policy",
+                              "cache_aware",
+                              "--es",
+                              "1",
+                              "--seed",
+                              "1",
+                              "--retry-429-ms",
+                              "1000",
+                              "--retry-429-max",
+                              "20",
+                              "--admission-order",
+                              order[i],
+                              "--stats",
+                              stats,
+                              "--out",
+                              out,
+                              "--quiet",
+                              "--",
+                              "--admission",
+                              "enforce",
+                              "--balance-abs",
+                              "256",
                               NULL};
         int rc = run_fleetsim(log, args);
         cJSON *st = read_stats(stats);
@@ -544,18 +666,22 @@ Test(fleetsim, admission_before_routing_loops_on_429_while_after_routing_the_pee
         refused[i] = num(st, "refused");
         cr_assert_eq(rc, refused[i] > 0 ? 1 : 0, "exit status (see %s)", log);
         cr_assert_eq(num(st, "finished"), 229, "every request ended, served or refused");
-        peer_finished[i] = num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "engines"), 1), "finished");
+        peer_finished[i] = num(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "engines"), 1),
+                               "finished");
         const cJSON *rt = cJSON_GetArrayItem(cJSON_GetObjectItem(st, "routers"), 0);
         cr_assert_eq(num(rt, "shadow_requests"), 0, "a 429 holds no charge (order %s)", order[i]);
         cJSON_Delete(st);
         char *text = slurp(out);
         cr_assert(strstr(text, "\"retries_429\":"), "records count the retried 429s");
         if (answers_429[i] > refused[i])
-            cr_assert(strstr(text, "\"retries_429\":20"), "a request retried to the bound (order %s)", order[i]);
+            cr_assert(strstr(text, "\"retries_429\":20"),
+                      "a request retried to the bound (order %s)", order[i]);
         free(text);
     }
-    cr_assert_gt(answers_429[0], 100, "admission before routing answers 429s (%.0f)", answers_429[0]);
-    cr_assert_leq(peer_finished[0], 2, "the idle peer serves almost nothing (%.0f)", peer_finished[0]);
+    cr_assert_gt(answers_429[0], 100, "admission before routing answers 429s (%.0f)",
+                 answers_429[0]);
+    cr_assert_leq(peer_finished[0], 2, "the idle peer serves almost nothing (%.0f)",
+                  peer_finished[0]);
     cr_assert_eq(answers_429[1], 0, "after routing no 429 (%.0f)", answers_429[1]);
     cr_assert_gt(peer_finished[1], 20, "after routing the peer serves (%.0f)", peer_finished[1]);
     scratch_remove(&s);
@@ -572,11 +698,14 @@ Test(fleetsim, share_makes_the_routers_see_each_others_charge, .timeout = 120.)
     scratch_path(&s, "run.log", log, sizeof(log));
     scratch_path(&s, "d.jsonl", dlog, sizeof(dlog));
     write_sessions(trace, 60, 3, 2, 6, 40, 1500, 48);
-    const char *plain[] = {"--trace", trace, "--engines", "4", "--routers", "3", "--policy", "load_only", "--es", "0",
-                           "--out", a, "--quiet", NULL};
+    const char *plain[] = {"--trace", trace,      "--engines", "4",    "--routers",
+                           "3",       "--policy", "load_only", "--es", "0",
+                           "--out",   a,          "--quiet",   NULL};
     cr_assert_eq(run_fleetsim(log, plain), 0, "exit status (see %s)", log);
-    const char *shared[] = {"--trace", trace, "--engines", "4", "--routers", "3", "--policy", "load_only", "--es", "0",
-                            "--router-args", "--share herd", "--out", b, "--decision-log", dlog, "--quiet", NULL};
+    const char *shared[] = {
+        "--trace",  trace,       "--engines",      "4",  "--routers",     "3",
+        "--policy", "load_only", "--es",           "0",  "--router-args", "--share herd",
+        "--out",    b,           "--decision-log", dlog, "--quiet",       NULL};
     cr_assert_eq(run_fleetsim(log, shared), 0, "exit status (see %s)", log);
     char *ta = slurp(a), *tb = slurp(b);
     cr_assert_gt(strlen(ta), 1000);
@@ -648,16 +777,21 @@ Test(fleetsim, a_short_body_of_a_same_millisecond_group_is_routed_before_a_long_
     fputs("{\"timestamp\":7,\"input_length\":20480,\"output_length\":4,\"hash_ids\":[", f);
     for (int b = 0; b < 40; b++)
         fprintf(f, "%s%d", b ? "," : "", b);
-    fputs("]}\n{\"timestamp\":7,\"input_length\":1024,\"output_length\":4,\"hash_ids\":[100,101]}\n", f);
+    fputs(
+        "]}\n{\"timestamp\":7,\"input_length\":1024,\"output_length\":4,\"hash_ids\":[100,101]}\n",
+        f);
     fclose(f);
-    const char *args[] = {"--trace", trace, "--engines", "1", "--policy", "load_only", "--out", out, "--quiet", NULL};
+    const char *args[] = {"--trace",   trace,   "--engines", "1",       "--policy",
+                          "load_only", "--out", out,         "--quiet", NULL};
     cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
     double long_ttft = record_ttft_ms(out, 0), short_ttft = record_ttft_ms(out, 1);
-    cr_assert_lt(short_ttft, 200, "the short prompt waited behind the long one: TTFT %.1f ms", short_ttft);
+    cr_assert_lt(short_ttft, 200, "the short prompt waited behind the long one: TTFT %.1f ms",
+                 short_ttft);
     cr_assert_gt(long_ttft, short_ttft);
-    const char *args0[] = {"--trace", trace, "--engines", "1", "--policy", "load_only", "--read-round-ms", "0",
-                           "--out", out0, "--quiet", NULL};
+    const char *args0[] = {"--trace",         trace, "--engines", "1",  "--policy", "load_only",
+                           "--read-round-ms", "0",   "--out",     out0, "--quiet",  NULL};
     cr_assert_eq(run_fleetsim(log, args0), 0, "exit status (see %s)", log);
-    cr_assert_gt(record_ttft_ms(out0, 1), 800, "in send order the short prompt waits for the long one's first chunk");
+    cr_assert_gt(record_ttft_ms(out0, 1), 800,
+                 "in send order the short prompt waits for the long one's first chunk");
     scratch_remove(&s);
 }

@@ -39,11 +39,12 @@ static char *text_of(const kvr_trace_request_t *r, uint32_t block_size, uint64_t
 Test(replay_trace, loads_mooncake_lines_without_sessions, .timeout = 10.)
 {
     char path[128];
-    write_file(path, sizeof(path),
-               "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 10, \"hash_ids\": [0, 1]}\n"
-               "\n"
-               "{\"timestamp\": 27, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [0, 2],"
-               " \"session_id\": \"a\", \"turn\": 1}\n");
+    write_file(
+        path, sizeof(path),
+        "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 10, \"hash_ids\": [0, 1]}\n"
+        "\n"
+        "{\"timestamp\": 27, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [0, 2],"
+        " \"session_id\": \"a\", \"turn\": 1}\n");
     kvr_trace_t t;
     char err[256];
     cr_assert_eq(kvr_trace_load(&t, path, err, sizeof(err)), 0, "%s", err);
@@ -59,14 +60,16 @@ Test(replay_trace, loads_mooncake_lines_without_sessions, .timeout = 10.)
     remove(path);
 }
 
-Test(replay_trace, a_repeated_key_means_its_last_value_and_numeric_sessions_are_named, .timeout = 10.)
+Test(replay_trace, a_repeated_key_means_its_last_value_and_numeric_sessions_are_named,
+     .timeout = 10.)
 {
     char path[128];
-    write_file(path, sizeof(path),
-               "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"input_length\": 7,"
-               " \"session_id\": 42, \"turn\": 3}\n"
-               "{\"timestamp\": 2.9, \"input_length\": 5, \"output_length\": 1, \"session_id\": 1.5,"
-               " \"turn\": 2.5, \"hash_ids\": [-1, 9007199254740991]}\n");
+    write_file(
+        path, sizeof(path),
+        "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"input_length\": 7,"
+        " \"session_id\": 42, \"turn\": 3}\n"
+        "{\"timestamp\": 2.9, \"input_length\": 5, \"output_length\": 1, \"session_id\": 1.5,"
+        " \"turn\": 2.5, \"hash_ids\": [-1, 9007199254740991]}\n");
     kvr_trace_t t;
     char err[256];
     cr_assert_eq(kvr_trace_load(&t, path, err, sizeof(err)), 0, "%s", err);
@@ -96,8 +99,10 @@ ParameterizedTestParameters(replay_trace, bad_lines_are_reported_with_line_numbe
         {"{\"input_length\": 5, \"output_length\": 1}", "timestamp"},
         {"{\"timestamp\": 1, \"output_length\": 1}", "input_length"},
         {"{\"timestamp\": 1, \"input_length\": 5}", "output_length"},
-        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": 3}", "hash_ids"},
-        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [\"x\"]}", "hash_ids"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": 3}",
+         "hash_ids"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [\"x\"]}",
+         "hash_ids"},
         /* ids are exact below 2^53 only (cJSON's numbers are doubles): refused from there, never rounded */
         {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [9007199254740993]}",
          "hash_ids holds an id of magnitude"},
@@ -105,16 +110,19 @@ ParameterizedTestParameters(replay_trace, bad_lines_are_reported_with_line_numbe
          "session_id"},
         {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"session_id\": \"a\xff\"}",
          "not a JSON object: not UTF-8 at byte"},
-        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1} x", "data after the JSON value"},
+        {"{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1} x",
+         "data after the JSON value"},
         {"[1, 2]", ":2: not a JSON object"},
     };
     return cr_make_param_array(bad_line_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-ParameterizedTest(bad_line_t *c, replay_trace, bad_lines_are_reported_with_line_number, .timeout = 10.)
+ParameterizedTest(bad_line_t *c, replay_trace, bad_lines_are_reported_with_line_number,
+                  .timeout = 10.)
 {
     char path[128], text[256];
-    snprintf(text, sizeof(text), "{\"timestamp\":0,\"input_length\":1,\"output_length\":1}\n%s\n", c->line);
+    snprintf(text, sizeof(text), "{\"timestamp\":0,\"input_length\":1,\"output_length\":1}\n%s\n",
+             c->line);
     write_file(path, sizeof(path), text);
     kvr_trace_t t;
     char err[256] = "";
@@ -127,11 +135,13 @@ ParameterizedTest(bad_line_t *c, replay_trace, bad_lines_are_reported_with_line_
 Test(replay_trace, negative_lengths_are_named, .timeout = 10.)
 {
     char path[128], err[256] = "";
-    write_file(path, sizeof(path), "{\"timestamp\": 1, \"input_length\": -5, \"output_length\": 1}\n");
+    write_file(path, sizeof(path),
+               "{\"timestamp\": 1, \"input_length\": -5, \"output_length\": 1}\n");
     kvr_trace_t t;
     cr_assert_lt(kvr_trace_load(&t, path, err, sizeof(err)), 0);
     cr_assert(strstr(err, ":1: input_length is negative"), "%s", err);
-    write_file(path, sizeof(path), "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": -1}\n");
+    write_file(path, sizeof(path),
+               "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": -1}\n");
     cr_assert_lt(kvr_trace_load(&t, path, err, sizeof(err)), 0);
     cr_assert(strstr(err, ":1: output_length is negative"), "%s", err);
     remove(path);
@@ -157,14 +167,15 @@ Test(replay_trace, ordered_load_refuses_a_timestamp_going_backwards, .timeout = 
 Test(replay_trace, skip_mode_reports_each_bad_line_and_keeps_the_rest, .timeout = 10.)
 {
     char path[128], err[256] = "", report[1024] = "";
-    write_file(path, sizeof(path),
-               "{\"timestamp\": 5, \"input_length\": 5, \"output_length\": 1}\n"
-               "{\"timestamp\": 6, \"output_length\": 1}\n"
-               "not json\n"
-               "\n"
-               "{\"timestamp\": 6, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [1.5]}\n"
-               "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1}\n"
-               "{\"timestamp\": 6, \"input_length\": 7, \"output_length\": 2}\n");
+    write_file(
+        path, sizeof(path),
+        "{\"timestamp\": 5, \"input_length\": 5, \"output_length\": 1}\n"
+        "{\"timestamp\": 6, \"output_length\": 1}\n"
+        "not json\n"
+        "\n"
+        "{\"timestamp\": 6, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": [1.5]}\n"
+        "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1}\n"
+        "{\"timestamp\": 6, \"input_length\": 7, \"output_length\": 2}\n");
     FILE *rep = fmemopen(report, sizeof(report) - 1, "w");
     cr_assert(rep);
     kvr_trace_load_opts_t opts = {.skip_bad = true, .ordered = true, .report = rep};
@@ -191,7 +202,8 @@ Test(replay_text, text_from_a_token_is_the_tail_of_the_whole_text, .timeout = 10
         size_t n = (size_t)(r.input_length - from) * KVR_BYTES_PER_TOKEN;
         char *tail = malloc(n + 1);
         kvr_trace_text_from(&r, 64, 9, from, tail);
-        cr_assert_eq(memcmp(tail, whole + (size_t)from * KVR_BYTES_PER_TOKEN, n), 0, "from token %u", from);
+        cr_assert_eq(memcmp(tail, whole + (size_t)from * KVR_BYTES_PER_TOKEN, n), 0,
+                     "from token %u", from);
         free(tail);
     }
     free(whole);
@@ -273,23 +285,31 @@ static char *record_of(const kvr_trace_request_t *tr, const kvr_replay_result_t 
 /* The analysis scripts read these lines: field order and number types are a format. */
 Test(replay_record, fields_order_and_number_types_are_fixed, .timeout = 10.)
 {
-    kvr_trace_request_t tr = {.input_length = 100, .output_length = 5, .turn = 2, .session_id = "s1"};
-    kvr_replay_result_t res = {.sent = true, .finished = true, .due_rel_ms = 12.0, .send_rel_ms = 1.5e9};
-    res.req = (kvr_replay_req_t){.index = 7, .url = "http://r/v1", .send_ns = 9007199254740993ull, .status = 200,
-                                 .prompt_tokens = 100, .cached_tokens = -1, .completion_tokens = 5};
+    kvr_trace_request_t tr = {
+        .input_length = 100, .output_length = 5, .turn = 2, .session_id = "s1"};
+    kvr_replay_result_t res = {
+        .sent = true, .finished = true, .due_rel_ms = 12.0, .send_rel_ms = 1.5e9};
+    res.req = (kvr_replay_req_t){.index = 7,
+                                 .url = "http://r/v1",
+                                 .send_ns = 9007199254740993ull,
+                                 .status = 200,
+                                 .prompt_tokens = 100,
+                                 .cached_tokens = -1,
+                                 .completion_tokens = 5};
     res.req.first_byte_ns = res.req.send_ns + 1500000;
     res.req.first_token_ns = res.req.send_ns + 2000000;
     res.req.end_ns = res.req.send_ns + 1234567891;
     snprintf(res.req.engine, sizeof(res.req.engine), "http://e0");
     /* whole ms stay reals (12.0), reals keep 9 digits, nanosecond clocks keep all 64 bits */
     char *line = record_of(&tr, &res);
-    cr_assert_str_eq(line,
-                     "{\"index\":7,\"request_id\":\"run-7\",\"session\":\"s1\",\"turn\":2,\"engine\":\"http://e0\","
-                     "\"target\":\"http://r/v1\",\"scheduled_ms\":12.0,\"send_ms\":1.5e9,"
-                     "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":2.0,"
-                     "\"first_byte_ms\":1.5,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
-                     "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":200,\"ok\":true,"
-                     "\"error\":null}\n");
+    cr_assert_str_eq(
+        line,
+        "{\"index\":7,\"request_id\":\"run-7\",\"session\":\"s1\",\"turn\":2,\"engine\":\"http://e0\","
+        "\"target\":\"http://r/v1\",\"scheduled_ms\":12.0,\"send_ms\":1.5e9,"
+        "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":2.0,"
+        "\"first_byte_ms\":1.5,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
+        "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":200,\"ok\":true,"
+        "\"error\":null}\n");
     free(line);
 
     tr.session_id = NULL;
@@ -301,20 +321,23 @@ Test(replay_record, fields_order_and_number_types_are_fixed, .timeout = 10.)
     res.req.first_token_ns = res.req.first_byte_ns = 0;
     snprintf(res.req.error, sizeof(res.req.error), "HTTP 500: {\"m\":\"tab\there\"}");
     line = record_of(&tr, &res);
-    cr_assert_str_eq(line,
-                     "{\"index\":7,\"request_id\":\"run-7\",\"session\":null,\"turn\":null,\"engine\":null,"
-                     "\"target\":\"http://r/v1\",\"scheduled_ms\":0.000123456789,\"send_ms\":-3.0,"
-                     "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":null,"
-                     "\"first_byte_ms\":null,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
-                     "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":500,\"ok\":false,"
-                     "\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\"}\n");
+    cr_assert_str_eq(
+        line,
+        "{\"index\":7,\"request_id\":\"run-7\",\"session\":null,\"turn\":null,\"engine\":null,"
+        "\"target\":\"http://r/v1\",\"scheduled_ms\":0.000123456789,\"send_ms\":-3.0,"
+        "\"send_mono_ns\":9007199254740993,\"end_mono_ns\":9007200489308884,\"ttft_ms\":null,"
+        "\"first_byte_ms\":null,\"e2e_ms\":1234.56789,\"input_length\":100,\"output_length\":5,"
+        "\"prompt_tokens\":100,\"cached_tokens\":null,\"output_tokens\":5,\"status\":500,\"ok\":false,"
+        "\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\"}\n");
     free(line);
 
     /* A record of one router of several names it last. */
     res.has_router = true;
     res.router = 3;
     line = record_of(&tr, &res);
-    cr_assert(strstr(line, ",\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\",\"router\":3}\n"), "%s", line);
+    cr_assert(
+        strstr(line, ",\"error\":\"HTTP 500: {\\\"m\\\":\\\"tab\\there\\\"}\",\"router\":3}\n"),
+        "%s", line);
     free(line);
 }
 
@@ -323,11 +346,16 @@ Test(replay_record, bytes_that_are_not_utf8_become_replacement_characters, .time
 {
     kvr_trace_request_t tr = {.input_length = 1, .output_length = 1, .turn = -1};
     kvr_replay_result_t res = {.sent = true, .finished = true};
-    res.req = (kvr_replay_req_t){.index = 1, .url = "http://r/v1", .status = 500, .prompt_tokens = -1,
-                                 .cached_tokens = -1, .completion_tokens = -1};
+    res.req = (kvr_replay_req_t){.index = 1,
+                                 .url = "http://r/v1",
+                                 .status = 500,
+                                 .prompt_tokens = -1,
+                                 .cached_tokens = -1,
+                                 .completion_tokens = -1};
     snprintf(res.req.error, sizeof(res.req.error), "HTTP 500: caf\xc3\xa9 cut \xe2\x82");
     char *line = record_of(&tr, &res);
-    cr_assert(strstr(line, "\"error\":\"HTTP 500: caf\xc3\xa9 cut \xef\xbf\xbd\xef\xbf\xbd\"}\n"), "%s", line);
+    cr_assert(strstr(line, "\"error\":\"HTTP 500: caf\xc3\xa9 cut \xef\xbf\xbd\xef\xbf\xbd\"}\n"),
+              "%s", line);
     free(line);
 }
 

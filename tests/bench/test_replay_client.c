@@ -121,8 +121,11 @@ static void run_one(fixture_t *fx, const char *answer, long client_timeout_ms, l
     struct sockaddr_in bound;
     int len = sizeof(bound);
     uv_tcp_getsockname(&fx->server, (struct sockaddr *)&bound, &len);
-    snprintf(fx->url, sizeof(fx->url), "http://127.0.0.1:%d/v1/chat/completions", ntohs(bound.sin_port));
-    cr_assert_eq(kvr_client_create(&fx->client, &fx->loop, client_timeout_ms, "X-Kvroute-Engine", request_done, fx), 0);
+    snprintf(fx->url, sizeof(fx->url), "http://127.0.0.1:%d/v1/chat/completions",
+             ntohs(bound.sin_port));
+    cr_assert_eq(kvr_client_create(&fx->client, &fx->loop, client_timeout_ms, "X-Kvroute-Engine",
+                                   request_done, fx),
+                 0);
     fx->req.url = fx->url;
     fx->req.body = strdup("{\"stream\":false}");
     fx->req.body_len = strlen(fx->req.body);
@@ -140,18 +143,22 @@ static void run_one(fixture_t *fx, const char *answer, long client_timeout_ms, l
 static char *answer_of(const char *content_type, const char *body)
 {
     char *out = NULL;
-    cr_assert_geq(asprintf(&out, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nConnection: close\r\n"
-                                 "Content-Length: %zu\r\n\r\n%s", content_type, strlen(body), body), 0);
+    cr_assert_geq(asprintf(&out,
+                           "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nConnection: close\r\n"
+                           "Content-Length: %zu\r\n\r\n%s",
+                           content_type, strlen(body), body),
+                  0);
     return out;
 }
 
 Test(replay_client, a_whole_json_answer_gives_its_usage_and_content, .timeout = 10.)
 {
     fixture_t fx;
-    char *a = answer_of("application/json",
-                        "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"role\":\"assistant\","
-                        "\"content\":\"abc def\"}}],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,"
-                        "\"prompt_tokens_details\":{\"cached_tokens\":4}}}");
+    char *a = answer_of(
+        "application/json",
+        "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"role\":\"assistant\","
+        "\"content\":\"abc def\"}}],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,"
+        "\"prompt_tokens_details\":{\"cached_tokens\":4}}}");
     run_one(&fx, a, 5000, 0);
     cr_expect_eq(fx.req.status, 200);
     cr_expect_str_empty(fx.req.error);
@@ -197,10 +204,11 @@ Test(replay_client, an_error_object_in_a_2xx_body_is_an_error, .timeout = 10.)
 Test(replay_client, an_event_stream_is_still_read_as_one, .timeout = 10.)
 {
     fixture_t fx;
-    char *a = answer_of("text/event-stream; charset=utf-8",
-                        "data: {\"choices\":[{\"delta\":{\"content\":\"abc\"}}]}\n\n"
-                        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n"
-                        "data: [DONE]\n\n");
+    char *a = answer_of(
+        "text/event-stream; charset=utf-8",
+        "data: {\"choices\":[{\"delta\":{\"content\":\"abc\"}}]}\n\n"
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n"
+        "data: [DONE]\n\n");
     run_one(&fx, a, 5000, 0);
     cr_expect_str_empty(fx.req.error);
     cr_expect(fx.req.event_stream);

@@ -84,8 +84,18 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
     snprintf(out, sizeof(out), "/tmp/%s.out.jsonl", tmp);
     snprintf(log, sizeof(log), "/tmp/%s.log", tmp);
 
-    char *tg[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_TRACEGEN"), "--preset", "short", "--window", "12",
-                  "--session-rate", "1", "--seed", "5", "-o", trace, NULL};
+    char *tg[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_TRACEGEN"),
+                  "--preset",
+                  "short",
+                  "--window",
+                  "12",
+                  "--session-rate",
+                  "1",
+                  "--seed",
+                  "5",
+                  "-o",
+                  trace,
+                  NULL};
     cr_assert_eq(run_and_wait(tg, log, 30000), 0);
 
     uint16_t base = kvr_test_free_port_range(ENGINES), rport = kvr_test_free_port();
@@ -96,17 +106,44 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
     snprintf(e0, sizeof(e0), "http://127.0.0.1:%u", base);
     snprintf(e1, sizeof(e1), "http://127.0.0.1:%u", base + 1);
     snprintf(url, sizeof(url), "http://127.0.0.1:%u/v1/chat/completions", rport);
-    char *sim[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port_s, "--engines", "2",
-                   "--time-scale", "4", "--seed", "5", NULL};
+    char *sim[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                   "--port",
+                   port_s,
+                   "--engines",
+                   "2",
+                   "--time-scale",
+                   "4",
+                   "--seed",
+                   "5",
+                   NULL};
     sim_pid = kvr_test_spawn(sim, log);
     cr_assert(kvr_test_wait_port(base + 1, 10000), "simulator did not listen");
-    char *router[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"), "--listen", rlisten, "--engine", e0, "--engine",
-                      e1, "--policy", "sticky", "--es", "0", NULL};
+    char *router[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"),
+                      "--listen",
+                      rlisten,
+                      "--engine",
+                      e0,
+                      "--engine",
+                      e1,
+                      "--policy",
+                      "sticky",
+                      "--es",
+                      "0",
+                      NULL};
     router_pid = kvr_test_spawn(router, log);
     cr_assert(kvr_test_wait_port(rport, 10000), "router did not listen");
 
-    char *rp[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_REPLAY"), "--url", url, "--trace", trace, "--out", out,
-                  "--speed", "4", "--quiet", NULL};
+    char *rp[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_REPLAY"),
+                  "--url",
+                  url,
+                  "--trace",
+                  trace,
+                  "--out",
+                  out,
+                  "--speed",
+                  "4",
+                  "--quiet",
+                  NULL};
     cr_assert_eq(run_and_wait(rp, log, 90000), 0, "replay reported failures (see %s)", log);
 
     /* the trace, by index */
@@ -136,7 +173,8 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
         cr_assert(cJSON_IsTrue(field(r, "ok")), "request %lld failed: %s", idx, str_of(r, "error"));
         cr_assert_eq(int_of(r, "status"), 200);
         const char *engine = str_of(r, "engine");
-        cr_assert(engine && (strcmp(engine, e0) == 0 || strcmp(engine, e1) == 0), "engine %s", engine);
+        cr_assert(engine && (strcmp(engine, e0) == 0 || strcmp(engine, e1) == 0), "engine %s",
+                  engine);
         cr_assert(str_of(r, "session") && str_of(t, "session_id"));
         cr_assert_str_eq(str_of(r, "session"), str_of(t, "session_id"));
         long long in = int_of(t, "input_length"), outlen = int_of(t, "output_length");
@@ -150,10 +188,12 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
         /* times are reals and counts integers, as the records' readers expect */
         const char *times[] = {"scheduled_ms", "send_ms", "ttft_ms", "first_byte_ms", "e2e_ms"};
         for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++)
-            cr_assert(written_as(line, times[k], true), "%s is not written as a real: %s", times[k], line);
+            cr_assert(written_as(line, times[k], true), "%s is not written as a real: %s", times[k],
+                      line);
         const char *counts[] = {"index", "send_mono_ns", "end_mono_ns", "prompt_tokens", "status"};
         for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
-            cr_assert(written_as(line, counts[k], false), "%s is not written as an integer: %s", counts[k], line);
+            cr_assert(written_as(line, counts[k], false), "%s is not written as an integer: %s",
+                      counts[k], line);
         if (int_of(t, "turn") > 0) {
             later_turns++;
             later_turn_cached += cached > 0;

@@ -37,8 +37,8 @@ static void start_sim(unsigned engines, const char *const *extra)
     char port[16], n[16];
     snprintf(port, sizeof port, "%u", sim_port);
     snprintf(n, sizeof n, "%u", engines);
-    const char *argv[40] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port, "--engines", n,
-                            "--log-level", "warn"};
+    const char *argv[40] = {
+        kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port, "--engines", n, "--log-level", "warn"};
     size_t argc = 7;
     for (size_t i = 0; extra && extra[i]; i++)
         argv[argc++] = extra[i];
@@ -58,7 +58,8 @@ static void stop_sim(void)
 
 static int post(uint16_t port, const char *path, const char *body, char **resp)
 {
-    return kvr_test_http(port, "POST", path, "Content-Type: application/json\r\n", body, resp, 5000);
+    return kvr_test_http(port, "POST", path, "Content-Type: application/json\r\n", body, resp,
+                         5000);
 }
 
 static int count(const char *hay, const char *needle)
@@ -123,7 +124,8 @@ static long completion_tokens(const cJSON *doc)
 static long cached_tokens(const cJSON *doc)
 {
     const cJSON *usage = cJSON_GetObjectItemCaseSensitive(doc, "usage");
-    return count_of(cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens_details"), "cached_tokens");
+    return count_of(cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens_details"),
+                    "cached_tokens");
 }
 
 Test(sim, chat_stream_is_vllm_shaped, .timeout = 30.)
@@ -138,8 +140,9 @@ Test(sim, chat_stream_is_vllm_shaped, .timeout = 30.)
     cr_assert_eq(count(resp, "\"delta\":{\"role\":\"assistant\",\"content\":\"\"}"), 1);
     cr_assert_eq(count(resp, "\"delta\":{\"content\":\""), 6, "one chunk per decode step");
     cr_assert_eq(count(resp, "\"finish_reason\":\"length\""), 1);
-    cr_assert(strstr(resp, "\"choices\":[],\"usage\":{\"prompt_tokens\":250,\"total_tokens\":256,"
-                           "\"completion_tokens\":6,\"prompt_tokens_details\":{\"cached_tokens\":0}}"),
+    cr_assert(strstr(resp,
+                     "\"choices\":[],\"usage\":{\"prompt_tokens\":250,\"total_tokens\":256,"
+                     "\"completion_tokens\":6,\"prompt_tokens_details\":{\"cached_tokens\":0}}"),
               "usage chunk: %s", resp);
     cr_assert(strstr(resp, "data: [DONE]\n\n"));
     free(resp);
@@ -173,8 +176,10 @@ Test(sim, same_prefix_reports_cached_tokens, .timeout = 30.)
     cJSON_Delete(doc);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
-    cr_assert(strstr(resp, "vllm:prefix_cache_hits_total{model_name=\"sim-30b-a3b\",engine=\"0\"} 1600.0\n"),
-              "%s", resp);
+    cr_assert(
+        strstr(resp,
+               "vllm:prefix_cache_hits_total{model_name=\"sim-30b-a3b\",engine=\"0\"} 1600.0\n"),
+        "%s", resp);
     free(resp);
     free(a);
     free(b);
@@ -201,7 +206,8 @@ static void post_many(uint16_t port, const char *path, char **bodies, size_t n, 
         char head[256];
         int hn = snprintf(head, sizeof head,
                           "POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-                          "Content-Length: %zu\r\n\r\n", path, body_len);
+                          "Content-Length: %zu\r\n\r\n",
+                          path, body_len);
         cr_assert_eq(write(fds[i], head, (size_t)hn), hn);
         cr_assert_eq(write(fds[i], bodies[i], body_len - 1), (ssize_t)(body_len - 1));
         kvr_buf_init(&answers[i]);
@@ -271,11 +277,13 @@ Test(sim, kv_pressure_evicts_preempts_and_metrics_agree, .timeout = 60.)
     char *resp, want[160];
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
     snprintf(want, sizeof want,
-             "vllm:num_preemptions_total{model_name=\"sim-30b-a3b\",engine=\"0\"} %ld.0\n", preemptions);
+             "vllm:num_preemptions_total{model_name=\"sim-30b-a3b\",engine=\"0\"} %ld.0\n",
+             preemptions);
     cr_assert(strstr(resp, want), "metrics agree: %s", want);
     cr_assert(strstr(resp, "vllm:request_success_total{model_name=\"sim-30b-a3b\",engine=\"0\","
                            "finished_reason=\"length\"} 12.0\n"));
-    cr_assert(strstr(resp, "vllm:kv_cache_usage_perc{model_name=\"sim-30b-a3b\",engine=\"0\"} 0.0\n"));
+    cr_assert(
+        strstr(resp, "vllm:kv_cache_usage_perc{model_name=\"sim-30b-a3b\",engine=\"0\"} 0.0\n"));
     free(resp);
     stop_sim();
 }
@@ -318,10 +326,14 @@ Test(sim, vllm_metrics_pass_promtool, .timeout = 30.)
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 5000), 200);
     const char *m = kvr_test_http_body(resp);
-    const char *names[] = {"vllm:num_requests_running{", "vllm:num_requests_waiting{",
-                           "vllm:kv_cache_usage_perc{", "vllm:prefix_cache_queries_total{",
-                           "vllm:prefix_cache_hits_total{", "vllm:num_preemptions_total{",
-                           "vllm:time_to_first_token_seconds_bucket{", "engine=\"1\""};
+    const char *names[] = {"vllm:num_requests_running{",
+                           "vllm:num_requests_waiting{",
+                           "vllm:kv_cache_usage_perc{",
+                           "vllm:prefix_cache_queries_total{",
+                           "vllm:prefix_cache_hits_total{",
+                           "vllm:num_preemptions_total{",
+                           "vllm:time_to_first_token_seconds_bucket{",
+                           "engine=\"1\""};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         cr_assert(strstr(m, names[i]), "has %s", names[i]);
     promtool_accepts(m);
@@ -345,7 +357,8 @@ static int model_sample(const kvr_prom_sample_t *s, void *arg)
         snprintf(seen->model, sizeof seen->model, "%s", model ? model : "(none)");
     }
     const char *le = kvr_prom_label(s, "le");
-    if (strcmp(s->name, "vllm:time_to_first_token_seconds_bucket") == 0 && le && strcmp(le, "0.005") == 0)
+    if (strcmp(s->name, "vllm:time_to_first_token_seconds_bucket") == 0 && le &&
+        strcmp(le, "0.005") == 0)
         seen->vllm_bound = true;
     return 0;
 }
@@ -361,8 +374,8 @@ Test(sim, model_name_reads_back_from_the_metrics_page, .timeout = 30.)
     const char *m = kvr_test_http_body(resp);
     model_seen_t seen = {0};
     kvr_prom_error_t err = {0};
-    cr_assert_eq(kvr_prom_parse(m, strlen(m), model_sample, &seen, &err), 0, "line %zu: %s", err.line,
-                 err.reason);
+    cr_assert_eq(kvr_prom_parse(m, strlen(m), model_sample, &seen, &err), 0, "line %zu: %s",
+                 err.line, err.reason);
     cr_expect_eq(seen.running_samples, 1);
     cr_expect_str_eq(seen.model, model);
     cr_expect(seen.vllm_bound, "le=\"0.005\", as vLLM writes it");
@@ -382,18 +395,21 @@ Test(sim, sglang_metrics_and_loads, .timeout = 30.)
     cr_assert(strstr(resp, "sglang:token_usage{"));
     promtool_accepts(kvr_test_http_body(resp));
     free(resp);
-    cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads?include=core", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads?include=core", NULL, NULL, &resp, 5000),
+                 200);
     cJSON *doc = body_json(resp);
     const cJSON *loads = cJSON_GetObjectItemCaseSensitive(doc, "loads");
     cr_assert(cJSON_IsArray(loads));
     cr_assert_eq(cJSON_GetArraySize(loads), 2, "one entry per DP rank");
-    const char *fields[] = {"num_running_reqs", "num_waiting_reqs", "max_running_requests",
-                            "num_used_tokens", "max_total_num_tokens", "num_total_tokens",
-                            "token_usage", "utilization", "cache_hit_rate", "dp_rank"};
+    const char *fields[] = {"num_running_reqs", "num_waiting_reqs",     "max_running_requests",
+                            "num_used_tokens",  "max_total_num_tokens", "num_total_tokens",
+                            "token_usage",      "utilization",          "cache_hit_rate",
+                            "dp_rank"};
     for (size_t r = 0; r < 2; r++)
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-            cr_assert_not_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(loads, (int)r), fields[i]),
-                               "%s", fields[i]);
+            cr_assert_not_null(
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(loads, (int)r), fields[i]),
+                "%s", fields[i]);
     cr_assert_eq(count_of(cJSON_GetArrayItem(loads, 1), "max_running_requests"), 32);
     cJSON_Delete(doc);
     free(resp);
@@ -436,7 +452,8 @@ Test(sim, vllm_has_no_sglang_loads, .timeout = 30.)
     cr_assert(strstr(resp, "\nvllm:gpu_cache_usage_perc{"), "the older KV gauge name");
     cr_assert_null(strstr(resp, "vllm:kv_cache_usage_perc"));
     free(resp);
-    cr_assert_eq(post(sim_port, "/generate", "{\"text\":\"x\"}", &resp), 404, "no SGLang API on vLLM");
+    cr_assert_eq(post(sim_port, "/generate", "{\"text\":\"x\"}", &resp), 404,
+                 "no SGLang API on vLLM");
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 404);
     free(resp);
@@ -489,7 +506,8 @@ Test(sim, stall_accepts_and_never_answers, .timeout = 30.)
     char *resp;
     cr_assert_eq(post(sim_port, "/admin/fault", "{\"stall\":true}", &resp), 200);
     free(resp);
-    cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 300), -1, "no answer");
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 300), -1,
+                 "no answer");
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/admin/state", NULL, NULL, &resp, 5000), 200);
     cr_assert(strstr(resp, "\"stall\":true"));
@@ -509,9 +527,11 @@ Test(sim, sigpipe_does_not_end_the_fleet, .timeout = 30.)
     start_sim(2, NULL);
     cr_assert_eq(kill(sim_pid, SIGPIPE), 0);
     char *resp;
-    cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 5000), 200, "still serving");
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 5000), 200,
+                 "still serving");
     free(resp);
-    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000),
+                 200);
     free(resp);
     cr_assert(kvr_test_alive(sim_pid));
     stop_sim();
@@ -536,10 +556,12 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
         free(resp);
     }
     cr_assert_eq(kvr_test_http(admin, "POST", "/admin/fault?engine=1", NULL, "{\"crash\":true}",
-                               &resp, 5000), 200);
+                               &resp, 5000),
+                 200);
     free(resp);
     /* The crash follows the fault's answer by a moment. */
-    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + 1), 10000), "crashed engine still accepts");
+    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + 1), 10000),
+              "crashed engine still accepts");
     cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 1000),
                  -1, "crashed engine refuses");
     free(resp);
@@ -547,9 +569,11 @@ Test(sim, crash_closes_the_port_until_recovered, .timeout = 30.)
                  "its neighbour lives on");
     free(resp);
     cr_assert_eq(kvr_test_http(admin, "POST", "/admin/fault?engine=1", NULL, "{\"crash\":false}",
-                               &resp, 5000), 200);
+                               &resp, 5000),
+                 200);
     free(resp);
-    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000),
+                 200);
     free(resp);
     cr_assert_eq(post(second, "/v1/chat/completions", body, &resp), 200);
     cJSON *doc = body_json(resp);
@@ -569,7 +593,8 @@ Test(sim, crash_after_flag, .timeout = 30.)
     char *resp;
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 1000), -1);
     free(resp);
-    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "GET", "/health", NULL, NULL, &resp, 5000),
+                 200);
     free(resp);
     stop_sim();
 }
@@ -581,11 +606,14 @@ Test(sim, slow_and_garbage_metrics, .timeout = 30.)
     char *resp;
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/metrics", NULL, NULL, &resp, 150), -1, "not yet");
     free(resp);
-    cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 200, "eventually");
+    cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 200,
+                 "eventually");
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/health", NULL, NULL, &resp, 5000), 200);
     free(resp);
-    cr_assert_eq(post(sim_port, "/admin/fault", "{\"slow_metrics_ms\":0,\"garbage_metrics\":true}", &resp), 200);
+    cr_assert_eq(
+        post(sim_port, "/admin/fault", "{\"slow_metrics_ms\":0,\"garbage_metrics\":true}", &resp),
+        200);
     free(resp);
     cr_assert_eq(kvr_test_http(sim_port, "GET", "/v1/loads", NULL, NULL, &resp, 5000), 200);
     cr_assert_null(cJSON_Parse(kvr_test_http_body(resp)), "garbage is not JSON");
@@ -615,7 +643,8 @@ Test(sim, push_frames_reach_a_unix_socket, .timeout = 30.)
     cr_assert_gt(n, 0, "a frame arrived");
     kvr_state_frame_t f;
     const char *why = NULL;
-    cr_assert_eq(kvr_state_frame_decode(buf, (size_t)n, &f, &why), 0, "decodes: %s", why ? why : "");
+    cr_assert_eq(kvr_state_frame_decode(buf, (size_t)n, &f, &why), 0, "decodes: %s",
+                 why ? why : "");
     char want[64];
     snprintf(want, sizeof want, "http://127.0.0.1:%u", sim_port);
     cr_assert_str_eq(f.state.engine_id, want);
@@ -633,10 +662,13 @@ static char *completion_text(const char *seed)
     const char *args[] = {"--seed", seed, "--time-scale", "10", NULL};
     start_sim(1, args);
     char *resp;
-    cr_assert_eq(post(sim_port, "/v1/completions", "{\"prompt\":\"same prompt\",\"max_tokens\":12}", &resp), 200);
+    cr_assert_eq(
+        post(sim_port, "/v1/completions", "{\"prompt\":\"same prompt\",\"max_tokens\":12}", &resp),
+        200);
     cJSON *doc = body_json(resp);
     const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "choices"), 0);
-    const char *choice_text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(choice, "text"));
+    const char *choice_text = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(choice, "text"));
     cr_assert_not_null(choice_text);
     char *text = strdup(choice_text);
     cJSON_Delete(doc);

@@ -46,8 +46,8 @@ static int run(kvr_sim_model_t *m, driver_t *d, int max_steps)
 }
 
 /* A request whose prompt is prefix (repeated to prefix_bytes) then a unique tail. */
-static kvr_sim_req_t *make_req(uint64_t id, char prefix_char, size_t prefix_bytes, size_t tail_bytes,
-                               uint32_t max_tokens)
+static kvr_sim_req_t *make_req(uint64_t id, char prefix_char, size_t prefix_bytes,
+                               size_t tail_bytes, uint32_t max_tokens)
 {
     size_t len = prefix_bytes + tail_bytes;
     char *text = malloc(len + 1);
@@ -212,7 +212,8 @@ Test(sim_model, a_queued_prompt_counts_only_its_uncached_tokens_as_pending_prefi
     kvr_sim_model_submit(&m, cold, d.now);
     uint64_t pending, largest;
     kvr_sim_model_pending_prefill(&m, &pending, &largest);
-    cr_assert_eq(pending, 100 + 1124, "pending %llu: the cached 1024 tokens are no work", (unsigned long long)pending);
+    cr_assert_eq(pending, 100 + 1124, "pending %llu: the cached 1024 tokens are no work",
+                 (unsigned long long)pending);
     cr_assert_eq(largest, 1124);
     run(&m, &d, 5000);
     cr_assert_eq(hit->cached_tokens, 1024, "admission finds what the queue expected");
@@ -249,7 +250,8 @@ Test(sim_model, kv_pressure_evicts_least_recently_used_unreferenced_blocks)
     cr_assert_gt(m.cache.evictions, 0);
     kvr_sim_req_t *a2 = make_req(4, 'A', 40 * 64, 0, 1);
     kvr_sim_req_t *b2 = make_req(5, 'B', 40 * 64, 0, 1);
-    cr_assert_lt(kvr_sim_cache_match(&m.cache, a2->hashes, a2->n_hashes), 40, "A was evicted first");
+    cr_assert_lt(kvr_sim_cache_match(&m.cache, a2->hashes, a2->n_hashes), 40,
+                 "A was evicted first");
     cr_assert_eq(kvr_sim_cache_match(&m.cache, b2->hashes, b2->n_hashes), 40, "B survived");
     kvr_sim_model_submit(&m, b2, d.now);
     run(&m, &d, 100);
@@ -325,7 +327,8 @@ Test(sim_model, same_inputs_same_schedule)
         driver_t d = {0};
         kvr_sim_req_t *reqs[40];
         for (int i = 0; i < 40; i++) {
-            reqs[i] = make_req((uint64_t)i, (char)('A' + i % 5), 64 * (size_t)(5 + i % 7), 37, 20 + i);
+            reqs[i] = make_req((uint64_t)i, (char)('A' + i % 5), 64 * (size_t)(5 + i % 7), 37,
+                               20 + i);
             kvr_sim_model_submit(&m, reqs[i], d.now);
         }
         run(&m, &d, 100000);

@@ -121,7 +121,8 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
 {
     char path[128];
     tmp_path(path, sizeof(path), "tg-valid");
-    const char *args[] = {"--preset", "short", "--seed", "3", "--block-size", "64", "--window", "120", NULL};
+    const char *args[] = {"--preset", "short",    "--seed", "3", "--block-size",
+                          "64",       "--window", "120",    NULL};
     cr_assert_eq(run_tracegen(path, args), 0);
     FILE *f = fopen(path, "r");
     cr_assert(f);
@@ -133,7 +134,8 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
     while (getline(&line, &cap, f) > 0) {
         lines++;
         cJSON *o = parse_line(line, lines);
-        cr_assert(numbers_are_integers(line), "line %zu has a number that is not an integer: %s", lines, line);
+        cr_assert(numbers_are_integers(line), "line %zu has a number that is not an integer: %s",
+                  lines, line);
         long long ts = int_field(o, "timestamp", lines), in = int_field(o, "input_length", lines);
         long long out = int_field(o, "output_length", lines), turn = int_field(o, "turn", lines);
         cJSON *ids = cJSON_DetachItemFromObjectCaseSensitive(o, "hash_ids");
@@ -144,7 +146,8 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
         cr_assert(ts < 120000, "a request past the window (line %zu)", lines);
         last_ts = ts;
         cr_assert(in > 0 && out > 0);
-        cr_assert_eq((long long)cJSON_GetArraySize(ids), (in + 63) / 64, "ids must cover the prompt");
+        cr_assert_eq((long long)cJSON_GetArraySize(ids), (in + 63) / 64,
+                     "ids must cover the prompt");
         size_t k = 0;
         while (k < n_sessions && strcmp(sessions[k].id, sid) != 0)
             k++;
@@ -172,7 +175,8 @@ Test(tracegen, lines_are_valid_sorted_and_prefixes_grow, .timeout = 60.)
     }
     free(line);
     fclose(f);
-    cr_assert(lines > 20 && n_sessions > 5 && later_turns > 5, "%zu lines, %zu sessions", lines, n_sessions);
+    cr_assert(lines > 20 && n_sessions > 5 && later_turns > 5, "%zu lines, %zu sessions", lines,
+              n_sessions);
     for (size_t k = 0; k < n_sessions; k++)
         cJSON_Delete(sessions[k].ids);
     remove(path);
@@ -228,7 +232,8 @@ Test(tracegen, mooncake_preset_has_no_sessions_and_shares_prefixes_minutes_apart
     while (getline(&line, &cap, f) > 0) {
         lines++;
         cJSON *o = parse_line(line, lines);
-        cr_assert(!cJSON_GetObjectItemCaseSensitive(o, "session_id") && !cJSON_GetObjectItemCaseSensitive(o, "turn"),
+        cr_assert(!cJSON_GetObjectItemCaseSensitive(o, "session_id") &&
+                      !cJSON_GetObjectItemCaseSensitive(o, "turn"),
                   "line %zu names a session", lines);
         long long ts = int_field(o, "timestamp", lines);
         in_sum += int_field(o, "input_length", lines);
@@ -236,7 +241,8 @@ Test(tracegen, mooncake_preset_has_no_sessions_and_shares_prefixes_minutes_apart
         cr_assert(cJSON_IsArray(ids) && cJSON_GetArraySize(ids) > 0);
         if (system_blocks < 0) { /* the first request's first id past 0, 1, 2, ... */
             system_blocks = 0;
-            for (const cJSON *id = ids->child; id && (long long)id->valuedouble == system_blocks; id = id->next)
+            for (const cJSON *id = ids->child; id && (long long)id->valuedouble == system_blocks;
+                 id = id->next)
                 system_blocks++;
         }
         long long oldest = -1;
@@ -260,10 +266,12 @@ Test(tracegen, mooncake_preset_has_no_sessions_and_shares_prefixes_minutes_apart
     fclose(f);
     free(first_seen);
     cr_assert(lines > 500, "~0.6 conversations/s for 600 s, got %zu requests", lines);
-    cr_assert(in_sum / (long long)lines > 5000, "long prompts: mean %lld tokens", in_sum / (long long)lines);
-    cr_assert(reuses > lines / 3, "requests repeat earlier requests' context (%zu of %zu)", reuses, lines);
-    cr_assert(reuses_past_60s > reuses / 2, "most reuse comes a minute or more later (%zu of %zu)", reuses_past_60s,
-              reuses);
+    cr_assert(in_sum / (long long)lines > 5000, "long prompts: mean %lld tokens",
+              in_sum / (long long)lines);
+    cr_assert(reuses > lines / 3, "requests repeat earlier requests' context (%zu of %zu)", reuses,
+              lines);
+    cr_assert(reuses_past_60s > reuses / 2, "most reuse comes a minute or more later (%zu of %zu)",
+              reuses_past_60s, reuses);
     remove(path);
 }
 
@@ -283,10 +291,12 @@ Test(tracegen, bursts_start_every_session_in_the_head_of_its_period, .timeout = 
     char path[128], plain[128];
     tmp_path(path, sizeof(path), "tg-burst");
     tmp_path(plain, sizeof(plain), "tg-noburst");
-    const char *args[] = {"--preset", "short", "--seed", "5", "--turns", "1", "--window", "120",
-                          "--burst-period", "20", "--burst-width", "2", NULL};
+    const char *args[] = {"--preset", "short", "--seed",         "5",  "--turns",       "1",
+                          "--window", "120",   "--burst-period", "20", "--burst-width", "2",
+                          NULL};
     cr_assert_eq(run_tracegen(path, args), 0);
-    const char *args2[] = {"--preset", "short", "--seed", "5", "--turns", "1", "--window", "120", NULL};
+    const char *args2[] = {"--preset", "short",    "--seed", "5", "--turns",
+                           "1",        "--window", "120",    NULL};
     cr_assert_eq(run_tracegen(plain, args2), 0);
     FILE *f = fopen(path, "r"), *g = fopen(plain, "r");
     cr_assert(f && g);
@@ -297,7 +307,8 @@ Test(tracegen, bursts_start_every_session_in_the_head_of_its_period, .timeout = 
         lines++;
         cJSON *o = parse_line(line, lines);
         long long ts = int_field(o, "timestamp", lines);
-        cr_assert(ts % 20000 < 2000, "line %zu at %lld ms is outside its period's 2 s spike", lines, ts);
+        cr_assert(ts % 20000 < 2000, "line %zu at %lld ms is outside its period's 2 s spike", lines,
+                  ts);
         spikes[ts / 20000 < 6 ? ts / 20000 : 5]++;
         cJSON_Delete(o);
     }
@@ -340,7 +351,8 @@ static zoo_shape_t zoo_shape(const char *preset, const char *window)
     while (getline(&line, &cap, f) > 0) {
         s.lines++;
         cJSON *o = parse_line(line, s.lines);
-        long long ts = int_field(o, "timestamp", s.lines), in = int_field(o, "input_length", s.lines);
+        long long ts = int_field(o, "timestamp", s.lines),
+                  in = int_field(o, "input_length", s.lines);
         s.timestamps += ts != last_ts;
         last_ts = ts;
         s.in_sum += in;
@@ -384,13 +396,16 @@ Test(tracegen, zoo_presets_have_the_shapes_they_stand_for, .timeout = 60.)
     cr_assert(per_ts > 7 && per_ts < 14, "~10 requests per timestamp, got %.1f", per_ts);
 
     zoo_shape_t r = zoo_shape("ramp-burst", "600");
-    cr_assert(r.tail > 2 * r.head, "the rate rises: %zu in the first fifth, %zu in the last", r.head, r.tail);
+    cr_assert(r.tail > 2 * r.head, "the rate rises: %zu in the first fifth, %zu in the last",
+              r.head, r.tail);
 
     zoo_shape_t l = zoo_shape("long-tail", "600");
-    cr_assert(l.at_100k * 100 >= l.lines, "p99 at 100k tokens or more: %zu of %zu", l.at_100k, l.lines);
+    cr_assert(l.at_100k * 100 >= l.lines, "p99 at 100k tokens or more: %zu of %zu", l.at_100k,
+              l.lines);
 
     zoo_shape_t t = zoo_shape("tenants", "600");
-    cr_assert(t.first_ids > 140 && t.first_ids <= 150, "150 tenants' prefixes, got %zu", t.first_ids);
+    cr_assert(t.first_ids > 140 && t.first_ids <= 150, "150 tenants' prefixes, got %zu",
+              t.first_ids);
     cr_assert(t.in_max < 6000 + 4 * 1200, "6k shared + ~1.2k question, largest %lld", t.in_max);
     cr_assert(t.tail > 3 * t.head, "the rate rises 8x: %zu then %zu", t.head, t.tail);
 

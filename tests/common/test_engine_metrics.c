@@ -41,7 +41,8 @@ Test(engine_metrics, vllm_dp2_sums_engines, .timeout = 5.)
     cr_assert_eq(s.kv_tokens_used, 19520, "usage x capacity");
     cr_assert_eq(s.max_running, 0);
     cr_assert_eq(s.flags & (KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_UTILIZATION |
-                            KVR_SLOT_HAS_PENDING_PREFILL), 0);
+                            KVR_SLOT_HAS_PENDING_PREFILL),
+                 0);
 }
 
 Test(engine_metrics, vllm_old_gauge_name, .timeout = 5.)
@@ -92,7 +93,8 @@ Test(engine_metrics, identity_and_health_bits_are_kept, .timeout = 5.)
     s.sample_time_ns = 77;
     s.sample_seq = 9;
     s.consecutive_failures = 2;
-    s.flags = KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY | KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL;
+    s.flags = KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY | KVR_SLOT_CAPS_COMPLETE |
+              KVR_SLOT_HAS_PENDING_PREFILL;
     s.flags = kvr_slot_with_source(s.flags, KVR_SOURCE_SCRAPE);
     s.max_running = 99;
     s.pending_prefill_tokens = 5;
@@ -101,7 +103,8 @@ Test(engine_metrics, identity_and_health_bits_are_kept, .timeout = 5.)
     cr_assert_eq(s.sample_time_ns, 77);
     cr_assert_eq(s.sample_seq, 9);
     cr_assert_eq(s.consecutive_failures, 2);
-    cr_assert_eq(s.flags & (KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY), KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY);
+    cr_assert_eq(s.flags & (KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY),
+                 KVR_SLOT_IN_USE | KVR_SLOT_HEALTHY);
     cr_assert_eq(kvr_slot_source(s.flags), KVR_SOURCE_SCRAPE);
     cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE);
     cr_assert_not(s.flags & KVR_SLOT_HAS_PENDING_PREFILL);
@@ -127,15 +130,18 @@ static const struct refused_case refused_cases[] = {
     /* a series given twice would be summed into twice the load */
     {"vllm:num_requests_running 3\nvllm:num_requests_running 3\n", KVR_EPARSE},
     {"vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 3\n"
-     "vllm:num_requests_running{model_name=\"m\",engine=\"0\"} 3\n", KVR_EPARSE},
+     "vllm:num_requests_running{model_name=\"m\",engine=\"0\"} 3\n",
+     KVR_EPARSE},
     {"sglang:num_queue_reqs{dp_rank=\"1\"} 0\nsglang:num_running_reqs{dp_rank=\"1\"} 1\n"
-     "sglang:num_queue_reqs{dp_rank=\"1\"} 0\n", KVR_EPARSE},
+     "sglang:num_queue_reqs{dp_rank=\"1\"} 0\n",
+     KVR_EPARSE},
     {"sglang:num_running_reqs 1\nsglang:max_total_num_tokens 5\nsglang:max_total_num_tokens 5\n",
      KVR_EPARSE},
     /* token figures that do not fit 64 bits: refused, not saturated (an idle-looking capacity) */
     {"sglang:num_running_reqs 1\nsglang:max_total_num_tokens 2e19\n", KVR_EPARSE},
     {"sglang:num_running_reqs 1\nsglang:max_total_num_tokens{dp_rank=\"0\"} 1e19\n"
-     "sglang:max_total_num_tokens{dp_rank=\"1\"} 1e19\n", KVR_EPARSE},
+     "sglang:max_total_num_tokens{dp_rank=\"1\"} 1e19\n",
+     KVR_EPARSE},
     {"sglang:num_running_reqs 1\nsglang:num_used_tokens 1e300\n", KVR_EPARSE},
     {"vllm:num_requests_running 1\n"
      "vllm:cache_config_info{block_size=\"4294967296\",num_gpu_blocks=\"4294967296\"} 1\n",
@@ -170,13 +176,14 @@ Test(engine_metrics, accumulator_works_sample_by_sample, .timeout = 5.)
     kvr_engine_metrics_t m;
     kvr_engine_metrics_init(&m);
     cr_assert_eq(kvr_prom_parse(SGLANG_PAGE_COLON, strlen(SGLANG_PAGE_COLON),
-                                kvr_engine_metrics_sample, &m, NULL), 0);
+                                kvr_engine_metrics_sample, &m, NULL),
+                 0);
     kvr_engine_state_t a, b;
     memset(&a, 0, sizeof(a));
     memset(&b, 0, sizeof(b));
     cr_assert_eq(kvr_engine_metrics_finish(&m, &a, NULL), 0);
-    cr_assert_eq(kvr_engine_metrics_parse(SGLANG_PAGE_COLON, strlen(SGLANG_PAGE_COLON), &b, NULL,
-                                          NULL), 0);
+    cr_assert_eq(
+        kvr_engine_metrics_parse(SGLANG_PAGE_COLON, strlen(SGLANG_PAGE_COLON), &b, NULL, NULL), 0);
     cr_assert(memcmp(&a, &b, sizeof(a)) == 0);
 }
 
@@ -203,7 +210,8 @@ Test(engine_metrics, token_figures_beyond_2_63_are_exact, .timeout = 5.)
     /* llround() overflows long long from 2^63 on: 1.5e19 came out as 2^63 */
     kvr_engine_state_t s = parse_ok("sglang:num_running_reqs 1\n"
                                     "sglang:max_total_num_tokens 1.5e19\n"
-                                    "sglang:num_used_tokens 1e19\n", NULL);
+                                    "sglang:num_used_tokens 1e19\n",
+                                    NULL);
     cr_assert_eq(s.kv_tokens_capacity, 15000000000000000000ull);
     cr_assert_eq(s.kv_tokens_used, 10000000000000000000ull);
     cr_assert(fabs(s.kv_usage - 1e19 / 1.5e19) < 1e-12, "usage %f", s.kv_usage);
@@ -213,7 +221,8 @@ Test(engine_metrics, request_counts_beyond_32_bits_read_as_full, .timeout = 5.)
 {
     kvr_engine_state_t s = parse_ok("vllm:num_requests_running{engine=\"0\"} 1e19\n"
                                     "vllm:num_requests_running{engine=\"1\"} 1e19\n"
-                                    "vllm:num_requests_waiting 4294967296\n", NULL);
+                                    "vllm:num_requests_waiting 4294967296\n",
+                                    NULL);
     cr_assert_eq(s.running, UINT32_MAX);
     cr_assert_eq(s.waiting, UINT32_MAX);
 }
@@ -224,7 +233,8 @@ Test(engine_metrics, distinct_series_of_one_gauge_are_summed, .timeout = 5.)
     kvr_engine_state_t s = parse_ok("vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 3\n"
                                     "vllm:num_requests_running{engine=\"1\",model_name=\"m\"} 3\n"
                                     "vllm:num_requests_running{engine=\"0\",model_name=\"n\"} 1\n"
-                                    "vllm:num_requests_running{engine=\"0\"} 1\n", NULL);
+                                    "vllm:num_requests_running{engine=\"0\"} 1\n",
+                                    NULL);
     cr_assert_eq(s.running, 8);
 }
 
@@ -238,7 +248,8 @@ Test(engine_metrics, repeated_series_is_named_in_the_error, .timeout = 5.)
     kvr_prom_error_t err;
     cr_assert_eq(kvr_engine_metrics_parse(page, strlen(page), &s, NULL, &err), KVR_EPARSE);
     cr_assert_eq(err.line, 3);
-    cr_assert(err.reason && strstr(err.reason, "twice"), "reason: %s", err.reason ? err.reason : "(none)");
+    cr_assert(err.reason && strstr(err.reason, "twice"), "reason: %s",
+              err.reason ? err.reason : "(none)");
 }
 
 Test(engine_metrics, cache_config_labels_out_of_range_are_ignored, .timeout = 5.)
@@ -246,13 +257,16 @@ Test(engine_metrics, cache_config_labels_out_of_range_are_ignored, .timeout = 5.
     /* strtoull's ERANGE answer (2^64-1) was taken as a block count */
     kvr_engine_state_t s = parse_ok("vllm:num_requests_running 1\n"
                                     "vllm:cache_config_info{block_size=\"16\","
-                                    "num_gpu_blocks=\"99999999999999999999\"} 1\n", NULL);
+                                    "num_gpu_blocks=\"99999999999999999999\"} 1\n",
+                                    NULL);
     cr_assert_eq(s.kv_tokens_capacity, 0);
     s = parse_ok("vllm:num_requests_running 1\n"
-                 "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\" 10\"} 1\n", NULL);
+                 "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\" 10\"} 1\n",
+                 NULL);
     cr_assert_eq(s.kv_tokens_capacity, 0);
     s = parse_ok("vllm:num_requests_running 1\n"
-                 "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"10\"} 1\n", NULL);
+                 "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"10\"} 1\n",
+                 NULL);
     cr_assert_eq(s.kv_tokens_capacity, 160);
 }
 
@@ -263,7 +277,8 @@ Test(engine_metrics, too_many_series_are_refused, .timeout = 10.)
     cr_assert_not_null(page);
     size_t len = 0;
     for (int i = 0; i <= KVR_ENGINE_METRICS_MAX_SERIES; i++)
-        len += (size_t)snprintf(page + len, cap - len, "vllm:num_requests_running{engine=\"%d\"} 1\n", i);
+        len += (size_t)snprintf(page + len, cap - len,
+                                "vllm:num_requests_running{engine=\"%d\"} 1\n", i);
     kvr_engine_state_t s;
     memset(&s, 0, sizeof(s));
     kvr_prom_error_t err;
@@ -271,7 +286,8 @@ Test(engine_metrics, too_many_series_are_refused, .timeout = 10.)
     cr_expect_eq(err.line, KVR_ENGINE_METRICS_MAX_SERIES + 1);
     /* One fewer is a page like any other. */
     len = (size_t)(strrchr(page, 'v') - page);
-    cr_expect_eq(kvr_engine_metrics_parse(page, len, &s, NULL, &err), 0, "%s", err.reason ? err.reason : "");
+    cr_expect_eq(kvr_engine_metrics_parse(page, len, &s, NULL, &err), 0, "%s",
+                 err.reason ? err.reason : "");
     cr_expect_eq(s.running, KVR_ENGINE_METRICS_MAX_SERIES);
     free(page);
 }

@@ -33,8 +33,13 @@ static const kvr_opt_t demo_options[] = {
     KVR_OPT_ROW_U64(T, seed, "seed", "N", "1", 0, UINT64_MAX, "seed"),
     KVR_OPT_ROW_DOUBLE(T, ratio, "ratio", "X", "0.5", 0, 1, "a fraction"),
     KVR_OPT_ROW_BOOL(T, pressure, "owner-pressure", "off", "judge owners by pressure"),
-    {.name = "no-header", .type = KVR_OPT_BOOL, .offset = offsetof(T, header), .size = sizeof(bool),
-     .def = "off", .flags = KVR_OPT_NEGATE, .help = "leave the header out"},
+    {.name = "no-header",
+     .type = KVR_OPT_BOOL,
+     .offset = offsetof(T, header),
+     .size = sizeof(bool),
+     .def = "off",
+     .flags = KVR_OPT_NEGATE,
+     .help = "leave the header out"},
     KVR_OPT_ROW_STRING(T, name, "name", "S", "abc", "a short name"),
     KVR_OPT_ROW_STRPTR(T, path, "path", "FILE", NULL, "a path"),
     KVR_OPT_ROW_ENUM(T, mode, "mode", "MODE", "off", mode_names, "admission mode"),
@@ -46,7 +51,8 @@ static const kvr_opt_t demo_options[] = {
 static kvr_opt_set_t demo_set(demo_t *d)
 {
     memset(d, 0, sizeof *d);
-    kvr_opt_set_t set = {.opts = demo_options, .n_opts = sizeof demo_options / sizeof demo_options[0], .obj = d};
+    kvr_opt_set_t set = {
+        .opts = demo_options, .n_opts = sizeof demo_options / sizeof demo_options[0], .obj = d};
     char err[256];
     cr_assert_eq(kvr_opt_defaults(&set, err, sizeof err), 0, "%s", err);
     return set;
@@ -115,7 +121,8 @@ Test(options, parse_double_is_decimal_and_finite, .timeout = 5.)
     cr_expect_float_eq(d, 0.25, 1e-12);
     cr_expect_eq(kvr_opt_parse_double(".5", 0, 1, &d), 0);
     cr_expect_eq(kvr_opt_parse_double("1e-3", 0, 1, &d), 0);
-    const char *bad[] = {"", "nan", "inf", "-inf", "0x1p-2", "1.5", "-0.1", "0.5x", " 0.5", "1e400", "."};
+    const char *bad[] = {"",     "nan",  "inf",  "-inf",  "0x1p-2", "1.5",
+                         "-0.1", "0.5x", " 0.5", "1e400", "."};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_expect_lt(kvr_opt_parse_double(bad[i], 0, 1, &d), 0, "'%s' accepted", bad[i]);
 }
@@ -165,8 +172,10 @@ ParameterizedTestParameters(options, error_form)
         {{"--port"}, "--port: expected an integer in [1, 65535], got nothing"},
         {{"--offset", "11"}, "--offset: expected an integer in [-10, 10], got '11'"},
         {{"--ratio", "2"}, "--ratio: expected a number in [0, 1], got '2'"},
-        {{"--owner-pressure=maybe"}, "--owner-pressure: expected on/off, true/false or 1/0, got 'maybe'"},
-        {{"--owner-pressure", "maybe"}, "--owner-pressure: expected on/off, true/false or 1/0, got 'maybe'"},
+        {{"--owner-pressure=maybe"},
+         "--owner-pressure: expected on/off, true/false or 1/0, got 'maybe'"},
+        {{"--owner-pressure", "maybe"},
+         "--owner-pressure: expected on/off, true/false or 1/0, got 'maybe'"},
         {{"--name", "abcdefgh"}, "--name: expected at most 7 bytes, got 'abcdefgh'"},
         {{"--mode", "loud"}, "--mode: expected one of off, shadow, enforce, got 'loud'"},
         {{"--cooldown-ms", "1.5"}, "--cooldown-ms: expected an integer in [0, 60000], got '1.5'"},
@@ -221,8 +230,9 @@ Test(options, values_land_and_help_is_reported, .timeout = 5.)
     char *pos[2];
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = pos, .max_positional = 2};
     char err[256];
-    char *argv[] = {"prog", "dump", "--port", "010", "--seed=18446744073709551615", "--path", "/x",
-                    "--mode", "enforce", "--offset", "-10", "name", "--cooldown-ms", "0"};
+    char *argv[] = {"prog",   "dump", "--port",        "010",     "--seed=18446744073709551615",
+                    "--path", "/x",   "--mode",        "enforce", "--offset",
+                    "-10",    "name", "--cooldown-ms", "0"};
     cr_assert_eq(kvr_opt_parse_args(&parser, 14, argv, err, sizeof err), 0, "%s", err);
     cr_expect_eq(d.port, 10, "010 is ten");
     cr_expect_eq(d.seed, UINT64_MAX, "a 64-bit seed keeps every bit");
@@ -264,7 +274,8 @@ Test(options, config_file_uses_the_same_rows, .timeout = 5.)
     fclose(f);
     cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -EINVAL);
     char want[256];
-    snprintf(want, sizeof want, "config %s:3: --port: expected an integer in [1, 65535], got '0x50'", path);
+    snprintf(want, sizeof want,
+             "config %s:3: --port: expected an integer in [1, 65535], got '0x50'", path);
     cr_expect_str_eq(err, want);
 
     f = fopen(path, "w");
@@ -280,7 +291,8 @@ Test(options, config_file_uses_the_same_rows, .timeout = 5.)
     f = fopen(path, "w");
     fprintf(f, "help\n");
     fclose(f);
-    cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -EINVAL, "--help is no file line");
+    cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -EINVAL,
+                 "--help is no file line");
     unlink(path);
     cr_expect_eq(kvr_opt_load_file(&set, 1, path, err, sizeof err), -ENOENT);
 }
@@ -295,12 +307,14 @@ Test(options, help_is_generated_with_each_default, .timeout = 5.)
     FILE *f = open_memstream(&buf, &len);
     kvr_opt_help(f, &set);
     fclose(f);
-    const char *want[] = {"demo flags:\n", "--port PORT", "port to listen on (default 8080)", "(default -3)",
-                          "--owner-pressure ", "(default off)", "(default abc)", "(default 250)",
-                          "-h, --help", "--mode MODE"};
+    const char *want[] = {"demo flags:\n", "--port PORT",       "port to listen on (default 8080)",
+                          "(default -3)",  "--owner-pressure ", "(default off)",
+                          "(default abc)", "(default 250)",     "-h, --help",
+                          "--mode MODE"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_expect_not_null(strstr(buf, want[i]), "'%s' missing from:\n%s", want[i], buf);
-    cr_expect_null(strstr(buf, "--path FILE                 a path (default"), "no default, none shown");
+    cr_expect_null(strstr(buf, "--path FILE                 a path (default"),
+                   "no default, none shown");
     for (char *line = buf; *line;) {
         char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) : strlen(line);
@@ -315,9 +329,11 @@ Test(options, a_program_step_applies_defaults_then_argv, .timeout = 5.)
 {
     demo_t d;
     memset(&d, 0, sizeof d);
-    kvr_opt_set_t set = {.opts = demo_options, .n_opts = sizeof demo_options / sizeof demo_options[0], .obj = &d};
+    kvr_opt_set_t set = {
+        .opts = demo_options, .n_opts = sizeof demo_options / sizeof demo_options[0], .obj = &d};
     kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
-    const kvr_opt_program_t program = {.name = "demo", .head = "usage: demo\n", .tail = "the end\n"};
+    const kvr_opt_program_t program = {
+        .name = "demo", .head = "usage: demo\n", .tail = "the end\n"};
     char *ok_argv[] = {"demo", "--seed", "7", NULL};
     cr_assert_eq(kvr_opt_program_parse(&program, &parser, 3, ok_argv), 0);
     cr_expect_eq(d.seed, 7);

@@ -63,41 +63,41 @@ static int collect(const kvr_prom_sample_t *s, void *arg)
  * these file-scope tables instead.
  */
 static const struct good_case good_cases[] = {
-        {"plain 1\n", "plain", 1, 0, NULL, NULL, 0, 0, 1},
-        {"no_newline_at_end 2", "no_newline_at_end", 2, 0, NULL, NULL, 0, 0, 1},
-        {"# HELP x Some help, with \\\\ and \\n escapes\n# TYPE x gauge\nx 2.5\n", "x", 2.5, 0, NULL,
-         NULL, 0, 0, 1},
-        {"m{path=\"a\\\"b\\\\c\\nd\"} 3\n", "m", 3, 1, "path", "a\"b\\c\nd", 0, 0, 1},
-        {"m{v=\"has # , } = inside\"} 4\n", "m", 4, 1, "v", "has # , } = inside", 0, 0, 1},
-        {"m{a=\"1\",} 5\n", "m", 5, 1, "a", "1", 0, 0, 1},
-        {"m{} 6\n", "m", 6, 0, NULL, NULL, 0, 0, 1},
-        {"m { a = \"1\" , b=\"\" } 7\n", "m", 7, 2, "b", "", 0, 0, 1},
-        {"m NaN\n", "m", NAN, 0, NULL, NULL, 0, 0, 1},
-        {"m +Inf\n", "m", INFINITY, 0, NULL, NULL, 0, 0, 1},
-        {"m -Inf\n", "m", -INFINITY, 0, NULL, NULL, 0, 0, 1},
-        {"m -0.5e-3\n", "m", -0.5e-3, 0, NULL, NULL, 0, 0, 1},
-        {"m 1.7324e+09\n", "m", 1.7324e9, 0, NULL, NULL, 0, 0, 1},
-        {"m 42 1700000000123\n", "m", 42, 0, NULL, NULL, 1, 1700000000123, 1},
-        {"m 42 -5\n", "m", 42, 0, NULL, NULL, 1, -5, 1},
-        {"m 1 1520879607.789\n", "m", 1, 0, NULL, NULL, 1, 1520879607789, 1},
-        {"h_bucket{le=\"0.5\"} 3 # {trace_id=\"KOO5S4vxi0o\"} 0.67 1520879607.789\n", "h_bucket", 3, 1,
-         "le", "0.5", 0, 0, 1},
-        {"h_bucket{le=\"+Inf\"} 10 1700000000000 # {trace_id=\"x\"} 1\n", "h_bucket", 10, 1, "le",
-         "+Inf", 1, 1700000000000, 1},
-        {"m 1 2 # {a=\"b\"} 1 x\n", "m", 1, 0, NULL, NULL, 1, 2, 1},
-        {"m 5\r\nn 6\r\n", "m", 5, 0, NULL, NULL, 0, 0, 2},
-        {"\n\n   \t\n  m 8  \t\n\n", "m", 8, 0, NULL, NULL, 0, 0, 1},
-        {"m\t9\n", "m", 9, 0, NULL, NULL, 0, 0, 1},
-        {"# a comment that is neither HELP nor TYPE\nm 10\n# EOF\n", "m", 10, 0, NULL, NULL, 0, 0, 1},
-        {"vllm:num_requests_running{engine=\"0\"} 3.0\n", "vllm:num_requests_running", 3, 1, "engine",
-         "0", 0, 0, 1},
-        {"m{label=\"ünïcödé ✓\"} 1\n", "m", 1, 1, "label", "ünïcödé ✓", 0, 0, 1},
-        {"", NULL, 0, 0, NULL, NULL, 0, 0, 0},
-        {"# only comments\n# TYPE x counter\n", NULL, 0, 0, NULL, NULL, 0, 0, 0},
-        {VLLM_PAGE_DP2, "python_gc_objects_collected_total", 12345, 1, "generation", "0", 0, 0, 16},
-        {SGLANG_PAGE_COLON, "sglang:num_running_reqs", 10, 4, "dp_rank", "0", 0, 0, 17},
-        {SGLANG_PAGE_UNDERSCORE, "sglang_num_running_reqs", 3, 1, "name",
-         "meta-llama/Llama-3.1-8B-Instruct", 0, 0, 3},
+    {"plain 1\n", "plain", 1, 0, NULL, NULL, 0, 0, 1},
+    {"no_newline_at_end 2", "no_newline_at_end", 2, 0, NULL, NULL, 0, 0, 1},
+    {"# HELP x Some help, with \\\\ and \\n escapes\n# TYPE x gauge\nx 2.5\n", "x", 2.5, 0, NULL,
+     NULL, 0, 0, 1},
+    {"m{path=\"a\\\"b\\\\c\\nd\"} 3\n", "m", 3, 1, "path", "a\"b\\c\nd", 0, 0, 1},
+    {"m{v=\"has # , } = inside\"} 4\n", "m", 4, 1, "v", "has # , } = inside", 0, 0, 1},
+    {"m{a=\"1\",} 5\n", "m", 5, 1, "a", "1", 0, 0, 1},
+    {"m{} 6\n", "m", 6, 0, NULL, NULL, 0, 0, 1},
+    {"m { a = \"1\" , b=\"\" } 7\n", "m", 7, 2, "b", "", 0, 0, 1},
+    {"m NaN\n", "m", NAN, 0, NULL, NULL, 0, 0, 1},
+    {"m +Inf\n", "m", INFINITY, 0, NULL, NULL, 0, 0, 1},
+    {"m -Inf\n", "m", -INFINITY, 0, NULL, NULL, 0, 0, 1},
+    {"m -0.5e-3\n", "m", -0.5e-3, 0, NULL, NULL, 0, 0, 1},
+    {"m 1.7324e+09\n", "m", 1.7324e9, 0, NULL, NULL, 0, 0, 1},
+    {"m 42 1700000000123\n", "m", 42, 0, NULL, NULL, 1, 1700000000123, 1},
+    {"m 42 -5\n", "m", 42, 0, NULL, NULL, 1, -5, 1},
+    {"m 1 1520879607.789\n", "m", 1, 0, NULL, NULL, 1, 1520879607789, 1},
+    {"h_bucket{le=\"0.5\"} 3 # {trace_id=\"KOO5S4vxi0o\"} 0.67 1520879607.789\n", "h_bucket", 3, 1,
+     "le", "0.5", 0, 0, 1},
+    {"h_bucket{le=\"+Inf\"} 10 1700000000000 # {trace_id=\"x\"} 1\n", "h_bucket", 10, 1, "le",
+     "+Inf", 1, 1700000000000, 1},
+    {"m 1 2 # {a=\"b\"} 1 x\n", "m", 1, 0, NULL, NULL, 1, 2, 1},
+    {"m 5\r\nn 6\r\n", "m", 5, 0, NULL, NULL, 0, 0, 2},
+    {"\n\n   \t\n  m 8  \t\n\n", "m", 8, 0, NULL, NULL, 0, 0, 1},
+    {"m\t9\n", "m", 9, 0, NULL, NULL, 0, 0, 1},
+    {"# a comment that is neither HELP nor TYPE\nm 10\n# EOF\n", "m", 10, 0, NULL, NULL, 0, 0, 1},
+    {"vllm:num_requests_running{engine=\"0\"} 3.0\n", "vllm:num_requests_running", 3, 1, "engine",
+     "0", 0, 0, 1},
+    {"m{label=\"ünïcödé ✓\"} 1\n", "m", 1, 1, "label", "ünïcödé ✓", 0, 0, 1},
+    {"", NULL, 0, 0, NULL, NULL, 0, 0, 0},
+    {"# only comments\n# TYPE x counter\n", NULL, 0, 0, NULL, NULL, 0, 0, 0},
+    {VLLM_PAGE_DP2, "python_gc_objects_collected_total", 12345, 1, "generation", "0", 0, 0, 16},
+    {SGLANG_PAGE_COLON, "sglang:num_running_reqs", 10, 4, "dp_rank", "0", 0, 0, 17},
+    {SGLANG_PAGE_UNDERSCORE, "sglang_num_running_reqs", 3, 1, "name",
+     "meta-llama/Llama-3.1-8B-Instruct", 0, 0, 3},
 };
 #define GOOD_CASES (sizeof(good_cases) / sizeof(good_cases[0]))
 
@@ -143,42 +143,42 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-        {"m\n", 1, 0},
-        {"m \n", 1, 0},
-        {"m abc\n", 1, 0},
-        {"ok 1\nm 1 2 3\n", 2, 1},
-        {"m 1 abc\n", 1, 0},
-        {"m 1 99999999999999999999999\n", 1, 0},
-        {"{a=\"1\"} 2\n", 1, 0},
-        {"3m 1\n", 1, 0},
-        {"m-x 1\n", 1, 0},
-        {"m{a=1} 2\n", 1, 0},
-        {"m{a=\"1} 2\n", 1, 0},
-        {"m{a=\"1\"\n", 1, 0},
-        {"m{a=\"\\x\"} 1\n", 1, 0},
-        {"m{a=\"1\" b=\"2\"} 1\n", 1, 0},
-        {"m{=\"1\"} 1\n", 1, 0},
-        {"m{a\"1\"} 1\n", 1, 0},
-        {"m{a:b=\"1\"} 1\n", 1, 0},
-        {"m{a=\"1\"}1\n", 1, 0},
-        {"m 0x10\n", 1, 0},
-        {"m nan(123)\n", 1, 0},
-        {"m -NaN\n", 1, 0},
-        {"m 1e\n", 1, 0},
-        {"m 1,5\n", 1, 0},
-        {"m .\n", 1, 0},
-        {"ok 1\n\n# c\n\x01\x02\x03 4\n", 4, 1},
-        {"<html><body>502 Bad Gateway</body></html>\n", 1, 0},
-        {"{\"loads\": []}\n", 1, 0},
-        {"m 111111111111111111111111111111111111111111111111111111111111111111111111111111111\n", 1, 0},
-        {"m{l00=\"\",l01=\"\",l02=\"\",l03=\"\",l04=\"\",l05=\"\",l06=\"\",l07=\"\",l08=\"\",l09=\"\","
-         "l10=\"\",l11=\"\",l12=\"\",l13=\"\",l14=\"\",l15=\"\",l16=\"\",l17=\"\",l18=\"\",l19=\"\","
-         "l20=\"\",l21=\"\",l22=\"\",l23=\"\",l24=\"\",l25=\"\",l26=\"\",l27=\"\",l28=\"\",l29=\"\","
-         "l30=\"\",l31=\"\",l32=\"\"} 1\n",
-         1, 0},
-        /* one label named twice: which value would count? */
-        {"ok 1\nm{a=\"1\",a=\"2\"} 1\n", 2, 1},
-        {"m{a=\"1\",b=\"2\",a=\"1\"} 1\n", 1, 0},
+    {"m\n", 1, 0},
+    {"m \n", 1, 0},
+    {"m abc\n", 1, 0},
+    {"ok 1\nm 1 2 3\n", 2, 1},
+    {"m 1 abc\n", 1, 0},
+    {"m 1 99999999999999999999999\n", 1, 0},
+    {"{a=\"1\"} 2\n", 1, 0},
+    {"3m 1\n", 1, 0},
+    {"m-x 1\n", 1, 0},
+    {"m{a=1} 2\n", 1, 0},
+    {"m{a=\"1} 2\n", 1, 0},
+    {"m{a=\"1\"\n", 1, 0},
+    {"m{a=\"\\x\"} 1\n", 1, 0},
+    {"m{a=\"1\" b=\"2\"} 1\n", 1, 0},
+    {"m{=\"1\"} 1\n", 1, 0},
+    {"m{a\"1\"} 1\n", 1, 0},
+    {"m{a:b=\"1\"} 1\n", 1, 0},
+    {"m{a=\"1\"}1\n", 1, 0},
+    {"m 0x10\n", 1, 0},
+    {"m nan(123)\n", 1, 0},
+    {"m -NaN\n", 1, 0},
+    {"m 1e\n", 1, 0},
+    {"m 1,5\n", 1, 0},
+    {"m .\n", 1, 0},
+    {"ok 1\n\n# c\n\x01\x02\x03 4\n", 4, 1},
+    {"<html><body>502 Bad Gateway</body></html>\n", 1, 0},
+    {"{\"loads\": []}\n", 1, 0},
+    {"m 111111111111111111111111111111111111111111111111111111111111111111111111111111111\n", 1, 0},
+    {"m{l00=\"\",l01=\"\",l02=\"\",l03=\"\",l04=\"\",l05=\"\",l06=\"\",l07=\"\",l08=\"\",l09=\"\","
+     "l10=\"\",l11=\"\",l12=\"\",l13=\"\",l14=\"\",l15=\"\",l16=\"\",l17=\"\",l18=\"\",l19=\"\","
+     "l20=\"\",l21=\"\",l22=\"\",l23=\"\",l24=\"\",l25=\"\",l26=\"\",l27=\"\",l28=\"\",l29=\"\","
+     "l30=\"\",l31=\"\",l32=\"\"} 1\n",
+     1, 0},
+    /* one label named twice: which value would count? */
+    {"ok 1\nm{a=\"1\",a=\"2\"} 1\n", 2, 1},
+    {"m{a=\"1\",b=\"2\",a=\"1\"} 1\n", 1, 0},
 };
 #define BAD_CASES (sizeof(bad_cases) / sizeof(bad_cases[0]))
 
@@ -284,10 +284,11 @@ static bool only_gauges(const char *name, size_t len, void *arg)
 
 Test(prom, filtered_parse_skips_unwanted_lines_but_not_garbage, .timeout = 5.)
 {
-    static const char page[] = "# TYPE h histogram\n"
-                               "h_bucket{le=\"0.5\" broken 3\n" /* unwanted and malformed: skipped */
-                               "gauge{a=\"1\"} 2\n"
-                               "other 1 2 3 4\n";
+    static const char page[] =
+        "# TYPE h histogram\n"
+        "h_bucket{le=\"0.5\" broken 3\n" /* unwanted and malformed: skipped */
+        "gauge{a=\"1\"} 2\n"
+        "other 1 2 3 4\n";
     struct collected c;
     memset(&c, 0, sizeof(c));
     c.want_label = "a";
@@ -302,10 +303,12 @@ Test(prom, filtered_parse_skips_unwanted_lines_but_not_garbage, .timeout = 5.)
     cr_assert_eq(err.line, 2);
 
     static const char not_a_page[] = "gauge 1\n<html>oops</html>\n";
-    cr_assert_eq(kvr_prom_parse_filtered(not_a_page, strlen(not_a_page), only_gauges, NULL, NULL, &err),
-                 KVR_EPARSE);
+    cr_assert_eq(
+        kvr_prom_parse_filtered(not_a_page, strlen(not_a_page), only_gauges, NULL, NULL, &err),
+        KVR_EPARSE);
     cr_assert_eq(err.line, 2);
     static const char bad_wanted[] = "gauge{a=\"1} 2\n";
-    cr_assert_eq(kvr_prom_parse_filtered(bad_wanted, strlen(bad_wanted), only_gauges, NULL, NULL, &err),
-                 KVR_EPARSE, "wanted lines are fully checked");
+    cr_assert_eq(
+        kvr_prom_parse_filtered(bad_wanted, strlen(bad_wanted), only_gauges, NULL, NULL, &err),
+        KVR_EPARSE, "wanted lines are fully checked");
 }

@@ -45,15 +45,23 @@ typedef struct {
 ParameterizedTestParameters(prom_writer, numbers)
 {
     static number_case_t cases[] = {
-        {"3", KVR_PROM_STYLE_GO, 3},          {"3.0", KVR_PROM_STYLE_PYTHON, 3},
-        {"0.1", KVR_PROM_STYLE_GO, 0.1},      {"0.1", KVR_PROM_STYLE_PYTHON, 0.1},
+        {"3", KVR_PROM_STYLE_GO, 3},
+        {"3.0", KVR_PROM_STYLE_PYTHON, 3},
+        {"0.1", KVR_PROM_STYLE_GO, 0.1},
+        {"0.1", KVR_PROM_STYLE_PYTHON, 0.1},
         {"0.005", KVR_PROM_STYLE_PYTHON, 0.005},
-        {"1e-05", KVR_PROM_STYLE_PYTHON, 1e-5}, {"0.0001", KVR_PROM_STYLE_PYTHON, 1e-4},
-        {"1e+16", KVR_PROM_STYLE_PYTHON, 1e16}, {"1000000000000000.0", KVR_PROM_STYLE_PYTHON, 1e15},
-        {"1e+20", KVR_PROM_STYLE_GO, 1e20},   {"-1", KVR_PROM_STYLE_GO, -1},
-        {"-1.0", KVR_PROM_STYLE_PYTHON, -1},  {"0.0", KVR_PROM_STYLE_PYTHON, 0},
-        {"2560.0", KVR_PROM_STYLE_PYTHON, 2560}, {"0.30000000000000004", KVR_PROM_STYLE_GO, 0.1 + 0.2},
-        {"NaN", KVR_PROM_STYLE_GO, NAN},      {"+Inf", KVR_PROM_STYLE_PYTHON, INFINITY},
+        {"1e-05", KVR_PROM_STYLE_PYTHON, 1e-5},
+        {"0.0001", KVR_PROM_STYLE_PYTHON, 1e-4},
+        {"1e+16", KVR_PROM_STYLE_PYTHON, 1e16},
+        {"1000000000000000.0", KVR_PROM_STYLE_PYTHON, 1e15},
+        {"1e+20", KVR_PROM_STYLE_GO, 1e20},
+        {"-1", KVR_PROM_STYLE_GO, -1},
+        {"-1.0", KVR_PROM_STYLE_PYTHON, -1},
+        {"0.0", KVR_PROM_STYLE_PYTHON, 0},
+        {"2560.0", KVR_PROM_STYLE_PYTHON, 2560},
+        {"0.30000000000000004", KVR_PROM_STYLE_GO, 0.1 + 0.2},
+        {"NaN", KVR_PROM_STYLE_GO, NAN},
+        {"+Inf", KVR_PROM_STYLE_PYTHON, INFINITY},
         {"-Inf", KVR_PROM_STYLE_GO, -INFINITY},
     };
     return cr_make_param_array(number_case_t, cases, sizeof cases / sizeof cases[0]);
@@ -125,8 +133,8 @@ static void round_trip(kvr_prom_style_t style)
 
     seen_t seen = {0};
     kvr_prom_error_t err = {0};
-    cr_assert_eq(kvr_prom_parse(b.base, b.len, collect, &seen, &err), 0, "line %zu: %s\n%s", err.line,
-                 err.reason, b.base);
+    cr_assert_eq(kvr_prom_parse(b.base, b.len, collect, &seen, &err), 0, "line %zu: %s\n%s",
+                 err.line, err.reason, b.base);
     cr_assert_eq(seen.n, 3u + 6u);
     cr_expect_str_eq(seen.names[0], "a_total");
     cr_expect_str_eq(seen.engine[0], hostile);

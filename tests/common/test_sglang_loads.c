@@ -60,8 +60,9 @@ Test(sglang_loads, one_rank_without_cap_makes_caps_incomplete, .timeout = 5.)
         "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 8},"
         "             {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 0}]}");
     cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE);
-    s = parse_ok("{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 8},"
-                 "             {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]}");
+    s = parse_ok(
+        "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0, \"max_running_requests\": 8},"
+        "             {\"num_running_reqs\": 1, \"num_waiting_reqs\": 0}]}");
     cr_assert_not(s.flags & KVR_SLOT_CAPS_COMPLETE);
     cr_assert_not(s.flags & KVR_SLOT_HAS_UTILIZATION);
     cr_assert_not(s.flags & KVR_SLOT_HAS_PENDING_PREFILL);
@@ -237,7 +238,8 @@ Test(sglang_loads, refused_answers_free_the_parsed_tree, .timeout = 5.)
         memset(&s, 0, sizeof(s));
         cjson_live = 0;
         (void)kvr_sglang_loads_parse(bodies[i], strlen(bodies[i]), &s, NULL);
-        cr_expect_eq(cjson_live, 0, "body %zu leaves %ld cJSON allocations: %s", i, cjson_live, bodies[i]);
+        cr_expect_eq(cjson_live, 0, "body %zu leaves %ld cJSON allocations: %s", i, cjson_live,
+                     bodies[i]);
     }
     cJSON_InitHooks(NULL);
 }
@@ -248,7 +250,8 @@ static char *wide_rank(size_t n, size_t *len)
     size_t cap = n * 16 + 128;
     char *body = malloc(cap);
     cr_assert_not_null(body);
-    size_t at = (size_t)snprintf(body, cap, "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0");
+    size_t at = (size_t)snprintf(body, cap,
+                                 "{\"loads\": [{\"num_running_reqs\": 1, \"num_waiting_reqs\": 0");
     for (size_t i = 0; i < n; i++)
         at += (size_t)snprintf(body + at, cap - at, ", \"k%zu\": 0", i);
     at += (size_t)snprintf(body + at, cap - at, "}]}");

@@ -34,7 +34,8 @@ static kvr_state_frame_t full_frame(void)
     f.state.pending_prefill_tokens = 100000;
     f.state.max_prefill_remaining = 65536;
     f.state.utilization = 0.93;
-    f.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL | KVR_SLOT_HAS_UTILIZATION;
+    f.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL |
+                    KVR_SLOT_HAS_UTILIZATION;
     return f;
 }
 
@@ -227,7 +228,8 @@ Test(state_frame, unknown_schema_version_is_refused, .timeout = 5.)
         if (versions[i] > UINT32_MAX)
             cr_assert_eq(rc, KVR_EPARSE);
         else
-            cr_assert_eq(rc, -EPROTONOSUPPORT, "v=%llu: rc %d", (unsigned long long)versions[i], rc);
+            cr_assert_eq(rc, -EPROTONOSUPPORT, "v=%llu: rc %d", (unsigned long long)versions[i],
+                         rc);
         cr_assert_not_null(reason);
     }
 }
@@ -298,7 +300,9 @@ ParameterizedTest(int *which, state_frame, wrong_types_are_rejected, .timeout = 
     memset(long_id, 'a', sizeof(long_id));
     switch (*which) {
     case BAD_RUNNING_NEGATIVE: msgpack_pack_int(&b.pk, -3); break;
-    case BAD_RUNNING_STRING: msgpack_pack_str(&b.pk, 1), msgpack_pack_str_body(&b.pk, "3", 1); break;
+    case BAD_RUNNING_STRING:
+        msgpack_pack_str(&b.pk, 1), msgpack_pack_str_body(&b.pk, "3", 1);
+        break;
     case BAD_RUNNING_TOO_BIG: msgpack_pack_uint64(&b.pk, 1ull << 32); break;
     case BAD_RUNNING_FLOAT: msgpack_pack_double(&b.pk, 3.0); break;
     case BAD_KV_USAGE_ABOVE_ONE: b_key(&b, "kv_usage"), msgpack_pack_double(&b.pk, 1.5); break;
@@ -309,7 +313,8 @@ ParameterizedTest(int *which, state_frame, wrong_types_are_rejected, .timeout = 
     case BAD_CAPS_INT: b_key(&b, "caps_complete"), msgpack_pack_uint8(&b.pk, 1); break;
     case BAD_ENGINE_EMPTY: msgpack_pack_str(&b.pk, 0), msgpack_pack_str_body(&b.pk, "", 0); break;
     case BAD_ENGINE_TOO_LONG:
-        msgpack_pack_str(&b.pk, sizeof(long_id)), msgpack_pack_str_body(&b.pk, long_id, sizeof(long_id));
+        msgpack_pack_str(&b.pk, sizeof(long_id)),
+            msgpack_pack_str_body(&b.pk, long_id, sizeof(long_id));
         break;
     case BAD_ENGINE_BINARY: msgpack_pack_bin(&b.pk, 1), msgpack_pack_bin_body(&b.pk, "e", 1); break;
     case BAD_ENGINE_NUL: msgpack_pack_str(&b.pk, 3), msgpack_pack_str_body(&b.pk, "a\0b", 3); break;
@@ -332,18 +337,21 @@ struct raw_case {
 
 /* Hostile or foreign datagrams, byte for byte (indexes: see criterion re-exec note in test_prom.c). */
 static const struct raw_case raw_cases[] = {
-    {"\xdd\xff\xff\xff\xff\x01", 6},         /* array32 claiming 4 G elements */
-    {"\xdf\xff\xff\xff\xff\xa1v\x01", 8},     /* map32 claiming 4 G pairs */
-    {"\x81\xa1x\xdd\x7f\xff\xff\xff", 8},     /* huge array nested in a map value */
-    {"\xdb\xff\xff\xff\xff", 5},             /* str32 longer than the datagram */
-    {"\xc1", 1},                             /* the never-used byte */
+    {"\xdd\xff\xff\xff\xff\x01", 6},      /* array32 claiming 4 G elements */
+    {"\xdf\xff\xff\xff\xff\xa1v\x01", 8}, /* map32 claiming 4 G pairs */
+    {"\x81\xa1x\xdd\x7f\xff\xff\xff", 8}, /* huge array nested in a map value */
+    {"\xdb\xff\xff\xff\xff", 5},          /* str32 longer than the datagram */
+    {"\xc1", 1},                          /* the never-used byte */
     {"\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x01", 13}, /* deep nesting */
-    {"\x93\x01\x02\x03", 4},                 /* an array, not a map */
-    {"\xa5hello", 6},                        /* a string */
-    {"\x80", 1},                             /* an empty map */
-    {"GET / HTTP/1.1\r\n\r\n", 18},          /* text on the wrong socket */
-    {"{\"v\":1,\"engine\":\"e\"}", 20},      /* JSON instead of msgpack */
-    {"\x85\xa1v\x01\xa6" "engine\xa1" "e\xa5ts_ns\x01\xa7running\x01\xa7waiting", 36}, /* last value cut */
+    {"\x93\x01\x02\x03", 4},                                      /* an array, not a map */
+    {"\xa5hello", 6},                                             /* a string */
+    {"\x80", 1},                                                  /* an empty map */
+    {"GET / HTTP/1.1\r\n\r\n", 18},                               /* text on the wrong socket */
+    {"{\"v\":1,\"engine\":\"e\"}", 20},                           /* JSON instead of msgpack */
+    {"\x85\xa1v\x01\xa6"
+     "engine\xa1"
+     "e\xa5ts_ns\x01\xa7running\x01\xa7waiting",
+     36}, /* last value cut */
 };
 #define RAW_CASES (sizeof(raw_cases) / sizeof(raw_cases[0]))
 
@@ -385,7 +393,8 @@ Test(state_frame, mutated_frames_never_crash, .timeout = 20.)
             bad_round = round;
         if (rc == 0) {
             accepted++;
-            if (!(out.state.kv_usage >= 0 && out.state.kv_usage <= 1) || strlen(out.state.engine_id) == 0)
+            if (!(out.state.kv_usage >= 0 && out.state.kv_usage <= 1) ||
+                strlen(out.state.engine_id) == 0)
                 bad_round = round;
         }
     }
@@ -400,7 +409,8 @@ Test(state_frame, local_sample_time_keeps_honest_age, .timeout = 5.)
     bool skewed = true;
     uint64_t mono = 5000000000ull, unix_now = 1764460000000000000ull;
     f.sample_unix_ns = unix_now - 30000000ull; /* 30 ms old */
-    cr_assert_eq(kvr_state_frame_local_sample_time(&f, mono, unix_now, &skewed), mono - 30000000ull);
+    cr_assert_eq(kvr_state_frame_local_sample_time(&f, mono, unix_now, &skewed),
+                 mono - 30000000ull);
     cr_assert_not(skewed);
     f.sample_unix_ns = unix_now + 5000000ull; /* slightly ahead: age 0 */
     cr_assert_eq(kvr_state_frame_local_sample_time(&f, mono, unix_now, &skewed), mono);
@@ -440,16 +450,20 @@ Test(state_frame, shape_check_refuses_sizes_the_bytes_cannot_hold, .timeout = 5.
 {
     /* What a stream decoder (the relay) relies on before msgpack-c allocates. */
     static const unsigned char array32[] = {0xdd, 0xff, 0xff, 0xff, 0xff};
-    static const unsigned char nested[] = {0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x91, 0x00};
+    static const unsigned char nested[] = {0x91, 0x91, 0x91, 0x91, 0x91, 0x91,
+                                           0x91, 0x91, 0x91, 0x91, 0x00};
     static const unsigned char fits[] = {0x92, 0x01, 0xa1, 'x'};
     cr_expect_eq(kvr_state_frame_shape_fits(array32, sizeof(array32), 1000), 0);
-    cr_expect_eq(kvr_state_frame_shape_fits(nested, sizeof(nested), 1000), 0, "nesting past 8 accepted");
+    cr_expect_eq(kvr_state_frame_shape_fits(nested, sizeof(nested), 1000), 0,
+                 "nesting past 8 accepted");
     cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits), 1000), 1);
-    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits) - 1, 1000), 0, "a cut string accepted");
+    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits) - 1, 1000), 0,
+                 "a cut string accepted");
     kvr_state_frame_t f = full_frame();
     char buf[KVR_STATE_FRAME_MAX];
     size_t len = 0;
     cr_assert_eq(kvr_state_frame_encode(&f, buf, sizeof(buf), &len), 0);
     cr_expect_eq(kvr_state_frame_shape_fits(buf, len, 1000), 1);
-    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits), 2), 0, "three objects passed a cap of two");
+    cr_expect_eq(kvr_state_frame_shape_fits(fits, sizeof(fits), 2), 0,
+                 "three objects passed a cap of two");
 }

@@ -32,16 +32,20 @@ static void act(kvr_dsp_t *d)
         kvr_dsp_load_t loads[3] = {{1, 2, 3}, {4, 5, 6}, {UINT64_MAX, 0, 0}};
         (void)kvr_dsp_publish(d, keys, loads, 3, FUZZ_NOW_NS);
         (void)kvr_dsp_heartbeat(d, FUZZ_NOW_NS);
-        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 2,
-                                 .engine_key = keys[0], .blocks = {11, 12}};
+        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX,
+                                 .block_count = 2,
+                                 .engine_key = keys[0],
+                                 .blocks = {11, 12}};
         (void)kvr_dsp_append(d, &p);
-        kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = keys[1],
+        kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION,
+                                   .engine_key = keys[1],
                                    .session_hash = kvr_dsp_session_hash("s", 1)};
         (void)kvr_dsp_append(d, &pin);
     }
     kvr_dsp_sum_others(d, FUZZ_NOW_NS, FUZZ_MAX_AGE_NS, keys, 3, sums, &stats);
     /* Past the pending wait, so entries never completed are skipped too. */
-    for (int i = 0; i < 8 && kvr_dsp_ring_next(d, &cursor, FUZZ_NOW_NS + 1000000000ull, &got) == 0; i++)
+    for (int i = 0; i < 8 && kvr_dsp_ring_next(d, &cursor, FUZZ_NOW_NS + 1000000000ull, &got) == 0;
+         i++)
         ;
     char text[256];
     (void)kvr_dsp_explain(d, KVR_EDSP_FULL, text, sizeof text);

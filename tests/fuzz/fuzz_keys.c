@@ -30,12 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!keys.text || strlen(keys.text) != keys.text_len ||
         keys.n_blocks != keys.text_len / KVR_PREFIX_BLOCK_BYTES || keys.prompt_tokens == 0 ||
-        (keys.session_id && (keys.session_id[0] == '\0' || strlen(keys.session_id) >= KVR_SESSION_ID_MAX)))
+        (keys.session_id &&
+         (keys.session_id[0] == '\0' || strlen(keys.session_id) >= KVR_SESSION_ID_MAX)))
         abort();
     /* Keys routed on are ones every reader reads alike (no header here: both come from the body). */
-    if ((keys.model && kvr_json_utf8_valid_prefix(keys.model, strlen(keys.model)) != strlen(keys.model)) ||
-        (keys.session_id &&
-         kvr_json_utf8_valid_prefix(keys.session_id, strlen(keys.session_id)) != strlen(keys.session_id)))
+    if ((keys.model &&
+         kvr_json_utf8_valid_prefix(keys.model, strlen(keys.model)) != strlen(keys.model)) ||
+        (keys.session_id && kvr_json_utf8_valid_prefix(keys.session_id, strlen(keys.session_id)) !=
+                                strlen(keys.session_id)))
         abort();
     kvr_keys_free(&keys);
     return 0;

@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(rc <= 1);
         /* A learnt name is one every reader reads alike: UTF-8 (and no U+0000, by construction). */
         for (size_t i = 0; i < l.n; i++)
-            REQUIRE(kvr_json_utf8_valid_prefix(l.names[i], strlen(l.names[i])) == strlen(l.names[i]));
+            REQUIRE(kvr_json_utf8_valid_prefix(l.names[i], strlen(l.names[i])) ==
+                    strlen(l.names[i]));
     } else {
         char *spec = malloc(size);
         memcpy(spec, data + 1, size - 1);

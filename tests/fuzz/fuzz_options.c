@@ -31,13 +31,22 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_INT(T, offset, "offset", "N", "0", -10, 10, "offset"),
     KVR_OPT_ROW_DOUBLE(T, ratio, "ratio", "X", "0.5", 0, 1, "ratio"),
     KVR_OPT_ROW_BOOL(T, on, "on", "off", "switch"),
-    {.name = "no-header", .type = KVR_OPT_BOOL, .offset = offsetof(T, header), .size = sizeof(bool),
-     .def = "off", .flags = KVR_OPT_NEGATE, .help = "negated switch"},
+    {.name = "no-header",
+     .type = KVR_OPT_BOOL,
+     .offset = offsetof(T, header),
+     .size = sizeof(bool),
+     .def = "off",
+     .flags = KVR_OPT_NEGATE,
+     .help = "negated switch"},
     KVR_OPT_ROW_STRING(T, name, "name", "S", "x", "name"),
     KVR_OPT_ROW_STRPTR(T, path, "path", "FILE", NULL, "path"),
     KVR_OPT_ROW_ENUM(T, mode, "mode", "MODE", "off", mode_names, "mode"),
     KVR_OPT_ROW_MS(T, cooldown_ns, "cooldown-ms", "250", 0, UINT64_MAX, "duration"),
-    {.name = "output", .short_name = 'o', .type = KVR_OPT_STRING, .offset = offsetof(T, path), .arg = "FILE",
+    {.name = "output",
+     .short_name = 'o',
+     .type = KVR_OPT_STRING,
+     .offset = offsetof(T, path),
+     .arg = "FILE",
      .help = "alias"},
     KVR_OPT_ROW_HELP,
 };
@@ -82,12 +91,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc++] = p;
     }
     char *positional[2];
-    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1, .positional = positional, .max_positional = 2};
+    kvr_opt_parser_t parser = {
+        .sets = &set, .n_sets = 1, .positional = positional, .max_positional = 2};
     int rc = kvr_opt_parse_args(&parser, argc, argv, err, sizeof err);
     if (rc < 0 && strlen(err) == 0)
         abort(); /* every refusal says why */
-    if (c.port < 1 || c.port > 65535 || c.offset < -10 || c.offset > 10 || !(c.ratio >= 0 && c.ratio <= 1) ||
-        c.mode < 0 || c.mode > 2 || c.name[sizeof c.name - 1] != '\0')
+    if (c.port < 1 || c.port > 65535 || c.offset < -10 || c.offset > 10 ||
+        !(c.ratio >= 0 && c.ratio <= 1) || c.mode < 0 || c.mode > 2 ||
+        c.name[sizeof c.name - 1] != '\0')
         abort(); /* a value outside its row's range got through */
     FILE *null = fopen("/dev/null", "w");
     if (null) {

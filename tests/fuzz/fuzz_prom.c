@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kvr_engine_kind_t kind;
     int rc = kvr_engine_metrics_parse(text, size, &state, &kind, &err);
     if (rc != 0) {
-        if ((rc != KVR_EPARSE && rc != -ENODATA) || !err.reason || memcmp(&state, &before, sizeof state) != 0)
+        if ((rc != KVR_EPARSE && rc != -ENODATA) || !err.reason ||
+            memcmp(&state, &before, sizeof state) != 0)
             abort(); /* a refusal says why and touches nothing */
     } else if (!(state.kv_usage >= 0 && state.kv_usage <= 1) ||
                !(state.utilization >= 0 && state.utilization <= 1) || state.dp_ranks == 0) {

@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t off = 0;
     while (size - off >= KVR_RELAY_HEADER) {
         uint32_t n = 0;
-        if (kvr__relay_frame_length(data + off, KVR_RELAY_FRAME_MAX, &n) < 0 || n > size - off - KVR_RELAY_HEADER)
+        if (kvr__relay_frame_length(data + off, KVR_RELAY_FRAME_MAX, &n) < 0 ||
+            n > size - off - KVR_RELAY_HEADER)
             break;
         table(data + off + KVR_RELAY_HEADER, n);
         off += KVR_RELAY_HEADER + (size_t)n;

@@ -28,7 +28,8 @@ static void read_every_slot(const kvr_shm_t *shm)
         if (kvr_shm_read_slot(shm, i, FUZZ_NOW_NS, &state, &age) == 0)
             (void)strlen(state.engine_id);
         (void)kvr_shm_read_slot_cached(shm, i, FUZZ_NOW_NS, &cache, &age);
-        (void)kvr_shm_read_slot_cached(shm, i, FUZZ_NOW_NS, &cache, &age); /* the counter-only path */
+        (void)kvr_shm_read_slot_cached(shm, i, FUZZ_NOW_NS, &cache,
+                                       &age); /* the counter-only path */
     }
     kvr_engine_state_t state;
     (void)kvr_shm_read_slot(shm, shm->capacity, FUZZ_NOW_NS, &state, NULL);

@@ -29,9 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (kvr_state_frame_decode(buf, len, &again, &reason) != 0)
         __builtin_trap();
     const kvr_engine_state_t *a = &f.state, *b = &again.state;
-    if (strcmp(a->engine_id, b->engine_id) != 0 || a->running != b->running || a->waiting != b->waiting ||
-        a->kv_tokens_used != b->kv_tokens_used || a->pending_prefill_tokens != b->pending_prefill_tokens ||
-        a->flags != b->flags || f.sample_unix_ns != again.sample_unix_ns || f.seq != again.seq)
+    if (strcmp(a->engine_id, b->engine_id) != 0 || a->running != b->running ||
+        a->waiting != b->waiting || a->kv_tokens_used != b->kv_tokens_used ||
+        a->pending_prefill_tokens != b->pending_prefill_tokens || a->flags != b->flags ||
+        f.sample_unix_ns != again.sample_unix_ns || f.seq != again.seq)
         __builtin_trap();
     return 0;
 }

@@ -30,7 +30,8 @@ static void check(const kvr_trace_t *t, bool ordered)
 {
     for (size_t i = 0; i < t->len; i++) {
         const kvr_trace_request_t *r = &t->requests[i];
-        if (r->input_length > (1u << 24) || r->output_length > (1u << 24) || (r->n_hash_ids && !r->hash_ids))
+        if (r->input_length > (1u << 24) || r->output_length > (1u << 24) ||
+            (r->n_hash_ids && !r->hash_ids))
             abort();
         if (ordered && i && r->timestamp_ms < t->requests[i - 1].timestamp_ms)
             abort();

@@ -47,7 +47,8 @@ static kvr_state_frame_t fixture(unsigned i, int full)
         f.state.pending_prefill_tokens = 100000;
         f.state.max_prefill_remaining = 65536;
         f.state.utilization = 0.93;
-        f.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL | KVR_SLOT_HAS_UTILIZATION;
+        f.state.flags = KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL |
+                        KVR_SLOT_HAS_UTILIZATION;
     }
     return f;
 }
@@ -74,12 +75,17 @@ static void table_shared(msgpack_sbuffer *sb)
         kvr_state_frame_t f = fixture(i, i == 0);
         kvr__relay_table_add(&pk, &f, 1000000u * i, true, true);
     }
-    kvr_dsp_engine_t load = {.key = kvr_dsp_engine_key("http://127.0.0.1:8001"), .load = {3, 4096, 8192}};
+    kvr_dsp_engine_t load = {.key = kvr_dsp_engine_key("http://127.0.0.1:8001"),
+                             .load = {3, 4096, 8192}};
     kvr__relay_share_begin(&pk, 1);
     kvr__relay_share_load(&pk, &load);
-    kvr_dsp_placement_t prefix = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 8, .first_block = 8,
-                                  .engine_key = load.key, .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
-    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = load.key,
+    kvr_dsp_placement_t prefix = {.kind = KVR_DSP_PLACE_PREFIX,
+                                  .block_count = 8,
+                                  .first_block = 8,
+                                  .engine_key = load.key,
+                                  .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
+    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION,
+                               .engine_key = load.key,
                                .session_hash = kvr_dsp_session_hash("conv-a", 6)};
     kvr__relay_share_placed(&pk, 2);
     kvr__relay_share_placement(&pk, &prefix, 2000000);
@@ -123,14 +129,20 @@ static int dispatch_seeds(const char *dir)
     uint64_t keys[2] = {kvr_dsp_engine_key("http://127.0.0.1:8001"),
                         kvr_dsp_engine_key("http://127.0.0.1:8002")};
     kvr_dsp_load_t loads[2] = {{3, 4096, 8192}, {1, 0, 2048}};
-    bad |= kvr_dsp_publish(&a, keys, loads, 2, now) != 0 || kvr_dsp_publish(&b, keys, loads, 1, now) != 0;
-    kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 8, .engine_key = keys[0],
-                             .time_ns = now, .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
+    bad |= kvr_dsp_publish(&a, keys, loads, 2, now) != 0 ||
+           kvr_dsp_publish(&b, keys, loads, 1, now) != 0;
+    kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX,
+                             .block_count = 8,
+                             .engine_key = keys[0],
+                             .time_ns = now,
+                             .blocks = {1, 2, 3, 4, 5, 6, 7, 8}};
     bad |= kvr_dsp_append(&b, &p) != 0;
     p.first_block = 8;
     p.block_count = 1;
     bad |= kvr_dsp_append(&b, &p) != 0;
-    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = keys[1], .time_ns = now,
+    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION,
+                               .engine_key = keys[1],
+                               .time_ns = now,
                                .session_hash = kvr_dsp_session_hash("conversation-7", 14)};
     bad |= kvr_dsp_append(&a, &pin) != 0;
     bad |= put(dir, "dispatch", "two_rows_three_entries.bin", seg, len);
@@ -138,7 +150,12 @@ static int dispatch_seeds(const char *dir)
     size_t row0 = h->header_size, ring = h->header_size + (size_t)h->row_capacity * h->row_size;
     /* Each defect on a copy: the row counter odd, an entry torn, one never completed,
      * the head far ahead, another major, and the object cut short. */
-    struct { const char *name; size_t offset; uint64_t value; size_t keep; } defects[] = {
+    struct {
+        const char *name;
+        size_t offset;
+        uint64_t value;
+        size_t keep;
+    } defects[] = {
         {"row_seq_odd.bin", row0 + offsetof(kvr_dsp_row_t, seq), 7, len},
         {"entry_torn.bin", ring + 1 * sizeof(kvr_dsp_entry_t) + 64, 0xdeadbeef, len},
         {"entry_pending.bin", ring + 2 * sizeof(kvr_dsp_entry_t), 2 * 2 + 1, len},
@@ -174,13 +191,15 @@ int main(int argc, char **argv)
     char buf[KVR_STATE_FRAME_MAX];
     size_t len = 0;
     kvr_state_frame_t f = fixture(0, 1);
-    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) || put(dir, "state_frame", "full.bin", buf, len);
+    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) ||
+           put(dir, "state_frame", "full.bin", buf, len);
     f = fixture(1, 0);
-    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) || put(dir, "state_frame", "minimal.bin", buf, len);
-    static const unsigned char wrong_version[] = {0x85, 0xa1, 'v', 0x02, 0xa6, 'e', 'n', 'g', 'i', 'n', 'e', 0xa1,
-                                                  'x', 0xa5, 't', 's', '_', 'n', 's', 0x01, 0xa7, 'r', 'u', 'n',
-                                                  'n', 'i', 'n', 'g', 0x00, 0xa7, 'w', 'a', 'i', 't', 'i', 'n',
-                                                  'g', 0x00};
+    bad |= kvr_state_frame_encode(&f, buf, sizeof(buf), &len) ||
+           put(dir, "state_frame", "minimal.bin", buf, len);
+    static const unsigned char wrong_version[] = {
+        0x85, 0xa1, 'v',  0x02, 0xa6, 'e', 'n',  'g',  'i', 'n', 'e', 0xa1, 'x',
+        0xa5, 't',  's',  '_',  'n',  's', 0x01, 0xa7, 'r', 'u', 'n', 'n',  'i',
+        'n',  'g',  0x00, 0xa7, 'w',  'a', 'i',  't',  'i', 'n', 'g', 0x00};
     bad |= put(dir, "state_frame", "wrong_version.bin", wrong_version, sizeof(wrong_version));
     static const unsigned char huge_map[] = {0xdf, 0xff, 0xff, 0xff, 0xff};
     bad |= put(dir, "state_frame", "map32_header.bin", huge_map, sizeof(huge_map));
@@ -188,11 +207,13 @@ int main(int argc, char **argv)
     msgpack_sbuffer sb;
     table(&sb, 3);
     /* Bodies for the decoder, and the framed stream the importer reads. */
-    bad |= put(dir, "relay", "table3_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    bad |= put(dir, "relay", "table3_body.bin", sb.data + KVR_RELAY_HEADER,
+               sb.size - KVR_RELAY_HEADER);
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {0}, mac[KVR_RELAY_MAC_LEN];
     uint8_t hello[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     int n = kvr__relay_handshake_encode(nonce, NULL, hello, sizeof(hello));
-    bad |= n < 0 || put(dir, "relay", "challenge_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
+    bad |= n < 0 || put(dir, "relay", "challenge_body.bin", hello + KVR_RELAY_HEADER,
+                        (size_t)n - KVR_RELAY_HEADER);
     char stream[8192];
     size_t slen = 0;
     if (n > 0 && (size_t)n + sb.size <= sizeof(stream)) {
@@ -204,20 +225,25 @@ int main(int argc, char **argv)
     msgpack_sbuffer_destroy(&sb);
     bad |= kvr__relay_mac("secret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, mac) != 0;
     n = kvr__relay_handshake_encode(nonce, mac, hello, sizeof(hello));
-    bad |= n < 0 || put(dir, "relay", "hello_body.bin", hello + KVR_RELAY_HEADER, (size_t)n - KVR_RELAY_HEADER);
+    bad |= n < 0 || put(dir, "relay", "hello_body.bin", hello + KVR_RELAY_HEADER,
+                        (size_t)n - KVR_RELAY_HEADER);
     table(&sb, 0);
-    bad |= put(dir, "relay", "table0_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    bad |= put(dir, "relay", "table0_body.bin", sb.data + KVR_RELAY_HEADER,
+               sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
     table_shared(&sb);
-    bad |= put(dir, "relay", "table_share_body.bin", sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER);
+    bad |= put(dir, "relay", "table_share_body.bin", sb.data + KVR_RELAY_HEADER,
+               sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
     table_many_loads(&sb, 1100);
     bad |= put(dir, "relay", "table_share_1100_loads_body.bin", sb.data + KVR_RELAY_HEADER,
                sb.size - KVR_RELAY_HEADER);
     msgpack_sbuffer_destroy(&sb);
-    static const unsigned char engines_array32[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
-                                                    'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff};
-    bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32, sizeof(engines_array32));
+    static const unsigned char engines_array32[] = {0x82, 0xa5, 'r',  'e',  'l',  'a',  'y',
+                                                    0x02, 0xa7, 'e',  'n',  'g',  'i',  'n',
+                                                    'e',  's',  0xdd, 0xff, 0xff, 0xff, 0xff};
+    bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32,
+               sizeof(engines_array32));
     bad |= dispatch_seeds(dir) != 0;
     return bad ? 1 : 0;
 }

@@ -61,7 +61,8 @@ int kvr_harness_stop(kvr_harness_t *h)
         status = kvr_test_stop(h->pid, SIGTERM, 5000);
         /* A sanitizer report or a crash at shutdown is a failure of the test that ran. */
         clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        cr_expect(clean, "kvroute exited with status %d; its log is kept at %s", status, h->log_path);
+        cr_expect(clean, "kvroute exited with status %d; its log is kept at %s", status,
+                  h->log_path);
     }
     h->pid = 0;
     kvr_fake_stop(h->fleet);
@@ -88,7 +89,8 @@ long kvr_harness_shadow_total(const kvr_harness_t *h)
     }
     long total = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, engines) {
+    cJSON_ArrayForEach(e, engines)
+    {
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "shadow");
         static const char *const fields[] = {"requests", "pending_prefill_tokens", "kv_tokens"};
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
@@ -132,13 +134,15 @@ static bool metric_there(void *arg)
     return false;
 }
 
-bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms)
+bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value,
+                             unsigned timeout_ms)
 {
     metric_wait_t m = {h, sample, value, false};
     return kvr_test_wait_until(metric_there, &m, timeout_ms);
 }
 
-bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms)
+bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value,
+                                   unsigned timeout_ms)
 {
     metric_wait_t m = {h, sample, value, true};
     return kvr_test_wait_until(metric_there, &m, timeout_ms);
@@ -170,7 +174,8 @@ const char *kvr_harness_header(const char *response, const char *name, char *out
 {
     size_t n = strlen(name);
     const char *end = strstr(response, "\r\n\r\n");
-    for (const char *line = strstr(response, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n")) {
+    for (const char *line = strstr(response, "\r\n"); line && line < end;
+         line = strstr(line + 2, "\r\n")) {
         const char *l = line + 2;
         if (strncasecmp(l, name, n) == 0 && l[n] == ':') {
             const char *v = l + n + 1;

@@ -38,9 +38,11 @@ bool kvr_harness_wait_zero(const kvr_harness_t *h, unsigned timeout_ms);
 /** The value of one /metrics sample line ("name{labels}"), or -1 when absent. */
 double kvr_harness_metric(const kvr_harness_t *h, const char *sample);
 /** Waits until the /metrics sample equals value; false after timeout_ms (a safety net). */
-bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms);
+bool kvr_harness_wait_metric(const kvr_harness_t *h, const char *sample, double value,
+                             unsigned timeout_ms);
 /** Waits until the /metrics sample is at least value; false after timeout_ms (a safety net). */
-bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value, unsigned timeout_ms);
+bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, double value,
+                                   unsigned timeout_ms);
 /** The value of header name in a raw response (copied into out), or NULL. */
 const char *kvr_harness_header(const char *response, const char *name, char *out, size_t cap);
 /** Decodes a chunked body in place; returns its length, or -1 when malformed or unterminated. */

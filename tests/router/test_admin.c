@@ -60,14 +60,14 @@ static bad_id_t bad_ids[] = {
     {"4294967297", 400},           /* was index 1 */
     {"18446744073709551616", 400}, /* 2^64: strtoul's ERANGE */
     {"99999999999999999999999", 400},
-    {"-4294967296", 404},          /* strtoul negated it into index 0 */
+    {"-4294967296", 404}, /* strtoul negated it into index 0 */
     {"+0", 404},
-    {"%200", 404},                 /* " 0": strtoul skipped the blank */
+    {"%200", 404}, /* " 0": strtoul skipped the blank */
     {"0x0", 404},
-    {"0%00junk", 400},             /* %00 cut the id to "0" */
-    {"0%0", 400},                  /* half an escape */
+    {"0%00junk", 400}, /* %00 cut the id to "0" */
+    {"0%0", 400},      /* half an escape */
     {"0%zz", 400},
-    {"2", 404},                    /* a valid index with no engine */
+    {"2", 404}, /* a valid index with no engine */
     {"http%3A%2F%2Fnope", 404},
 };
 

@@ -60,9 +60,19 @@ static void start_router(const char *name, uint16_t engine_port)
 {
     char dns[64];
     snprintf(dns, sizeof dns, "%s:%u", name, engine_port);
-    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
-    const char *extra[] = {"--engine-dns", dns, "--engine-dns-interval-s", "1", "--engine-dns-drain-after",
-                           "2", "--log-level", "info", "--config", config_path, NULL};
+    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&scratch, kvr_test_bin("KVR_BIN_KVROUTE")),
+           1);
+    const char *extra[] = {"--engine-dns",
+                           dns,
+                           "--engine-dns-interval-s",
+                           "1",
+                           "--engine-dns-drain-after",
+                           "2",
+                           "--log-level",
+                           "info",
+                           "--config",
+                           config_path,
+                           NULL};
     kvr_harness_start(&h, 0, extra);
 }
 

@@ -57,8 +57,15 @@ static void start_sim(int n, const char *const *more)
     snprintf(port, sizeof port, "%u", sim_port);
     snprintf(admin, sizeof admin, "%u", admin_port);
     snprintf(engines, sizeof engines, "%d", n);
-    const char *argv[32] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--engines", engines, "--port", port,
-                            "--admin-port", admin, "--log-level", "warn"};
+    const char *argv[32] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                            "--engines",
+                            engines,
+                            "--port",
+                            port,
+                            "--admin-port",
+                            admin,
+                            "--log-level",
+                            "warn"};
     size_t k = 9;
     for (size_t i = 0; more && more[i] && k < 31; i++)
         argv[k++] = more[i];
@@ -108,8 +115,10 @@ static int format_request(char *out, size_t cap, int max_tokens)
 {
     char body[256];
     int bn = snprintf(body, sizeof body, stream_body, max_tokens);
-    return snprintf(out, cap, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-                              "Content-Length: %d\r\n\r\n%s", bn, body);
+    return snprintf(out, cap,
+                    "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    "Content-Length: %d\r\n\r\n%s",
+                    bn, body);
 }
 
 /* Opens a stream through kvroute and returns its socket once the first event arrived. */
@@ -208,15 +217,17 @@ Test(drills, engine_stall_before_the_first_byte_is_retried_elsewhere)
 {
     /* failure table: retried */
     start_sim(2, NULL);
-    const char *more[] = {"--policy", "round_robin", "--first-byte-timeout-ms", "300", "--fail-threshold", "100",
+    const char *more[] = {"--policy", "round_robin",      "--first-byte-timeout-ms",
+                          "300",      "--fail-threshold", "100",
                           NULL};
     start_router(2, more);
     admin_fault(0, "{\"stall\":true}");
     char req_body[256], *resp;
     snprintf(req_body, sizeof req_body, stream_body, 8);
     for (int i = 0; i < 2; i++) { /* one of the two lands on the stalled engine first */
-        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, req_body, &resp, 10000), 200,
-                     "%s", resp);
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, req_body, &resp, 10000),
+            200, "%s", resp);
         char engine[64];
         cr_assert_not_null(kvr_harness_header(resp, "X-Kvroute-Engine", engine, sizeof engine));
         char want[64];
@@ -226,10 +237,11 @@ Test(drills, engine_stall_before_the_first_byte_is_retried_elsewhere)
         cr_expect_not_null(strstr(resp, "[DONE]"));
         free(resp);
     }
-    double timeouts = kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"first_byte\"}");
+    double timeouts = kvr_harness_metric(&h,
+                                         "kvroute_upstream_timeouts_total{kind=\"first_byte\"}");
     cr_expect_geq(timeouts, 1, "the stalled engine was tried");
-    cr_expect_eq(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"first_byte_timeout\"}"), timeouts,
-                 "every first-byte timeout was retried elsewhere");
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"first_byte_timeout\"}"),
+                 timeouts, "every first-byte timeout was retried elsewhere");
     expect_router_idle();
     admin_fault(0, "{\"clear\":true}");
 }
@@ -260,10 +272,11 @@ static void ensure_fd_limit(rlim_t need)
     cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
     if (rl.rlim_cur >= need)
         return;
-    cr_assert(rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need,
-              "RLIMIT_NOFILE hard limit %llu is below the %llu descriptors a %d-stream burst needs; "
-              "raise it (ulimit -Hn, or LimitNOFILE= in a unit)",
-              (unsigned long long)rl.rlim_max, (unsigned long long)need, BURST_STREAMS);
+    cr_assert(
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need,
+        "RLIMIT_NOFILE hard limit %llu is below the %llu descriptors a %d-stream burst needs; "
+        "raise it (ulimit -Hn, or LimitNOFILE= in a unit)",
+        (unsigned long long)rl.rlim_max, (unsigned long long)need, BURST_STREAMS);
     rl.rlim_cur = need;
     cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0, "setrlimit: %s", strerror(errno));
 }
@@ -273,7 +286,8 @@ typedef struct burst_conn_s {
     int status;
     size_t sent, bytes;
     bool chunked;
-    char tail[48];    /* the last bytes received: a whole stream ends with [DONE] (and the last chunk) */
+    char tail
+        [48]; /* the last bytes received: a whole stream ends with [DONE] (and the last chunk) */
 } burst_conn_t;
 
 Test(drills, burst_of_2000_streams_on_a_cold_pool_gets_no_5xx, .timeout = 120.)
@@ -286,9 +300,10 @@ Test(drills, burst_of_2000_streams_on_a_cold_pool_gets_no_5xx, .timeout = 120.)
      * in 2,000 requests: connects that completed in the kernel meanwhile must
      * not count as timed out because their timer ran before the loop's I/O.
      */
-    const char *more[] = {"--connect-timeout-ms", "50",
-                          /* health checks answered by engines busy with the burst: allowed their 2 s */
-                          "--health-interval-ms", "2000", NULL};
+    const char *more[] = {
+        "--connect-timeout-ms", "50",
+        /* health checks answered by engines busy with the burst: allowed their 2 s */
+        "--health-interval-ms", "2000", NULL};
     start_router(4, more);
     static burst_conn_t conns[BURST_STREAMS];
     static struct pollfd pfds[BURST_STREAMS];
@@ -349,29 +364,36 @@ Test(drills, burst_of_2000_streams_on_a_cold_pool_gets_no_5xx, .timeout = 120.)
             other++;
         if (conns[i].status == 200 &&
             (!memmem(conns[i].tail, sizeof conns[i].tail, "data: [DONE]", 12) ||
-             (conns[i].chunked && memcmp(conns[i].tail + sizeof conns[i].tail - 5, "0\r\n\r\n", 5) != 0))) {
+             (conns[i].chunked &&
+              memcmp(conns[i].tail + sizeof conns[i].tail - 5, "0\r\n\r\n", 5) != 0))) {
             if (incomplete++ < 3) {
                 char shown[4 * sizeof conns[i].tail + 1];
                 size_t k = 0;
                 for (size_t j = 0; j < sizeof conns[i].tail; j++)
-                    k += (size_t)snprintf(shown + k, sizeof shown - k, isprint((unsigned char)conns[i].tail[j]) ? "%c" : "\\x%02x",
+                    k += (size_t)snprintf(shown + k, sizeof shown - k,
+                                          isprint((unsigned char)conns[i].tail[j]) ? "%c"
+                                                                                   : "\\x%02x",
                                           (unsigned char)conns[i].tail[j]);
                 cr_log_error("stream %d ended after %zu bytes with: %s", i, conns[i].bytes, shown);
             }
         }
     }
-    cr_log_info("burst: %d x 200, %d x 5xx, %d other, %d incomplete; connect timeouts %g, connect retries %g",
-                ok, server_errors, other, incomplete,
-                kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"connect\"}"),
-                kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"));
+    cr_log_info(
+        "burst: %d x 200, %d x 5xx, %d other, %d incomplete; connect timeouts %g, connect retries %g",
+        ok, server_errors, other, incomplete,
+        kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"connect\"}"),
+        kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"));
     cr_expect_eq(server_errors, 0, "%d of %d streams got a 5xx", server_errors, BURST_STREAMS);
-    cr_expect_eq(ok, BURST_STREAMS, "%d of %d streams got 200 (%d other)", ok, BURST_STREAMS, other);
+    cr_expect_eq(ok, BURST_STREAMS, "%d of %d streams got 200 (%d other)", ok, BURST_STREAMS,
+                 other);
     cr_expect_eq(incomplete, 0, "%d streams ended without [DONE] and the last chunk", incomplete);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"connect\"}"), 0);
     for (int i = 0; i < 4; i++) {
         char sample[96];
-        snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", sim_port + i);
-        cr_expect_eq(kvr_harness_metric(&h, sample), 1, "engine %d was marked down by the burst", i);
+        snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}",
+                 sim_port + i);
+        cr_expect_eq(kvr_harness_metric(&h, sample), 1, "engine %d was marked down by the burst",
+                     i);
     }
     expect_router_idle();
 }
@@ -384,7 +406,8 @@ Test(drills, sigterm_drains_streams_in_flight_and_refuses_new_requests)
     static char bufs[STREAMS][1 << 16];
     int fds[STREAMS];
     for (int i = 0; i < STREAMS; i++)
-        fds[i] = open_stream(200, bufs[i], sizeof bufs[i]); /* a few seconds each at the default speed */
+        fds[i] = open_stream(200, bufs[i],
+                             sizeof bufs[i]); /* a few seconds each at the default speed */
     cr_assert_eq(kill(h.pid, SIGTERM), 0);
     /* draining (the signal is handled on kvroute's loop): readiness goes 503, new requests get 503 */
     char *resp;
@@ -410,7 +433,8 @@ Test(drills, sigterm_drains_streams_in_flight_and_refuses_new_requests)
     }
     status = kvr_test_stop(h.pid, SIGTERM, 10000);
     h.pid = 0;
-    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kvroute exits 0 after the drain: %d", status);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kvroute exits 0 after the drain: %d",
+              status);
 }
 
 Test(drills, a_storm_of_sigterms_during_the_exit_still_ends_in_exit_0)
@@ -429,6 +453,6 @@ Test(drills, a_storm_of_sigterms_during_the_exit_still_ends_in_exit_0)
     cr_assert_eq(done, h.pid);
     h.pid = 0;
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-              "kvroute exits 0 whatever signals arrive during its exit: status %d (signal %d)", status,
-              WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+              "kvroute exits 0 whatever signals arrive during its exit: status %d (signal %d)",
+              status, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }

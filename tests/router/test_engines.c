@@ -62,9 +62,13 @@ static kvr_route_request_t request(const char *session, uint64_t now_ns)
 {
     for (size_t i = 0; i < N_BLOCKS; i++)
         blocks[i] = 0x5eed0000u + i;
-    return (kvr_route_request_t){.request_id = "r", .session_id = session, .text = "",
-                                 .prompt_tokens = 128, .block_hashes = blocks,
-                                 .n_blocks = N_BLOCKS, .now_ns = now_ns};
+    return (kvr_route_request_t){.request_id = "r",
+                                 .session_id = session,
+                                 .text = "",
+                                 .prompt_tokens = 128,
+                                 .block_hashes = blocks,
+                                 .n_blocks = N_BLOCKS,
+                                 .now_ns = now_ns};
 }
 
 /* A pod that restarts comes back under another address: 3,000 distinct URLs through 1,024 indexes. */
@@ -109,7 +113,8 @@ Test(engines, distinct_urls_far_past_the_index_count_never_run_out)
         }
     }
     cr_expect_eq(serial, FLEET + CHURN);
-    cr_expect_leq(d.engines.n_slots, 2 * FLEET, "indexes are reused: %u handed out", d.engines.n_slots);
+    cr_expect_leq(d.engines.n_slots, 2 * FLEET, "indexes are reused: %u handed out",
+                  d.engines.n_slots);
     cr_expect_geq(d.engines.freed_total, CHURN - FLEET);
     cr_expect_gt(max_generation, 100);
     cr_expect_eq(d.engines.count, FLEET);
@@ -120,7 +125,8 @@ Test(engines, distinct_urls_far_past_the_index_count_never_run_out)
     }
     /* Sessions are only ever pinned to engines still in the table. */
     for (const kvr_session_t *s = d.sessions.newest; s; s = s->older)
-        cr_expect_not_null(kvr_engine_table_get(&d.engines, s->engine), "pin %s on a freed index", s->id);
+        cr_expect_not_null(kvr_engine_table_get(&d.engines, s->engine), "pin %s on a freed index",
+                           s->id);
 }
 
 Test(engines, a_new_engine_on_a_reused_index_inherits_nothing)
@@ -234,7 +240,8 @@ Test(engines, the_bound_is_a_setting_up_to_the_ceiling, .timeout = 120.)
     cr_assert_geq(KVR_MAX_ENGINES, 16384);
     char id[64];
     for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++) {
-        snprintf(id, sizeof id, "%u", i); /* ids that differ early: the table compares each with all */
+        snprintf(id, sizeof id, "%u",
+                 i); /* ids that differ early: the table compares each with all */
         kvr_engine_t *e = add(id);
         cr_assert_eq(e->index, i);
     }

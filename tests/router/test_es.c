@@ -31,7 +31,8 @@ static void teardown(void)
 
 TestSuite(es, .fini = teardown, .timeout = 30.);
 
-static const char chat[] = "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"session_id\":\"s1\"}";
+static const char chat[] =
+    "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"session_id\":\"s1\"}";
 
 static void make_segment(void)
 {
@@ -91,7 +92,8 @@ static cJSON *engine_json(int engine)
     snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, engine));
     cJSON *engines = cJSON_GetObjectItemCaseSensitive(doc, "engines");
     cJSON *e;
-    cJSON_ArrayForEach(e, engines) {
+    cJSON_ArrayForEach(e, engines)
+    {
         const char *id = str(field(e, "id"));
         if (id && strcmp(id, url) == 0) {
             cJSON_DetachItemViaPointer(engines, e);
@@ -145,8 +147,9 @@ static bool maps_segment(void)
 static void start_with(const char *es)
 {
     kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
-    const char *extra[] = {"--es", es, "--shm", seg_name, "--max-age-ms", "500", "--decision-log", log_file,
-                           "--policy", "sticky", NULL};
+    const char *extra[] = {
+        "--es",   es,         "--shm",  seg_name, "--max-age-ms", "500", "--decision-log",
+        log_file, "--policy", "sticky", NULL};
     /* engines first (their URLs name the slots), then the router */
     kvr_harness_start(&h, 2, extra);
 }
@@ -171,7 +174,8 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
     publish(s0, 7, 2);
     publish(s1, 0, 0);
     char *resp;
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     char v[64], want[64];
     snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
     cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);
@@ -180,12 +184,14 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
     cr_expect(maps_segment(), "ES=1 maps the segment");
 
     /* the writer stops beating: shadow only, counted */
-    cr_assert(kvr_test_wait_until(engine0_writer_stale, NULL, 10000), "/engines never showed writer_stale");
+    cr_assert(kvr_test_wait_until(engine0_writer_stale, NULL, 10000),
+              "/engines never showed writer_stale");
     e = engine_json(0);
     cr_expect_str_eq(str(field(e, "feed")), "writer_stale");
     cr_expect_eq(num(field(field(e, "eff"), "requests")), 0);
     cJSON_Delete(e);
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     free(resp);
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_stale_fallbacks_total"), 2);
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"writer_stale\"}"), 2);
@@ -227,7 +233,8 @@ Test(es, es0_never_opens_the_segment)
     char *resp;
     for (int i = 0; i < 3; i++) {
         publish(s0, 50, 50);
-        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                     200);
         free(resp);
     }
     cJSON *e = engine_json(0);
@@ -244,8 +251,8 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
 {
     make_segment();
     kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
-    const char *extra[] = {"--es", "1", "--shm", seg_name, "--admission", "enforce", "--max-waiting", "0",
-                           "--policy", "load_only", NULL};
+    const char *extra[] = {"--es",          "1", "--shm",    seg_name,    "--admission", "enforce",
+                           "--max-waiting", "0", "--policy", "load_only", NULL};
     kvr_harness_start(&h, 2, extra);
     int slot[2] = {add_slot(0), add_slot(1)};
     for (int i = 0; i < 2; i++) {
@@ -259,7 +266,8 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
     publish(slot[0], 4, 3);
     publish(slot[1], 4, 1);
     char *resp;
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 429);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 429);
     char v[32];
     cr_expect_not_null(kvr_harness_header(resp, "Retry-After", v, sizeof v));
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":429"));
@@ -268,7 +276,8 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
     /* one engine frees a slot: admitted again */
     publish(slot[0], 4, 3);
     publish(slot[1], 2, 0);
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     free(resp);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"rejected\"}"), 1);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
@@ -282,7 +291,8 @@ Test(es, a_slot_at_the_32_bit_limit_shows_as_the_limit_not_as_idle_or_negative)
     publish(s0, UINT32_MAX, 1);
     cJSON *e = engine_json(0);
     cr_expect_str_eq(str(field(e, "feed")), "fresh");
-    cr_expect_eq(num(field(field(e, "eff"), "requests")), (long long)UINT32_MAX, "4294967295 + 1 saturates");
+    cr_expect_eq(num(field(field(e, "eff"), "requests")), (long long)UINT32_MAX,
+                 "4294967295 + 1 saturates");
     cr_expect_eq(num(field(field(e, "real"), "running")), (long long)UINT32_MAX);
     cJSON_Delete(e);
 }
@@ -293,20 +303,23 @@ Test(es, a_segment_not_of_the_configured_owner_is_refused_and_counted)
     char other[16];
     snprintf(other, sizeof other, "%u", (unsigned)(getuid() == 0 ? 65534 : 0));
     kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
-    const char *extra[] = {"--es", "1", "--shm", seg_name, "--shm-owner", other, "--log-level", "info", NULL};
+    const char *extra[] = {"--es", "1",           "--shm", seg_name, "--shm-owner",
+                           other,  "--log-level", "info",  NULL};
     kvr_harness_start(&h, 2, extra);
     int s0 = add_slot(0);
     publish(s0, 0, 0);
     char *resp;
     for (int i = 0; i < 3; i++) {
         publish(s0, 0, 0);
-        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                     200);
         free(resp);
     }
     cJSON *e = engine_json(0);
     cr_expect_str_eq(str(field(e, "feed")), "segment_rejected");
     cJSON_Delete(e);
-    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"), 3);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"),
+                  3);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"fresh\"}"), 0);
 }
 
@@ -314,8 +327,9 @@ Test(es, a_request_seeded_onto_an_idle_peer_is_logged_with_its_lease)
 {
     make_segment();
     kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
-    const char *extra[] = {"--es", "1", "--shm", seg_name, "--admission", "enforce", "--max-waiting", "0",
-                           "--policy", "sticky", "--decision-log", log_file, NULL};
+    const char *extra[] = {
+        "--es", "1",        "--shm",  seg_name,         "--admission", "enforce", "--max-waiting",
+        "0",    "--policy", "sticky", "--decision-log", log_file,      NULL};
     kvr_harness_start(&h, 2, extra);
     int slot[2] = {add_slot(0), add_slot(1)};
     for (int i = 0; i < 2; i++) {
@@ -330,12 +344,14 @@ Test(es, a_request_seeded_onto_an_idle_peer_is_logged_with_its_lease)
     publish(slot[0], 0, 0);
     publish(slot[1], 4, 0);
     char *resp;
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     free(resp);
     /* ...which fills up while engine 1 idles: the next turn is seeded there and answered. */
     publish(slot[0], 4, 0);
     publish(slot[1], 0, 0);
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     char v[64], want[64];
     snprintf(want, sizeof want, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 1));
     cr_expect_str_eq(kvr_harness_header(resp, "X-Kvroute-Engine", v, sizeof v), want);

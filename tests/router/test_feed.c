@@ -24,7 +24,8 @@ static kvr_engine_table_t table;
 static kvr_engine_t *engine;
 static kvr_feed_t feed;
 
-static void publish(uint32_t slot, uint32_t running, uint32_t waiting, uint64_t age_ns, bool healthy)
+static void publish(uint32_t slot, uint32_t running, uint32_t waiting, uint64_t age_ns,
+                    bool healthy)
 {
     kvr_engine_state_t st;
     kvr_shm_writer_state(&writer, slot, &st);
@@ -32,8 +33,8 @@ static void publish(uint32_t slot, uint32_t running, uint32_t waiting, uint64_t 
     st.sample_time_ns = now - age_ns;
     st.publish_time_ns = now;
     st.sample_seq++;
-    st.flags = kvr_slot_with_source(KVR_SLOT_IN_USE | (healthy ? KVR_SLOT_HEALTHY : 0) | KVR_SLOT_CAPS_COMPLETE |
-                                        KVR_SLOT_HAS_PENDING_PREFILL,
+    st.flags = kvr_slot_with_source(KVR_SLOT_IN_USE | (healthy ? KVR_SLOT_HEALTHY : 0) |
+                                        KVR_SLOT_CAPS_COMPLETE | KVR_SLOT_HAS_PENDING_PREFILL,
                                     KVR_SOURCE_LOADS);
     st.running = running;
     st.waiting = waiting;
@@ -289,7 +290,8 @@ Test(feed, a_capacity_rewritten_in_place_is_never_used_as_a_bound)
 {
     open_fresh(3, 0);
     int fd = tamper_fd();
-    kvr_shm_header_t *h = mmap(NULL, KVR_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    kvr_shm_header_t *h = mmap(NULL, KVR_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                               0);
     cr_assert_neq(h, MAP_FAILED);
     close(fd);
     /* A crafted header: 65536 slots in an object of 8, and a generation bump so readers re-map. */
@@ -430,6 +432,7 @@ Test(feed, a_group_writable_segment_is_refused)
     kvr_shm_t r;
     cr_expect_eq(kvr_shm_open(&r, seg_name), KVR_ESHM_OWNER);
     char text[512];
-    cr_expect_not_null(strstr(kvr_shm_explain(&r, KVR_ESHM_OWNER, text, sizeof text), "remove /dev/shm/"),
-                       "%s", text);
+    cr_expect_not_null(
+        strstr(kvr_shm_explain(&r, KVR_ESHM_OWNER, text, sizeof text), "remove /dev/shm/"), "%s",
+        text);
 }

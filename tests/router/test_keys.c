@@ -13,11 +13,11 @@
 /* Criterion copies parameters into the test process: strings live inside the struct. */
 typedef struct key_case_s {
     char body[256];
-    char header[16];       /* X-Session-ID value, "" = absent */
-    char order[32];        /* --session-keys, "" = default */
+    char header[16]; /* X-Session-ID value, "" = absent */
+    char order[32];  /* --session-keys, "" = default */
     int rc;
-    char session[24];      /* expected, "" = none */
-    char text[32];         /* expected routing text (when rc == 0) */
+    char session[24]; /* expected, "" = none */
+    char text[32];    /* expected routing text (when rc == 0) */
     unsigned max_tokens;
     bool stream;
 } key_case_t;
@@ -29,23 +29,30 @@ static key_case_t cases[] = {
      "", "", 0, "", "ab", 0, false},
     {"{\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[]},{\"role\":\"user\",\"content\":\"q\"}]}",
      "", "", 0, "", "q", 0, false},
-    {"{\"prompt\":\"once upon\",\"max_tokens\":7,\"stream\":true}", "", "", 0, "", "once upon", 7, true},
+    {"{\"prompt\":\"once upon\",\"max_tokens\":7,\"stream\":true}", "", "", 0, "", "once upon", 7,
+     true},
     {"{\"prompt\":[\"a\",\"b\"]}", "", "", 0, "", "ab", 0, false},
     {"{\"prompt\":[1,2,3]}", "", "", 0, "", "", 0, false},
-    {"{\"text\":\"native\",\"sampling_params\":{\"max_new_tokens\":9}}", "", "", 0, "", "native", 9, false},
-    {"{\"prompt\":\"p\",\"max_completion_tokens\":5,\"max_tokens\":3}", "", "", 0, "", "p", 5, false},
+    {"{\"text\":\"native\",\"sampling_params\":{\"max_new_tokens\":9}}", "", "", 0, "", "native", 9,
+     false},
+    {"{\"prompt\":\"p\",\"max_completion_tokens\":5,\"max_tokens\":3}", "", "", 0, "", "p", 5,
+     false},
     /* session sources and their order */
-    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "s-hdr", "", 0, "s-hdr", "p", 0, false},
-    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "", "", 0, "s-body", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "s-hdr", "", 0, "s-hdr", "p", 0,
+     false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s-body\",\"user\":\"u\"}", "", "", 0, "s-body", "p", 0,
+     false},
     {"{\"prompt\":\"p\",\"user\":\"u\"}", "", "", 0, "u", "p", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":42}", "", "", 0, "42", "p", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":\"\",\"user\":\"u\"}", "", "", 0, "u", "p", 0, false},
-    {"{\"prompt\":\"p\",\"session_id\":\"s\",\"user\":\"u\"}", "h", "user,header", 0, "u", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":\"s\",\"user\":\"u\"}", "h", "user,header", 0, "u", "p", 0,
+     false},
     {"{\"prompt\":\"p\",\"session_id\":\"s\"}", "h", "user", 0, "", "p", 0, false},
     /* numeric ids: whole numbers a double holds exactly; anything else is a clear 400 */
     {"{\"prompt\":\"p\",\"session_id\":-7}", "", "", 0, "-7", "p", 0, false},
     {"{\"prompt\":\"p\",\"user\":3e3}", "", "", 0, "3000", "p", 0, false},
-    {"{\"prompt\":\"p\",\"session_id\":9007199254740991}", "", "", 0, "9007199254740991", "p", 0, false},
+    {"{\"prompt\":\"p\",\"session_id\":9007199254740991}", "", "", 0, "9007199254740991", "p", 0,
+     false},
     {"{\"prompt\":\"p\",\"session_id\":1e19}", "", "", -EINVAL, "", "", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":-1e19}", "", "", -EINVAL, "", "", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":9223372036854775808}", "", "", -EINVAL, "", "", 0, false},
@@ -53,7 +60,8 @@ static key_case_t cases[] = {
     {"{\"prompt\":\"p\",\"session_id\":1e400}", "", "", -EINVAL, "", "", 0, false},
     {"{\"prompt\":\"p\",\"session_id\":1.5}", "", "", -EINVAL, "", "", 0, false},
     {"{\"prompt\":\"p\",\"user\":1e19}", "", "", -EINVAL, "", "", 0, false},
-    {"{\"prompt\":\"p\",\"session_id\":1e19}", "h", "", 0, "h", "p", 0, false}, /* the header wins first */
+    {"{\"prompt\":\"p\",\"session_id\":1e19}", "h", "", 0, "h", "p", 0,
+     false}, /* the header wins first */
     /* max_tokens beyond 32 bits, or not a usable count, never wraps */
     {"{\"prompt\":\"p\",\"max_tokens\":1e19}", "", "", 0, "", "p", 4294967295u, false},
     {"{\"prompt\":\"p\",\"max_tokens\":1e400}", "", "", 0, "", "p", 4294967295u, false},
@@ -83,7 +91,8 @@ ParameterizedTest(key_case_t *c, keys, extract, .timeout = 5.)
         cr_assert_eq(kvr_keys_config_parse(&cfg, c->order), 0);
     kvr_route_keys_t k;
     char err[256] = "";
-    int rc = kvr_keys_extract(&cfg, c->body, strlen(c->body), c->header[0] ? c->header : NULL, &k, err, sizeof err);
+    int rc = kvr_keys_extract(&cfg, c->body, strlen(c->body), c->header[0] ? c->header : NULL, &k,
+                              err, sizeof err);
     cr_assert_eq(rc, c->rc, "body %s: rc %d (%s)", c->body, rc, err);
     if (rc < 0) {
         cr_assert_neq(err[0], '\0', "a 400 needs a reason");
@@ -125,14 +134,16 @@ Test(keys, block_hashes_match_prefix_hash_and_tokens, .timeout = 5.)
 
 Test(keys, same_prefix_same_leading_hashes, .timeout = 5.)
 {
-    const char *a = "{\"messages\":[{\"role\":\"system\",\"content\":\"" /* 128 bytes shared */
-                    "0123456789012345678901234567890123456789012345678901234567890123"
-                    "0123456789012345678901234567890123456789012345678901234567890123\"},"
-                    "{\"role\":\"user\",\"content\":\"first question goes here and is long enough to fill a block!! and more\"}]}";
-    const char *b = "{\"messages\":[{\"role\":\"system\",\"content\":\""
-                    "0123456789012345678901234567890123456789012345678901234567890123"
-                    "0123456789012345678901234567890123456789012345678901234567890123\"},"
-                    "{\"role\":\"user\",\"content\":\"another question, different text, also long enough for one more block\"}]}";
+    const char *a =
+        "{\"messages\":[{\"role\":\"system\",\"content\":\"" /* 128 bytes shared */
+        "0123456789012345678901234567890123456789012345678901234567890123"
+        "0123456789012345678901234567890123456789012345678901234567890123\"},"
+        "{\"role\":\"user\",\"content\":\"first question goes here and is long enough to fill a block!! and more\"}]}";
+    const char *b =
+        "{\"messages\":[{\"role\":\"system\",\"content\":\""
+        "0123456789012345678901234567890123456789012345678901234567890123"
+        "0123456789012345678901234567890123456789012345678901234567890123\"},"
+        "{\"role\":\"user\",\"content\":\"another question, different text, also long enough for one more block\"}]}";
     kvr_keys_config_t cfg;
     kvr_keys_config_defaults(&cfg);
     kvr_route_keys_t ka, kb;
@@ -179,8 +190,10 @@ Test(keys, other_cjson_documents_outlive_the_next_body, .timeout = 5.)
     kvr_keys_config_defaults(&cfg);
     kvr_route_keys_t k;
     char err[128];
-    static const char body[] = "{\"prompt\":\"first body, long enough to fill some of the arena\",\"user\":\"u1\"}";
-    cr_assert_eq(kvr_keys_extract(&cfg, body, sizeof body - 1, NULL, &k, err, sizeof err), 0, "%s", err);
+    static const char body[] =
+        "{\"prompt\":\"first body, long enough to fill some of the arena\",\"user\":\"u1\"}";
+    cr_assert_eq(kvr_keys_extract(&cfg, body, sizeof body - 1, NULL, &k, err, sizeof err), 0, "%s",
+                 err);
     kvr_keys_free(&k);
 
     cJSON *kept = cJSON_Parse("{\"data\":[{\"id\":\"model-a\"},{\"id\":\"model-b\"}]}");
@@ -188,10 +201,12 @@ Test(keys, other_cjson_documents_outlive_the_next_body, .timeout = 5.)
     cJSON_AddStringToObject(built, "id", "engine-1");
     cr_assert_not_null(kept);
 
-    static const char other[] = "{\"prompt\":\"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\","
-                                "\"session_id\":\"YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY\"}";
+    static const char other[] =
+        "{\"prompt\":\"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\","
+        "\"session_id\":\"YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY\"}";
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(kvr_keys_extract(&cfg, other, sizeof other - 1, NULL, &k, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(kvr_keys_extract(&cfg, other, sizeof other - 1, NULL, &k, err, sizeof err), 0,
+                     "%s", err);
         kvr_keys_free(&k);
     }
     char *text = cJSON_PrintUnformatted(kept);
@@ -300,7 +315,8 @@ Test(keys, a_raw_nul_inside_a_routed_string_is_a_400, .timeout = 5.)
     cr_assert_eq(kvr_keys_extract(&cfg, body, sizeof body - 1, NULL, &k, err, sizeof err), -EINVAL);
     cr_expect(strstr(err, "'model' holds"), "%s", err);
     int rc = kvr_keys_extract(&cfg, elsewhere, sizeof elsewhere - 1, NULL, &k, err, sizeof err);
-    if (rc == 0) { /* cJSON takes raw control bytes; what is not routed on is the engine's to judge */
+    if (rc ==
+        0) { /* cJSON takes raw control bytes; what is not routed on is the engine's to judge */
         cr_expect_str_eq(k.model, "m");
         kvr_keys_free(&k);
     }

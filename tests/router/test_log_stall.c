@@ -18,7 +18,8 @@
 #include "tests/support/proc.h"
 
 #define BODY "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
-#define STREAM_BODY "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
+#define STREAM_BODY                                                                                \
+    "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
 
 /* Reads what the pipe holds now and then, until needle shows up; false after timeout_ms. */
 static bool read_until(int fd, const char *needle, unsigned timeout_ms)
@@ -52,8 +53,16 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     char listen[32], engine_url[64];
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
     snprintf(engine_url, sizeof engine_url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"), "--listen", listen, "--es", "0",
-                    "--log-level", "warn", "--engine", engine_url, NULL};
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"),
+                    "--listen",
+                    listen,
+                    "--es",
+                    "0",
+                    "--log-level",
+                    "warn",
+                    "--engine",
+                    engine_url,
+                    NULL};
 
     int p[2];
     cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
@@ -72,10 +81,13 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     memset(id, 'x', 120);
     int sent = 0;
     for (; sent < 4000; sent++) {
-        snprintf(headers, sizeof headers, "X-Fake: cut=1,chunks=4\r\nX-Request-ID: %.120s-%d\r\n", id, sent);
+        snprintf(headers, sizeof headers, "X-Fake: cut=1,chunks=4\r\nX-Request-ID: %.120s-%d\r\n",
+                 id, sent);
         char *resp = NULL;
-        int status = kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, STREAM_BODY, &resp, 5000);
-        cr_assert_eq(status, 200, "request %d: %s (the loop waits on its log?)", sent, resp ? resp : "no answer");
+        int status = kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, STREAM_BODY,
+                                   &resp, 5000);
+        cr_assert_eq(status, 200, "request %d: %s (the loop waits on its log?)", sent,
+                     resp ? resp : "no answer");
         free(resp);
         if (sent % 100 == 99 && kvr_harness_metric(&h, "kvroute_log_lines_dropped_total") >= 1)
             break;
@@ -87,13 +99,16 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     cr_expect_eq(kvr_test_http(h.port, "GET", "/health", NULL, NULL, &resp, 5000), 200);
     free(resp);
     resp = NULL;
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, BODY, &resp, 5000), 200);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, BODY, &resp, 5000),
+                 200);
     free(resp);
 
     /* Once someone reads, the loss is said. */
-    cr_expect(read_until(p[0], "log_dropped lines=", 10000), "no log_dropped line once the pipe drained");
+    cr_expect(read_until(p[0], "log_dropped lines=", 10000),
+              "no log_dropped line once the pipe drained");
     int status = kvr_test_stop(h.pid, SIGTERM, 5000);
-    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kvroute exited with status %d", status);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kvroute exited with status %d",
+              status);
     close(p[0]);
     kvr_fake_stop(h.fleet);
 }

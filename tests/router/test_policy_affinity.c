@@ -25,7 +25,8 @@ static void teardown(void)
     st = NULL;
 }
 
-Test(policy_affinity, growing_session_stays_on_its_engine, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_affinity, growing_session_stays_on_its_engine, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("affinity", &cfg, &ops);
     kvr_engine_view_t v[4];
@@ -35,9 +36,11 @@ Test(policy_affinity, growing_session_stays_on_its_engine, .init = setup, .fini 
     int home = -1;
     for (int turn = 0; turn < 8; turn++) {
         /* Another session lands between turns and moves the least-loaded engine around. */
-        fx_route(ops, st, fx_request(&rq, 1024, 100 + turn, 0, 100 + turn, (uint64_t)turn * S), v, 4);
+        fx_route(ops, st, fx_request(&rq, 1024, 100 + turn, 0, 100 + turn, (uint64_t)turn * S), v,
+                 4);
         size_t len = 2048 + 1024 * (size_t)turn;
-        kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, len, 7, len, 7, (uint64_t)turn * S + 1), v, 4);
+        kvr_route_decision_t d = fx_route(
+            ops, st, fx_request(&rq, len, 7, len, 7, (uint64_t)turn * S + 1), v, 4);
         if (turn == 0) {
             cr_expect_str_eq(d.reason, "cache_miss");
             home = d.view;
@@ -45,7 +48,8 @@ Test(policy_affinity, growing_session_stays_on_its_engine, .init = setup, .fini 
         }
         cr_expect_eq(d.view, home, "turn %d", turn);
         cr_expect_str_eq(d.reason, "cache_hit");
-        cr_expect_eq(d.prefix_match_blocks, (uint32_t)((2048 + 1024 * (turn - 1)) / 64), "the previous turn's prompt");
+        cr_expect_eq(d.prefix_match_blocks, (uint32_t)((2048 + 1024 * (turn - 1)) / 64),
+                     "the previous turn's prompt");
         v[d.view].eff_requests--; /* the turn finished */
     }
 }
@@ -63,18 +67,18 @@ typedef struct {
 ParameterizedTestParameters(policy_affinity, guard_a_threshold)
 {
     static guard_a_case_t cases[] = {
-        {{14, 10, 8, 8}, "cache_hit", 0},          /* exactly at the threshold: stays */
-        {{15, 10, 8, 7}, "overload_fallback", 3},  /* one above: lowest LMetric */
+        {{14, 10, 8, 8}, "cache_hit", 0},         /* exactly at the threshold: stays */
+        {{15, 10, 8, 7}, "overload_fallback", 3}, /* one above: lowest LMetric */
         {{13, 9, 9, 9}, "cache_hit", 0},
-        {{40, 0, 0, 0}, "overload_fallback", 1},   /* mean 10, far above */
-        {{1, 0, 0, 0}, "cache_hit", 0},            /* the +1 keeps a lone request home on an idle fleet */
-        {{2, 0, 0, 0}, "overload_fallback", 1},    /* 2 > 1.3 x 0.5 + 1 */
+        {{40, 0, 0, 0}, "overload_fallback", 1}, /* mean 10, far above */
+        {{1, 0, 0, 0}, "cache_hit", 0}, /* the +1 keeps a lone request home on an idle fleet */
+        {{2, 0, 0, 0}, "overload_fallback", 1}, /* 2 > 1.3 x 0.5 + 1 */
     };
     return cr_make_param_array(guard_a_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-ParameterizedTest(guard_a_case_t *c, policy_affinity, guard_a_threshold, .init = setup, .fini = teardown,
-                  .timeout = 5.)
+ParameterizedTest(guard_a_case_t *c, policy_affinity, guard_a_threshold, .init = setup,
+                  .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("affinity", &cfg, &ops);
     kvr_route_request_t *req = fx_request(&rq, 4096, 5, 4096, 5, S);
@@ -88,8 +92,8 @@ ParameterizedTest(guard_a_case_t *c, policy_affinity, guard_a_threshold, .init =
     cr_expect_eq(d.view, c->want);
 }
 
-Test(policy_affinity, guard_b_prefers_the_lighter_of_near_equal_matches, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_affinity, guard_b_prefers_the_lighter_of_near_equal_matches, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("affinity", &cfg, &ops);
     kvr_route_request_t *req = fx_request(&rq, 64 * 20, 9, 64 * 20, 9, S);
@@ -123,7 +127,8 @@ Test(policy_affinity, miss_goes_to_lowest_lmetric, .init = setup, .fini = teardo
     cr_expect_str_eq(d.reason, "cache_miss");
 }
 
-Test(policy_affinity, index_full_of_old_sessions_evicts_by_lru, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_affinity, index_full_of_old_sessions_evicts_by_lru, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     /* Room for 64 blocks per engine; one engine so every session lands on it. */
     cfg.index_tokens_per_engine = 64 * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
@@ -149,7 +154,8 @@ Test(policy_affinity, index_full_of_old_sessions_evicts_by_lru, .init = setup, .
     cr_expect_eq(d.prefix_match_blocks, 0);
 }
 
-Test(policy_affinity, removed_engine_loses_its_sessions, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_affinity, removed_engine_loses_its_sessions, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("affinity", &cfg, &ops);
     kvr_engine_view_t v[2] = {fx_view(0, 0), fx_view(1, 0)};

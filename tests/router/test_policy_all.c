@@ -12,30 +12,49 @@
 typedef struct {
     char policy[24];
     bool owner_pressure;
-    bool feed;        /* ES=1: fresh slots with caps */
+    bool feed; /* ES=1: fresh slots with caps */
 } all_case_t;
 
 ParameterizedTestParameters(policy_all, contract)
 {
     static all_case_t cases[] = {
-        {"round_robin", false, false}, {"round_robin", false, true}, {"random", false, false},
-        {"random", false, true},       {"power_of_two", false, false}, {"power_of_two", false, true},
-        {"load_only", false, false},   {"load_only", false, true},  {"sticky", false, true},
-        {"lmetric", false, false},     {"lmetric", false, true},    {"affinity", false, false},
-        {"affinity", false, true},     {"cache_aware", false, false}, {"cache_aware", false, true},
-        {"cache_aware", true, false},  {"cache_aware", true, true}, {"cost", false, false},
-        {"cost", false, true},         {"ttft", false, false},      {"ttft", false, true},
-        {"llmd", false, false},        {"llmd", false, true},       {"lmetric_paper", false, false},
+        {"round_robin", false, false},  {"round_robin", false, true},
+        {"random", false, false},       {"random", false, true},
+        {"power_of_two", false, false}, {"power_of_two", false, true},
+        {"load_only", false, false},    {"load_only", false, true},
+        {"sticky", false, true},        {"lmetric", false, false},
+        {"lmetric", false, true},       {"affinity", false, false},
+        {"affinity", false, true},      {"cache_aware", false, false},
+        {"cache_aware", false, true},   {"cache_aware", true, false},
+        {"cache_aware", true, true},    {"cost", false, false},
+        {"cost", false, true},          {"ttft", false, false},
+        {"ttft", false, true},          {"llmd", false, false},
+        {"llmd", false, true},          {"lmetric_paper", false, false},
         {"lmetric_paper", false, true},
     };
     return cr_make_param_array(all_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static const char *const labels[] = {
-    "round_robin", "random", "power_of_two", "least_load", "lmetric", "cache_hit", "cache_miss",
-    "overload_fallback", "balance_shortest_queue", "provisional_owner", "existing_owner",
-    "owner_pressure_spill", "no_safe_spill_hold", "cost", "ttft", "cache_warm", "token_load",
-    "saturated_token_load", "lmetric_paper",
+    "round_robin",
+    "random",
+    "power_of_two",
+    "least_load",
+    "lmetric",
+    "cache_hit",
+    "cache_miss",
+    "overload_fallback",
+    "balance_shortest_queue",
+    "provisional_owner",
+    "existing_owner",
+    "owner_pressure_spill",
+    "no_safe_spill_hold",
+    "cost",
+    "ttft",
+    "cache_warm",
+    "token_load",
+    "saturated_token_load",
+    "lmetric_paper",
 };
 
 static bool known_label(const char *reason)
@@ -86,7 +105,8 @@ ParameterizedTest(all_case_t *c, policy_all, contract, .timeout = 10.)
         /* Sessions come back often enough to hit the index. */
         unsigned session = next(12);
         size_t len = 64 + next(6000);
-        kvr_route_request_t *req = fx_request(&rq, len, session, len - next(64), round, (uint64_t)round * 50000000);
+        kvr_route_request_t *req = fx_request(&rq, len, session, len - next(64), round,
+                                              (uint64_t)round * 50000000);
         kvr_route_decision_t d = {.view = -1};
         ops->pick(st, req, v, n, &d);
         cr_assert(d.view >= 0 && (size_t)d.view < n, "%s: view %d of %zu", c->policy, d.view, n);
@@ -94,8 +114,8 @@ ParameterizedTest(all_case_t *c, policy_all, contract, .timeout = 10.)
         cr_assert(known_label(d.reason), "%s: label %s", c->policy, d.reason);
         cr_assert_leq(d.prefix_match_blocks, req->n_blocks);
         /* Only owner pressure falls back, and only when some candidate lacks fresh caps. */
-        cr_assert_eq(!!(d.flags & KVR_DECISION_PRESSURE_FALLBACK), c->owner_pressure && !c->feed, "%s flags",
-                     c->policy);
+        cr_assert_eq(!!(d.flags & KVR_DECISION_PRESSURE_FALLBACK), c->owner_pressure && !c->feed,
+                     "%s flags", c->policy);
         if (ops->on_dispatch)
             ops->on_dispatch(st, req, v[d.view].index);
         if (ops->on_engine_removed && next(50) == 0)

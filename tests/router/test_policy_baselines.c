@@ -102,7 +102,8 @@ Test(policy_util, rng_below_is_the_high_half_of_draw_times_n, .timeout = 5.)
     cr_expect_eq(kvr_rng_mul_high64(1ull << 32, 1ull << 32), 1);
     cr_expect_eq(kvr_rng_mul_high64(0xFFFFFFFFull, 0xFFFFFFFFull), 0);
     cr_expect_eq(kvr_rng_mul_high64(0, UINT64_MAX), 0);
-    cr_expect_eq(kvr_rng_mul_high64(0x123456789ABCDEF0ull, 0xFEDCBA9876543210ull), 0x121FA00AD77D7422ull);
+    cr_expect_eq(kvr_rng_mul_high64(0x123456789ABCDEF0ull, 0xFEDCBA9876543210ull),
+                 0x121FA00AD77D7422ull);
 
     /* A seeded sequence stays what it was, so a seed picks the same engines as before. */
     uint64_t state = 1234;

@@ -40,78 +40,158 @@ typedef struct {
 typedef struct {
     char name[64];
     engine_case_t e[4];
-    uint32_t ceiling;     /* 0: the suite's 3 */
+    uint32_t ceiling; /* 0: the suite's 3 */
     int want;
     char reason[24];
     bool fallback;
 } pressure_case_t;
 
 /* An engine with complete, fresh telemetry on one DP rank. */
-#define FED(run, wait, max, kv, held) {run, wait, max, 1, true, true, kv, -1, held}
+#define FED(run, wait, max, kv, held)                                                              \
+    {                                                                                              \
+        run, wait, max, 1, true, true, kv, -1, held                                                \
+    }
 #define IDLE FED(0, 0, 64, 0.0, 0)
 
 ParameterizedTestParameters(policy_cache_aware, owner_pressure)
 {
     static pressure_case_t cases[] = {
         {"below watermark: owner keeps it",
-         {FED(30, 0, 64, 0.3, 40), IDLE, IDLE, IDLE}, 0, 0, "cache_hit", false},
+         {FED(30, 0, 64, 0.3, 40), IDLE, IDLE, IDLE},
+         0,
+         0,
+         "cache_hit",
+         false},
         {"above watermark: spill to the coolest",
-         {FED(58, 6, 64, 0.5, 40), FED(10, 0, 64, 0.1, 0), FED(5, 0, 64, 0.05, 0), FED(20, 0, 64, 0.2, 0)},
-         0, 2, "owner_pressure_spill", false},
+         {FED(58, 6, 64, 0.5, 40), FED(10, 0, 64, 0.1, 0), FED(5, 0, 64, 0.05, 0),
+          FED(20, 0, 64, 0.2, 0)},
+         0,
+         2,
+         "owner_pressure_spill",
+         false},
         {"exactly at the watermark spills",
-         {FED(90, 0, 100, 0.2, 40), FED(10, 0, 100, 0.1, 0), FED(50, 0, 100, 0.1, 0), FED(50, 0, 100, 0.1, 0)},
-         0, 1, "owner_pressure_spill", false},
+         {FED(90, 0, 100, 0.2, 40), FED(10, 0, 100, 0.1, 0), FED(50, 0, 100, 0.1, 0),
+          FED(50, 0, 100, 0.1, 0)},
+         0,
+         1,
+         "owner_pressure_spill",
+         false},
         {"multi-DP: summed caps, below",
-         {{100, 0, 128, 4, true, true, 0.5, -1, 40}, IDLE, IDLE, IDLE}, 0, 0, "cache_hit", false},
+         {{100, 0, 128, 4, true, true, 0.5, -1, 40}, IDLE, IDLE, IDLE},
+         0,
+         0,
+         "cache_hit",
+         false},
         {"multi-DP: summed caps, above",
-         {{110, 10, 128, 4, true, true, 0.5, -1, 40}, FED(3, 0, 64, 0.1, 0), IDLE, FED(1, 0, 64, 0.0, 0)},
-         0, 2, "owner_pressure_spill", false},
+         {{110, 10, 128, 4, true, true, 0.5, -1, 40},
+          FED(3, 0, 64, 0.1, 0),
+          IDLE,
+          FED(1, 0, 64, 0.0, 0)},
+         0,
+         2,
+         "owner_pressure_spill",
+         false},
         {"partial caps on a peer: fleet-wide fallback",
          {FED(60, 10, 64, 0.5, 40), IDLE, {0, 0, 64, 2, false, true, 0.0, -1, 0}, IDLE},
-         0, 0, "cache_hit", true},
+         0,
+         0,
+         "cache_hit",
+         true},
         {"stale peer: fleet-wide fallback",
          {FED(60, 10, 64, 0.5, 40), {0, 0, 64, 1, true, false, 0.0, -1, 0}, IDLE, IDLE},
-         0, 0, "cache_hit", true},
+         0,
+         0,
+         "cache_hit",
+         true},
         {"Prometheus counts, duplicated across TP, no caps",
-         {{120, 20, 0, 1, false, true, 0.45, -1, 40}, {4, 0, 0, 1, false, true, 0.1, -1, 0},
-          {2, 0, 0, 1, false, true, 0.1, -1, 0}, {0, 0, 0, 1, false, true, 0.1, -1, 0}},
-         0, 0, "cache_hit", true},
+         {{120, 20, 0, 1, false, true, 0.45, -1, 40},
+          {4, 0, 0, 1, false, true, 0.1, -1, 0},
+          {2, 0, 0, 1, false, true, 0.1, -1, 0},
+          {0, 0, 0, 1, false, true, 0.1, -1, 0}},
+         0,
+         0,
+         "cache_hit",
+         true},
         {"fallback still spills on KV usage",
-         {{10, 0, 0, 1, false, true, 0.95, -1, 40}, {4, 0, 0, 1, false, true, 0.5, -1, 0},
-          {2, 0, 0, 1, false, true, 0.2, -1, 0}, {0, 0, 0, 1, false, true, 0.85, -1, 0}},
-         0, 2, "owner_pressure_spill", true},
+         {{10, 0, 0, 1, false, true, 0.95, -1, 40},
+          {4, 0, 0, 1, false, true, 0.5, -1, 0},
+          {2, 0, 0, 1, false, true, 0.2, -1, 0},
+          {0, 0, 0, 1, false, true, 0.85, -1, 0}},
+         0,
+         2,
+         "owner_pressure_spill",
+         true},
         {"utilization counts as pressure",
          {{10, 0, 64, 1, true, true, 0.1, 0.95, 40}, IDLE, FED(3, 0, 64, 0.0, 0), IDLE},
-         0, 1, "owner_pressure_spill", false},
+         0,
+         1,
+         "owner_pressure_spill",
+         false},
         {"existing owner below watermark preferred",
-         {FED(64, 10, 64, 0.6, 40), FED(20, 0, 64, 0.4, 20), IDLE, IDLE}, 0, 1, "existing_owner", false},
+         {FED(64, 10, 64, 0.6, 40), FED(20, 0, 64, 0.4, 20), IDLE, IDLE},
+         0,
+         1,
+         "existing_owner",
+         false},
         {"existing owner also hot: spill",
          {FED(64, 10, 64, 0.6, 40), FED(61, 0, 64, 0.4, 20), FED(1, 0, 64, 0.0, 0), IDLE},
-         0, 3, "owner_pressure_spill", false},
+         0,
+         3,
+         "owner_pressure_spill",
+         false},
         {"every spill candidate saturated: hold",
-         {FED(64, 0, 64, 0.5, 40), FED(61, 0, 64, 0.5, 0), FED(59, 0, 64, 0.5, 0), FED(62, 0, 64, 0.5, 0)},
-         0, 0, "no_safe_spill_hold", false},
+         {FED(64, 0, 64, 0.5, 40), FED(61, 0, 64, 0.5, 0), FED(59, 0, 64, 0.5, 0),
+          FED(62, 0, 64, 0.5, 0)},
+         0,
+         0,
+         "no_safe_spill_hold",
+         false},
         {"candidates not slack cooler: hold",
-         {FED(59, 0, 64, 0.5, 40), FED(55, 0, 64, 0.5, 0), FED(56, 0, 64, 0.5, 0), FED(57, 0, 64, 0.5, 0)},
-         0, 0, "no_safe_spill_hold", false},
+         {FED(59, 0, 64, 0.5, 40), FED(55, 0, 64, 0.5, 0), FED(56, 0, 64, 0.5, 0),
+          FED(57, 0, 64, 0.5, 0)},
+         0,
+         0,
+         "no_safe_spill_hold",
+         false},
         {"exactly owner-slack cooler spills",
-         {FED(95, 0, 100, 0.5, 40), FED(85, 0, 100, 0.5, 0), FED(86, 0, 100, 0.5, 0), FED(99, 0, 100, 0.5, 0)},
-         0, 1, "owner_pressure_spill", false},
+         {FED(95, 0, 100, 0.5, 40), FED(85, 0, 100, 0.5, 0), FED(86, 0, 100, 0.5, 0),
+          FED(99, 0, 100, 0.5, 0)},
+         0,
+         1,
+         "owner_pressure_spill",
+         false},
         {"hold picks the least-pressured owner",
-         {FED(64, 8, 64, 0.5, 40), FED(63, 0, 64, 0.5, 40), FED(62, 0, 64, 0.5, 0), FED(63, 0, 64, 0.5, 0)},
-         0, 1, "no_safe_spill_hold", false},
+         {FED(64, 8, 64, 0.5, 40), FED(63, 0, 64, 0.5, 40), FED(62, 0, 64, 0.5, 0),
+          FED(63, 0, 64, 0.5, 0)},
+         0,
+         1,
+         "no_safe_spill_hold",
+         false},
         {"replication ceiling reached: hold",
-         {FED(64, 8, 64, 0.5, 40), FED(61, 0, 64, 0.5, 40), IDLE, IDLE}, 2, 1, "no_safe_spill_hold", false},
+         {FED(64, 8, 64, 0.5, 40), FED(61, 0, 64, 0.5, 40), IDLE, IDLE},
+         2,
+         1,
+         "no_safe_spill_hold",
+         false},
         {"below the ceiling: spill",
-         {FED(64, 8, 64, 0.5, 40), FED(61, 0, 64, 0.5, 40), IDLE, IDLE}, 3, 2, "owner_pressure_spill", false},
+         {FED(64, 8, 64, 0.5, 40), FED(61, 0, 64, 0.5, 40), IDLE, IDLE},
+         3,
+         2,
+         "owner_pressure_spill",
+         false},
         {"low match rate: shortest queue, hot engines skipped",
-         {FED(0, 0, 64, 0.95, 8), FED(3, 0, 64, 0.5, 0), FED(2, 0, 64, 0.5, 0), FED(4, 0, 64, 0.5, 0)},
-         0, 2, "cache_miss", false},
+         {FED(0, 0, 64, 0.95, 8), FED(3, 0, 64, 0.5, 0), FED(2, 0, 64, 0.5, 0),
+          FED(4, 0, 64, 0.5, 0)},
+         0,
+         2,
+         "cache_miss",
+         false},
     };
     return cr_make_param_array(pressure_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v, const kvr_route_request_t *req)
+static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v,
+                        const kvr_route_request_t *req)
 {
     for (uint32_t i = 0; i < 4; i++) {
         v[i] = fx_fed_view(i, e[i].running, e[i].waiting, e[i].max_running, e[i].kv);
@@ -128,8 +208,8 @@ static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v, const kvr_
     }
 }
 
-ParameterizedTest(pressure_case_t *c, policy_cache_aware, owner_pressure, .init = setup, .fini = teardown,
-                  .timeout = 5.)
+ParameterizedTest(pressure_case_t *c, policy_cache_aware, owner_pressure, .init = setup,
+                  .fini = teardown, .timeout = 5.)
 {
     cfg.balance_abs = 1000; /* these cases are about pressure, not the balance gate */
     if (c->ceiling)
@@ -143,7 +223,8 @@ ParameterizedTest(pressure_case_t *c, policy_cache_aware, owner_pressure, .init 
     ops->pick(st, req, v, 4, &d);
     cr_expect_eq(d.view, c->want, "%s: view %d", c->name, d.view);
     cr_expect_str_eq(d.reason, c->reason, "%s", c->name);
-    cr_expect_eq(!!(d.flags & KVR_DECISION_PRESSURE_FALLBACK), c->fallback, "%s: fallback flag", c->name);
+    cr_expect_eq(!!(d.flags & KVR_DECISION_PRESSURE_FALLBACK), c->fallback, "%s: fallback flag",
+                 c->name);
 }
 
 /* Three engines cool, the owner hot; returns the decision for a request at now. */
@@ -157,14 +238,15 @@ static kvr_route_decision_t hot_prefix_request(kvr_engine_view_t *v, uint64_t no
     return d;
 }
 
-Test(policy_cache_aware, cooldown_and_ceiling_bound_spills, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_cache_aware, cooldown_and_ceiling_bound_spills, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     cfg.balance_abs = 1000;
     st = fx_policy("cache_aware", &cfg, &ops);
     kvr_route_request_t *req = fx_request(&rq, PROMPT, 12, PROMPT, 12, 1 * S);
     kvr_engine_view_t v[4];
-    const engine_case_t fleet[4] = {FED(64, 4, 64, 0.5, 40), FED(5, 0, 64, 0.1, 0), FED(8, 0, 64, 0.1, 0),
-                                    FED(9, 0, 64, 0.1, 0)};
+    const engine_case_t fleet[4] = {FED(64, 4, 64, 0.5, 40), FED(5, 0, 64, 0.1, 0),
+                                    FED(8, 0, 64, 0.1, 0), FED(9, 0, 64, 0.1, 0)};
     build_fleet(fleet, v, req);
 
     kvr_route_decision_t d = hot_prefix_request(v, 100 * S);
@@ -185,7 +267,8 @@ Test(policy_cache_aware, cooldown_and_ceiling_bound_spills, .init = setup, .fini
     cr_expect_eq(d.view, 1);
 }
 
-Test(policy_cache_aware, burst_on_a_hot_prefix_spills_once, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_cache_aware, burst_on_a_hot_prefix_spills_once, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     cfg.balance_abs = 1000;
     st = fx_policy("cache_aware", &cfg, &ops);
@@ -195,7 +278,8 @@ Test(policy_cache_aware, burst_on_a_hot_prefix_spills_once, .init = setup, .fini
     build_fleet(fleet, v, req);
     int spills = 0, target = -1;
     for (int i = 0; i < 10; i++) {
-        kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, PROMPT, 12, PROMPT, 12, 100 * S), v, 4);
+        kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, PROMPT, 12, PROMPT, 12, 100 * S),
+                                          v, 4);
         if (strcmp(d.reason, "owner_pressure_spill") == 0) {
             spills++;
             target = d.view;
@@ -208,7 +292,8 @@ Test(policy_cache_aware, burst_on_a_hot_prefix_spills_once, .init = setup, .fini
     cr_expect_eq(spills, 1);
 }
 
-Test(policy_cache_aware, concurrent_first_requests_coalesce, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_cache_aware, concurrent_first_requests_coalesce, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("cache_aware", &cfg, &ops);
     kvr_engine_view_t v[4];
@@ -217,7 +302,8 @@ Test(policy_cache_aware, concurrent_first_requests_coalesce, .init = setup, .fin
     int owner = -1;
     for (unsigned i = 0; i < 8; i++) {
         /* One new 2 KB system prompt, a different 128-byte question each. */
-        kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, 2048 + 128, 21, 2048, 900 + i, 50 * S), v, 4);
+        kvr_route_decision_t d = fx_route(
+            ops, st, fx_request(&rq, 2048 + 128, 21, 2048, 900 + i, 50 * S), v, 4);
         if (i == 0) {
             cr_expect_str_eq(d.reason, "cache_miss");
             owner = d.view;
@@ -229,12 +315,14 @@ Test(policy_cache_aware, concurrent_first_requests_coalesce, .init = setup, .fin
     }
     cr_expect_eq(v[owner].eff_requests, 8);
     /* Later, the owner is settled: an ordinary cache hit. */
-    kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, 2048 + 128, 21, 2048, 999, 60 * S), v, 4);
+    kvr_route_decision_t d = fx_route(ops, st, fx_request(&rq, 2048 + 128, 21, 2048, 999, 60 * S),
+                                      v, 4);
     cr_expect_eq(d.view, owner);
     cr_expect_str_eq(d.reason, "cache_hit");
 }
 
-Test(policy_cache_aware, sglang_rule_without_owner_pressure, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_cache_aware, sglang_rule_without_owner_pressure, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     cfg.owner_pressure = false;
     st = fx_policy("cache_aware", &cfg, &ops);

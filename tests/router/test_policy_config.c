@@ -35,24 +35,15 @@ typedef struct {
 ParameterizedTestParameters(policy_config, set)
 {
     static set_case_t cases[] = {
-        {"overload-factor", "2.5", 0},
-        {"--overload-factor", "2", 0},
-        {"overload-factor", "x", -EINVAL},
-        {"overload-factor", "-1", -EINVAL},
-        {"overload-factor", "", -EINVAL},
-        {"balance-abs", "10", 0},
-        {"balance-abs", "-3", -EINVAL},
-        {"balance-abs", "1.5", -EINVAL},
-        {"cache-threshold", "1.5", -EINVAL},
-        {"owner-pressure", "on", 0},
-        {"owner-pressure", "maybe", -EINVAL},
-        {"spill-cooldown-ms", "250", 0},
-        {"replication-ceiling", "0", -EINVAL},
-        {"seed", "18446744073709551615", 0},
-        {"temperature", "nan", -EINVAL},
-        {"index-ttl-ms", "0", 0},
-        {"no-such-option", "1", -ENOENT},
-        {"max-waiting", "1", -ENOENT},
+        {"overload-factor", "2.5", 0},         {"--overload-factor", "2", 0},
+        {"overload-factor", "x", -EINVAL},     {"overload-factor", "-1", -EINVAL},
+        {"overload-factor", "", -EINVAL},      {"balance-abs", "10", 0},
+        {"balance-abs", "-3", -EINVAL},        {"balance-abs", "1.5", -EINVAL},
+        {"cache-threshold", "1.5", -EINVAL},   {"owner-pressure", "on", 0},
+        {"owner-pressure", "maybe", -EINVAL},  {"spill-cooldown-ms", "250", 0},
+        {"replication-ceiling", "0", -EINVAL}, {"seed", "18446744073709551615", 0},
+        {"temperature", "nan", -EINVAL},       {"index-ttl-ms", "0", 0},
+        {"no-such-option", "1", -ENOENT},      {"max-waiting", "1", -ENOENT},
     };
     return cr_make_param_array(set_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -110,12 +101,27 @@ Test(policy_config, help_names_every_option_with_its_default, .timeout = 5.)
     FILE *f = open_memstream(&buf, &len);
     kvr_policy_config_help(f);
     fclose(f);
-    const char *keys[] = {"--seed", "--overload-factor", "--balance-abs", "--balance-rel",
-                          "--cache-threshold", "--owner-pressure", "--high-watermark", "--owner-slack",
-                          "--replication-ceiling", "--spill-cooldown-ms", "--overlap-weight",
-                          "--temperature", "--index-tokens-per-engine", "--index-ttl-ms",
-                          "--index-max-blocks", "--ttft-prefill-tokens-per-s", "--ttft-step-ms",
-                          "--ttft-step-per-seq-ms", "--ttft-others-weight", "--ttft-learn-rate", "--ttft-output-tokens"};
+    const char *keys[] = {"--seed",
+                          "--overload-factor",
+                          "--balance-abs",
+                          "--balance-rel",
+                          "--cache-threshold",
+                          "--owner-pressure",
+                          "--high-watermark",
+                          "--owner-slack",
+                          "--replication-ceiling",
+                          "--spill-cooldown-ms",
+                          "--overlap-weight",
+                          "--temperature",
+                          "--index-tokens-per-engine",
+                          "--index-ttl-ms",
+                          "--index-max-blocks",
+                          "--ttft-prefill-tokens-per-s",
+                          "--ttft-step-ms",
+                          "--ttft-step-per-seq-ms",
+                          "--ttft-others-weight",
+                          "--ttft-learn-rate",
+                          "--ttft-output-tokens"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
         cr_expect_not_null(strstr(buf, keys[i]), "%s in help", keys[i]);
     cr_expect_not_null(strstr(buf, "(default 1.3)"));
@@ -143,8 +149,9 @@ Test(policy_config, ttft_options_bounds, .timeout = 5.)
 
 Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
 {
-    const char *names[] = {"round_robin", "random", "power_of_two", "load_only",
-                           "lmetric", "affinity", "cache_aware", "cost", "ttft", "llmd", "lmetric_paper"};
+    const char *names[] = {"round_robin", "random",   "power_of_two", "load_only",
+                           "lmetric",     "affinity", "cache_aware",  "cost",
+                           "ttft",        "llmd",     "lmetric_paper"};
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
     cfg.index_max_blocks = 1024;
@@ -164,6 +171,8 @@ Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
     FILE *f = open_memstream(&buf, &len);
     kvr_policy_list(f);
     fclose(f);
-    cr_expect_str_eq(buf, "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,ttft,llmd,lmetric_paper,sticky");
+    cr_expect_str_eq(
+        buf,
+        "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,ttft,llmd,lmetric_paper,sticky");
     free(buf);
 }

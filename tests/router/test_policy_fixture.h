@@ -96,8 +96,8 @@ static inline void *fx_policy(const char *name, const kvr_policy_config_t *cfg,
 
 /** Picks, then dispatches as the core would: index told, load of the pick raised. */
 static inline kvr_route_decision_t fx_route(const kvr_policy_ops_t *ops, void *state,
-                                            const kvr_route_request_t *req, kvr_engine_view_t *views,
-                                            size_t n)
+                                            const kvr_route_request_t *req,
+                                            kvr_engine_view_t *views, size_t n)
 {
     kvr_route_decision_t d = {.view = -1};
     ops->pick(state, req, views, n, &d);

@@ -13,10 +13,9 @@ typedef struct {
 ParameterizedTestParameters(policy_migrate, threshold)
 {
     static migrate_case_t cases[] = {
-        {0.0, {100, 0, 0, 0}, false},   /* off */
-        {1.5, {16, 8, 8, 8}, false},    /* mean 10: threshold 16, exactly at it stays */
-        {1.5, {17, 8, 8, 7}, true},
-        {1.5, {1, 0, 0, 0}, false},     /* a lone request never moves */
+        {0.0, {100, 0, 0, 0}, false}, /* off */
+        {1.5, {16, 8, 8, 8}, false},  /* mean 10: threshold 16, exactly at it stays */
+        {1.5, {17, 8, 8, 7}, true},     {1.5, {1, 0, 0, 0}, false}, /* a lone request never moves */
         {2.0, {30, 30, 30, 30}, false}, /* a uniformly busy fleet: nowhere better to go */
     };
     return cr_make_param_array(migrate_case_t, cases, sizeof(cases) / sizeof(cases[0]));

@@ -32,50 +32,76 @@ static void teardown(void)
 
 typedef struct {
     uint32_t running, waiting, max_running;
-    uint64_t pending;       /* eff pending prefill tokens */
-    uint64_t kv_held;       /* eff KV tokens */
-    uint64_t kv_capacity;   /* 0 = unknown */
-    uint32_t held_blocks;   /* leading blocks of the request this engine was sent earlier */
+    uint64_t pending;     /* eff pending prefill tokens */
+    uint64_t kv_held;     /* eff KV tokens */
+    uint64_t kv_capacity; /* 0 = unknown */
+    uint32_t held_blocks; /* leading blocks of the request this engine was sent earlier */
 } engine_case_t;
 
 typedef struct {
     char name[80];
     engine_case_t e[3];
-    double others_weight;   /* < 0: the default */
+    double others_weight; /* < 0: the default */
     int want;
 } ttft_case_t;
 
-#define IDLE {0, 0, 64, 0, 0, 0, 0}
+#define IDLE                                                                                       \
+    {                                                                                              \
+        0, 0, 64, 0, 0, 0, 0                                                                       \
+    }
 
 ParameterizedTestParameters(policy_ttft, decisions)
 {
     static ttft_case_t cases[] = {
         {"idle fleet: lowest engine index", {IDLE, IDLE, IDLE}, -1, 0},
         {"equal load: the cached engine", {IDLE, {0, 0, 64, 0, 0, 0, 40}, IDLE}, -1, 1},
-        {"partial match: the deeper one", {{0, 0, 64, 0, 0, 0, 10}, IDLE, {0, 0, 64, 0, 0, 0, 30}}, -1, 2},
+        {"partial match: the deeper one",
+         {{0, 0, 64, 0, 0, 0, 10}, IDLE, {0, 0, 64, 0, 0, 0, 30}},
+         -1,
+         2},
         {"hot-owner trap: 38 running + long pending prefill loses to an idle peer",
-         {{38, 116, 64, 400000, 0, 0, 40}, IDLE, {4, 0, 64, 2000, 0, 0, 0}}, -1, 1},
+         {{38, 116, 64, 400000, 0, 0, 40}, IDLE, {4, 0, 64, 2000, 0, 0, 0}},
+         -1,
+         1},
         {"short queue on the owner: the hit is worth the wait",
-         {{2, 0, 64, 300, 0, 0, 40}, IDLE, IDLE}, -1, 0},
+         {{2, 0, 64, 300, 0, 0, 40}, IDLE, IDLE},
+         -1,
+         0},
         {"owner's wait exceeds a peer's whole prefill: the peer",
-         {{2, 0, 64, 800, 0, 0, 40}, IDLE, IDLE}, -1, 1},
+         {{2, 0, 64, 800, 0, 0, 40}, IDLE, IDLE},
+         -1,
+         1},
         {"KV full of running work: the match still counts, an LRU keeps the recent prefix",
-         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE}, -1, 0},
+         {{10, 0, 64, 0, 10000, 10000, 40}, IDLE, IDLE},
+         -1,
+         0},
         {"KV with room: the same match wins",
-         {{10, 0, 64, 0, 1000, 100000, 40}, IDLE, IDLE}, -1, 0},
-        {"big batch pays for the delay it suffers", {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
-         -1, 1},
-        {"others weight 0: own TTFT only", {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
-         0, 0},
+         {{10, 0, 64, 0, 1000, 100000, 40}, IDLE, IDLE},
+         -1,
+         0},
+        {"big batch pays for the delay it suffers",
+         {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
+         -1,
+         1},
+        {"others weight 0: own TTFT only",
+         {{60, 0, 64, 0, 0, 0, 0}, {0, 0, 64, 1000, 0, 0, 0}, {60, 0, 64, 0, 0, 0, 0}},
+         0,
+         0},
         {"full batch: the wait for a slot, not only the prefill queued",
-         {{38, 36, 38, 0, 0, 0, 40}, IDLE, IDLE}, -1, 1},
+         {{38, 36, 38, 0, 0, 0, 40}, IDLE, IDLE},
+         -1,
+         1},
         {"full batch, cap unknown: no slot model", {{38, 36, 0, 0, 0, 0, 40}, IDLE, IDLE}, -1, 0},
-        {"equal scores: fewer requests", {{0, 1, 64, 0, 0, 0, 0}, {0, 0, 64, 0, 0, 0, 0}, {0, 1, 64, 0, 0, 0, 0}}, -1, 1},
+        {"equal scores: fewer requests",
+         {{0, 1, 64, 0, 0, 0, 0}, {0, 0, 64, 0, 0, 0, 0}, {0, 1, 64, 0, 0, 0, 0}},
+         -1,
+         1},
     };
     return cr_make_param_array(ttft_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v, const kvr_route_request_t *req)
+static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v,
+                        const kvr_route_request_t *req)
 {
     for (uint32_t i = 0; i < 3; i++) {
         v[i] = fx_fed_view(i, e[i].running, e[i].waiting, e[i].max_running, 0.1);
@@ -92,7 +118,8 @@ static void build_fleet(const engine_case_t *e, kvr_engine_view_t *v, const kvr_
     }
 }
 
-ParameterizedTest(ttft_case_t *c, policy_ttft, decisions, .init = setup, .fini = teardown, .timeout = 5.)
+ParameterizedTest(ttft_case_t *c, policy_ttft, decisions, .init = setup, .fini = teardown,
+                  .timeout = 5.)
 {
     if (c->others_weight >= 0)
         cfg.ttft_others_weight = c->others_weight;
@@ -105,7 +132,8 @@ ParameterizedTest(ttft_case_t *c, policy_ttft, decisions, .init = setup, .fini =
     ops->pick(st, req, v, 3, &d);
     cr_expect_eq(d.view, c->want, "%s: view %d", c->name, d.view);
     cr_expect_str_eq(d.reason, "ttft", "%s", c->name);
-    cr_expect_eq(d.prefix_match_blocks, c->e[d.view >= 0 ? d.view : 0].held_blocks, "%s: match", c->name);
+    cr_expect_eq(d.prefix_match_blocks, c->e[d.view >= 0 ? d.view : 0].held_blocks, "%s: match",
+                 c->name);
     cr_expect_eq(d.flags, 0, "%s: nothing clamped", c->name);
 }
 
@@ -149,7 +177,8 @@ static void feed_drain(uint64_t start_ns, int samples, uint32_t *flags_or)
     }
 }
 
-Test(policy_ttft, learns_unequal_prefill_rates_from_the_feed, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, learns_unequal_prefill_rates_from_the_feed, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     cr_expect_eq(pick_equal_fleet(1 * S, NULL), 0, "priors: equal engines, lower index");
@@ -168,14 +197,17 @@ Test(policy_ttft, learn_rate_zero_keeps_the_priors, .init = setup, .fini = teard
     cr_expect_eq(pick_equal_fleet(10 * S, NULL), 0);
 }
 
-Test(policy_ttft, full_batch_intervals_are_not_prefill_speed, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, full_batch_intervals_are_not_prefill_speed, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     /* Engine 0 sits at max_running: its queue drains slowly because no slot frees, not for lack of speed. */
     for (int s = 0; s < 30; s++) {
         kvr_engine_view_t v[2] = {fx_fed_view(0, 64, 10, 64, 0.1), fx_fed_view(1, 4, 0, 64, 0.1)};
-        v[0].real_pending_prefill_tokens = v[0].eff_pending_prefill_tokens = 50000 - (uint64_t)s * 20;
-        v[1].real_pending_prefill_tokens = v[1].eff_pending_prefill_tokens = 50000 - (uint64_t)s * 500;
+        v[0].real_pending_prefill_tokens = v[0].eff_pending_prefill_tokens = 50000 -
+                                                                             (uint64_t)s * 20;
+        v[1].real_pending_prefill_tokens = v[1].eff_pending_prefill_tokens = 50000 -
+                                                                             (uint64_t)s * 500;
         kvr_route_request_t *req = fx_request(&rq, 64, 7, 64, 7, 2 * S + (uint64_t)s * 50 * MS);
         kvr_route_decision_t d = {.view = -1};
         ops->pick(st, req, v, 2, &d);
@@ -184,13 +216,18 @@ Test(policy_ttft, full_batch_intervals_are_not_prefill_speed, .init = setup, .fi
     cr_expect_eq(pick_equal_fleet(10 * S, NULL), 0);
 }
 
-Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     for (int i = 0; i < 20; i++) {
         /* 10,640 tokens of prefill took 4 s on engine 0 (~2.7k/s), 1 s on engine 1 (~10.6k/s). */
-        kvr_first_byte_t slow = {.engine_index = 0, .prompt_tokens = 640, .uncached_tokens = 640,
-                                 .queued_prefill_tokens = 10000, .running = 4, .ttft_ns = 4 * S};
+        kvr_first_byte_t slow = {.engine_index = 0,
+                                 .prompt_tokens = 640,
+                                 .uncached_tokens = 640,
+                                 .queued_prefill_tokens = 10000,
+                                 .running = 4,
+                                 .ttft_ns = 4 * S};
         kvr_first_byte_t fast = slow;
         fast.engine_index = 1;
         fast.ttft_ns = 1 * S;
@@ -202,8 +239,8 @@ Test(policy_ttft, learns_a_slow_engine_from_first_bytes, .init = setup, .fini = 
     cr_expect_eq(flags, 0);
 }
 
-Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sent, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sent, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     /* Four cold prompts within 1 ms, one feed sample: the shadow prefill charge is gone by the next. */
@@ -212,7 +249,8 @@ Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sen
         kvr_engine_view_t v[2] = {fx_fed_view(0, 4, 0, 64, 0.1), fx_fed_view(1, 4, 0, 64, 0.1)};
         uint64_t now = 10 * S + (uint64_t)k * 250000;
         v[0].feed_age_ns = v[1].feed_age_ns = 3 * MS + (uint64_t)k * 250000;
-        kvr_route_request_t *req = fx_request(&rq, 4 * PROMPT, 40 + (uint32_t)k, 0, 40 + (uint32_t)k, now);
+        kvr_route_request_t *req = fx_request(&rq, 4 * PROMPT, 40 + (uint32_t)k, 0,
+                                              40 + (uint32_t)k, now);
         kvr_route_decision_t d = {.view = -1};
         ops->pick(st, req, v, 2, &d);
         cr_assert(d.view == 0 || d.view == 1);
@@ -223,46 +261,61 @@ Test(policy_ttft, a_burst_within_one_feed_sample_spreads_by_what_this_router_sen
     cr_expect_eq(on[1], 2);
 }
 
-Test(policy_ttft, a_first_byte_that_waited_for_a_batch_slot_is_not_a_slow_prefill, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, a_first_byte_that_waited_for_a_batch_slot_is_not_a_slow_prefill, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     for (int i = 0; i < 20; i++) {
         /* A full batch (38 of 38, 36 waiting): the 4 s are mostly the wait for a slot (~2.2 s predicted). */
-        kvr_first_byte_t fb = {.engine_index = 0, .prompt_tokens = 640, .uncached_tokens = 640,
-                               .queued_prefill_tokens = 10000, .running = 38, .waiting = 36, .max_running = 38,
+        kvr_first_byte_t fb = {.engine_index = 0,
+                               .prompt_tokens = 640,
+                               .uncached_tokens = 640,
+                               .queued_prefill_tokens = 10000,
+                               .running = 38,
+                               .waiting = 36,
+                               .max_running = 38,
                                .ttft_ns = 4 * S};
         ops->on_first_byte(st, &fb);
     }
     uint32_t flags = 0;
-    cr_expect_eq(pick_equal_fleet(10 * S, &flags), 0, "engine 0 keeps its prior rate: equal engines, lower index");
+    cr_expect_eq(pick_equal_fleet(10 * S, &flags), 0,
+                 "engine 0 keeps its prior rate: equal engines, lower index");
     cr_expect_eq(flags, 0);
 }
 
-Test(policy_ttft, learns_slow_decode_steps_from_first_bytes, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, learns_slow_decode_steps_from_first_bytes, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     for (int i = 0; i < 20; i++) {
         /* A cached prompt: its first byte is one decode step, 60 ms on engine 0 (5x the prior). */
-        kvr_first_byte_t fb = {.engine_index = 0, .prompt_tokens = 640, .uncached_tokens = 16,
-                               .queued_prefill_tokens = 0, .running = 0, .ttft_ns = 60 * MS};
+        kvr_first_byte_t fb = {.engine_index = 0,
+                               .prompt_tokens = 640,
+                               .uncached_tokens = 16,
+                               .queued_prefill_tokens = 0,
+                               .running = 0,
+                               .ttft_ns = 60 * MS};
         ops->on_first_byte(st, &fb);
     }
     kvr_engine_view_t v[2] = {fx_fed_view(0, 0, 0, 64, 0.1), fx_fed_view(1, 0, 0, 64, 0.1)};
-    v[1].eff_pending_prefill_tokens = 200; /* 20 ms of prefill: less than engine 0's extra 48 ms of step */
+    v[1].eff_pending_prefill_tokens =
+        200; /* 20 ms of prefill: less than engine 0's extra 48 ms of step */
     kvr_route_decision_t d = {.view = -1};
     ops->pick(st, fx_request(&rq, PROMPT, 5, 0, 5, 10 * S), v, 2, &d);
     cr_expect_eq(d.view, 1);
     cr_expect_eq(d.flags, 0);
 }
 
-Test(policy_ttft, a_fast_engine_is_learned_at_the_edge_without_a_count, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, a_fast_engine_is_learned_at_the_edge_without_a_count, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     /* Sub-millisecond first bytes (a small model, loopback): below the step range, but not absurd. */
     for (int i = 0; i < 20; i++) {
-        kvr_first_byte_t fb = {.engine_index = 1, .prompt_tokens = 4, .uncached_tokens = 4, .running = 0,
+        kvr_first_byte_t fb = {.engine_index = 1,
+                               .prompt_tokens = 4,
+                               .uncached_tokens = 4,
+                               .running = 0,
                                .ttft_ns = 700000};
         ops->on_first_byte(st, &fb);
     }
@@ -273,12 +326,16 @@ Test(policy_ttft, a_fast_engine_is_learned_at_the_edge_without_a_count, .init = 
     cr_expect_eq(d.view, 1, "its steps are learned shorter");
 }
 
-Test(policy_ttft, engine_removed_starts_again_from_the_prior, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, engine_removed_starts_again_from_the_prior, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     for (int i = 0; i < 20; i++) {
-        kvr_first_byte_t slow = {.engine_index = 0, .uncached_tokens = 640, .queued_prefill_tokens = 10000,
-                                 .running = 4, .ttft_ns = 4 * S};
+        kvr_first_byte_t slow = {.engine_index = 0,
+                                 .uncached_tokens = 640,
+                                 .queued_prefill_tokens = 10000,
+                                 .running = 4,
+                                 .ttft_ns = 4 * S};
         ops->on_first_byte(st, &slow);
     }
     cr_expect_eq(pick_equal_fleet(10 * S, NULL), 1);
@@ -288,8 +345,8 @@ Test(policy_ttft, engine_removed_starts_again_from_the_prior, .init = setup, .fi
 
 /* ---- bad input: clamped, counted (KVR_DECISION_INPUT_CLAMPED), never out of the views ---- */
 
-Test(policy_ttft, priors_that_would_divide_by_zero_or_make_nan_are_refused, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, priors_that_would_divide_by_zero_or_make_nan_are_refused, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     ops = kvr_policy_find("ttft");
     cr_assert_not_null(ops);
@@ -315,13 +372,15 @@ Test(policy_ttft, priors_that_would_divide_by_zero_or_make_nan_are_refused, .ini
     ops->destroy(state);
 }
 
-Test(policy_ttft, rates_driven_to_zero_or_huge_stay_finite_and_in_range, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, rates_driven_to_zero_or_huge_stay_finite_and_in_range, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     /* First bytes that say a prefill took an hour (rate toward 0) on engine 0 and 1 ns on engine 1 (toward infinity). */
     for (int i = 0; i < 200; i++) {
-        kvr_first_byte_t slow = {.engine_index = 0, .uncached_tokens = 640, .queued_prefill_tokens = 10000,
+        kvr_first_byte_t slow = {.engine_index = 0,
+                                 .uncached_tokens = 640,
+                                 .queued_prefill_tokens = 10000,
                                  .ttft_ns = 3599ull * S};
         kvr_first_byte_t fast = slow;
         fast.engine_index = 1;
@@ -348,12 +407,14 @@ Test(policy_ttft, rates_driven_to_zero_or_huge_stay_finite_and_in_range, .init =
         cr_expect_neq(d.view, k, "the absurd queue is avoided");
         any |= d.flags;
         if (k != 1)
-            cr_expect_eq(d.view, 1, "the engine learned fastest (at the rate bound), not one divided by zero");
+            cr_expect_eq(d.view, 1,
+                         "the engine learned fastest (at the rate bound), not one divided by zero");
     }
     cr_expect(any & KVR_DECISION_INPUT_CLAMPED, "counted");
 }
 
-Test(policy_ttft, huge_pending_prefill_is_clamped_and_avoided, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, huge_pending_prefill_is_clamped_and_avoided, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     kvr_engine_view_t v[2] = {fx_fed_view(0, 0, 0, 64, 0.1), fx_fed_view(1, 30, 0, 64, 0.1)};
@@ -387,7 +448,8 @@ Test(policy_ttft, absurd_drain_is_clamped, .init = setup, .fini = teardown, .tim
     cr_expect(flags & KVR_DECISION_INPUT_CLAMPED);
 }
 
-Test(policy_ttft, sample_time_going_backwards_is_counted, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, sample_time_going_backwards_is_counted, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     kvr_engine_view_t v[1] = {fx_fed_view(0, 4, 0, 64, 0.1)};
@@ -420,10 +482,12 @@ Test(policy_ttft, pending_rising_teaches_nothing, .init = setup, .fini = teardow
     cr_expect_eq(pick_equal_fleet(10 * S, NULL), 0, "engine 0 keeps its prior rate");
 }
 
-Test(policy_ttft, absurd_first_bytes_are_counted_not_learned, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, absurd_first_bytes_are_counted_not_learned, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
-    kvr_first_byte_t zero = {.engine_index = 0, .uncached_tokens = 640, .queued_prefill_tokens = 10000, .ttft_ns = 0};
+    kvr_first_byte_t zero = {
+        .engine_index = 0, .uncached_tokens = 640, .queued_prefill_tokens = 10000, .ttft_ns = 0};
     kvr_first_byte_t forever = zero;
     forever.ttft_ns = UINT64_MAX;
     kvr_first_byte_t outside = zero;
@@ -450,7 +514,8 @@ Test(policy_ttft, absurd_first_bytes_are_counted_not_learned, .init = setup, .fi
 Test(policy_ttft, engine_index_outside_the_table, .init = setup, .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
-    kvr_engine_view_t v[2] = {fx_fed_view(KVR_MAX_ENGINES + 3, 0, 0, 64, 0.1), fx_fed_view(2, 8, 0, 64, 0.1)};
+    kvr_engine_view_t v[2] = {fx_fed_view(KVR_MAX_ENGINES + 3, 0, 0, 64, 0.1),
+                              fx_fed_view(2, 8, 0, 64, 0.1)};
     kvr_route_decision_t d = {.view = -1};
     ops->pick(st, fx_request(&rq, PROMPT, 3, 0, 3, 10 * S), v, 2, &d);
     cr_expect_eq(d.view, 0, "scored with the priors, never written to the table");
@@ -460,7 +525,8 @@ Test(policy_ttft, engine_index_outside_the_table, .init = setup, .fini = teardow
 
 /* ---- with admission: the seeding lease still catches what the prediction does not model ---- */
 
-Test(policy_ttft, hot_owner_trap_with_admission_enforce, .init = setup, .fini = teardown, .timeout = 5.)
+Test(policy_ttft, hot_owner_trap_with_admission_enforce, .init = setup, .fini = teardown,
+     .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     kvr_admission_t *adm = NULL;
@@ -518,8 +584,8 @@ Test(policy_ttft, dispatch_without_pick, .init = setup, .fini = teardown, .timeo
     cr_expect_eq(d.prefix_match_blocks, 40);
 }
 
-Test(policy_ttft, without_a_feed_the_prefill_this_router_sent_stays_queued, .init = setup, .fini = teardown,
-     .timeout = 5.)
+Test(policy_ttft, without_a_feed_the_prefill_this_router_sent_stays_queued, .init = setup,
+     .fini = teardown, .timeout = 5.)
 {
     st = fx_policy("ttft", &cfg, &ops);
     /*

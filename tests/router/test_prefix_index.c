@@ -113,7 +113,8 @@ Test(prefix_index, budget_learned_from_the_feed, .init = setup_views, .timeout =
 }
 
 /* The one-pass form a policy runs learns a new capacity before it matches, as learn then match do. */
-Test(prefix_index, learn_match_applies_a_new_capacity_before_matching, .init = setup_views, .timeout = 5.)
+Test(prefix_index, learn_match_applies_a_new_capacity_before_matching, .init = setup_views,
+     .timeout = 5.)
 {
     kvr_prefix_index_t *idx = make(1 << 20, 0, 1 << 12);
     uint64_t a[20];
@@ -125,7 +126,8 @@ Test(prefix_index, learn_match_applies_a_new_capacity_before_matching, .init = s
     cr_expect_eq(match[0], 8);
     cr_expect_eq(placed[0], 1 * S);
     cr_expect_eq(kvr_prefix_index_engine_tokens(idx, 0), 8 * TPB);
-    cr_expect_eq(kvr_prefix_index_learn_match(idx, a, 20, 1 * S, views, 4, match, NULL), 8, "learnt once");
+    cr_expect_eq(kvr_prefix_index_learn_match(idx, a, 20, 1 * S, views, 4, match, NULL), 8,
+                 "learnt once");
     kvr_prefix_index_destroy(idx);
 }
 
@@ -136,7 +138,8 @@ Test(prefix_index, ttl_hides_then_drops_old_entries, .init = setup_views, .timeo
     chain(a, 5, 1, 0);
     chain(b, 5, 2, 0);
     kvr_prefix_index_insert(idx, a, 5, 0, 1 * S);
-    cr_expect_eq(kvr_prefix_index_match(idx, a, 5, 11 * S, views, 1, match, NULL), 5, "exactly at TTL");
+    cr_expect_eq(kvr_prefix_index_match(idx, a, 5, 11 * S, views, 1, match, NULL), 5,
+                 "exactly at TTL");
     cr_expect_eq(kvr_prefix_index_match(idx, a, 5, 12 * S, views, 1, match, NULL), 0);
     kvr_prefix_index_insert(idx, b, 5, 1, 12 * S);
     kvr_prefix_index_stats_t st;
@@ -199,13 +202,11 @@ static void churn(uint64_t max_entries)
         size_t n = 1 + r % 40;
         uint64_t now = round * (S / 10);
         switch (r % 13) {
-        case 0:
-            kvr_prefix_index_remove_engine(idx, (uint32_t)(r % 4));
-            break;
-        case 1:
-            kvr_prefix_index_set_budget(idx, (uint32_t)(r % 4), (r % 3) * 20 * TPB);
-            break;
-        case 2: case 3: case 4: {
+        case 0: kvr_prefix_index_remove_engine(idx, (uint32_t)(r % 4)); break;
+        case 1: kvr_prefix_index_set_budget(idx, (uint32_t)(r % 4), (r % 3) * 20 * TPB); break;
+        case 2:
+        case 3:
+        case 4: {
             uint32_t best = kvr_prefix_index_match(idx, a, n, now, views, 4, match, placed);
             for (int v = 0; v < 4; v++) {
                 cr_assert_leq(match[v], n);
@@ -216,15 +217,16 @@ static void churn(uint64_t max_entries)
         }
         default:
             kvr_prefix_index_insert(idx, a, n, (uint32_t)(r % 4), now);
-            cr_assert_eq(kvr_prefix_index_match(idx, a, n, now, &views[r % 4], 1, match, NULL) > 0, true,
-                         "a prompt just recorded matches at least its head");
+            cr_assert_eq(kvr_prefix_index_match(idx, a, n, now, &views[r % 4], 1, match, NULL) > 0,
+                         true, "a prompt just recorded matches at least its head");
         }
     }
     kvr_prefix_index_stats_t st;
     kvr_prefix_index_stats(idx, &st);
     uint64_t tokens = 0;
     for (uint32_t e = 0; e < 4; e++) {
-        cr_expect_leq(kvr_prefix_index_engine_tokens(idx, e), 64 * TPB, "budgets never exceed the default");
+        cr_expect_leq(kvr_prefix_index_engine_tokens(idx, e), 64 * TPB,
+                      "budgets never exceed the default");
         tokens += kvr_prefix_index_engine_tokens(idx, e);
     }
     cr_expect_eq(tokens, st.entries * TPB);
@@ -306,7 +308,8 @@ Test(prefix_index, a_walk_finds_every_depth_of_a_long_prompt, .timeout = 5.)
         uint32_t want_best = 0;
         for (uint32_t e = 0; e < N; e++) {
             uint32_t want = depth[e] < n ? depth[e] : (uint32_t)n;
-            cr_expect_eq(got[e], want, "engine %u holds %u blocks, asked %zu: got %u", e, depth[e], n, got[e]);
+            cr_expect_eq(got[e], want, "engine %u holds %u blocks, asked %zu: got %u", e, depth[e],
+                         n, got[e]);
             if (want > want_best)
                 want_best = want;
         }

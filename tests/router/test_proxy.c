@@ -29,7 +29,8 @@ static void teardown(void)
 
 TestSuite(proxy, .fini = teardown, .timeout = 30.);
 
-static const char chat[] = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+static const char chat[] =
+    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
 static const char chat_stream[] =
     "{\"model\":\"m\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
 
@@ -116,7 +117,8 @@ Test(proxy, sse_stream_arrives_untouched)
     cr_assert_geq(kvr_harness_dechunk(body), 0, "stream must end with a clean last chunk");
     char want[1024] = "";
     for (int i = 0; i < 5; i++)
-        snprintf(want + strlen(want), sizeof want - strlen(want), "data: {\"engine\":0,\"n\":%d}\n\n", i);
+        snprintf(want + strlen(want), sizeof want - strlen(want),
+                 "data: {\"engine\":0,\"n\":%d}\n\n", i);
     strcat(want, "data: [DONE]\n\n");
     cr_expect_str_eq(body, want);
     free(resp);
@@ -143,8 +145,10 @@ Test(proxy, ttft_policy_learns_from_streamed_first_bytes)
     double ttft = 0;
     char sample[160];
     for (int e = 0; e < 2; e++) {
-        snprintf(sample, sizeof sample, "kvroute_selections_total{engine=\"http://127.0.0.1:%u\",policy=\"ttft\",reason=\"ttft\"}",
-                 kvr_fake_port(h.fleet, e));
+        snprintf(
+            sample, sizeof sample,
+            "kvroute_selections_total{engine=\"http://127.0.0.1:%u\",policy=\"ttft\",reason=\"ttft\"}",
+            kvr_fake_port(h.fleet, e));
         double v = kvr_harness_metric(&h, sample);
         ttft += v > 0 ? v : 0;
     }
@@ -160,7 +164,8 @@ static void *burst_one(void *arg)
 {
     burst_arg_t *b = arg;
     char *resp = NULL;
-    b->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", "X-Fake: hold=1\r\n", chat, &resp, 15000);
+    b->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", "X-Fake: hold=1\r\n", chat,
+                              &resp, 15000);
     if (resp && !kvr_harness_header(resp, "X-Kvroute-Engine", b->engine, sizeof b->engine))
         b->engine[0] = '\0';
     free(resp);
@@ -187,8 +192,8 @@ Test(proxy, burst_of_100_under_load_only_spreads_evenly, .timeout = 60.)
     pthread_t threads[100];
     for (int i = 0; i < 100; i++)
         cr_assert_eq(pthread_create(&threads[i], NULL, burst_one, &args[i]), 0);
-    cr_assert(kvr_test_wait_until(all_held, NULL, 30000), "only %u of 100 requests reached the engines",
-              kvr_fake_held(h.fleet));
+    cr_assert(kvr_test_wait_until(all_held, NULL, 30000),
+              "only %u of 100 requests reached the engines", kvr_fake_held(h.fleet));
     cr_expect_eq(kvr_harness_shadow_total(&h) > 0, 1, "held requests are in the shadow counters");
     kvr_fake_release(h.fleet);
     for (int i = 0; i < 100; i++)
@@ -214,15 +219,18 @@ Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
     kvr_harness_start(&h, 1, NULL);
     int fd = connect_router();
     char req[512];
-    int n = snprintf(req, sizeof req,
-                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=200,interval_ms=20\r\n"
-                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    int n = snprintf(
+        req, sizeof req,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=200,interval_ms=20\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(chat_stream), chat_stream);
     cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[8192];
     cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
     cr_expect_gt(kvr_harness_shadow_total(&h), 0);
     close(fd);
-    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000), "the engine's request must be aborted too");
+    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000),
+              "the engine's request must be aborted too");
     cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_client_aborts_total"), 1);
@@ -232,8 +240,10 @@ Test(proxy, client_disconnect_mid_stream_aborts_upstream_and_releases)
 /* Asserts that body (raw chunked bytes) is a stream cut before its last chunk, ending in an error event. */
 static void expect_cut_with_error_event(char *body)
 {
-    cr_expect_lt(kvr_harness_dechunk(body), 0, "a cut stream must not end with the terminating chunk");
-    cr_expect_not_null(strstr(body, "data: {\"error\":{"), "an SSE error event tells the client: %s", body);
+    cr_expect_lt(kvr_harness_dechunk(body), 0,
+                 "a cut stream must not end with the terminating chunk");
+    cr_expect_not_null(strstr(body, "data: {\"error\":{"),
+                       "an SSE error event tells the client: %s", body);
     cr_expect_null(strstr(body, "[DONE]"));
 }
 
@@ -258,10 +268,11 @@ Test(proxy, engine_crash_mid_stream_sends_an_error_event_and_cuts_the_stream)
 
 Test(proxy, interim_100_continue_is_skipped_and_the_final_answer_reaches_the_client)
 {
-    static const char reply[] = "HTTP/1.1 100 Continue\r\n\r\n"
-                                "HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
-                                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n"
-                                "Connection: close\r\n\r\n{\"final\":true}\n";
+    static const char reply[] =
+        "HTTP/1.1 100 Continue\r\n\r\n"
+        "HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n"
+        "Connection: close\r\n\r\n{\"final\":true}\n";
     kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
@@ -280,8 +291,9 @@ Test(proxy, interim_100_continue_is_skipped_and_the_final_answer_reaches_the_cli
 
 Test(proxy, an_upstream_101_is_a_protocol_error_not_an_answer)
 {
-    static const char reply[] = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
-                                "not http any more";
+    static const char reply[] =
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+        "not http any more";
     kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u", kvr_raw_engine_port(raw));
@@ -302,8 +314,10 @@ Test(proxy, retries_after_5xx_and_refused_connect_before_any_byte)
     uint16_t dead = kvr_test_free_port();
     char dead_url[64];
     snprintf(dead_url, sizeof dead_url, "http://127.0.0.1:%u", dead);
-    const char *extra[] = {"--policy", "round_robin", "--engine", dead_url, "--retries", "2",
-                           "--health-interval-ms", "60000", "--fail-threshold", "100", NULL};
+    const char *extra[] = {
+        "--policy", "round_robin",          "--engine", dead_url,           "--retries",
+        "2",        "--health-interval-ms", "60000",    "--fail-threshold", "100",
+        NULL};
     kvr_harness_start(&h, 2, extra);
     kvr_fake_force(h.fleet, 0, "status=503");
     expect_answers_from(1, 6);
@@ -324,8 +338,15 @@ Test(proxy, an_attempt_that_cannot_start_is_retried_on_the_next_engine)
 {
     /* failure table: retried */
     /* A multicast address: connect() fails at once (ENETUNREACH), the upstream request never starts. */
-    const char *extra[] = {"--policy", "round_robin", "--engine", "http://224.0.0.1:9", "--health-interval-ms",
-                           "60000", "--fail-threshold", "100", NULL};
+    const char *extra[] = {"--policy",
+                           "round_robin",
+                           "--engine",
+                           "http://224.0.0.1:9",
+                           "--health-interval-ms",
+                           "60000",
+                           "--fail-threshold",
+                           "100",
+                           NULL};
     kvr_harness_start(&h, 1, extra);
     expect_answers_from(0, 4);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_retries_total{cause=\"connect\"}"), 0);
@@ -335,7 +356,8 @@ Test(proxy, an_attempt_that_cannot_start_is_retried_on_the_next_engine)
 Test(proxy, an_engine_closing_without_an_answer_is_retried_elsewhere)
 {
     /* failure table: retried */
-    const char *extra[] = {"--policy", "round_robin", "--health-interval-ms", "60000", "--fail-threshold", "100",
+    const char *extra[] = {"--policy", "round_robin",      "--health-interval-ms",
+                           "60000",    "--fail-threshold", "100",
                            NULL};
     kvr_harness_start(&h, 2, extra);
     kvr_fake_force(h.fleet, 0, "drop=1");
@@ -345,8 +367,9 @@ Test(proxy, an_engine_closing_without_an_answer_is_retried_elsewhere)
     kvr_fake_force(h.fleet, 1, "drop=1");
     char *resp;
     cr_expect_eq(post(NULL, chat, &resp), 502);
-    cr_expect_not_null(strstr(kvr_test_http_body(resp), "the engine closed the connection without an answer"),
-                       "%s", resp);
+    cr_expect_not_null(
+        strstr(kvr_test_http_body(resp), "the engine closed the connection without an answer"),
+        "%s", resp);
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
@@ -367,7 +390,8 @@ Test(proxy, dead_engine_leaves_the_candidate_set_and_returns)
              kvr_fake_port(h.fleet, 0));
     cr_expect_gt(kvr_harness_metric(&h, sample), 0);
     kvr_fake_force(h.fleet, 0, "");
-    snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 0));
+    snprintf(sample, sizeof sample, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(h.fleet, 0));
     /* health checks every 200 ms bring it back */
     cr_assert(kvr_harness_wait_metric(&h, sample, 1, 10000), "engine 0 never healthy again");
     unsigned before = kvr_fake_requests(h.fleet, 0);
@@ -387,14 +411,16 @@ Test(proxy, first_byte_and_idle_timeouts)
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":504"));
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
-    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000), "the timed-out request was not aborted upstream");
+    cr_expect(kvr_test_wait_until(engine0_aborted, NULL, 10000),
+              "the timed-out request was not aborted upstream");
     cr_expect_eq(kvr_fake_aborted(h.fleet, 0), 1);
 
     cr_assert_eq(post("X-Fake: chunks=3,interval_ms=1000\r\n", chat_stream, &resp), 200);
     char *body = (char *)kvr_test_http_body(resp);
     cr_expect_not_null(strstr(body, "\"n\":0"));
     expect_cut_with_error_event(body);
-    cr_expect_not_null(strstr(body, "\"code\":504"), "a stalled stream's error event says timeout: %s", body);
+    cr_expect_not_null(strstr(body, "\"code\":504"),
+                       "a stalled stream's error event says timeout: %s", body);
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_upstream_timeouts_total{kind=\"first_byte\"}"), 1);
@@ -403,13 +429,20 @@ Test(proxy, first_byte_and_idle_timeouts)
 
 Test(proxy, bad_input_gets_its_status)
 {
-    const char *extra[] = {"--max-body-bytes", "2048", "--max-header-bytes", "2048", "--request-timeout-ms", "300", NULL};
+    const char *extra[] = {"--max-body-bytes",
+                           "2048",
+                           "--max-header-bytes",
+                           "2048",
+                           "--request-timeout-ms",
+                           "300",
+                           NULL};
     kvr_harness_start(&h, 1, extra);
     char *resp;
     cr_expect_eq(post(NULL, "{\"messages\": [", &resp), 400);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"invalid_request_error\""));
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "GET", "/v1/chat/completions", NULL, NULL, &resp, 3000), 405);
+    cr_expect_eq(kvr_test_http(h.port, "GET", "/v1/chat/completions", NULL, NULL, &resp, 3000),
+                 405);
     free(resp);
     cr_expect_eq(kvr_test_http(h.port, "POST", "/v2/nothing", NULL, chat, &resp, 3000), 404);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"error\""));
@@ -426,7 +459,8 @@ Test(proxy, bad_input_gets_its_status)
     free(big);
     /* a slow client: half a request, then nothing */
     int fd = connect_router();
-    const char partial[] = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess";
+    const char partial[] =
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess";
     cr_assert_eq(write(fd, partial, sizeof partial - 1), (ssize_t)sizeof partial - 1);
     char buf[2048];
     cr_expect(read_until(fd, "408", buf, sizeof buf, 3000), "a slow client gets 408");
@@ -455,7 +489,8 @@ Test(proxy, upgrade_request_then_a_byte_and_idle_clients)
     const char *extra[] = {"--client-idle-timeout-ms", "300", NULL};
     kvr_harness_start(&h, 1, extra);
     int fd = connect_router();
-    const char upgrade[] = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n";
+    const char upgrade[] =
+        "GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n";
     cr_assert_eq(write(fd, upgrade, sizeof upgrade - 1), (ssize_t)sizeof upgrade - 1);
     char buf[2048];
     cr_expect(read_until(fd, "HTTP/1.1 200", buf, sizeof buf, 3000), "answered as plain HTTP/1.1");
@@ -488,7 +523,8 @@ Test(proxy, models_are_the_union_of_the_engines)
     cr_expect_not_null(strstr(body, "\"m-0\""));
     cr_expect_not_null(strstr(body, "\"m-1\""));
     const char *first = strstr(body, "\"shared\"");
-    cr_expect(first && !strstr(first + 1, "\"shared\""), "a model two engines serve is listed once");
+    cr_expect(first && !strstr(first + 1, "\"shared\""),
+              "a model two engines serve is listed once");
     free(resp);
 }
 
@@ -499,9 +535,11 @@ Test(proxy, sigterm_drains_in_flight_requests_then_exits)
     kvr_harness_start(&h, 1, info_log);
     int fd = connect_router();
     char req[512];
-    int n = snprintf(req, sizeof req,
-                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=10,interval_ms=50\r\n"
-                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    int n = snprintf(
+        req, sizeof req,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=10,interval_ms=50\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(chat_stream), chat_stream);
     cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[16384];
     cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
@@ -521,23 +559,28 @@ Test(proxy, second_sigterm_while_draining_exits_at_once)
     kvr_harness_start(&h, 1, info_log);
     int fd = connect_router();
     char req[512];
-    int n = snprintf(req, sizeof req,
-                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
-                     "Content-Length: %zu\r\n\r\n%s", strlen(chat_stream), chat_stream);
+    int n = snprintf(
+        req, sizeof req,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(chat_stream), chat_stream);
     cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[65536];
     cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
     kill(h.pid, SIGTERM);
-    cr_assert(kvr_test_wait_file_contains(h.log_path, "draining signal=SIGTERM", 10000), "see %s", h.log_path);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "draining signal=SIGTERM", 10000), "see %s",
+              h.log_path);
     cr_assert(kvr_test_alive(h.pid), "the first SIGTERM drains, it does not exit");
     kill(h.pid, SIGTERM);
     /* The 20 s stream is cut: the router exits long before it would end. */
     int status = kvr_test_wait_exit(h.pid, 10000);
     h.pid = 0;
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
-    cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=second_signal"), "see %s", h.log_path);
+    cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=second_signal"), "see %s",
+              h.log_path);
     size_t len = strlen(buf);
-    cr_expect_not(read_until(fd, "[DONE]", buf + len, sizeof buf - len, 3000), "the stream in flight was cut");
+    cr_expect_not(read_until(fd, "[DONE]", buf + len, sizeof buf - len, 3000),
+                  "the stream in flight was cut");
     close(fd);
 }
 
@@ -550,24 +593,31 @@ Test(proxy, admin_adds_and_removes_engines_behind_the_token)
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 1));
     cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", NULL, body, &resp, 3000), 401);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body, &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
                  409, "already there");
     free(resp);
     char path[128];
-    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u", kvr_fake_port(h.fleet, 1));
+    snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
+             kvr_fake_port(h.fleet, 1));
     cr_expect_eq(kvr_test_http(h.port, "DELETE", path, NULL, NULL, &resp, 3000), 401);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL, &resp, 3000), 200);
+    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
+                               &resp, 3000),
+                 200);
     free(resp);
     for (int i = 0; i < 4; i++) {
         cr_assert_eq(post(NULL, chat, &resp), 200);
         free(resp);
     }
     cr_expect_eq(kvr_fake_requests(h.fleet, 1), 0, "a removed engine gets nothing");
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body, &resp, 3000), 201);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
+                 201);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", "/engines/http%3A%2F%2Fnope", "Authorization: Bearer s3cret\r\n",
-                               NULL, &resp, 3000), 404);
+    cr_expect_eq(kvr_test_http(h.port, "DELETE", "/engines/http%3A%2F%2Fnope",
+                               "Authorization: Bearer s3cret\r\n", NULL, &resp, 3000),
+                 404);
     free(resp);
 }
 
@@ -577,7 +627,8 @@ Test(proxy, sighup_reloads_the_engine_list)
     kvr_test_unique_name(cfg_path, sizeof cfg_path, "/tmp/kvroute-test-cfg");
     kvr_fake_fleet_t *fleet = kvr_fake_start(2);
     FILE *f = fopen(cfg_path, "w");
-    fprintf(f, "# engines\nengine http://127.0.0.1:%u\npolicy round_robin\n", kvr_fake_port(fleet, 0));
+    fprintf(f, "# engines\nengine http://127.0.0.1:%u\npolicy round_robin\n",
+            kvr_fake_port(fleet, 0));
     fclose(f);
     const char *extra[] = {"--config", cfg_path, NULL};
     kvr_harness_start(&h, 0, extra);
@@ -590,8 +641,10 @@ Test(proxy, sighup_reloads_the_engine_list)
     fclose(f);
     kill(h.pid, SIGHUP);
     char gone[96];
-    snprintf(gone, sizeof gone, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 1));
-    cr_assert(kvr_harness_wait_metric(&h, gone, 1, 10000), "the reloaded engine never showed up healthy");
+    snprintf(gone, sizeof gone, "kvroute_engine_healthy{engine=\"http://127.0.0.1:%u\"}",
+             kvr_fake_port(fleet, 1));
+    cr_assert(kvr_harness_wait_metric(&h, gone, 1, 10000),
+              "the reloaded engine never showed up healthy");
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(post(NULL, chat, &resp), 200);
         free(resp);
@@ -614,9 +667,11 @@ Test(proxy, metrics_pass_promtool_and_es0_reconciles_against_engine_metrics)
     cr_assert(kvr_harness_wait_metric_reach(&h, "kvroute_reconcile_runs_total", 2, 20000),
               "reconcile ran %g times", kvr_harness_metric(&h, "kvroute_reconcile_runs_total"));
     char sample[128];
-    snprintf(sample, sizeof sample, "kvroute_engine_reconcile_drift{engine=\"http://127.0.0.1:%u\"}",
+    snprintf(sample, sizeof sample,
+             "kvroute_engine_reconcile_drift{engine=\"http://127.0.0.1:%u\"}",
              kvr_fake_port(h.fleet, 0));
-    cr_expect_eq(kvr_harness_metric(&h, sample), 0, "nothing in flight, the engine says 0: no drift");
+    cr_expect_eq(kvr_harness_metric(&h, sample), 0,
+                 "nothing in flight, the engine says 0: no drift");
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"400\"}"), 1);
     if (system("command -v promtool >/dev/null 2>&1") != 0)
         cr_skip_test("promtool missing: apt-get install prometheus");
@@ -640,9 +695,11 @@ Test(proxy, a_large_body_reaches_the_engine_byte_for_byte)
     /* an agentic prompt: 600 KB of text with escapes, unicode and odd spacing */
     size_t cap = 700 * 1024, n = 0;
     char *body = malloc(cap);
-    n += (size_t)snprintf(body + n, cap - n, "{ \"messages\" : [ {\"role\":\"system\",\"content\":\"");
+    n += (size_t)snprintf(body + n, cap - n,
+                          "{ \"messages\" : [ {\"role\":\"system\",\"content\":\"");
     while (n < 600 * 1024)
-        n += (size_t)snprintf(body + n, cap - n, "caf\\u00e9 \\\"quoted\\\" tab\\t \xc3\xa9t\xc3\xa9 %zu ", n);
+        n += (size_t)snprintf(body + n, cap - n,
+                              "caf\\u00e9 \\\"quoted\\\" tab\\t \xc3\xa9t\xc3\xa9 %zu ", n);
     n += (size_t)snprintf(body + n, cap - n, "\"}],\n \"stream\": false }\n");
     uint64_t want = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
@@ -650,7 +707,8 @@ Test(proxy, a_large_body_reaches_the_engine_byte_for_byte)
     char *resp;
     cr_assert_eq(post("X-Fake: echo=1\r\n", body, &resp), 200);
     char expect[128];
-    snprintf(expect, sizeof expect, "{\"len\":%zu,\"fnv\":\"%016llx\"}", n, (unsigned long long)want);
+    snprintf(expect, sizeof expect, "{\"len\":%zu,\"fnv\":\"%016llx\"}", n,
+             (unsigned long long)want);
     cr_expect_str_eq(kvr_test_http_body(resp), expect);
     free(resp);
     free(body);
@@ -669,8 +727,10 @@ Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
     for (int round = 0; round < 3; round++) {
         int fd = connect_router();
         char head[256];
-        int hn = snprintf(head, sizeof head, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
-                                             "X-Fake: chunks=50,interval_ms=20\r\nContent-Length: %zu\r\n\r\n", len);
+        int hn = snprintf(head, sizeof head,
+                          "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                          "X-Fake: chunks=50,interval_ms=20\r\nContent-Length: %zu\r\n\r\n",
+                          len);
         cr_assert_eq(write(fd, head, (size_t)hn), hn);
         size_t off = 0;
         while (off < len) {
@@ -689,11 +749,12 @@ Test(proxy, client_leaving_while_a_large_body_is_parsed_off_the_loop)
     cr_expect(kvr_harness_wait_metric_reach(&h, "kvroute_client_aborts_total", 3, 20000),
               "the three clients' aborts were never counted");
     cr_expect(kvr_harness_wait_zero(&h, 10000));
-    cr_expect(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000), "requests left in flight");
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_in_flight", 0, 10000),
+              "requests left in flight");
     /* Exactly one abort per client; read through the wait, which retries a /metrics
      * fetch that a loaded machine let time out instead of reading it as a count. */
-    cr_expect(kvr_harness_wait_metric(&h, "kvroute_client_aborts_total", 3, 10000), "aborts %g, not 3",
-              kvr_harness_metric(&h, "kvroute_client_aborts_total"));
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_client_aborts_total", 3, 10000),
+              "aborts %g, not 3", kvr_harness_metric(&h, "kvroute_client_aborts_total"));
     char *resp;
     cr_expect_eq(post(NULL, chat, &resp), 200, "kvroute still serves");
     free(resp);

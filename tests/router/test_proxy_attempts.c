@@ -28,7 +28,8 @@ static void teardown(void)
 
 TestSuite(proxy_attempts, .fini = teardown, .timeout = 30.);
 
-static const char chat[] = "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"session_id\":\"s1\"}";
+static const char chat[] =
+    "{\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"session_id\":\"s1\"}";
 
 static void publish(int slot, uint32_t max_running, uint32_t running, uint32_t waiting)
 {
@@ -52,9 +53,23 @@ Test(proxy_attempts, a_seeding_lease_on_an_engine_that_cannot_be_reached_is_rele
     kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-attempts");
     cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
     static const char unreachable[] = "http://224.0.0.1:9";
-    const char *extra[] = {"--engine", unreachable, "--es", "1", "--shm", seg_name, "--admission", "enforce",
-                           "--max-waiting", "0", "--policy", "sticky", "--fail-threshold", "1000",
-                           "--health-interval-ms", "600000", NULL};
+    const char *extra[] = {"--engine",
+                           unreachable,
+                           "--es",
+                           "1",
+                           "--shm",
+                           seg_name,
+                           "--admission",
+                           "enforce",
+                           "--max-waiting",
+                           "0",
+                           "--policy",
+                           "sticky",
+                           "--fail-threshold",
+                           "1000",
+                           "--health-interval-ms",
+                           "600000",
+                           NULL};
     kvr_harness_start(&h, 1, extra);
     char full_url[64];
     snprintf(full_url, sizeof full_url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));
@@ -66,7 +81,8 @@ Test(proxy_attempts, a_seeding_lease_on_an_engine_that_cannot_be_reached_is_rele
     publish(full, 4, 0, 0);
     publish(idle, 4, 4, 3);
     char *resp;
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, chat, &resp, 3000),
+                 200);
     free(resp);
     /*
      * ...then that engine fills up and the other one idles: each turn of the
@@ -81,7 +97,9 @@ Test(proxy_attempts, a_seeding_lease_on_an_engine_that_cannot_be_reached_is_rele
         free(resp);
     }
     double leases = kvr_harness_metric(&h, "kvroute_admission_total{verdict=\"seed_lease\"}");
-    cr_expect_eq(leases, 3, "the idle engine is seeded on every turn, so its lease came back each time: %g", leases);
+    cr_expect_eq(leases, 3,
+                 "the idle engine is seeded on every turn, so its lease came back each time: %g",
+                 leases);
     cr_expect_eq(kvr_fake_requests(h.fleet, 0), 1);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }

@@ -42,9 +42,10 @@ static void start_router_with(const char *config)
     char why[160];
     if (!kvr_stub_dns_start(&dns, "127.0.0.1", why, sizeof why))
         cr_skip_test("%s", why);
-    setenv("KVR_BIN_KVROUTE", kvr_scratch_hosts_wrapper(&dns.files, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
-    const char *extra[] = {"--admin-token", "s3cret", "--log-level", "info", config ? "--config" : NULL, config,
-                           NULL};
+    setenv("KVR_BIN_KVROUTE",
+           kvr_scratch_hosts_wrapper(&dns.files, kvr_test_bin("KVR_BIN_KVROUTE")), 1);
+    const char *extra[] = {
+        "--admin-token", "s3cret", "--log-level", "info", config ? "--config" : NULL, config, NULL};
     kvr_harness_start(&h, 0, extra);
 }
 

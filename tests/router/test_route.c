@@ -21,13 +21,14 @@ static bool router_up;
 
 static const char *migrate_factor; /* --migrate-factor for the next start(), NULL = default */
 
-static void start(size_t n_engines, const char *policy, kvr_placement_t placement, bool es, const char *shm,
-                  uint32_t migrate_load)
+static void start(size_t n_engines, const char *policy, kvr_placement_t placement, bool es,
+                  const char *shm, uint32_t migrate_load)
 {
     kvr_router_config_t cfg;
     kvr_router_config_defaults(&cfg);
     if (migrate_factor)
-        cr_assert_eq(kvr_policy_config_set(&cfg.policy_config, "migrate-factor", migrate_factor), 0);
+        cr_assert_eq(kvr_policy_config_set(&cfg.policy_config, "migrate-factor", migrate_factor),
+                     0);
     for (size_t i = 0; i < n_engines; i++) {
         char url[64];
         snprintf(url, sizeof url, "http://127.0.0.1:%zu", 19000 + i);
@@ -62,7 +63,10 @@ TestSuite(route, .fini = teardown, .timeout = 10.);
 
 static kvr_route_request_t request(const char *session, uint32_t tokens)
 {
-    return (kvr_route_request_t){.request_id = "t", .session_id = session, .text = "", .prompt_tokens = tokens,
+    return (kvr_route_request_t){.request_id = "t",
+                                 .session_id = session,
+                                 .text = "",
+                                 .prompt_tokens = tokens,
                                  .now_ns = kvr_clock_now_ns()};
 }
 
@@ -319,8 +323,9 @@ Test(route, decision_line_escapes_what_clients_send)
     cJSON *d = cJSON_Parse(buf);
     cr_assert(cJSON_IsObject(d), "%s", buf);
     cr_expect_str_eq(field(d, "request_id")->valuestring, "r\"1");
-    cr_expect_str_eq(field(d, "session")->valuestring,
-                     "s\\\n\x01\xc3\xa9\xf0\x9f\x98\x80|\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    cr_expect_str_eq(
+        field(d, "session")->valuestring,
+        "s\\\n\x01\xc3\xa9\xf0\x9f\x98\x80|\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
     cr_expect_str_eq(field(d, "engine")->valuestring, res.engine->id);
     cr_expect_eq(field(d, "status")->valuedouble, 200);
     cr_expect_eq(field(d, "attempt")->valuedouble, 1);
@@ -350,8 +355,10 @@ Test(route, reload_applies_the_engine_list_of_the_config_file)
     char path[96];
     kvr_test_unique_name(path, sizeof path, "/tmp/kvroute-test-reload");
     snprintf(router->cfg.config_file, sizeof router->cfg.config_file, "%s", path);
-    write_config(path, "# engine 0 leaves, engine 3 joins\n"
-                       "engine http://127.0.0.1:19001\nengine http://127.0.0.1:19002\nengine http://127.0.0.1:19003\n");
+    write_config(
+        path,
+        "# engine 0 leaves, engine 3 joins\n"
+        "engine http://127.0.0.1:19001\nengine http://127.0.0.1:19002\nengine http://127.0.0.1:19003\n");
     kvr_engine_t *first = router->decider.engines.engines[0];
     kvr_upstream_pool_t *first_pool = kvr_door_pool(&router->door, 0);
     kvr_charge_t c = {0};

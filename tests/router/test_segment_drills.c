@@ -41,8 +41,20 @@ static void start_feed(void)
         snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u", kvr_fake_port(h.fleet, i));
     feed_port = kvr_test_free_port();
     snprintf(listen, sizeof listen, "127.0.0.1:%u", feed_port);
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"), "--shm", seg_name, "--period-ms", "20",
-                    "--capacity", "8", "--listen", listen, "--engine", urls[0], "--engine", urls[1], NULL};
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"),
+                    "--shm",
+                    seg_name,
+                    "--period-ms",
+                    "20",
+                    "--capacity",
+                    "8",
+                    "--listen",
+                    listen,
+                    "--engine",
+                    urls[0],
+                    "--engine",
+                    urls[1],
+                    NULL};
     feed_pid = kvr_test_spawn(argv, feed_log);
     cr_assert_gt(feed_pid, 0);
 }
@@ -51,7 +63,8 @@ static void setup(void)
 {
     kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-drill");
     kvr_test_unique_name(feed_log, sizeof feed_log, "/tmp/kvr-test-drill-feed");
-    const char *extra[] = {"--es", "1", "--shm", seg_name, "--max-age-ms", "1000", "--log-level", "info", NULL};
+    const char *extra[] = {"--es", "1",           "--shm", seg_name, "--max-age-ms",
+                           "1000", "--log-level", "info",  NULL};
     kvr_harness_start(&h, 2, extra);
     start_feed();
 }
@@ -63,7 +76,8 @@ static void teardown(void)
         kill(feed_pid, SIGCONT);
         int status = kvr_test_stop(feed_pid, SIGTERM, 5000);
         feed_clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        cr_expect(feed_clean, "statefeed exited with status %d; its log is kept at %s", status, feed_log);
+        cr_expect(feed_clean, "statefeed exited with status %d; its log is kept at %s", status,
+                  feed_log);
     }
     feed_pid = 0;
     kvr_harness_stop(&h);
@@ -181,7 +195,8 @@ static void expect_requests_served(int n)
 /* The drill's start: the feed is live, then the writer is held still so the router meets the damage first. */
 static void fresh_then_hold_writer(void)
 {
-    cr_assert(wait_feed("fresh", true), "the feed never became fresh; see %s and %s", h.log_path, feed_log);
+    cr_assert(wait_feed("fresh", true), "the feed never became fresh; see %s and %s", h.log_path,
+              feed_log);
     cr_assert_eq(kill(feed_pid, SIGSTOP), 0);
 }
 
@@ -189,9 +204,10 @@ static void fresh_then_hold_writer(void)
 static void release_writer_and_expect_recovery(void)
 {
     cr_assert_eq(kill(feed_pid, SIGCONT), 0);
-    cr_expect(wait_feed_metric("kvroute_statefeed_segment_repairs_total", 1), "statefeed never repaired; see %s",
-              feed_log);
-    cr_expect(wait_feed("fresh", true), "the router never used the restored segment; see %s", h.log_path);
+    cr_expect(wait_feed_metric("kvroute_statefeed_segment_repairs_total", 1),
+              "statefeed never repaired; see %s", feed_log);
+    cr_expect(wait_feed("fresh", true), "the router never used the restored segment; see %s",
+              h.log_path);
     cr_expect(kvr_test_alive(feed_pid), "statefeed died; see %s", feed_log);
     expect_requests_served(3);
 }
@@ -246,7 +262,8 @@ Test(segment_drill, replaced_by_another_file_while_serving)
     cr_assert_eq(write(fd, junk, sizeof junk), (ssize_t)sizeof junk);
     close(fd);
     expect_requests_served(9);
-    cr_expect(wait_metric("kvroute_feed_segment_changes_total", 1), "the replacement was not noticed");
+    cr_expect(wait_metric("kvroute_feed_segment_changes_total", 1),
+              "the replacement was not noticed");
     cr_expect(wait_feed("no_segment", true), "the junk file was used");
     release_writer_and_expect_recovery();
 }
@@ -288,7 +305,8 @@ Test(segment_drill, squatted_by_another_user_while_serving)
     /* The name is looked up again at most every 250 ms: wait for that, then decide on it. */
     cr_expect(wait_feed("segment_rejected", true), "the squatter's numbers were used");
     expect_requests_served(3);
-    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"), 3);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"segment_rejected\"}"),
+                  3);
     char fix[128];
     snprintf(fix, sizeof fix, "remove /dev/shm%s, owned by uid 65534", seg_name);
     cr_expect_eq(count_lines(h.log_path, fix), 1, "the router says once what to do");
@@ -313,9 +331,10 @@ Test(segment_drill, statefeed_killed_and_restarted)
     expect_requests_served(5);
     cr_expect_gt(kvr_harness_metric(&h, "kvroute_feed_reads_total{state=\"writer_stale\"}"), 0);
     start_feed();
-    cr_expect(wait_feed("fresh", true), "the router never used the restarted writer's segment; see %s",
-              h.log_path);
-    cr_expect_gt(kvr_harness_metric(&h, "kvroute_feed_opens_total"), opens, "it re-opened the new object");
+    cr_expect(wait_feed("fresh", true),
+              "the router never used the restarted writer's segment; see %s", h.log_path);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_feed_opens_total"), opens,
+                 "it re-opened the new object");
     expect_requests_served(3);
 }
 
@@ -332,7 +351,8 @@ Test(segment_drill, statefeed_refuses_a_squatted_name_at_start)
     start_feed();
     int status = kvr_test_stop(feed_pid, 0, 5000); /* signal 0: wait for it to give up */
     feed_pid = 0;
-    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0, "statefeed started on a squatted name");
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) != 0,
+              "statefeed started on a squatted name");
     char fix[128];
     snprintf(fix, sizeof fix, "remove /dev/shm%s, owned by uid 65534", seg_name);
     cr_expect_eq(count_lines(feed_log, fix), 1, "statefeed names the fix; see %s", feed_log);

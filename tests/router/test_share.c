@@ -26,7 +26,8 @@
 
 #define N_ENGINES 4
 
-static const char chat[] = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+static const char chat[] =
+    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
 
 static kvr_fake_fleet_t *fleet;
 #define MAX_ROUTERS 4
@@ -38,8 +39,8 @@ static const char *router_policy; /* --policy of the routers started next */
 static void start_router(int i, bool share)
 {
     /* sticky: load_only, and oneshot pins for requests with a session */
-    const char *shared[] = {"--policy", router_policy, "--log-level", "info", "--share", share_name,
-                            "--share-max-age-ms", "1500", NULL};
+    const char *shared[] = {"--policy", router_policy,        "--log-level", "info", "--share",
+                            share_name, "--share-max-age-ms", "1500",        NULL};
     if (!share)
         shared[4] = NULL;
     kvr_harness_start_router(&routers[i], fleet, N_ENGINES, shared);
@@ -69,7 +70,7 @@ typedef struct call_s {
     const char *session; /* NULL: none */
     bool hold;
     int status;
-    int engine;          /* fleet index that answered, -1 unknown */
+    int engine; /* fleet index that answered, -1 unknown */
 } call_t;
 
 static int engine_of(const char *url)
@@ -92,10 +93,12 @@ static void *call(void *arg)
     if (c->hold)
         strcat(headers, "X-Fake: hold=1\r\n");
     char *resp = NULL;
-    c->status = kvr_test_http(routers[c->router].port, "POST", "/v1/chat/completions", headers, chat, &resp,
-                              20000);
+    c->status = kvr_test_http(routers[c->router].port, "POST", "/v1/chat/completions", headers,
+                              chat, &resp, 20000);
     char url[64];
-    c->engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url) ? engine_of(url) : -1;
+    c->engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url)
+                    ? engine_of(url)
+                    : -1;
     free(resp);
     return NULL;
 }
@@ -107,7 +110,8 @@ static void start_held(call_t *calls, pthread_t *threads, int n, unsigned expect
         calls[i].hold = true;
         cr_assert_eq(pthread_create(&threads[i], NULL, call, &calls[i]), 0);
         /* One at a time: each pick sees the charge of the one before, as in one router. */
-        for (int waited = 0; kvr_fake_held(fleet) < expect_held - (unsigned)(n - 1 - i) && waited < 10000;
+        for (int waited = 0;
+             kvr_fake_held(fleet) < expect_held - (unsigned)(n - 1 - i) && waited < 10000;
              waited += 5)
             kvr_test_sleep_ms(5);
     }
@@ -148,7 +152,8 @@ Test(share, a_sessions_later_turns_keep_their_engine_on_the_other_router)
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(first[i].status, 200);
         for (int j = 0; j < i; j++)
-            cr_assert_neq(first[i].engine, first[j].engine, "the first turns went to distinct engines");
+            cr_assert_neq(first[i].engine, first[j].engine,
+                          "the first turns went to distinct engines");
     }
     /* Later turns reach router 1, which never saw these sessions: the pins hold. */
     for (int turn = 0; turn < 2; turn++) {
@@ -381,7 +386,8 @@ Test(share, a_share_name_that_is_not_one_shm_name_is_one_line_and_exit_2)
 {
     char log_path[128];
     kvr_test_unique_name(log_path, sizeof log_path, "/tmp/kvroute-test-share-flag");
-    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE"), "--share", "a/b", "--engine", "http://127.0.0.1:1", NULL};
+    const char *argv[] = {
+        kvr_test_bin("KVR_BIN_KVROUTE"), "--share", "a/b", "--engine", "http://127.0.0.1:1", NULL};
     pid_t pid = kvr_test_spawn((char *const *)argv, log_path);
     cr_assert_gt(pid, 0);
     int status = 0;
@@ -391,7 +397,8 @@ Test(share, a_share_name_that_is_not_one_shm_name_is_one_line_and_exit_2)
     cr_assert_not_null(f);
     char line[512] = "";
     cr_expect_not_null(fgets(line, sizeof line, f));
-    cr_expect_str_eq(line, "kvroute: --share: expected a name without '/' of at most 200 bytes, got 'a/b'\n");
+    cr_expect_str_eq(
+        line, "kvroute: --share: expected a name without '/' of at most 200 bytes, got 'a/b'\n");
     fclose(f);
     unlink(log_path);
 }
@@ -431,11 +438,14 @@ static int call_long(int router, int *engine)
     for (size_t i = 0; i + 1 < sizeof text; i++)
         text[i] = (char)('a' + (i * 7) % 26);
     text[sizeof text - 1] = '\0';
-    snprintf(body, sizeof body, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}", text);
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}", text);
     char *resp = NULL;
-    int status = kvr_test_http(routers[router].port, "POST", "/v1/chat/completions", "", body, &resp, 20000);
+    int status = kvr_test_http(routers[router].port, "POST", "/v1/chat/completions", "", body,
+                               &resp, 20000);
     char url[64];
-    *engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url) ? engine_of(url) : -1;
+    *engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url) ? engine_of(url)
+                                                                                    : -1;
     free(resp);
     return status;
 }
@@ -468,7 +478,8 @@ Test(share, prefixes_an_idle_router_reads_on_its_housekeeping_tick_reach_its_ind
     /* All idle now: only the prefix tells router 1 where the prompt is cached. */
     int engine = -1;
     cr_assert_eq(call_long(1, &engine), 200);
-    cr_expect_eq(engine, placed, "router 1 sent the prompt to engine %d, router 0 placed it on %d", engine, placed);
+    cr_expect_eq(engine, placed, "router 1 sent the prompt to engine %d, router 0 placed it on %d",
+                 engine, placed);
 }
 
 /* What is planted at the share name before the router starts; each is refused at open. */

@@ -24,18 +24,20 @@
 #define N_ENGINES 4
 #define N_HOSTS 2
 
-static const char chat[] = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+static const char chat[] =
+    "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
 
 typedef struct host_s {
     char shm_name[64], share_name[64];
     uint16_t export_port;
-    kvr_harness_t feed;   /* port: the statefeed's --listen */
+    kvr_harness_t feed; /* port: the statefeed's --listen */
     kvr_harness_t router;
 } host_t;
 
 static kvr_fake_fleet_t *fleet;
 static host_t hosts[N_HOSTS];
-static const char *max_placements = "50000"; /* --relay-max-placements of the statefeeds started next */
+static const char *max_placements =
+    "50000"; /* --relay-max-placements of the statefeeds started next */
 
 static void engine_url(char *out, size_t cap, int e)
 {
@@ -49,18 +51,33 @@ static void start_feed(int i)
     snprintf(export, sizeof export, "tcp:127.0.0.1:%u", h->export_port);
     snprintf(import, sizeof import, "tcp:127.0.0.1:%u", hosts[1 - i].export_port);
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h->feed.port);
-    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"), "--shm", h->shm_name, "--share",
-                          h->share_name, "--export", export, "--import", import, "--listen", listen,
-                          "--period-ms", "20", "--relay-max-placements", max_placements, NULL};
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_STATEFEED"),
+                          "--shm",
+                          h->shm_name,
+                          "--share",
+                          h->share_name,
+                          "--export",
+                          export,
+                          "--import",
+                          import,
+                          "--listen",
+                          listen,
+                          "--period-ms",
+                          "20",
+                          "--relay-max-placements",
+                          max_placements,
+                          NULL};
     kvr_test_unique_name(h->feed.log_path, sizeof h->feed.log_path, "/tmp/kvroute-test-hosts-feed");
     h->feed.pid = kvr_test_spawn((char *const *)argv, h->feed.log_path);
     cr_assert_gt(h->feed.pid, 0);
-    cr_assert(kvr_test_wait_port(h->feed.port, 5000), "statefeed did not listen; see %s", h->feed.log_path);
+    cr_assert(kvr_test_wait_port(h->feed.port, 5000), "statefeed did not listen; see %s",
+              h->feed.log_path);
 }
 
 static void start_router(int i)
 {
-    const char *extra[] = {"--policy", "sticky", "--share", hosts[i].share_name, "--log-level", "info", NULL};
+    const char *extra[] = {"--policy",    "sticky", "--share", hosts[i].share_name,
+                           "--log-level", "info",   NULL};
     kvr_harness_start_router(&hosts[i].router, fleet, N_ENGINES, extra);
 }
 
@@ -73,9 +90,11 @@ static void start_hosts(void)
         cr_assert(kvr_harness_wait_metric(&hosts[i].feed, "kvroute_statefeed_share_open", 1, 5000),
                   "see %s", hosts[i].feed.log_path);
         char sample[96];
-        snprintf(sample, sizeof sample, "kvroute_statefeed_import_connected{addr=\"tcp:127.0.0.1:%u\"}",
+        snprintf(sample, sizeof sample,
+                 "kvroute_statefeed_import_connected{addr=\"tcp:127.0.0.1:%u\"}",
                  hosts[1 - i].export_port);
-        cr_assert(kvr_harness_wait_metric(&hosts[i].feed, sample, 1, 5000), "see %s", hosts[i].feed.log_path);
+        cr_assert(kvr_harness_wait_metric(&hosts[i].feed, sample, 1, 5000), "see %s",
+                  hosts[i].feed.log_path);
         start_router(i);
         /* The statefeed's row, carrying the other host, is one more live router. */
         cr_assert(kvr_harness_wait_metric(&hosts[i].router, "kvroute_share_open", 1, 5000));
@@ -91,7 +110,8 @@ static void setup(void)
     for (int i = 0; i < N_HOSTS; i++) {
         memset(&hosts[i], 0, sizeof hosts[i]);
         kvr_test_unique_name(hosts[i].shm_name, sizeof hosts[i].shm_name, "/kvr-test-hosts-shm");
-        kvr_test_unique_name(hosts[i].share_name, sizeof hosts[i].share_name, "/kvr-test-hosts-share");
+        kvr_test_unique_name(hosts[i].share_name, sizeof hosts[i].share_name,
+                             "/kvr-test-hosts-share");
         hosts[i].export_port = (uint16_t)(base + i);
         hosts[i].feed.port = (uint16_t)(base + N_HOSTS + i);
     }
@@ -151,10 +171,12 @@ static void *call(void *arg)
     if (c->hold)
         strcat(headers, "X-Fake: hold=1\r\n");
     char *resp = NULL;
-    c->status = kvr_test_http(hosts[c->host].router.port, "POST", "/v1/chat/completions", headers, chat, &resp,
-                              20000);
+    c->status = kvr_test_http(hosts[c->host].router.port, "POST", "/v1/chat/completions", headers,
+                              chat, &resp, 20000);
     char url[64];
-    c->engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url) ? engine_of(url) : -1;
+    c->engine = resp && kvr_harness_header(resp, "X-Kvroute-Engine", url, sizeof url)
+                    ? engine_of(url)
+                    : -1;
     free(resp);
     return NULL;
 }
@@ -165,7 +187,8 @@ static void start_held(call_t *calls, pthread_t *threads, int n, unsigned expect
     for (int i = 0; i < n; i++) {
         calls[i].hold = true;
         cr_assert_eq(pthread_create(&threads[i], NULL, call, &calls[i]), 0);
-        for (int waited = 0; kvr_fake_held(fleet) < expect_held - (unsigned)(n - 1 - i) && waited < 10000;
+        for (int waited = 0;
+             kvr_fake_held(fleet) < expect_held - (unsigned)(n - 1 - i) && waited < 10000;
              waited += 5)
             kvr_test_sleep_ms(5);
     }
@@ -192,23 +215,26 @@ Test(share_hosts, a_session_pinned_on_one_host_keeps_its_engine_on_the_other)
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(first[i].status, 200);
         for (int j = 0; j < i; j++)
-            cr_assert_neq(first[i].engine, first[j].engine, "the first turns went to distinct engines");
+            cr_assert_neq(first[i].engine, first[j].engine,
+                          "the first turns went to distinct engines");
     }
     /* The three pins crossed the relay into host 1's ring. */
-    cr_assert(kvr_harness_wait_metric_reach(&hosts[1].feed, "kvroute_statefeed_share_placements_imported_total", 3,
-                                            5000));
+    cr_assert(kvr_harness_wait_metric_reach(
+        &hosts[1].feed, "kvroute_statefeed_share_placements_imported_total", 3, 5000));
     for (int turn = 0; turn < 2; turn++) {
         for (int i = 0; i < 3; i++) {
             call_t later = {.host = 1, .session = sessions[i]};
             call(&later);
             cr_expect_eq(later.status, 200);
-            cr_expect_eq(later.engine, first[i].engine, "%s: engine %d on host 1, %d on host 0", sessions[i],
-                         later.engine, first[i].engine);
+            cr_expect_eq(later.engine, first[i].engine, "%s: engine %d on host 1, %d on host 0",
+                         sessions[i], later.engine, first[i].engine);
         }
     }
-    cr_expect_geq(kvr_harness_metric(&hosts[0].feed, "kvroute_statefeed_share_placements_exported_total"), 3);
+    cr_expect_geq(
+        kvr_harness_metric(&hosts[0].feed, "kvroute_statefeed_share_placements_exported_total"), 3);
     /* Nothing host 1 applied came back to host 0 as its own news. */
-    cr_expect_eq(kvr_harness_metric(&hosts[0].feed, "kvroute_statefeed_share_placements_imported_total"), 0);
+    cr_expect_eq(
+        kvr_harness_metric(&hosts[0].feed, "kvroute_statefeed_share_placements_imported_total"), 0);
     cr_expect(kvr_harness_wait_zero(&hosts[0].router, 3000));
     cr_expect(kvr_harness_wait_zero(&hosts[1].router, 3000));
 }
@@ -257,7 +283,8 @@ Test(share_hosts, a_router_spreads_around_the_other_hosts_requests_in_flight)
         calls[i] = (call_t){.host = 1};
     start_held(calls + 3, threads + 3, 9, 12);
     for (int e = 0; e < N_ENGINES; e++)
-        cr_expect_eq(kvr_fake_requests(fleet, e), 3, "engine %d holds %u of 12", e, kvr_fake_requests(fleet, e));
+        cr_expect_eq(kvr_fake_requests(fleet, e), 3, "engine %d holds %u of 12", e,
+                     kvr_fake_requests(fleet, e));
     kvr_fake_release(fleet);
     join(threads, 12);
     cr_expect(kvr_harness_wait_zero(&hosts[0].router, 3000));
@@ -321,20 +348,22 @@ Test(share_hosts, a_peer_placing_past_its_budget_is_dropped_and_counted)
         cr_assert_eq(c.status, 200);
     }
     /* Three pins within a second: the bucket's one goes in, the rest are counted, none lost silently. */
-    cr_assert(kvr_harness_wait_metric_reach(&hosts[0].feed, "kvroute_statefeed_share_placements_exported_total", 3,
-                                            5000));
-    cr_assert(kvr_harness_wait_metric_reach(&hosts[1].feed,
-                                            "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}", 1,
-                                            5000));
+    cr_assert(kvr_harness_wait_metric_reach(
+        &hosts[0].feed, "kvroute_statefeed_share_placements_exported_total", 3, 5000));
+    cr_assert(kvr_harness_wait_metric_reach(
+        &hosts[1].feed, "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}", 1,
+        5000));
     double in = 0, dropped = 0;
     for (int waited = 0; waited < 5000 && in + dropped < 3; waited += 20) {
-        in = kvr_harness_metric(&hosts[1].feed, "kvroute_statefeed_share_placements_imported_total");
-        dropped = kvr_harness_metric(&hosts[1].feed,
-                                     "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}");
+        in = kvr_harness_metric(&hosts[1].feed,
+                                "kvroute_statefeed_share_placements_imported_total");
+        dropped = kvr_harness_metric(
+            &hosts[1].feed, "kvroute_statefeed_share_placements_dropped_total{reason=\"limit\"}");
         if (in + dropped < 3)
             kvr_test_sleep_ms(20);
     }
     cr_expect_eq(in + dropped, 3, "imported %.0f, dropped %.0f", in, dropped);
     cr_expect_geq(in, 1);
-    cr_expect(kvr_test_wait_file_contains(hosts[1].feed.log_path, "share_placements_over_limit", 3000));
+    cr_expect(
+        kvr_test_wait_file_contains(hosts[1].feed.log_path, "share_placements_over_limit", 3000));
 }

@@ -49,8 +49,16 @@ static void start_with(const char *policy, const char *const *more)
     snprintf(port, sizeof port, "%u", sim_port);
     snprintf(admin, sizeof admin, "%u", admin_port);
     snprintf(engines, sizeof engines, "%d", ENGINES);
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--engines", engines, "--port", port,
-                    "--admin-port", admin, "--log-level", "warn", NULL};
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                    "--engines",
+                    engines,
+                    "--port",
+                    port,
+                    "--admin-port",
+                    admin,
+                    "--log-level",
+                    "warn",
+                    NULL};
     sim_pid = kvr_test_spawn(argv, NULL);
     for (int i = 0; i < ENGINES; i++)
         cr_assert(kvr_test_wait_port((uint16_t)(sim_port + i), 5000));
@@ -85,25 +93,31 @@ Test(sim, streamed_and_whole_answers_and_models)
 {
     start("round_robin");
     char *resp;
-    const char *whole = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, whole, &resp, 10000), 200);
+    const char *whole =
+        "{\"model\":\"sim-30b-a3b\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, whole, &resp, 10000),
+                 200);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"usage\""));
     free(resp);
     const char *streamed = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":8,\"stream\":true,"
                            "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000), 200);
+    cr_assert_eq(
+        kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000), 200);
     char *body = (char *)kvr_test_http_body(resp);
     cr_assert_geq(kvr_harness_dechunk(body), 0);
     cr_expect_not_null(strstr(body, "data: "));
     cr_expect_not_null(strstr(body, "data: [DONE]"));
     free(resp);
-    const char *completion = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":4,\"prompt\":\"once upon\"}";
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, completion, &resp, 10000), 200);
+    const char *completion =
+        "{\"model\":\"sim-30b-a3b\",\"max_tokens\":4,\"prompt\":\"once upon\"}";
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, completion, &resp, 10000),
+                 200);
     free(resp);
     cr_assert_eq(kvr_test_http(h.port, "GET", "/v1/models", NULL, NULL, &resp, 5000), 200);
     body = (char *)kvr_test_http_body(resp);
     const char *first = strstr(body, "\"id\":\"sim-30b-a3b\"");
-    cr_expect(first && !strstr(first + 1, "\"id\":\"sim-30b-a3b\""), "the shared model is listed once: %s", body);
+    cr_expect(first && !strstr(first + 1, "\"id\":\"sim-30b-a3b\""),
+              "the shared model is listed once: %s", body);
     free(resp);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
@@ -116,7 +130,8 @@ static void *one_shot(void *arg)
 {
     shot_t *s = arg;
     char *resp = NULL;
-    const char *body = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":300,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
+    const char *body =
+        "{\"model\":\"sim-30b-a3b\",\"max_tokens\":300,\"messages\":[{\"role\":\"user\",\"content\":\"go\"}]}";
     s->status = kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, body, &resp, 30000);
     s->engine = resp ? engine_of(resp) : -1;
     free(resp);
@@ -147,8 +162,9 @@ Test(sim, burst_of_100_under_load_only_spreads_evenly)
 static int turn(const char *session, char **resp)
 {
     char body[256];
-    snprintf(body, sizeof body,
-             "{\"model\":\"sim-30b-a3b\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"turn\"}]}");
+    snprintf(
+        body, sizeof body,
+        "{\"model\":\"sim-30b-a3b\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"turn\"}]}");
     char headers[128];
     snprintf(headers, sizeof headers, "X-Session-ID: %s\r\n", session);
     return kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, body, resp, 10000);
@@ -173,10 +189,12 @@ Test(sim, sticky_sessions_stay_and_a_dead_pin_is_replaced)
 
     char path[64];
     snprintf(path, sizeof path, "/admin/fault?engine=%d", home);
-    cr_assert_eq(kvr_test_http(admin_port, "POST", path, NULL, "{\"crash\":true}", &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(admin_port, "POST", path, NULL, "{\"crash\":true}", &resp, 3000),
+                 200);
     free(resp);
     /* The simulator crashes the engine a moment after answering the fault. */
-    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + home), 10000), "engine %d never crashed", home);
+    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + home), 10000),
+              "engine %d never crashed", home);
     cr_assert_eq(turn("alice", &resp), 200, "the session survives its engine");
     int second = engine_of(resp);
     free(resp);
@@ -231,7 +249,8 @@ static void *direct_long_request(void *arg)
 {
     uint16_t port = (uint16_t)(uintptr_t)arg;
     char *resp = NULL;
-    const char *body = "{\"model\":\"sim-30b-a3b\",\"max_tokens\":3000,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+    const char *body =
+        "{\"model\":\"sim-30b-a3b\",\"max_tokens\":3000,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
     kvr_test_http(port, "POST", "/v1/chat/completions", NULL, body, &resp, 60000);
     free(resp);
     return NULL;
@@ -283,7 +302,9 @@ Test(sim, es1_through_a_live_statefeed_sees_load_the_router_did_not_send)
     for (int e = 0; e < ENGINES - 1; e++) {
         for (int i = 0; i < 6; i++) {
             pthread_t t;
-            cr_assert_eq(pthread_create(&t, NULL, direct_long_request, (void *)(uintptr_t)(sim_port + e)), 0);
+            cr_assert_eq(
+                pthread_create(&t, NULL, direct_long_request, (void *)(uintptr_t)(sim_port + e)),
+                0);
             pthread_detach(t);
         }
     }
@@ -296,7 +317,8 @@ Test(sim, es1_through_a_live_statefeed_sees_load_the_router_did_not_send)
         kvr_test_sleep_ms(100);
     }
     for (int e = 0; e < ENGINES - 1; e++)
-        cr_assert_geq(engine_eff_requests(e), 6, "engine %d's real load never reached the router", e);
+        cr_assert_geq(engine_eff_requests(e), 6, "engine %d's real load never reached the router",
+                      e);
 
     /* new sessions go where the real load is lowest, although the router sent nothing anywhere */
     for (int s = 0; s < 4; s++) {

@@ -26,7 +26,8 @@ typedef struct result_s {
     size_t body_len;
 } result_t;
 
-static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n, int64_t content_length)
+static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
+                    int64_t content_length)
 {
     result_t *r = arg;
     (void)headers;
@@ -63,9 +64,10 @@ typedef struct fixture_s {
     kvr_upstream_timeouts_t timeouts;
     kvr_upstream_t *up;
     result_t result;
-    uv_check_t start;          /* runs after the loop's I/O phase: the next thing the loop does is run timers */
-    uv_idle_t keep_polling;    /* an idle handle makes that I/O phase poll without blocking */
-    bool stall_loop;           /* block the loop after starting the request until the connect completed */
+    uv_check_t
+        start; /* runs after the loop's I/O phase: the next thing the loop does is run timers */
+    uv_idle_t keep_polling; /* an idle handle makes that I/O phase poll without blocking */
+    bool stall_loop; /* block the loop after starting the request until the connect completed */
 } fixture_t;
 
 static void setup(fixture_t *f, const char *reply)
@@ -75,8 +77,11 @@ static void setup(fixture_t *f, const char *reply)
     f->engine = kvr_raw_engine_start(reply);
     struct sockaddr_in a;
     uv_ip4_addr("127.0.0.1", kvr_raw_engine_port(f->engine), &a);
-    cr_assert_eq(kvr_upstream_pool_create(&f->loop, (const struct sockaddr *)&a, sizeof a, "engine", 4, NULL, &f->pool), 0);
-    f->timeouts = (kvr_upstream_timeouts_t){.connect_ms = 2000, .first_byte_ms = 2000, .idle_ms = 2000};
+    cr_assert_eq(kvr_upstream_pool_create(&f->loop, (const struct sockaddr *)&a, sizeof a, "engine",
+                                          4, NULL, &f->pool),
+                 0);
+    f->timeouts = (kvr_upstream_timeouts_t){
+        .connect_ms = 2000, .first_byte_ms = 2000, .idle_ms = 2000};
 }
 
 static void on_start(uv_check_t *t)
@@ -85,8 +90,9 @@ static void on_start(uv_check_t *t)
     uv_check_stop(t);
     uv_idle_stop(&f->keep_polling);
     static const char body[] = "{\"prompt\":\"x\"}";
-    cr_assert_eq(kvr_upstream_request(f->pool, "POST", "/v1/completions", NULL, 0, body, sizeof body - 1,
-                                      &f->timeouts, &cbs, &f->result, &f->up), 0);
+    cr_assert_eq(kvr_upstream_request(f->pool, "POST", "/v1/completions", NULL, 0, body,
+                                      sizeof body - 1, &f->timeouts, &cbs, &f->result, &f->up),
+                 0);
     if (!f->stall_loop)
         return;
     /*
@@ -96,9 +102,11 @@ static void on_start(uv_check_t *t)
      */
     uint64_t deadline = uv_hrtime() + 3 * f->timeouts.connect_ms * 1000000u;
     uint64_t give_up = uv_hrtime() + 5000000000u;
-    while ((kvr_raw_engine_accepted(f->engine) < 1 || uv_hrtime() < deadline) && uv_hrtime() < give_up)
+    while ((kvr_raw_engine_accepted(f->engine) < 1 || uv_hrtime() < deadline) &&
+           uv_hrtime() < give_up)
         ;
-    cr_assert_geq(kvr_raw_engine_accepted(f->engine), 1, "the engine never accepted the connection");
+    cr_assert_geq(kvr_raw_engine_accepted(f->engine), 1,
+                  "the engine never accepted the connection");
 }
 
 static void on_idle(uv_idle_t *idle)
@@ -126,7 +134,8 @@ static void teardown_fixture(fixture_t *f)
     kvr_raw_engine_stop(f->engine);
 }
 
-static const char ok_reply[] = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\ndone";
+static const char ok_reply[] =
+    "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\ndone";
 
 Test(upstream, interim_heads_are_skipped, .timeout = 10.)
 {
@@ -162,7 +171,8 @@ Test(upstream, a_connect_done_while_the_loop_was_busy_is_not_a_timeout, .timeout
     f.stall_loop = true;
     run(&f);
     cr_expect_eq(f.result.ends, 1);
-    cr_expect_eq(f.result.status, 0, "the connect completed in time: %s", strerror(-f.result.status));
+    cr_expect_eq(f.result.status, 0, "the connect completed in time: %s",
+                 strerror(-f.result.status));
     cr_expect_eq(f.result.head_status, 200);
     teardown_fixture(&f);
 }
@@ -196,9 +206,11 @@ static void pool_setup(pool_fixture_t *p, uint32_t max_idle)
     p->fleet = kvr_fake_start(1);
     struct sockaddr_in a;
     uv_ip4_addr("127.0.0.1", kvr_fake_port(p->fleet, 0), &a);
-    cr_assert_eq(kvr_upstream_pool_create(&p->loop, (const struct sockaddr *)&a, sizeof a, "engine", max_idle,
-                                          NULL, &p->pool), 0);
-    p->timeouts = (kvr_upstream_timeouts_t){.connect_ms = 5000, .first_byte_ms = 5000, .idle_ms = 5000};
+    cr_assert_eq(kvr_upstream_pool_create(&p->loop, (const struct sockaddr *)&a, sizeof a, "engine",
+                                          max_idle, NULL, &p->pool),
+                 0);
+    p->timeouts = (kvr_upstream_timeouts_t){
+        .connect_ms = 5000, .first_byte_ms = 5000, .idle_ms = 5000};
 }
 
 static void pool_teardown(pool_fixture_t *p)
@@ -214,8 +226,9 @@ static void pool_start(pool_fixture_t *p, result_t *r)
     static const char body[] = "{\"prompt\":\"x\"}";
     kvr_upstream_t *up;
     memset(r, 0, sizeof *r);
-    cr_assert_eq(kvr_upstream_request(p->pool, "POST", "/v1/completions", NULL, 0, body, sizeof body - 1,
-                                      &p->timeouts, &cbs, r, &up), 0);
+    cr_assert_eq(kvr_upstream_request(p->pool, "POST", "/v1/completions", NULL, 0, body,
+                                      sizeof body - 1, &p->timeouts, &cbs, r, &up),
+                 0);
 }
 
 /* Runs the loop until every result in rs has ended (the pooled connections keep it alive). */

@@ -238,7 +238,8 @@ static void child_publishes_then_dies_mid_write(void)
         _exit(1);
     publish(&d, ENGINES, 7);
     /* The first store of a write, and no second: the counter stays odd. */
-    kvr_dsp_row_t *row = (kvr_dsp_row_t *)((char *)d.base + d.header_size + (size_t)d.row * d.row_size);
+    kvr_dsp_row_t *row = (kvr_dsp_row_t *)((char *)d.base + d.header_size +
+                                           (size_t)d.row * d.row_size);
     atomic_store(&row->seq, atomic_load(&row->seq) + 1);
 }
 
@@ -372,7 +373,8 @@ Test(dispatch, routers_racing_for_one_row_never_both_get_it, .timeout = 60.)
     kvr_test_unique_name(name, sizeof name, "/kvr-test-race");
     kvr_dsp_t creator;
     cr_assert_eq(kvr_dsp_open(&creator, name, &one, KVR_DSP_CREATE_WAIT_MS), 0);
-    race_t *race = mmap(NULL, sizeof *race, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    race_t *race = mmap(NULL, sizeof *race, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+                        0);
     cr_assert_neq(race, MAP_FAILED);
     memset(race, 0, sizeof *race);
     pid_t pids[RACERS];
@@ -467,9 +469,9 @@ static void *valid_bytes(size_t *len)
 
 typedef struct bad_case_s {
     const char *what;
-    size_t offset;   /* a uint32 at this offset is set to value (SIZE_MAX: none) */
+    size_t offset; /* a uint32 at this offset is set to value (SIZE_MAX: none) */
     uint32_t value;
-    long length;     /* bytes kept (-1: all) */
+    long length; /* bytes kept (-1: all) */
     int want;
 } bad_case_t;
 
@@ -510,7 +512,8 @@ ParameterizedTest(bad_case_t *c, dispatch, a_bad_object_is_refused_with_its_code
     int rc = kvr_dsp_open(&d, name, &SMALL, KVR_DSP_CREATE_WAIT_MS);
     cr_expect_eq(rc, c->want, "%s: open gave %d (%s)", c->what, rc, kvr_strerror(rc));
     char text[256];
-    cr_expect(strstr(kvr_dsp_explain(&d, rc, text, sizeof text), "remove /dev/shm/kvr-test-dsp-bad") != NULL,
+    cr_expect(strstr(kvr_dsp_explain(&d, rc, text, sizeof text),
+                     "remove /dev/shm/kvr-test-dsp-bad") != NULL,
               "%s: %s", c->what, text);
     /* Never removed: it is the operator's to look at. */
     kvr_dsp_t again;
@@ -591,7 +594,8 @@ Test(dispatch, others_entries_arrive_in_order_and_own_ones_are_skipped)
     cr_assert_eq(kvr_dsp_append(&b, &p), 0);
     p = prefix_of(200, 1, 8);
     cr_assert_eq(kvr_dsp_append(&router_a, &p), 0); /* own */
-    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION, .engine_key = 9,
+    kvr_dsp_placement_t pin = {.kind = KVR_DSP_PLACE_SESSION,
+                               .engine_key = 9,
                                .session_hash = kvr_dsp_session_hash("s1", 2)};
     cr_assert_eq(kvr_dsp_append(&b, &pin), 0);
     kvr_dsp_placement_t got;

@@ -105,7 +105,8 @@ Test(segment, engines_are_added_found_and_removed_with_generation_bumps)
     cr_assert_eq(kvr_shm_remove_engine(&writer, 0), 0);
     cr_assert_eq(kvr_shm_add_engine(&writer, "http://127.0.0.1:9004"), 0);
 
-    cr_expect_neq(kvr_shm_generation(&r), seen, "the reader can tell its cached index may be wrong");
+    cr_expect_neq(kvr_shm_generation(&r), seen,
+                  "the reader can tell its cached index may be wrong");
     cr_expect_eq(kvr_shm_find(&r, "http://127.0.0.1:9001"), -ENOENT);
     cr_expect_eq(kvr_shm_find(&r, "http://127.0.0.1:9004"), 0);
     kvr_shm_close(&r);
@@ -215,8 +216,17 @@ Test(segment, engine_id_without_nul_is_rejected_on_read)
 
 /* Criterion runs each parameter in a fresh process: the table holds no pointers. */
 typedef enum {
-    INTACT, BAD_MAGIC, OTHER_MAJOR, NEWER_MINOR, SMALLER_THAN_HEADER, TINY_OBJECT,
-    CAPACITY_PAST_MAPPING, ZERO_CAPACITY, SLOT_SIZE_MISMATCH, SLOT_SIZE_UNALIGNED, SLOT_SIZE_LARGER,
+    INTACT,
+    BAD_MAGIC,
+    OTHER_MAJOR,
+    NEWER_MINOR,
+    SMALLER_THAN_HEADER,
+    TINY_OBJECT,
+    CAPACITY_PAST_MAPPING,
+    ZERO_CAPACITY,
+    SLOT_SIZE_MISMATCH,
+    SLOT_SIZE_UNALIGNED,
+    SLOT_SIZE_LARGER,
     HEADER_SIZE_TOO_SMALL,
 } defect_t;
 
@@ -290,8 +300,10 @@ Test(segment_validate, a_truncated_object_is_refused_by_open, .timeout = 5.)
     kvr_test_unique_name(name, sizeof name, "/kvr-test-trunc");
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     cr_assert_geq(fd, 0);
-    kvr_shm_header_t h = {.magic = KVR_SHM_MAGIC, .abi_major = KVR_SHM_ABI_MAJOR,
-                          .header_size = KVR_SHM_HEADER_SIZE, .slot_size = KVR_SHM_SLOT_SIZE,
+    kvr_shm_header_t h = {.magic = KVR_SHM_MAGIC,
+                          .abi_major = KVR_SHM_ABI_MAJOR,
+                          .header_size = KVR_SHM_HEADER_SIZE,
+                          .slot_size = KVR_SHM_SLOT_SIZE,
                           .capacity = 64};
     cr_assert_eq(write(fd, &h, sizeof h), (ssize_t)sizeof h);
     close(fd);

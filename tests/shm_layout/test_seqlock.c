@@ -25,7 +25,7 @@
 typedef struct {
     kvr_shm_t *shm;
     atomic_bool *stop;
-    bool cached;   /* read through kvr_shm_read_slot_cached */
+    bool cached; /* read through kvr_shm_read_slot_cached */
     long torn, ok, busy;
     long overlapped; /* reads during which the counter was odd or moved */
 } torture_arg_t;

@@ -20,8 +20,8 @@ static int run_tool(char **out, const char *a1, const char *a2, const char *a3)
 {
     char log[128];
     kvr_test_unique_name(log, sizeof log, "/tmp/kvr-test-tool");
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), (char *)a1, (char *)a2,
-                    (char *)a3, NULL};
+    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), (char *)a1, (char *)a2, (char *)a3,
+                    NULL};
     pid_t pid = kvr_test_spawn(argv, log);
     cr_assert_gt(pid, 0);
     int status = kvr_test_stop(pid, 0, 10000); /* signal 0: just wait for it */
@@ -76,8 +76,8 @@ Test(kvroute_shm, dump_json_shows_what_the_writer_published, .timeout = 20.)
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "running")), 12);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "waiting")), 3);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "max_running")), 64);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "pending_prefill_tokens")),
-                 4096);
+    cr_expect_eq(
+        cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "pending_prefill_tokens")), 4096);
     cr_expect_str_eq(str_of(e, "source"), "push");
     cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "healthy")));
     cJSON_Delete(root);
@@ -117,9 +117,21 @@ static void expect_refusal(void (*spoil)(kvr_shm_header_t *, size_t *), const ch
     free(out);
 }
 
-static void bad_magic(kvr_shm_header_t *h, size_t *len) { (void)len; h->magic = 42; }
-static void other_major(kvr_shm_header_t *h, size_t *len) { (void)len; h->abi_major = 2; }
-static void truncated(kvr_shm_header_t *h, size_t *len) { (void)h; *len = 40; }
+static void bad_magic(kvr_shm_header_t *h, size_t *len)
+{
+    (void)len;
+    h->magic = 42;
+}
+static void other_major(kvr_shm_header_t *h, size_t *len)
+{
+    (void)len;
+    h->abi_major = 2;
+}
+static void truncated(kvr_shm_header_t *h, size_t *len)
+{
+    (void)h;
+    *len = 40;
+}
 
 Test(kvroute_shm, broken_segments_get_one_clear_line_and_exit_1, .timeout = 20.)
 {
@@ -160,7 +172,8 @@ Test(kvroute_shm, watch_survives_its_segment_being_truncated, .timeout = 20.)
     kvr_shm_t w;
     cr_assert_eq(kvr_shm_create(&w, name, 64), 0);
     cr_assert_geq(kvr_shm_add_engine(&w, "http://127.0.0.1:30001"), 0);
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), "watch", name, "--interval-ms", "10", NULL};
+    char *argv[] = {
+        (char *)kvr_test_bin("KVR_BIN_KVROUTE_SHM"), "watch", name, "--interval-ms", "10", NULL};
     pid_t pid = kvr_test_spawn(argv, log);
     cr_assert_gt(pid, 0);
     cr_assert(log_has(log, "http://127.0.0.1:30001", 5000), "watch never drew the table");
@@ -169,7 +182,8 @@ Test(kvroute_shm, watch_survives_its_segment_being_truncated, .timeout = 20.)
     cr_assert_eq(ftruncate(fd, 0), 0);
     close(fd);
     /* Reading the slots of a shrunk object is SIGBUS; the tool must say so and stop instead. */
-    cr_assert(log_has(log, "smaller than the segment header", 5000), "no clear line after truncation");
+    cr_assert(log_has(log, "smaller than the segment header", 5000),
+              "no clear line after truncation");
     int status = kvr_test_stop(pid, 0, 5000);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
     unlink(log);

@@ -36,7 +36,8 @@ static void *router_main(void *arg)
     arg_t *a = arg;
     kvr_dsp_t d;
     kvr_dsp_geometry_t geo = {4, 8, 64};
-    if (kvr_dsp_open(&d, a->name, &geo, KVR_DSP_CREATE_WAIT_MS) != 0 || kvr_dsp_claim(&d, "t", kvr_clock_now_ns(), KVR_NS_PER_SEC) < 0) {
+    if (kvr_dsp_open(&d, a->name, &geo, KVR_DSP_CREATE_WAIT_MS) != 0 ||
+        kvr_dsp_claim(&d, "t", kvr_clock_now_ns(), KVR_NS_PER_SEC) < 0) {
         a->failed = 1;
         return NULL;
     }
@@ -58,8 +59,8 @@ static void *router_main(void *arg)
         uint64_t now = kvr_clock_now_ns();
         kvr_dsp_publish(&d, keys, loads, ENGINES, now);
         kvr_dsp_heartbeat(&d, now);
-        kvr_dsp_placement_t p = {.kind = KVR_DSP_PLACE_PREFIX, .block_count = KVR_DSP_ENTRY_BLOCKS,
-                                 .engine_key = v};
+        kvr_dsp_placement_t p = {
+            .kind = KVR_DSP_PLACE_PREFIX, .block_count = KVR_DSP_ENTRY_BLOCKS, .engine_key = v};
         for (int b = 0; b < KVR_DSP_ENTRY_BLOCKS; b++)
             p.blocks[b] = v;
         a->dropped += kvr_dsp_append(&d, &p) != 0;
@@ -69,7 +70,8 @@ static void *router_main(void *arg)
         if (st.live == 1) {
             a->sums++;
             for (int e = 0; e < ENGINES; e++)
-                a->torn += sums[e].in_flight != sums[0].in_flight || sums[e].kv_tokens != sums[0].in_flight ||
+                a->torn += sums[e].in_flight != sums[0].in_flight ||
+                           sums[e].kv_tokens != sums[0].in_flight ||
                            sums[e].pending_prefill_tokens != sums[0].in_flight;
         }
         kvr_dsp_placement_t got;
@@ -107,8 +109,10 @@ int main(void)
     kvr_dsp_unlink(name);
     int bad = 0;
     for (int i = 0; i < 2; i++) {
-        printf("router %d: sums %ld, entries read %ld, lost %ld, skipped %ld, dropped %ld, torn %ld\n", i,
-               args[i].sums, args[i].entries, args[i].lost, args[i].skipped, args[i].dropped, args[i].torn);
+        printf(
+            "router %d: sums %ld, entries read %ld, lost %ld, skipped %ld, dropped %ld, torn %ld\n",
+            i, args[i].sums, args[i].entries, args[i].lost, args[i].skipped, args[i].dropped,
+            args[i].torn);
         bad |= args[i].failed || args[i].torn != 0;
     }
     return bad;

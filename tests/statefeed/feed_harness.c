@@ -111,8 +111,9 @@ bool feed_read(feed_proc_t *f, const char *engine_id, kvr_engine_state_t *out, u
     return true;
 }
 
-bool feed_wait(feed_proc_t *f, const char *engine_id, bool (*pred)(const kvr_engine_state_t *, void *),
-               void *arg, unsigned timeout_ms, kvr_engine_state_t *out)
+bool feed_wait(feed_proc_t *f, const char *engine_id,
+               bool (*pred)(const kvr_engine_state_t *, void *), void *arg, unsigned timeout_ms,
+               kvr_engine_state_t *out)
 {
     kvr_engine_state_t s;
     for (unsigned waited = 0; waited <= timeout_ms; waited += 5) {

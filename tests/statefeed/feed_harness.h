@@ -38,8 +38,9 @@ int feed_stop(feed_proc_t *f);
 /** Reads engine id's slot now; false when absent or unreadable. */
 bool feed_read(feed_proc_t *f, const char *engine_id, kvr_engine_state_t *out, uint64_t *age_ns);
 /** Waits until the slot of engine_id satisfies pred; false after timeout_ms. */
-bool feed_wait(feed_proc_t *f, const char *engine_id, bool (*pred)(const kvr_engine_state_t *, void *),
-               void *arg, unsigned timeout_ms, kvr_engine_state_t *out);
+bool feed_wait(feed_proc_t *f, const char *engine_id,
+               bool (*pred)(const kvr_engine_state_t *, void *), void *arg, unsigned timeout_ms,
+               kvr_engine_state_t *out);
 /** Predicates for feed_wait. */
 bool feed_pred_healthy(const kvr_engine_state_t *s, void *arg);
 bool feed_pred_unhealthy(const kvr_engine_state_t *s, void *arg);

@@ -83,7 +83,8 @@ static void print_frame(int rc, const char *reason, const kvr_state_frame_t *f)
         cJSON_AddNumberToObject(o, "max_prefill_remaining", s->max_prefill_remaining);
         cJSON_AddNumberToObject(o, "utilization", s->utilization);
         cJSON_AddBoolToObject(o, "caps_complete", (s->flags & KVR_SLOT_CAPS_COMPLETE) != 0);
-        cJSON_AddBoolToObject(o, "has_pending_prefill", (s->flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0);
+        cJSON_AddBoolToObject(o, "has_pending_prefill",
+                              (s->flags & KVR_SLOT_HAS_PENDING_PREFILL) != 0);
         cJSON_AddBoolToObject(o, "has_utilization", (s->flags & KVR_SLOT_HAS_UTILIZATION) != 0);
         cJSON_AddBoolToObject(o, "has_seq", f->has_seq);
     }
@@ -187,7 +188,8 @@ int main(int argc, char **argv)
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         int ready = poll(&pfd, 1, (int)timeout_ms);
         if (ready == 0) {
-            fprintf(stderr, "push-probe: no datagram for %ld ms after %ld frames\n", timeout_ms, got);
+            fprintf(stderr, "push-probe: no datagram for %ld ms after %ld frames\n", timeout_ms,
+                    got);
             status = PROBE_TIMEOUT_STATUS;
             break;
         }

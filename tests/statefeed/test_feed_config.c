@@ -72,7 +72,7 @@ Test(feed_config, defaults_and_file, .timeout = 5.)
     fclose(fp);
     kvr__feed_config_t cfg;
     kvr__feed_config_init(&cfg);
-    char *argv[] = {"kvroute-statefeed", "--engine", "http://c:3", "--config", path,
+    char *argv[] = {"kvroute-statefeed",  "--engine", "http://c:3", "--config", path,
                     "--fail-threshold=7", NULL};
     cr_assert_eq(kvr__feed_config_parse_args(&cfg, 6, argv), 0);
     cr_expect_eq(cfg.period_ns, 20 * KVR_NS_PER_MS);
@@ -102,15 +102,18 @@ Test(feed_config, share_needs_the_relay_and_a_plain_name, .timeout = 5.)
 {
     kvr__feed_config_t cfg;
     kvr__feed_config_init(&cfg);
-    char *alone[] = {"kvroute-statefeed", "--engine", "http://a:1", "--share", "kvroute-share", NULL};
-    cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, alone), 0, "--share without --export or --import");
+    char *alone[] = {"kvroute-statefeed", "--engine",      "http://a:1",
+                     "--share",           "kvroute-share", NULL};
+    cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, alone), 0,
+                 "--share without --export or --import");
     kvr__feed_config_free(&cfg);
     kvr__feed_config_init(&cfg);
     char *slash[] = {"kvroute-statefeed", "--import", "tcp:127.0.0.1:1", "--share", "a/b", NULL};
     cr_expect_lt(kvr__feed_config_parse_args(&cfg, 5, slash), 0, "a name with '/' past the first");
     kvr__feed_config_free(&cfg);
     kvr__feed_config_init(&cfg);
-    char *ok[] = {"kvroute-statefeed", "--import", "tcp:127.0.0.1:1", "--share", "/kvroute-share", NULL};
+    char *ok[] = {"kvroute-statefeed", "--import",       "tcp:127.0.0.1:1",
+                  "--share",           "/kvroute-share", NULL};
     cr_assert_eq(kvr__feed_config_parse_args(&cfg, 5, ok), 0);
     cr_expect_str_eq(cfg.share_name, "/kvroute-share");
     cr_expect_eq(cfg.share_max_age_ns, 3000 * KVR_NS_PER_MS);
@@ -123,7 +126,8 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
 {
     const char *src = getenv("KVR_SOURCE_DIR");
     cr_assert_not_null(src, "run through ctest");
-    const char *files[] = {"deploy/examples/kvroute-statefeed.conf", "deploy/examples/kvroute-statefeed-relay.conf"};
+    const char *files[] = {"deploy/examples/kvroute-statefeed.conf",
+                           "deploy/examples/kvroute-statefeed-relay.conf"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", src, files[i]);
@@ -131,7 +135,8 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
             continue; /* not in this tree */
         kvr__feed_config_t cfg;
         kvr__feed_config_init(&cfg);
-        cr_expect_eq(kvr__feed_config_load_file(&cfg, path, false), 0, "%s does not parse", files[i]);
+        cr_expect_eq(kvr__feed_config_load_file(&cfg, path, false), 0, "%s does not parse",
+                     files[i]);
         kvr__feed_config_free(&cfg);
     }
 }
@@ -140,8 +145,16 @@ Test(feed_config, engine_dns_takes_a_kind_and_needs_no_engine, .timeout = 5.)
 {
     kvr__feed_config_t cfg;
     kvr__feed_config_init(&cfg);
-    char *argv[] = {"kvroute-statefeed", "--engine-dns", "sglang.ns.svc:30000,kind=sglang", "--engine-dns",
-                    "[fd00::1]:8000", "--engine-dns-interval-s", "2", "--engine-dns-family", "ipv6", NULL};
+    char *argv[] = {"kvroute-statefeed",
+                    "--engine-dns",
+                    "sglang.ns.svc:30000,kind=sglang",
+                    "--engine-dns",
+                    "[fd00::1]:8000",
+                    "--engine-dns-interval-s",
+                    "2",
+                    "--engine-dns-family",
+                    "ipv6",
+                    NULL};
     cr_assert_eq(kvr__feed_config_parse_args(&cfg, 9, argv), 0);
     cr_assert_eq(cfg.engine_dns_count, 2);
     cr_expect_str_eq(cfg.engine_dns[0].spec, "sglang.ns.svc:30000");

@@ -193,11 +193,13 @@ Test(feed_discovery, an_answer_beyond_the_capacity_is_capped_and_counted)
     snprintf(dns, sizeof dns, NAME ":%u", kvr_test_free_port());
     snprintf(listen, sizeof listen, "127.0.0.1:%u", metrics_port);
     /* Nothing listens at these addresses: the slots exist, unhealthy; the cap is what counts. */
-    const char *extra[] = {"--engine-dns", dns, "--engine-dns-interval-s", "1", "--capacity", "4",
-                           "--listen", listen, NULL};
+    const char *extra[] = {
+        "--engine-dns", dns, "--engine-dns-interval-s", "1", "--capacity", "4", "--listen",
+        listen,         NULL};
     cr_assert(feed_start(&feed, extra), "statefeed did not start; see %s", feed.log_path);
     char sample[160];
-    snprintf(sample, sizeof sample, "kvroute_statefeed_discovery_addresses_dropped_total{name=\"%s\"} ", dns);
+    snprintf(sample, sizeof sample,
+             "kvroute_statefeed_discovery_addresses_dropped_total{name=\"%s\"} ", dns);
     metric_wait_t dropped = {metrics_port, sample, 4}; /* two per answer, two answers */
     cr_assert(kvr_test_wait_until(metric_reached, &dropped, 20000), "no address dropped; see %s",
               feed.log_path);

@@ -43,8 +43,8 @@ static bool pred_seq_at_least(const kvr_engine_state_t *s, void *arg)
 }
 
 /* Waits until engine_id has at least `more` samples beyond after_seq. */
-static bool wait_new_samples(feed_proc_t *f, const char *engine_id, uint64_t after_seq, uint64_t more,
-                             kvr_engine_state_t *out)
+static bool wait_new_samples(feed_proc_t *f, const char *engine_id, uint64_t after_seq,
+                             uint64_t more, kvr_engine_state_t *out)
 {
     uint64_t want = after_seq + more;
     return feed_wait(f, engine_id, pred_seq_at_least, &want, WAIT_MS, out);
@@ -67,8 +67,10 @@ static bool metrics_have_line(void *arg)
 
 static void page(char *out, size_t cap, unsigned running)
 {
-    snprintf(out, cap, "vllm:num_requests_running %u\nvllm:num_requests_waiting 1\n"
-                       "vllm:kv_cache_usage_perc 0.5\n", running);
+    snprintf(out, cap,
+             "vllm:num_requests_running %u\nvllm:num_requests_waiting 1\n"
+             "vllm:kv_cache_usage_perc 0.5\n",
+             running);
 }
 
 Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
@@ -97,7 +99,8 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     cr_assert(feed_read(&f, urls[1], &before, NULL));
     uint64_t down_at = kvr_clock_now_ns();
     kvr_fake_set_mode(r, 1, KVR_FAKE_DOWN);
-    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &s), "dead engine stayed healthy");
+    cr_assert(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &s),
+              "dead engine stayed healthy");
     cr_expect_geq(s.consecutive_failures, 3);
     cr_expect_leq(s.sample_time_ns, down_at, "a sample time moved without a sample");
     cr_expect_eq(s.running, before.running, "a dead engine's last values are kept, not zeroed");
@@ -115,11 +118,13 @@ Test(feed_health, dead_engine_unhealthy_others_fresh, .timeout = 30.)
     cr_assert(feed_read(&f, urls[1], &dead, &age));
     cr_expect_eq(dead.sample_seq, s.sample_seq, "a dead engine got a sample");
     cr_expect_eq(dead.sample_time_ns, s.sample_time_ns, "the dead engine's sample time moved");
-    cr_expect_geq(age, kvr_clock_age_ns(s.publish_time_ns, s.sample_time_ns), "the dead engine's age must grow");
+    cr_expect_geq(age, kvr_clock_age_ns(s.publish_time_ns, s.sample_time_ns),
+                  "the dead engine's age must grow");
     cr_expect_not(dead.flags & KVR_SLOT_HEALTHY);
     /* It comes back: reconnect with backoff (at most --backoff-max-ms). */
     kvr_fake_set_mode(r, 1, KVR_FAKE_OK);
-    cr_expect(feed_wait(&f, urls[1], feed_pred_healthy, NULL, WAIT_MS, NULL), "engine never recovered");
+    cr_expect(feed_wait(&f, urls[1], feed_pred_healthy, NULL, WAIT_MS, NULL),
+              "engine never recovered");
     feed_stop(&f);
     kvr_fake_stop(r);
 }
@@ -174,11 +179,13 @@ Test(feed_health, stalled_engine_delays_no_other, .timeout = 60.)
     /* Read after the others: its poll was still pending when they got theirs. */
     kvr_engine_state_t s;
     cr_assert(feed_read(&f, urls[0], &s, NULL));
-    cr_expect(s.flags & KVR_SLOT_HEALTHY, "the stall ended before the others got %d samples: they waited on it",
+    cr_expect(s.flags & KVR_SLOT_HEALTHY,
+              "the stall ended before the others got %d samples: they waited on it",
               SAMPLES_DURING_STALL);
     cr_expect_eq(s.consecutive_failures, 0);
     /* Its poll times out at the deadline: then it counts failures like any other. */
-    cr_expect(feed_wait(&f, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &s), "the stalled engine stayed healthy");
+    cr_expect(feed_wait(&f, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &s),
+              "the stalled engine stayed healthy");
     cr_expect_geq(s.consecutive_failures, 1);
     cr_expect_leq(s.sample_seq, stalled.sample_seq + 1, "a stalled engine kept getting samples");
     feed_stop(&f);
@@ -232,9 +239,10 @@ Test(feed_health, sighup_reloads_engine_list, .timeout = 30.)
     const char *second[] = {urls[1], kinded, NULL};
     write_config(path, second);
     kill(f.pid, SIGHUP);
-    cr_assert(feed_wait(&f, urls[2], feed_pred_healthy, NULL, WAIT_MS, NULL), "added engine never appeared");
-    cr_assert(kvr_test_wait_file_contains(f.log_path, "reload_done", WAIT_MS), "no reload_done in %s",
-              f.log_path);
+    cr_assert(feed_wait(&f, urls[2], feed_pred_healthy, NULL, WAIT_MS, NULL),
+              "added engine never appeared");
+    cr_assert(kvr_test_wait_file_contains(f.log_path, "reload_done", WAIT_MS),
+              "no reload_done in %s", f.log_path);
     slot_ref_t removed = {&f, urls[0]};
     cr_expect(kvr_test_wait_until(slot_gone, &removed, WAIT_MS), "removed engine still has a slot");
     cr_expect_geq(kvr_shm_generation(&f.shm), gen0 + 2, "generation not bumped for add and remove");
@@ -274,8 +282,8 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
     /* One failed poll marks an engine unhealthy, and a poll fails at its
      * deadline: a second passes between a stalled engine's last sample and
      * the exporter calling it dead, however slow the machine. */
-    const char *args_a[] = {"--engine", urls[0], "--engine", urls[1], "--export", exp,
-                            "--timeout-ms", "1000", "--fail-threshold", "1", NULL};
+    const char *args_a[] = {"--engine",     urls[0], "--engine",         urls[1], "--export", exp,
+                            "--timeout-ms", "1000",  "--fail-threshold", "1",     NULL};
     cr_assert(feed_start(&a, args_a), "exporter did not start; log in %s", a.log_path);
     cr_assert(kvr_test_wait_port(port, WAIT_MS));
     const char *args_b[] = {"--import", imp, NULL};
@@ -283,7 +291,8 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
 
     for (unsigned i = 0; i < 2; i++) {
         kvr_engine_state_t sa, sb;
-        cr_assert(feed_wait(&b, urls[i], feed_pred_healthy, NULL, WAIT_MS, &sb), "engine %u never relayed", i);
+        cr_assert(feed_wait(&b, urls[i], feed_pred_healthy, NULL, WAIT_MS, &sb),
+                  "engine %u never relayed", i);
         cr_assert(feed_read(&a, urls[i], &sa, NULL));
         cr_expect_eq(sb.running, 10 + i);
         cr_expect_eq(sb.running, sa.running);
@@ -297,17 +306,20 @@ Test(feed_health, relay_preserves_values_and_ages, .timeout = 30.)
      * before the moment the exporter called the engine dead. */
     kvr_fake_set_mode(r, 0, KVR_FAKE_STALL);
     kvr_engine_state_t sa, sb;
-    cr_assert(feed_wait(&a, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sa), "stalled engine stayed healthy");
+    cr_assert(feed_wait(&a, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sa),
+              "stalled engine stayed healthy");
     cr_assert(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, &sb),
               "remote unhealthy did not relay as unhealthy");
     cr_expect_geq(sb.sample_time_ns, sa.sample_time_ns, "the relay moved a sample back in time");
-    cr_expect_lt(sb.sample_time_ns, sa.publish_time_ns,
-                 "the relayed sample time is the arrival time, not the sample's: %llu ms after the sample",
-                 (unsigned long long)((sb.sample_time_ns - sa.sample_time_ns) / KVR_NS_PER_MS));
+    cr_expect_lt(
+        sb.sample_time_ns, sa.publish_time_ns,
+        "the relayed sample time is the arrival time, not the sample's: %llu ms after the sample",
+        (unsigned long long)((sb.sample_time_ns - sa.sample_time_ns) / KVR_NS_PER_MS));
 
     /* The exporter goes away: relayed slots turn unhealthy, ages keep growing. */
     feed_stop(&a);
-    cr_expect(feed_wait(&b, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "relay loss not noticed");
+    cr_expect(feed_wait(&b, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, NULL),
+              "relay loss not noticed");
     feed_stop(&b);
     kvr_fake_stop(r);
 }
@@ -339,8 +351,10 @@ Test(feed_health, sigterm_marks_writer_stopped, .timeout = 20.)
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(feed_wait(&f, url, feed_pred_healthy, NULL, WAIT_MS, NULL));
     heartbeat_t beat = {&f.shm, atomic_load(&f.shm.header->heartbeat_ns)};
-    cr_expect(kvr_test_wait_until(heartbeat_moved, &beat, WAIT_MS), "heartbeat not beating while running");
-    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0, "writer not live while running");
+    cr_expect(kvr_test_wait_until(heartbeat_moved, &beat, WAIT_MS),
+              "heartbeat not beating while running");
+    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0,
+                 "writer not live while running");
     int st = kvr_test_stop(f.pid, SIGTERM, WAIT_MS);
     f.pid = 0;
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "SIGTERM did not exit cleanly");
@@ -381,17 +395,32 @@ Test(feed_cli, help_explains_every_flag, .timeout = 10.)
     const char *args[] = {"--help", NULL};
     int st = run_cli(args, &out);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    const char *flags[] = {"--engine", "--config", "--shm", "--capacity", "--period-ms", "--timeout-ms",
-                           "--fail-threshold", "--backoff-max-ms", "--push-socket", "--push-udp",
-                           "--push-max-age-ms", "--export", "--import", "--relay-secret-file",
-                           "--relay-max-engines", "--relay-max-changes", "--listen", "--log-level"};
+    const char *flags[] = {"--engine",
+                           "--config",
+                           "--shm",
+                           "--capacity",
+                           "--period-ms",
+                           "--timeout-ms",
+                           "--fail-threshold",
+                           "--backoff-max-ms",
+                           "--push-socket",
+                           "--push-udp",
+                           "--push-max-age-ms",
+                           "--export",
+                           "--import",
+                           "--relay-secret-file",
+                           "--relay-max-engines",
+                           "--relay-max-changes",
+                           "--listen",
+                           "--log-level"};
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
         cr_expect_not_null(strstr(out, flags[i]), "--help does not mention %s", flags[i]);
 }
 
 Test(feed_cli, bad_flags_fail_with_one_line, .timeout = 10.)
 {
-    const char *cases[][5] = { /* NULL-terminated rows */
+    const char *cases[][5] = {
+        /* NULL-terminated rows */
         {"--bogus", "1", NULL, NULL},
         {"--engine", "ftp://x", NULL, NULL},
         {"--engine", "http://127.0.0.1:1,kind=other", NULL, NULL},
@@ -433,7 +462,8 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(kvr_test_wait_port(port, WAIT_MS), "--listen port never opened");
     cr_assert(feed_wait(&f, urls[0], feed_pred_healthy, NULL, WAIT_MS, NULL));
-    cr_assert(feed_wait(&f, urls[1], pred_failed, NULL, WAIT_MS, NULL), "no failed poll of the dead engine");
+    cr_assert(feed_wait(&f, urls[1], pred_failed, NULL, WAIT_MS, NULL),
+              "no failed poll of the dead engine");
     char *resp = NULL;
     char want[160];
     int status = kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, WAIT_MS);
@@ -449,11 +479,13 @@ Test(feed_ops, own_metrics_endpoint, .timeout = 20.)
     cr_expect_not_null(strstr(body, "kvroute_statefeed_tick_lag_seconds_bucket{le=\"+Inf\"}"));
     snprintf(want, sizeof(want), "kvroute_statefeed_poll_seconds_count{engine=\"%s\"}", urls[0]);
     cr_expect_not_null(strstr(body, want), "no poll latency for %s", urls[0]);
-    snprintf(want, sizeof(want), "kvroute_statefeed_polls_total{engine=\"%s\",result=\"failed\"}", urls[1]);
+    snprintf(want, sizeof(want), "kvroute_statefeed_polls_total{engine=\"%s\",result=\"failed\"}",
+             urls[1]);
     cr_expect_not_null(strstr(body, want), "no failure count for the dead engine");
     snprintf(want, sizeof(want), "kvroute_statefeed_slot_healthy{engine=\"%s\"} 0", urls[1]);
     cr_expect_not_null(strstr(body, want), "dead engine not reported unhealthy");
-    snprintf(want, sizeof(want), "kvroute_statefeed_slot_age_seconds{engine=\"%s\",source=\"scrape\"}", urls[0]);
+    snprintf(want, sizeof(want),
+             "kvroute_statefeed_slot_age_seconds{engine=\"%s\",source=\"scrape\"}", urls[0]);
     cr_expect_not_null(strstr(body, want), "no slot age for %s", urls[0]);
     free(resp);
     resp = NULL;
@@ -477,7 +509,8 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
         snprintf(exp[i], sizeof(exp[i]), "tcp:127.0.0.1:%u", port);
         snprintf(imp[i], sizeof(imp[i]), "tcp:127.0.0.1:%u", port);
         const char *args[] = {"--engine", urls[i], "--export", exp[i], NULL};
-        cr_assert(feed_start(&ex[i], args), "exporter %u did not start; log in %s", i, ex[i].log_path);
+        cr_assert(feed_start(&ex[i], args), "exporter %u did not start; log in %s", i,
+                  ex[i].log_path);
         cr_assert(kvr_test_wait_port(port, WAIT_MS));
     }
     uint16_t mport = kvr_test_free_port();
@@ -488,7 +521,8 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
     kvr_engine_state_t s;
     for (unsigned i = 0; i < 2; i++) {
         uint32_t want = 20 + i;
-        cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, WAIT_MS, &s), "engine %u never relayed", i);
+        cr_assert(feed_wait(&b, urls[i], feed_pred_running, &want, WAIT_MS, &s),
+                  "engine %u never relayed", i);
     }
     char *resp = NULL, line[128];
     cr_assert_eq(kvr_test_http(mport, "GET", "/metrics", NULL, NULL, &resp, WAIT_MS), 200);
@@ -497,13 +531,16 @@ Test(feed_health, relay_from_two_hosts, .timeout = 30.)
     free(resp);
     /* One scheduler host goes away: only its engine turns unhealthy. */
     feed_stop(&ex[0]);
-    cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "lost host's engine still healthy");
+    cr_expect(feed_wait(&b, urls[0], feed_pred_unhealthy, NULL, WAIT_MS, NULL),
+              "lost host's engine still healthy");
     snprintf(line, sizeof(line), "kvroute_statefeed_import_connected{addr=\"%s\"} 0\n", imp[0]);
     metrics_line_t lost = {mport, line};
-    cr_expect(kvr_test_wait_until(metrics_have_line, &lost, WAIT_MS), "lost import still reported connected");
+    cr_expect(kvr_test_wait_until(metrics_have_line, &lost, WAIT_MS),
+              "lost import still reported connected");
     /* The other host's engine keeps arriving with new samples. */
     cr_assert(feed_read(&b, urls[1], &s, NULL));
-    cr_expect(wait_new_samples(&b, urls[1], s.sample_seq, 3, &s), "the other host's engine stopped arriving");
+    cr_expect(wait_new_samples(&b, urls[1], s.sample_seq, 3, &s),
+              "the other host's engine stopped arriving");
     cr_expect(s.flags & KVR_SLOT_HEALTHY, "the other host's engine was hurt");
     feed_stop(&ex[1]);
     feed_stop(&b);
@@ -515,10 +552,11 @@ static void *junk_exporter(void *arg)
 {
     int lfd = *(int *)arg;
     static const unsigned char junk[][24] = {
-        {0x93, 0x01, 0x02, 0x03},                                   /* an array, not a table */
-        {0x81, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02},                /* {"relay":2} */
-        {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x91, 0x07},
-        {0xc1, 0xc1, 0xc1, 0xc1},                                   /* never-used type byte */
+        {0x93, 0x01, 0x02, 0x03},                    /* an array, not a table */
+        {0x81, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02}, /* {"relay":2} */
+        {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x91,
+         0x07},
+        {0xc1, 0xc1, 0xc1, 0xc1}, /* never-used type byte */
     };
     for (int round = 0; round < 4; round++) {
         int fd = accept(lfd, NULL, NULL);
@@ -564,7 +602,8 @@ Test(feed_health, malformed_relay_stream_refused, .timeout = 20.)
     cr_expect_eq(f.shm.header->engines_in_use, 0, "junk turned into engines");
     heartbeat_t beat = {&f.shm, atomic_load(&f.shm.header->heartbeat_ns)};
     cr_expect(kvr_test_wait_until(heartbeat_moved, &beat, WAIT_MS), "the loop stopped beating");
-    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0, "writer not live");
+    cr_expect_eq(kvr_shm_check_heartbeat(&f.shm, beat.seen_ns, KVR_NS_PER_SEC), 0,
+                 "writer not live");
     int st = feed_stop(&f);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     shutdown(lfd, SHUT_RDWR);

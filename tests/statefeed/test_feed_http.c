@@ -43,7 +43,8 @@ static int conn_init(kvr__http_client_conn_t *c, const char *url)
 }
 
 /* Runs the ring until the request finished; returns its result. */
-static int get(struct io_uring *ring, kvr__http_client_conn_t *c, const char *path, uint64_t timeout_ms)
+static int get(struct io_uring *ring, kvr__http_client_conn_t *c, const char *path,
+               uint64_t timeout_ms)
 {
     outcome_t o = {0, 0};
     int rc = kvr__http_client_get(c, ring, path, timeout_ms * KVR_NS_PER_MS, on_done, &o);
@@ -53,7 +54,7 @@ static int get(struct io_uring *ring, kvr__http_client_conn_t *c, const char *pa
         cr_assert_geq(io_uring_submit_and_wait(ring, 1), 0);
         struct io_uring_cqe *cqe;
         unsigned head, seen = 0;
-        io_uring_for_each_cqe(ring, head, cqe) {
+        io_uring_for_each_cqe (ring, head, cqe) {
             kvr__op_t *op = io_uring_cqe_get_data(cqe);
             if (op != NULL && op->kind == KVR_OP_HTTP)
                 kvr__http_client_on_cqe(op->owner, ring, cqe->res);
@@ -142,9 +143,11 @@ Test(feed_http, fake_engine_mode_holds_on_return)
     uint16_t port = kvr_fake_port(resp, 0);
     for (int round = 0; round < 20; round++) {
         kvr_fake_set_mode(resp, 0, KVR_FAKE_DOWN);
-        cr_assert_not(kvr_test_wait_port(port, 0), "round %d: a down port accepted a connection", round);
+        cr_assert_not(kvr_test_wait_port(port, 0), "round %d: a down port accepted a connection",
+                      round);
         kvr_fake_set_mode(resp, 0, KVR_FAKE_OK);
-        cr_assert(kvr_test_wait_port(port, 0), "round %d: a port set up refused a connection", round);
+        cr_assert(kvr_test_wait_port(port, 0), "round %d: a port set up refused a connection",
+                  round);
     }
 }
 

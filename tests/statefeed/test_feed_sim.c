@@ -33,7 +33,8 @@ static bool pred_seq_at_least(const kvr_engine_state_t *st, void *arg)
 }
 
 /* Waits until engine url got `more` samples after the one it has now. */
-static bool wait_new_samples(feed_proc_t *f, const char *url, uint64_t more, kvr_engine_state_t *out)
+static bool wait_new_samples(feed_proc_t *f, const char *url, uint64_t more,
+                             kvr_engine_state_t *out)
 {
     kvr_engine_state_t now;
     if (!feed_read(f, url, &now, NULL))
@@ -61,9 +62,10 @@ static void sim_start(sim_t *s, unsigned engines, const char *const *extra)
     snprintf(n, sizeof(n), "%u", engines);
     snprintf(admin, sizeof(admin), "%u", s->admin);
     kvr_test_unique_name(base, sizeof(base), "kvr-feedsim");
-    snprintf(s->log, sizeof(s->log), "%s/%s.log", getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
-    const char *argv[32] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port, "--engines", n,
-                            "--admin-port", admin};
+    snprintf(s->log, sizeof(s->log), "%s/%s.log",
+             getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
+    const char *argv[32] = {
+        kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port, "--engines", n, "--admin-port", admin};
     int a = 7;
     for (int i = 0; extra != NULL && extra[i] != NULL && a < 30; i++)
         argv[a++] = extra[i];
@@ -89,7 +91,8 @@ static void sim_fault(const sim_t *s, unsigned engine, const char *json)
 {
     char path[64], *resp = NULL;
     snprintf(path, sizeof(path), "/admin/fault?engine=%u", engine);
-    int st = kvr_test_http(s->admin, "POST", path, "Content-Type: application/json\r\n", json, &resp, 3000);
+    int st = kvr_test_http(s->admin, "POST", path, "Content-Type: application/json\r\n", json,
+                           &resp, 3000);
     free(resp);
     cr_assert_eq(st, 200, "fault %s refused", json);
 }
@@ -121,7 +124,8 @@ static bool sim_truth(const sim_t *s, unsigned engine, truth_t *t)
     memset(t, 0, sizeof(*t));
     const cJSON *r;
     if (cJSON_IsArray(ranks)) {
-        cJSON_ArrayForEach(r, ranks) {
+        cJSON_ArrayForEach(r, ranks)
+        {
             t->running += count_of(r, "running");
             t->waiting += count_of(r, "waiting");
             t->pending_prefill += count_of(r, "pending_prefill_tokens");
@@ -140,14 +144,17 @@ static int send_completion(uint16_t port, unsigned prompt_tokens, unsigned max_t
     cr_assert_geq(fd, 0, "connect to the simulator: %s", strerror(errno));
     size_t text = (size_t)prompt_tokens * 4;
     char *body = malloc(text + 128);
-    int n = snprintf(body, 128, "{\"model\":\"m\",\"stream\":true,\"max_tokens\":%u,\"prompt\":\"", max_tokens);
+    int n = snprintf(body, 128, "{\"model\":\"m\",\"stream\":true,\"max_tokens\":%u,\"prompt\":\"",
+                     max_tokens);
     for (size_t i = 0; i < text; i++)
         body[n + i] = (char)('a' + (i * 7 + i / 5) % 26);
     size_t len = (size_t)n + text;
     len += (size_t)sprintf(body + len, "\"}");
     char head[200];
-    int hl = snprintf(head, sizeof(head), "POST /v1/completions HTTP/1.1\r\nHost: x\r\n"
-                      "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n", len);
+    int hl = snprintf(head, sizeof(head),
+                      "POST /v1/completions HTTP/1.1\r\nHost: x\r\n"
+                      "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n",
+                      len);
     cr_assert_eq(write(fd, head, (size_t)hl), hl);
     size_t off = 0;
     while (off < len) {
@@ -193,8 +200,8 @@ Test(feed_sim, vllm_scrape_matches_engine, .timeout = 40.)
     kvr_engine_state_t slot;
     truth_t truth;
     cr_expect(wait_agree(&f, &s, 0, u0, 4, &slot, &truth),
-              "slot running=%u waiting=%u, engine running=%ld waiting=%ld", slot.running, slot.waiting,
-              truth.running, truth.waiting);
+              "slot running=%u waiting=%u, engine running=%ld waiting=%ld", slot.running,
+              slot.waiting, truth.running, truth.waiting);
     cr_expect_leq(slot.running, 2, "max-running 2 caps the batch: running %u", slot.running);
     cr_expect_geq(slot.waiting, 2, "what does not fit the batch waits: waiting %u", slot.waiting);
     cr_expect_gt(slot.kv_usage, 0.0, "four prompts hold KV");
@@ -212,7 +219,8 @@ Test(feed_sim, vllm_scrape_matches_engine, .timeout = 40.)
 Test(feed_sim, sglang_loads_dp_ranks, .timeout = 40.)
 {
     sim_t s;
-    const char *sim_args[] = {"--flavor", "sglang", "--dp", "2", "--max-running", "8", "--step-scale", "20", NULL};
+    const char *sim_args[] = {"--flavor", "sglang",       "--dp", "2", "--max-running",
+                              "8",        "--step-scale", "20",   NULL};
     sim_start(&s, 1, sim_args);
     char u0[64], arg[96];
     sim_url(&s, 0, u0, sizeof(u0));
@@ -225,8 +233,8 @@ Test(feed_sim, sglang_loads_dp_ranks, .timeout = 40.)
         fds[i] = send_completion(s.port, 1000, 4000);
     kvr_engine_state_t slot;
     truth_t truth;
-    cr_expect(wait_agree(&f, &s, 0, u0, 3, &slot, &truth), "slot running=%u waiting=%u", slot.running,
-              slot.waiting);
+    cr_expect(wait_agree(&f, &s, 0, u0, 3, &slot, &truth), "slot running=%u waiting=%u",
+              slot.running, slot.waiting);
     cr_expect_eq(kvr_slot_source(slot.flags), KVR_SOURCE_LOADS);
     cr_expect_eq(slot.dp_ranks, 2);
     cr_expect_eq((long)slot.max_running, truth.max_running, "caps summed over ranks");
@@ -262,8 +270,16 @@ Test(feed_sim, push_carries_pending_prefill, .timeout = 40.)
     s.port = port;
     s.admin = (uint16_t)(port + 1);
     snprintf(s.log, sizeof(s.log), "/tmp/%s-sim.log", base);
-    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"), "--port", port_s, "--admin-port", admin_s,
-                          "--push", target, "--prefill-tokens-per-s", "20000", NULL};
+    const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                          "--port",
+                          port_s,
+                          "--admin-port",
+                          admin_s,
+                          "--push",
+                          target,
+                          "--prefill-tokens-per-s",
+                          "20000",
+                          NULL};
     s.pid = kvr_test_spawn((char *const *)argv, s.log);
     cr_assert(kvr_test_wait_port(s.admin, 5000), "kvroute-sim did not start; log in %s", s.log);
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 5000, NULL), "no push frame landed");
@@ -318,8 +334,10 @@ Test(feed_sim, faults_turn_into_health, .timeout = 60.)
     /* crash: unhealthy, sample time frozen while the others go on */
     sim_fault(&s, 1, "{\"crash\":true}");
     kvr_engine_state_t st, crashed;
-    cr_expect(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &crashed), "crashed engine still healthy");
-    cr_expect(wait_new_samples(&f, urls[0], 3, NULL), "engine 0 not sampled after its peer crashed");
+    cr_expect(feed_wait(&f, urls[1], feed_pred_unhealthy, NULL, WAIT_MS, &crashed),
+              "crashed engine still healthy");
+    cr_expect(wait_new_samples(&f, urls[0], 3, NULL),
+              "engine 0 not sampled after its peer crashed");
     cr_assert(feed_read(&f, urls[1], &st, NULL));
     cr_expect_eq(st.sample_seq, crashed.sample_seq, "a crashed engine got a sample");
     cr_expect_eq(st.sample_time_ns, crashed.sample_time_ns, "a crashed engine's sample time moved");
@@ -327,13 +345,16 @@ Test(feed_sim, faults_turn_into_health, .timeout = 60.)
     /* stall: the others keep being sampled while the stalled poll is pending */
     sim_fault(&s, 2, "{\"stall\":true}");
     for (int i = 0; i < 4; i += 3) {
-        cr_assert(wait_new_samples(&f, urls[i], SAMPLES_DURING_STALL, &st), "engine %d not sampled during a stall", i);
+        cr_assert(wait_new_samples(&f, urls[i], SAMPLES_DURING_STALL, &st),
+                  "engine %d not sampled during a stall", i);
         cr_assert(st.flags & KVR_SLOT_HEALTHY, "engine %d hurt by its peers' faults", i);
     }
     cr_assert(feed_read(&f, urls[2], &st, NULL));
-    cr_expect_eq(st.consecutive_failures, 0, "the stall ended before the others got %d samples: they waited on it",
+    cr_expect_eq(st.consecutive_failures, 0,
+                 "the stall ended before the others got %d samples: they waited on it",
                  SAMPLES_DURING_STALL);
-    cr_expect(feed_wait(&f, urls[2], feed_pred_unhealthy, NULL, WAIT_MS, NULL), "stalled engine still healthy");
+    cr_expect(feed_wait(&f, urls[2], feed_pred_unhealthy, NULL, WAIT_MS, NULL),
+              "stalled engine still healthy");
 
     /* garbage: unhealthy, values kept (not zeros) */
     kvr_engine_state_t before;
@@ -347,7 +368,8 @@ Test(feed_sim, faults_turn_into_health, .timeout = 60.)
     for (unsigned i = 0; i < 3; i++)
         sim_fault(&s, i, "{\"clear\":true}");
     for (int i = 0; i < 4; i++)
-        cr_expect(feed_wait(&f, urls[i], feed_pred_healthy, NULL, WAIT_MS, NULL), "engine %d never recovered", i);
+        cr_expect(feed_wait(&f, urls[i], feed_pred_healthy, NULL, WAIT_MS, NULL),
+                  "engine %d never recovered", i);
     feed_stop(&f);
     sim_stop(&s);
 }

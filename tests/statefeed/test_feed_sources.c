@@ -32,10 +32,9 @@ static const char *VLLM_PAGE =
     "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.25\n"
     "vllm:kv_cache_usage_perc{engine=\"1\",model_name=\"m\"} 0.5\n";
 
-static const char *VLLM_OLD_PAGE =
-    "vllm:num_requests_running{model_name=\"m\"} 7\n"
-    "vllm:num_requests_waiting{model_name=\"m\"} 0\n"
-    "vllm:gpu_cache_usage_perc{model_name=\"m\"} 0.125\n";
+static const char *VLLM_OLD_PAGE = "vllm:num_requests_running{model_name=\"m\"} 7\n"
+                                   "vllm:num_requests_waiting{model_name=\"m\"} 0\n"
+                                   "vllm:gpu_cache_usage_perc{model_name=\"m\"} 0.125\n";
 
 static const char *SGLANG_LOADS =
     "{\"loads\":[{\"dp_rank\":0,\"num_running_reqs\":4,\"num_waiting_reqs\":2,"
@@ -45,10 +44,9 @@ static const char *SGLANG_LOADS =
     "\"max_running_requests\":32,\"num_used_tokens\":3000,\"max_total_num_tokens\":10000,"
     "\"token_usage\":0.3,\"utilization\":0.6,\"num_total_tokens\":3000}]}";
 
-static const char *SGLANG_METRICS =
-    "sglang:num_running_reqs{dp_rank=\"0\"} 8\n"
-    "sglang:num_queue_reqs{dp_rank=\"0\"} 3\n"
-    "sglang:token_usage{dp_rank=\"0\"} 0.75\n";
+static const char *SGLANG_METRICS = "sglang:num_running_reqs{dp_rank=\"0\"} 8\n"
+                                    "sglang:num_queue_reqs{dp_rank=\"0\"} 3\n"
+                                    "sglang:token_usage{dp_rank=\"0\"} 0.75\n";
 
 Test(feed_sources, vllm_scrape_values_land, .timeout = 20.)
 {
@@ -109,7 +107,8 @@ Test(feed_sources, sglang_loads_and_metrics_fallback, .timeout = 20.)
     cr_expect_eq(s.pending_prefill_tokens, 500);
     cr_expect_float_eq(s.utilization, 0.6, 1e-9);
 
-    cr_assert(feed_wait(&f, u1, feed_pred_healthy, NULL, 3000, &s), "fallback engine never healthy");
+    cr_assert(feed_wait(&f, u1, feed_pred_healthy, NULL, 3000, &s),
+              "fallback engine never healthy");
     cr_expect_eq(kvr_slot_source(s.flags), KVR_SOURCE_SCRAPE, "no /v1/loads: scraped instead");
     cr_expect_eq(s.running, 8);
     cr_expect_eq(s.waiting, 3);
@@ -136,21 +135,25 @@ Test(feed_sources, garbage_metrics_unhealthy_not_zeros, .timeout = 20.)
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, &good));
 
     kvr_fake_set_bodies(r, 0, "<html>502 Bad Gateway {{{ \"not metrics\n", NULL);
-    cr_assert(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, &bad), "garbage kept the slot healthy");
+    cr_assert(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, &bad),
+              "garbage kept the slot healthy");
     cr_expect_eq(bad.running, good.running, "garbage must not be published as zeros");
     cr_expect_eq(bad.waiting, good.waiting);
     /* Two more garbage pages refused: still no sample. */
     uint32_t failures = bad.consecutive_failures + 2;
     kvr_engine_state_t later;
-    cr_assert(feed_wait(&f, u0, pred_failures_at_least, &failures, 10000, &later), "garbage polls not counted");
-    cr_expect_eq(later.sample_time_ns, bad.sample_time_ns, "sample time never moves without a sample");
+    cr_assert(feed_wait(&f, u0, pred_failures_at_least, &failures, 10000, &later),
+              "garbage polls not counted");
+    cr_expect_eq(later.sample_time_ns, bad.sample_time_ns,
+                 "sample time never moves without a sample");
     cr_expect_eq(later.sample_seq, bad.sample_seq, "garbage was taken as a sample");
 
     /* A page of the wrong shape (no engine gauges) is refused too. */
     kvr_fake_set_bodies(r, 0, VLLM_PAGE, NULL);
     cr_assert(feed_wait(&f, u0, feed_pred_healthy, NULL, 3000, NULL), "recovery not seen");
     kvr_fake_set_bodies(r, 0, "# just a comment\nprocess_cpu_seconds_total 12\n", NULL);
-    cr_expect(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, NULL), "page without engine gauges accepted");
+    cr_expect(feed_wait(&f, u0, feed_pred_unhealthy, NULL, 3000, NULL),
+              "page without engine gauges accepted");
     feed_stop(&f);
     kvr_fake_stop(r);
 }
@@ -173,7 +176,8 @@ static void send_dgram(const char *path, const void *buf, size_t len)
     close(fd);
 }
 
-static size_t make_frame(const char *engine, uint32_t running, uint64_t pending, char *buf, size_t cap)
+static size_t make_frame(const char *engine, uint32_t running, uint64_t pending, char *buf,
+                         size_t cap)
 {
     kvr_state_frame_t fr;
     memset(&fr, 0, sizeof(fr));
@@ -238,8 +242,9 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     char listen[32];
     snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
     feed_proc_t f;
-    const char *args[] = {"--engine", scraped, "--engine", pushed_arg, "--push-socket", sock,
-                          "--push-max-age-ms", "1000", "--listen", listen, NULL};
+    const char *args[] = {
+        "--engine", scraped,    "--engine", pushed_arg, "--push-socket", sock, "--push-max-age-ms",
+        "1000",     "--listen", listen,     NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(feed_wait(&f, scraped, feed_pred_healthy, NULL, 3000, NULL));
 
@@ -256,7 +261,7 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     cr_expect(s.flags & KVR_SLOT_CAPS_COMPLETE);
 
     /* Malformed frames: refused, the slot keeps its last good sample. */
-    const char junk1[] = "\x81\xa1v";                 /* truncated map */
+    const char junk1[] = "\x81\xa1v"; /* truncated map */
     const char junk2[] = "not msgpack at all";
     const unsigned char junk3[] = {0x82, 0xa1, 'v', 0x01, 0xa6, 'e', 'n', 'g', 'i', 'n', 'e', 0x05};
     send_dgram(sock, junk1, sizeof(junk1) - 1);
@@ -264,7 +269,8 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     send_dgram(sock, junk3, sizeof(junk3));
     /* Datagrams are taken in order: once the third is counted, all three were read. */
     metric_line_t rejected = {port, "\nkvroute_statefeed_push_rejected_total 3\n"};
-    cr_assert(kvr_test_wait_until(metrics_have_line, &rejected, 10000), "malformed frames never counted as rejected");
+    cr_assert(kvr_test_wait_until(metrics_have_line, &rejected, 10000),
+              "malformed frames never counted as rejected");
     kvr_engine_state_t after;
     cr_assert(feed_read(&f, pushed, &after, NULL));
     cr_expect_eq(after.running, 12, "a malformed frame changed the slot");
@@ -283,10 +289,12 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
         len = make_frame(scraped, 21, 0, buf, sizeof(buf));
         send_dgram(sock, buf, len);
         want = 21;
-        cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "push for a scraped engine lost");
+        cr_assert(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s),
+                  "push for a scraped engine lost");
         /* The seventh request means the sixth answer was read and handled. */
         polls_t scrapes = {r, kvr_fake_polls(r, 0) + 7};
-        cr_assert(kvr_test_wait_until(engine_polled, &scrapes, 10000), "statefeed stopped scraping");
+        cr_assert(kvr_test_wait_until(engine_polled, &scrapes, 10000),
+                  "statefeed stopped scraping");
         cr_assert(feed_read(&f, scraped, &s, NULL));
         if (mono_ms() - sent_ms >= 1000)
             continue;
@@ -297,10 +305,12 @@ Test(feed_sources, push_frames_land_and_win_over_scrape, .timeout = 30.)
     cr_assert(checked, "six scrapes never fitted in the push max age");
     /* Once the push is old, the scrape takes over again. */
     want = 7;
-    cr_expect(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s), "scrape never took over again");
+    cr_expect(feed_wait(&f, scraped, feed_pred_running, &want, 3000, &s),
+              "scrape never took over again");
 
     /* The push-only engine, now silent, turns unhealthy. */
-    cr_expect(feed_wait(&f, pushed, feed_pred_unhealthy, NULL, 3000, NULL), "silent push engine stayed healthy");
+    cr_expect(feed_wait(&f, pushed, feed_pred_unhealthy, NULL, 3000, NULL),
+              "silent push engine stayed healthy");
     feed_stop(&f);
     cr_expect_neq(access(sock, F_OK), 0, "push socket path left behind");
     kvr_fake_stop(r);
@@ -366,10 +376,11 @@ Test(feed_sources, fresh_push_outvotes_failing_polls, .timeout = 30.)
         healthy += (s.flags & KVR_SLOT_HEALTHY) != 0;
     }
     cr_assert_eq(reads, 40, "only %u reads while a push was fresh", reads);
-    cr_expect_eq(healthy, reads, "failing polls flapped a freshly pushed engine (%u of %u healthy)", healthy,
-                 reads);
+    cr_expect_eq(healthy, reads, "failing polls flapped a freshly pushed engine (%u of %u healthy)",
+                 healthy, reads);
     /* The pushes stop: now the failing polls count again. */
-    cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL), "engine stayed healthy without any source");
+    cr_expect(feed_wait(&f, url, feed_pred_unhealthy, NULL, 3000, NULL),
+              "engine stayed healthy without any source");
     feed_stop(&f);
     kvr_fake_stop(r);
 }
@@ -383,7 +394,9 @@ Test(feed_sources, push_losses_counted, .timeout = 20.)
     snprintf(listen, sizeof(listen), "127.0.0.1:%u", port);
     const char *engine = "http://10.1.1.1:8000";
     feed_proc_t f;
-    const char *args[] = {"--engine", "http://10.1.1.1:8000,kind=push", "--push-socket", sock, "--listen", listen, NULL};
+    const char *args[] = {
+        "--engine", "http://10.1.1.1:8000,kind=push", "--push-socket", sock, "--listen", listen,
+        NULL};
     cr_assert(feed_start(&f, args), "statefeed did not start; log in %s", f.log_path);
     cr_assert(kvr_test_wait_port(port, 3000));
     /* 3 and 4 lost on the way; then a counter that jumps to 2^64-1 and one
@@ -405,12 +418,14 @@ Test(feed_sources, push_losses_counted, .timeout = 20.)
         /* Landed before the next is sent: each frame's sample is newer than
          * the last, so none is dropped as older than the slot. */
         uint32_t want = (uint32_t)i;
-        cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL), "frame %zu never landed", i);
+        cr_assert(feed_wait(&f, engine, feed_pred_running, &want, 3000, NULL),
+                  "frame %zu never landed", i);
     }
     char *resp = NULL;
     cr_assert_eq(kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
     char line[160];
-    snprintf(line, sizeof(line), "kvroute_statefeed_push_frames_lost_total{engine=\"%s\"} 2\n", engine);
+    snprintf(line, sizeof(line), "kvroute_statefeed_push_frames_lost_total{engine=\"%s\"} 2\n",
+             engine);
     cr_expect_not_null(strstr(resp, line), "lost frames not counted:\n%s", resp);
     snprintf(line, sizeof(line), "kvroute_statefeed_push_frames_total{engine=\"%s\"} 6\n", engine);
     cr_expect_not_null(strstr(resp, line), "accepted frames not counted");

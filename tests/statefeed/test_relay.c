@@ -64,7 +64,8 @@ static ssize_t read_until_closed(int fd, uint8_t *buf, size_t cap, unsigned time
         if (poll(&p, 1, (int)((end - now) / KVR_NS_PER_MS) + 1) != 1)
             continue;
         uint8_t scratch[4096];
-        ssize_t n = recv(fd, got < cap ? buf + got : scratch, got < cap ? cap - got : sizeof(scratch), 0);
+        ssize_t n = recv(fd, got < cap ? buf + got : scratch,
+                         got < cap ? cap - got : sizeof(scratch), 0);
         if (n <= 0)
             return (ssize_t)got;
         if (got < cap)
@@ -118,7 +119,8 @@ static double metric(uint16_t port, const char *prefix)
     char *resp = NULL;
     double v = -1;
     if (kvr_test_http(port, "GET", "/metrics", NULL, NULL, &resp, 3000) == 200) {
-        for (const char *p = resp; p != NULL && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        for (const char *p = resp; p != NULL && *p;
+             p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
             if (strncmp(p, prefix, strlen(prefix)) == 0) {
                 const char *sp = strchr(p, ' ');
                 if (sp != NULL)
@@ -131,7 +133,8 @@ static double metric(uint16_t port, const char *prefix)
     return v;
 }
 
-static bool wait_metric_at_least(uint16_t port, const char *prefix, double want, unsigned timeout_ms)
+static bool wait_metric_at_least(uint16_t port, const char *prefix, double want,
+                                 unsigned timeout_ms)
 {
     uint64_t end = kvr_clock_now_ns() + (uint64_t)timeout_ms * KVR_NS_PER_MS;
     while (kvr_clock_now_ns() < end) {
@@ -144,8 +147,10 @@ static bool wait_metric_at_least(uint16_t port, const char *prefix, double want,
 
 static void page(char *out, size_t cap, unsigned running)
 {
-    snprintf(out, cap, "vllm:num_requests_running %u\nvllm:num_requests_waiting 2\n"
-                       "vllm:kv_cache_usage_perc 0.25\n", running);
+    snprintf(out, cap,
+             "vllm:num_requests_running %u\nvllm:num_requests_waiting 2\n"
+             "vllm:kv_cache_usage_perc 0.25\n",
+             running);
 }
 
 static void write_file(char *path_template, const char *text)
@@ -168,9 +173,11 @@ static bool peer_handshake_with(int fd, const char *secret)
         return false;
     uint32_t n = 0;
     kvr__relay_handshake_t hello;
-    if (!read_exact(fd, frame, KVR_RELAY_HEADER, 3000) || kvr__relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) != 0 ||
+    if (!read_exact(fd, frame, KVR_RELAY_HEADER, 3000) ||
+        kvr__relay_frame_length(frame, KVR_RELAY_HELLO_MAX, &n) != 0 ||
         !read_exact(fd, frame + KVR_RELAY_HEADER, n, 3000) ||
-        kvr__relay_handshake_decode(frame + KVR_RELAY_HEADER, n, &hello, NULL) != 0 || !hello.has_nonce)
+        kvr__relay_handshake_decode(frame + KVR_RELAY_HEADER, n, &hello, NULL) != 0 ||
+        !hello.has_nonce)
         return false;
     uint8_t mac[KVR_RELAY_MAC_LEN];
     if (secret != NULL)
@@ -251,7 +258,8 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
     memset(junk, 0xc1, sizeof(junk));
     cr_assert_eq(send(fd, junk, sizeof(junk), MSG_NOSIGNAL), (ssize_t)sizeof(junk));
     uint8_t buf[512];
-    cr_expect_geq(read_until_closed(fd, buf, sizeof(buf), 5000), 0, "the importer kept a garbage stream");
+    cr_expect_geq(read_until_closed(fd, buf, sizeof(buf), 5000), 0,
+                  "the importer kept a garbage stream");
     close(fd);
     /* Peer 2: a proper handshake, then a frame whose body announces 2^32 elements. */
     fd = accept_within(lfd, 5000);
@@ -259,7 +267,8 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
     cr_expect(peer_handshake(fd), "importer did not answer the challenge");
     const uint8_t hostile[] = {0, 0, 0, 5, 0xdd, 0xff, 0xff, 0xff, 0xff};
     send(fd, hostile, sizeof(hostile), MSG_NOSIGNAL);
-    cr_expect_geq(read_until_closed(fd, buf, sizeof(buf), 5000), 0, "the importer kept a hostile stream");
+    cr_expect_geq(read_until_closed(fd, buf, sizeof(buf), 5000), 0,
+                  "the importer kept a hostile stream");
     close(fd);
     close(lfd);
 
@@ -281,7 +290,8 @@ Test(relay, garbage_peer_dropped_then_valid_tables_imported, .timeout = 60.)
 
     /* The segment as any reader sees it: kvroute-shm dump --json. */
     char cmd[512];
-    snprintf(cmd, sizeof(cmd), "%s dump %s --json", kvr_test_bin("KVR_BIN_KVROUTE_SHM"), b.shm_name);
+    snprintf(cmd, sizeof(cmd), "%s dump %s --json", kvr_test_bin("KVR_BIN_KVROUTE_SHM"),
+             b.shm_name);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     static char out[1 << 16];
@@ -369,7 +379,8 @@ Test(relay, export_binds_loopback_unless_told, .timeout = 30.)
     cr_assert(kvr_test_wait_port(port, 3000));
     cr_assert(listening_address(port, addr, sizeof(addr)));
     cr_expect_str_eq(addr, "00000000");
-    cr_expect(wait_log(a.log_path, "export_unauthenticated", 1, 3000), "no warning; log in %s", a.log_path);
+    cr_expect(wait_log(a.log_path, "export_unauthenticated", 1, 3000), "no warning; log in %s",
+              a.log_path);
     feed_stop(&a);
     kvr_fake_stop(r);
 }
@@ -387,9 +398,12 @@ Test(relay, push_udp_binds_loopback_unless_told, .timeout = 30.)
     feed_proc_t a;
     const char *args[] = {"--engine", url, "--push-udp", udp, NULL};
     cr_assert(feed_start(&a, args), "statefeed did not start; log in %s", a.log_path);
-    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s", a.log_path);
-    cr_assert(bound_address("/proc/net/udp", port, addr, sizeof(addr)), "nothing bound to udp %u", port);
-    cr_expect_str_eq(addr, "0100007F", "a bare --push-udp port must bind 127.0.0.1, bound %s", addr);
+    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s",
+              a.log_path);
+    cr_assert(bound_address("/proc/net/udp", port, addr, sizeof(addr)), "nothing bound to udp %u",
+              port);
+    cr_expect_str_eq(addr, "0100007F", "a bare --push-udp port must bind 127.0.0.1, bound %s",
+                     addr);
     cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 0);
     feed_stop(&a);
 
@@ -397,10 +411,12 @@ Test(relay, push_udp_binds_loopback_unless_told, .timeout = 30.)
     snprintf(udp, sizeof(udp), "0.0.0.0:%u", port);
     const char *args_all[] = {"--engine", url, "--push-udp", udp, NULL};
     cr_assert(feed_start(&a, args_all), "statefeed did not start; log in %s", a.log_path);
-    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s", a.log_path);
+    cr_assert(wait_log(a.log_path, "push_listening", 1, 5000), "no push socket; log in %s",
+              a.log_path);
     cr_assert(bound_address("/proc/net/udp", port, addr, sizeof(addr)));
     cr_expect_str_eq(addr, "00000000");
-    cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 1, "no warning; log in %s", a.log_path);
+    cr_expect_eq(count_in_file(a.log_path, "push_udp_unauthenticated"), 1, "no warning; log in %s",
+                 a.log_path);
     feed_stop(&a);
     kvr_fake_stop(r);
 }
@@ -421,31 +437,34 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", port);
     snprintf(listen, sizeof(listen), "127.0.0.1:%u", mport);
     feed_proc_t a, ok, wrong, none;
-    const char *args_a[] = {"--engine", url, "--export", exp, "--relay-secret-file", good, "--listen", listen, NULL};
+    const char *args_a[] = {"--engine", url,        "--export", exp, "--relay-secret-file",
+                            good,       "--listen", listen,     NULL};
     cr_assert(feed_start(&a, args_a), "exporter did not start; log in %s", a.log_path);
     cr_assert(kvr_test_wait_port(port, 3000));
 
     const char *args_ok[] = {"--import", imp, "--relay-secret-file", good, NULL};
     cr_assert(feed_start(&ok, args_ok));
     uint32_t want = 29;
-    cr_assert(feed_wait(&ok, url, feed_pred_running, &want, 5000, NULL), "the secret holder got nothing; log in %s",
-              ok.log_path);
+    cr_assert(feed_wait(&ok, url, feed_pred_running, &want, 5000, NULL),
+              "the secret holder got nothing; log in %s", ok.log_path);
 
     const char *args_wrong[] = {"--import", imp, "--relay-secret-file", bad, NULL};
     cr_assert(feed_start(&wrong, args_wrong));
-    cr_assert(wait_log(a.log_path, "hmac does not match", 1, 5000), "wrong secret not refused; log in %s",
-              a.log_path);
+    cr_assert(wait_log(a.log_path, "hmac does not match", 1, 5000),
+              "wrong secret not refused; log in %s", a.log_path);
     cr_expect_eq(wrong.shm.header->engines_in_use, 0, "a wrong secret got the table");
     feed_stop(&wrong);
     double refused = metric(mport, "kvroute_statefeed_export_refused_total");
     cr_assert_geq(refused, 1);
     const char *args_none[] = {"--import", imp, NULL};
     cr_assert(feed_start(&none, args_none));
-    cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_refused_total", refused + 1, 5000),
-              "missing secret not refused; log in %s", a.log_path);
+    cr_assert(
+        wait_metric_at_least(mport, "kvroute_statefeed_export_refused_total", refused + 1, 5000),
+        "missing secret not refused; log in %s", a.log_path);
     /* Refused importers retry; none of their connections carried a table. */
     cr_expect_eq(none.shm.header->engines_in_use, 0, "no secret got the table");
-    cr_expect(wait_log(none.log_path, "does --relay-secret-file match", 1, 5000), "log in %s", none.log_path);
+    cr_expect(wait_log(none.log_path, "does --relay-secret-file match", 1, 5000), "log in %s",
+              none.log_path);
 
     /* A raw client that never says hello gets the challenge, then is closed: no table bytes. */
     int fd = kvr_test_connect(port);
@@ -453,13 +472,15 @@ Test(relay, secret_gates_the_export, .timeout = 60.)
     uint8_t buf[4096];
     ssize_t got = read_until_closed(fd, buf, sizeof(buf), 5000);
     close(fd);
-    cr_assert_gt(got, KVR_RELAY_HEADER, "the export closed a silent client without a challenge or kept it");
+    cr_assert_gt(got, KVR_RELAY_HEADER,
+                 "the export closed a silent client without a challenge or kept it");
     uint32_t n = 0;
     kvr__relay_handshake_t challenge;
     cr_assert_eq(kvr__relay_frame_length(buf, KVR_RELAY_HELLO_MAX, &n), 0);
     cr_expect_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, n, &challenge, NULL), 0);
     cr_expect(challenge.has_nonce);
-    cr_expect_eq((size_t)got, KVR_RELAY_HEADER + n, "table bytes reached an unauthenticated client");
+    cr_expect_eq((size_t)got, KVR_RELAY_HEADER + n,
+                 "table bytes reached an unauthenticated client");
 
     feed_stop(&none);
     feed_stop(&ok);
@@ -501,16 +522,20 @@ Test(relay, table_storm_is_held_to_engine_and_change_limits, .timeout = 60.)
     cr_expect_leq(most, 64, "one peer took %u slots past --relay-max-engines 64", most);
     /* 64 for the first table, then 16 a second (one second of slack for the edges). */
     double bound = 64 + 16 * (seconds + 1);
-    cr_log_info("storm: %u tables of 400 engines in %.2f s: %llu generation bumps, at most %u slots",
-                atomic_load(&st.sent), seconds, (unsigned long long)bumps, most);
-    cr_expect_leq((double)bumps, bound, "%llu generation bumps in %.2f s (bound %.0f)", (unsigned long long)bumps,
-                  seconds, bound);
+    cr_log_info(
+        "storm: %u tables of 400 engines in %.2f s: %llu generation bumps, at most %u slots",
+        atomic_load(&st.sent), seconds, (unsigned long long)bumps, most);
+    cr_expect_leq((double)bumps, bound, "%llu generation bumps in %.2f s (bound %.0f)",
+                  (unsigned long long)bumps, seconds, bound);
     char line[160];
-    snprintf(line, sizeof(line), "kvroute_statefeed_import_engines_refused_total{addr=\"%s\"}", imp);
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_engines_refused_total{addr=\"%s\"}",
+             imp);
     cr_expect_gt(metric(mport, line), 0, "entries past the limit were not counted");
-    snprintf(line, sizeof(line), "kvroute_statefeed_import_changes_deferred_total{addr=\"%s\"}", imp);
+    snprintf(line, sizeof(line), "kvroute_statefeed_import_changes_deferred_total{addr=\"%s\"}",
+             imp);
     cr_expect_gt(metric(mport, line), 0, "deferred changes were not counted");
-    cr_expect_eq(count_in_file(b.log_path, "import_engines_over_limit"), 1, "log in %s", b.log_path);
+    cr_expect_eq(count_in_file(b.log_path, "import_engines_over_limit"), 1, "log in %s",
+                 b.log_path);
     cr_expect(kvr_test_alive(b.pid));
     feed_stop(&b);
     close(st.lfd);
@@ -539,7 +564,8 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     int small = 4096;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in sa = {
+        .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
     uint8_t frame[KVR_RELAY_HEADER + KVR_RELAY_HELLO_MAX];
     uint32_t n = 0;
@@ -549,10 +575,11 @@ Test(relay, subscriber_that_stops_reading_loses_its_slot, .timeout = 60.)
     uint8_t nonce[KVR_RELAY_NONCE_LEN] = {9};
     int len = kvr__relay_handshake_encode(nonce, NULL, frame, sizeof(frame));
     cr_assert_eq(send(fd, frame, (size_t)len, MSG_NOSIGNAL), len);
-    cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_subscribers", 1, 3000), "hello not accepted");
+    cr_assert(wait_metric_at_least(mport, "kvroute_statefeed_export_subscribers", 1, 3000),
+              "hello not accepted");
     /* Now it reads nothing: the export must give the slot back, not wait forever. */
-    cr_expect(wait_log(a.log_path, "export_subscriber_gone", 1, 30000), "a stuck subscriber kept its slot; log in %s",
-              a.log_path);
+    cr_expect(wait_log(a.log_path, "export_subscriber_gone", 1, 30000),
+              "a stuck subscriber kept its slot; log in %s", a.log_path);
     cr_expect_eq(metric(mport, "kvroute_statefeed_export_subscribers"), 0);
     close(fd);
     feed_stop(&a);
@@ -594,11 +621,13 @@ Test(relay, importer_with_secret_refuses_an_exporter_without_it, .timeout = 60.)
     char imp[48];
     snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", port);
     feed_proc_t b;
-    const char *args[] = {"--import", imp, "--relay-secret-file", good, "--backoff-max-ms", "200", NULL};
+    const char *args[] = {"--import", imp, "--relay-secret-file", good, "--backoff-max-ms",
+                          "200",      NULL};
     cr_assert(feed_start(&b, args), "importer did not start; log in %s", b.log_path);
     pthread_join(t, NULL);
     cr_assert_eq(atomic_load(&st.sent), 2, "the importer did not get as far as the welcome");
-    cr_expect(wait_log(b.log_path, "did not prove the shared secret", 2, 5000), "log in %s", b.log_path);
+    cr_expect(wait_log(b.log_path, "did not prove the shared secret", 2, 5000), "log in %s",
+              b.log_path);
     cr_expect_eq(b.shm.header->engines_in_use, 0, "an impostor's table was imported");
     feed_stop(&b);
     close(st.lfd);

@@ -51,7 +51,8 @@ Test(relay_wire, table_round_trip, .timeout = 5.)
     cr_assert_eq(n, sb.size - KVR_RELAY_HEADER);
     kvr__relay_table_t t;
     const char *reason = NULL;
-    cr_assert_eq(kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, n, &t, &reason), 0, "%s", reason);
+    cr_assert_eq(kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, n, &t, &reason), 0, "%s",
+                 reason);
     cr_assert_eq(t.count, 5);
     for (unsigned i = 0; i < 5; i++) {
         kvr_state_frame_t want = frame_for(i);
@@ -73,7 +74,8 @@ Test(relay_wire, every_truncation_is_rejected, .timeout = 10.)
     size_t len = sb.size - KVR_RELAY_HEADER;
     for (size_t cut = 0; cut < len; cut++) {
         kvr__relay_table_t t;
-        cr_assert_lt(kvr__relay_table_decode(body, cut, &t, NULL), 0, "a table cut at %zu decoded", cut);
+        cr_assert_lt(kvr__relay_table_decode(body, cut, &t, NULL), 0, "a table cut at %zu decoded",
+                     cut);
         cr_assert_null(t.entries);
     }
     msgpack_sbuffer_destroy(&sb);
@@ -88,12 +90,14 @@ static const struct {
     {"array32 of 2^32-1 as the whole body", {0xdd, 0xff, 0xff, 0xff, 0xff}, 5},
     {"map32 of 2^32-1 as the whole body", {0xdf, 0xff, 0xff, 0xff, 0xff}, 5},
     {"engines: array32 of 2^32-1",
-     {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff,
-      0xff},
+     {0x82, 0xa5, 'r', 'e', 'l', 'a',  'y',  0x02, 0xa7, 'e', 'n',
+      'g',  'i',  'n', 'e', 's', 0xdd, 0xff, 0xff, 0xff, 0xff},
      21},
     {"str32 of 2^32-1", {0xdb, 0xff, 0xff, 0xff, 0xff, 'x'}, 6},
     {"bin32 of 2^32-1", {0xc6, 0xff, 0xff, 0xff, 0xff, 'x'}, 6},
-    {"relay version 1", {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x90}, 17},
+    {"relay version 1",
+     {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x01, 0xa7, 'e', 'n', 'g', 'i', 'n', 'e', 's', 0x90},
+     17},
     {"never-used type byte", {0xc1}, 1},
 };
 
@@ -105,7 +109,8 @@ ParameterizedTestParameters(relay_wire, hostile_bodies_are_refused_without_alloc
     return cr_make_param_array(size_t, idx, sizeof(idx) / sizeof(idx[0]));
 }
 
-ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allocating, .timeout = 5.)
+ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allocating,
+                  .timeout = 5.)
 {
     /* Under ASan an attempt to allocate the announced size aborts the test
      * (allocation-size-too-big); the fuzz build's -malloc_limit_mb does the same. */
@@ -113,7 +118,8 @@ ParameterizedTest(size_t *i, relay_wire, hostile_bodies_are_refused_without_allo
     const char *reason = NULL;
     int rc = kvr__relay_table_decode(hostile[*i].bytes, hostile[*i].len, &t, &reason);
     cr_expect_lt(rc, 0, "%s decoded", hostile[*i].what);
-    cr_expect(rc == KVR_EPARSE || rc == -EPROTONOSUPPORT, "%s: %s", hostile[*i].what, kvr_strerror(rc));
+    cr_expect(rc == KVR_EPARSE || rc == -EPROTONOSUPPORT, "%s: %s", hostile[*i].what,
+              kvr_strerror(rc));
     cr_expect_not_null(reason);
 }
 
@@ -123,8 +129,8 @@ Test(relay_wire, frame_of_many_small_objects_is_refused_before_msgpack, .timeout
      * msgpack-c allocate 24 MiB of objects before the engine count is seen. */
     size_t count = 1u << 20;
     uint8_t *body = malloc(21 + count);
-    static const uint8_t head[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02, 0xa7, 'e', 'n',
-                                   'g', 'i', 'n', 'e', 's', 0xdd, 0x00, 0x10, 0x00, 0x00};
+    static const uint8_t head[] = {0x82, 0xa5, 'r', 'e', 'l', 'a',  'y',  0x02, 0xa7, 'e', 'n',
+                                   'g',  'i',  'n', 'e', 's', 0xdd, 0x00, 0x10, 0x00, 0x00};
     memcpy(body, head, sizeof(head));
     memset(body + sizeof(head), 0xc0, count);
     kvr__relay_table_t t;
@@ -153,8 +159,9 @@ Test(relay_wire, table_with_too_many_engines_is_refused, .timeout = 10.)
     msgpack_sbuffer sb;
     build(&sb, KVR_RELAY_MAX_TABLE_ENGINES + 1);
     kvr__relay_table_t t;
-    cr_expect_eq(kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, &t, NULL),
-                 -EMSGSIZE);
+    cr_expect_eq(
+        kvr__relay_table_decode(sb.data + KVR_RELAY_HEADER, sb.size - KVR_RELAY_HEADER, &t, NULL),
+        -EMSGSIZE);
     msgpack_sbuffer_destroy(&sb);
 }
 
@@ -179,23 +186,29 @@ Test(relay_wire, handshake_round_trip_and_mac, .timeout = 5.)
     cr_assert_eq(kvr__relay_mac("s3cres", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
     cr_expect_not(kvr__relay_mac_equal(mac, other), "another secret gave the same mac");
     cr_assert_eq(kvr__relay_mac("s3cret", 6, KVR_RELAY_ROLE_EXPORTER, nonce, other), 0);
-    cr_expect_not(kvr__relay_mac_equal(mac, other), "the importer's proof would pass as the exporter's");
+    cr_expect_not(kvr__relay_mac_equal(mac, other),
+                  "the importer's proof would pass as the exporter's");
     nonce[0] ^= 1;
     cr_assert_eq(kvr__relay_mac("s3cret", 6, KVR_RELAY_ROLE_IMPORTER, nonce, other), 0);
     cr_expect_not(kvr__relay_mac_equal(mac, other), "another nonce gave the same mac: replayable");
 
     len = kvr__relay_handshake_encode(nonce, mac, buf, sizeof(buf));
     cr_assert_gt(len, 0);
-    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER,
+                                             &h, NULL),
+                 0);
     cr_expect(h.has_mac && h.has_nonce);
     cr_expect(kvr__relay_mac_equal(h.mac, mac));
     len = kvr__relay_handshake_encode(NULL, NULL, buf, sizeof(buf));
-    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER, &h, NULL), 0);
+    cr_assert_eq(kvr__relay_handshake_decode(buf + KVR_RELAY_HEADER, (size_t)len - KVR_RELAY_HEADER,
+                                             &h, NULL),
+                 0);
     cr_expect_not(h.has_mac || h.has_nonce);
     /* A short nonce is refused, not padded. */
-    static const uint8_t short_nonce[] = {0x82, 0xa5, 'r', 'e', 'l', 'a', 'y', 0x02,
-                                          0xa5, 'n', 'o', 'n', 'c', 'e', 0xc4, 0x01, 0x00};
-    cr_expect_eq(kvr__relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL), KVR_EPARSE);
+    static const uint8_t short_nonce[] = {0x82, 0xa5, 'r', 'e', 'l', 'a',  'y',  0x02, 0xa5,
+                                          'n',  'o',  'n', 'c', 'e', 0xc4, 0x01, 0x00};
+    cr_expect_eq(kvr__relay_handshake_decode(short_nonce, sizeof(short_nonce), &h, NULL),
+                 KVR_EPARSE);
 }
 
 Test(relay_wire, secret_file_rules, .timeout = 5.)
@@ -206,7 +219,8 @@ Test(relay_wire, secret_file_rules, .timeout = 5.)
     uint8_t secret[KVR_RELAY_SECRET_MAX];
     size_t len = 0;
     const char *reason = NULL;
-    cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EINVAL, "empty accepted");
+    cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), -EINVAL,
+                 "empty accepted");
     cr_assert_eq(write(fd, "hunter2\n", 8), 8);
     cr_expect_eq(kvr__relay_secret_read(path, secret, sizeof(secret), &len, &reason), 0);
     cr_expect_eq(len, 7, "trailing newline kept");
@@ -242,14 +256,20 @@ static void build_shared(msgpack_sbuffer *sb, const kvr_dsp_engine_t *loads, uin
 
 static int decode_shared(msgpack_sbuffer *sb, kvr__relay_table_t *t, const char **reason)
 {
-    return kvr__relay_table_decode(sb->data + KVR_RELAY_HEADER, sb->size - KVR_RELAY_HEADER, t, reason);
+    return kvr__relay_table_decode(sb->data + KVR_RELAY_HEADER, sb->size - KVR_RELAY_HEADER, t,
+                                   reason);
 }
 
 Test(relay_wire, share_round_trip, .timeout = 5.)
 {
-    kvr_dsp_engine_t loads[2] = {{.key = 11, .load = {3, 4000, 5000}}, {.key = 12, .load = {0, 0, 1}}};
+    kvr_dsp_engine_t loads[2] = {{.key = 11, .load = {3, 4000, 5000}},
+                                 {.key = 12, .load = {0, 0, 1}}};
     kvr_dsp_placement_t p[2] = {
-        {.kind = KVR_DSP_PLACE_PREFIX, .block_count = 3, .first_block = 8, .engine_key = 11, .blocks = {7, 8, 9}},
+        {.kind = KVR_DSP_PLACE_PREFIX,
+         .block_count = 3,
+         .first_block = 8,
+         .engine_key = 11,
+         .blocks = {7, 8, 9}},
         {.kind = KVR_DSP_PLACE_SESSION, .engine_key = 12, .session_hash = 99},
     };
     msgpack_sbuffer sb;
@@ -286,21 +306,29 @@ typedef struct bad_placement_s {
     const char *why;
 } bad_placement_t;
 
-ParameterizedTestParameters(relay_wire, a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table)
+ParameterizedTestParameters(relay_wire,
+                            a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table)
 {
     static bad_placement_t cases[] = {
         {{.kind = 3, .block_count = 1, .engine_key = 1, .blocks = {1}}, "unknown kind"},
-        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 0, .engine_key = 1}, "prefix without blocks"},
-        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 1, .engine_key = 0, .blocks = {1}}, "engine key 0"},
-        {{.kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = 0}, "pin without a session"},
-        {{.kind = KVR_DSP_PLACE_SESSION, .block_count = 1, .engine_key = 1, .session_hash = 5, .blocks = {1}},
+        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 0, .engine_key = 1},
+         "prefix without blocks"},
+        {{.kind = KVR_DSP_PLACE_PREFIX, .block_count = 1, .engine_key = 0, .blocks = {1}},
+         "engine key 0"},
+        {{.kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = 0},
+         "pin without a session"},
+        {{.kind = KVR_DSP_PLACE_SESSION,
+          .block_count = 1,
+          .engine_key = 1,
+          .session_hash = 5,
+          .blocks = {1}},
          "pin with blocks"},
     };
     return cr_make_param_array(bad_placement_t, cases, sizeof cases / sizeof cases[0]);
 }
 
-ParameterizedTest(bad_placement_t *c, relay_wire, a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table,
-                  .timeout = 5.)
+ParameterizedTest(bad_placement_t *c, relay_wire,
+                  a_share_placement_that_is_neither_prefix_nor_pin_fails_the_table, .timeout = 5.)
 {
     msgpack_sbuffer sb;
     build_shared(&sb, NULL, 0, &c->p, 1);
@@ -316,7 +344,8 @@ Test(relay_wire, a_share_over_its_bounds_fails_the_table, .timeout = 10.)
 {
     static kvr_dsp_placement_t many[KVR_RELAY_MAX_PLACEMENTS + 1];
     for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
-        many[i] = (kvr_dsp_placement_t){.kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = i + 1};
+        many[i] = (kvr_dsp_placement_t){
+            .kind = KVR_DSP_PLACE_SESSION, .engine_key = 1, .session_hash = i + 1};
     msgpack_sbuffer sb;
     build_shared(&sb, NULL, 0, many, KVR_RELAY_MAX_PLACEMENTS);
     kvr__relay_table_t t;

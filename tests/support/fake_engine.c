@@ -34,13 +34,13 @@ typedef struct fake_engine_s {
     bool drop;
     bool bodies_set;
     char *metrics, *loads;
-    char models[256];       /* comma-separated ids /v1/models lists */
+    char models[256]; /* comma-separated ids /v1/models lists */
     /* Loop thread only. */
     kvr_http_server_t *srv; /* serves what the listener accepts; replaced to drop connections */
     bool srv_closing;
-    int listen_fd;          /* -1 while down */
+    int listen_fd; /* -1 while down */
     uv_poll_t *listen_poll;
-    uv_timer_t retry;       /* the port can stay busy a moment after its listener closed */
+    uv_timer_t retry; /* the port can stay busy a moment after its listener closed */
     stalled_t *stalled;
     atomic_uint requests, aborted, polls, connections;
 } fake_engine_t;
@@ -134,11 +134,14 @@ static void respond_whole(fake_req_t *fr)
 {
     char body[256];
     if (fr->status >= 400) {
-        int n = snprintf(body, sizeof body, "{\"error\":{\"message\":\"scripted\",\"type\":\"server_error\",\"code\":%d}}",
-                         fr->status);
+        int n = snprintf(
+            body, sizeof body,
+            "{\"error\":{\"message\":\"scripted\",\"type\":\"server_error\",\"code\":%d}}",
+            fr->status);
         kvr_http_respond(fr->req, fr->status, "application/json", NULL, 0, body, (size_t)n);
     } else {
-        int n = snprintf(body, sizeof body, "{\"engine\":%d,\"choices\":[{\"message\":{\"content\":\"hi\"}}]}",
+        int n = snprintf(body, sizeof body,
+                         "{\"engine\":%d,\"choices\":[{\"message\":{\"content\":\"hi\"}}]}",
                          fr->engine->index);
         kvr_http_respond(fr->req, 200, "application/json", NULL, 0, body, (size_t)n);
     }
@@ -158,7 +161,8 @@ static void on_stream_tick(uv_timer_t *t)
     }
     char ev[128];
     if (fr->sent < fr->chunks) {
-        int n = snprintf(ev, sizeof ev, "data: {\"engine\":%d,\"n\":%d}\n\n", fr->engine->index, fr->sent);
+        int n = snprintf(ev, sizeof ev, "data: {\"engine\":%d,\"n\":%d}\n\n", fr->engine->index,
+                         fr->sent);
         kvr_http_stream_write(fr->req, ev, (size_t)n);
         fr->sent++;
         uv_timer_start(&fr->timer, on_stream_tick, (uint64_t)fr->interval_ms, 0);
@@ -225,13 +229,16 @@ static void answer_get(fake_engine_t *e, kvr_http_req_t *req)
     if (strcmp(path, "/v1/models") == 0) {
         n = snprintf(body, sizeof body, "{\"object\":\"list\",\"data\":[");
         const char *sep = "";
-        for (char *save = NULL, *id = strtok_r(models, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
-            n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"id\":\"%s\",\"object\":\"model\"}", sep, id);
+        for (char *save = NULL, *id = strtok_r(models, ",", &save); id;
+             id = strtok_r(NULL, ",", &save)) {
+            n += snprintf(body + n, sizeof body - (size_t)n,
+                          "%s{\"id\":\"%s\",\"object\":\"model\"}", sep, id);
             sep = ",";
         }
         n += snprintf(body + n, sizeof body - (size_t)n, "]}");
     } else if (strcmp(path, "/metrics") == 0)
-        n = snprintf(body, sizeof body, "vllm:num_requests_running 0\nvllm:num_requests_waiting 0\n");
+        n = snprintf(body, sizeof body,
+                     "vllm:num_requests_running 0\nvllm:num_requests_waiting 0\n");
     else
         n = snprintf(body, sizeof body, "{\"status\":\"ok\"}");
     kvr_http_respond(req, 200, "application/json", NULL, 0, body, (size_t)n);
@@ -294,7 +301,8 @@ static void handle_request(fake_engine_t *e, kvr_http_req_t *req)
         for (size_t i = 0; i < len; i++)
             h = (h ^ body[i]) * 1099511628211ull;
         char out[128];
-        int n = snprintf(out, sizeof out, "{\"len\":%zu,\"fnv\":\"%016llx\"}", len, (unsigned long long)h);
+        int n = snprintf(out, sizeof out, "{\"len\":%zu,\"fnv\":\"%016llx\"}", len,
+                         (unsigned long long)h);
         kvr_http_respond(req, 200, "application/json", NULL, 0, out, (size_t)n);
         free(fr);
         return;
@@ -671,7 +679,7 @@ struct kvr_raw_engine_s {
     int listen_fd;
     int stop_pipe[2];
     uint16_t port;
-    char *reply;               /* NULL: read requests, never answer */
+    char *reply; /* NULL: read requests, never answer */
     atomic_uint requests, accepted;
     int silent_fds[64];
     int n_silent;
@@ -694,7 +702,8 @@ static bool raw_read_request(int fd)
             continue;
         if (want == 0) {
             want = (size_t)(end + 4 - buf);
-            for (char *line = strstr(buf, "\r\n"); line && line < end; line = strstr(line + 2, "\r\n"))
+            for (char *line = strstr(buf, "\r\n"); line && line < end;
+                 line = strstr(line + 2, "\r\n"))
                 if (strncasecmp(line + 2, "Content-Length:", 15) == 0)
                     want += strtoul(line + 17, NULL, 10);
         }
@@ -708,7 +717,8 @@ static void *raw_run(void *arg)
 {
     kvr_raw_engine_t *e = arg;
     for (;;) {
-        struct pollfd p[2] = {{.fd = e->listen_fd, .events = POLLIN}, {.fd = e->stop_pipe[0], .events = POLLIN}};
+        struct pollfd p[2] = {{.fd = e->listen_fd, .events = POLLIN},
+                              {.fd = e->stop_pipe[0], .events = POLLIN}};
         if (poll(p, 2, -1) < 0 || p[1].revents)
             return NULL;
         int fd = accept(e->listen_fd, NULL, NULL);
@@ -716,7 +726,8 @@ static void *raw_run(void *arg)
             continue;
         atomic_fetch_add(&e->accepted, 1);
         if (!e->reply) {
-            if (e->n_silent < (int)(sizeof e->silent_fds / sizeof e->silent_fds[0]) && raw_read_request(fd)) {
+            if (e->n_silent < (int)(sizeof e->silent_fds / sizeof e->silent_fds[0]) &&
+                raw_read_request(fd)) {
                 atomic_fetch_add(&e->requests, 1);
                 e->silent_fds[e->n_silent++] = fd; /* held open, unanswered, until stop */
                 continue;

@@ -15,7 +15,7 @@
 
 /* Binds $1 over /etc/hosts and $2 over /etc/resolv.conf, then execs the rest. */
 #define BIND_AND_EXEC                                                                              \
-    "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && "      \
+    "mount --bind \"$1\" /etc/hosts && mount --bind \"$2\" /etc/resolv.conf && shift 2 && "        \
     "exec \"$@\""
 
 static void write_text(const char *path, const char *text, mode_t mode)
@@ -30,7 +30,8 @@ static void write_text(const char *path, const char *text, mode_t mode)
 static bool namespace_works(const kvr_scratch_hosts_t *s, const char *name)
 {
     char cmd[768];
-    snprintf(cmd, sizeof cmd, "unshare -m sh -c '" BIND_AND_EXEC "' sh \"%s\" \"%s\" grep -q \"%s\" /etc/hosts "
+    snprintf(cmd, sizeof cmd,
+             "unshare -m sh -c '" BIND_AND_EXEC "' sh \"%s\" \"%s\" grep -q \"%s\" /etc/hosts "
              ">/dev/null 2>&1",
              s->hosts_path, s->resolv_path, name);
     int rc = system(cmd);
@@ -55,8 +56,8 @@ bool kvr_scratch_hosts_make(kvr_scratch_hosts_t *s, const char *prefix, const ch
 void kvr_scratch_hosts_setup(kvr_scratch_hosts_t *s, const char *prefix, const char *hosts_text,
                              const char *name)
 {
-    if (!kvr_scratch_hosts_make(s, prefix, hosts_text, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n",
-                                name))
+    if (!kvr_scratch_hosts_make(s, prefix, hosts_text,
+                                "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n", name))
         cr_skip_test("needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN) to give the "
                      "program a private /etc/hosts");
 }
@@ -75,7 +76,8 @@ const char *kvr_scratch_hosts_wrapper(kvr_scratch_hosts_t *s, const char *progra
     char script[1024];
     snprintf(script, sizeof script,
              "#!/bin/sh\nexec unshare -m sh -c '" BIND_AND_EXEC "' sh \"%s\" \"%s\" %s%s%s\"$@\"\n",
-             s->hosts_path, s->resolv_path, program ? "\"" : "", program ? program : "", program ? "\" " : "");
+             s->hosts_path, s->resolv_path, program ? "\"" : "", program ? program : "",
+             program ? "\" " : "");
     write_text(s->wrapper_path, script, 0755);
     return s->wrapper_path;
 }

@@ -121,8 +121,8 @@ bool kvr_stub_dns_start(kvr_stub_dns_t *d, const char *answer_ipv4, char *why, s
     char text[160];
     /* One server, one try, a long wait: a held query keeps the resolver waiting. */
     snprintf(text, sizeof text, "nameserver %s\noptions timeout:30 attempts:1\n", d->address);
-    if (!kvr_scratch_hosts_make(&d->files, "/tmp/kvroute-stub-dns", "127.0.0.1 localhost\n::1 localhost\n",
-                                text, "localhost")) {
+    if (!kvr_scratch_hosts_make(&d->files, "/tmp/kvroute-stub-dns",
+                                "127.0.0.1 localhost\n::1 localhost\n", text, "localhost")) {
         snprintf(why, why_len, "needs 'unshare -m' and 'mount --bind' (root or CAP_SYS_ADMIN)");
         kvr_stub_dns_stop(d);
         return false;

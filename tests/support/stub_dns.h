@@ -25,8 +25,8 @@
 
 typedef struct kvr_stub_dns_s {
     int fd;
-    char address[32]; /* the server's IPv4 address */
-    char answer[32];  /* the IPv4 address every A query is answered with */
+    char address[32];          /* the server's IPv4 address */
+    char answer[32];           /* the IPv4 address every A query is answered with */
     kvr_scratch_hosts_t files; /* resolv.conf naming this server, a hosts file with localhost */
     pthread_t thread;
     bool thread_started;
