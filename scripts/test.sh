@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The test command: every Criterion suite through ctest, then again under
+# The test command: the format check, every Criterion suite through ctest, then again under
 # ASan+UBSan, then the seqlock suites under TSan, then each fuzz target for a
 # bounded time (scripts/fuzz.sh). Warnings are errors here.
 set -euo pipefail
@@ -9,6 +9,9 @@ cd "$root"
 jobs=$(nproc)
 
 "$root/scripts/install-deps.sh"
+
+echo "=== format: every C file as .clang-format says (scripts/check-format.sh) ==="
+"$root/scripts/check-format.sh"
 
 run_suite() { # name cmake-flags... -- ctest-flags...
   local name=$1; shift
