@@ -682,20 +682,13 @@ Test(relay, five_thousand_engines_cross_two_statefeeds, .timeout = 90.)
     snprintf(listen_b, sizeof(listen_b), "127.0.0.1:%u", mport);
     feed_proc_t a, b;
     const char *args_a[] = {
-        "--import", imp_a, "--export", exp_a, "--capacity", "8192", "--relay-max-engines",
-        "8192",     NULL};
+        "--import", imp_a,         "--export", exp_a, "--capacity", "8192", "--relay-max-engines",
+        "8192",     "--period-ms", "250",      NULL};
     cr_assert(feed_start(&a, args_a), "statefeed A did not start; log in %s", a.log_path);
-    const char *args_b[] = {"--import",
-                            imp_b,
-                            "--listen",
-                            listen_b,
-                            "--capacity",
-                            "8192",
-                            "--relay-max-engines",
-                            "8192",
-                            "--backoff-max-ms",
-                            "200",
-                            NULL};
+    const char *args_b[] = {"--import", imp_b, "--listen", listen_b, "--capacity", "8192",
+                            "--relay-max-engines", "8192", "--backoff-max-ms", "200",
+                            /* 5 s to hear from A: taking in 5,000 engines is slow under ASan */
+                            "--period-ms", "250", NULL};
     cr_assert(feed_start(&b, args_b), "statefeed B did not start; log in %s", b.log_path);
     cr_assert(kvr_test_wait_until(engines_in_use_reach, &a, 30000),
               "A holds %u of the peer's 5000 engines; log in %s",
