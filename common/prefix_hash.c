@@ -2,6 +2,7 @@
 #include "common/prefix_hash.h"
 
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 void kvr_prefix_hasher_init(kvr_prefix_hasher_t *h)
@@ -51,4 +52,48 @@ size_t kvr_prefix_hash_blocks(const void *text, size_t len, uint64_t *out, size_
     kvr_prefix_hasher_init(&h);
     kvr_prefix_hasher_feed(&h, text, len, out, max);
     return h.blocks;
+}
+
+uint64_t kvr_token_chain_root(const char *adapter, size_t len)
+{
+    if (adapter == NULL || len == 0)
+        return KVR_TOKEN_CHAIN_ROOT;
+    uint64_t h = XXH3_64bits(adapter, len);
+    return h ? h : 1;
+}
+
+uint64_t kvr_token_block_hash(uint64_t parent, const uint32_t *tokens, size_t n)
+{
+    enum { CHUNK = 256 };
+    unsigned char bytes[CHUNK * 4];
+    XXH3_state_t st;
+    XXH3_64bits_reset_withSeed(&st, parent);
+    for (size_t done = 0; done < n;) {
+        size_t take = n - done < CHUNK ? n - done : CHUNK;
+        for (size_t i = 0; i < take; i++) {
+            uint32_t t = tokens[done + i];
+            bytes[4 * i] = (unsigned char)t;
+            bytes[4 * i + 1] = (unsigned char)(t >> 8);
+            bytes[4 * i + 2] = (unsigned char)(t >> 16);
+            bytes[4 * i + 3] = (unsigned char)(t >> 24);
+        }
+        XXH3_64bits_update(&st, bytes, take * 4);
+        done += take;
+    }
+    uint64_t h = XXH3_64bits_digest(&st);
+    return h ? h : 1;
+}
+
+size_t kvr_token_hash_blocks(uint64_t root, const uint32_t *tokens, size_t n, size_t block_tokens,
+                             uint64_t *out, size_t max)
+{
+    if (block_tokens == 0)
+        return 0;
+    size_t blocks = n / block_tokens;
+    uint64_t chain = root;
+    for (size_t b = 0; b < blocks && b < max; b++) {
+        chain = kvr_token_block_hash(chain, tokens + b * block_tokens, block_tokens);
+        out[b] = chain;
+    }
+    return blocks;
 }
