@@ -14,6 +14,7 @@
 #include "common/options.h"
 #include "router/decide.h"
 #include "router/models.h"
+#include "router/policy_advice.h"
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
@@ -53,8 +54,9 @@ static const kvr_opt_t options[] = {
         "finish) and removed. A failed resolution keeps every engine"),
     KVR_DNS_WATCH_OPTION_ROWS(
         T, "its engine is drained, so an answer that flaps every period moves no engine"),
-    KVR_OPT_ROW_STRING(T, policy, "policy", "NAME", "load_only",
-                       "routing policy; 'sticky' = --placement oneshot + load_only"),
+    KVR_OPT_ROW_STRING(
+        T, policy, "policy", "NAME", KVR_POLICY_ADVICE_DEFAULT,
+        "routing policy; 'sticky' = --placement oneshot + load_only. " KVR_POLICY_ADVICE_HELP),
     KVR_OPT_ROW_CUSTOM(
         "placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
         "oneshot (policy runs at a session's first request, then pinned) or per-request"),

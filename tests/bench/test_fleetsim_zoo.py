@@ -103,11 +103,12 @@ class Advice(unittest.TestCase):
         return {"header": {"commit": "abc", "date": "d"}, "engines": 8, "seeds": [1, 2, 3], "peers": ["cost"],
                 "rules": ["x", "cost"], "regimes": [{"name": "a"}, {"name": "b"}], "cells": cells}
 
-    def test_the_best_rule_per_regime_and_the_lowest_worst_case(self):
-        body = advice.text(self.doc(), 1)
-        self.assertIn("| a | `x`: 0.80× (0.70–0.90) `cost` |", body)
-        self.assertIn("| b | `cost`: 1.00× (0.90–1.10) `cost` |", body)
-        self.assertIn("Not knowing the workload: `cost`", body)
+    def test_the_best_rule_per_regime_and_where_each_loses(self):
+        body = advice.readme_text(advice.summarize(self.doc()))
+        self.assertIn("| a | `x`: a 0.80× (0.70–0.90) |", body)
+        self.assertIn("| b | `cost`: b 1.00× (0.90–1.10) |", body)
+        self.assertIn("| `x` | fails | 1 of 2 | 1 | 0 | b (all); worst b 1r/ES1 1.50× (1.40–1.60) |", body)
+        self.assertIn("**Default `--policy cost`, not proven**", body)
 
     def test_the_readme_block_between_the_markers_is_replaced_and_nothing_else(self):
         with tempfile.TemporaryDirectory() as d:
