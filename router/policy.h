@@ -82,11 +82,15 @@ typedef struct kvr_route_request_s {
     const char *model;      /* the pool: only engines serving it are candidates; NULL = any */
     const char *text;       /* routing text (messages' contents in order, or prompt) */
     size_t text_len;
-    const uint64_t *block_hashes; /* chained 64-byte block hashes of text (common/prefix_hash.h) */
+    /* token_blocks: chained hashes of --block-tokens token blocks (kvr_token_hash_blocks), else
+     * chained 64-byte block hashes of text (common/prefix_hash.h) */
+    const uint64_t *block_hashes;
     size_t n_blocks;
-    uint32_t prompt_tokens; /* estimated prompt tokens */
-    uint32_t max_tokens;    /* requested output tokens, 0 = unknown */
-    uint64_t now_ns;        /* CLOCK_MONOTONIC */
+    bool token_blocks;
+    uint32_t prompt_tokens;   /* prompt tokens: exact (the model's tokenizer) or bytes/4 */
+    bool prompt_tokens_exact; /* counted by the model's tokenizer */
+    uint32_t max_tokens;      /* requested output tokens, 0 = unknown */
+    uint64_t now_ns;          /* CLOCK_MONOTONIC */
 } kvr_route_request_t;
 
 /* Flags a policy may set on its decision; the core counts them in /metrics. */
