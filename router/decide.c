@@ -526,7 +526,7 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
     out->view = st->views[st->dec.view];
     out->feed_state = d->states[st->dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
-    uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     charge->sent_ns = kvr_feed_note_sent(
         &d->feed, e, req->now_ns, req->prompt_tokens > cached ? req->prompt_tokens - cached : 0);
     charge->seed_lease = out->seed_lease;
@@ -606,7 +606,7 @@ void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req,
 {
     if (!d->policy->on_first_byte || !res->engine)
         return;
-    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     kvr_first_byte_t fb = {
         .engine_index = res->engine->index,
         .prompt_tokens = req->prompt_tokens,

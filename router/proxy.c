@@ -655,6 +655,7 @@ static void keys_ready(proxy_t *p)
         .prompt_tokens = p->keys.prompt_tokens,
         .prompt_tokens_exact = p->keys.prompt_tokens_exact,
         .token_blocks = p->keys.token_blocks,
+        .block_tokens = p->keys.token_blocks ? p->r->cfg->block_tokens : 0,
         .max_tokens = p->keys.max_tokens,
     };
     if (!resolve_pool(p))

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "common/prefix_hash.h"
+#include "router/config.h"
 #include "router/keys.h"
+#include "router/policies/policy_util.h"
 #include "router/tokenizers.h"
 #include "template/template.h"
 #include "tests/tokens/tiny_tokenizer.h"
@@ -324,4 +326,49 @@ Test(keys_tokens, a_reload_shares_unchanged_models_and_loads_changed_ones)
     cr_assert_null(kvr_tokenizer_set_find(fresh, "plain")->chat_template);
     kvr_tokenizer_set_unref(fresh);
     kvr_tokenizer_set_unref(third); /* set still holds "m": freed by the teardown, once */
+}
+
+Test(keys_tokens, matched_blocks_count_block_tokens_each)
+{
+    kvr_route_request_t req = {.prompt_tokens = 100, .block_tokens = 32, .token_blocks = true};
+    cr_assert_eq(kvr__policy_uncached_tokens(&req, 2), 36);
+    cr_assert_eq(kvr__policy_uncached_tokens(&req, 4), 0);
+    req = (kvr_route_request_t){.prompt_tokens = 100}; /* text blocks: 64 bytes, 16 tokens */
+    cr_assert_eq(kvr__policy_uncached_tokens(&req, 2), 68);
+}
+
+Test(keys_tokens, flags_and_config_rows)
+{
+    kvr_router_config_t cfg;
+    kvr_router_config_defaults(&cfg);
+    cr_assert_eq(cfg.block_tokens, 16);
+    char *ok[] = {"kvroute",     "--tokenizer", "a=/models/a",    "--tokenizer=b=/models/b=2",
+                  "--tokenizer", "a=/models/a", "--block-tokens", "32",
+                  NULL};
+    char err[512] = "";
+    cr_assert_eq(kvr_router_config_parse_args(&cfg, 8, ok, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cfg.n_tokenizers, 2); /* the same line twice is one */
+    cr_assert_str_eq(cfg.tokenizers[1], "b=/models/b=2");
+    cr_assert_not(cfg.tokenizer_from_file[0]);
+    cr_assert_eq(cfg.block_tokens, 32);
+    kvr_router_config_free(&cfg);
+
+    kvr_router_config_defaults(&cfg);
+    char *bad[] = {"kvroute", "--tokenizer", "nodir", NULL};
+    cr_assert_eq(kvr_router_config_parse_args(&cfg, 3, bad, err, sizeof err), -EINVAL);
+    cr_assert(strstr(err, "MODEL=DIR"), "%s", err);
+    char *zero[] = {"kvroute", "--block-tokens", "0", NULL};
+    cr_assert_eq(kvr_router_config_parse_args(&cfg, 3, zero, err, sizeof err), -EINVAL);
+    kvr_router_config_free(&cfg);
+
+    char path[200];
+    snprintf(path, sizeof path, "%s/kvroute.conf", scratch);
+    write_file(scratch, "kvroute.conf", "tokenizer m=/models/m\nblock-tokens 64\n");
+    kvr_router_config_defaults(&cfg);
+    cr_assert_eq(kvr_router_config_load_file(&cfg, path, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cfg.n_tokenizers, 1);
+    cr_assert(cfg.tokenizer_from_file[0]);
+    cr_assert_eq(cfg.block_tokens, 64);
+    kvr_router_config_free(&cfg);
+    unlink(path);
 }
