@@ -480,7 +480,7 @@ void kvr_router_config_help(FILE *out)
         "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
         "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
         "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-        "start).\n\n"
+        "start) and its --tokenizer lines.\n\n"
         "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
         "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
         "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
