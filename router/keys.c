@@ -13,7 +13,6 @@
 #include "common/json_strict.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
-#include "template/template.h"
 #include "tokens/tokenizer.h"
 
 void kvr_keys_config_defaults(kvr_keys_config_t *cfg)
@@ -119,10 +118,6 @@ static void arena_begin(void)
     arena.used = 0;
     arena.active = true;
 }
-
-/* One thread's chat-template render memory, kept from one render to the next (as the arena). */
-#define KEYS_TEMPLATE_KEEP_BYTES (4u << 20)
-static _Thread_local kvr_template_scratch_t *template_scratch;
 
 static bool is_string(const cJSON *v)
 {
@@ -371,133 +366,6 @@ static void parse_error(const char *body, size_t len, const char *at, char *err,
     snprintf(err, err_len, "malformed JSON body (line %d column %d)", line, column);
 }
 
-const char *kvr_tokenize_reason_name(kvr_tokenize_result_t reason)
-{
-    switch (reason) {
-    case KVR_TOKENIZE_EXACT: return "exact";
-    case KVR_TOKENIZE_NO_TEMPLATE: return "no_template";
-    case KVR_TOKENIZE_TEMPLATE: return "template";
-    case KVR_TOKENIZE_TOKENIZER: return "tokenizer";
-    case KVR_TOKENIZE_PROMPT_BATCH: return "prompt_batch";
-    default: return "other";
-    }
-}
-
-/* A token id as a client may send it in "prompt": a whole number in [0, 2^32). */
-static bool token_id(const cJSON *v, uint32_t *out)
-{
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 4294967296.0) ||
-        v->valuedouble != floor(v->valuedouble))
-        return false;
-    *out = (uint32_t)v->valuedouble;
-    return true;
-}
-
-/* [1, 2, 3]: ids as given; false when an element is not an id. */
-static bool given_ids(const cJSON *arr, kvr_token_ids_t *ids)
-{
-    const cJSON *item;
-    cJSON_ArrayForEach(item, arr)
-    {
-        uint32_t id;
-        if (!token_id(item, &id))
-            return false;
-        if (ids->len == ids->cap) {
-            ids->cap = ids->cap ? 2 * ids->cap : 256;
-            ids->ids = kvr_xrealloc(ids->ids, ids->cap * sizeof *ids->ids);
-        }
-        ids->ids[ids->len++] = id;
-    }
-    return true;
-}
-
-static kvr_tokenize_result_t encode(const kvr_model_tokens_t *m, const char *text, size_t len,
-                                    bool add_special, kvr_token_ids_t *ids, kvr_route_keys_t *out)
-{
-    int rc = kvr_tokenizer_encode(m->tok, text, len, add_special, ids);
-    if (rc < 0) {
-        snprintf(out->tokenize_error, sizeof out->tokenize_error, "tokenizer: %s",
-                 rc == -ERANGE ? "regex match limit" : strerror(-rc));
-        return KVR_TOKENIZE_TOKENIZER;
-    }
-    return KVR_TOKENIZE_EXACT;
-}
-
-/* The prompt of /v1/completions (or SGLang's "text"): one text, or one prompt of token ids.
- * Engines add the model's special tokens (a BOS) to a text prompt, as encode does here. */
-static kvr_tokenize_result_t tokenize_prompt(const kvr_model_tokens_t *m, const cJSON *prompt,
-                                             kvr_token_ids_t *ids, kvr_route_keys_t *out)
-{
-    if (is_string(prompt))
-        return encode(m, prompt->valuestring, strlen(prompt->valuestring), true, ids, out);
-    const cJSON *only = cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) == 1
-                            ? cJSON_GetArrayItem(prompt, 0)
-                            : NULL;
-    if (is_string(only))
-        return encode(m, only->valuestring, strlen(only->valuestring), true, ids, out);
-    if (cJSON_IsArray(only) && given_ids(only, ids))
-        return KVR_TOKENIZE_EXACT;
-    ids->len = 0;
-    if (cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) > 0 && given_ids(prompt, ids))
-        return KVR_TOKENIZE_EXACT;
-    ids->len = 0;
-    snprintf(out->tokenize_error, sizeof out->tokenize_error,
-             "a prompt that is not one text or one list of token ids");
-    return KVR_TOKENIZE_PROMPT_BATCH;
-}
-
-/* The template's variables: the tokenizer's bos/eos, then the request's chat_template_kwargs. */
-static cJSON *template_vars(const kvr_model_tokens_t *m, const cJSON *root)
-{
-    cJSON *vars = cJSON_Duplicate(m->template_vars, true);
-    const cJSON *kwargs = cJSON_GetObjectItemCaseSensitive(root, "chat_template_kwargs");
-    if (!vars || !cJSON_IsObject(kwargs))
-        return vars;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, kwargs)
-    {
-        if (!item->string)
-            continue;
-        cJSON_DeleteItemFromObjectCaseSensitive(vars, item->string);
-        cJSON_AddItemToObject(vars, item->string, cJSON_Duplicate(item, true));
-    }
-    return vars;
-}
-
-/* A chat request as the engine builds its prompt: the chat template, then the tokenizer
- * without special tokens (the template writes them). */
-static kvr_tokenize_result_t tokenize_chat(const kvr_model_tokens_t *m, const cJSON *root,
-                                           const cJSON *messages, kvr_token_ids_t *ids,
-                                           kvr_route_keys_t *out)
-{
-    if (!m->chat_template) {
-        snprintf(out->tokenize_error, sizeof out->tokenize_error,
-                 "the model's tokenizer_config.json has no chat_template");
-        return KVR_TOKENIZE_NO_TEMPLATE;
-    }
-    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(root, "tools");
-    const cJSON *agp = cJSON_GetObjectItemCaseSensitive(root, "add_generation_prompt");
-    bool add_generation_prompt = cJSON_IsBool(agp) ? cJSON_IsTrue(agp) : true;
-    cJSON *vars = template_vars(m, root);
-    if (!template_scratch)
-        template_scratch = kvr_template_scratch_create(KEYS_TEMPLATE_KEEP_BYTES);
-    kvr_template_options_t opts = {.scratch = template_scratch};
-    kvr_template_error_t terr = {0};
-    char *prompt = NULL;
-    size_t prompt_len = 0;
-    int rc = kvr_template_render(m->chat_template, messages, cJSON_IsArray(tools) ? tools : NULL,
-                                 add_generation_prompt, vars, &opts, &prompt, &prompt_len, &terr);
-    cJSON_Delete(vars);
-    if (rc < 0) {
-        snprintf(out->tokenize_error, sizeof out->tokenize_error, "chat_template: %.140s",
-                 terr.message[0] ? terr.message : strerror(-rc));
-        return KVR_TOKENIZE_TEMPLATE;
-    }
-    kvr_tokenize_result_t res = encode(m, prompt, prompt_len, false, ids, out);
-    free(prompt);
-    return res;
-}
-
 /* The request's tokens, while its document is still parsed. */
 static void tokenize_request(const kvr_keys_tokens_t *tokens, const cJSON *root,
                              const cJSON *messages, const cJSON *prompt, const cJSON *native_text,
@@ -507,12 +375,12 @@ static void tokenize_request(const kvr_keys_tokens_t *tokens, const cJSON *root,
     if (!m || (!messages && !prompt && !native_text))
         return; /* no tokenizer, or nothing the engine would tokenize */
     out->tokenized = true;
-    if (messages)
-        out->tokenize_result = tokenize_chat(m, root, messages, ids, out);
-    else
-        out->tokenize_result = tokenize_prompt(m, prompt ? prompt : native_text, ids, out);
-    if (out->tokenize_result != KVR_TOKENIZE_EXACT)
-        ids->len = 0;
+    out->tokenize_result = kvr_model_tokens_encode_request(m, root,
+                                                           messages ? KVR_PROMPT_CHAT
+                                                           : prompt ? KVR_PROMPT_COMPLETION
+                                                                    : KVR_PROMPT_NATIVE,
+                                                           ids, out->tokenize_error,
+                                                           sizeof out->tokenize_error);
 }
 
 int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,

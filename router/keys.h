@@ -30,19 +30,6 @@ typedef struct kvr_keys_config_s {
     size_t n_order;
 } kvr_keys_config_t;
 
-/* Why a request of a model with a tokenizer was keyed on its text after all. */
-typedef enum {
-    KVR_TOKENIZE_EXACT = 0,    /* not a fallback: keyed on tokens */
-    KVR_TOKENIZE_NO_TEMPLATE,  /* a chat request, and the model ships no chat_template */
-    KVR_TOKENIZE_TEMPLATE,     /* the chat template failed to render (or raised) */
-    KVR_TOKENIZE_TOKENIZER,    /* the tokenizer refused the text */
-    KVR_TOKENIZE_PROMPT_BATCH, /* several prompts in one completions request */
-    KVR_TOKENIZE_N_REASONS,
-} kvr_tokenize_result_t;
-
-/** The metric label of a fallback reason ("no_template", "template", ...). */
-const char *kvr_tokenize_reason_name(kvr_tokenize_result_t reason);
-
 /** What keys on tokens need: the model's tokenizers (NULL: none) and the block size. */
 typedef struct kvr_keys_tokens_s {
     const kvr_tokenizer_set_t *set;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <xxhash.h>
 
 #include "common/error.h"
+#include "common/xmalloc.h"
 #include "router/models.h"
 
 int kvr_tokenizer_spec_parse(const char *text, char *model, size_t cap, const char **dir, char *err,
@@ -137,8 +139,8 @@ static void model_destroy(kvr_model_tokens_t *m)
     free(m);
 }
 
-static int model_load(const char *model, const char *dir, kvr_model_tokens_t **out, char *err,
-                      size_t err_len)
+int kvr_model_tokens_create(const char *model, const char *dir, kvr_model_tokens_t **out, char *err,
+                            size_t err_len)
 {
     char why[256] = "";
     char path[4096];
@@ -210,7 +212,7 @@ fail:
     return rc < 0 ? rc : -EINVAL;
 }
 
-static void model_unref(kvr_model_tokens_t *m)
+void kvr_model_tokens_unref(kvr_model_tokens_t *m)
 {
     if (m && atomic_fetch_sub(&m->refs, 1) == 1)
         model_destroy(m);
@@ -251,7 +253,7 @@ int kvr_tokenizer_set_load(char *const *specs, size_t n, const kvr_tokenizer_set
             set->models[set->n++] = shared;
             continue;
         }
-        rc = model_load(model, dir, &set->models[set->n], err, err_len);
+        rc = kvr_model_tokens_create(model, dir, &set->models[set->n], err, err_len);
         if (rc < 0) {
             kvr_tokenizer_set_unref(set);
             return rc;
@@ -282,6 +284,160 @@ void kvr_tokenizer_set_unref(kvr_tokenizer_set_t *set)
     if (!set || atomic_fetch_sub(&set->refs, 1) != 1)
         return;
     for (size_t i = 0; i < set->n; i++)
-        model_unref(set->models[i]);
+        kvr_model_tokens_unref(set->models[i]);
     free(set);
+}
+
+/* One thread's chat-template render memory, kept from one render to the next. */
+#define TEMPLATE_KEEP_BYTES (4u << 20)
+static _Thread_local kvr_template_scratch_t *template_scratch;
+
+static bool is_text(const cJSON *v)
+{
+    return cJSON_IsString(v) && v->valuestring;
+}
+
+const char *kvr_tokenize_reason_name(kvr_tokenize_result_t reason)
+{
+    switch (reason) {
+    case KVR_TOKENIZE_EXACT: return "exact";
+    case KVR_TOKENIZE_NO_TEMPLATE: return "no_template";
+    case KVR_TOKENIZE_TEMPLATE: return "template";
+    case KVR_TOKENIZE_TOKENIZER: return "tokenizer";
+    case KVR_TOKENIZE_PROMPT_BATCH: return "prompt_batch";
+    default: return "other";
+    }
+}
+
+/* A token id as a client may send it in "prompt": a whole number in [0, 2^32). */
+static bool token_id(const cJSON *v, uint32_t *out)
+{
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 4294967296.0) ||
+        v->valuedouble != floor(v->valuedouble))
+        return false;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+}
+
+/* [1, 2, 3]: ids as given; false when an element is not an id. */
+static bool given_ids(const cJSON *arr, kvr_token_ids_t *ids)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, arr)
+    {
+        uint32_t id;
+        if (!token_id(item, &id))
+            return false;
+        if (ids->len == ids->cap) {
+            ids->cap = ids->cap ? 2 * ids->cap : 256;
+            ids->ids = kvr_xrealloc(ids->ids, ids->cap * sizeof *ids->ids);
+        }
+        ids->ids[ids->len++] = id;
+    }
+    return true;
+}
+
+static kvr_tokenize_result_t encode(const kvr_model_tokens_t *m, const char *text, size_t len,
+                                    bool add_special, kvr_token_ids_t *ids, char *err,
+                                    size_t err_len)
+{
+    int rc = kvr_tokenizer_encode(m->tok, text, len, add_special, ids);
+    if (rc < 0) {
+        snprintf(err, err_len, "tokenizer: %s",
+                 rc == -ERANGE ? "regex match limit" : strerror(-rc));
+        return KVR_TOKENIZE_TOKENIZER;
+    }
+    return KVR_TOKENIZE_EXACT;
+}
+
+/* The prompt of /v1/completions (or SGLang's "text"): one text, or one prompt of token ids.
+ * Engines add the model's special tokens (a BOS) to a text prompt, as encode does here. */
+static kvr_tokenize_result_t tokenize_prompt(const kvr_model_tokens_t *m, const cJSON *prompt,
+                                             kvr_token_ids_t *ids, char *err, size_t err_len)
+{
+    if (is_text(prompt))
+        return encode(m, prompt->valuestring, strlen(prompt->valuestring), true, ids, err, err_len);
+    const cJSON *only = cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) == 1
+                            ? cJSON_GetArrayItem(prompt, 0)
+                            : NULL;
+    if (is_text(only))
+        return encode(m, only->valuestring, strlen(only->valuestring), true, ids, err, err_len);
+    if (cJSON_IsArray(only) && given_ids(only, ids))
+        return KVR_TOKENIZE_EXACT;
+    ids->len = 0;
+    if (cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) > 0 && given_ids(prompt, ids))
+        return KVR_TOKENIZE_EXACT;
+    ids->len = 0;
+    snprintf(err, err_len, "a prompt that is not one text or one list of token ids");
+    return KVR_TOKENIZE_PROMPT_BATCH;
+}
+
+/* The template's variables: the tokenizer's bos/eos, then the request's chat_template_kwargs. */
+static cJSON *template_vars(const kvr_model_tokens_t *m, const cJSON *root)
+{
+    cJSON *vars = cJSON_Duplicate(m->template_vars, true);
+    const cJSON *kwargs = cJSON_GetObjectItemCaseSensitive(root, "chat_template_kwargs");
+    if (!vars || !cJSON_IsObject(kwargs))
+        return vars;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, kwargs)
+    {
+        if (!item->string)
+            continue;
+        cJSON_DeleteItemFromObjectCaseSensitive(vars, item->string);
+        cJSON_AddItemToObject(vars, item->string, cJSON_Duplicate(item, true));
+    }
+    return vars;
+}
+
+/* A chat request as the engine builds its prompt: the chat template, then the tokenizer
+ * without special tokens (the template writes them). */
+static kvr_tokenize_result_t tokenize_chat(const kvr_model_tokens_t *m, const cJSON *root,
+                                           const cJSON *messages, kvr_token_ids_t *ids, char *err,
+                                           size_t err_len)
+{
+    if (!m->chat_template) {
+        snprintf(err, err_len, "the model's tokenizer_config.json has no chat_template");
+        return KVR_TOKENIZE_NO_TEMPLATE;
+    }
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(root, "tools");
+    const cJSON *agp = cJSON_GetObjectItemCaseSensitive(root, "add_generation_prompt");
+    bool add_generation_prompt = cJSON_IsBool(agp) ? cJSON_IsTrue(agp) : true;
+    cJSON *vars = template_vars(m, root);
+    if (!template_scratch)
+        template_scratch = kvr_template_scratch_create(TEMPLATE_KEEP_BYTES);
+    kvr_template_options_t opts = {.scratch = template_scratch};
+    kvr_template_error_t terr = {0};
+    char *prompt = NULL;
+    size_t prompt_len = 0;
+    int rc = kvr_template_render(m->chat_template, messages, cJSON_IsArray(tools) ? tools : NULL,
+                                 add_generation_prompt, vars, &opts, &prompt, &prompt_len, &terr);
+    cJSON_Delete(vars);
+    if (rc < 0) {
+        snprintf(err, err_len, "chat_template: %.140s",
+                 terr.message[0] ? terr.message : strerror(-rc));
+        return KVR_TOKENIZE_TEMPLATE;
+    }
+    kvr_tokenize_result_t res = encode(m, prompt, prompt_len, false, ids, err, err_len);
+    free(prompt);
+    return res;
+}
+
+kvr_tokenize_result_t kvr_model_tokens_encode_request(const kvr_model_tokens_t *m,
+                                                      const cJSON *root, kvr_prompt_kind_t kind,
+                                                      kvr_token_ids_t *ids, char *err,
+                                                      size_t err_len)
+{
+    kvr_tokenize_result_t res;
+    if (kind == KVR_PROMPT_CHAT)
+        res = tokenize_chat(m, root, cJSON_GetObjectItemCaseSensitive(root, "messages"), ids, err,
+                            err_len);
+    else
+        res = tokenize_prompt(
+            m,
+            cJSON_GetObjectItemCaseSensitive(root, kind == KVR_PROMPT_NATIVE ? "text" : "prompt"),
+            ids, err, err_len);
+    if (res != KVR_TOKENIZE_EXACT)
+        ids->len = 0;
+    return res;
 }

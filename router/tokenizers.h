@@ -42,6 +42,45 @@ typedef struct kvr_tokenizer_set_s {
     kvr_model_tokens_t *models[KVR_TOKENIZERS_MAX];
 } kvr_tokenizer_set_t;
 
+/* Why a request of a model with a tokenizer was keyed on its text after all. */
+typedef enum {
+    KVR_TOKENIZE_EXACT = 0,    /* not a fallback: keyed on tokens */
+    KVR_TOKENIZE_NO_TEMPLATE,  /* a chat request, and the model ships no chat_template */
+    KVR_TOKENIZE_TEMPLATE,     /* the chat template failed to render (or raised) */
+    KVR_TOKENIZE_TOKENIZER,    /* the tokenizer refused the text */
+    KVR_TOKENIZE_PROMPT_BATCH, /* several prompts in one completions request */
+    KVR_TOKENIZE_N_REASONS,
+} kvr_tokenize_result_t;
+
+/** The metric label of a fallback reason ("no_template", "template", ...). */
+const char *kvr_tokenize_reason_name(kvr_tokenize_result_t reason);
+
+/* Which prompt of a request body the engine tokenizes. */
+typedef enum {
+    KVR_PROMPT_CHAT,       /* "messages", through the chat template */
+    KVR_PROMPT_COMPLETION, /* "prompt" */
+    KVR_PROMPT_NATIVE,     /* SGLang's "text" */
+} kvr_prompt_kind_t;
+
+/**
+ * The token ids an engine serving m builds from a parsed request body:
+ * chat messages rendered with the chat template (tools,
+ * add_generation_prompt, chat_template_kwargs, bos/eos) and tokenized
+ * without special tokens; a completion prompt tokenized with them, or one
+ * prompt of ids taken as given. Appends to ids (left empty on a fallback)
+ * and returns KVR_TOKENIZE_EXACT, or the fallback's reason with a one-line
+ * message in err. Any thread.
+ */
+kvr_tokenize_result_t kvr_model_tokens_encode_request(const kvr_model_tokens_t *m,
+                                                      const cJSON *root, kvr_prompt_kind_t kind,
+                                                      kvr_token_ids_t *ids, char *err,
+                                                      size_t err_len);
+/** Loads one model's tokenizer and chat template from dir; 0 or -errno with err. */
+int kvr_model_tokens_create(const char *model, const char *dir, kvr_model_tokens_t **out, char *err,
+                            size_t err_len);
+/** Drops a reference taken by kvr_model_tokens_create (NULL is fine). */
+void kvr_model_tokens_unref(kvr_model_tokens_t *m);
+
 /**
  * Splits "MODEL=DIR" at its first '=': model (1 to 256 bytes) into model
  * (cap bytes), *dir into text. 0 or -EINVAL with a one-line reason in err.
