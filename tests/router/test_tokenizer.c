@@ -5,7 +5,8 @@
  * tests/tokens): a chat request is counted in exactly the tokens
  * kvroute-tokenize gives for the rendered chat template; a model whose
  * template refuses every conversation falls back to text keys and counts
- * it; SIGHUP keeps the tokenizers when the new list does not load.
+ * it; SIGHUP keeps the tokenizers when the new list does not load; kvroute-sim
+ * --tokenizer counts the same prompt tokens in its usage.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -25,7 +26,9 @@
 static pid_t sim_pid;
 static kvr_harness_t h;
 static char scratch[128], models[512], broken[256], config[256], decisions[256];
-static char engine[128]; /* in the config file: SIGHUP makes its engine list the table */
+static char engine[128];
+static long usage_prompt_tokens;
+/* the engine's count in the last answer */ /* in the config file: SIGHUP makes its engine list the table */
 
 static void teardown(void)
 {
@@ -112,7 +115,7 @@ static void write_config(const char *extra_line)
 }
 
 /* kvroute-sim serving qwen3 (and, pinned, the broken copy), then the config naming it. */
-static void start_sim(void)
+static void start_sim(bool tokenizer)
 {
     uint16_t sim_port = kvr_test_free_port();
     char port[16];
@@ -124,6 +127,8 @@ static void start_sim(void)
                         "qwen3",
                         "--log-level",
                         "warn",
+                        tokenizer ? "--tokenizer" : NULL,
+                        models,
                         NULL};
     sim_pid = kvr_test_spawn(sim_argv, NULL);
     cr_assert(kvr_test_wait_port(sim_port, 5000));
@@ -169,6 +174,8 @@ static cJSON *decision_of(const char *model, const char *request_id)
     char *resp = NULL;
     cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, body, &resp, 30000),
                  200, "%s", resp ? resp : "no answer");
+    const char *usage = strstr(resp, "\"prompt_tokens\":"); /* the body may come chunked */
+    usage_prompt_tokens = usage ? atol(usage + strlen("\"prompt_tokens\":")) : -1;
     free(resp);
     snprintf(needle, sizeof needle, "\"request_id\":\"%s\"", request_id);
     cr_assert(kvr_test_wait_file_contains(decisions, needle, 10000));
@@ -233,7 +240,7 @@ static long reference_count(void)
 Test(tokenizer, chat_counted_in_the_models_tokens_and_a_broken_template_falls_back)
 {
     models_or_skip();
-    start_sim();
+    start_sim(true);
     start();
     long want = reference_count();
     cr_assert_gt(want, 20);
@@ -242,6 +249,8 @@ Test(tokenizer, chat_counted_in_the_models_tokens_and_a_broken_template_falls_ba
     cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(d, "prompt_tokens_exact")));
     cr_expect_eq((long)cJSON_GetObjectItem(d, "prompt_tokens")->valuedouble, want);
     cJSON_Delete(d);
+    /* kvroute-sim --tokenizer counts its prefill in the same tokens. */
+    cr_expect_eq(usage_prompt_tokens, want, "usage %ld, want %ld", usage_prompt_tokens, want);
     cr_expect(kvr_harness_wait_metric(&h, "kvroute_prompt_tokens_total{count=\"exact\"}",
                                       (double)want, 5000));
 
@@ -257,7 +266,7 @@ Test(tokenizer, chat_counted_in_the_models_tokens_and_a_broken_template_falls_ba
 Test(tokenizer, sighup_keeps_the_tokenizers_when_the_new_list_fails)
 {
     models_or_skip();
-    start_sim();
+    start_sim(false);
     start();
     /* A directory that does not exist: the reload fails, the loaded set stays. */
     char line[400];
