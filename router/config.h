@@ -84,7 +84,8 @@ typedef struct kvr_router_config_s {
     char *tokenizers[KVR_ROUTER_MAX_TOKENIZERS];
     bool tokenizer_from_file[KVR_ROUTER_MAX_TOKENIZERS];
     size_t n_tokenizers;
-    bool reading_file;     /* a --config file is being applied */
+    bool reading_file;               /* a --config file is being applied */
+    uint64_t tokenize_offload_bytes; /* with tokenizers, bodies this big go to the threadpool */
     uint32_t block_tokens; /* --block-tokens: tokens per prefix block of a tokenized prompt */
 } kvr_router_config_t;
 

@@ -718,7 +718,11 @@ void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
      * threadpool it does not stall every other stream. The pick itself stays
      * on the loop thread, so shadow counters keep their one-thread order.
      */
-    if (r->cfg->parse_offload_bytes > 0 && p->body_len >= r->cfg->parse_offload_bytes) {
+    uint64_t offload = r->cfg->parse_offload_bytes;
+    if (p->tokenizers && r->cfg->tokenize_offload_bytes > 0 &&
+        (offload == 0 || r->cfg->tokenize_offload_bytes < offload))
+        offload = r->cfg->tokenize_offload_bytes; /* tokenizing is the costly part */
+    if (offload > 0 && p->body_len >= offload) {
         p->work.data = p;
         if (uv_queue_work(r->loop, &p->work, on_extract_work, on_extract_done) == 0) {
             p->extracting = true;

@@ -254,13 +254,33 @@ Test(tokenizer, chat_counted_in_the_models_tokens_and_a_broken_template_falls_ba
     cr_expect(kvr_harness_wait_metric(&h, "kvroute_prompt_tokens_total{count=\"exact\"}",
                                       (double)want, 5000));
 
+    /* A body past --tokenize-offload-bytes is tokenized on the threadpool, exactly too. */
+    char *big = malloc(64 * 1024), headers[64];
+    size_t n = (size_t)snprintf(big, 64 * 1024,
+                                "{\"model\":\"qwen3\",\"max_tokens\":2,\"messages\":["
+                                "{\"role\":\"user\",\"content\":\"");
+    for (int i = 0; i < 400; i++)
+        n += (size_t)snprintf(big + n, 64 * 1024 - n, "token %d of a long prompt. ", i);
+    snprintf(big + n, 64 * 1024 - n, "\"}]}");
+    snprintf(headers, sizeof headers, "X-Request-ID: tok-big-1\r\n");
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", headers, big, &resp, 30000),
+                 200);
+    free(resp);
+    free(big);
+    cr_assert(kvr_test_wait_file_contains(decisions, "\"tok-big-1\"", 10000));
+    cr_expect(
+        kvr_harness_wait_metric(&h, "kvroute_prompt_requests_total{count=\"exact\"}", 2, 5000));
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_prompt_tokens_total{count=\"exact\"}"),
+                  want + 2400);
+
     d = decision_of("broken", "tok-broken-1");
     cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(d, "prompt_tokens_exact")));
     cJSON_Delete(d);
     cr_expect(kvr_harness_wait_metric(
         &h, "kvroute_tokenize_fallbacks_total{model=\"broken\",reason=\"template\"}", 1, 5000));
     cr_expect(kvr_test_wait_file_contains(h.log_path, "tokenize_fallback model=\"broken\"", 5000));
-    cr_expect(kvr_harness_wait_metric(&h, "kvroute_requests_total{status=\"200\"}", 2, 5000));
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_requests_total{status=\"200\"}", 3, 5000));
 }
 
 Test(tokenizer, sighup_keeps_the_tokenizers_when_the_new_list_fails)
