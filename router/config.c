@@ -139,7 +139,7 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(
         T, tokenize_offload_bytes, "tokenize-offload-bytes", "N", "4096", 0, 1ull << 31,
         "with --tokenizer: request bodies of at least N bytes are parsed and tokenized on the "
-        "libuv threadpool (tokenizing costs about 0.3 ms per KB of chat, 250x the parse); "
+        "libuv threadpool (tokenizing costs about 0.3 ms per KB of chat, some 40x the parse); "
         "0 = as --parse-offload-bytes"),
     KVR_OPT_ROW_U64(
         T, block_tokens, "block-tokens", "N", "16", 1, 4096,
