@@ -23,6 +23,7 @@
 
 #define KVR_ROUTER_MAX_CONFIG_ENGINES 256
 #define KVR_ROUTER_MAX_ENGINE_DNS 16
+#define KVR_ROUTER_MAX_TOKENIZERS 64  /* KVR_TOKENIZERS_MAX */
 #define KVR_ROUTER_ENGINE_DNS_MAX 262 /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
 typedef struct kvr_router_config_s {
@@ -79,6 +80,13 @@ typedef struct kvr_router_config_s {
     uint64_t engine_dns_interval_s;
     int engine_dns_family;           /* index of kvr_dns_watch_family_names */
     uint32_t engine_dns_drain_after; /* answers in a row without an address before its drain */
+    /* --tokenizer MODEL=DIR (strdup'ed); from_file: read from --config, re-read on SIGHUP */
+    char *tokenizers[KVR_ROUTER_MAX_TOKENIZERS];
+    bool tokenizer_from_file[KVR_ROUTER_MAX_TOKENIZERS];
+    size_t n_tokenizers;
+    bool reading_file;               /* a --config file is being applied */
+    uint64_t tokenize_offload_bytes; /* with tokenizers, bodies this big go to the threadpool */
+    uint32_t block_tokens; /* --block-tokens: tokens per prefix block of a tokenized prompt */
 } kvr_router_config_t;
 
 /** Fills the defaults documented in --help. */

@@ -526,7 +526,7 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
     out->view = st->views[st->dec.view];
     out->feed_state = d->states[st->dec.view];
     kvr_charge_begin(charge, e, req->prompt_tokens);
-    uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     charge->sent_ns = kvr_feed_note_sent(
         &d->feed, e, req->now_ns, req->prompt_tokens > cached ? req->prompt_tokens - cached : 0);
     charge->seed_lease = out->seed_lease;
@@ -551,6 +551,8 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
         .dec = {.view = -1, .reason = NULL},
     };
     memset(out, 0, sizeof *out);
+    out->prompt_tokens = given->prompt_tokens;
+    out->prompt_tokens_exact = given->prompt_tokens_exact;
     st.oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && st.req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
     reclaim_engines(d);
@@ -604,7 +606,7 @@ void kvr_decide_first_byte(kvr_decider_t *d, const kvr_route_request_t *req,
 {
     if (!d->policy->on_first_byte || !res->engine)
         return;
-    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t cached = (uint64_t)res->prefix_match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     kvr_first_byte_t fb = {
         .engine_index = res->engine->index,
         .prompt_tokens = req->prompt_tokens,
@@ -678,11 +680,13 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     kvr_json_put_string(f, d->cfg.es ? kvr_feed_state_name(res->feed_state) : "off");
     char real[KVR_JSON_REAL_MAX];
     fprintf(f,
-            ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32
+            ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"prompt_tokens\":%" PRIu32
+            ",\"prompt_tokens_exact\":%s"
             ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
             v->feed_fresh || v->feed_age_ns
                 ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6)
                 : "null",
-            res->prefix_match_blocks, res->seed_lease ? "true" : "false", ts_ms);
+            res->prefix_match_blocks, res->prompt_tokens,
+            res->prompt_tokens_exact ? "true" : "false", res->seed_lease ? "true" : "false", ts_ms);
     fflush(f); /* one line per request, readable while running */
 }

@@ -76,7 +76,9 @@ typedef struct kvr_decide_result_s {
     bool input_clamped;     /* the policy set KVR_DECISION_INPUT_CLAMPED */
     kvr_decide_pin_t pin;
     uint32_t prefix_match_blocks;
-    kvr_engine_view_t view; /* the chosen engine's view, before its own charge */
+    uint32_t prompt_tokens;   /* the request's, as routed on */
+    bool prompt_tokens_exact; /* counted by the model's tokenizer, not bytes/4 */
+    kvr_engine_view_t view;   /* the chosen engine's view, before its own charge */
     kvr_feed_state_t feed_state;
 } kvr_decide_result_t;
 

@@ -13,6 +13,7 @@
 #include "common/json_strict.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
+#include "tokens/tokenizer.h"
 
 void kvr_keys_config_defaults(kvr_keys_config_t *cfg)
 {
@@ -365,8 +366,32 @@ static void parse_error(const char *body, size_t len, const char *at, char *err,
     snprintf(err, err_len, "malformed JSON body (line %d column %d)", line, column);
 }
 
+/* The request's tokens, while its document is still parsed. */
+static void tokenize_request(const kvr_keys_tokens_t *tokens, const cJSON *root,
+                             const cJSON *messages, const cJSON *prompt, const cJSON *native_text,
+                             kvr_route_keys_t *out, kvr_token_ids_t *ids)
+{
+    const kvr_model_tokens_t *m = tokens ? kvr_tokenizer_set_find(tokens->set, out->model) : NULL;
+    if (!m || (!messages && !prompt && !native_text))
+        return; /* no tokenizer, or nothing the engine would tokenize */
+    out->tokenized = true;
+    out->tokenize_result = kvr_model_tokens_encode_request(m, root,
+                                                           messages ? KVR_PROMPT_CHAT
+                                                           : prompt ? KVR_PROMPT_COMPLETION
+                                                                    : KVR_PROMPT_NATIVE,
+                                                           ids, out->tokenize_error,
+                                                           sizeof out->tokenize_error);
+}
+
 int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
                      const char *header_session, kvr_route_keys_t *out, char *err, size_t err_len)
+{
+    return kvr_keys_extract_tokens(cfg, NULL, body, len, header_session, out, err, err_len);
+}
+
+int kvr_keys_extract_tokens(const kvr_keys_config_t *cfg, const kvr_keys_tokens_t *tokens,
+                            const char *body, size_t len, const char *header_session,
+                            kvr_route_keys_t *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
     const char *end = NULL;
@@ -426,15 +451,32 @@ int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
         get_max_tokens(&b, root, &out->max_tokens) < 0)
         goto fail_text;
     out->stream = cJSON_IsTrue(stream);
+    kvr_token_ids_t ids;
+    kvr_token_ids_init(&ids);
+    tokenize_request(tokens, root, messages, prompt, native_text, out, &ids);
     kvr_json_strict_close(&b.strict);
     cJSON_Delete(root);
 
     out->text = kvr_buf_release(&text, &out->text_len);
-    size_t max_blocks = out->text_len / KVR_PREFIX_BLOCK_BYTES;
-    out->block_hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof(uint64_t));
-    out->n_blocks = kvr_prefix_hash_blocks(out->text, out->text_len, out->block_hashes, max_blocks);
-    size_t tokens = out->text_len / KVR_BYTES_PER_TOKEN;
-    out->prompt_tokens = tokens == 0 ? 1 : tokens > UINT32_MAX ? UINT32_MAX : (uint32_t)tokens;
+    size_t count;
+    if (out->tokenized && out->tokenize_result == KVR_TOKENIZE_EXACT) {
+        size_t bt = tokens->block_tokens;
+        size_t max_blocks = bt ? ids.len / bt : 0;
+        out->block_hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof(uint64_t));
+        out->n_blocks = kvr_token_hash_blocks(KVR_TOKEN_CHAIN_ROOT, ids.ids, ids.len, bt,
+                                              out->block_hashes, max_blocks);
+        out->token_blocks = true;
+        out->prompt_tokens_exact = true;
+        count = ids.len;
+    } else {
+        size_t max_blocks = out->text_len / KVR_PREFIX_BLOCK_BYTES;
+        out->block_hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof(uint64_t));
+        out->n_blocks = kvr_prefix_hash_blocks(out->text, out->text_len, out->block_hashes,
+                                               max_blocks);
+        count = out->text_len / KVR_BYTES_PER_TOKEN;
+    }
+    kvr_token_ids_close(&ids);
+    out->prompt_tokens = count == 0 ? 1 : count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
     return 0;
 
 fail_text:

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "router/tokenizers.h"
+
 /* Where a session id may come from, tried in the configured order. */
 typedef enum {
     KVR_SESSION_SRC_HEADER = 1, /* the session header (X-Session-ID by default) */
@@ -28,16 +30,29 @@ typedef struct kvr_keys_config_s {
     size_t n_order;
 } kvr_keys_config_t;
 
+/** What keys on tokens need: the model's tokenizers (NULL: none) and the block size. */
+typedef struct kvr_keys_tokens_s {
+    const kvr_tokenizer_set_t *set;
+    uint32_t block_tokens; /* --block-tokens */
+} kvr_keys_tokens_t;
+
 typedef struct kvr_route_keys_s {
     char *session_id; /* NUL-terminated, NULL when the request has none */
     char *model;      /* body "model", NULL when absent (or JSON null) */
     char *text;       /* routing text: messages' contents in order, or prompt */
     size_t text_len;
-    uint64_t *block_hashes; /* chained 64-byte block hashes of text */
+    /* token_blocks: chained hashes of block_tokens-token blocks (kvr_token_hash_blocks);
+     * else chained 64-byte block hashes of text */
+    uint64_t *block_hashes;
     size_t n_blocks;
-    uint32_t prompt_tokens; /* text bytes / KVR_BYTES_PER_TOKEN, at least 1 */
-    uint32_t max_tokens;    /* max_tokens / max_completion_tokens / max_new_tokens, 0 = unset */
-    bool stream;            /* "stream": true */
+    bool token_blocks;
+    uint32_t prompt_tokens;   /* exact: the tokens the engine sees; else text bytes / 4; >= 1 */
+    bool prompt_tokens_exact; /* counted by the model's tokenizer */
+    bool tokenized;           /* the model has a tokenizer (exact, or a counted fallback) */
+    kvr_tokenize_result_t tokenize_result;
+    char tokenize_error[160]; /* a fallback's one-line reason */
+    uint32_t max_tokens;      /* max_tokens / max_completion_tokens / max_new_tokens, 0 = unset */
+    bool stream;              /* "stream": true */
 } kvr_route_keys_t;
 
 /** The default order: header, then body session_id, then body user. */
@@ -61,6 +76,17 @@ void kvr_keys_init(void);
  */
 int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,
                      const char *header_session, kvr_route_keys_t *out, char *err, size_t err_len);
+/**
+ * kvr_keys_extract, keyed on tokens when tokens names a tokenizer for the
+ * body's "model": chat messages rendered with the model's chat template
+ * (add_generation_prompt, tools, chat_template_kwargs) then tokenized,
+ * completions prompts tokenized (or taken as given token ids). A template
+ * or tokenizer failure is no error: the text keys stand, and
+ * tokenize_result says why. Thread-safe as kvr_keys_extract.
+ */
+int kvr_keys_extract_tokens(const kvr_keys_config_t *cfg, const kvr_keys_tokens_t *tokens,
+                            const char *body, size_t len, const char *header_session,
+                            kvr_route_keys_t *out, char *err, size_t err_len);
 /** Frees what kvr_keys_extract allocated; safe on a zeroed or already freed struct. */
 void kvr_keys_free(kvr_route_keys_t *keys);
 

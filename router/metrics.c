@@ -15,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "router/config.h"
 #include "router/decide.h"
+#include "router/models.h"
 #include "router/share.h"
 #include "router/upstream.h"
 
@@ -36,7 +37,31 @@ void kvr_router_metrics_close(kvr_router_metrics_t *m)
     for (size_t i = 0; i < KVR_METRICS_MAX_MODELS; i++) {
         free(m->model_name[i]);
         m->model_name[i] = NULL;
+        free(m->tokenize_model[i]);
+        m->tokenize_model[i] = NULL;
     }
+}
+
+void kvr_router_metrics_tokenize_fallback(kvr_router_metrics_t *m, const char *model,
+                                          kvr_tokenize_result_t reason)
+{
+    for (size_t i = 0; model && kvr_model_name_plain(model) && reason < KVR_TOKENIZE_N_REASONS &&
+                       i < KVR_METRICS_MAX_MODELS;
+         i++) {
+        if (!m->tokenize_model[i])
+            m->tokenize_model[i] = kvr_xstrdup(model);
+        if (strcmp(m->tokenize_model[i], model) == 0) {
+            m->tokenize_fallbacks[i][reason]++;
+            return;
+        }
+    }
+    m->tokenize_fallbacks_other++;
+}
+
+void kvr_router_metrics_prompt(kvr_router_metrics_t *m, uint32_t prompt_tokens, bool exact)
+{
+    m->prompt_tokens_total[exact] += prompt_tokens;
+    m->prompt_requests_total[exact]++;
 }
 
 void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name)
@@ -257,6 +282,33 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
     counter(w, "kvroute_model_requests_other_total",
             "requests for a model no engine lists, with no model, or past the model label limit",
             m->model_other);
+    kvr_prom_family(w, "kvroute_tokenize_fallbacks_total", KVR_PROM_COUNTER,
+                    "requests of a --tokenizer model keyed on text (bytes/4 tokens) after all: "
+                    "no_template, template (render failed), tokenizer, prompt_batch");
+    for (size_t i = 0; i < KVR_METRICS_MAX_MODELS && m->tokenize_model[i]; i++)
+        for (int k = 1; k < KVR_TOKENIZE_N_REASONS; k++) {
+            kvr_prom_label_t l[] = {{"model", m->tokenize_model[i]},
+                                    {"reason", kvr_tokenize_reason_name(k)}};
+            kvr_prom_sample_u64(w, "kvroute_tokenize_fallbacks_total", l, 2,
+                                m->tokenize_fallbacks[i][k]);
+        }
+    counter(w, "kvroute_tokenize_fallbacks_other_total",
+            "tokenize fallbacks of a model whose name cannot be a label, or past the label limit",
+            m->tokenize_fallbacks_other);
+    kvr_prom_family(w, "kvroute_prompt_tokens_total", KVR_PROM_COUNTER,
+                    "prompt tokens of routed requests: count=exact by the model's tokenizer, "
+                    "estimated as bytes/4");
+    for (int exact = 1; exact >= 0; exact--) {
+        kvr_prom_label_t l = {"count", exact ? "exact" : "estimated"};
+        kvr_prom_sample_u64(w, "kvroute_prompt_tokens_total", &l, 1, m->prompt_tokens_total[exact]);
+    }
+    kvr_prom_family(w, "kvroute_prompt_requests_total", KVR_PROM_COUNTER,
+                    "routed requests by how their prompt tokens were counted");
+    for (int exact = 1; exact >= 0; exact--) {
+        kvr_prom_label_t l = {"count", exact ? "exact" : "estimated"};
+        kvr_prom_sample_u64(w, "kvroute_prompt_requests_total", &l, 1,
+                            m->prompt_requests_total[exact]);
+    }
     counter(w, "kvroute_model_not_found_total", "requests answered 404 model_not_found",
             m->model_not_found_total);
     counter(w, "kvroute_model_missing_total",

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/prom_writer.h"
+#include "router/keys.h"
 #include "router/policy.h"
 
 #define KVR_HIST_BUCKETS 16
@@ -67,6 +68,12 @@ typedef struct kvr_router_metrics_s {
     uint64_t model_other;
     uint64_t model_not_found_total; /* 404 model_not_found */
     uint64_t model_ambiguous_total; /* 400: no model in the body, several served */
+    /* Requests of a --tokenizer model keyed on text after all, by model and reason. */
+    char *tokenize_model[KVR_METRICS_MAX_MODELS];
+    uint64_t tokenize_fallbacks[KVR_METRICS_MAX_MODELS][KVR_TOKENIZE_N_REASONS];
+    uint64_t tokenize_fallbacks_other; /* a model name that cannot be a label, or past the limit */
+    uint64_t prompt_tokens_total[2];   /* [exact]: prompt tokens of routed requests */
+    uint64_t prompt_requests_total[2]; /* [exact]: their count */
 } kvr_router_metrics_t;
 
 /** 0 or -ENOMEM. */
@@ -77,6 +84,11 @@ void kvr_histogram_observe(kvr_histogram_t *h, double seconds);
 /** Counts one selection of engine_index with reason. */
 void kvr_router_metrics_selection(kvr_router_metrics_t *m, uint32_t engine_index,
                                   const char *reason);
+/** Counts one tokenize fallback of model (a --tokenizer model) for reason. */
+void kvr_router_metrics_tokenize_fallback(kvr_router_metrics_t *m, const char *model,
+                                          kvr_tokenize_result_t reason);
+/** Counts one request's prompt tokens, exact or estimated. */
+void kvr_router_metrics_prompt(kvr_router_metrics_t *m, uint32_t prompt_tokens, bool exact);
 /** Counts one request for served model name (NULL: not a served model with a plain name). */
 void kvr_router_metrics_model(kvr_router_metrics_t *m, const char *name);
 /** Counts one finished request by its final status. */

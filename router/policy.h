@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "common/options.h"
+#include "common/prefix_hash.h"
 
 /** One candidate engine as the policy sees it for one decision. */
 typedef struct kvr_engine_view_s {
@@ -82,12 +83,22 @@ typedef struct kvr_route_request_s {
     const char *model;      /* the pool: only engines serving it are candidates; NULL = any */
     const char *text;       /* routing text (messages' contents in order, or prompt) */
     size_t text_len;
-    const uint64_t *block_hashes; /* chained 64-byte block hashes of text (common/prefix_hash.h) */
+    /* token_blocks: chained hashes of --block-tokens token blocks (kvr_token_hash_blocks), else
+     * chained 64-byte block hashes of text (common/prefix_hash.h) */
+    const uint64_t *block_hashes;
     size_t n_blocks;
-    uint32_t prompt_tokens; /* estimated prompt tokens */
-    uint32_t max_tokens;    /* requested output tokens, 0 = unknown */
-    uint64_t now_ns;        /* CLOCK_MONOTONIC */
+    bool token_blocks;
+    uint32_t block_tokens; /* tokens one block holds (--block-tokens); 0: a text block's estimate */
+    uint32_t prompt_tokens;   /* prompt tokens: exact (the model's tokenizer) or bytes/4 */
+    bool prompt_tokens_exact; /* counted by the model's tokenizer */
+    uint32_t max_tokens;      /* requested output tokens, 0 = unknown */
+    uint64_t now_ns;          /* CLOCK_MONOTONIC */
 } kvr_route_request_t;
+
+/** Tokens per block of req's block hashes: --block-tokens, or a 64-byte text block at bytes/4. */
+#define KVR_ROUTE_BLOCK_TOKENS(req)                                                                \
+    ((uint64_t)((req)->block_tokens ? (req)->block_tokens                                          \
+                                    : KVR_PREFIX_BLOCK_BYTES / KVR_BYTES_PER_TOKEN))
 
 /* Flags a policy may set on its decision; the core counts them in /metrics. */
 #define KVR_DECISION_PRESSURE_FALLBACK                                                             \

@@ -36,7 +36,8 @@ typedef struct proxy_s {
     kvr_upstream_t *up;
     uv_work_t work; /* key extraction on the threadpool (large bodies) */
     bool extracting;
-    bool client_gone; /* the client left while the keys were being extracted */
+    kvr_tokenizer_set_t *tokenizers; /* held while the keys are extracted */
+    bool client_gone;                /* the client left while the keys were being extracted */
     int extract_rc;
     const char *session_header;
     char extract_err[256];
@@ -615,6 +616,25 @@ static bool resolve_pool(proxy_t *p)
     return true;
 }
 
+/* A request of a model with a tokenizer keyed on text after all: counted, logged once a second. */
+static void tokenize_fallback(proxy_t *p)
+{
+    kvr_proxy_env_t *r = p->r;
+    const char *reason = kvr_tokenize_reason_name(p->keys.tokenize_result);
+    kvr_router_metrics_tokenize_fallback(r->metrics, p->keys.model, p->keys.tokenize_result);
+    uint64_t now = kvr_clock_now_ns();
+    if (r->tokenize_log_ns && now - r->tokenize_log_ns < KVR_NS_PER_SEC) {
+        r->tokenize_log_skipped++;
+        return;
+    }
+    char safe[KVR_MODEL_SAFE_MAX];
+    KVR_WARN("tokenize_fallback model=\"%s\" reason=%s request_id=%s error=\"%s\" skipped=%llu",
+             kvr_model_name_safe(p->keys.model, safe, sizeof safe), reason, p->request_id,
+             p->keys.tokenize_error, (unsigned long long)r->tokenize_log_skipped);
+    r->tokenize_log_ns = now;
+    r->tokenize_log_skipped = 0;
+}
+
 /* The keys are known (or the body is bad): route and forward. */
 static void keys_ready(proxy_t *p)
 {
@@ -622,6 +642,9 @@ static void keys_ready(proxy_t *p)
         respond_error(p, 400, p->extract_err);
         return;
     }
+    if (p->keys.tokenized && p->keys.tokenize_result != KVR_TOKENIZE_EXACT)
+        tokenize_fallback(p);
+    kvr_router_metrics_prompt(p->r->metrics, p->keys.prompt_tokens, p->keys.prompt_tokens_exact);
     p->route_req = (kvr_route_request_t){
         .request_id = p->request_id,
         .session_id = p->keys.session_id,
@@ -630,6 +653,9 @@ static void keys_ready(proxy_t *p)
         .block_hashes = p->keys.block_hashes,
         .n_blocks = p->keys.n_blocks,
         .prompt_tokens = p->keys.prompt_tokens,
+        .prompt_tokens_exact = p->keys.prompt_tokens_exact,
+        .token_blocks = p->keys.token_blocks,
+        .block_tokens = p->keys.token_blocks ? p->r->cfg->block_tokens : 0,
         .max_tokens = p->keys.max_tokens,
     };
     if (!resolve_pool(p))
@@ -637,10 +663,15 @@ static void keys_ready(proxy_t *p)
     dispatch(p);
 }
 
+/* Runs on the loop or on the threadpool: p->tokenizers was taken on the loop and is let go here. */
 static void extract(proxy_t *p)
 {
-    p->extract_rc = kvr_keys_extract(&p->r->cfg->keys, p->body, p->body_len, p->session_header,
-                                     &p->keys, p->extract_err, sizeof p->extract_err);
+    kvr_keys_tokens_t tokens = {.set = p->tokenizers, .block_tokens = p->r->cfg->block_tokens};
+    p->extract_rc = kvr_keys_extract_tokens(&p->r->cfg->keys, &tokens, p->body, p->body_len,
+                                            p->session_header, &p->keys, p->extract_err,
+                                            sizeof p->extract_err);
+    kvr_tokenizer_set_unref(p->tokenizers);
+    p->tokenizers = NULL;
 }
 
 static void on_extract_work(uv_work_t *w)
@@ -672,6 +703,7 @@ void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
                          sizeof p->request_id);
     p->body = kvr_http_req_body(req, &p->body_len);
     p->session_header = kvr_http_req_header(req, r->cfg->session_header);
+    p->tokenizers = kvr_tokenizer_set_ref(r->tokenizers);
     size_t nh = kvr_http_req_header_count(req);
     for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
         const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
@@ -686,7 +718,11 @@ void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
      * threadpool it does not stall every other stream. The pick itself stays
      * on the loop thread, so shadow counters keep their one-thread order.
      */
-    if (r->cfg->parse_offload_bytes > 0 && p->body_len >= r->cfg->parse_offload_bytes) {
+    uint64_t offload = r->cfg->parse_offload_bytes;
+    if (p->tokenizers && r->cfg->tokenize_offload_bytes > 0 &&
+        (offload == 0 || r->cfg->tokenize_offload_bytes < offload))
+        offload = r->cfg->tokenize_offload_bytes; /* tokenizing is the costly part */
+    if (offload > 0 && p->body_len >= offload) {
         p->work.data = p;
         if (uv_queue_work(r->loop, &p->work, on_extract_work, on_extract_done) == 0) {
             p->extracting = true;

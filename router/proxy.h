@@ -17,6 +17,7 @@
 #include "router/config.h"
 #include "router/door.h"
 #include "router/metrics.h"
+#include "router/tokenizers.h"
 
 /** Proxied requests in flight, and who hears when the last one ends while draining. */
 typedef struct kvr_drain_s {
@@ -36,6 +37,9 @@ typedef struct kvr_proxy_env_s {
     kvr_drain_t drain;
     uint64_t request_seq; /* for generated request ids */
     uint64_t id_prefix;
+    kvr_tokenizer_set_t *tokenizers; /* --tokenizer models, NULL: none; the router swaps it */
+    uint64_t tokenize_log_ns;        /* last tokenize_fallback log line (at most one a second) */
+    uint64_t tokenize_log_skipped;   /* fallbacks not logged since */
 } kvr_proxy_env_t;
 
 /** Fills env (its recycler, a request id prefix of this process); the caller sets the drain's callback. */

@@ -336,6 +336,18 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
         }
     }
     wire(r, decision_log);
+    char why[640];
+    rc = kvr_tokenizer_set_load(r->cfg.tokenizers, r->cfg.n_tokenizers, NULL, &r->proxy.tokenizers,
+                                why, sizeof why);
+    if (rc < 0) {
+        KVR_ERROR("tokenizer_load_failed error=\"%s\"", why);
+        goto fail_engines;
+    }
+    for (size_t i = 0; r->proxy.tokenizers && i < r->proxy.tokenizers->n; i++)
+        KVR_INFO("tokenizer_loaded model=%s dir=%s chat_template=%s block_tokens=%u",
+                 r->proxy.tokenizers->models[i]->model, r->proxy.tokenizers->models[i]->dir,
+                 r->proxy.tokenizers->models[i]->chat_template ? "yes" : "none",
+                 r->cfg.block_tokens);
     if (r->cfg.share_name[0]) {
         char label[96]; /* kvr_share_init keeps what fits a row's label */
         snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
@@ -360,6 +372,7 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
     return 0;
 
 fail_engines:
+    kvr_tokenizer_set_unref(r->proxy.tokenizers);
     share_destroy(r);
     pools_destroy(r);
     kvr_proxy_env_close(&r->proxy);
@@ -387,6 +400,7 @@ void kvr_router_destroy(kvr_router_t *r)
     share_destroy(r);
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
+    kvr_tokenizer_set_unref(r->proxy.tokenizers);
     kvr_proxy_env_close(&r->proxy);
     kvr_recycle_close(&r->upstream_requests);
     free(r->pools);
@@ -487,6 +501,68 @@ static void on_reload_added(kvr_router_t *r, int status, const char *url, kvr_en
         KVR_ERROR("reload_engine_invalid engine=%s error=\"%s\"", url, why);
 }
 
+/* A SIGHUP's --tokenizer set, loaded on the threadpool (a vocabulary takes seconds). */
+typedef struct tokenizer_reload_s {
+    uv_work_t work;
+    kvr_router_t *r;
+    uint64_t generation;
+    char *specs[2 * KVR_ROUTER_MAX_TOKENIZERS];
+    size_t n;
+    kvr_tokenizer_set_t *old; /* held: its unchanged entries are shared */
+    kvr_tokenizer_set_t *fresh;
+    int rc;
+    char err[640];
+} tokenizer_reload_t;
+
+static void on_tokenizer_load(uv_work_t *w)
+{
+    tokenizer_reload_t *t = w->data;
+    t->rc = kvr_tokenizer_set_load(t->specs, t->n, t->old, &t->fresh, t->err, sizeof t->err);
+}
+
+static void on_tokenizer_loaded(uv_work_t *w, int status)
+{
+    tokenizer_reload_t *t = w->data;
+    kvr_router_t *r = t->r;
+    if (status < 0 || t->rc < 0) {
+        KVR_ERROR("tokenizer_reload_failed error=\"%s\" kept=%zu",
+                  status < 0 ? uv_strerror(status) : t->err,
+                  r->proxy.tokenizers ? r->proxy.tokenizers->n : 0);
+    } else if (t->generation != r->tokenizer_reloads) {
+        kvr_tokenizer_set_unref(t->fresh); /* a later SIGHUP's set replaces this one */
+    } else {
+        kvr_tokenizer_set_t *old = r->proxy.tokenizers;
+        r->proxy.tokenizers = t->fresh; /* requests under way keep the set they took */
+        kvr_tokenizer_set_unref(old);
+        KVR_INFO("tokenizers_reloaded models=%zu", t->fresh ? t->fresh->n : 0);
+    }
+    kvr_tokenizer_set_unref(t->old);
+    for (size_t i = 0; i < t->n; i++)
+        free(t->specs[i]);
+    free(t);
+}
+
+/* --tokenizer lines of the command line stay; the file's replace the file's earlier ones. */
+static void reload_tokenizers(kvr_router_t *r, const kvr_router_config_t *fresh)
+{
+    tokenizer_reload_t *t = kvr_xcalloc(1, sizeof *t);
+    t->r = r;
+    t->generation = ++r->tokenizer_reloads;
+    for (size_t i = 0; i < r->cfg.n_tokenizers; i++)
+        if (!r->cfg.tokenizer_from_file[i])
+            t->specs[t->n++] = kvr_xstrdup(r->cfg.tokenizers[i]);
+    for (size_t i = 0; i < fresh->n_tokenizers; i++)
+        t->specs[t->n++] = kvr_xstrdup(fresh->tokenizers[i]);
+    t->old = kvr_tokenizer_set_ref(r->proxy.tokenizers);
+    t->work.data = t;
+    int rc = uv_queue_work(r->loop, &t->work, on_tokenizer_load, on_tokenizer_loaded);
+    if (rc < 0) {
+        t->rc = rc;
+        snprintf(t->err, sizeof t->err, "%s", uv_strerror(rc));
+        on_tokenizer_loaded(&t->work, 0);
+    }
+}
+
 /*
  * The engine list of --config becomes the table (engines --engine-dns added
  * stay); other flags keep their start-up values.
@@ -546,6 +622,7 @@ int kvr_router_reload(kvr_router_t *r)
         resolving++;
         kvr_router_add_engine_async(r, &spec, &pinned, true, on_reload_added, NULL);
     }
+    reload_tokenizers(r, &fresh);
     kvr_router_config_free(&fresh);
     KVR_INFO("reloaded config=%s adding=%zu removed=%zu engines=%u", r->cfg.config_file, resolving,
              removed, t->count);

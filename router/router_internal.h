@@ -41,10 +41,11 @@ struct kvr_router_s {
     kvr_metrics_view_t view;     /* what /metrics and /engines read */
     kvr_server_env_t server_env; /* what the endpoints use */
     kvr_http_server_t *server;
-    kvr_health_t *health;                /* timers and checks; NULL when not started */
-    kvr_router_discovery_t *discovery;   /* --engine-dns, NULL when none */
-    struct kvr_share_s *share;           /* --share, NULL when off */
-    struct kvr_router_add_s *adds;       /* engines waiting for their name's address */
+    kvr_health_t *health;              /* timers and checks; NULL when not started */
+    kvr_router_discovery_t *discovery; /* --engine-dns, NULL when none */
+    struct kvr_share_s *share;         /* --share, NULL when off */
+    struct kvr_router_add_s *adds;     /* engines waiting for their name's address */
+    uint64_t tokenizer_reloads; /* SIGHUP loads of --tokenizer started: the latest one applies */
     void (*on_drained)(kvr_router_t *r); /* draining and the last request finished */
     void (*on_stopped)(kvr_router_t *r); /* kvr_router_stop finished */
 };

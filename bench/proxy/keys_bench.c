@@ -49,23 +49,53 @@ static double per_op_us(uint64_t t0, uint64_t t1, int iters)
     return (double)(t1 - t0) / 1e3 / iters;
 }
 
+/* The extraction again with a model's tokenizer: the chat template, then the tokens. */
+static double tokens_us(const kvr_keys_config_t *cfg, const kvr_tokenizer_set_t *set,
+                        const char *body, size_t len, int iters, uint32_t *n_tokens)
+{
+    kvr_keys_tokens_t tokens = {.set = set, .block_tokens = 16};
+    kvr_route_keys_t keys;
+    char err[256];
+    uint64_t t0 = kvr_clock_now_ns();
+    for (int i = 0; i < iters; i++) {
+        if (kvr_keys_extract_tokens(cfg, &tokens, body, len, NULL, &keys, err, sizeof err) < 0 ||
+            !keys.prompt_tokens_exact) {
+            fprintf(stderr, "kvroute-bench-keys: not tokenized: %s%s\n", err, keys.tokenize_error);
+            exit(1);
+        }
+        *n_tokens = keys.prompt_tokens;
+        kvr_keys_free(&keys);
+    }
+    return per_op_us(t0, kvr_clock_now_ns(), iters);
+}
+
 int main(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
+    kvr_tokenizer_set_t *set = NULL;
+    if (argc == 3 && strcmp(argv[1], "--tokenizer") == 0) {
+        char spec[4200], err[700];
+        snprintf(spec, sizeof spec, "m=%s", argv[2]);
+        char *specs[] = {spec};
+        if (kvr_tokenizer_set_load(specs, 1, NULL, &set, err, sizeof err) < 0) {
+            fprintf(stderr, "kvroute-bench-keys: %s\n", err);
+            return 1;
+        }
+    } else if (argc > 1) {
         printf(
-            "usage: kvroute-bench-keys\n\nTimes routing-key extraction for 4 KB, 128 KB and 512 KB chat bodies:\n"
+            "usage: kvroute-bench-keys [--tokenizer DIR]\n\nTimes routing-key extraction for 4 KB, 128 KB and 512 KB chat bodies:\n"
             "memchr floor, cJSON parse, the scan for keys two readers could read apart\n"
             "(common/json_strict.h, after the parse), the router's whole extraction (cJSON +\n"
             "scan + text + block hashes) and the hashing alone, in microseconds per body;\n"
-            "one line per size.\n");
+            "one line per size. --tokenizer DIR adds the extraction keyed on the model's\n"
+            "tokens (chat template + tokenizer, kvroute --tokenizer) and the prompt's tokens.\n");
         return 0;
     }
     static const size_t sizes[] = {4 * 1024, 128 * 1024, 512 * 1024};
     kvr_keys_config_t cfg;
     kvr_keys_config_defaults(&cfg);
-    printf("%-8s %10s %10s %12s %10s %12s %10s %12s\n", "body", "bytes", "memchr_us", "cjson_us",
-           "strict_us", "extract_us", "hash_us", "extract_MB/s");
+    printf("%-8s %10s %10s %12s %10s %12s %10s %12s%s\n", "body", "bytes", "memchr_us", "cjson_us",
+           "strict_us", "extract_us", "hash_us", "extract_MB/s",
+           set ? "  tokens_us    tokens" : "");
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t len;
         char *body = make_body(sizes[s], &len);
@@ -133,10 +163,17 @@ int main(int argc, char **argv)
 
         char label[32];
         snprintf(label, sizeof label, "%zuKB", sizes[s] / 1024);
-        printf("%-8s %10zu %10.2f %12.2f %10.2f %12.2f %10.2f %12.1f\n", label, len, scan, cparse,
+        printf("%-8s %10zu %10.2f %12.2f %10.2f %12.2f %10.2f %12.1f", label, len, scan, cparse,
                strict_scan, extract, hash, (double)len / extract);
+        if (set) {
+            uint32_t n_tokens = 0;
+            double tok = tokens_us(&cfg, set, body, len, iters / 20 ? iters / 20 : 1, &n_tokens);
+            printf(" %10.1f %9u", tok, n_tokens);
+        }
+        printf("\n");
         free(body);
         (void)sink;
     }
+    kvr_tokenizer_set_unref(set);
     return 0;
 }

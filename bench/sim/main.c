@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/sim/sim.h"
+#include "router/tokenizers.h"
 #include "common/http_server.h"
 #include "common/log.h"
 #include "common/options.h"
@@ -50,6 +51,12 @@ static const kvr_opt_t options[] = {
         "data-parallel ranks per engine; slots and KV are split evenly, requests go to ranks "
         "round-robin"),
     KVR_OPT_ROW_STRPTR(T, cfg.model_name, "model", "NAME", "sim-30b-a3b", "served model name"),
+    KVR_OPT_ROW_STRPTR(
+        T, cfg.tokenizer_dir, "tokenizer", "DIR", NULL,
+        "count and cache prompts in the model's tokens as an engine does: DIR holds its Hugging "
+        "Face tokenizer.json and tokenizer_config.json (chat requests through its chat_template, "
+        "as kvroute --tokenizer); a request the template or tokenizer refuses is text bytes / 4 "
+        "(default: every prompt is text bytes / 4)"),
     KVR_OPT_ROW_STRPTR(
         T, cfg.engine_id_prefix, "engine-id-prefix", "S", NULL,
         "engine id in push frames = S + index (default: the engine's base URL http://HOST:PORT, "
@@ -178,6 +185,15 @@ int main(int argc, char **argv)
         cfg.fault_engines = fault_engines;
     }
     kvr_log_init("kvroute-sim", level);
+    if (cfg.tokenizer_dir) {
+        char why[640];
+        rc = kvr_model_tokens_create(cfg.model_name, cfg.tokenizer_dir, &cfg.tokens, why,
+                                     sizeof why);
+        if (rc < 0) {
+            fprintf(stderr, "kvroute-sim: %s\n", why);
+            return 2;
+        }
+    }
     kvr_http_raise_fd_limit(
         (uint64_t)cfg.max_connections * (uint64_t)(cfg.engines + (cfg.admin_port > 0)), NULL);
     /* libuv writes with writev: a second write to a connection the client has reset raises
@@ -200,6 +216,7 @@ int main(int argc, char **argv)
     uv_run(loop, UV_RUN_DEFAULT);
     kvr_sim_fleet_free(&fleet);
     uv_loop_close(loop);
+    kvr_model_tokens_unref(cfg.tokens);
     free(fault_engines);
     KVR_INFO("sim_stopped");
     return 0;

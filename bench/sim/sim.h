@@ -54,6 +54,9 @@ typedef struct kvr_sim_config_s {
     kvr_sim_faults_t faults;           /* initial faults of the engines selected by fault_engines */
     const bool *fault_engines;         /* engines[i] gets faults (and crash_after_ms); NULL = all */
     uint32_t crash_after_ms;           /* crash those engines after this long; 0 = never */
+    const char *tokenizer_dir;         /* --tokenizer DIR, NULL: prompts are text bytes / 4 */
+    struct kvr_model_tokens_s
+        *tokens; /* loaded from tokenizer_dir: prefill counted in its tokens */
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;

@@ -2,9 +2,9 @@
 /*
  * The OpenAI-compatible surface as vLLM serves it: /v1/chat/completions and
  * /v1/completions (streamed as one SSE chunk per decode step, or whole),
- * /v1/models and /health, and SGLang's native /generate. The simulator has no tokenizer: the prompt is the
+ * /v1/models and /health, and SGLang's native /generate. Without --tokenizer the prompt is the
  * text the router also routes on (message contents in order, or prompt),
- * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks.
+ * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks; with it, the model's tokens.
  */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include "common/rng.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
+#include "router/tokenizers.h"
 
 struct kvr_sim_call_s {
     kvr_sim_req_t mreq;
@@ -356,6 +357,36 @@ static bool whole_number(const cJSON *v, long long *out)
     return true;
 }
 
+/*
+ * --tokenizer: the prompt as the engine tokenizes it (router/tokenizers.c, the code kvroute
+ * keys with), cached in blocks of KVR_SIM_BLOCK_TOKENS token ids chained as the router chains
+ * them. False (text keys stand) without a tokenizer or when the template or tokenizer refuse.
+ */
+static bool prompt_tokens_of(const kvr_sim_fleet_t *fleet, const cJSON *root, bool chat,
+                             bool native, kvr_sim_req_t *mreq, uint64_t *prompt_tokens)
+{
+    if (!fleet->cfg.tokens)
+        return false;
+    kvr_token_ids_t ids;
+    kvr_token_ids_init(&ids);
+    char why[160];
+    kvr_prompt_kind_t kind = chat     ? KVR_PROMPT_CHAT
+                             : native ? KVR_PROMPT_NATIVE
+                                      : KVR_PROMPT_COMPLETION;
+    if (kvr_model_tokens_encode_request(fleet->cfg.tokens, root, kind, &ids, why, sizeof why) !=
+        KVR_TOKENIZE_EXACT) {
+        kvr_token_ids_close(&ids);
+        return false;
+    }
+    size_t max_blocks = ids.len / KVR_SIM_BLOCK_TOKENS;
+    mreq->hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *mreq->hashes);
+    mreq->n_hashes = kvr_token_hash_blocks(KVR_TOKEN_CHAIN_ROOT, ids.ids, ids.len,
+                                           KVR_SIM_BLOCK_TOKENS, mreq->hashes, max_blocks);
+    *prompt_tokens = ids.len ? ids.len : 1;
+    kvr_token_ids_close(&ids);
+    return true;
+}
+
 static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat, bool native)
 {
     kvr_sim_fleet_t *fleet = e->fleet;
@@ -386,8 +417,11 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     uint64_t prompt_tokens = text.len / KVR_BYTES_PER_TOKEN;
     if (prompt_tokens == 0)
         prompt_tokens = 1;
+    kvr_sim_req_t tokenized = {0}; /* hashes of the prompt's token blocks (--tokenizer) */
+    bool exact = prompt_tokens_of(fleet, root, chat, native, &tokenized, &prompt_tokens);
     if (max_tokens < 1) {
         snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", max_tokens);
+        free(tokenized.hashes);
         kvr_buf_close(&text);
         goto fail_400;
     }
@@ -399,10 +433,12 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
                  "This model's maximum context length is %u tokens. However, you requested %" PRIu64
                  " tokens (%" PRIu64 " in the messages, %lld in the completion).",
                  fleet->cfg.max_model_len, need, prompt_tokens, max_tokens);
+        free(tokenized.hashes);
         kvr_buf_close(&text);
         goto fail_400;
     }
     if (e->faults.error_rate > 0 && kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
+        free(tokenized.hashes);
         kvr_buf_close(&text);
         cJSON_Delete(root);
         e->requests_rejected++;
@@ -427,9 +463,14 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
              : chat ? "chatcmpl"
                     : "cmpl",
              e->index, rid);
-    size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
-    c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
-    c->mreq.n_hashes = kvr_prefix_hash_blocks(text.base, text.len, c->mreq.hashes, max_blocks);
+    if (exact) {
+        c->mreq.hashes = tokenized.hashes;
+        c->mreq.n_hashes = tokenized.n_hashes;
+    } else {
+        size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
+        c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
+        c->mreq.n_hashes = kvr_prefix_hash_blocks(text.base, text.len, c->mreq.hashes, max_blocks);
+    }
     c->mreq.id = rid;
     c->mreq.prompt_tokens = (uint32_t)prompt_tokens;
     c->mreq.max_tokens = (uint32_t)max_tokens;

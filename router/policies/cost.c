@@ -23,7 +23,7 @@ static int cost_create(const kvr_policy_config_t *config, void **state)
 static double cost_logit(const kvr__indexed_t *st, const kvr_route_request_t *req,
                          const kvr_engine_view_t *v, uint32_t match)
 {
-    const uint64_t tpb = KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
     uint64_t prompt_blocks = req->prompt_tokens ? (req->prompt_tokens + tpb - 1) / tpb
                                                 : req->n_blocks;
     uint64_t uncached = prompt_blocks > match ? prompt_blocks - match : 0;
@@ -50,7 +50,7 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     }
     if (st->config.temperature <= 0) {
         /* One request more on the best: its own prompt's blocks of decode KV. */
-        const uint64_t tpb = KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+        const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
         double own = req->prompt_tokens ? (double)((req->prompt_tokens + tpb - 1) / tpb)
                                         : (double)req->n_blocks;
         pick = kvr__policy_spread(views, n, logit, pick, own);

@@ -33,10 +33,9 @@ extern const kvr_policy_ops_t kvr__policy_lmetric_paper;
 static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req,
                                                    uint32_t match_blocks)
 {
-    uint64_t prompt = req->prompt_tokens
-                          ? req->prompt_tokens
-                          : (uint64_t)req->n_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
-    uint64_t cached = (uint64_t)match_blocks * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+    uint64_t prompt = req->prompt_tokens ? req->prompt_tokens
+                                         : (uint64_t)req->n_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
+    uint64_t cached = (uint64_t)match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     return prompt > cached ? prompt - cached : 0;
 }
 
