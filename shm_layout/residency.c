@@ -392,17 +392,11 @@ static void free_writer(kvr_residency_writer_t *w)
     w->per_slot = NULL;
 }
 
-int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint32_t mb,
-                              uint32_t engines)
+/* Geometry for total bytes and the writer's private copies. 0, -EINVAL, -ENOMEM. */
+static int writer_plan(kvr_residency_writer_t *w, uint64_t total, uint32_t engines, uint64_t seed)
 {
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
-    if (mb < KVR_RES_MIN_MB || mb > KVR_RES_MAX_MB || engines == 0 || engines > KVR_RES_MAX_ENGINES)
+    if (engines == 0 || engines > KVR_RES_MAX_ENGINES)
         return -EINVAL;
-    int rc = kvr__shm_name(w->name, sizeof w->name, name);
-    if (rc < 0)
-        return rc;
-    uint64_t total = (uint64_t)mb << 20;
     uint64_t offset = KVR_RES_HEADER_SIZE + engines_bytes(engines);
     if (total < offset + KVR_RES_BUCKET_SIZE)
         return -EINVAL;
@@ -412,19 +406,67 @@ int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint3
     w->engines = engines;
     w->bucket_count = count;
     w->max_probe = count - 1 < KVR_RES_MAX_PROBE ? (uint32_t)(count - 1) : KVR_RES_MAX_PROBE;
-    if (getrandom(&w->seed, sizeof w->seed, 0) != (ssize_t)sizeof w->seed)
-        w->seed = kvr__shm_clock_ns(CLOCK_MONOTONIC) ^ ((uint64_t)getpid() << 32);
+    w->seed = seed;
     w->stats.capacity_entries = count * KVR_RES_BUCKET_ENTRIES * KVR_RES_FILL_NUM /
                                 KVR_RES_FILL_DEN;
-    rc = -ENOMEM;
+    w->map_len = offset + count * KVR_RES_BUCKET_SIZE;
     w->mirror = calloc(count, ENTRY_WORDS * sizeof(uint64_t));
     w->seqs = calloc(count, sizeof(uint64_t));
     w->epoch = calloc(engines, sizeof(uint64_t));
     w->trusted = calloc(engines, sizeof(bool));
     w->per_slot = calloc(engines, sizeof(uint64_t));
-    if (!w->mirror || !w->seqs || !w->epoch || !w->trusted || !w->per_slot)
-        goto fail_alloc;
-    w->map_len = offset + count * KVR_RES_BUCKET_SIZE;
+    if (!w->mirror || !w->seqs || !w->epoch || !w->trusted || !w->per_slot) {
+        free_writer(w);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+/* The whole table at w->base (zeroed bytes) from the plan; the magic last. */
+static void writer_lay_out(kvr_residency_writer_t *w)
+{
+    uint64_t offset = KVR_RES_HEADER_SIZE + engines_bytes(w->engines);
+    w->header = w->base;
+    w->engine_words = (_Atomic uint64_t *)((char *)w->base + KVR_RES_HEADER_SIZE);
+    w->buckets = (kvr_res_bucket_t *)((char *)w->base + offset);
+    for (uint32_t s = 0; s < w->engines; s++) {
+        w->epoch[s] = 1;
+        store_engine(w, s);
+    }
+    kvr_res_header_t *h = w->header;
+    h->abi_major = KVR_RES_ABI_MAJOR;
+    h->abi_minor = KVR_RES_ABI_MINOR;
+    h->header_size = KVR_RES_HEADER_SIZE;
+    h->bucket_size = KVR_RES_BUCKET_SIZE;
+    h->engines = w->engines;
+    h->bucket_offset = offset;
+    h->bucket_count = w->bucket_count;
+    h->seed = w->seed;
+    h->max_probe = w->max_probe;
+    atomic_store(&h->writer_pid, (int64_t)getpid());
+    atomic_store(&h->heartbeat_ns, kvr__shm_clock_ns(CLOCK_MONOTONIC));
+    atomic_store(&h->writer_state, KVR_SHM_WRITER_LIVE);
+    /* A reader racing creation sees "not a table", not half a header. */
+    atomic_thread_fence(memory_order_release);
+    h->magic = KVR_RES_MAGIC;
+}
+
+int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint32_t mb,
+                              uint32_t engines)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    if (mb < KVR_RES_MIN_MB || mb > KVR_RES_MAX_MB)
+        return -EINVAL;
+    int rc = kvr__shm_name(w->name, sizeof w->name, name);
+    if (rc < 0)
+        return rc;
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = kvr__shm_clock_ns(CLOCK_MONOTONIC) ^ ((uint64_t)getpid() << 32);
+    rc = writer_plan(w, (uint64_t)mb << 20, engines, seed);
+    if (rc < 0)
+        return rc;
     rc = create_object(w->name, w->map_len, &w->fd);
     if (rc < 0)
         goto fail_alloc;
@@ -434,29 +476,7 @@ int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint3
         w->base = NULL;
         goto fail_object;
     }
-    w->header = w->base;
-    w->engine_words = (_Atomic uint64_t *)((char *)w->base + KVR_RES_HEADER_SIZE);
-    w->buckets = (kvr_res_bucket_t *)((char *)w->base + offset);
-    for (uint32_t s = 0; s < engines; s++) {
-        w->epoch[s] = 1;
-        store_engine(w, s);
-    }
-    kvr_res_header_t *h = w->header;
-    h->abi_major = KVR_RES_ABI_MAJOR;
-    h->abi_minor = KVR_RES_ABI_MINOR;
-    h->header_size = KVR_RES_HEADER_SIZE;
-    h->bucket_size = KVR_RES_BUCKET_SIZE;
-    h->engines = engines;
-    h->bucket_offset = offset;
-    h->bucket_count = count;
-    h->seed = w->seed;
-    h->max_probe = w->max_probe;
-    atomic_store(&h->writer_pid, (int64_t)getpid());
-    atomic_store(&h->heartbeat_ns, kvr__shm_clock_ns(CLOCK_MONOTONIC));
-    atomic_store(&h->writer_state, KVR_SHM_WRITER_LIVE);
-    /* The magic last: a reader racing creation sees "not a table", not half a header. */
-    atomic_thread_fence(memory_order_release);
-    h->magic = KVR_RES_MAGIC;
+    writer_lay_out(w);
     return 0;
 
 fail_object:
@@ -468,11 +488,28 @@ fail_alloc:
     return rc;
 }
 
+int kvr_residency_writer_init_buffer(kvr_residency_writer_t *w, void *buf, size_t len,
+                                     uint32_t engines, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    if (buf == NULL || ((uintptr_t)buf & 63u) != 0)
+        return -EINVAL;
+    int rc = writer_plan(w, len, engines, seed);
+    if (rc < 0)
+        return rc;
+    memset(buf, 0, w->map_len);
+    w->base = buf;
+    writer_lay_out(w);
+    return 0;
+}
+
 void kvr_residency_writer_close(kvr_residency_writer_t *w)
 {
     if (w->base) {
         atomic_store(&w->header->writer_state, KVR_SHM_WRITER_STOPPED);
-        munmap(w->base, w->map_len);
+        if (w->fd >= 0)
+            munmap(w->base, w->map_len);
     }
     if (w->fd >= 0)
         close(w->fd);
@@ -485,7 +522,7 @@ void kvr_residency_writer_destroy(kvr_residency_writer_t *w)
 {
     char name[sizeof w->name];
     memcpy(name, w->name, sizeof name);
-    bool had = w->base != NULL;
+    bool had = w->base != NULL && w->fd >= 0;
     kvr_residency_writer_close(w);
     if (had)
         shm_unlink(name);

@@ -140,6 +140,14 @@ typedef struct kvr_residency_writer_s {
  */
 int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint32_t mb,
                               uint32_t engines);
+/**
+ * A table in a caller's buffer of len bytes (64-byte aligned; its first
+ * map_len bytes are used) with a fixed seed: what the fuzz seeds and tests
+ * build without /dev/shm. 0, -EINVAL, -ENOMEM; kvr_residency_writer_close
+ * frees the private copies and leaves the buffer.
+ */
+int kvr_residency_writer_init_buffer(kvr_residency_writer_t *w, void *buf, size_t len,
+                                     uint32_t engines, uint64_t seed);
 /** Marks the writer stopped, unmaps, frees; the object stays (readers see the writer gone). */
 void kvr_residency_writer_close(kvr_residency_writer_t *w);
 /** Unmaps and also removes the name. */
