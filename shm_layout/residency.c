@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -65,6 +66,16 @@ static inline uint32_t word_epoch(uint64_t word)
 static uint64_t engines_bytes(uint32_t engines)
 {
     return ((uint64_t)engines * 8u + 63u) & ~UINT64_C(63);
+}
+
+int kvr_residency_name(char *out, size_t size, const char *state_name)
+{
+    char base[256];
+    int rc = kvr__shm_name(base, sizeof base, state_name);
+    if (rc < 0)
+        return rc;
+    int n = snprintf(out, size, "%s%s", base, KVR_RES_NAME_SUFFIX);
+    return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 /* ---- validation ---------------------------------------------------------- */

@@ -130,6 +130,9 @@ typedef struct kvr_residency_writer_s {
     char name[256];
 } kvr_residency_writer_t;
 
+/** The table's name beside the state segment state_name: "/kvroute-state" -> "/kvroute-state-residency". 0, -EINVAL, -ENAMETOOLONG. */
+int kvr_residency_name(char *out, size_t size, const char *state_name);
+
 /**
  * Creates the table name (a POSIX shm name) of mb MiB for engines slots
  * (the state segment's capacity), mode 0640, no symlinks; an object already
