@@ -32,7 +32,8 @@ enum kvr_shm_err {
         -4017,                /* the ring slot was held by another writer: the entry was dropped */
     KVR_EDSP_ENGINES = -4018, /* more engines than a row holds, or two with one key */
     KVR_ERES_MAGIC = -4020,   /* bad magic (not a kvroute residency table) */
-    KVR_ERES_GEOMETRY = -4021, /* engines, buckets or probe bound do not fit this ABI or the object */
+    KVR_ERES_GEOMETRY =
+        -4021, /* engines, buckets or probe bound do not fit this ABI or the object */
 };
 
 /** Text for a KVR_ESHM_* code; NULL for any other value. */
