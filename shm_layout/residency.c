@@ -39,7 +39,7 @@ _Static_assert(sizeof(geometry_t) == 56 && offsetof(kvr_res_header_t, writer_pid
                "geometry_t mirrors the header's first fields");
 
 /* Bucket of a block: the hash mixed with the table's seed (murmur3's finaliser). */
-static inline uint64_t home_of(uint64_t hash, uint64_t seed, uint64_t mask)
+static inline uint64_t home_of(uint64_t hash, uint64_t seed, uint64_t count)
 {
     uint64_t x = hash ^ seed;
     x ^= x >> 33;
@@ -47,7 +47,19 @@ static inline uint64_t home_of(uint64_t hash, uint64_t seed, uint64_t mask)
     x ^= x >> 33;
     x *= UINT64_C(0xc4ceb9fe1a85ec53);
     x ^= x >> 33;
-    return x & mask;
+    return x % count; /* a division per block: small beside the bucket's cache miss */
+}
+
+/* Bucket b + d of count, wrapping (b < count, d <= count). */
+static inline uint64_t step(uint64_t b, uint64_t d, uint64_t count)
+{
+    return b + d >= count ? b + d - count : b + d;
+}
+
+/* Buckets from a to b going forward (both < count). */
+static inline uint64_t dist(uint64_t a, uint64_t b, uint64_t count)
+{
+    return b >= a ? b - a : b + count - a;
 }
 
 static inline uint32_t holder_slot(uint64_t holder)
@@ -97,7 +109,7 @@ static int validate_copy(const void *base, size_t len, geometry_t *g)
     if (g->header_size < KVR_RES_HEADER_SIZE || g->header_size % 64 != 0 ||
         g->bucket_size < KVR_RES_BUCKET_SIZE || g->bucket_size % 64 != 0 || g->engines == 0 ||
         g->engines > KVR_RES_MAX_ENGINES || g->bucket_count == 0 || g->bucket_count > MAX_BUCKETS ||
-        (g->bucket_count & (g->bucket_count - 1)) != 0 || g->max_probe > KVR_RES_MAX_PROBE ||
+        g->max_probe > KVR_RES_MAX_PROBE ||
         g->max_probe >= g->bucket_count + (g->bucket_count == 1))
         return KVR_ERES_GEOMETRY;
     /* Every term is bounded above (2^40 buckets of at most 2^32 bytes): no sum wraps. */
@@ -167,7 +179,7 @@ static void store_counters(kvr_residency_writer_t *w)
  */
 static void delete_at(kvr_residency_writer_t *w, uint64_t b, uint32_t k)
 {
-    uint64_t mask = w->bucket_count - 1;
+    uint64_t count = w->bucket_count;
     uint64_t *e = w_entries(w, b);
     bool was_full = bucket_full(e);
     e[2 * k] = 0;
@@ -175,7 +187,7 @@ static void delete_at(kvr_residency_writer_t *w, uint64_t b, uint32_t k)
     publish(w, b);
     uint64_t hole = b;
     uint32_t hole_k = k;
-    uint64_t j = (b + 1) & mask;
+    uint64_t j = step(b, 1, count);
     for (uint64_t steps = 0; was_full && steps <= (uint64_t)w->max_probe + 1u; steps++) {
         uint64_t *je = w_entries(w, j);
         bool j_full = bucket_full(je);
@@ -183,8 +195,8 @@ static void delete_at(kvr_residency_writer_t *w, uint64_t b, uint32_t k)
         for (uint32_t m = 0; m < KVR_RES_BUCKET_ENTRIES && !moved; m++) {
             if (je[2 * m] == 0)
                 continue;
-            uint64_t home = home_of(je[2 * m], w->seed, mask);
-            if (((hole - home) & mask) >= ((j - home) & mask))
+            uint64_t home = home_of(je[2 * m], w->seed, count);
+            if (dist(home, hole, count) >= dist(home, j, count))
                 continue; /* its chain does not pass the hole */
             uint64_t *he = w_entries(w, hole);
             he[2 * hole_k] = je[2 * m];
@@ -201,7 +213,7 @@ static void delete_at(kvr_residency_writer_t *w, uint64_t b, uint32_t k)
             return; /* the chain ended at j */
         if (!moved && j == b)
             return;
-        j = (j + 1) & mask;
+        j = step(j, 1, count);
     }
 }
 
@@ -209,14 +221,14 @@ int kvr_residency_stored(kvr_residency_writer_t *w, uint32_t slot, uint64_t hash
 {
     if (slot >= w->engines || tier >= KVR_RES_TIERS || hash == 0)
         return -EINVAL;
-    uint64_t mask = w->bucket_count - 1;
+    uint64_t count = w->bucket_count;
     uint64_t holder = KVR_RES_HOLDER(slot, tier, w->epoch[slot]);
-    uint64_t home = home_of(hash, w->seed, mask);
+    uint64_t home = home_of(hash, w->seed, count);
     uint64_t free_b = UINT64_MAX;
     uint32_t free_k = 0;
     bool free_dead = false;
     for (uint64_t d = 0; d <= w->max_probe; d++) {
-        uint64_t b = (home + d) & mask;
+        uint64_t b = step(home, d, count);
         uint64_t *e = w_entries(w, b);
         bool end = false;
         for (uint32_t k = 0; k < KVR_RES_BUCKET_ENTRIES; k++) {
@@ -256,11 +268,11 @@ int kvr_residency_removed(kvr_residency_writer_t *w, uint32_t slot, uint64_t has
 {
     if (slot >= w->engines || tier >= KVR_RES_TIERS || hash == 0)
         return -EINVAL;
-    uint64_t mask = w->bucket_count - 1;
+    uint64_t count = w->bucket_count;
     uint64_t holder = KVR_RES_HOLDER(slot, tier, w->epoch[slot]);
-    uint64_t home = home_of(hash, w->seed, mask);
+    uint64_t home = home_of(hash, w->seed, count);
     for (uint64_t d = 0; d <= w->max_probe; d++) {
-        uint64_t b = (home + d) & mask;
+        uint64_t b = step(home, d, count);
         uint64_t *e = w_entries(w, b);
         for (uint32_t k = 0; k < KVR_RES_BUCKET_ENTRIES; k++) {
             if (e[2 * k] == hash && e[2 * k + 1] == holder) {
@@ -317,7 +329,7 @@ void kvr_residency_writer_tick(kvr_residency_writer_t *w, uint64_t now_ns, uint6
         sweep_buckets = w->bucket_count;
     for (uint64_t i = 0; i < sweep_buckets && w->stats.dead_entries > 0; i++) {
         uint64_t b = w->sweep_next;
-        w->sweep_next = (w->sweep_next + 1) & (w->bucket_count - 1);
+        w->sweep_next = step(w->sweep_next, 1, w->bucket_count);
         uint64_t *e = w_entries(w, b);
         /* A deletion may pull another entry into k: look at k again. */
         for (uint32_t k = 0, guard = 0; k < KVR_RES_BUCKET_ENTRIES && guard < 64; guard++) {
@@ -411,9 +423,7 @@ static int writer_plan(kvr_residency_writer_t *w, uint64_t total, uint32_t engin
     uint64_t offset = KVR_RES_HEADER_SIZE + engines_bytes(engines);
     if (total < offset + KVR_RES_BUCKET_SIZE)
         return -EINVAL;
-    uint64_t count = 1;
-    while (count * 2 <= (total - offset) / KVR_RES_BUCKET_SIZE)
-        count *= 2;
+    uint64_t count = (total - offset) / KVR_RES_BUCKET_SIZE;
     w->engines = engines;
     w->bucket_count = count;
     w->max_probe = count - 1 < KVR_RES_MAX_PROBE ? (uint32_t)(count - 1) : KVR_RES_MAX_PROBE;
@@ -722,7 +732,7 @@ size_t kvr_residency_lookup(kvr_residency_reader_t *r, const uint64_t *hashes, s
         r->lookup_no = 1;
     }
     const uint32_t stamp = r->lookup_no;
-    const uint64_t mask = r->bucket_count - 1;
+    const uint64_t count = r->bucket_count;
     size_t found = 0;
     size_t n_active = 0;
     uint64_t e[ENTRY_WORDS];
@@ -730,13 +740,17 @@ size_t kvr_residency_lookup(kvr_residency_reader_t *r, const uint64_t *hashes, s
         uint64_t hash = hashes[i];
         if (hash == 0)
             break;
-        uint64_t home = home_of(hash, r->seed, mask);
+        uint64_t home = home_of(hash, r->seed, count);
+        /* The next block's bucket is a miss of its own: start it while this one is read. */
+        if (i + 1 < n && hashes[i + 1] != 0)
+            __builtin_prefetch((const char *)r->buckets +
+                               home_of(hashes[i + 1], r->seed, count) * r->bucket_size);
         for (uint64_t d = 0;; d++) {
             if (d > r->max_probe) {
                 r->stats.probe_capped++;
                 break;
             }
-            if (!read_bucket(r, (home + d) & mask, e)) {
+            if (!read_bucket(r, step(home, d, count), e)) {
                 r->stats.busy++;
                 break;
             }

@@ -69,7 +69,7 @@ typedef struct kvr_res_header_s {
     uint32_t bucket_size;   /* stride between buckets (128 in 1.0) */
     uint32_t engines;       /* engine words: slot indexes 0..engines-1 */
     uint64_t bucket_offset; /* offset of bucket 0 */
-    uint64_t bucket_count;  /* a power of two */
+    uint64_t bucket_count;  /* buckets, 1..2^40 */
     uint64_t seed;          /* mixes block hashes into bucket numbers */
     uint32_t max_probe;     /* buckets a reader scans past a block's home, at most */
     uint32_t pad0;          /* zero */
@@ -222,7 +222,7 @@ typedef struct kvr_residency_reader_s {
 
 /**
  * Checks len bytes holding a table: magic, major, header and bucket sizes,
- * engines, bucket count (a power of two), offsets and probe bound against
+ * engines, bucket count, offsets and probe bound against
  * len, every sum checked. Returns 0 or KVR_ESHM_TRUNCATED / KVR_ERES_MAGIC /
  * KVR_ESHM_MAJOR / KVR_ERES_GEOMETRY.
  */
