@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "common/rng.h"
 #include "shm_layout/residency.h"
 
@@ -93,21 +94,34 @@ static void run(const char *scenario, uint32_t engines, uint32_t mb)
     kvr_residency_writer_destroy(&w);
 }
 
+typedef struct {
+    uint64_t engines, mb;
+} bench_options_t;
+
+#define T bench_options_t
+static const kvr_opt_t options[] = {
+    KVR_OPT_ROW_U64(T, engines, "engines", "N", "1024", 8, KVR_RES_MAX_ENGINES,
+                    "engine slots of the table, each scenario's fleet"),
+    KVR_OPT_ROW_U64(T, mb, "mb", "MB", "64", KVR_RES_MIN_MB, 4096,
+                    "size of the table in MiB (the writer keeps a copy of the same size)"),
+    KVR_OPT_ROW_HELP,
+};
+#undef T
+
 int main(int argc, char **argv)
 {
-    uint32_t engines = 1024, mb = 64;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--engines") == 0)
-            engines = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--mb") == 0)
-            mb = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-    }
-    if (engines < 8 || engines > KVR_RES_MAX_ENGINES || mb < 1) {
-        fprintf(stderr, "usage: kvroute-bench-residency [--engines N (8..65536)] [--mb MB]\n");
-        return 2;
-    }
+    bench_options_t o;
+    kvr_opt_set_t set = {.opts = options, .n_opts = sizeof options / sizeof options[0], .obj = &o};
+    kvr_opt_parser_t parser = {.sets = &set, .n_sets = 1};
+    const kvr_opt_program_t program = {
+        .name = "kvroute-bench-residency",
+        .head = "usage: kvroute-bench-residency [--engines N] [--mb MB]\n"
+                "Times residency-table lookups of a 512-block request and the writer's stores.\n"};
+    int rc = kvr_opt_program_parse(&program, &parser, argc, argv);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
     const char *scenarios[] = {"miss", "one_full", "spread", "replicated"};
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
-        run(scenarios[i], engines, mb);
+        run(scenarios[i], (uint32_t)o.engines, (uint32_t)o.mb);
     return 0;
 }
