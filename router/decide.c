@@ -74,9 +74,9 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
                               d->feed.owner_uid, cfg->max_age_ns);
     if (rc < 0)
         goto fail_admission;
-    if (cfg->cache_state != KVR_CACHE_STATE_OWN && !cfg->es)
+    if (cfg->cache_state == KVR_CACHE_STATE_EVENTS && !cfg->es)
         KVR_WARN("cache_state_needs_es mode=%s: engines are found in the residency table by "
-                 "their segment slot; with ES=0 every match is the router's own",
+                 "their segment slot; with ES=0 no match is known",
                  kvr_cache_state_names[cfg->cache_state]);
     return 0;
 
