@@ -30,7 +30,7 @@ static void drop(kvr_cache_state_t *cs)
 static bool table_up(kvr_cache_state_t *cs, uint64_t now_ns)
 {
     int rc = 0;
-    if (!cs->feed || !cs->feed->open || !cs->feed->writer_ok) {
+    if (!cs->feed || !cs->feed->open || !cs->feed->writer_ok || !cs->name[0]) {
         rc = KVR_ESHM_WRITER_GONE; /* slots come from the segment: no segment, no table */
         drop(cs);
     } else if (!cs->open) {
@@ -162,7 +162,8 @@ int kvr_cache_state_init(kvr_cache_state_t *cs, kvr_cache_state_mode_t mode,
     cs->max_age_ns = max_age_ns;
     if (mode == KVR_CACHE_STATE_OWN)
         return 0;
-    int rc = kvr_residency_name(cs->name, sizeof cs->name, shm_name);
+    /* No segment name (ES=0): no table either; the source answers with the own index. */
+    int rc = shm_name && shm_name[0] ? kvr_residency_name(cs->name, sizeof cs->name, shm_name) : 0;
     if (rc < 0)
         return rc;
     cs->n_from = engines->max_engines;
