@@ -88,6 +88,13 @@ static const kvr_opt_t options[] = {
         "segment, is refused (default: this process's uid)"),
     KVR_OPT_ROW_U64(T, max_age_ms, "max-age-ms", "MS", "2000", 1, 3600000,
                     "feed samples and writer heartbeat older than this fall back to shadow"),
+    KVR_OPT_ROW_ENUM(
+        T, cache_state, "cache-state", "MODE", "auto", kvr_cache_state_names,
+        "where prefix-aware policies take an engine's cached prefix from: auto = the residency "
+        "table statefeed fills from the engines' KV events (--cache-index-mb) for engines it "
+        "trusts, the router's own prefix index for the rest; events = the table alone; own = the "
+        "own index alone. Needs ES=1 and token block hashes of the request; a request without "
+        "them uses the own index"),
     KVR_OPT_ROW_STRING(
         T, share_name, "share", "NAME", "",
         "act as one with the other routers on this host given the same NAME: share in-flight charge, "
@@ -521,6 +528,7 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_
         .max_engines = cfg->max_engines,
         .es_max_only = !cfg->es_sent,
         .es_no_spread = !cfg->es_spread,
+        .cache_state = (kvr_cache_state_mode_t)cfg->cache_state,
         /* Routers given one --seed still draw apart: the draws only choose among near-equal picks. */
         .spread_seed = cfg->policy_config.seed ^ ((uint64_t)getpid() << 32),
     };

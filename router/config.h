@@ -40,6 +40,7 @@ typedef struct kvr_router_config_s {
     char shm_name[256];
     uint64_t shm_owner_uid; /* the segment must be this uid's (statefeed's) */
     uint64_t max_age_ms;
+    int cache_state;      /* kvr_cache_state_mode_t: --cache-state */
     char share_name[256]; /* --share: dispatch segment name, "" = off */
     uint64_t share_max_age_ms;
     uint64_t reconcile_s; /* ES=0 /metrics reconciliation period, 0 = off */

@@ -70,8 +70,19 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     d->feed.spread_rng = cfg->spread_seed;
     if (cfg->shm_owner_uid >= 0)
         d->feed.owner_uid = (uid_t)cfg->shm_owner_uid;
+    rc = kvr_cache_state_init(&d->cache, cfg->cache_state, &d->engines, &d->feed, d->shm_name,
+                              d->feed.owner_uid, cfg->max_age_ns);
+    if (rc < 0)
+        goto fail_admission;
+    if (cfg->cache_state == KVR_CACHE_STATE_EVENTS && !cfg->es)
+        KVR_WARN("cache_state_needs_es mode=%s: engines are found in the residency table by "
+                 "their segment slot; with ES=0 no match is known",
+                 kvr_cache_state_names[cfg->cache_state]);
     return 0;
 
+fail_admission:
+    kvr_admission_destroy(d->admission);
+    kvr_feed_close(&d->feed);
 fail_policy:
     d->policy->destroy(d->policy_state);
 fail_sessions:
@@ -88,6 +99,7 @@ fail_views:
 void kvr_decide_close(kvr_decider_t *d)
 {
     kvr_engine_table_close(&d->engines);
+    kvr_cache_state_close(&d->cache);
     kvr_feed_close(&d->feed);
     kvr_admission_destroy(d->admission);
     if (d->policy)
@@ -525,6 +537,9 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
     out->prefix_match_blocks = st->dec.prefix_match_blocks;
     out->view = st->views[st->dec.view];
     out->feed_state = d->states[st->dec.view];
+    out->match_from = kvr_cache_state_from(&d->cache, (size_t)st->dec.view);
+    out->n_matches = d->cache.n_deepest;
+    memcpy(out->matches, d->cache.deepest, d->cache.n_deepest * sizeof out->matches[0]);
     kvr_charge_begin(charge, e, req->prompt_tokens);
     uint64_t cached = (uint64_t)st->dec.prefix_match_blocks * KVR_ROUTE_BLOCK_TOKENS(req);
     charge->sent_ns = kvr_feed_note_sent(
@@ -542,7 +557,7 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
 void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
 {
-    kvr_route_request_t pooled;
+    kvr_route_request_t pooled, with_cache;
     route_step_t st = {
         .d = d,
         .req = pool_request(d, given, &pooled),
@@ -553,6 +568,15 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
     memset(out, 0, sizeof *out);
     out->prompt_tokens = given->prompt_tokens;
     out->prompt_tokens_exact = given->prompt_tokens_exact;
+    kvr_cache_state_begin(&d->cache);
+    if (kvr_cache_state_source(&d->cache)) { /* the policies' match step reads it (indexed.c) */
+        with_cache = *st.req;
+        with_cache.match_source = kvr_cache_state_source(&d->cache);
+        /* The chain as the engines' events name it: the given one, not folded with the model. */
+        with_cache.token_hashes = given->token_blocks ? given->block_hashes : NULL;
+        with_cache.n_token_blocks = given->token_blocks ? given->n_blocks : 0;
+        st.req = &with_cache;
+    }
     st.oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && st.req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
     reclaim_engines(d);
@@ -681,12 +705,24 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     char real[KVR_JSON_REAL_MAX];
     fprintf(f,
             ",\"feed_age_ms\":%s,\"prefix_match_blocks\":%" PRIu32 ",\"prompt_tokens\":%" PRIu32
-            ",\"prompt_tokens_exact\":%s"
-            ",\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n",
+            ",\"prompt_tokens_exact\":%s,\"match_source\":\"%s\"",
             v->feed_fresh || v->feed_age_ns
                 ? kvr_json_format_real(real, (double)v->feed_age_ns / 1e6)
                 : "null",
             res->prefix_match_blocks, res->prompt_tokens,
-            res->prompt_tokens_exact ? "true" : "false", res->seed_lease ? "true" : "false", ts_ms);
+            res->prompt_tokens_exact ? "true" : "false", kvr_match_from_name(res->match_from));
+    /* The deepest candidates' matches and where each came from (--cache-state). */
+    fputs(",\"matches\":[", f);
+    for (size_t i = 0; i < res->n_matches && i < KVR_CACHE_LOG_MATCHES; i++) {
+        const kvr_cache_match_t *m = &res->matches[i];
+        const kvr_engine_t *e = kvr_engine_table_lookup(&d->engines, m->engine_index,
+                                                        m->engine_generation);
+        fputs(i ? ",{\"engine\":" : "{\"engine\":", f);
+        kvr_json_put_string(f, e ? e->id : NULL);
+        fprintf(f, ",\"blocks\":%" PRIu32 ",\"source\":\"%s\"}", m->blocks,
+                kvr_match_from_name((kvr_match_from_t)m->from));
+    }
+    fprintf(f, "],\"seed_lease\":%s,\"ts_ms\":%" PRIu64 "}\n", res->seed_lease ? "true" : "false",
+            ts_ms);
     fflush(f); /* one line per request, readable while running */
 }

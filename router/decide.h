@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "router/admission.h"
+#include "router/cache_state.h"
 #include "router/engines.h"
 #include "router/feed.h"
 #include "router/policy.h"
@@ -54,6 +55,7 @@ typedef struct kvr_decide_config_s {
     bool es_max_only;  /* eff = max(shadow, real), without this router's sends since the sample */
     bool es_no_spread; /* no herding guard: the plain argmin even when other routers show */
     uint64_t spread_seed; /* this router's draws among near-equal picks; give each router its own */
+    kvr_cache_state_mode_t cache_state; /* where prefix matches come from (router/cache_state.h) */
 } kvr_decide_config_t;
 
 /** What became of the request's session pin in this decision. */
@@ -80,6 +82,9 @@ typedef struct kvr_decide_result_s {
     bool prompt_tokens_exact; /* counted by the model's tokenizer, not bytes/4 */
     kvr_engine_view_t view;   /* the chosen engine's view, before its own charge */
     kvr_feed_state_t feed_state;
+    kvr_match_from_t match_from; /* where prefix_match_blocks came from */
+    size_t n_matches;            /* candidates with a match, deepest first (at most 8) */
+    kvr_cache_match_t matches[KVR_CACHE_LOG_MATCHES];
 } kvr_decide_result_t;
 
 typedef struct kvr_decider_s {
@@ -88,6 +93,7 @@ typedef struct kvr_decider_s {
     char shm_name[256];
     kvr_engine_table_t engines;
     kvr_feed_t feed;
+    kvr_cache_state_t cache; /* --cache-state: engines' own reports of their caches */
     kvr_session_table_t sessions;
     const kvr_policy_ops_t *policy;
     void *policy_state;

@@ -401,6 +401,29 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
         w, "kvroute_feed_segment_changes_total",
         "times the mapped segment was found shrunk, changed in its geometry or replaced, and dropped",
         r->decider->feed.changes_total);
+    const kvr_cache_state_t *cs = &r->decider->cache;
+    if (cs->mode != KVR_CACHE_STATE_OWN) {
+        counter(w, "kvroute_cache_state_lookups_total",
+                "residency table lookups (--cache-state) of requests' token blocks",
+                cs->lookups_total);
+        static const char *const sources[] = {"own", "events"};
+        counter_by(w, "kvroute_cache_state_hits_total",
+                   "candidates with a prefix match at a decision, by where the match came from",
+                   "source", sources, cs->hits_total, 2);
+        uint64_t fallbacks[] = {cs->no_tokens_total, cs->table_down_total};
+        static const char *const why[] = {"no_token_hashes", "table_unavailable"};
+        counter_by(w, "kvroute_cache_state_fallbacks_total",
+                   "decisions the residency table did not serve: the request had no token "
+                   "hashes, or the table was missing, stale or another writer's",
+                   "reason", why, fallbacks, 2);
+        kvr_prom_family(w, "kvroute_cache_state_untrusted_engines", KVR_PROM_GAUGE,
+                        "candidates of the last lookup whose blocks the table does not vouch for");
+        kvr_prom_sample_u64(w, "kvroute_cache_state_untrusted_engines", NULL, 0,
+                            cs->untrusted_engines);
+        kvr_prom_family(w, "kvroute_cache_state_table_open", KVR_PROM_GAUGE,
+                        "1 while the residency table is mapped");
+        kvr_prom_sample_i64(w, "kvroute_cache_state_table_open", NULL, 0, cs->open);
+    }
     if (r->share) {
         const kvr_share_t *s = r->share;
         kvr_prom_family(w, "kvroute_share_open", KVR_PROM_GAUGE,

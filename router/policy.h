@@ -93,12 +93,35 @@ typedef struct kvr_route_request_s {
     bool prompt_tokens_exact; /* counted by the model's tokenizer */
     uint32_t max_tokens;      /* requested output tokens, 0 = unknown */
     uint64_t now_ns;          /* CLOCK_MONOTONIC */
+    /* The token block chain as engines' KV events name it (kvr_token_hash_blocks, not folded with
+     * the pool's model), for --cache-state; set by the core from token_blocks requests, else NULL. */
+    const uint64_t *token_hashes;
+    size_t n_token_blocks;
+    /* Where engines' own reports of their caches come from (--cache-state); set by the core,
+     * NULL: the policy's own prefix index alone. */
+    const struct kvr_match_source_s *match_source;
 } kvr_route_request_t;
 
 /** Tokens per block of req's block hashes: --block-tokens, or a 64-byte text block at bytes/4. */
 #define KVR_ROUTE_BLOCK_TOKENS(req)                                                                \
     ((uint64_t)((req)->block_tokens ? (req)->block_tokens                                          \
                                     : KVR_PREFIX_BLOCK_BYTES / KVR_BYTES_PER_TOKEN))
+
+/**
+ * Matches an engine reported itself (router/cache_state.h): the one step
+ * every prefix-aware policy takes after its own index (policies/indexed.c).
+ */
+typedef struct kvr_match_source_s {
+    /**
+     * Replaces match_blocks[v] (in blocks of KVR_ROUTE_BLOCK_TOKENS(req) tokens, as the index
+     * counts) for each view whose engine's cache the source knows; own is the index's
+     * longest match. Returns the longest match over the views afterwards.
+     */
+    uint32_t (*apply)(void *ctx, const struct kvr_route_request_s *req,
+                      const kvr_engine_view_t *views, size_t n, uint32_t *match_blocks,
+                      uint32_t own);
+    void *ctx;
+} kvr_match_source_t;
 
 /* Flags a policy may set on its decision; the core counts them in /metrics. */
 #define KVR_DECISION_PRESSURE_FALLBACK                                                             \

@@ -8,7 +8,7 @@
  * this folder, so the codes and their text live here, and common/error.h
  * takes them from here. Values -4001..-4019 belong to the segments: the
  * state segment's -4001..-4012, the dispatch segment's (dispatch.h)
- * -4013..-4019.
+ * -4013..-4019, the residency table's (residency.h) -4020..-4021.
  */
 
 enum kvr_shm_err {
@@ -31,6 +31,9 @@ enum kvr_shm_err {
     KVR_EDSP_RING_BUSY =
         -4017,                /* the ring slot was held by another writer: the entry was dropped */
     KVR_EDSP_ENGINES = -4018, /* more engines than a row holds, or two with one key */
+    KVR_ERES_MAGIC = -4020,   /* bad magic (not a kvroute residency table) */
+    KVR_ERES_GEOMETRY =
+        -4021, /* engines, buckets or probe bound do not fit this ABI or the object */
 };
 
 /** Text for a KVR_ESHM_* code; NULL for any other value. */
@@ -59,6 +62,9 @@ static inline const char *kvr_shm_strerror(int code)
     case KVR_EDSP_RING_BUSY: return "placement ring slot held by another writer: entry dropped";
     case KVR_EDSP_ENGINES:
         return "more engines than a dispatch row holds, or two engines with one key";
+    case KVR_ERES_MAGIC: return "bad magic: not a kvroute residency table";
+    case KVR_ERES_GEOMETRY:
+        return "residency table geometry (engines, buckets, probe bound) does not fit the object";
     default: return (void *)0;
     }
 }

@@ -13,6 +13,7 @@
 #include "common/dns_watch.h"
 #include "common/engine_spec.h"
 #include "shm_layout/dispatch.h"
+#include "shm_layout/residency.h"
 #include "common/error.h"
 #include "common/http_server.h"
 #include "common/log.h"
@@ -72,6 +73,10 @@ static const kvr_opt_t options[] = {
         T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
         "slots in the segment, one per engine (256 bytes each): at least the engines the "
         "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
+    KVR_OPT_ROW_U64(T, cache_index_mb, "cache-index-mb", "N", "0", 0, KVR_RES_MAX_MB,
+                    "MiB of the residency table /dev/shm/NAME-residency, which engines hold which "
+                    "token blocks per their KV events, for the routers' --cache-state; 0 = off. "
+                    "When full, new blocks are refused and counted, none evicted"),
     KVR_OPT_ROW_HEADING("Polling and health:"),
     KVR_OPT_ROW_MS(T, period_ns, "period-ms", "50", 1, 3600000,
                    "tick period: polls, heartbeat, relay export"),

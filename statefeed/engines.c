@@ -174,6 +174,10 @@ void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine)
     if (engine->removed)
         return;
     kvr_shm_remove_engine(&feed->shm, engine->slot);
+    if (feed->residency_on) { /* the slot's next engine must not inherit these blocks */
+        kvr_residency_trust(&feed->residency, engine->slot, false);
+        kvr_residency_cleared(&feed->residency, engine->slot);
+    }
     engine->removed = true;
     KVR_INFO("engine_removed engine=%s slot=%u generation=%llu", engine->id, engine->slot,
              (unsigned long long)kvr_shm_generation(&feed->shm));

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "common/log.h"
+#include "shm_layout/residency.h"
 #include "shm_layout/shm_layout.h"
 #include "statefeed/http_client.h"
 #include "statefeed/op.h"
@@ -57,6 +58,7 @@ typedef struct kvr__feed_config_s {
     char config_path[1024];
     char shm_name[256];
     uint32_t capacity;
+    uint32_t cache_index_mb; /* --cache-index-mb: the residency table's size; 0 off */
     uint64_t period_ns;
     uint64_t timeout_ns; /* per poll */
     uint32_t fail_threshold;
@@ -127,6 +129,8 @@ typedef struct kvr__feed_s {
     kvr_shm_t shm;
     uint64_t segment_repairs; /* times the segment was found shrunk, overwritten or replaced */
     int segment_error;        /* the last repair failure, logged once per change */
+    kvr_residency_writer_t residency; /* --cache-index-mb; meaningful when residency_on */
+    bool residency_on;
     kvr__feed_engine_t **engines;
     unsigned engine_count, engine_cap;
     /* tick */

@@ -88,6 +88,29 @@ static void guard_segment(kvr__feed_t *feed)
     feed->segment_error = rc < 0 ? rc : 0;
 }
 
+/* --cache-index-mb: the residency table beside the segment, one word per slot of it. */
+static int open_residency(kvr__feed_t *feed)
+{
+    if (feed->cfg.cache_index_mb == 0)
+        return 0;
+    char name[300];
+    int rc = kvr_residency_name(name, sizeof name, feed->cfg.shm_name);
+    if (rc == 0)
+        rc = kvr_residency_writer_open(&feed->residency, name, feed->cfg.cache_index_mb,
+                                       feed->cfg.capacity);
+    if (rc < 0) {
+        KVR_ERROR("residency_create_failed name=%s mb=%u reason=\"%s\"", name,
+                  feed->cfg.cache_index_mb, kvr_strerror(rc));
+        return rc;
+    }
+    feed->residency_on = true;
+    kvr_res_stats_t st;
+    kvr_residency_writer_stats(&feed->residency, &st);
+    KVR_INFO("residency_created name=%s mb=%u engines=%u capacity_entries=%llu", name,
+             feed->cfg.cache_index_mb, feed->cfg.capacity, (unsigned long long)st.capacity_entries);
+    return 0;
+}
+
 static void on_tick(kvr__feed_t *feed)
 {
     uint64_t now = kvr_clock_now_ns();
@@ -100,6 +123,8 @@ static void on_tick(kvr__feed_t *feed)
 
     guard_segment(feed);
     kvr_shm_heartbeat(&feed->shm, now);
+    if (feed->residency_on) /* heartbeat, and cleared engines' entries reclaimed a little at a time */
+        kvr_residency_writer_tick(&feed->residency, now, 4096);
     if (feed->reload_pending) {
         feed->reload_pending = false;
         kvr__feed_engines_reload(feed);
@@ -195,6 +220,9 @@ int kvr__feed_open(kvr__feed_t *feed)
                   kvr_shm_explain(&feed->shm, rc, text, sizeof text));
         goto fail_signal;
     }
+    rc = open_residency(feed);
+    if (rc < 0)
+        goto fail_shm;
     for (unsigned i = 0; i < feed->cfg.engine_count; i++) {
         const kvr__feed_engine_spec_t *s = &feed->cfg.engines[i];
         rc = kvr__feed_engine_add(feed, s->url, s->kind, s->from_file);
@@ -235,6 +263,9 @@ fail_shm:
     feed->engines = NULL;
     kvr_shm_mark_writer_stopped(&feed->shm);
     kvr_shm_close(&feed->shm);
+    if (feed->residency_on)
+        kvr_residency_writer_close(&feed->residency);
+    feed->residency_on = false;
 fail_signal:
     close(feed->signal_fd);
 fail_ring:
@@ -298,6 +329,9 @@ void kvr__feed_close(kvr__feed_t *feed)
     feed->engines = NULL;
     feed->engine_count = 0;
     kvr_shm_close(&feed->shm);
+    if (feed->residency_on)
+        kvr_residency_writer_close(&feed->residency);
+    feed->residency_on = false;
     if (feed->signal_fd >= 0)
         close(feed->signal_fd);
     KVR_INFO("statefeed_stopped shm=%s", feed->cfg.shm_name);

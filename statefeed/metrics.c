@@ -67,6 +67,20 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_segment_repairs_total", KVR_PROM_COUNTER,
            "Times the segment was found shrunk, overwritten or replaced and restored.",
            feed->segment_repairs);
+    if (feed->residency_on) {
+        kvr_res_stats_t rs;
+        kvr_residency_writer_stats(&feed->residency, &rs);
+        scalar(w, "kvroute_statefeed_residency_blocks", KVR_PROM_GAUGE,
+               "(block, engine, tier) entries the residency table holds.", rs.entries);
+        scalar(w, "kvroute_statefeed_residency_capacity_blocks", KVR_PROM_GAUGE,
+               "Entries the residency table holds before it refuses new blocks.",
+               rs.capacity_entries);
+        scalar(w, "kvroute_statefeed_residency_full_refusals_total", KVR_PROM_COUNTER,
+               "Blocks refused because the residency table was full (--cache-index-mb).",
+               rs.refused_total);
+        scalar(w, "kvroute_statefeed_residency_clears_total", KVR_PROM_COUNTER,
+               "Times all of an engine's blocks were cleared at once.", rs.clears_total);
+    }
     scalar(w, "kvroute_statefeed_push_rejected_total", KVR_PROM_COUNTER,
            "Push frames rejected as malformed.", feed->push_rejected);
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,

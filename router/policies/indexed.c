@@ -125,8 +125,12 @@ uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n)
 {
     assert(n <= KVR_MAX_ENGINES);
-    return kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks, req->now_ns,
-                                        views, n, st->match, st->placed);
+    uint32_t best = kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks,
+                                                 req->now_ns, views, n, st->match, st->placed);
+    /* --cache-state: where the engines report their caches, their reports win over the guess. */
+    if (req->match_source)
+        best = req->match_source->apply(req->match_source->ctx, req, views, n, st->match, best);
+    return best;
 }
 
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Writes the seed corpora of fuzz_relay, fuzz_state_frame and fuzz_dispatch
+ * Writes the seed corpora of fuzz_relay, fuzz_state_frame, fuzz_dispatch and fuzz_residency
  * with the real encoders, from the same fixtures the unit tests use:
  *   kvr-fuzz-write-seeds tests/fuzz/corpus
  * Run it again after a wire change and commit what it writes.
@@ -11,6 +11,7 @@
 
 #include "common/state_frame.h"
 #include "shm_layout/dispatch.h"
+#include "shm_layout/residency.h"
 #include "statefeed/relay_wire.h"
 
 static int put(const char *dir, const char *target, const char *name, const void *data, size_t len)
@@ -180,6 +181,56 @@ static int dispatch_seeds(const char *dir)
     return bad ? -1 : 0;
 }
 
+/* A residency table of 4 engines and 16 buckets with two chains, then each defect on a copy. */
+static int residency_seeds(const char *dir)
+{
+    enum { LEN = KVR_RES_HEADER_SIZE + 64 + 16 * KVR_RES_BUCKET_SIZE };
+    static _Alignas(64) unsigned char table[LEN], copy[LEN];
+    kvr_residency_writer_t w;
+    if (kvr_residency_writer_init_buffer(&w, table, LEN, 4, 0x5eed) != 0)
+        return -1;
+    for (uint32_t i = 0; i < 12; i++) {
+        uint64_t h = 0x1000u + i;
+        kvr_residency_stored(&w, 0, h, KVR_RES_TIER_GPU);
+        kvr_residency_stored(&w, 1, h, i < 6 ? KVR_RES_TIER_GPU : KVR_RES_TIER_HOST);
+        if (i < 4)
+            kvr_residency_stored(&w, 3, h, KVR_RES_TIER_DISK);
+    }
+    kvr_residency_trust(&w, 0, true);
+    kvr_residency_trust(&w, 1, true);
+    kvr_residency_trust(&w, 3, true);
+    kvr_residency_cleared(&w, 3);
+    kvr_residency_trust(&w, 2, true);
+    /* Fixed liveness, so the seeds are the same bytes every run (the fuzz target's clock). */
+    atomic_store(&w.header->writer_pid, 1);
+    atomic_store(&w.header->heartbeat_ns, 1000ull * 1000000000ull);
+    int bad = put(dir, "residency", "two_chains.bin", table, w.map_len);
+    size_t buckets = KVR_RES_HEADER_SIZE + 64;
+    struct {
+        const char *name;
+        size_t offset;
+        uint64_t value;
+        size_t keep;
+    } defects[] = {
+        {"bucket_seq_odd.bin", buckets, 7, LEN},
+        {"holder_slot_out_of_range.bin", buckets + 16, KVR_RES_HOLDER(9, 0, 1), LEN},
+        {"engines_past_end.bin", offsetof(kvr_res_header_t, engines), 1u << 20, LEN},
+        {"buckets_past_end.bin", offsetof(kvr_res_header_t, bucket_count), 1u << 20, LEN},
+        {"major_2.bin", offsetof(kvr_res_header_t, abi_major), 2, LEN},
+        {"truncated.bin", 0, KVR_RES_MAGIC, 300},
+    };
+    for (size_t i = 0; i < sizeof defects / sizeof defects[0]; i++) {
+        memcpy(copy, table, LEN);
+        size_t width = defects[i].offset == offsetof(kvr_res_header_t, abi_major) ? 2
+                       : defects[i].offset == offsetof(kvr_res_header_t, engines) ? 4
+                                                                                  : 8;
+        memcpy(copy + defects[i].offset, &defects[i].value, width);
+        bad |= put(dir, "residency", defects[i].name, copy, defects[i].keep);
+    }
+    kvr_residency_writer_close(&w);
+    return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -245,5 +296,6 @@ int main(int argc, char **argv)
     bad |= put(dir, "relay", "engines_array32_header.bin", engines_array32,
                sizeof(engines_array32));
     bad |= dispatch_seeds(dir) != 0;
+    bad |= residency_seeds(dir) != 0;
     return bad ? 1 : 0;
 }
