@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "statefeed/feed.h"
+#include "statefeed/kv_feed.h"
 
 #define RING_ENTRIES 4096
 #define BATCH_WAIT_NS 1000000      /* longest wait for more of a tick's answers */
@@ -109,6 +110,7 @@ static void on_tick(kvr__feed_t *feed)
     feed->recv_phase_round = 0;
     arm_recv_phase(feed);
     kvr__feed_relay_tick(feed, now);
+    kvr__feed_kv_tick(feed, now);
     kvr__feed_metrics_tick(feed);
     kvr__feed_engines_reap(feed);
 
@@ -195,11 +197,17 @@ int kvr__feed_open(kvr__feed_t *feed)
                   kvr_shm_explain(&feed->shm, rc, text, sizeof text));
         goto fail_signal;
     }
+    rc = kvr__feed_kv_start(feed, NULL);
+    if (rc < 0)
+        goto fail_shm;
     for (unsigned i = 0; i < feed->cfg.engine_count; i++) {
         const kvr__feed_engine_spec_t *s = &feed->cfg.engines[i];
         rc = kvr__feed_engine_add(feed, s->url, s->kind, s->from_file);
         if (rc < 0)
             goto fail_shm;
+        rc = kvr__feed_kv_attach(feed, kvr__feed_engine_find(feed, s->url), s);
+        if (rc < 0)
+            goto fail_engines;
     }
     rc = kvr__feed_push_start(feed);
     if (rc < 0)
@@ -231,6 +239,7 @@ fail_engines:
         feed->engines[i]->removed = true;
 fail_shm:
     kvr__feed_engines_reap(feed);
+    kvr__feed_kv_stop(feed);
     free(feed->engines);
     feed->engines = NULL;
     kvr_shm_mark_writer_stopped(&feed->shm);
@@ -292,6 +301,7 @@ void kvr__feed_close(kvr__feed_t *feed)
     kvr__feed_metrics_stop(feed);
     kvr__feed_relay_stop(feed);
     kvr__feed_push_stop(feed);
+    kvr__feed_kv_stop(feed);
     for (unsigned i = 0; i < feed->engine_count; i++)
         kvr__feed_engine_free(feed->engines[i]);
     free(feed->engines);
