@@ -52,6 +52,11 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, kv_max_blocks, "kv-max-blocks", "N", "1048576", 1, 1u << 30,
                     "KV event blocks kept per engine rank; beyond it the engine's block state is "
                     "untrusted"),
+    KVR_OPT_ROW_BOOL(T, kv_drop_on_usage_fall, "kv-drop-on-usage-fall", NULL,
+                     "drop an engine's KV event blocks when its KV usage falls from 0.5 or more to "
+                     "0.01 or less between two samples, as after an unseen restart. Off by "
+                     "default: engines count evictable cached blocks as free, so usage also falls "
+                     "so when a burst ends"),
     KVR_OPT_ROW_CUSTOM(
         "engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
         "NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], at most 16 names",

@@ -312,8 +312,13 @@ void kvr__feed_kv_sample(kvr__feed_engine_t *engine, const kvr_engine_state_t *s
     kvr__kv_engine_t *ke = engine->kv;
     if (ke == NULL)
         return;
-    /* A cache that empties between two samples is an engine that restarted or reset. */
-    if (ke->have_sample && ke->prev_usage >= 0.5 && sample->kv_usage <= 0.01) {
+    /*
+     * A cache that empties between two samples may be an engine that restarted. Off by
+     * default: vLLM and SGLang count evictable cached blocks as free, so their usage also
+     * falls to ~0 whenever a burst ends while every cached block is still there.
+     */
+    if (ke->engine->feed->cfg.kv_drop_on_usage_fall && ke->have_sample && ke->prev_usage >= 0.5 &&
+        sample->kv_usage <= 0.01) {
         ke->usage_drops++;
         drop_all(ke, "KV usage fell sharply");
     }

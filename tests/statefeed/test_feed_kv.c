@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * statefeed subscribed to a live kvroute-sim's KV events (statefeed/kv_feed.c,
+ * bench/sim/kv_events.c), both encodings: the blocks a request fills show in
+ * statefeed's metrics as the simulator holds them, an eviction removes them,
+ * a lost batch is replayed (or, without a replay socket, the blocks are
+ * dropped), and a publisher restart drops them at once.
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/statefeed/feed_harness.h"
+#include "tests/support/proc.h"
+
+#define WAIT_MS 10000
+
+typedef struct kv_rig_s {
+    pid_t sim;
+    uint16_t port, admin, kv_port, metrics_port;
+    char sim_log[160], url[64];
+    feed_proc_t feed;
+} kv_rig_t;
+
+/* kvroute-sim with KV events (and a replay socket when replay), statefeed subscribed. */
+static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens)
+{
+    memset(r, 0, sizeof(*r));
+    r->port = kvr_test_free_port_range(2);
+    r->kv_port = kvr_test_free_port_range(2);
+    r->metrics_port = kvr_test_free_port();
+    cr_assert(r->port && r->kv_port && r->metrics_port, "no free ports");
+    r->admin = (uint16_t)(r->port + 1);
+    char port[16], admin[16], kv[16], rp[16], base[64];
+    snprintf(port, sizeof port, "%u", r->port);
+    snprintf(admin, sizeof admin, "%u", r->admin);
+    snprintf(kv, sizeof kv, "%u", r->kv_port);
+    snprintf(rp, sizeof rp, "%u", r->kv_port + 1);
+    kvr_test_unique_name(base, sizeof base, "kvr-feedkv");
+    snprintf(r->sim_log, sizeof r->sim_log, "%s/%s.log",
+             getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
+    const char *argv[24] = {kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                            "--port",
+                            port,
+                            "--admin-port",
+                            admin,
+                            "--kv-events-port",
+                            kv,
+                            "--kv-events-encoding",
+                            encoding,
+                            "--kv-tokens",
+                            kv_tokens};
+    int a = 11;
+    if (replay) {
+        argv[a++] = "--kv-replay-port";
+        argv[a++] = rp;
+    }
+    argv[a] = NULL;
+    r->sim = kvr_test_spawn((char *const *)argv, r->sim_log);
+    cr_assert_gt(r->sim, 0);
+    cr_assert(kvr_test_wait_port(r->admin, 5000), "kvroute-sim did not start; log in %s",
+              r->sim_log);
+    feed_url(r->url, sizeof r->url, r->port);
+    static char engine[160], listen[32];
+    snprintf(engine, sizeof engine, "%s,kv_events=%u%s%s", r->url, r->kv_port,
+             replay ? ",kv_replay=" : "", replay ? rp : "");
+    snprintf(listen, sizeof listen, "127.0.0.1:%u", r->metrics_port);
+    const char *args[] = {"--engine", engine, "--listen", listen, NULL};
+    cr_assert(feed_start(&r->feed, args), "statefeed did not start; log in %s", r->feed.log_path);
+    cr_assert(kvr_test_wait_file_contains(r->feed.log_path, "kv_events_subscribed", WAIT_MS));
+}
+
+static void rig_stop(kv_rig_t *r)
+{
+    feed_stop(&r->feed);
+    kvr_test_stop(r->sim, SIGTERM, 3000);
+    unlink(r->sim_log);
+}
+
+/* A statefeed metric of the engine (tier: NULL, or the tier label); -1 when absent. */
+static double metric(const kv_rig_t *r, const char *name, const char *tier)
+{
+    char *resp = NULL, want[256];
+    if (kvr_test_http(r->metrics_port, "GET", "/metrics", NULL, NULL, &resp, 3000) != 200) {
+        free(resp);
+        return -1;
+    }
+    if (tier != NULL)
+        snprintf(want, sizeof want, "\n%s{engine=\"%s\",tier=\"%s\"} ", name, r->url, tier);
+    else
+        snprintf(want, sizeof want, "\n%s{engine=\"%s\"} ", name, r->url);
+    const char *at = strstr(resp, want);
+    double v = at ? strtod(at + strlen(want), NULL) : -1;
+    free(resp);
+    return v;
+}
+
+typedef struct metric_wait_s {
+    const kv_rig_t *r;
+    const char *name, *tier;
+    double want;
+} metric_wait_t;
+
+static bool metric_is(void *arg)
+{
+    metric_wait_t *w = arg;
+    bool ok = metric(w->r, w->name, w->tier) == w->want;
+    if (!ok)
+        kvr_test_sleep_ms(5);
+    return ok;
+}
+
+static bool wait_metric(const kv_rig_t *r, const char *name, const char *tier, double want)
+{
+    metric_wait_t w = {r, name, tier, want};
+    return kvr_test_wait_until(metric_is, &w, WAIT_MS);
+}
+
+/* What the simulator's rank 0 holds: hashed blocks (all ready once idle) and its next sequence. */
+static void sim_rank(const kv_rig_t *r, long *hashed, long *seq)
+{
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(r->admin, "GET", "/admin/state", NULL, NULL, &resp, 3000), 200);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
+    free(resp);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
+    const cJSON *rank = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "ranks"), 0);
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(rank, "hashed_blocks");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(rank, "kv_events_seq");
+    cr_assert(cJSON_IsNumber(h) && cJSON_IsNumber(s), "the simulator reports its blocks");
+    *hashed = (long)h->valuedouble;
+    *seq = (long)s->valuedouble;
+    cJSON_Delete(doc);
+}
+
+static void sim_fault(const kv_rig_t *r, const char *json)
+{
+    char *resp = NULL;
+    int st = kvr_test_http(r->admin, "POST", "/admin/fault?engine=0",
+                           "Content-Type: application/json\r\n", json, &resp, 3000);
+    free(resp);
+    cr_assert_eq(st, 200, "fault %s refused", json);
+}
+
+/* A completion of blocks full 64-byte blocks of text; seeds 1..5 share no first block. Waits for it. */
+static void complete(const kv_rig_t *r, unsigned blocks, unsigned seed)
+{
+    size_t text = (size_t)blocks * 64;
+    char *body = malloc(text + 128);
+    int n = snprintf(body, 128, "{\"model\":\"m\",\"max_tokens\":1,\"prompt\":\"");
+    for (size_t i = 0; i < text; i++)
+        body[n + i] = (char)('a' + (i * 7 + i / 5 + seed * 5 + (i / 64) * seed) % 26);
+    sprintf(body + n + text, "\"}");
+    char *resp = NULL;
+    int st = kvr_test_http(r->port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
+                           body, &resp, 5000);
+    free(body);
+    free(resp);
+    cr_assert_eq(st, 200, "completion refused");
+}
+
+/* Blocks held as statefeed says equal what the idle simulator holds, once its last batch is in. */
+static void expect_agree(const kv_rig_t *r)
+{
+    long hashed, seq;
+    sim_rank(r, &hashed, &seq);
+    cr_assert(wait_metric(r, "kvroute_statefeed_kv_blocks", "GPU", (double)hashed),
+              "statefeed holds %g blocks, the simulator %ld",
+              metric(r, "kvroute_statefeed_kv_blocks", "GPU"), hashed);
+}
+
+static void fill_evict_restart(const char *encoding)
+{
+    kv_rig_t r;
+    /* 20 blocks of room: a 10-block prompt fits, a 15-block one then evicts some of it */
+    rig_start(&r, encoding, false, "320");
+    complete(&r, 10, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 10),
+              "the 10 blocks of the prompt show (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_blocks_stored_total", NULL), 10);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_orphan_blocks_total", NULL), 0);
+
+    complete(&r, 15, 2);
+    expect_agree(&r);
+    cr_assert_geq(metric(&r, "kvroute_statefeed_kv_blocks_removed_total", NULL), 5,
+                  "the eviction removed the oldest blocks");
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_trusted", NULL), 1);
+
+    /* The publisher restarts: its first batch (sequence 0) drops every block held before. */
+    sim_fault(&r, "{\"kv_restart\":true}");
+    complete(&r, 3, 3);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_resets_total", NULL, 1));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 3),
+              "only the blocks stored since the restart are held (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_decode_errors_total", NULL), 0);
+    rig_stop(&r);
+}
+
+Test(feed_kv, map_tagged_fill_evict_restart, .timeout = 60.)
+{
+    fill_evict_restart("map");
+}
+Test(feed_kv, positional_fill_evict_restart, .timeout = 60.)
+{
+    fill_evict_restart("array");
+}
+
+Test(feed_kv, lost_batch_is_replayed, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_start(&r, "array", true, "250000");
+    complete(&r, 4, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 4));
+    sim_fault(&r, "{\"kv_drop_batches\":1}");
+    complete(&r, 5, 2); /* its batch never reaches the subscriber */
+    complete(&r, 6, 3); /* the gap shows with this one */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_replays_total", NULL, 1));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 15),
+              "the replay brought the lost batch's blocks (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_gaps_total", NULL), 1);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_drops_total", NULL), 0);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_replay_failures_total", NULL), 0);
+    expect_agree(&r);
+    rig_stop(&r);
+}
+
+Test(feed_kv, lost_batch_without_replay_drops_the_blocks, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_start(&r, "map", false, "250000");
+    complete(&r, 4, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 4));
+    sim_fault(&r, "{\"kv_drop_batches\":1}");
+    complete(&r, 5, 2);
+    complete(&r, 6, 3);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_gaps_total", NULL, 1));
+    /* what came before the gap is forgotten: a removal in the lost batch would be unknown */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 6),
+              "only the blocks after the gap are held (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_drops_total", NULL), 1);
+    rig_stop(&r);
+}
