@@ -176,6 +176,7 @@ void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine)
     if (engine->removed)
         return;
     kvr_shm_remove_engine(&feed->shm, engine->slot);
+    kvr__feed_kv_detach(engine); /* its blocks go with its slot, before the slot is reused */
     engine->removed = true;
     KVR_INFO("engine_removed engine=%s slot=%u generation=%llu", engine->id, engine->slot,
              (unsigned long long)kvr_shm_generation(&feed->shm));

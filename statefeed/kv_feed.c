@@ -65,8 +65,6 @@ typedef struct kvr__kv_s {
     void *zctx;
     kvr_kv_decoder_t dec;
     kvr_kv_sink_t sink;
-    kvr__kv_engine_t *current; /* the engine whose batch is being applied */
-    kvr__kv_rank_t *current_rank;
 } kvr__kv_t;
 
 static void update_trust(kvr__kv_engine_t *ke)
@@ -99,18 +97,31 @@ static void drop_all(kvr__kv_engine_t *ke, const char *why)
     update_trust(ke);
 }
 
+typedef struct applying_s {
+    kvr__kv_engine_t *ke;
+    kvr__kv_rank_t *rk;
+} applying_t;
+
 static int on_event(void *arg, const kvr_kv_event_t *ev)
 {
-    kvr__kv_rank_t *rk = arg;
-    rk->events++;
-    return kvr_kv_cache_apply(&rk->cache, ev);
+    applying_t *a = arg;
+    a->rk->events++;
+    kvr_kv_cache_apply(&a->rk->cache, ev);
+    if (ev->kind == KVR_KV_EVENT_CLEARED && a->ke->rank_count == 1) {
+        /* the engine holds nothing: what we hold (nothing) is exact again */
+        a->rk->cache.trusted = true;
+        a->ke->sticky_untrusted = false;
+        update_trust(a->ke);
+    }
+    return 0;
 }
 
 static void apply_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, const void *payload, size_t len)
 {
     kvr_kv_batch_t batch;
     const char *why;
-    int rc = kvr_kv_batch_decode(&ke->kv->dec, payload, len, on_event, rk, &batch, &why);
+    applying_t a = {ke, rk};
+    int rc = kvr_kv_batch_decode(&ke->kv->dec, payload, len, on_event, &a, &batch, &why);
     rk->batches++;
     if (rc < 0) {
         rk->decode_errors++;

@@ -8,6 +8,7 @@
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <zmq.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,20 +27,25 @@ typedef struct kv_rig_s {
     feed_proc_t feed;
 } kv_rig_t;
 
-/* kvroute-sim with KV events (and a replay socket when replay), statefeed subscribed. */
-static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens)
+/*
+ * kvroute-sim with KV events on dp ranks (and replay sockets when replay), statefeed
+ * subscribed to them, or to feed_kv_port instead when it is not 0.
+ */
+static void rig_start_at(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
+                         unsigned dp, uint16_t feed_kv_port)
 {
     memset(r, 0, sizeof(*r));
     r->port = kvr_test_free_port_range(2);
-    r->kv_port = kvr_test_free_port_range(2);
+    r->kv_port = kvr_test_free_port_range(2 * dp);
     r->metrics_port = kvr_test_free_port();
     cr_assert(r->port && r->kv_port && r->metrics_port, "no free ports");
     r->admin = (uint16_t)(r->port + 1);
-    char port[16], admin[16], kv[16], rp[16], base[64];
+    char port[16], admin[16], kv[16], rp[16], base[64], dps[16];
+    snprintf(dps, sizeof dps, "%u", dp);
     snprintf(port, sizeof port, "%u", r->port);
     snprintf(admin, sizeof admin, "%u", r->admin);
     snprintf(kv, sizeof kv, "%u", r->kv_port);
-    snprintf(rp, sizeof rp, "%u", r->kv_port + 1);
+    snprintf(rp, sizeof rp, "%u", r->kv_port + dp);
     kvr_test_unique_name(base, sizeof base, "kvr-feedkv");
     snprintf(r->sim_log, sizeof r->sim_log, "%s/%s.log",
              getenv("KVR_BUILD_DIR") ? getenv("KVR_BUILD_DIR") : "/tmp", base);
@@ -53,8 +59,10 @@ static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char
                             "--kv-events-encoding",
                             encoding,
                             "--kv-tokens",
-                            kv_tokens};
-    int a = 11;
+                            kv_tokens,
+                            "--dp",
+                            dps};
+    int a = 13;
     if (replay) {
         argv[a++] = "--kv-replay-port";
         argv[a++] = rp;
@@ -66,12 +74,18 @@ static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char
               r->sim_log);
     feed_url(r->url, sizeof r->url, r->port);
     static char engine[160], listen[32];
-    snprintf(engine, sizeof engine, "%s,kv_events=%u%s%s", r->url, r->kv_port,
-             replay ? ",kv_replay=" : "", replay ? rp : "");
+    snprintf(engine, sizeof engine, "%s,kv_events=%u,kv_dp=%u%s%s", r->url,
+             feed_kv_port ? feed_kv_port : r->kv_port, dp, replay ? ",kv_replay=" : "",
+             replay ? rp : "");
     snprintf(listen, sizeof listen, "127.0.0.1:%u", r->metrics_port);
     const char *args[] = {"--engine", engine, "--listen", listen, NULL};
     cr_assert(feed_start(&r->feed, args), "statefeed did not start; log in %s", r->feed.log_path);
     cr_assert(kvr_test_wait_file_contains(r->feed.log_path, "kv_events_subscribed", WAIT_MS));
+}
+
+static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens)
+{
+    rig_start_at(r, encoding, replay, kv_tokens, 1, 0);
 }
 
 static void rig_stop(kv_rig_t *r)
@@ -120,20 +134,25 @@ static bool wait_metric(const kv_rig_t *r, const char *name, const char *tier, d
     return kvr_test_wait_until(metric_is, &w, WAIT_MS);
 }
 
-/* What the simulator's rank 0 holds: hashed blocks (all ready once idle) and its next sequence. */
+/* What the simulator's ranks hold: hashed blocks (all ready once idle), rank 0's next sequence. */
 static void sim_rank(const kv_rig_t *r, long *hashed, long *seq)
 {
+    *hashed = 0;
     char *resp = NULL;
     cr_assert_eq(kvr_test_http(r->admin, "GET", "/admin/state", NULL, NULL, &resp, 3000), 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
-    const cJSON *rank = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "ranks"), 0);
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(rank, "hashed_blocks");
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(rank, "kv_events_seq");
-    cr_assert(cJSON_IsNumber(h) && cJSON_IsNumber(s), "the simulator reports its blocks");
-    *hashed = (long)h->valuedouble;
-    *seq = (long)s->valuedouble;
+    const cJSON *rank;
+    cJSON_ArrayForEach(rank, cJSON_GetObjectItemCaseSensitive(e, "ranks"))
+    {
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(rank, "hashed_blocks");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(rank, "kv_events_seq");
+        cr_assert(cJSON_IsNumber(h) && cJSON_IsNumber(s), "the simulator reports its blocks");
+        *hashed += (long)h->valuedouble;
+        if (rank == cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "ranks"), 0))
+            *seq = (long)s->valuedouble;
+    }
     cJSON_Delete(doc);
 }
 
@@ -247,4 +266,89 @@ Test(feed_kv, lost_batch_without_replay_drops_the_blocks, .timeout = 60.)
               metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
     cr_assert_eq(metric(&r, "kvroute_statefeed_kv_drops_total", NULL), 1);
     rig_stop(&r);
+}
+
+Test(feed_kv, data_parallel_ranks_each_followed, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_start_at(&r, "map", true, "250000", 2, 0);
+    complete(&r, 4, 1); /* rank 0 */
+    complete(&r, 5, 2); /* rank 1 */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 9),
+              "both ranks' blocks show (%g)", metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    expect_agree(&r);
+    sim_fault(&r, "{\"kv_restart\":true}");
+    complete(&r, 3, 3);
+    complete(&r, 2, 4);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_resets_total", NULL, 2), "each rank restarted");
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 5),
+              "only the blocks since the restarts are held (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_gaps_total", NULL), 0);
+    rig_stop(&r);
+}
+
+Test(feed_kv, engine_turning_unhealthy_drops_its_blocks, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_start(&r, "map", false, "250000");
+    complete(&r, 4, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 4));
+    sim_fault(&r, "{\"crash\":true}");
+    cr_assert(feed_wait(&r.feed, r.url, feed_pred_unhealthy, NULL, WAIT_MS, NULL));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 0),
+              "a crashed engine's blocks are history (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_geq(metric(&r, "kvroute_statefeed_kv_drops_total", NULL), 1);
+    sim_fault(&r, "{\"crash\":false}");
+    rig_stop(&r);
+}
+
+/* Sends [topic, seq, payload] until statefeed's metric name reaches want (PUB drops what it sends
+ * before the subscription arrived). */
+static void publish_until(const kv_rig_t *r, void *pub, uint64_t *seq, const void *payload,
+                          size_t len, const char *name, double want)
+{
+    for (int i = 0; i < 2000; i++) {
+        uint8_t sb[8];
+        for (int k = 0; k < 8; k++)
+            sb[k] = (uint8_t)(*seq >> (56 - 8 * k));
+        (*seq)++;
+        zmq_send(pub, "kv", 2, ZMQ_SNDMORE);
+        zmq_send(pub, sb, 8, ZMQ_SNDMORE);
+        zmq_send(pub, payload, len, 0);
+        if (metric(r, name, NULL) >= want)
+            return;
+        kvr_test_sleep_ms(5);
+    }
+    cr_assert_fail("%s never reached %g", name, want);
+}
+
+Test(feed_kv, hostile_publisher_marks_the_state_untrusted, .timeout = 60.)
+{
+    uint16_t port = kvr_test_free_port();
+    void *ctx = zmq_ctx_new();
+    void *pub = zmq_socket(ctx, ZMQ_PUB);
+    int linger = 0;
+    zmq_setsockopt(pub, ZMQ_LINGER, &linger, sizeof linger);
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%u", port);
+    cr_assert_eq(zmq_bind(pub, ep), 0);
+    kv_rig_t r;
+    rig_start_at(&r, "map", false, "250000", 1, port);
+    uint64_t seq = 0;
+    /* a batch claiming 4 billion events in 16 bytes */
+    const uint8_t bomb[] = {0x92, 0xcb, 0, 0, 0, 0, 0, 0, 0, 0, 0xdd, 0xff, 0xff, 0xff, 0xff, 0x90};
+    publish_until(&r, pub, &seq, bomb, sizeof bomb, "kvroute_statefeed_kv_decode_errors_total", 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_trusted", NULL, 0));
+    cr_assert(kvr_test_wait_file_contains(r.feed.log_path, "kv_events_rejected", WAIT_MS));
+    /* the engine says it holds nothing: exact again */
+    const uint8_t cleared[] = {0x92, 0xcb, 0,    0,   0,   0,   0,   0,   0,   0,
+                               0x91, 0x91, 0xb0, 'A', 'l', 'l', 'B', 'l', 'o', 'c',
+                               'k',  's',  'C',  'l', 'e', 'a', 'r', 'e', 'd'};
+    publish_until(&r, pub, &seq, cleared, sizeof cleared, "kvroute_statefeed_kv_trusted", 1);
+    cr_assert(kvr_test_alive(r.feed.pid));
+    rig_stop(&r);
+    zmq_close(pub);
+    zmq_ctx_term(ctx);
 }
