@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/statefeed/feed_harness.h"
@@ -88,10 +89,16 @@ static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char
     rig_start_at(r, encoding, replay, kv_tokens, 1, 0);
 }
 
+/* Both programs must exit cleanly: an ASan build reports leaks and errors as a failed exit. */
 static void rig_stop(kv_rig_t *r)
 {
-    feed_stop(&r->feed);
-    kvr_test_stop(r->sim, SIGTERM, 3000);
+    int feed_status = feed_stop(&r->feed);
+    r->feed.pid = 0;
+    int sim_status = kvr_test_stop(r->sim, SIGTERM, 3000);
+    cr_assert(WIFEXITED(feed_status) && WEXITSTATUS(feed_status) == 0,
+              "statefeed exit status %d; log in %s", feed_status, r->feed.log_path);
+    cr_assert(WIFEXITED(sim_status) && WEXITSTATUS(sim_status) == 0,
+              "kvroute-sim exit status %d; log in %s", sim_status, r->sim_log);
     unlink(r->sim_log);
 }
 

@@ -25,8 +25,10 @@ static int collect(void *arg, const kvr_kv_event_t *ev)
     s->ev[s->n] = *ev;
     cr_assert_leq(ev->n_hashes, 8);
     cr_assert_leq(ev->n_tokens, 64);
-    memcpy(s->hashes[s->n], ev->engine_hashes, ev->n_hashes * sizeof(uint64_t));
-    memcpy(s->tokens[s->n], ev->token_ids, ev->n_tokens * sizeof(uint32_t));
+    if (ev->n_hashes)
+        memcpy(s->hashes[s->n], ev->engine_hashes, ev->n_hashes * sizeof(uint64_t));
+    if (ev->n_tokens)
+        memcpy(s->tokens[s->n], ev->token_ids, ev->n_tokens * sizeof(uint32_t));
     s->n++;
     return 0;
 }
