@@ -137,20 +137,28 @@ static void apply_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, const void *pa
 static bool take_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, int64_t seq, const void *payload,
                        size_t len, bool from_replay, uint64_t now_ns)
 {
-    if (!rk->have_seq) {
-        rk->have_seq = true;
-    } else if (seq < rk->next_seq) {
+    bool joining = !rk->have_seq;
+    rk->have_seq = true;
+    if (joining && (seq == 0 || rk->dealer == NULL)) {
+        /* from the engine's start, or no history to ask for: taken as it comes */
+    } else if (!joining && seq < rk->next_seq) {
         if (from_replay || (seq >= rk->replay_from && rk->replays > 0))
             return true; /* already applied: the stream repeats what the replay gave */
         rk->resets++;
         drop_rank(ke, rk, "sequence restarted: engine restarted");
         ke->sticky_untrusted = false;
-    } else if (seq > rk->next_seq) {
+    } else if (joining || seq > rk->next_seq) {
+        if (joining)
+            rk->next_seq = 0; /* subscribed late: ask for what the engine kept from its start */
         if (from_replay) {
-            rk->replay_failures++;
-            drop_rank(ke, rk, "replay could not fill the gap");
+            /* history trimmed by the engine's buffer before anything was held: no loss of ours */
+            if (rk->replay_from != 0 || kvr_kv_cache_blocks(&rk->cache) != 0) {
+                rk->replay_failures++;
+                drop_rank(ke, rk, "replay could not fill the gap");
+            }
         } else {
-            rk->gaps++;
+            if (!joining)
+                rk->gaps++;
             if (rk->dealer != NULL && !rk->replaying) {
                 uint8_t req[8];
                 for (int i = 0; i < 8; i++)

@@ -138,6 +138,7 @@ static cJSON *engine_state_json(kvr_sim_engine_t *e)
         cJSON_AddNumberToObject(rank, "used_blocks", m->cache.used_blocks);
         cJSON_AddNumberToObject(rank, "hashed_blocks", m->cache.hashed_blocks);
         cJSON_AddNumberToObject(rank, "kv_events_seq", kvr_sim_kv_seq(&e->ranks[r]));
+        cJSON_AddNumberToObject(rank, "kv_subscriptions", kvr_sim_kv_subscriptions(&e->ranks[r]));
         cJSON_AddNumberToObject(rank, "evictions", m->cache.evictions);
         cJSON_AddNumberToObject(rank, "preemptions", m->preemptions);
         cJSON_AddNumberToObject(rank, "prefix_queries_tokens", m->prefix_queries_tokens);

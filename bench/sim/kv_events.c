@@ -38,6 +38,7 @@ typedef struct kvr_sim_kv_pub_s {
     kept_t kept[KV_REPLAY_KEEP];
     size_t kept_head, kept_count; /* ring: the oldest at kept_head */
     uint32_t drop_next;
+    uint64_t subscriptions; /* subscribe messages the XPUB has seen */
 } kvr_sim_kv_pub_t;
 
 static void pack_str(msgpack_packer *pk, const char *s)
@@ -228,6 +229,19 @@ static void serve_replay(kvr_sim_kv_pub_t *p)
     }
 }
 
+/* An XPUB hands over its subscribers' (un)subscribe messages: a test waits for one. */
+static void take_subscriptions(kvr_sim_kv_pub_t *p)
+{
+    for (int n = 0; n < 64; n++) {
+        uint8_t msg[256];
+        int len = zmq_recv(p->pub, msg, sizeof msg, ZMQ_DONTWAIT);
+        if (len < 0)
+            return;
+        if (len >= 1 && msg[0] == 1)
+            p->subscriptions++;
+    }
+}
+
 static void kv_timer_cb(uv_timer_t *t)
 {
     kvr_sim_fleet_t *fleet = t->data;
@@ -235,6 +249,8 @@ static void kv_timer_cb(uv_timer_t *t)
         kvr_sim_engine_t *e = &fleet->engines[i];
         for (int r = 0; r < e->dp; r++) {
             kvr_sim_kv_flush(&e->ranks[r]);
+            if (e->ranks[r].kv)
+                take_subscriptions(e->ranks[r].kv);
             if (e->ranks[r].kv && e->ranks[r].kv->router)
                 serve_replay(e->ranks[r].kv);
         }
@@ -280,7 +296,8 @@ int kvr_sim_kv_open(kvr_sim_fleet_t *fleet)
             msgpack_packer_init(&p->pk, &p->body, msgpack_sbuffer_write);
             rank->kv = p;
             int off = i * e->dp + r;
-            int rc = bind_socket(fleet, ZMQ_PUB, cfg->kv_events_port + off, &p->pub);
+            /* XPUB: a PUB that also tells who subscribed (GET /admin/state) */
+            int rc = bind_socket(fleet, ZMQ_XPUB, cfg->kv_events_port + off, &p->pub);
             if (rc == 0 && cfg->kv_replay_port)
                 rc = bind_socket(fleet, ZMQ_ROUTER, cfg->kv_replay_port + off, &p->router);
             if (rc < 0)
@@ -329,6 +346,11 @@ void kvr_sim_kv_drop(kvr_sim_engine_t *e, uint32_t n)
 uint64_t kvr_sim_kv_seq(const kvr_sim_rank_t *rank)
 {
     return rank->kv ? rank->kv->seq : 0;
+}
+
+uint64_t kvr_sim_kv_subscriptions(const kvr_sim_rank_t *rank)
+{
+    return rank->kv ? rank->kv->subscriptions : 0;
 }
 
 void kvr_sim_kv_close(kvr_sim_fleet_t *fleet)

@@ -164,6 +164,8 @@ void kvr_sim_kv_restart(kvr_sim_engine_t *e);
 void kvr_sim_kv_drop(kvr_sim_engine_t *e, uint32_t n);
 /** The rank's next sequence number, for /admin/state. */
 uint64_t kvr_sim_kv_seq(const kvr_sim_rank_t *rank);
+/** Subscriptions its publisher has seen. */
+uint64_t kvr_sim_kv_subscriptions(const kvr_sim_rank_t *rank);
 void kvr_sim_kv_close(kvr_sim_fleet_t *fleet);
 
 /* push.c */

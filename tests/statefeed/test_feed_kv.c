@@ -28,12 +28,11 @@ typedef struct kv_rig_s {
     feed_proc_t feed;
 } kv_rig_t;
 
-/*
- * kvroute-sim with KV events on dp ranks (and replay sockets when replay), statefeed
- * subscribed to them, or to feed_kv_port instead when it is not 0.
- */
-static void rig_start_at(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
-                         unsigned dp, uint16_t feed_kv_port)
+static bool all_ranks_subscribed(void *arg);
+
+/* kvroute-sim with KV events on dp ranks (and replay sockets when replay). */
+static void rig_sim(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
+                    unsigned dp)
 {
     memset(r, 0, sizeof(*r));
     r->port = kvr_test_free_port_range(2);
@@ -74,6 +73,13 @@ static void rig_start_at(kv_rig_t *r, const char *encoding, bool replay, const c
     cr_assert(kvr_test_wait_port(r->admin, 5000), "kvroute-sim did not start; log in %s",
               r->sim_log);
     feed_url(r->url, sizeof r->url, r->port);
+}
+
+/* statefeed subscribed to the simulator's ranks, or to feed_kv_port instead when it is not 0. */
+static void rig_feed(kv_rig_t *r, bool replay, unsigned dp, uint16_t feed_kv_port)
+{
+    char rp[16];
+    snprintf(rp, sizeof rp, "%u", r->kv_port + dp);
     static char engine[160], listen[32];
     snprintf(engine, sizeof engine, "%s,kv_events=%u,kv_dp=%u%s%s", r->url,
              feed_kv_port ? feed_kv_port : r->kv_port, dp, replay ? ",kv_replay=" : "",
@@ -82,6 +88,17 @@ static void rig_start_at(kv_rig_t *r, const char *encoding, bool replay, const c
     const char *args[] = {"--engine", engine, "--listen", listen, NULL};
     cr_assert(feed_start(&r->feed, args), "statefeed did not start; log in %s", r->feed.log_path);
     cr_assert(kvr_test_wait_file_contains(r->feed.log_path, "kv_events_subscribed", WAIT_MS));
+    /* A PUB drops what it sends before a subscription arrives: start once every rank has one. */
+    if (!feed_kv_port)
+        cr_assert(kvr_test_wait_until(all_ranks_subscribed, r, WAIT_MS),
+                  "statefeed never subscribed to the simulator's ranks");
+}
+
+static void rig_start_at(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
+                         unsigned dp, uint16_t feed_kv_port)
+{
+    rig_sim(r, encoding, replay, kv_tokens, dp);
+    rig_feed(r, replay, dp, feed_kv_port);
 }
 
 static void rig_start(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens)
@@ -161,6 +178,30 @@ static void sim_rank(const kv_rig_t *r, long *hashed, long *seq)
             *seq = (long)s->valuedouble;
     }
     cJSON_Delete(doc);
+}
+
+static bool all_ranks_subscribed(void *arg)
+{
+    const kv_rig_t *r = arg;
+    char *resp = NULL;
+    bool all = true;
+    if (kvr_test_http(r->admin, "GET", "/admin/state", NULL, NULL, &resp, 3000) != 200) {
+        free(resp);
+        return false;
+    }
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
+    free(resp);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
+    const cJSON *rank;
+    cJSON_ArrayForEach(rank, cJSON_GetObjectItemCaseSensitive(e, "ranks"))
+    {
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(rank, "kv_subscriptions");
+        all = all && cJSON_IsNumber(s) && s->valuedouble >= 1;
+    }
+    cJSON_Delete(doc);
+    if (!all)
+        kvr_test_sleep_ms(5);
+    return all;
 }
 
 static void sim_fault(const kv_rig_t *r, const char *json)
@@ -358,4 +399,21 @@ Test(feed_kv, hostile_publisher_marks_the_state_untrusted, .timeout = 60.)
     rig_stop(&r);
     zmq_close(pub);
     zmq_ctx_term(ctx);
+}
+
+Test(feed_kv, late_subscriber_replays_the_history, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_sim(&r, "map", true, "250000", 1);
+    complete(&r, 4, 1); /* published before statefeed runs */
+    rig_feed(&r, true, 1, 0);
+    complete(&r, 5, 2); /* the first batch it sees has sequence 1: it asks for 0 onwards */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 9),
+              "the replay brought the blocks stored before the subscription (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_replays_total", NULL), 1);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_gaps_total", NULL), 0);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_orphan_blocks_total", NULL), 0);
+    expect_agree(&r);
+    rig_stop(&r);
 }
