@@ -28,6 +28,8 @@ kvr_require(cjson libcjson libcjson-dev)
 # The tokenizer: pre-tokenizer regexes with Unicode properties, and NFC/NFKC normalizers.
 kvr_require(pcre2 libpcre2-8 libpcre2-dev)
 kvr_require(utf8proc libutf8proc libutf8proc-dev)
+# The engines' KV events (vLLM --kv-events-config, SGLang): ZMQ PUB and ROUTER sockets.
+kvr_require(zmq libzmq libzmq3-dev)
 if(KVR_TESTS)
   kvr_require(criterion criterion libcriterion-dev)
 endif()

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev clang-format
   libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libcjson-dev libssl-dev
-  node-llhttp libcurl4-openssl-dev libpcre2-dev libutf8proc-dev
+  node-llhttp libcurl4-openssl-dev libpcre2-dev libutf8proc-dev libzmq3-dev
   nodejs npm python3 python3-msgpack python3-yaml yamllint
   prometheus gnuplot-nox nginx-light wrk procps
 )

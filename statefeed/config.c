@@ -36,14 +36,28 @@ static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
     KVR_OPT_ROW_CUSTOM(
-        "engine", "URL[,kind=vllm|sglang|push]", NULL, parse_engine,
-        "http://HOST:PORT[,kind=vllm|sglang|push], not given before", KVR_OPT_REPEAT,
+        "engine", "URL[,kind=vllm|sglang|push][,kv_events=PORT[,kv_replay=PORT][,kv_dp=N]]", NULL,
+        parse_engine,
+        "http://HOST:PORT[,kind=vllm|sglang|push][,kv_events=PORT[,kv_replay=PORT][,kv_dp=N]], "
+        "not given before",
+        KVR_OPT_REPEAT,
         "an engine by its base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
         "http://10.0.0.5:8000. The normalised URL (host lower-cased, port written, no "
         "slash) is the engine id in the segment; routers look slots up by it. A name "
         "is resolved off the loop. vllm: scrape URL/metrics "
         "(default). sglang: GET URL/v1/loads?include=core, falling back to /metrics (caps then "
-        "incomplete). push: frames only, no polling."),
+        "incomplete). push: frames only, no polling. kv_events=PORT subscribes to the engine's KV "
+        "events (vLLM --kv-events-config endpoint, SGLang's kv events) at tcp://HOST:PORT; "
+        "kv_replay=PORT names its replay socket, asked when the sequence has a gap; kv_dp=N "
+        "reads N data-parallel ranks on PORT + rank (and the replay port + rank)."),
+    KVR_OPT_ROW_U64(T, kv_max_blocks, "kv-max-blocks", "N", "1048576", 1, 1u << 30,
+                    "KV event blocks kept per engine rank; beyond it the engine's block state is "
+                    "untrusted"),
+    KVR_OPT_ROW_BOOL(T, kv_drop_on_usage_fall, "kv-drop-on-usage-fall", NULL,
+                     "drop an engine's KV event blocks when its KV usage falls from 0.5 or more to "
+                     "0.01 or less between two samples, as after an unseen restart. Off by "
+                     "default: engines count evictable cached blocks as free, so usage also falls "
+                     "so when a burst ends"),
     KVR_OPT_ROW_CUSTOM(
         "engine-dns", "NAME:PORT[,kind=vllm|sglang|push]", NULL, parse_engine_dns,
         "NAME:PORT[,kind=vllm|sglang|push] with a port in [1, 65535], at most 16 names",
@@ -223,8 +237,43 @@ void kvr__feed_usage(FILE *out)
           out);
 }
 
-/* The options of an engine (common/engine_spec.h's splitter): kind= only; -EINVAL for others. */
-static int parse_kind_options(const char *cursor, kvr__feed_kind_t *kind, char *err, size_t err_len)
+/* kv_events=PORT, kv_replay=PORT, kv_dp=N of an --engine into spec: 1 when opt is one, 0 if not. */
+static int parse_kv_option(const kvr_engine_option_t *opt, kvr__feed_engine_spec_t *spec)
+{
+    static const struct {
+        const char *key;
+        unsigned max;
+        size_t offset;
+    } keys[] = {
+        {"kv_events", 65535, offsetof(kvr__feed_engine_spec_t, kv_events_port)},
+        {"kv_replay", 65535, offsetof(kvr__feed_engine_spec_t, kv_replay_port)},
+        {"kv_dp", 256, offsetof(kvr__feed_engine_spec_t, kv_dp_ranks)},
+    };
+    for (size_t i = 0; spec != NULL && i < sizeof keys / sizeof keys[0]; i++) {
+        if (!kvr_engine_option_is(opt, keys[i].key))
+            continue;
+        unsigned v = 0;
+        if (opt->value_len == 0 || opt->value_len > 5)
+            return -EINVAL;
+        for (size_t k = 0; k < opt->value_len; k++) {
+            if (opt->value[k] < '0' || opt->value[k] > '9')
+                return -EINVAL;
+            v = v * 10 + (unsigned)(opt->value[k] - '0');
+        }
+        if (v == 0 || v > keys[i].max)
+            return -EINVAL;
+        *(uint16_t *)((char *)spec + keys[i].offset) = (uint16_t)v;
+        return 1;
+    }
+    return 0;
+}
+
+/*
+ * The options of an engine (common/engine_spec.h's splitter): kind=, and with
+ * spec the KV event ones; -EINVAL for others.
+ */
+static int parse_kind_options(const char *cursor, kvr__feed_kind_t *kind,
+                              kvr__feed_engine_spec_t *spec, char *err, size_t err_len)
 {
     static const struct {
         const char *name;
@@ -235,7 +284,17 @@ static int parse_kind_options(const char *cursor, kvr__feed_kind_t *kind, char *
     kvr_engine_option_t opt;
     int rc;
     while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
-        bool known = false;
+        int kv = parse_kv_option(&opt, spec);
+        if (kv < 0) {
+            snprintf(
+                err, err_len,
+                "bad engine option '%.*s' (kv_events and kv_replay take a port in [1, 65535], "
+                "kv_dp a rank count in [1, 256])",
+                (int)(opt.key_len + 1 + opt.value_len > 64 ? 64 : opt.key_len + 1 + opt.value_len),
+                opt.key);
+            return -EINVAL;
+        }
+        bool known = kv > 0;
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && kvr_engine_option_is(&opt, "kind");
              i++)
             if (strlen(kinds[i].name) == opt.value_len &&
@@ -245,7 +304,9 @@ static int parse_kind_options(const char *cursor, kvr__feed_kind_t *kind, char *
             }
         if (!known) {
             snprintf(
-                err, err_len, "unknown engine option '%.*s' (expected kind=vllm|sglang|push)",
+                err, err_len,
+                "unknown engine option '%.*s' (expected kind=vllm|sglang|push, kv_events=PORT, "
+                "kv_replay=PORT, kv_dp=N)",
                 (int)(opt.key_len + 1 + opt.value_len > 64 ? 64 : opt.key_len + 1 + opt.value_len),
                 opt.key);
             return -EINVAL;
@@ -264,7 +325,12 @@ int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec,
         return rc;
     snprintf(spec->url, sizeof(spec->url), "%s", parsed.url);
     spec->kind = KVR_FEED_KIND_VLLM;
-    return parse_kind_options(parsed.options, &spec->kind, err, err_len);
+    rc = parse_kind_options(parsed.options, &spec->kind, spec, err, err_len);
+    if (rc == 0 && spec->kv_events_port == 0 && (spec->kv_replay_port || spec->kv_dp_ranks)) {
+        snprintf(err, err_len, "kv_replay= and kv_dp= need kv_events=PORT");
+        return -EINVAL;
+    }
+    return rc;
 }
 
 static int add_engine_spec(kvr__feed_config_t *cfg, const char *text, char *err, size_t err_len)
@@ -317,7 +383,7 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *value, 
     memcpy(dns.spec, value, spec_len);
     dns.spec[spec_len] = '\0';
     char why[200];
-    if (parse_kind_options(rest, &dns.kind, why, sizeof why) < 0)
+    if (parse_kind_options(rest, &dns.kind, NULL, why, sizeof why) < 0)
         return -EINVAL; /* the flag's one error line names the form */
     for (unsigned i = 0; i < cfg->engine_dns_count; i++)
         if (strcmp(cfg->engine_dns[i].spec, dns.spec) == 0) {

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "statefeed/feed.h"
+#include "statefeed/kv_feed.h"
 
 kvr__feed_engine_t *kvr__feed_engine_find(kvr__feed_t *feed, const char *id)
 {
@@ -94,6 +95,7 @@ static void resolve_forget(kvr__feed_engine_t *e)
 void kvr__feed_engine_free(kvr__feed_engine_t *e)
 {
     resolve_forget(e);
+    kvr__feed_kv_detach(e);
     kvr__http_client_conn_close(&e->http);
     free(e);
 }
@@ -174,7 +176,8 @@ void kvr__feed_engine_remove(kvr__feed_t *feed, kvr__feed_engine_t *engine)
     if (engine->removed)
         return;
     kvr_shm_remove_engine(&feed->shm, engine->slot);
-    if (feed->residency_on) { /* the slot's next engine must not inherit these blocks */
+    kvr__feed_kv_detach(engine); /* its blocks go with its slot, before the slot is reused */
+    if (feed->residency_on) {    /* the slot's next engine must not inherit these blocks */
         kvr_residency_trust(&feed->residency, engine->slot, false);
         kvr_residency_cleared(&feed->residency, engine->slot);
     }
@@ -375,8 +378,11 @@ void kvr__feed_engines_reload(kvr__feed_t *feed)
     for (unsigned j = 0; j < fresh.engine_count; j++) {
         if (kvr__feed_engine_find(feed, fresh.engines[j].url) != NULL)
             continue;
-        if (kvr__feed_engine_add(feed, fresh.engines[j].url, fresh.engines[j].kind, true) == 0)
+        if (kvr__feed_engine_add(feed, fresh.engines[j].url, fresh.engines[j].kind, true) == 0) {
             added++;
+            kvr__feed_kv_attach(feed, kvr__feed_engine_find(feed, fresh.engines[j].url),
+                                &fresh.engines[j]);
+        }
     }
     KVR_INFO("reload_done added=%u removed=%u engines=%u generation=%llu", added, removed,
              feed->engine_count, (unsigned long long)kvr_shm_generation(&feed->shm));

@@ -38,7 +38,10 @@ typedef enum {
 typedef struct kvr__feed_engine_spec_s {
     char url[KVR_SHM_ENGINE_ID_MAX];
     kvr__feed_kind_t kind;
-    bool from_file; /* came from --config: SIGHUP may remove it */
+    bool from_file;          /* came from --config: SIGHUP may remove it */
+    uint16_t kv_events_port; /* kv_events=PORT: the engine's KV event PUB, 0 = none */
+    uint16_t kv_replay_port; /* kv_replay=PORT: its replay ROUTER, 0 = none */
+    uint16_t kv_dp_ranks;    /* kv_dp=N: ranks on PORT + rank (0 = 1) */
 } kvr__feed_engine_spec_t;
 
 /** One --engine-dns entry. */
@@ -78,6 +81,8 @@ typedef struct kvr__feed_config_s {
     char listen_addr[256];           /* "HOST:PORT" */
     uint32_t listen_max_connections; /* --listen: connections open at once */
     uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
+    uint64_t kv_max_blocks;                   /* KV event blocks kept per engine rank */
+    bool kv_drop_on_usage_fall;               /* KV usage 0.5+ -> ~0 drops the blocks */
     kvr_log_level_t log_level;
 } kvr__feed_config_t;
 
@@ -109,6 +114,7 @@ typedef struct kvr__feed_engine_s {
     uint64_t polls_ok, polls_failed, garbage, push_frames, push_frames_lost;
     uint64_t latency_buckets[KVR_FEED_LATENCY_BUCKETS + 1];
     uint64_t latency_sum_ns, latency_count;
+    struct kvr__kv_engine_s *kv; /* its KV event subscription (kv_feed.h), NULL when none */
 } kvr__feed_engine_t;
 
 typedef struct kvr__push_sock_s {
@@ -161,6 +167,7 @@ typedef struct kvr__feed_s {
     struct kvr__share_s *share; /* --share (share.h) */
     struct kvr__metrics_s *metrics;
     struct kvr__discovery_s *discovery; /* --engine-dns, NULL when none */
+    struct kvr__kv_s *kv;               /* KV event subscriptions (kv_feed.h), NULL when none */
 } kvr__feed_t;
 
 /* ---- loop.c ---- */

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "statefeed/feed.h"
+#include "statefeed/kv_feed.h"
 
 #define RING_ENTRIES 4096
 #define BATCH_WAIT_NS 1000000      /* longest wait for more of a tick's answers */
@@ -111,6 +112,42 @@ static int open_residency(kvr__feed_t *feed)
     return 0;
 }
 
+/* KV events reach the residency table through these; tiers are numbered alike in both. */
+static void residency_stored(void *ctx, uint32_t slot, uint64_t hash, kvr_kv_tier_t tier)
+{
+    kvr__feed_t *feed = ctx;
+    (void)kvr_residency_stored(&feed->residency, slot, hash,
+                               (uint32_t)tier); /* full: counted there */
+}
+
+static void residency_removed(void *ctx, uint32_t slot, uint64_t hash, kvr_kv_tier_t tier)
+{
+    kvr__feed_t *feed = ctx;
+    (void)kvr_residency_removed(&feed->residency, slot, hash, (uint32_t)tier);
+}
+
+static void residency_cleared(void *ctx, uint32_t slot)
+{
+    kvr__feed_t *feed = ctx;
+    (void)kvr_residency_cleared(&feed->residency, slot);
+}
+
+static void residency_trust(void *ctx, uint32_t slot, bool trusted)
+{
+    kvr__feed_t *feed = ctx;
+    (void)kvr_residency_trust(&feed->residency, slot, trusted);
+}
+
+static int start_kv_events(kvr__feed_t *feed)
+{
+    kvr_kv_sink_t sink = {.ctx = feed,
+                          .stored = residency_stored,
+                          .removed = residency_removed,
+                          .cleared = residency_cleared,
+                          .trust = residency_trust};
+    return kvr__feed_kv_start(feed, feed->residency_on ? &sink : NULL);
+}
+
 static void on_tick(kvr__feed_t *feed)
 {
     uint64_t now = kvr_clock_now_ns();
@@ -134,6 +171,7 @@ static void on_tick(kvr__feed_t *feed)
     feed->recv_phase_round = 0;
     arm_recv_phase(feed);
     kvr__feed_relay_tick(feed, now);
+    kvr__feed_kv_tick(feed, now);
     kvr__feed_metrics_tick(feed);
     kvr__feed_engines_reap(feed);
 
@@ -221,6 +259,8 @@ int kvr__feed_open(kvr__feed_t *feed)
         goto fail_signal;
     }
     rc = open_residency(feed);
+    if (rc == 0)
+        rc = start_kv_events(feed);
     if (rc < 0)
         goto fail_shm;
     for (unsigned i = 0; i < feed->cfg.engine_count; i++) {
@@ -228,6 +268,9 @@ int kvr__feed_open(kvr__feed_t *feed)
         rc = kvr__feed_engine_add(feed, s->url, s->kind, s->from_file);
         if (rc < 0)
             goto fail_shm;
+        rc = kvr__feed_kv_attach(feed, kvr__feed_engine_find(feed, s->url), s);
+        if (rc < 0)
+            goto fail_engines;
     }
     rc = kvr__feed_push_start(feed);
     if (rc < 0)
@@ -259,6 +302,7 @@ fail_engines:
         feed->engines[i]->removed = true;
 fail_shm:
     kvr__feed_engines_reap(feed);
+    kvr__feed_kv_stop(feed);
     free(feed->engines);
     feed->engines = NULL;
     kvr_shm_mark_writer_stopped(&feed->shm);
@@ -323,6 +367,7 @@ void kvr__feed_close(kvr__feed_t *feed)
     kvr__feed_metrics_stop(feed);
     kvr__feed_relay_stop(feed);
     kvr__feed_push_stop(feed);
+    kvr__feed_kv_stop(feed);
     for (unsigned i = 0; i < feed->engine_count; i++)
         kvr__feed_engine_free(feed->engines[i]);
     free(feed->engines);

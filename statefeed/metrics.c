@@ -20,6 +20,7 @@
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "statefeed/feed.h"
+#include "statefeed/kv_feed.h"
 #include "statefeed/share.h"
 
 typedef struct kvr__metrics_s {
@@ -233,6 +234,7 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
                             states[i].consecutive_failures);
     }
     free(states);
+    kvr__feed_kv_metrics(feed, w);
     return kvr_buf_release(&out, len);
 }
 

@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "common/prom_writer.h"
 #include "statefeed/feed.h"
+#include "statefeed/kv_feed.h"
 
 const double kvr__feed_latency_bounds_ns[KVR_FEED_LATENCY_BUCKETS] = {
     1e5, 2.5e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7, 5e7, 1e8, 2.5e8, 1e9,
@@ -64,6 +65,7 @@ void kvr__feed_publish_sample(kvr__feed_t *feed, kvr__feed_engine_t *engine,
     state.sample_seq++;
     state.consecutive_failures = 0;
     kvr_shm_write_slot(&feed->shm, engine->slot, &state);
+    kvr__feed_kv_sample(engine, &state);
     if (engine->logged_unhealthy) {
         KVR_INFO("engine_healthy engine=%s source=%s", engine->id, kvr_source_name(source));
         engine->logged_unhealthy = false;
@@ -79,10 +81,13 @@ void kvr__feed_publish_failure(kvr__feed_t *feed, kvr__feed_engine_t *engine, co
     if (state.consecutive_failures < UINT32_MAX)
         state.consecutive_failures++;
     bool unhealthy = immediate || state.consecutive_failures >= feed->cfg.fail_threshold;
+    bool was_healthy = (state.flags & KVR_SLOT_HEALTHY) != 0;
     if (unhealthy)
         state.flags &= ~KVR_SLOT_HEALTHY;
     state.publish_time_ns = now_ns;
     kvr_shm_write_slot(&feed->shm, engine->slot, &state);
+    if (unhealthy && was_healthy)
+        kvr__feed_kv_unhealthy(engine); /* it may be restarting: its blocks are history */
     if (unhealthy && (!engine->logged_unhealthy || engine->last_reason != reason)) {
         uint64_t age = state.sample_time_ns ? kvr_clock_age_ns(now_ns, state.sample_time_ns) : 0;
         KVR_WARN("engine_unhealthy engine=%s reason=\"%s\" failures=%u age_ms=%llu", engine->id,

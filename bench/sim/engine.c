@@ -31,6 +31,7 @@ static void step_cb(uv_timer_t *timer)
     kvr_sim_model_step_end(&rank->model, kvr_sim_now_ns(), kvr_sim_call_event, rank);
     kvr_sim_push_frame(rank->engine, false);
     kvr_sim_rank_kick(rank);
+    kvr_sim_kv_flush(rank); /* the step's stores and the next one's evictions: one batch */
 }
 
 void kvr_sim_rank_kick(kvr_sim_rank_t *rank)
@@ -135,6 +136,9 @@ static cJSON *engine_state_json(kvr_sim_engine_t *e)
         cJSON_AddNumberToObject(rank, "kv_capacity_tokens", kvr_sim_model_kv_capacity_tokens(m));
         cJSON_AddNumberToObject(rank, "cached_blocks", m->cache.lru_blocks);
         cJSON_AddNumberToObject(rank, "used_blocks", m->cache.used_blocks);
+        cJSON_AddNumberToObject(rank, "hashed_blocks", m->cache.hashed_blocks);
+        cJSON_AddNumberToObject(rank, "kv_events_seq", kvr_sim_kv_seq(&e->ranks[r]));
+        cJSON_AddNumberToObject(rank, "kv_subscriptions", kvr_sim_kv_subscriptions(&e->ranks[r]));
         cJSON_AddNumberToObject(rank, "evictions", m->cache.evictions);
         cJSON_AddNumberToObject(rank, "preemptions", m->preemptions);
         cJSON_AddNumberToObject(rank, "prefix_queries_tokens", m->prefix_queries_tokens);
@@ -230,6 +234,19 @@ static int apply_faults(kvr_sim_engine_t *e, const cJSON *doc, char *err, size_t
         if (!cJSON_IsNumber(v) || !(step_scale > 0))
             return snprintf(err, errlen, "step_scale must be a number > 0"), -EINVAL;
     }
+    /* KV event actions, not lasting faults: a publisher restart, batches lost on the way. */
+    uint32_t kv_drop = 0;
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "kv_drop_batches"))) {
+        double n = cJSON_GetNumberValue(v);
+        if (!(n >= 0 && n <= 1e6) || n != floor(n))
+            return snprintf(err, errlen, "kv_drop_batches must be an integer in [0, 1000000]"),
+                   -EINVAL;
+        kv_drop = (uint32_t)n;
+    }
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "kv_restart")))
+        kvr_sim_kv_restart(e);
+    if (kv_drop)
+        kvr_sim_kv_drop(e, kv_drop);
     bool was_crashed = e->faults.crashed, was_stalled = e->faults.stalled;
     e->faults = f;
     for (int r = 0; r < e->dp; r++)
@@ -433,6 +450,8 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
                  e->engine_id, e->port, cfg->flavor == KVR_SIM_FLAVOR_SGLANG ? "sglang" : "vllm",
                  cfg->dp, cfg->params.max_running, (unsigned long long)cfg->params.kv_tokens);
     }
+    if ((rc = kvr_sim_kv_open(fleet)) < 0)
+        return rc;
     uv_timer_init(loop, &fleet->crash_timer);
     fleet->crash_timer.data = fleet;
     if (cfg->crash_after_ms)
@@ -481,6 +500,7 @@ void kvr_sim_fleet_stop(kvr_sim_fleet_t *fleet)
     }
     uv_close((uv_handle_t *)&fleet->crash_timer, NULL);
     kvr_sim_push_close(fleet);
+    kvr_sim_kv_close(fleet);
 }
 
 void kvr_sim_fleet_free(kvr_sim_fleet_t *fleet)

@@ -114,6 +114,8 @@ static int make_room(kvr_sim_cache_t *c, size_t want)
     while (c->capacity_blocks - c->used_blocks < want) {
         kvr_sim_block_t *victim = c->lru_head;
         lru_remove(c, victim);
+        if (c->on_evict)
+            c->on_evict(c->evict_ctx, victim->hash);
         table_remove(c, victim);
         c->evictions++;
     }

@@ -35,6 +35,9 @@ typedef struct kvr_sim_cache_s {
     size_t nbuckets;                      /* power of two */
     kvr_sim_block_t *lru_head, *lru_tail; /* head = least recently used */
     uint64_t evictions;
+    /* told of each evicted block (KV events), NULL: nobody listens */
+    void (*on_evict)(void *ctx, uint64_t hash);
+    void *evict_ctx;
 } kvr_sim_cache_t;
 
 /** Sets up an empty cache of capacity_blocks; -ENOMEM. */

@@ -31,6 +31,7 @@ typedef struct {
 } sim_args_t;
 
 static const char *const flavor_names[] = {"vllm", "sglang", NULL};
+static const char *const kv_encoding_names[] = {"map", "array", NULL};
 
 #define T sim_args_t
 static const kvr_opt_t options[] = {
@@ -104,6 +105,18 @@ static const kvr_opt_t options[] = {
                     "at most one frame per engine per N ms while busy"),
     KVR_OPT_ROW_U64(T, cfg.push_idle_ms, "push-idle-ms", "N", "100", 1, 600000,
                     "one frame per engine every N ms regardless"),
+    KVR_OPT_ROW_HEADING("\nKV events (vLLM --kv-events-config / SGLang wire, ZMQ):"),
+    KVR_OPT_ROW_U64(
+        T, cfg.kv_events_port, "kv-events-port", "P", NULL, 1, 65535,
+        "publish each rank's KV events (BlockStored when a prompt block becomes a cache hit, "
+        "BlockRemoved on eviction) on a ZMQ PUB at tcp://HOST:P + engine * dp + rank (default off)"),
+    KVR_OPT_ROW_U64(T, cfg.kv_replay_port, "kv-replay-port", "P", NULL, 1, 65535,
+                    "replay ROUTER per rank at P + engine * dp + rank, keeping the last 4096 "
+                    "batches (default none)"),
+    KVR_OPT_ROW_ENUM(T, cfg.kv_encoding, "kv-events-encoding", "map|array", "map",
+                     kv_encoding_names,
+                     "map: newer vLLM's events tagged by a type key in a map batch; array: "
+                     "positional events, tag first (SGLang, older vLLM)"),
     KVR_OPT_ROW_HEADING("\nFaults (also settable at run time: POST /admin/fault, see README):"),
     KVR_OPT_ROW_STRPTR(T, fault_list, "fault-engines", "LIST", NULL,
                        "comma-separated engine indexes the fault flags apply to (default all)"),
@@ -155,6 +168,16 @@ int main(int argc, char **argv)
     if (cfg.port + cfg.engines - 1 > 65535) {
         fprintf(stderr, "kvroute-sim: --port %d + --engines %d runs past port 65535\n", cfg.port,
                 cfg.engines);
+        return 2;
+    }
+    if (cfg.kv_events_port &&
+        (int64_t)cfg.kv_events_port + (int64_t)cfg.engines * cfg.dp - 1 > 65535) {
+        fprintf(stderr, "kvroute-sim: --kv-events-port runs past port 65535\n");
+        return 2;
+    }
+    if (cfg.kv_replay_port &&
+        (int64_t)cfg.kv_replay_port + (int64_t)cfg.engines * cfg.dp - 1 > 65535) {
+        fprintf(stderr, "kvroute-sim: --kv-replay-port runs past port 65535\n");
         return 2;
     }
     if ((uint32_t)cfg.dp > cfg.params.max_running) {

@@ -296,8 +296,13 @@ void kvr_sim_model_step_end(kvr_sim_model_t *m, uint64_t now_ns, kvr_sim_event_c
         if (r->state == KVR_SIM_PREFILL) {
             size_t ready = r->computed / KVR_SIM_BLOCK_TOKENS;
             for (size_t i = 0; i < ready && i < r->n_hashes; i++)
-                if (r->held[i])
+                if (r->held[i] && !r->held[i]->ready) {
                     r->held[i]->ready = 1;
+                    if (m->on_stored)
+                        m->on_stored(m->stored_ctx, r->hashes[i], i ? &r->hashes[i - 1] : NULL,
+                                     r->block_tokens ? r->block_tokens + i * KVR_SIM_BLOCK_TOKENS
+                                                     : NULL);
+                }
             if (r->computed < prefill_target(r)) {
                 r = next;
                 continue;

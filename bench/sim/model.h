@@ -47,7 +47,9 @@ struct kvr_sim_req_s {
     uint32_t max_tokens; /* tokens to generate (>= 1) */
     uint64_t *hashes;    /* full prompt blocks' chained hashes (caller-owned) */
     size_t n_hashes;
-    void *owner; /* the caller's context */
+    const uint32_t
+        *block_tokens; /* KVR_SIM_BLOCK_TOKENS token ids per hash (caller-owned), or NULL */
+    void *owner;       /* the caller's context */
     /* maintained by the model */
     kvr_sim_req_state_t state;
     uint32_t generated;
@@ -79,8 +81,14 @@ typedef enum {
 /** One event per request per step; the callback may cancel (and free) that request only. */
 typedef void (*kvr_sim_event_cb)(kvr_sim_req_t *req, kvr_sim_event_t ev, void *arg);
 
+/** Told when a prompt block becomes a cache hit (KV events); parent NULL for a prompt's first. */
+typedef void (*kvr_sim_stored_cb)(void *ctx, uint64_t hash, const uint64_t *parent,
+                                  const uint32_t *tokens);
+
 typedef struct kvr_sim_model_s {
     kvr_sim_params_t params;
+    kvr_sim_stored_cb on_stored; /* NULL: nobody listens */
+    void *stored_ctx;
     kvr_sim_cache_t cache;
     kvr_sim_list_t waiting, running;
     bool step_in_flight;

@@ -56,7 +56,10 @@ typedef struct kvr_sim_config_s {
     uint32_t crash_after_ms;           /* crash those engines after this long; 0 = never */
     const char *tokenizer_dir;         /* --tokenizer DIR, NULL: prompts are text bytes / 4 */
     struct kvr_model_tokens_s
-        *tokens; /* loaded from tokenizer_dir: prefill counted in its tokens */
+        *tokens;        /* loaded from tokenizer_dir: prefill counted in its tokens */
+    int kv_events_port; /* KV events of engine i rank r on this + i * dp + r, 0 = off */
+    int kv_replay_port; /* their replay sockets, likewise; 0 = none */
+    int kv_encoding;    /* 0: vLLM's map-tagged events, 1: positional arrays (SGLang, older vLLM) */
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
@@ -78,6 +81,7 @@ typedef struct kvr_sim_rank_s {
     double e2e_sum;
     uint64_t rate_last_ns, rate_last_tokens, rate_last_busy_ns;
     double gen_throughput, utilization;
+    struct kvr_sim_kv_pub_s *kv; /* its KV event publisher (kv_events.c), NULL when off */
 } kvr_sim_rank_t;
 
 struct kvr_sim_engine_s {
@@ -114,6 +118,8 @@ struct kvr_sim_fleet_s {
     uint64_t push_errors;
     bool push_blocking; /* Unix target: sends wait (bounded) for room in its queue */
     uv_timer_t crash_timer;
+    void *zctx;          /* ZMQ context of the KV event publishers, NULL when off */
+    uv_timer_t kv_timer; /* flushes KV event batches, answers replay requests */
     bool stopping;
     int pending_closes;
 };
@@ -146,6 +152,21 @@ void kvr_sim_calls_abort_all(kvr_sim_engine_t *e);
 bool kvr_sim_serve_telemetry(kvr_sim_engine_t *e, kvr_http_req_t *req);
 /** Records TTFT and end-to-end latency of a finished request. */
 void kvr_sim_rank_observe(kvr_sim_rank_t *rank, double ttft_s, double e2e_s);
+
+/* kv_events.c */
+/** Binds every rank's KV event sockets (nothing without --kv-events-port); -errno. */
+int kvr_sim_kv_open(kvr_sim_fleet_t *fleet);
+/** Sends the rank's pending events as one batch (nothing when none). */
+void kvr_sim_kv_flush(kvr_sim_rank_t *rank);
+/** Admin faults: the publisher restarts (sequence from 0, replay buffer gone), or the next n
+ * batches are kept for replay but not sent (a subscriber sees a gap). */
+void kvr_sim_kv_restart(kvr_sim_engine_t *e);
+void kvr_sim_kv_drop(kvr_sim_engine_t *e, uint32_t n);
+/** The rank's next sequence number, for /admin/state. */
+uint64_t kvr_sim_kv_seq(const kvr_sim_rank_t *rank);
+/** Subscriptions its publisher has seen. */
+uint64_t kvr_sim_kv_subscriptions(const kvr_sim_rank_t *rank);
+void kvr_sim_kv_close(kvr_sim_fleet_t *fleet);
 
 /* push.c */
 /** Opens the push socket for cfg->push; -EINVAL for a bad target. */

@@ -64,6 +64,7 @@ static void call_free(kvr_sim_call_t *c)
     if (c->next)
         c->next->prev = c->prev;
     free(c->mreq.hashes);
+    free((void *)c->mreq.block_tokens);
     kvr_buf_close(&c->text);
     free(c);
 }
@@ -383,6 +384,12 @@ static bool prompt_tokens_of(const kvr_sim_fleet_t *fleet, const cJSON *root, bo
     mreq->n_hashes = kvr_token_hash_blocks(KVR_TOKEN_CHAIN_ROOT, ids.ids, ids.len,
                                            KVR_SIM_BLOCK_TOKENS, mreq->hashes, max_blocks);
     *prompt_tokens = ids.len ? ids.len : 1;
+    if (fleet->cfg.kv_events_port) { /* the KV events carry the blocks' token ids */
+        size_t n = mreq->n_hashes * KVR_SIM_BLOCK_TOKENS;
+        uint32_t *block_ids = kvr_xmalloc((n ? n : 1) * sizeof *block_ids);
+        memcpy(block_ids, ids.ids, n * sizeof *block_ids);
+        mreq->block_tokens = block_ids;
+    }
     kvr_token_ids_close(&ids);
     return true;
 }
@@ -422,6 +429,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     if (max_tokens < 1) {
         snprintf(msg, sizeof msg, "max_tokens must be at least 1, got %lld", max_tokens);
         free(tokenized.hashes);
+        free((void *)tokenized.block_tokens);
         kvr_buf_close(&text);
         goto fail_400;
     }
@@ -434,11 +442,13 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
                  " tokens (%" PRIu64 " in the messages, %lld in the completion).",
                  fleet->cfg.max_model_len, need, prompt_tokens, max_tokens);
         free(tokenized.hashes);
+        free((void *)tokenized.block_tokens);
         kvr_buf_close(&text);
         goto fail_400;
     }
     if (e->faults.error_rate > 0 && kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
         free(tokenized.hashes);
+        free((void *)tokenized.block_tokens);
         kvr_buf_close(&text);
         cJSON_Delete(root);
         e->requests_rejected++;
@@ -466,10 +476,23 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     if (exact) {
         c->mreq.hashes = tokenized.hashes;
         c->mreq.n_hashes = tokenized.n_hashes;
+        c->mreq.block_tokens = tokenized.block_tokens; /* the ids the hashes chain */
     } else {
         size_t max_blocks = text.len / KVR_PREFIX_BLOCK_BYTES;
         c->mreq.hashes = kvr_xmalloc((max_blocks ? max_blocks : 1) * sizeof *c->mreq.hashes);
         c->mreq.n_hashes = kvr_prefix_hash_blocks(text.base, text.len, c->mreq.hashes, max_blocks);
+        if (e->fleet->cfg.kv_events_port) {
+            /* The KV events' token ids: each 4 prompt bytes one id (KVR_BYTES_PER_TOKEN), as
+             * the model counts them, so a block's ids are its 64 bytes. */
+            size_t n = c->mreq.n_hashes * KVR_SIM_BLOCK_TOKENS;
+            uint32_t *ids = kvr_xmalloc((n ? n : 1) * sizeof *ids);
+            for (size_t i = 0; i < n; i++) {
+                const unsigned char *b = (const unsigned char *)text.base + i * KVR_BYTES_PER_TOKEN;
+                ids[i] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                         (uint32_t)b[3] << 24;
+            }
+            c->mreq.block_tokens = ids;
+        }
     }
     c->mreq.id = rid;
     c->mreq.prompt_tokens = (uint32_t)prompt_tokens;

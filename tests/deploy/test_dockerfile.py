@@ -26,7 +26,8 @@ SOURCE_DIR = os.environ.get("KVR_SOURCE_DIR") or os.path.abspath(
 PROGRAMS = {"kvroute": "KVR_BIN_KVROUTE", "kvroute-statefeed": "KVR_BIN_KVROUTE_STATEFEED",
             "kvroute-shm": "KVR_BIN_KVROUTE_SHM"}
 # What the C library and the toolchain bring: in every Debian image already.
-BASE_LIBS = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "libgcc_s.so.1"}
+BASE_LIBS = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "libgcc_s.so.1",
+             "libresolv.so.2"}
 
 
 def dockerfile_stages(path):

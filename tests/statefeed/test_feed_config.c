@@ -173,3 +173,31 @@ Test(feed_config, engine_dns_takes_a_kind_and_needs_no_engine, .timeout = 5.)
         kvr__feed_config_free(&cfg);
     }
 }
+
+/* The KV event options of an --engine: ports and DP ranks, each checked. */
+Test(feed_config, kv_event_options, .timeout = 5.)
+{
+    kvr__feed_engine_spec_t spec;
+    char err[256];
+    cr_assert_eq(kvr__feed_engine_spec_parse(
+                     "http://10.0.0.5:8000,kind=sglang,kv_events=5557,kv_replay=5600,kv_dp=4",
+                     &spec, err, sizeof err),
+                 0, "%s", err);
+    cr_expect_eq(spec.kind, KVR_FEED_KIND_SGLANG);
+    cr_expect_eq(spec.kv_events_port, 5557);
+    cr_expect_eq(spec.kv_replay_port, 5600);
+    cr_expect_eq(spec.kv_dp_ranks, 4);
+    cr_assert_eq(kvr__feed_engine_spec_parse("http://10.0.0.5:8000", &spec, err, sizeof err), 0);
+    cr_expect_eq(spec.kv_events_port, 0, "no subscription unless asked");
+    static const char *const bad[] = {
+        "http://h:1,kv_events=0",         "http://h:1,kv_events=65536", "http://h:1,kv_events=",
+        "http://h:1,kv_events=55x",       "http://h:1,kv_dp=257",       "http://h:1,kv_replay=5600",
+        "http://h:1,kv_events=1,kv_dp=0", "http://h:1,kv_events=-1",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        cr_expect_lt(kvr__feed_engine_spec_parse(bad[i], &spec, err, sizeof err), 0,
+                     "'%s' accepted", bad[i]);
+        cr_expect_gt(strlen(err), 0, "'%s' refused without a reason", bad[i]);
+    }
+}
