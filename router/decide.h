@@ -146,6 +146,10 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
 /** Ends an attempt: releases the shadow charge and any seeding lease it holds. Idempotent. */
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge);
+/** kvr_decide_release at now_ns (CLOCK_MONOTONIC, or a simulator's clock; the plain call reads
+ * CLOCK_MONOTONIC): the feed counts the end back into what this router had in flight at a
+ * sample taken before now_ns. */
+void kvr_decide_release_at(kvr_decider_t *d, kvr_charge_t *charge, uint64_t now_ns);
 /** --share housekeeping (kvr_share_tick): the other routers' placements read there reach the policy too. */
 void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns);
 /** True when some candidate engine is not in exclude. */

@@ -4,9 +4,12 @@
 
 /*
  * The feed reader (ES=1): the router's read-only view of the statefeed
- * segment. Per decision it yields, for each engine, eff = max(shadow, real +
- * what this router sent since the slot's sample) from a fresh slot, else
- * shadow alone, and counts why it fell back. With
+ * segment. Per decision it yields, for each engine from a fresh slot, eff =
+ * this router's own in flight now (shadow) + the sample's load that is not
+ * its own (real at the sample - own in flight at the sample, which is the
+ * shadow less what was sent since plus what ended since) + what other
+ * senders likely added since (from how that load grew), else shadow alone,
+ * and counts why it fell back. With
  * ES=0 nothing here touches the segment: the only difference between the
  * ablation arms is this one flag.
  */
@@ -34,9 +37,8 @@ typedef enum {
 
 typedef struct kvr_feed_s {
     bool enabled;  /* ES=1 */
-    bool add_sent; /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
-    double
-        peer_ratio; /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
+    bool add_sent; /* eff = shadow + the sample's load not ours (router/policy.h); false: max(shadow, real) */
+    double peer_ratio; /* others' in-flight per own in-flight + 1 in the samples (EWMA): herd_slack */
     bool peer_ratio_known;           /* the first observation sets it */
     bool spread;                     /* set herd_slack / tie_draw when other routers' load shows */
     uint64_t spread_rng;             /* this router's draws for tie_draw */
@@ -86,6 +88,14 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
  */
 uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
                             uint64_t uncached_tokens);
+/**
+ * Notes that a request this router dispatched to e at sent_ns (what
+ * kvr_feed_note_sent returned; 0: nothing is noted) ended at now_ns holding
+ * kv_tokens: until a sample taken after now_ns, the views count it back into
+ * what this router had in flight at the sample.
+ */
+void kvr_feed_note_end(kvr_feed_t *feed, kvr_engine_t *e, uint64_t sent_ns, uint64_t kv_tokens,
+                       uint64_t now_ns);
 /**
  * After the views of one decision: when the fresh samples show more in
  * flight than this router had there at sample time on at least two engines

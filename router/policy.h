@@ -43,6 +43,14 @@ typedef struct kvr_engine_view_s {
      * feed_fresh and the sent-since correction is on. */
     uint32_t sent_since_requests;
     uint64_t sent_since_tokens; /* their uncached prompt tokens */
+    /* This router's requests that were in flight at the sample and ended since (the sample
+     * still counts them), and the KV tokens they held. */
+    uint32_t finished_since_requests;
+    uint64_t finished_since_kv_tokens;
+    /* Load in the sample this router did not send: real - this router's in flight at the
+     * sample, at least 0; and what other senders likely added since, from how it grew. */
+    uint32_t external_requests;
+    uint32_t others_since_requests;
     /*
      * Herding guard. When the feed shows load this router did not send
      * (other routers read the same sample and pick the same argmin), a pick
@@ -65,13 +73,15 @@ typedef struct kvr_engine_view_s {
     double utilization; /* 0..1 where the engine reports it; < 0 unknown */
 
     /*
-     * Effective values: max(shadow, real + sent since the sample) per
-     * quantity when feed_fresh, else shadow. eff_running/eff_waiting split shadow in-flight as running up to
-     * max_running (all running when the cap is unknown).
+     * Effective values when feed_fresh: this router's own in flight now plus
+     * the load it did not send (eff_requests = shadow + external_requests +
+     * others_since_requests), laid on the sample's running/waiting split;
+     * tokens max(shadow, real + sent since - ended since). Else shadow, split
+     * as running up to max_running (all running when the cap is unknown).
      */
     uint32_t eff_running;
     uint32_t eff_waiting;
-    uint32_t eff_requests; /* max(shadow_requests, real_running + real_waiting) */
+    uint32_t eff_requests; /* shadow_requests + external_requests + others_since_requests */
     uint64_t eff_pending_prefill_tokens;
     uint64_t eff_kv_tokens;
 } kvr_engine_view_t;

@@ -55,9 +55,7 @@ Test(proxy_attempts, a_seeding_lease_on_an_engine_that_cannot_be_reached_is_rele
     static const char unreachable[] = "http://224.0.0.1:9";
     const char *extra[] = {"--engine", unreachable, "--es", "1", "--shm", seg_name, "--admission",
                            "enforce", "--max-waiting", "0", "--policy", "sticky",
-                           "--fail-threshold", "1000", "--health-interval-ms", "600000",
-                           /* the sample shows load no router sent: no herding guard */
-                           "--es-sent", "0", "--es-spread", "0", NULL};
+                           "--fail-threshold", "1000", "--health-interval-ms", "600000", NULL};
     kvr_harness_start(&h, 1, extra);
     char full_url[64];
     snprintf(full_url, sizeof full_url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));
