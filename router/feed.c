@@ -346,7 +346,7 @@ static void split_external(kvr_engine_t *e, uint64_t sample_ns, uint64_t age_ns,
     if (since > (double)v->external_requests)
         since = (double)v->external_requests;
     v->others_since_requests = since >= FEED_MAX_OTHERS_SINCE ? FEED_MAX_OTHERS_SINCE
-                                                               : (uint32_t)since;
+                                                              : (uint32_t)since;
 }
 
 /* Shadow in-flight counts as running up to max_running (all running when the cap is unknown). */
@@ -440,7 +440,7 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
         e->feed_slot = kvr_shm_find(&feed->shm, e->id);
         e->feed_generation = key;
         e->feed_cache.valid = false; /* a copy from another mapping or slot proves nothing */
-        e->external_sample_ns = 0; /* nor does growth measured on another writer's samples */
+        e->external_sample_ns = 0;   /* nor does growth measured on another writer's samples */
     }
     if (e->feed_slot < 0)
         return KVR_FEED_SLOT_MISSING;
@@ -515,10 +515,9 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
              */
             double alike = (double)view->sent_since_requests * feed->peer_ratio + 0.5;
             uint32_t others = alike >= FEED_MAX_OTHERS_SINCE ? FEED_MAX_OTHERS_SINCE
-                                                              : (uint32_t)alike;
+                                                             : (uint32_t)alike;
             if (others > view->others_since_requests)
                 view->others_since_requests = others;
-
         }
     }
     if (count)

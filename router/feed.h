@@ -36,12 +36,12 @@ typedef enum {
 } kvr_feed_state_t;
 
 typedef struct kvr_feed_s {
-    bool enabled;  /* ES=1 */
-    bool add_sent; /* eff = shadow + the sample's load not ours (router/policy.h); false: max(shadow, real) */
-    double peer_ratio; /* others' in-flight per own in-flight + 1 in the samples (EWMA): herd_slack */
-    bool peer_ratio_known;           /* the first observation sets it */
-    bool spread;                     /* set herd_slack / tie_draw when other routers' load shows */
-    uint64_t spread_rng;             /* this router's draws for tie_draw */
+    bool enabled;          /* ES=1 */
+    bool add_sent;         /* eff = shadow + the sample's load not ours; false: max(shadow, real) */
+    double peer_ratio;     /* others' in flight per own + 1 in the samples (EWMA) */
+    bool peer_ratio_known; /* the first observation sets it */
+    bool spread;           /* set herd_slack / tie_draw when other routers' load shows */
+    uint64_t spread_rng;   /* this router's draws for tie_draw */
     uint64_t spread_decisions_total; /* decisions made with herd_slack > 0 */
     char name[256];
     uint64_t max_age_ns;

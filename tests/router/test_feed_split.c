@@ -155,16 +155,15 @@ Test(feed_split, load_this_router_did_not_send_adds_to_its_own)
     kvr_engine_view_t v;
     uint64_t now = kvr_clock_now_ns();
     kvr_decide_refresh_feed(&d, now);
-    cr_assert_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v),
-                 KVR_FEED_FRESH);
+    cr_assert_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v), KVR_FEED_FRESH);
     cr_expect_eq(v.external_requests, 3);
     cr_expect_eq(v.eff_requests, 4, "own 1 now + 3 external");
     cr_expect_eq(v.eff_running, 4);
-    cr_expect_eq(v.eff_kv_tokens, 100 + 1000 * 3 / 5, "own KV + the external share of the sample's");
+    cr_expect_eq(v.eff_kv_tokens, 100 + 1000 * 3 / 5,
+                 "own KV + the external share of the sample's");
     /* A sample short of what was sent (the engine has not seen it yet) is no negative load. */
     publish("sim-0", 0, 0, now);
-    cr_expect_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v),
-                 KVR_FEED_FRESH);
+    cr_expect_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v), KVR_FEED_FRESH);
     cr_expect_eq(v.external_requests, 0);
     cr_expect_eq(v.eff_requests, 1);
     cr_expect_eq(v.eff_running + v.eff_waiting, 1);
