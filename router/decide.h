@@ -6,7 +6,7 @@
  * The decision core: everything the router decides per request, with no
  * event loop, no socket and no clock of its own. It owns the engine table
  * and its shadow counters, the session pins and their TTL, the feed reader
- * (views with eff = max(shadow, real) and their age checks, through
+ * (views with eff = shadow + the sample's load not its own and their age checks, through
  * shm_layout/), the policy, and admission with its seeding leases. Every
  * call that depends on time takes it as now_ns (CLOCK_MONOTONIC in the
  * gateway, virtual time in a simulation), so the same inputs give the same
@@ -51,8 +51,8 @@ typedef struct kvr_decide_config_s {
     int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
     uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
     uint32_t max_engines;    /* engine indexes (1..KVR_MAX_ENGINES); 0: KVR_ENGINES_DEFAULT */
-    bool es_max_only;  /* eff = max(shadow, real), without this router's sends since the sample */
-    bool es_no_spread; /* no herding guard: the plain argmin even when other routers show */
+    bool es_max_only;     /* eff = max(shadow, real), the sample not split into own and the rest */
+    bool es_no_spread;    /* no herding guard: the plain argmin even when other routers show */
     uint64_t spread_seed; /* this router's draws among near-equal picks; give each router its own */
 } kvr_decide_config_t;
 

@@ -97,12 +97,13 @@ uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
 void kvr_feed_note_end(kvr_feed_t *feed, kvr_engine_t *e, uint64_t sent_ns, uint64_t kv_tokens,
                        uint64_t now_ns);
 /**
- * After the views of one decision: when the fresh samples show more in
- * flight than this router had there at sample time on at least two engines
- * and half of them (other routers route from the same sample; a client
- * sending to one engine directly is not one), it updates peer_ratio and
- * gives every view herd_slack = the others' share of the work rounded, at
- * least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
+ * After the views of one decision: when the fresh samples show load this
+ * router did not send on at least two engines that hold its own requests
+ * too and half of the fresh ones (other routers route from the same sample;
+ * a client sending straight to engines this router has nothing on is not
+ * one), it updates peer_ratio (which scales this router's sends since a
+ * sample into the others' likely ones) and gives every view herd_slack 1
+ * and a fresh tie_draw (router/policy.h); else leaves them 0.
  */
 void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n);
 /** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */

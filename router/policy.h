@@ -56,9 +56,9 @@ typedef struct kvr_engine_view_s {
      * (other routers read the same sample and pick the same argmin), a pick
      * whose score is within herd_slack requests' worth of the best is as
      * good as the best, and among those the lowest tie_draw wins: a seeded
-     * draw of this router's, different per router. herd_slack is the other
-     * routers' share of the fleet's work per unit of this router's: each of
-     * them may be taking the same pick from the same sample. herd_slack 0: off (ES=0,
+     * draw of this router's, different per router. herd_slack is 1 while
+     * other routers show (each of them may be taking the same pick from the
+     * same sample; the views count their likely sends since). 0: off (ES=0,
      * no other router seen, or --es-spread 0), the plain argmin.
      */
     uint32_t herd_slack;
