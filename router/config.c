@@ -69,13 +69,15 @@ static const kvr_opt_t options[] = {
      .size = sizeof(bool),
      .arg = "0|1",
      .help =
-         "1: read engine state from the statefeed segment (eff = max(shadow, real)); 0: shadow counters "
+         "1: read engine state from the statefeed segment (eff = shadow + the sample's load this "
+         "router did not send); 0: shadow counters "
          "only, the segment is never opened. Default: $ES, else 1"},
     KVR_OPT_ROW_BOOL(
         T, es_sent, "es-sent", "1",
-        "ES=1: add what this router sent to an engine after its feed sample was taken to the "
-        "sample (eff = max(shadow, real + sent since)); 0: max(shadow, real), under which routers "
-        "reading one sample all see the same engine idle and pile onto it"),
+        "ES=1: split each feed sample into this router's part (its in flight less what it sent "
+        "since the sample, plus what of its own ended since) and the rest, eff = shadow + the "
+        "rest; 0: max(shadow, real), which counts requests that ended since the sample and under "
+        "which routers reading one sample all see the same engine idle and pile onto it"),
     KVR_OPT_ROW_BOOL(
         T, es_spread, "es-spread", "1",
         "ES=1: when the feed shows load other routers sent, picks within one request's worth of "

@@ -603,10 +603,17 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
 
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge)
 {
+    kvr_decide_release_at(d, charge, kvr_clock_now_ns());
+}
+
+void kvr_decide_release_at(kvr_decider_t *d, kvr_charge_t *charge, uint64_t now_ns)
+{
     kvr_engine_t *e = charge->engine;
     if (e && charge->seed_lease)
         kvr_admission_release_lease(d->admission, e->index);
     charge->seed_lease = false;
+    if (e)
+        kvr_feed_note_end(&d->feed, e, charge->sent_ns, charge->kv_tokens, now_ns);
     kvr_charge_end(charge);
     if (e && e->removed && e->shadow_requests == 0)
         d->reclaim_due =

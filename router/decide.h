@@ -6,7 +6,7 @@
  * The decision core: everything the router decides per request, with no
  * event loop, no socket and no clock of its own. It owns the engine table
  * and its shadow counters, the session pins and their TTL, the feed reader
- * (views with eff = max(shadow, real) and their age checks, through
+ * (views with eff = shadow + the sample's load not its own and their age checks, through
  * shm_layout/), the policy, and admission with its seeding leases. Every
  * call that depends on time takes it as now_ns (CLOCK_MONOTONIC in the
  * gateway, virtual time in a simulation), so the same inputs give the same
@@ -52,8 +52,8 @@ typedef struct kvr_decide_config_s {
     int64_t shm_owner_uid;   /* the uid that must own the segment; -1: this process's own */
     uint64_t max_age_ns;     /* heartbeat and sample age beyond which the feed is stale */
     uint32_t max_engines;    /* engine indexes (1..KVR_MAX_ENGINES); 0: KVR_ENGINES_DEFAULT */
-    bool es_max_only;  /* eff = max(shadow, real), without this router's sends since the sample */
-    bool es_no_spread; /* no herding guard: the plain argmin even when other routers show */
+    bool es_max_only;     /* eff = max(shadow, real), the sample not split into own and the rest */
+    bool es_no_spread;    /* no herding guard: the plain argmin even when other routers show */
     uint64_t spread_seed; /* this router's draws among near-equal picks; give each router its own */
     kvr_cache_state_mode_t cache_state; /* where prefix matches come from (router/cache_state.h) */
 } kvr_decide_config_t;
@@ -152,6 +152,10 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *req, const ui
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out);
 /** Ends an attempt: releases the shadow charge and any seeding lease it holds. Idempotent. */
 void kvr_decide_release(kvr_decider_t *d, kvr_charge_t *charge);
+/** kvr_decide_release at now_ns (CLOCK_MONOTONIC, or a simulator's clock; the plain call reads
+ * CLOCK_MONOTONIC): the feed counts the end back into what this router had in flight at a
+ * sample taken before now_ns. */
+void kvr_decide_release_at(kvr_decider_t *d, kvr_charge_t *charge, uint64_t now_ns);
 /** --share housekeeping (kvr_share_tick): the other routers' placements read there reach the policy too. */
 void kvr_decide_share_tick(kvr_decider_t *d, uint64_t now_ns);
 /** True when some candidate engine is not in exclude. */

@@ -59,6 +59,18 @@ typedef struct kvr_engine_s {
     uint64_t sent_ns[KVR_ENGINE_SENT_RING];
     uint32_t sent_tokens[KVR_ENGINE_SENT_RING]; /* uncached prompt tokens of each */
     uint32_t sent_next;
+    /* ES=1: this router's latest ends here (time, its dispatch time, the KV it held), so a
+     * decision knows what it had in flight when the feed sample was taken: a sample counts
+     * requests that finished since. Ends past the ring since one sample are not counted. */
+    uint64_t finish_ns[KVR_ENGINE_SENT_RING];
+    uint64_t finish_sent_ns[KVR_ENGINE_SENT_RING];
+    uint32_t finish_kv_tokens[KVR_ENGINE_SENT_RING];
+    uint32_t finish_next;
+    /* ES=1: load this router did not send, at the last sample seen (router/feed.c), and how
+     * fast it grew from sample to sample (requests per second, EWMA). */
+    uint64_t external_sample_ns; /* 0: none seen yet */
+    uint32_t external_requests;
+    double external_growth_per_s;
 
     /* Totals for /metrics. */
     uint64_t dispatched_total;

@@ -24,6 +24,12 @@
 /* Other routers' work per unit of this router's, as an EWMA over decisions, capped. */
 #define FEED_MAX_PEER_RATIO 7.0
 #define FEED_PEER_RATIO_WEIGHT 0.05
+/* Growth of an engine's external load from sample to sample: EWMA weight, bound, and the most
+ * requests its extrapolation over one sample's age may add. */
+#define FEED_GROWTH_WEIGHT 0.5
+#define FEED_MAX_GROWTH_PER_S 1e6
+#define FEED_MAX_OTHERS_SINCE 4096u
+#define FEED_MIN_GROWTH_NS KVR_NS_PER_MS /* samples closer than this give no rate */
 
 static const char *const state_names[KVR_FEED_N_STATES] = {
     "fresh",      "no_segment",     "writer_stale", "slot_missing",
@@ -159,6 +165,25 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
+static uint32_t sat_add32(uint32_t a, uint32_t b)
+{
+    return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+}
+
+/* What this router had in flight at the sample: in flight now, less sent since, plus ended since. */
+static uint32_t own_at_sample(const kvr_engine_view_t *v)
+{
+    uint32_t own = v->shadow_requests > v->sent_since_requests
+                       ? v->shadow_requests - v->sent_since_requests
+                       : 0;
+    return sat_add32(own, v->finished_since_requests);
+}
+
+static uint32_t real_requests(const kvr_engine_view_t *v)
+{
+    return sat_add32(v->real_running, v->real_waiting); /* both from the segment: saturate */
+}
+
 static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
 {
     memset(v, 0, sizeof *v);
@@ -176,22 +201,42 @@ static void fill_shadow(const kvr_engine_t *e, kvr_engine_view_t *v)
 }
 
 /*
- * What this router sent to e after the sample of age_ns was taken: the
- * engine had not seen it yet, so the sample's counts lack it. Routers that
- * read one sample and add only max(shadow, real) all see the same engine
- * idle for a whole feed period and pile onto it; adding their own sends
- * since the sample keeps each router's view of its own burst.
+ * What this router sent to e after the sample of age_ns was taken (the
+ * engine had not seen it yet, so the sample's counts lack it) and what of
+ * its own ended since (the sample still counts it). With both, the sample
+ * splits into this router's part at sample time and the rest: a 50 ms old
+ * sample read as is counts requests that ended since, and taking the larger
+ * of it and the shadow prefers that stale figure.
  */
 static void sent_since(const kvr_engine_t *e, uint64_t now_ns, uint64_t age_ns,
                        kvr_engine_view_t *v)
 {
     uint64_t sample_ns = age_ns <= now_ns ? now_ns - age_ns : 0;
     for (uint32_t i = 0; i < KVR_ENGINE_SENT_RING; i++) {
-        if (e->sent_ns[i] == 0 || e->sent_ns[i] < sample_ns || e->sent_ns[i] > now_ns)
-            continue;
-        v->sent_since_requests++;
-        v->sent_since_tokens = sat_add(v->sent_since_tokens, e->sent_tokens[i]);
+        if (e->sent_ns[i] != 0 && e->sent_ns[i] >= sample_ns && e->sent_ns[i] <= now_ns) {
+            v->sent_since_requests++;
+            v->sent_since_tokens = sat_add(v->sent_since_tokens, e->sent_tokens[i]);
+        }
+        /* In flight at the sample (sent at or before it), ended after it, not in the future. */
+        if (e->finish_ns[i] != 0 && e->finish_ns[i] > sample_ns && e->finish_ns[i] <= now_ns &&
+            e->finish_sent_ns[i] <= sample_ns) {
+            v->finished_since_requests++;
+            v->finished_since_kv_tokens = sat_add(v->finished_since_kv_tokens,
+                                                  e->finish_kv_tokens[i]);
+        }
     }
+}
+
+void kvr_feed_note_end(kvr_feed_t *feed, kvr_engine_t *e, uint64_t sent_ns, uint64_t kv_tokens,
+                       uint64_t now_ns)
+{
+    if (!feed->enabled || !feed->add_sent || sent_ns == 0)
+        return;
+    uint32_t i = e->finish_next % KVR_ENGINE_SENT_RING;
+    e->finish_ns[i] = now_ns ? now_ns : 1;
+    e->finish_sent_ns[i] = sent_ns;
+    e->finish_kv_tokens[i] = kv_tokens > UINT32_MAX ? UINT32_MAX : (uint32_t)kv_tokens;
+    e->finish_next = (i + 1) % KVR_ENGINE_SENT_RING;
 }
 
 uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
@@ -216,20 +261,20 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
         const kvr_engine_view_t *v = &views[i];
         if (!v->feed_fresh)
             continue;
-        /* Own in flight at the sample: the shadow less what was sent since (finishes only lower it). */
-        uint64_t own = v->shadow_requests > v->sent_since_requests
-                           ? v->shadow_requests - v->sent_since_requests
-                           : 0;
-        uint64_t real = (uint64_t)v->real_running + v->real_waiting;
-        others += real > own;
+        /* Own in flight at the sample (ends since counted back): the rest of the sample is not ours. */
+        uint64_t own = own_at_sample(v);
+        uint64_t real = own + v->external_requests;
+        others += v->external_requests > 0 && own > 0;
         fresh++;
         own_total += own;
         real_total += real;
     }
     /*
-     * Routers spread their work: load this router did not send on one engine
-     * alone is a client sending there directly (or a pin), which takes no
-     * pick from the sample and is no reason to doubt this router's own.
+     * Routers spread their work, this router's and the others' alike: they
+     * show as load not ours on engines that hold ours too. Load on engines
+     * this router has nothing on is a client sending there directly (or a
+     * pin), which takes no pick from the sample and is no reason to doubt
+     * this router's own.
      */
     bool routers = others >= 2 && others * 2 >= fresh;
     if (feed->add_sent && real_total > 0) {
@@ -253,22 +298,59 @@ void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n)
         return;
     feed->spread_decisions_total++;
     /* Each other router may take the same pick from the same sample: that many requests are slack. */
-    uint32_t slack = feed->peer_ratio < 1.0 ? 1 : (uint32_t)(feed->peer_ratio + 0.5);
+    /*
+     * One request's worth: each router's own view already holds what it sent
+     * since the sample; a wider window (the others' share, up to 7) drew
+     * among engines a prefix or a speed set apart, and lost more than
+     * herding cost (fleetsim, 4 routers, agentic and long-tail).
+     */
+    uint32_t slack = 1;
     for (size_t i = 0; i < n; i++) {
         views[i].herd_slack = slack;
         views[i].tie_draw = kvr_splitmix64(&feed->spread_rng);
     }
 }
 
-/* count x (1 + ratio), rounded to nearest, ratio in [0, FEED_MAX_PEER_RATIO]. */
-static uint32_t scale(uint32_t count, double ratio)
+/*
+ * The sample's load that is not this router's (external = real - own at the
+ * sample, at least 0: an engine that has not yet seen a dispatch shows less
+ * than was sent) and what other senders added since the sample, from how
+ * fast external grew between the samples this router saw. One router with
+ * no other client: external is 0 and eff is the shadow, exactly.
+ */
+static void split_external(kvr_engine_t *e, uint64_t sample_ns, uint64_t age_ns,
+                           kvr_engine_view_t *v)
 {
-    double x = (double)count * (1.0 + ratio) + 0.5;
-    return x >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+    uint32_t real = real_requests(v);
+    uint32_t own = own_at_sample(v);
+    v->external_requests = real > own ? real - own : 0;
+    if (sample_ns != e->external_sample_ns) {
+        if (e->external_sample_ns != 0 && sample_ns >= e->external_sample_ns + FEED_MIN_GROWTH_NS) {
+            double dt_s = (double)(sample_ns - e->external_sample_ns) / 1e9;
+            double growth = ((double)v->external_requests - (double)e->external_requests) / dt_s;
+            if (growth > FEED_MAX_GROWTH_PER_S)
+                growth = FEED_MAX_GROWTH_PER_S;
+            if (growth < -FEED_MAX_GROWTH_PER_S)
+                growth = -FEED_MAX_GROWTH_PER_S;
+            e->external_growth_per_s += FEED_GROWTH_WEIGHT * (growth - e->external_growth_per_s);
+        } else {
+            e->external_growth_per_s = 0; /* first sample, or a writer whose clock went back */
+        }
+        e->external_sample_ns = sample_ns;
+        e->external_requests = v->external_requests;
+    }
+    double since = e->external_growth_per_s > 0
+                       ? e->external_growth_per_s * ((double)age_ns / 1e9) + 0.5
+                       : 0;
+    /* Others at most double their share within one sample's age: a jump is no trend. */
+    if (since > (double)v->external_requests)
+        since = (double)v->external_requests;
+    v->others_since_requests = since >= FEED_MAX_OTHERS_SINCE ? FEED_MAX_OTHERS_SINCE
+                                                              : (uint32_t)since;
 }
 
 /* Shadow in-flight counts as running up to max_running (all running when the cap is unknown). */
-static void fill_eff(kvr_engine_view_t *v, double peer_ratio)
+static void fill_eff(kvr_engine_view_t *v, bool split)
 {
     uint32_t shadow_running = v->shadow_requests;
     if (v->max_running > 0 && shadow_running > v->max_running)
@@ -282,34 +364,66 @@ static void fill_eff(kvr_engine_view_t *v, double peer_ratio)
         v->eff_kv_tokens = v->shadow_kv_tokens;
         return;
     }
-    /* Both come from the segment: their sum saturates rather than wrap to "idle". */
-    uint32_t real_requests = v->real_running > UINT32_MAX - v->real_waiting
-                                 ? UINT32_MAX
-                                 : v->real_running + v->real_waiting;
-    /* Sent since the sample: running while the sample's batch has free slots, then waiting. */
-    uint32_t since = scale(v->sent_since_requests, peer_ratio);
-    uint32_t free_slots = v->max_running > v->real_running ? v->max_running - v->real_running : 0;
-    uint32_t since_running = v->max_running == 0 ? since : since < free_slots ? since : free_slots;
-    uint32_t real_running = v->real_running +
-                            since_running; /* both below 2^32 - 33 or saturated below */
-    uint32_t real_waiting = v->real_waiting > UINT32_MAX - (since - since_running)
-                                ? UINT32_MAX
-                                : v->real_waiting + (since - since_running);
-    if (v->real_running > UINT32_MAX - since_running)
-        real_running = UINT32_MAX;
-    real_requests = real_requests > UINT32_MAX - since ? UINT32_MAX : real_requests + since;
-    uint64_t since_tokens = v->sent_since_requests
-                                ? v->sent_since_tokens / v->sent_since_requests * since
-                                : 0;
-    uint64_t real_pending = sat_add(v->real_pending_prefill_tokens, since_tokens);
-    uint64_t real_kv = sat_add(v->real_kv_tokens, since_tokens);
-    v->eff_running = real_running > shadow_running ? real_running : shadow_running;
-    v->eff_waiting = real_waiting > shadow_waiting ? real_waiting : shadow_waiting;
-    v->eff_requests = real_requests > v->shadow_requests ? real_requests : v->shadow_requests;
-    v->eff_pending_prefill_tokens = real_pending > v->shadow_pending_prefill_tokens
-                                        ? real_pending
+    uint32_t real = real_requests(v);
+    if (!split) {
+        /* --es-sent 0: the sample as is against the shadow. */
+        v->eff_running = v->real_running > shadow_running ? v->real_running : shadow_running;
+        v->eff_waiting = v->real_waiting > shadow_waiting ? v->real_waiting : shadow_waiting;
+        v->eff_requests = real > v->shadow_requests ? real : v->shadow_requests;
+        v->eff_pending_prefill_tokens = v->real_pending_prefill_tokens >
+                                                v->shadow_pending_prefill_tokens
+                                            ? v->real_pending_prefill_tokens
+                                            : v->shadow_pending_prefill_tokens;
+        v->eff_kv_tokens = v->real_kv_tokens > v->shadow_kv_tokens ? v->real_kv_tokens
+                                                                   : v->shadow_kv_tokens;
+        return;
+    }
+    uint32_t eff = sat_add32(sat_add32(v->shadow_requests, v->external_requests),
+                             v->others_since_requests);
+    /* Laid on the sample's split: arrivals fill free batch slots, then wait; ends free waiting first. */
+    uint32_t running = v->real_running, waiting = v->real_waiting;
+    if (eff >= real) {
+        uint32_t add = eff - real;
+        uint32_t free_slots = v->max_running > running ? v->max_running - running : 0;
+        uint32_t to_run = v->max_running == 0 || add < free_slots ? add : free_slots;
+        running = sat_add32(running, to_run);
+        waiting = sat_add32(waiting, add - to_run);
+    } else {
+        uint32_t sub = real - eff;
+        uint32_t from_waiting = sub < waiting ? sub : waiting;
+        waiting -= from_waiting;
+        running -= sub - from_waiting; /* sub <= running + waiting */
+    }
+    v->eff_running = running;
+    v->eff_waiting = waiting;
+    v->eff_requests = eff;
+    /*
+     * Tokens: the engine's pending prefill is exact at the sample (the shadow
+     * releases a prompt when the engine accepts it, before any prefill), so
+     * the sample plus what was sent since, own and others' at the average
+     * size of own. Never below the shadow.
+     */
+    uint64_t since_tokens = v->sent_since_tokens;
+    if (v->sent_since_requests > 0)
+        since_tokens = sat_add(since_tokens, v->sent_since_tokens / v->sent_since_requests *
+                                                 v->others_since_requests);
+    uint64_t pending = sat_add(v->real_pending_prefill_tokens, since_tokens);
+    /*
+     * KV: the shadow plus the external requests' share of the sample's KV.
+     * The engine counts a shared prefix once and the shadow once per request,
+     * so the sample read as is calls an engine full of one prefix's requests
+     * light; with no external load this is the shadow, as for requests.
+     */
+    uint64_t ext_kv = 0;
+    if (real > 0 && v->external_requests > 0) {
+        double x = (double)v->real_kv_tokens * ((double)v->external_requests / (double)real);
+        ext_kv = x >= (double)FEED_MAX_TOKENS ? FEED_MAX_TOKENS : (uint64_t)x;
+    }
+    uint64_t kv = sat_add(v->shadow_kv_tokens, ext_kv);
+    v->eff_pending_prefill_tokens = pending > v->shadow_pending_prefill_tokens
+                                        ? pending
                                         : v->shadow_pending_prefill_tokens;
-    v->eff_kv_tokens = real_kv > v->shadow_kv_tokens ? real_kv : v->shadow_kv_tokens;
+    v->eff_kv_tokens = kv > v->shadow_kv_tokens ? kv : v->shadow_kv_tokens;
 }
 
 /* On a state other than no_segment/writer_stale/slot_missing/slot_busy, *st points at the slot's copy. */
@@ -326,6 +440,7 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
         e->feed_slot = kvr_shm_find(&feed->shm, e->id);
         e->feed_generation = key;
         e->feed_cache.valid = false; /* a copy from another mapping or slot proves nothing */
+        e->external_sample_ns = 0;   /* nor does growth measured on another writer's samples */
     }
     if (e->feed_slot < 0)
         return KVR_FEED_SLOT_MISSING;
@@ -364,7 +479,7 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
 {
     fill_shadow(e, view);
     if (!feed->enabled) {
-        fill_eff(view, feed->peer_ratio);
+        fill_eff(view, false);
         return KVR_FEED_NO_SEGMENT; /* ES=0: shadow by design, not a fallback */
     }
     const kvr_engine_state_t *st = NULL;
@@ -389,11 +504,24 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
         view->kv_usage = fraction(st->kv_usage);
         view->utilization = (st->flags & KVR_SLOT_HAS_UTILIZATION) ? fraction(st->utilization)
                                                                    : -1.0;
-        if (feed->add_sent)
-            sent_since(e, now_ns, age_ns == UINT64_MAX ? 0 : age_ns, view);
+        if (feed->add_sent) {
+            uint64_t age = age_ns == UINT64_MAX ? 0 : age_ns;
+            sent_since(e, now_ns, age, view);
+            split_external(e, age <= now_ns ? now_ns - age : 0, age, view);
+            /*
+             * Routers that read this sample and chose alike sent here too: each
+             * of this router's sends since stands for peer_ratio of theirs (0
+             * while no other router shows). The larger of that and the growth.
+             */
+            double alike = (double)view->sent_since_requests * feed->peer_ratio + 0.5;
+            uint32_t others = alike >= FEED_MAX_OTHERS_SINCE ? FEED_MAX_OTHERS_SINCE
+                                                             : (uint32_t)alike;
+            if (others > view->others_since_requests)
+                view->others_since_requests = others;
+        }
     }
     if (count)
         feed->fallbacks_total[state]++;
-    fill_eff(view, feed->peer_ratio);
+    fill_eff(view, feed->add_sent);
     return state;
 }

@@ -4,9 +4,12 @@
 
 /*
  * The feed reader (ES=1): the router's read-only view of the statefeed
- * segment. Per decision it yields, for each engine, eff = max(shadow, real +
- * what this router sent since the slot's sample) from a fresh slot, else
- * shadow alone, and counts why it fell back. With
+ * segment. Per decision it yields, for each engine from a fresh slot, eff =
+ * this router's own in flight now (shadow) + the sample's load that is not
+ * its own (real at the sample - own in flight at the sample, which is the
+ * shadow less what was sent since plus what ended since) + what other
+ * senders likely added since (from how that load grew), else shadow alone,
+ * and counts why it fell back. With
  * ES=0 nothing here touches the segment: the only difference between the
  * ablation arms is this one flag.
  */
@@ -33,13 +36,12 @@ typedef enum {
 } kvr_feed_state_t;
 
 typedef struct kvr_feed_s {
-    bool enabled;  /* ES=1 */
-    bool add_sent; /* eff = max(shadow, real + sent since the sample); false: max(shadow, real) */
-    double
-        peer_ratio; /* others' in-flight per own in-flight + 1 in the samples (EWMA); scales sends since */
-    bool peer_ratio_known;           /* the first observation sets it */
-    bool spread;                     /* set herd_slack / tie_draw when other routers' load shows */
-    uint64_t spread_rng;             /* this router's draws for tie_draw */
+    bool enabled;          /* ES=1 */
+    bool add_sent;         /* eff = shadow + the sample's load not ours; false: max(shadow, real) */
+    double peer_ratio;     /* others' in flight per own + 1 in the samples (EWMA) */
+    bool peer_ratio_known; /* the first observation sets it */
+    bool spread;           /* set herd_slack / tie_draw when other routers' load shows */
+    uint64_t spread_rng;   /* this router's draws for tie_draw */
     uint64_t spread_decisions_total; /* decisions made with herd_slack > 0 */
     char name[256];
     uint64_t max_age_ns;
@@ -87,12 +89,21 @@ kvr_feed_state_t kvr_feed_view(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_n
 uint64_t kvr_feed_note_sent(kvr_feed_t *feed, kvr_engine_t *e, uint64_t now_ns,
                             uint64_t uncached_tokens);
 /**
- * After the views of one decision: when the fresh samples show more in
- * flight than this router had there at sample time on at least two engines
- * and half of them (other routers route from the same sample; a client
- * sending to one engine directly is not one), it updates peer_ratio and
- * gives every view herd_slack = the others' share of the work rounded, at
- * least 1, and a fresh tie_draw (router/policy.h); else leaves them 0.
+ * Notes that a request this router dispatched to e at sent_ns (what
+ * kvr_feed_note_sent returned; 0: nothing is noted) ended at now_ns holding
+ * kv_tokens: until a sample taken after now_ns, the views count it back into
+ * what this router had in flight at the sample.
+ */
+void kvr_feed_note_end(kvr_feed_t *feed, kvr_engine_t *e, uint64_t sent_ns, uint64_t kv_tokens,
+                       uint64_t now_ns);
+/**
+ * After the views of one decision: when the fresh samples show load this
+ * router did not send on at least two engines that hold its own requests
+ * too and half of the fresh ones (other routers route from the same sample;
+ * a client sending straight to engines this router has nothing on is not
+ * one), it updates peer_ratio (which scales this router's sends since a
+ * sample into the others' likely ones) and gives every view herd_slack 1
+ * and a fresh tie_draw (router/policy.h); else leaves them 0.
  */
 void kvr_feed_mark_herd(kvr_feed_t *feed, kvr_engine_view_t *views, size_t n);
 /** "fresh", "no_segment", "writer_stale", ... for logs and metric labels. */

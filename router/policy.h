@@ -43,14 +43,22 @@ typedef struct kvr_engine_view_s {
      * feed_fresh and the sent-since correction is on. */
     uint32_t sent_since_requests;
     uint64_t sent_since_tokens; /* their uncached prompt tokens */
+    /* This router's requests that were in flight at the sample and ended since (the sample
+     * still counts them), and the KV tokens they held. */
+    uint32_t finished_since_requests;
+    uint64_t finished_since_kv_tokens;
+    /* Load in the sample this router did not send: real - this router's in flight at the
+     * sample, at least 0; and what other senders likely added since, from how it grew. */
+    uint32_t external_requests;
+    uint32_t others_since_requests;
     /*
      * Herding guard. When the feed shows load this router did not send
      * (other routers read the same sample and pick the same argmin), a pick
      * whose score is within herd_slack requests' worth of the best is as
      * good as the best, and among those the lowest tie_draw wins: a seeded
-     * draw of this router's, different per router. herd_slack is the other
-     * routers' share of the fleet's work per unit of this router's: each of
-     * them may be taking the same pick from the same sample. herd_slack 0: off (ES=0,
+     * draw of this router's, different per router. herd_slack is 1 while
+     * other routers show (each of them may be taking the same pick from the
+     * same sample; the views count their likely sends since). 0: off (ES=0,
      * no other router seen, or --es-spread 0), the plain argmin.
      */
     uint32_t herd_slack;
@@ -65,13 +73,15 @@ typedef struct kvr_engine_view_s {
     double utilization; /* 0..1 where the engine reports it; < 0 unknown */
 
     /*
-     * Effective values: max(shadow, real + sent since the sample) per
-     * quantity when feed_fresh, else shadow. eff_running/eff_waiting split shadow in-flight as running up to
-     * max_running (all running when the cap is unknown).
+     * Effective values when feed_fresh: this router's own in flight now plus
+     * the load it did not send (eff_requests = shadow + external_requests +
+     * others_since_requests), laid on the sample's running/waiting split;
+     * tokens max(shadow, real + sent since - ended since). Else shadow, split
+     * as running up to max_running (all running when the cap is unknown).
      */
     uint32_t eff_running;
     uint32_t eff_waiting;
-    uint32_t eff_requests; /* max(shadow_requests, real_running + real_waiting) */
+    uint32_t eff_requests; /* shadow_requests + external_requests + others_since_requests */
     uint64_t eff_pending_prefill_tokens;
     uint64_t eff_kv_tokens;
 } kvr_engine_view_t;

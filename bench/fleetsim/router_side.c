@@ -228,7 +228,7 @@ void kvr_fleet_router_end(kvr_fleet_router_t *r, kvr_fleet_route_t *route, const
     if (!st)
         return;
     /* As the proxy's one end of a request: charge and lease, then the log line. */
-    kvr_decide_release(&r->decider, &st->charge);
+    kvr_decide_release_at(&r->decider, &st->charge, now_ns);
     share_turn(r, now_ns);
     /* attempt counts dispatches, as the proxy's: a refusal before any is attempt 0. */
     if (r->decision_log && (st->result.engine || st->result.status))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The feed reader: eff = max(shadow, real) from fresh slots, shadow otherwise, and ES=0 never opens. */
+/* The feed reader: eff = shadow + the sample's load not its own from fresh slots, shadow otherwise, and ES=0 never opens. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -84,11 +84,11 @@ Test(feed, fresh_slot_gives_max_of_shadow_and_real)
     cr_expect_eq(v.real_running, 7);
     cr_expect_eq(v.real_waiting, 3);
     cr_expect_eq(v.shadow_requests, 6);
-    cr_expect_eq(v.eff_requests, 10, "max(6 shadow, 7+3 real)");
-    cr_expect_eq(v.eff_running, 7, "max(min(6, cap 4), 7)");
-    cr_expect_eq(v.eff_waiting, 3, "max(6-4, 3)");
+    cr_expect_eq(v.eff_requests, 10, "6 own + (7+3 real - 6 own at the sample)");
+    cr_expect_eq(v.eff_running, 7, "the sample's split");
+    cr_expect_eq(v.eff_waiting, 3);
     cr_expect_eq(v.eff_pending_prefill_tokens, 1200, "max(1200 shadow, 500 real)");
-    cr_expect_eq(v.eff_kv_tokens, 1200);
+    cr_expect_eq(v.eff_kv_tokens, 1200 + 1000 * 4 / 10, "own + the external 4/10 of the real");
     cr_expect_eq(v.max_running, 4);
     cr_expect(v.caps_complete);
     cr_expect_geq(v.feed_age_ns, 10 * KVR_NS_PER_MS);

@@ -53,11 +53,23 @@ Test(proxy_attempts, a_seeding_lease_on_an_engine_that_cannot_be_reached_is_rele
     kvr_test_unique_name(seg_name, sizeof seg_name, "/kvr-test-attempts");
     cr_assert_eq(kvr_shm_create(&writer, seg_name, 8), 0);
     static const char unreachable[] = "http://224.0.0.1:9";
-    const char *extra[] = {"--engine", unreachable, "--es", "1", "--shm", seg_name, "--admission",
-                           "enforce", "--max-waiting", "0", "--policy", "sticky",
-                           "--fail-threshold", "1000", "--health-interval-ms", "600000",
-                           /* the sample shows load no router sent: no herding guard */
-                           "--es-sent", "0", "--es-spread", "0", NULL};
+    const char *extra[] = {"--engine",
+                           unreachable,
+                           "--es",
+                           "1",
+                           "--shm",
+                           seg_name,
+                           "--admission",
+                           "enforce",
+                           "--max-waiting",
+                           "0",
+                           "--policy",
+                           "sticky",
+                           "--fail-threshold",
+                           "1000",
+                           "--health-interval-ms",
+                           "600000",
+                           NULL};
     kvr_harness_start(&h, 1, extra);
     char full_url[64];
     snprintf(full_url, sizeof full_url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));

@@ -276,9 +276,8 @@ Test(sim, es1_through_a_live_statefeed_sees_load_the_router_did_not_send)
 {
     char shm[64];
     kvr_test_unique_name(shm, sizeof shm, "/kvr-test-e2e");
-    /* Load no router sent, on every engine but one, reads as other routers to the herding
-     * guard; this test is about the plain max(shadow, real), so the guard is off. */
-    const char *more[] = {"--es", "1", "--shm", shm, "--es-sent", "0", "--es-spread", "0", NULL};
+    /* Load no router sent, on engines this router has nothing on: direct clients, no herd. */
+    const char *more[] = {"--es", "1", "--shm", shm, NULL};
     start_with("sticky", more);
     /* the statefeed scrapes every engine's /metrics into the segment the router reads */
     const char *feed_argv[4 * ENGINES + 12];
