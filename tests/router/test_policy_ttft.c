@@ -608,3 +608,40 @@ Test(policy_ttft, without_a_feed_the_prefill_this_router_sent_stays_queued, .ini
     ops->pick(st, req, v, 2, &d);
     cr_expect_eq(d.view, 1, "12000 tokens are still queued on engine 0");
 }
+
+Test(policy_ttft, without_a_feed_first_bytes_are_learned_behind_the_backlog_this_router_sent,
+     .init = setup, .fini = teardown, .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /*
+     * ES=0: rounds of four cold 10k-token prompts sent together to engine 0,
+     * which prefills 10k tokens/s, so the k-th answer's first byte comes
+     * after k s. The shadow shows nothing pending at each dispatch (the
+     * earlier ones' response heads released it): read against eff pending,
+     * the k-th first byte says 10k tokens took k s, and the rate learned
+     * collapses to a fraction of the engine's, which then keeps the
+     * backlog it was sent queued for many times longer than it lasts.
+     */
+    for (uint32_t round = 0; round < 10; round++) {
+        uint64_t now = 10 * S + (uint64_t)round * 100 * S;
+        for (uint32_t k = 0; k < 4; k++) {
+            kvr_route_request_t *req = fx_request(&rq, 16 * PROMPT, 60 + round * 4 + k, 0,
+                                                  60 + round * 4 + k, now);
+            req->prompt_tokens = 10000;
+            ops->on_dispatch(st, req, 0);
+        }
+        for (uint32_t k = 0; k < 4; k++) {
+            kvr_first_byte_t fb = {.engine_index = 0,
+                                   .prompt_tokens = 10000,
+                                   .uncached_tokens = 10000,
+                                   .queued_prefill_tokens = 0,
+                                   .running = k,
+                                   .ttft_ns = (k + 1) * S};
+            ops->on_first_byte(st, &fb);
+        }
+    }
+    uint32_t flags = 0;
+    cr_expect_eq(pick_equal_fleet(2000 * S, &flags), 0,
+                 "engine 0 is learned at about its 10k tokens/s: equal engines, lower index");
+    cr_expect_eq(flags, 0);
+}
