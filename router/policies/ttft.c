@@ -42,13 +42,13 @@
  * dearer the busier the fleet is, and an idle fleet is routed on TTFT alone.
  *
  * Learned per engine, from a prior (the ttft-* options) on first sight:
- *  - prefill rate, from the feed: between two successive fresh samples
- *    (sample time = now − feed_age_ns; a new sample is a later time), the
- *    tokens drained = earlier pending + uncached tokens this router sent
- *    meanwhile − later pending, over the interval. Only intervals where the
- *    engine had prefill work throughout (both samples pending) and a free
- *    batch slot (a full batch drains by finishing requests, not by prefill
- *    speed) count. Other routers' requests make drained an underestimate.
+ *  - not from the feed's pending drain (earlier pending + uncached tokens
+ *    this router sent − later pending, over the interval): the engine's
+ *    pending counts each request's uncached part as the engine finds it,
+ *    the router's sends as the index predicts it, and other routers' sends
+ *    not at all; measured in fleetsim, rates learned so came out two to six
+ *    times the engine's where prefixes are shared and evicted, and ES=1
+ *    routed worse than ES=0. The feed's samples still give the queue.
  *  - from the first byte of a streamed answer (on_first_byte): the observed
  *    time less the predicted slot wait is split between the two other terms
  *    of the prediction; the dominant one is corrected (prefill rate when the
@@ -64,7 +64,12 @@
  *    looking busy long after it emptied, the next burst all on the rest. An answer whose
  *    predicted slot wait is over half the observed time teaches nothing: a
  *    full batch's wait would be read as a slow prefill.
- * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
+ * Both are EWMAs with weight ttft-learn-rate for a sample faster than the
+ * learned figure and a tenth of it for a slower one: what the model does
+ * not see (a wait for KV room, a prefix the index credits but the engine
+ * evicted, a preemption) only makes an answer later, so the figure follows
+ * the faster answers; a mean of all of them read those waits as a slow
+ * engine, which then got no traffic to correct it. A learned rate stays within
  * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
  * outside are limited to the range); queued prefill above 1e9 tokens is
  * read as 1e9. Bad input — a sample more than 100 times beyond its range,
@@ -93,7 +98,7 @@
 #define MAX_TTFT_NS                                                                                \
     (3600ull * KVR_NS_PER_SEC)     /* a first byte later than this is not a prefill figure */
 #define MIN_DRAIN_TOKENS 16.0      /* one block: less is sampling noise */
-#define MIN_INTERVAL_NS 1000000ull /* 1 ms */
+#define SLOWER_WEIGHT 0.1          /* a sample slower than the learned figure moves it this much less */
 
 typedef struct {
     bool known; /* false: priors apply on first sight */
@@ -212,7 +217,7 @@ static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *cl
         return;
     }
     sample = limit_sample(sample, prior / RATE_SPAN, prior * RATE_SPAN, clamps);
-    double a = t->base.config.ttft_learn_rate;
+    double a = t->base.config.ttft_learn_rate * (sample < m->prefill_rate ? SLOWER_WEIGHT : 1);
     m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN,
                             prior * RATE_SPAN, prior, clamps);
 }
@@ -224,13 +229,13 @@ static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *c
         return;
     }
     sample = limit_sample(sample, SCALE_MIN, SCALE_MAX, clamps);
-    double a = t->base.config.ttft_learn_rate;
+    double a = t->base.config.ttft_learn_rate * (sample > m->step_scale ? SLOWER_WEIGHT : 1);
     m->step_scale = clamp((1 - a) * m->step_scale + a * sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
 }
 
-/* Learns the prefill rate from the drain between this fresh sample and the previous one. */
-static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
-                            uint32_t *clamps)
+/* Keeps the last fresh sample: the queue is its pending plus what this router sent since, drained. */
+static void track_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
+                       uint32_t *clamps)
 {
     if (!v->feed_fresh || v->index >= KVR_MAX_ENGINES)
         return;
@@ -250,13 +255,8 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
         m->sent_since = 0;
         return;
     }
-    if (sample_ns - m->sample_ns < MIN_INTERVAL_NS)
-        return; /* the same sample, or too close to measure */
-    double dt = (double)(sample_ns - m->sample_ns) / 1e9;
-    double drained = (double)m->sample_pending + (double)m->sent_since - (double)pending;
-    bool slot_free = v->max_running == 0 || v->real_running < v->max_running;
-    if (m->sample_pending > 0 && pending > 0 && slot_free && drained >= MIN_DRAIN_TOKENS)
-        learn_rate(t, m, drained / dt, clamps);
+    if (sample_ns == m->sample_ns)
+        return; /* the same sample */
     m->sample_ns = sample_ns;
     m->sample_pending = pending;
     m->sent_since = 0;
@@ -388,7 +388,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     double best_score = INFINITY;
     for (size_t v = 0; v < n; v++) {
         const kvr_engine_view_t *view = &views[v];
-        learn_from_feed(t, req, view, &clamps);
+        track_feed(t, req, view, &clamps);
         engine_model_t fallback = {.known = true,
                                    .prefill_rate = cfg->ttft_prefill_tokens_per_s,
                                    .step_scale = 1,
