@@ -61,16 +61,16 @@
  *    router sent would read as a slow prefill of the request's own tokens,
  *    the learned rate would fall to a fraction of the engine's, and that
  *    rate, draining the backlog, would keep every engine that took a burst
- *    looking busy long after it emptied, the next burst all on the rest. An answer whose
- *    predicted slot wait is over half the observed time teaches nothing: a
- *    full batch's wait would be read as a slow prefill.
+ *    looking busy long after it emptied, the next burst all on the rest.
+ *    An answer whose predicted slot wait is over half the observed time
+ *    teaches nothing: a full batch's wait would be read as a slow prefill.
  * Both are EWMAs with weight ttft-learn-rate for a sample faster than the
  * learned figure and a tenth of it for a slower one: what the model does
  * not see (a wait for KV room, a prefix the index credits but the engine
  * evicted, a preemption) only makes an answer later, so the figure follows
  * the faster answers; a mean of all of them read those waits as a slow
- * engine, which then got no traffic to correct it. A learned rate stays within
- * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
+ * engine, which then got no traffic to correct it. A learned rate stays
+ * within [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
  * outside are limited to the range); queued prefill above 1e9 tokens is
  * read as 1e9. Bad input — a sample more than 100 times beyond its range,
  * a non-positive or non-finite one, a sample time from the past, an absurd
@@ -96,9 +96,9 @@
 #define SCALE_MAX 10.0
 #define ABSURD 100.0 /* a sample this many times beyond its learnable range is bad input */
 #define MAX_TTFT_NS                                                                                \
-    (3600ull * KVR_NS_PER_SEC)     /* a first byte later than this is not a prefill figure */
-#define MIN_DRAIN_TOKENS 16.0      /* one block: less is sampling noise */
-#define SLOWER_WEIGHT 0.1          /* a sample slower than the learned figure moves it this much less */
+    (3600ull * KVR_NS_PER_SEC) /* a first byte later than this is not a prefill figure */
+#define MIN_DRAIN_TOKENS 16.0  /* one block: less is sampling noise */
+#define SLOWER_WEIGHT 0.1      /* a sample slower than the learned figure moves it this much less */
 
 typedef struct {
     bool known; /* false: priors apply on first sight */
@@ -233,7 +233,7 @@ static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *c
     m->step_scale = clamp((1 - a) * m->step_scale + a * sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
 }
 
-/* Keeps the last fresh sample: the queue is its pending plus what this router sent since, drained. */
+/* Keeps the last fresh sample: the queue is its pending + what this router sent since, drained. */
 static void track_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
                        uint32_t *clamps)
 {
@@ -357,8 +357,7 @@ static void inflight_put(ttft_t *t, uint32_t engine_index, uint32_t prompt_token
 }
 
 /* Takes the oldest record of a request of this length in flight on this engine; false: none. */
-static bool inflight_take(ttft_t *t, uint32_t engine_index, uint32_t prompt_tokens,
-                          inflight_t *out)
+static bool inflight_take(ttft_t *t, uint32_t engine_index, uint32_t prompt_tokens, inflight_t *out)
 {
     size_t home = inflight_home(engine_index, prompt_tokens), found = SIZE_MAX;
     for (size_t k = 0; k < INFLIGHT_PROBE; k++) {
