@@ -42,21 +42,35 @@
  * dearer the busier the fleet is, and an idle fleet is routed on TTFT alone.
  *
  * Learned per engine, from a prior (the ttft-* options) on first sight:
- *  - prefill rate, from the feed: between two successive fresh samples
- *    (sample time = now − feed_age_ns; a new sample is a later time), the
- *    tokens drained = earlier pending + uncached tokens this router sent
- *    meanwhile − later pending, over the interval. Only intervals where the
- *    engine had prefill work throughout (both samples pending) and a free
- *    batch slot (a full batch drains by finishing requests, not by prefill
- *    speed) count. Other routers' requests make drained an underestimate.
+ *  - not from the feed's pending drain (earlier pending + uncached tokens
+ *    this router sent − later pending, over the interval): the engine's
+ *    pending counts each request's uncached part as the engine finds it,
+ *    the router's sends as the index predicts it, and other routers' sends
+ *    not at all; measured in fleetsim, rates learned so came out two to six
+ *    times the engine's where prefixes are shared and evicted, and ES=1
+ *    routed worse than ES=0. The feed's samples still give the queue.
  *  - from the first byte of a streamed answer (on_first_byte): the observed
  *    time less the predicted slot wait is split between the two other terms
  *    of the prediction; the dominant one is corrected (prefill rate when the
- *    prefill term is the larger, the step scale otherwise). An answer whose
- *    predicted slot wait is over half the observed time teaches nothing: a
- *    full batch's wait would be read as a slow prefill.
- * Both are EWMAs with weight ttft-learn-rate. A learned rate stays within
- * [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
+ *    prefill term is the larger, the step scale otherwise). The prefill
+ *    term is the one the pick priced: the queue it counted ahead (never
+ *    less than the eff pending the core reports) and its own uncached
+ *    tokens, kept per request in flight and found again by engine and
+ *    prompt length. Eff pending alone, without a feed, is the shadow's,
+ *    released by every earlier request's response head: the backlog this
+ *    router sent would read as a slow prefill of the request's own tokens,
+ *    the learned rate would fall to a fraction of the engine's, and that
+ *    rate, draining the backlog, would keep every engine that took a burst
+ *    looking busy long after it emptied, the next burst all on the rest.
+ *    An answer whose predicted slot wait is over half the observed time
+ *    teaches nothing: a full batch's wait would be read as a slow prefill.
+ * Both are EWMAs with weight ttft-learn-rate for a sample faster than the
+ * learned figure and a tenth of it for a slower one: what the model does
+ * not see (a wait for KV room, a prefix the index credits but the engine
+ * evicted, a preemption) only makes an answer later, so the figure follows
+ * the faster answers; a mean of all of them read those waits as a slow
+ * engine, which then got no traffic to correct it. A learned rate stays
+ * within [prior / 100, prior × 100], the step scale within [0.1, 10] (samples
  * outside are limited to the range); queued prefill above 1e9 tokens is
  * read as 1e9. Bad input — a sample more than 100 times beyond its range,
  * a non-positive or non-finite one, a sample time from the past, an absurd
@@ -82,9 +96,9 @@
 #define SCALE_MAX 10.0
 #define ABSURD 100.0 /* a sample this many times beyond its learnable range is bad input */
 #define MAX_TTFT_NS                                                                                \
-    (3600ull * KVR_NS_PER_SEC)     /* a first byte later than this is not a prefill figure */
-#define MIN_DRAIN_TOKENS 16.0      /* one block: less is sampling noise */
-#define MIN_INTERVAL_NS 1000000ull /* 1 ms */
+    (3600ull * KVR_NS_PER_SEC) /* a first byte later than this is not a prefill figure */
+#define MIN_DRAIN_TOKENS 16.0  /* one block: less is sampling noise */
+#define SLOWER_WEIGHT 0.1      /* a sample slower than the learned figure moves it this much less */
 
 typedef struct {
     bool known; /* false: priors apply on first sight */
@@ -99,6 +113,24 @@ typedef struct {
     uint64_t backlog_ns;
 } engine_model_t;
 
+/*
+ * What the prediction counted for a request in flight, found again by its
+ * first byte: the core reports the engine's eff pending at dispatch, which
+ * without a feed is the shadow's, already released by the response head of
+ * everything sent before, so the queue this router's own backlog put ahead
+ * would be learned as a slow prefill of the request's own tokens.
+ */
+#define INFLIGHT_SLOTS 4096 /* more requests in flight than this are learned from eff pending */
+#define INFLIGHT_PROBE 8
+
+typedef struct {
+    uint32_t engine_plus1; /* 0: free */
+    uint32_t prompt_tokens;
+    double queued; /* queued prefill ahead, as predicted at dispatch */
+    double own;    /* its own uncached prefill, as predicted */
+    uint64_t seq;  /* dispatch order: the oldest is overwritten when the probe window is full */
+} inflight_t;
+
 typedef struct {
     kvr__indexed_t base; /* first: the shared kvr__indexed_* functions take this state */
     engine_model_t model[KVR_MAX_ENGINES];
@@ -108,7 +140,11 @@ typedef struct {
     uint64_t last_now_ns;
     uint32_t last_engine;
     uint64_t last_uncached;
+    double last_queued;
     double uncached[KVR_MAX_ENGINES]; /* per view, for the current decision */
+    double queued[KVR_MAX_ENGINES];   /* per view, for the current decision */
+    inflight_t inflight[INFLIGHT_SLOTS];
+    uint64_t inflight_seq;
 } ttft_t;
 
 /* Priors every prediction divides by or multiplies with: a caller past the flag parser's bounds gets -EINVAL. */
@@ -181,7 +217,7 @@ static void learn_rate(ttft_t *t, engine_model_t *m, double sample, uint32_t *cl
         return;
     }
     sample = limit_sample(sample, prior / RATE_SPAN, prior * RATE_SPAN, clamps);
-    double a = t->base.config.ttft_learn_rate;
+    double a = t->base.config.ttft_learn_rate * (sample < m->prefill_rate ? SLOWER_WEIGHT : 1);
     m->prefill_rate = clamp((1 - a) * m->prefill_rate + a * sample, prior / RATE_SPAN,
                             prior * RATE_SPAN, prior, clamps);
 }
@@ -193,13 +229,13 @@ static void learn_scale(ttft_t *t, engine_model_t *m, double sample, uint32_t *c
         return;
     }
     sample = limit_sample(sample, SCALE_MIN, SCALE_MAX, clamps);
-    double a = t->base.config.ttft_learn_rate;
+    double a = t->base.config.ttft_learn_rate * (sample > m->step_scale ? SLOWER_WEIGHT : 1);
     m->step_scale = clamp((1 - a) * m->step_scale + a * sample, SCALE_MIN, SCALE_MAX, 1.0, clamps);
 }
 
-/* Learns the prefill rate from the drain between this fresh sample and the previous one. */
-static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
-                            uint32_t *clamps)
+/* Keeps the last fresh sample: the queue is its pending + what this router sent since, drained. */
+static void track_feed(ttft_t *t, const kvr_route_request_t *req, const kvr_engine_view_t *v,
+                       uint32_t *clamps)
 {
     if (!v->feed_fresh || v->index >= KVR_MAX_ENGINES)
         return;
@@ -219,13 +255,8 @@ static void learn_from_feed(ttft_t *t, const kvr_route_request_t *req, const kvr
         m->sent_since = 0;
         return;
     }
-    if (sample_ns - m->sample_ns < MIN_INTERVAL_NS)
-        return; /* the same sample, or too close to measure */
-    double dt = (double)(sample_ns - m->sample_ns) / 1e9;
-    double drained = (double)m->sample_pending + (double)m->sent_since - (double)pending;
-    bool slot_free = v->max_running == 0 || v->real_running < v->max_running;
-    if (m->sample_pending > 0 && pending > 0 && slot_free && drained >= MIN_DRAIN_TOKENS)
-        learn_rate(t, m, drained / dt, clamps);
+    if (sample_ns == m->sample_ns)
+        return; /* the same sample */
     m->sample_ns = sample_ns;
     m->sample_pending = pending;
     m->sent_since = 0;
@@ -299,6 +330,49 @@ static double slot_wait(uint32_t running, uint32_t waiting, uint32_t max_running
     return (double)(queued - max_running) * step * m->output_tokens / (double)max_running;
 }
 
+static size_t inflight_home(uint32_t engine_index, uint32_t prompt_tokens)
+{
+    uint64_t h = ((uint64_t)engine_index << 32 | prompt_tokens) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 52) % INFLIGHT_SLOTS;
+}
+
+static void inflight_put(ttft_t *t, uint32_t engine_index, uint32_t prompt_tokens, double queued,
+                         double own)
+{
+    size_t home = inflight_home(engine_index, prompt_tokens), victim = home;
+    for (size_t k = 0; k < INFLIGHT_PROBE; k++) {
+        inflight_t *e = &t->inflight[(home + k) % INFLIGHT_SLOTS];
+        if (e->engine_plus1 == 0) {
+            victim = (home + k) % INFLIGHT_SLOTS;
+            break;
+        }
+        if (e->seq < t->inflight[victim].seq)
+            victim = (home + k) % INFLIGHT_SLOTS;
+    }
+    t->inflight[victim] = (inflight_t){.engine_plus1 = engine_index + 1,
+                                       .prompt_tokens = prompt_tokens,
+                                       .queued = queued,
+                                       .own = own,
+                                       .seq = ++t->inflight_seq};
+}
+
+/* Takes the oldest record of a request of this length in flight on this engine; false: none. */
+static bool inflight_take(ttft_t *t, uint32_t engine_index, uint32_t prompt_tokens, inflight_t *out)
+{
+    size_t home = inflight_home(engine_index, prompt_tokens), found = SIZE_MAX;
+    for (size_t k = 0; k < INFLIGHT_PROBE; k++) {
+        inflight_t *e = &t->inflight[(home + k) % INFLIGHT_SLOTS];
+        if (e->engine_plus1 == engine_index + 1 && e->prompt_tokens == prompt_tokens &&
+            (found == SIZE_MAX || e->seq < t->inflight[found].seq))
+            found = (home + k) % INFLIGHT_SLOTS;
+    }
+    if (found == SIZE_MAX)
+        return false;
+    *out = t->inflight[found];
+    t->inflight[found] = (inflight_t){0};
+    return true;
+}
+
 static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                       size_t n, kvr_route_decision_t *out)
 {
@@ -313,7 +387,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     double best_score = INFINITY;
     for (size_t v = 0; v < n; v++) {
         const kvr_engine_view_t *view = &views[v];
-        learn_from_feed(t, req, view, &clamps);
+        track_feed(t, req, view, &clamps);
         engine_model_t fallback = {.known = true,
                                    .prefill_rate = cfg->ttft_prefill_tokens_per_s,
                                    .step_scale = 1,
@@ -339,6 +413,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             score = HUGE_VAL;
         }
         t->uncached[v] = own;
+        t->queued[v] = queued;
         st->score[v] = score;
         if (v == 0 || score < best_score ||
             (score == best_score && (view->eff_requests < views[best].eff_requests ||
@@ -361,6 +436,7 @@ static void ttft_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     t->last_now_ns = req->now_ns;
     t->last_engine = views[best].index;
     t->last_uncached = (uint64_t)t->uncached[best];
+    t->last_queued = t->queued[best];
 }
 
 static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)
@@ -374,6 +450,8 @@ static void ttft_on_dispatch(void *state, const kvr_route_request_t *req, uint32
                   t->last_engine == engine_index;
     uint64_t sent = scored ? t->last_uncached : kvr__policy_uncached_tokens(req, 0);
     engine_model_t *m = model_of(t, engine_index);
+    double ahead = scored ? t->last_queued : backlog_at(m, m->prefill_rate, req->now_ns);
+    inflight_put(t, engine_index, req->prompt_tokens, ahead, (double)sent);
     if (req->max_tokens > 0) {
         double a = t->base.config.ttft_learn_rate;
         m->output_tokens = (1 - a) * m->output_tokens + a * (double)req->max_tokens;
@@ -390,8 +468,12 @@ static void ttft_on_engine_removed(void *state, uint32_t engine_index)
 {
     ttft_t *t = state;
     kvr__indexed_on_engine_removed(state, engine_index);
-    if (engine_index < KVR_MAX_ENGINES)
-        t->model[engine_index] = (engine_model_t){0};
+    if (engine_index >= KVR_MAX_ENGINES)
+        return;
+    t->model[engine_index] = (engine_model_t){0};
+    for (size_t k = 0; k < INFLIGHT_SLOTS; k++)
+        if (t->inflight[k].engine_plus1 == engine_index + 1)
+            t->inflight[k] = (inflight_t){0};
 }
 
 static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
@@ -405,8 +487,19 @@ static void ttft_on_first_byte(void *state, const kvr_first_byte_t *fb)
     }
     engine_model_t *m = model_of(t, fb->engine_index);
     double observed = (double)fb->ttft_ns / 1e9;
-    double tokens = clamp((double)fb->queued_prefill_tokens + (double)fb->uncached_tokens, 0,
-                          MAX_TOKENS, MAX_TOKENS, &clamps);
+    /*
+     * The queue ahead as the prediction counted it (the backlog this router
+     * sent, which eff pending without a feed no longer shows), and never
+     * less than what the core saw; the own part as the prediction priced it.
+     */
+    double queued = (double)fb->queued_prefill_tokens, own = (double)fb->uncached_tokens;
+    inflight_t rec;
+    if (inflight_take(t, fb->engine_index, fb->prompt_tokens, &rec)) {
+        if (rec.queued > queued)
+            queued = rec.queued;
+        own = rec.own;
+    }
+    double tokens = clamp(queued + own, 0, MAX_TOKENS, MAX_TOKENS, &clamps);
     double prefill = tokens / m->prefill_rate;
     double step_prior = step_seconds(cfg, &(engine_model_t){.step_scale = 1},
                                      (double)fb->running + 1);
