@@ -80,6 +80,48 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
     return pick;
 }
 
+size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                      const kvr_engine_view_t *views, size_t n, kvr__walk_t *w)
+{
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__indexed_walk(st, req, w);
+    size_t best;
+    double best_score;
+    bool stale;
+    do {
+        best = 0;
+        best_score = 0;
+        stale = false;
+        uint32_t best_requests = 0;
+        for (size_t v = 0; v < n; v++) {
+            kvr__prefetch_view(views, v, n);
+            const kvr_engine_view_t *x = &views[v];
+            stale |= kvr__walk_stale(w, x);
+            double s = kvr__policy_lmetric_score(
+                x, kvr__policy_uncached_tokens(req, kvr__walk_match(w, x)));
+            if (v == 0 || s < best_score || (s == best_score && x->eff_requests < best_requests)) {
+                best = v;
+                best_score = s;
+                best_requests = x->eff_requests;
+            }
+        }
+    } while (stale && kvr__indexed_relearn(st, req, views, n, w));
+    if (views[best].herd_slack == 0)
+        return best;
+    /* One more request in the best's batch: its prefill load times one more running. */
+    double per_request = (double)views[best].eff_pending_prefill_tokens +
+                         (double)kvr__policy_uncached_tokens(req, kvr__walk_match(w, &views[best]));
+    double within = best_score + (double)views[best].herd_slack * per_request;
+    size_t pick = best;
+    for (size_t v = 0; v < n; v++) {
+        double s = kvr__policy_lmetric_score(
+            &views[v], kvr__policy_uncached_tokens(req, kvr__walk_match(w, &views[v])));
+        if (s <= within && views[v].tie_draw < views[pick].tie_draw)
+            pick = v;
+    }
+    return pick;
+}
+
 size_t kvr__policy_spread(const kvr_engine_view_t *views, size_t n, const double *score,
                           size_t best, double per_request)
 {
@@ -121,12 +163,43 @@ void kvr__indexed_destroy(void *state)
     free(st);
 }
 
+void kvr__indexed_walk(kvr__indexed_t *st, const kvr_route_request_t *req, kvr__walk_t *w)
+{
+    kvr_prefix_index_walk(st->index, req->block_hashes, req->n_blocks, req->now_ns);
+    w->match = kvr_prefix_index_matches(st->index);
+    w->budget = kvr_prefix_index_budgets(st->index);
+    w->relearnt = false;
+}
+
+bool kvr__indexed_relearn(kvr__indexed_t *st, const kvr_route_request_t *req,
+                          const kvr_engine_view_t *views, size_t n, kvr__walk_t *w)
+{
+    if (w->relearnt)
+        return false;
+    kvr_prefix_index_learn(st->index, views, n);
+    kvr__indexed_walk(st, req, w);
+    w->relearnt = true;
+    return true;
+}
+
 uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n)
 {
     assert(n <= KVR_MAX_ENGINES);
-    return kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks, req->now_ns,
-                                        views, n, st->match, st->placed);
+    kvr__walk_t w;
+    kvr__indexed_walk(st, req, &w);
+    for (;;) {
+        uint32_t best = 0;
+        bool stale = false;
+        for (size_t v = 0; v < n; v++) {
+            uint32_t m = kvr__walk_match(&w, &views[v]);
+            st->match[v] = m;
+            stale |= kvr__walk_stale(&w, &views[v]);
+            best = m > best ? m : best;
+        }
+        if (!stale || !kvr__indexed_relearn(st, req, views, n, &w))
+            return best;
+    }
 }
 
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)
