@@ -9,11 +9,11 @@
 size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t *cursor)
 {
     assert(n >= 1);
-    uint32_t least = UINT32_MAX;
-    for (size_t v = 0; v < n; v++)
-        if (views[v].eff_requests < least)
-            least = views[v].eff_requests;
     if (views[0].herd_slack > 0) {
+        uint32_t least = UINT32_MAX;
+        for (size_t v = 0; v < n; v++)
+            if (views[v].eff_requests < least)
+                least = views[v].eff_requests;
         /* Other routers read the same sample: any engine within the slack, by this router's draw. */
         uint64_t within = (uint64_t)least + views[0].herd_slack;
         size_t pick = n;
@@ -25,24 +25,38 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
             *cursor = views[pick].index;
         return pick;
     }
-    if (!cursor) {
-        for (size_t v = 0; v < n; v++)
-            if (views[v].eff_requests == least)
-                return v;
-    }
     /*
-     * Among equals, the smallest engine index above the cursor, else the
-     * smallest overall: a rotation that survives engines joining and leaving.
+     * One pass. Among equals, the smallest engine index above the cursor,
+     * else the smallest overall: a rotation that survives engines joining
+     * and leaving. Without a cursor, the first of them.
      */
-    size_t after = n, first = n;
+    const uint32_t at = cursor ? *cursor : 0;
+    uint32_t least = UINT32_MAX, first_index = 0, after_index = 0;
+    size_t least_first = 0, first = n, after = n;
     for (size_t v = 0; v < n; v++) {
-        if (views[v].eff_requests != least)
+        kvr__prefetch_view(views, v, n);
+        uint32_t r = views[v].eff_requests, index = views[v].index;
+        if (r > least)
             continue;
-        if (first == n || views[v].index < views[first].index)
+        if (r < least) {
+            least = r;
+            least_first = first = v;
+            first_index = index;
+            after = index > at ? v : n;
+            after_index = index;
+            continue;
+        }
+        if (index < first_index) {
             first = v;
-        if (views[v].index > *cursor && (after == n || views[v].index < views[after].index))
+            first_index = index;
+        }
+        if (index > at && (after == n || index < after_index)) {
             after = v;
+            after_index = index;
+        }
     }
+    if (!cursor)
+        return least_first;
     size_t pick = after != n ? after : first;
     *cursor = views[pick].index;
     return pick;
