@@ -163,7 +163,6 @@ static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
     size_t owner = SIZE_MAX, lo_first = 0, n_hits = 0;
     bool complete = true, stale = false;
     for (size_t v = 0; v < n; v++) {
-        kvr__prefetch_view(views, v, n);
         const kvr_engine_view_t *x = &views[v];
         uint32_t m = kvr__walk_match(w, x);
         uint32_t r = x->eff_requests;
@@ -240,7 +239,6 @@ static size_t shortest_queue(cache_aware_t *ca, const kvr_engine_view_t *views, 
     uint32_t low_index = 0, after_index = 0, cool_requests = 0;
     bool any_hot = false;
     for (size_t v = 0; v < n; v++) {
-        kvr__prefetch_view(views, v, n);
         const kvr_engine_view_t *x = &views[v];
         uint32_t r = x->eff_requests;
         if (r == lo && !herd) {

@@ -52,7 +52,6 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         stale = false;
         uint32_t pick_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            kvr__prefetch_view(views, v, n);
             const kvr_engine_view_t *x = &views[v];
             stale |= kvr__walk_stale(&w, x);
             double l = cost_logit(st, req, x, kvr__walk_match(&w, x));

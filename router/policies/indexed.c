@@ -34,7 +34,6 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
     uint32_t least = UINT32_MAX, first_index = 0, after_index = 0;
     size_t least_first = 0, first = n, after = n;
     for (size_t v = 0; v < n; v++) {
-        kvr__prefetch_view(views, v, n);
         uint32_t r = views[v].eff_requests, index = views[v].index;
         if (r > least)
             continue;
@@ -108,7 +107,6 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
         stale = false;
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            kvr__prefetch_view(views, v, n);
             const kvr_engine_view_t *x = &views[v];
             stale |= kvr__walk_stale(w, x);
             double s = kvr__policy_lmetric_score(

@@ -39,7 +39,6 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
         double best_score = 0;
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            kvr__prefetch_view(views, v, n);
             const kvr_engine_view_t *x = &views[v];
             stale |= kvr__walk_stale(&w, x);
             double s = (double)kvr__policy_uncached_tokens(req, kvr__walk_match(&w, x)) *

@@ -92,19 +92,6 @@ typedef struct kvr__walk_s {
 /** Walks the index for req (no budget learnt yet). */
 void kvr__indexed_walk(kvr__indexed_t *st, const kvr_route_request_t *req, kvr__walk_t *w);
 
-/*
- * A pass over thousands of views is bound by memory once they have left
- * the cache (the index's own work between picks evicts them): each pass
- * fetches the view this many ahead, one cache line per view (policy.h).
- */
-#define KVR__VIEW_PREFETCH 16
-
-static inline void kvr__prefetch_view(const kvr_engine_view_t *views, size_t v, size_t n)
-{
-    if (v + KVR__VIEW_PREFETCH < n)
-        __builtin_prefetch(&views[v + KVR__VIEW_PREFETCH]);
-}
-
 /** The view's matched blocks in the walk. */
 static inline uint32_t kvr__walk_match(const kvr__walk_t *w, const kvr_engine_view_t *v)
 {
