@@ -28,9 +28,10 @@
  * Field order is for speed, not reading: at fleet scale a pick makes one or
  * two passes over thousands of views, so what the rules' passes read (the
  * index, the effective load, the caps and the KV figures) fills the first
- * 64 bytes; in a view array allocated 64-byte aligned
- * (kvr_engine_views_alloc) a pass then reads one cache line per view
- * instead of three. The rest is read for one view or for the pick.
+ * 64 bytes, the feed's real state and the herding guard the next 64 (ttft
+ * learns from the real state); in a view array allocated 64-byte aligned
+ * (kvr_engine_views_alloc) a pass then reads one or two cache lines per
+ * view instead of three. The rest is read for one view or for the pick.
  */
 typedef struct kvr_engine_view_s {
     uint32_t index; /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
@@ -56,6 +57,14 @@ typedef struct kvr_engine_view_s {
     double utilization; /* 0..1 where the engine reports it; < 0 unknown */
     /* (64 bytes) */
 
+    /* Real state from the feed (feed_fresh above); meaningful only when feed_fresh. */
+    uint64_t feed_age_ns; /* age of the slot's sample (0 when no slot or a time from the future) */
+    uint32_t real_running;
+    uint32_t real_waiting;
+    uint64_t real_pending_prefill_tokens;
+    uint64_t real_kv_tokens;
+    uint64_t max_prefill_remaining;
+
     /*
      * Herding guard. When the feed shows load this router did not send
      * (other routers read the same sample and pick the same argmin), a pick
@@ -77,14 +86,6 @@ typedef struct kvr_engine_view_s {
     uint64_t
         shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
     uint64_t shadow_kv_tokens;         /* prompt + generated tokens held by in-flight requests */
-
-    /* Real state from the feed (feed_fresh above); meaningful only when feed_fresh. */
-    uint64_t feed_age_ns; /* age of the slot's sample (0 when no slot or a time from the future) */
-    uint32_t real_running;
-    uint32_t real_waiting;
-    uint64_t real_pending_prefill_tokens;
-    uint64_t real_kv_tokens;
-    uint64_t max_prefill_remaining;
     /* This router's dispatches here after the sample was taken (the sample lacks them); 0 unless
      * feed_fresh and the sent-since correction is on. */
     uint32_t sent_since_requests;
@@ -92,8 +93,10 @@ typedef struct kvr_engine_view_s {
     uint8_t pad_[24];           /* to 192 bytes: each view's first 64 bytes one cache line */
 } kvr_engine_view_t;
 
-_Static_assert(offsetof(kvr_engine_view_t, herd_slack) == 64,
+_Static_assert(offsetof(kvr_engine_view_t, feed_age_ns) == 64,
                "what a pick's passes read fills the first 64 bytes");
+_Static_assert(offsetof(kvr_engine_view_t, tie_draw) + 8 <= 128,
+               "the feed's real state and the herding guard the second 64");
 _Static_assert(sizeof(kvr_engine_view_t) % 64 == 0, "views of an aligned array start lines");
 
 /** A zeroed array of n views, 64-byte aligned (free with free()); NULL when out of memory. */
