@@ -57,7 +57,8 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
             double l = cost_logit(st, req, x, kvr__walk_match(&w, x));
             if (keep)
                 logit[v] = l;
-            if (l < lo || (l == lo && x->eff_requests < pick_requests)) {
+            /* One test on the common path: most views cost more than the best. */
+            if (l <= lo && (l < lo || x->eff_requests < pick_requests)) {
                 lo = l;
                 pick = v;
                 pick_requests = x->eff_requests;

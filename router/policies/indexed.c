@@ -2,6 +2,7 @@
 /* What the policies share: load picks, LMetric pick, prefix-index state. */
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "router/policies/policy_util.h"
@@ -101,17 +102,20 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
     size_t best;
     double best_score;
     bool stale;
+    /* The prompt's tokens, hoisted: the pass is the pick's cost at fleet scale. */
+    const uint64_t prompt = kvr__policy_uncached_tokens(req, 0);
     do {
         best = 0;
-        best_score = 0;
+        best_score = INFINITY; /* scores are finite: the first view takes it */
         stale = false;
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
             const kvr_engine_view_t *x = &views[v];
             stale |= kvr__walk_stale(w, x);
-            double s = kvr__policy_lmetric_score(
-                x, kvr__policy_uncached_tokens(req, kvr__walk_match(w, x)));
-            if (v == 0 || s < best_score || (s == best_score && x->eff_requests < best_requests)) {
+            uint64_t cached = (uint64_t)kvr__walk_match(w, x) * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+            double s = kvr__policy_lmetric_score(x, prompt > cached ? prompt - cached : 0);
+            /* One test on the common path: most views score above the best. */
+            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
                 best = v;
                 best_score = s;
                 best_requests = x->eff_requests;

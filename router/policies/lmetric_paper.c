@@ -9,6 +9,7 @@
  * whatever waits there, so the tie-break decides among idle engines.
  */
 #include <assert.h>
+#include <math.h>
 
 #include "router/policies/policy_util.h"
 
@@ -36,7 +37,7 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
     do {
         best = 0;
         stale = false;
-        double best_score = 0;
+        double best_score = INFINITY; /* scores are finite: the first view takes it */
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
             const kvr_engine_view_t *x = &views[v];
@@ -45,7 +46,8 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
                        (double)x->eff_running;
             if (keep)
                 st->score[v] = s;
-            if (v == 0 || s < best_score || (s == best_score && x->eff_requests < best_requests)) {
+            /* One test on the common path: most views score above the best. */
+            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
                 best = v;
                 best_score = s;
                 best_requests = x->eff_requests;
