@@ -68,6 +68,8 @@ typedef struct {
     uint32_t match[EQ_ENGINES];
     uint64_t placed[EQ_ENGINES];
     double score[EQ_ENGINES];
+    uint32_t view_of[EQ_ENGINES * 37 + 5]; /* engine index -> view */
+    uint32_t lcp[EQ_MAX_SENT];             /* per prompt sent, for the current request */
 } eq_ref_t;
 
 /* ---- the reference rules: every view in order, dense matches ---- */
@@ -494,27 +496,28 @@ static void ref_load_only(eq_ref_t *r, const kvr_route_request_t *req,
 static void ref_matches(eq_ref_t *r, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                         size_t n, bool twin)
 {
+    /* Each prompt sent once compared with the request, credited to its engine's view. */
     for (size_t v = 0; v < n; v++) {
-        uint32_t best = 0;
-        uint64_t placed = 0;
-        for (size_t s = 0; s < r->n_sent; s++) {
-            const eq_sent_t *p = &r->sent[s];
-            if (p->engine != views[v].index)
-                continue;
-            uint32_t m = 0;
-            while (m < p->n && m < req->n_blocks && p->h[m] == req->block_hashes[m])
-                m++;
-            if (m > best)
-                best = m;
-        }
-        for (size_t s = 0; s < r->n_sent && best > 0; s++) {
-            const eq_sent_t *p = &r->sent[s];
-            if (p->engine == views[v].index && p->n >= best &&
-                p->h[best - 1] == req->block_hashes[best - 1] && (!placed || p->sent_ns < placed))
-                placed = p->sent_ns;
-        }
-        r->match[v] = best;
-        r->placed[v] = placed;
+        r->match[v] = 0;
+        r->placed[v] = 0;
+        r->view_of[views[v].index] = (uint32_t)v;
+    }
+    for (size_t s = 0; s < r->n_sent; s++) {
+        const eq_sent_t *p = &r->sent[s];
+        uint32_t v = r->view_of[p->engine], m = 0;
+        while (m < p->n && m < req->n_blocks && p->h[m] == req->block_hashes[m])
+            m++;
+        r->lcp[s] = m;
+        if (m > r->match[v])
+            r->match[v] = m;
+    }
+    /* When the engine was first sent the deepest matched block: the earliest such prompt. */
+    for (size_t s = 0; s < r->n_sent; s++) {
+        const eq_sent_t *p = &r->sent[s];
+        uint32_t v = r->view_of[p->engine];
+        if (r->match[v] > 0 && r->lcp[s] >= r->match[v] &&
+            (!r->placed[v] || p->sent_ns < r->placed[v]))
+            r->placed[v] = p->sent_ns;
     }
     if (!twin)
         return;
