@@ -104,6 +104,7 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
     bool stale;
     /* The prompt's tokens, hoisted: the pass is the pick's cost at fleet scale. */
     const uint64_t prompt = kvr__policy_uncached_tokens(req, 0);
+    const uint64_t block_tokens = KVR_ROUTE_BLOCK_TOKENS(req);
     do {
         best = 0;
         best_score = INFINITY; /* scores are finite: the first view takes it */
@@ -112,7 +113,7 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
         for (size_t v = 0; v < n; v++) {
             const kvr_engine_view_t *x = &views[v];
             stale |= kvr__walk_stale(w, x);
-            uint64_t cached = (uint64_t)kvr__walk_match(w, x) * KVR_PREFIX_INDEX_TOKENS_PER_BLOCK;
+            uint64_t cached = (uint64_t)kvr__walk_match(w, x) * block_tokens;
             double s = kvr__policy_lmetric_score(x, prompt > cached ? prompt - cached : 0);
             /* One test on the common path: most views score above the best. */
             if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {

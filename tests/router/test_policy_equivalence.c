@@ -76,8 +76,9 @@ typedef struct {
 
 static uint64_t uncached(const kvr_route_request_t *req, uint32_t m)
 {
-    uint64_t prompt = req->prompt_tokens ? req->prompt_tokens : (uint64_t)req->n_blocks * TPB;
-    uint64_t cached = (uint64_t)m * TPB;
+    const uint64_t bt = KVR_ROUTE_BLOCK_TOKENS(req);
+    uint64_t prompt = req->prompt_tokens ? req->prompt_tokens : (uint64_t)req->n_blocks * bt;
+    uint64_t cached = (uint64_t)m * bt;
     return prompt > cached ? prompt - cached : 0;
 }
 
@@ -174,14 +175,15 @@ static void ref_lmetric_paper(eq_ref_t *r, const kvr_route_request_t *req,
 static void ref_cost(eq_ref_t *r, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                      size_t n, kvr_route_decision_t *out)
 {
-    uint64_t prompt_blocks = req->prompt_tokens ? (req->prompt_tokens + TPB - 1) / TPB
+    const uint64_t bt = KVR_ROUTE_BLOCK_TOKENS(req);
+    uint64_t prompt_blocks = req->prompt_tokens ? (req->prompt_tokens + bt - 1) / bt
                                                 : req->n_blocks;
     double lo = INFINITY, hi = -INFINITY;
     size_t pick = 0;
     for (size_t v = 0; v < n; v++) {
         uint64_t unc = prompt_blocks > r->match[v] ? prompt_blocks - r->match[v] : 0;
         r->score[v] = r->cfg.overlap_weight * (double)unc +
-                      (double)((views[v].eff_kv_tokens + TPB - 1) / TPB);
+                      (double)((views[v].eff_kv_tokens + bt - 1) / bt);
         if (r->score[v] < lo ||
             (r->score[v] == lo && views[v].eff_requests < views[pick].eff_requests)) {
             lo = r->score[v];
@@ -718,6 +720,8 @@ ParameterizedTest(eq_case_t *c, policy_equivalence, pick)
         req.prompt_tokens = kvr_splitmix64_below(&rng, 5) == 0
                                 ? 0
                                 : (uint32_t)(req.n_blocks * TPB - kvr_splitmix64_below(&rng, 16));
+        /* Token keys (--block-tokens) now and then: a block then counts as 32 tokens. */
+        req.block_tokens = kvr_splitmix64_below(&rng, 3) == 0 ? 32 : 0;
         now += kvr_splitmix64_below(&rng, 4) * 300 * 1000 * 1000; /* 0-0.9 s: some in cooldown */
         req.now_ns = now;
         for (int k = 0; k < 20; k++)
