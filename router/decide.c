@@ -42,7 +42,7 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     d->cfg.max_engines = d->engines.max_engines;
 
     rc = -ENOMEM;
-    d->views = calloc(d->engines.max_engines, sizeof *d->views);
+    d->views = kvr_engine_views_alloc(d->engines.max_engines);
     d->states = calloc(d->engines.max_engines, sizeof *d->states);
     if (!d->views || !d->states)
         goto fail_views;

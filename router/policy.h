@@ -16,61 +16,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/options.h"
 #include "common/prefix_hash.h"
 
-/** One candidate engine as the policy sees it for one decision. */
+/**
+ * One candidate engine as the policy sees it for one decision.
+ *
+ * Field order is for speed, not reading: at fleet scale a pick makes one or
+ * two passes over thousands of views, so what the rules' passes read (the
+ * index, the effective load, the caps and the KV figures) fills the first
+ * 64 bytes, the feed's real state and the herding guard the next 64 (ttft
+ * learns from the real state); in a view array allocated 64-byte aligned
+ * (kvr_engine_views_alloc) a pass then reads one or two cache lines per
+ * view instead of three. The rest is read for one view or for the pick.
+ */
 typedef struct kvr_engine_view_s {
     uint32_t index; /* stable engine index in the router's table (< KVR_MAX_ENGINES) */
-    const char *id; /* base URL exactly as configured */
-
-    /* Shadow counters: what this router dispatched and has not seen finish. */
-    uint32_t shadow_requests; /* in flight */
-    uint64_t
-        shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
-    uint64_t shadow_kv_tokens;         /* prompt + generated tokens held by in-flight requests */
-
-    /* Real state from the feed; meaningful only when feed_fresh. */
-    bool feed_fresh;      /* ES=1, slot healthy and younger than max age */
-    uint64_t feed_age_ns; /* age of the slot's sample (0 when no slot or a time from the future) */
-    uint32_t real_running;
-    uint32_t real_waiting;
-    uint64_t real_pending_prefill_tokens;
-    uint64_t real_kv_tokens;
-    uint64_t max_prefill_remaining;
-    /* This router's dispatches here after the sample was taken (the sample lacks them); 0 unless
-     * feed_fresh and the sent-since correction is on. */
-    uint32_t sent_since_requests;
-    uint64_t sent_since_tokens; /* their uncached prompt tokens */
-    /* This router's requests that were in flight at the sample and ended since (the sample
-     * still counts them), and the KV tokens they held. */
-    uint32_t finished_since_requests;
-    uint64_t finished_since_kv_tokens;
-    /* Load in the sample this router did not send: real - this router's in flight at the
-     * sample, at least 0; and what other senders likely added since, from how it grew. */
-    uint32_t external_requests;
-    uint32_t others_since_requests;
-    /*
-     * Herding guard. When the feed shows load this router did not send
-     * (other routers read the same sample and pick the same argmin), a pick
-     * whose score is within herd_slack requests' worth of the best is as
-     * good as the best, and among those the lowest tie_draw wins: a seeded
-     * draw of this router's, different per router. herd_slack is 1 while
-     * other routers show (each of them may be taking the same pick from the
-     * same sample; the views count their likely sends since). 0: off (ES=0,
-     * no other router seen, or --es-spread 0), the plain argmin.
-     */
-    uint32_t herd_slack;
-    uint64_t tie_draw;
-
-    /* Capacities; 0 = unknown. caps_complete: every DP rank reported max_running > 0. */
-    uint32_t max_running;
-    uint32_t dp_ranks;
-    bool caps_complete;
-    uint64_t kv_capacity_tokens;
-    double kv_usage;    /* 0..1, max over KV pools; < 0 unknown */
-    double utilization; /* 0..1 where the engine reports it; < 0 unknown */
 
     /*
      * Effective values when feed_fresh: this router's own in flight now plus
@@ -79,12 +43,82 @@ typedef struct kvr_engine_view_s {
      * tokens max(shadow, real + sent since - ended since). Else shadow, split
      * as running up to max_running (all running when the cap is unknown).
      */
+    uint32_t eff_requests; /* shadow_requests + external_requests + others_since_requests */
     uint32_t eff_running;
     uint32_t eff_waiting;
-    uint32_t eff_requests; /* shadow_requests + external_requests + others_since_requests */
+
+    /* Capacities; 0 = unknown. caps_complete: every DP rank reported max_running > 0. */
+    uint32_t max_running;
+    bool feed_fresh; /* ES=1, slot healthy and younger than max age */
+    bool caps_complete;
+
     uint64_t eff_pending_prefill_tokens;
     uint64_t eff_kv_tokens;
+    uint64_t kv_capacity_tokens;
+    double kv_usage;    /* 0..1, max over KV pools; < 0 unknown */
+    double utilization; /* 0..1 where the engine reports it; < 0 unknown */
+    /* (64 bytes) */
+
+    /* Real state from the feed (feed_fresh above); meaningful only when feed_fresh. */
+    uint64_t feed_age_ns; /* age of the slot's sample (0 when no slot or a time from the future) */
+    uint32_t real_running;
+    uint32_t real_waiting;
+    uint64_t real_pending_prefill_tokens;
+    uint64_t real_kv_tokens;
+    uint64_t max_prefill_remaining;
+
+    /*
+     * Herding guard. When the feed shows load this router did not send
+     * (other routers read the same sample and pick the same argmin), a pick
+     * whose score is within herd_slack requests' worth of the best is as
+     * good as the best, and among those the lowest tie_draw wins: a seeded
+     * draw of this router's, different per router. herd_slack is the other
+     * routers' share of the fleet's work per unit of this router's: each of
+     * them may be taking the same pick from the same sample. herd_slack 0: off (ES=0,
+     * no other router seen, or --es-spread 0), the plain argmin.
+     */
+    uint32_t herd_slack;
+    uint32_t dp_ranks;
+    uint64_t tie_draw;
+
+    const char *id; /* base URL exactly as configured */
+
+    /* Shadow counters: what this router dispatched and has not seen finish. */
+    uint32_t shadow_requests; /* in flight */
+    uint64_t
+        shadow_pending_prefill_tokens; /* prompt tokens of in-flight requests before first byte */
+    uint64_t shadow_kv_tokens;         /* prompt + generated tokens held by in-flight requests */
+    /* This router's dispatches here after the sample was taken (the sample lacks them); 0 unless
+     * feed_fresh and the sent-since correction is on. */
+    uint32_t sent_since_requests;
+    uint64_t sent_since_tokens; /* their uncached prompt tokens */
+    /* This router's requests that were in flight at the sample and ended since (the sample
+     * still counts them), and the KV tokens they held. */
+    uint32_t finished_since_requests;
+    /* Load in the sample this router did not send: real - this router's in flight at the
+     * sample, at least 0; and what other senders likely added since, from how it grew. */
+    uint32_t external_requests;
+    uint64_t finished_since_kv_tokens;
+    uint32_t others_since_requests;
+    uint8_t pad_[4]; /* to 192 bytes: each view's first 64 bytes one cache line */
 } kvr_engine_view_t;
+
+_Static_assert(offsetof(kvr_engine_view_t, feed_age_ns) == 64,
+               "what a pick's passes read fills the first 64 bytes");
+_Static_assert(offsetof(kvr_engine_view_t, tie_draw) + 8 <= 128,
+               "the feed's real state and the herding guard the second 64");
+_Static_assert(sizeof(kvr_engine_view_t) % 64 == 0, "views of an aligned array start lines");
+
+/** A zeroed array of n views, 64-byte aligned (free with free()); NULL when out of memory. */
+static inline kvr_engine_view_t *kvr_engine_views_alloc(size_t n)
+{
+    size_t bytes = (n ? n : 1) * sizeof(kvr_engine_view_t);
+    bytes = (bytes + 63) & ~(size_t)63;
+    kvr_engine_view_t *views = aligned_alloc(64, bytes);
+    if (views)
+        memset(views, 0, bytes);
+    return views;
+}
 
 /** The request as the policy sees it: routing keys already extracted. */
 typedef struct kvr_route_request_s {

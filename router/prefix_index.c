@@ -33,10 +33,7 @@ typedef struct slot_s {
 typedef struct engine_s {
     uint32_t head, tail; /* head = most recently sent */
     uint64_t tokens;
-    uint64_t budget; /* 0 = the index default */
-    uint32_t stamp;  /* walk that last wrote match */
-    uint32_t mark;   /* survivor mark at a walk's drop point */
-    uint32_t match;
+    uint32_t mark; /* survivor mark at a walk's drop point */
 } engine_t;
 
 struct kvr_prefix_index_s {
@@ -50,10 +47,20 @@ struct kvr_prefix_index_s {
     uint32_t slot_shift;
     uint64_t default_budget;
     uint64_t ttl_ns;
-    uint32_t walk;
     uint32_t mark;
     uint16_t alive[KVR_MAX_ENGINES]; /* scratch of a walk: engines matching every block so far */
-    uint32_t *prompt;                /* scratch of an insert: the prompt's entry per block */
+    /*
+     * The last walk's result: matched blocks per engine index, 0 for the
+     * engines it did not match, which are all but the n_matched listed in
+     * matched (cleared by the next walk, so no walk costs more than its
+     * matches). Kept apart from engines[] so that a pass over a fleet's
+     * views reads 4 bytes per engine, and budgets likewise 8.
+     */
+    uint32_t match[KVR_MAX_ENGINES];
+    uint16_t matched[KVR_MAX_ENGINES];
+    uint32_t n_matched;
+    uint64_t budget[KVR_MAX_ENGINES]; /* 0 = the index default */
+    uint32_t *prompt;                 /* scratch of an insert: the prompt's entry per block */
     size_t prompt_cap;
     kvr_prefix_index_stats_t stats;
     engine_t engines[KVR_MAX_ENGINES];
@@ -222,7 +229,7 @@ static void expire_old(kvr_prefix_index_t *idx, uint64_t now_ns)
 
 static inline uint64_t budget_of(const kvr_prefix_index_t *idx, uint32_t engine)
 {
-    uint64_t b = idx->engines[engine].budget;
+    uint64_t b = idx->budget[engine];
     return b ? b : idx->default_budget;
 }
 
@@ -325,7 +332,7 @@ void kvr_prefix_index_set_budget(kvr_prefix_index_t *idx, uint32_t engine_index,
     assert(engine_index < KVR_MAX_ENGINES);
     if (tokens != 0 && tokens < TPB)
         tokens = TPB;
-    idx->engines[engine_index].budget = tokens;
+    idx->budget[engine_index] = tokens;
     enforce_budget(idx, engine_index);
 }
 
@@ -333,8 +340,7 @@ void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *vi
 {
     for (size_t v = 0; v < n; v++) {
         uint64_t cap = views[v].kv_capacity_tokens;
-        if (cap != 0 && views[v].index < KVR_MAX_ENGINES &&
-            idx->engines[views[v].index].budget != cap)
+        if (cap != 0 && views[v].index < KVR_MAX_ENGINES && idx->budget[views[v].index] != cap)
             kvr_prefix_index_set_budget(idx, views[v].index, cap);
     }
 }
@@ -569,52 +575,14 @@ static size_t next_drop(const kvr_prefix_index_t *idx, const uint64_t *hashes, s
     return hi;
 }
 
-/*
- * The match with the budgets checked in the same pass over the views (at
- * ten thousand engines each pass over them costs more than the walk).
- * *learn says that some view's capacity differs from its engine's budget:
- * the caller learns and matches again. NULL: no check.
- */
-static uint32_t match_views(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                            uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
-                            uint32_t *match_blocks, uint64_t *placed_ns, bool *learn);
-
-uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                                uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
-                                uint32_t *match_blocks, uint64_t *placed_ns)
-{
-    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns,
-                       NULL);
-}
-
-uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
-                                      size_t n_blocks, uint64_t now_ns,
-                                      const kvr_engine_view_t *views, size_t n_views,
-                                      uint32_t *match_blocks, uint64_t *placed_ns)
-{
-    bool learn = false;
-    uint32_t best = match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks,
-                                placed_ns, &learn);
-    if (!learn)
-        return best;
-    /* A capacity changed (rare): the budgets first, as kvr_prefix_index_learn then match would. */
-    kvr_prefix_index_learn(idx, views, n_views);
-    return match_views(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks, placed_ns,
-                       NULL);
-}
-
-static uint32_t match_views(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
-                            uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
-                            uint32_t *match_blocks, uint64_t *placed_ns, bool *learn)
+size_t kvr_prefix_index_walk(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                             uint64_t now_ns)
 {
     /* Expired entries leave first, so holder counts mean live holders. */
     expire_old(idx, now_ns);
-    if (++idx->walk == 0) {
-        for (size_t i = 0; i < KVR_MAX_ENGINES; i++)
-            idx->engines[i].stamp = 0;
-        idx->walk = 1;
-    }
-    const uint32_t walk = idx->walk;
+    for (uint32_t k = 0; k < idx->n_matched; k++)
+        idx->match[idx->matched[k]] = 0;
+    idx->n_matched = 0;
     /*
      * Every prompt is recorded from its first block, last block first, so an
      * engine that holds block i also holds block i - 1 (more recent, so
@@ -626,68 +594,112 @@ static uint32_t match_views(kvr_prefix_index_t *idx, const uint64_t *hashes, siz
      * every block: a 512-block prompt matched to its last eighth reads about
      * 17 slots instead of 512.
      */
-    uint32_t n_alive = 0;
-    size_t i = 0;
     int64_t si = n_blocks ? find_slot(idx, hashes[0]) : -1;
-    if (si >= 0) {
-        for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
-            engine_t *eng = &idx->engines[idx->entries[e].engine];
-            if (eng->stamp == walk)
-                continue;
-            eng->stamp = walk;
-            eng->match = 0;
-            idx->alive[n_alive++] = idx->entries[e].engine;
-        }
-        uint32_t count = idx->slots[si].n_holders;
-        size_t pos = 0; /* the last block known to have count holders */
-        while (n_alive > 0) {
-            size_t hi = next_drop(idx, hashes, n_blocks, pos, count);
-            if (hi >= n_blocks)
-                break;
-            pos = hi;
-            si = find_slot(idx, hashes[hi]);
-            count = si < 0 ? 0 : idx->slots[si].n_holders;
-            if (++idx->mark == 0) {
-                for (size_t k = 0; k < KVR_MAX_ENGINES; k++)
-                    idx->engines[k].mark = 0;
-                idx->mark = 1;
-            }
-            if (si >= 0)
-                for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder)
-                    idx->engines[idx->entries[e].engine].mark = idx->mark;
-            uint32_t kept = 0;
-            for (uint32_t k = 0; k < n_alive; k++) {
-                engine_t *eng = &idx->engines[idx->alive[k]];
-                if (eng->mark == idx->mark)
-                    idx->alive[kept++] = idx->alive[k];
-                else
-                    eng->match = (uint32_t)hi;
-            }
-            n_alive = kept;
-        }
-        i = n_blocks;
-        for (uint32_t k = 0; k < n_alive; k++)
-            idx->engines[idx->alive[k]].match = (uint32_t)i;
+    if (si < 0)
+        return 0;
+    uint32_t n_alive = 0;
+    for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder) {
+        uint16_t engine = idx->entries[e].engine;
+        if (idx->match[engine] != 0)
+            continue;                            /* listed already */
+        idx->match[engine] = (uint32_t)n_blocks; /* until it drops out */
+        idx->matched[idx->n_matched++] = engine;
+        idx->alive[n_alive++] = engine;
     }
-    uint32_t best = 0;
+    uint32_t count = idx->slots[si].n_holders;
+    size_t pos = 0; /* the last block known to have count holders */
+    while (n_alive > 0) {
+        size_t hi = next_drop(idx, hashes, n_blocks, pos, count);
+        if (hi >= n_blocks)
+            break;
+        pos = hi;
+        si = find_slot(idx, hashes[hi]);
+        count = si < 0 ? 0 : idx->slots[si].n_holders;
+        if (++idx->mark == 0) {
+            for (size_t k = 0; k < KVR_MAX_ENGINES; k++)
+                idx->engines[k].mark = 0;
+            idx->mark = 1;
+        }
+        if (si >= 0)
+            for (uint32_t e = idx->slots[si].head; e; e = idx->entries[e].next_holder)
+                idx->engines[idx->entries[e].engine].mark = idx->mark;
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < n_alive; k++) {
+            if (idx->engines[idx->alive[k]].mark == idx->mark)
+                idx->alive[kept++] = idx->alive[k];
+            else
+                idx->match[idx->alive[k]] = (uint32_t)hi;
+        }
+        n_alive = kept;
+    }
+    return idx->n_matched;
+}
+
+const uint32_t *kvr_prefix_index_matches(const kvr_prefix_index_t *idx)
+{
+    return idx->match;
+}
+
+const uint64_t *kvr_prefix_index_budgets(const kvr_prefix_index_t *idx)
+{
+    return idx->budget;
+}
+
+uint64_t kvr_prefix_index_placed_ns(const kvr_prefix_index_t *idx, const uint64_t *hashes,
+                                    uint32_t blocks, uint32_t engine_index)
+{
+    if (blocks == 0 || engine_index >= KVR_MAX_ENGINES)
+        return 0;
+    uint32_t e = find_holder(idx, hashes[blocks - 1], engine_index);
+    return e ? idx->entries[e].placed_ns : 0;
+}
+
+/*
+ * The last walk's matches copied per view, with the budgets checked in the
+ * same pass (true: some view's capacity differs from its engine's budget).
+ */
+static bool views_of_walk(const kvr_prefix_index_t *idx, const uint64_t *hashes,
+                          const kvr_engine_view_t *views, size_t n_views, uint32_t *match_blocks,
+                          uint64_t *placed_ns, uint32_t *best)
+{
     bool stale = false;
+    *best = 0;
     for (size_t v = 0; v < n_views; v++) {
         uint32_t ei = views[v].index;
-        const engine_t *eng = ei < KVR_MAX_ENGINES ? &idx->engines[ei] : NULL;
-        uint32_t m = eng && eng->stamp == walk ? eng->match : 0;
+        uint32_t m = ei < KVR_MAX_ENGINES ? idx->match[ei] : 0;
         match_blocks[v] = m;
-        uint64_t cap = views[v].kv_capacity_tokens;
-        stale |= cap != 0 && eng && eng->budget != (cap < TPB ? TPB : cap);
-        if (placed_ns) {
-            uint32_t e = m ? find_holder(idx, hashes[m - 1], ei) : 0;
-            placed_ns[v] = e ? idx->entries[e].placed_ns : 0;
-        }
-        if (m > best)
-            best = m;
+        stale |= kvr_prefix_index_budget_differs(idx->budget, &views[v]);
+        if (placed_ns)
+            placed_ns[v] = m ? kvr_prefix_index_placed_ns(idx, hashes, m, ei) : 0;
+        if (m > *best)
+            *best = m;
     }
-    if (learn)
-        *learn = stale;
+    return stale;
+}
+
+uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                                uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
+                                uint32_t *match_blocks, uint64_t *placed_ns)
+{
+    uint32_t best;
+    kvr_prefix_index_walk(idx, hashes, n_blocks, now_ns);
+    views_of_walk(idx, hashes, views, n_views, match_blocks, placed_ns, &best);
     return best;
+}
+
+uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
+                                      size_t n_blocks, uint64_t now_ns,
+                                      const kvr_engine_view_t *views, size_t n_views,
+                                      uint32_t *match_blocks, uint64_t *placed_ns)
+{
+    uint32_t best;
+    kvr_prefix_index_walk(idx, hashes, n_blocks, now_ns);
+    if (!views_of_walk(idx, hashes, views, n_views, match_blocks, placed_ns, &best))
+        return best;
+    /* A capacity changed (rare): the budgets first, as kvr_prefix_index_learn then match would. */
+    kvr_prefix_index_learn(idx, views, n_views);
+    return kvr_prefix_index_match(idx, hashes, n_blocks, now_ns, views, n_views, match_blocks,
+                                  placed_ns);
 }
 
 void kvr_prefix_index_remove_engine(kvr_prefix_index_t *idx, uint32_t engine_index)
@@ -696,7 +708,7 @@ void kvr_prefix_index_remove_engine(kvr_prefix_index_t *idx, uint32_t engine_ind
     engine_t *eng = &idx->engines[engine_index];
     while (eng->head)
         remove_entry(idx, eng->head);
-    eng->budget = 0;
+    idx->budget[engine_index] = 0;
 }
 
 uint64_t kvr_prefix_index_engine_tokens(const kvr_prefix_index_t *idx, uint32_t engine_index)

@@ -8,11 +8,13 @@
  * they were recently sent to. Each engine's entries form an LRU list bounded
  * by a token budget that approximates its KV capacity; entries older than a
  * TTL count as gone; a fleet-wide cap on entries bounds memory. Matching
- * walks the request's blocks once and yields every engine's matched prefix
- * length, so its cost depends on the prompt, not on how many sessions live
- * in the index.
+ * walks the request's blocks once and yields the matched prefix length of
+ * the engines that hold its first block, so its cost depends on the prompt
+ * and on those engines, not on how many sessions live in the index nor on
+ * the fleet's size.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,18 +48,52 @@ void kvr_prefix_index_set_budget(kvr_prefix_index_t *idx, uint32_t engine_index,
 void kvr_prefix_index_learn(kvr_prefix_index_t *idx, const kvr_engine_view_t *views, size_t n);
 
 /**
- * Walks hashes[0..n_blocks) once. match_blocks[v] receives the matched prefix
- * length (in blocks) of views[v]'s engine; when placed_ns is not NULL,
- * placed_ns[v] receives when that engine was first sent its deepest matched
- * block (0 without a match). Returns the longest match over the views.
+ * Walks hashes[0..n_blocks) once (dropping expired entries first). Until the
+ * next walk, kvr_prefix_index_matches(idx)[e] is then engine e's matched
+ * prefix length in blocks, 0 for every engine not matched; the walk's cost
+ * depends on the prompt and on the engines it matches, not on the fleet.
+ * Returns how many engines matched at least one block.
+ */
+size_t kvr_prefix_index_walk(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
+                             uint64_t now_ns);
+
+/** The last walk's matched blocks per engine index (KVR_MAX_ENGINES entries). */
+const uint32_t *kvr_prefix_index_matches(const kvr_prefix_index_t *idx);
+
+/** Each engine index's token budget (KVR_MAX_ENGINES entries; 0 = the index default). */
+const uint64_t *kvr_prefix_index_budgets(const kvr_prefix_index_t *idx);
+
+/**
+ * True when the view's KV capacity is known and is not its engine's budget:
+ * kvr_prefix_index_learn would change it. budgets from kvr_prefix_index_budgets.
+ */
+static inline bool kvr_prefix_index_budget_differs(const uint64_t *budgets,
+                                                   const kvr_engine_view_t *v)
+{
+    uint64_t cap = v->kv_capacity_tokens;
+    if (cap == 0 || v->index >= KVR_MAX_ENGINES)
+        return false;
+    return budgets[v->index] !=
+           (cap < KVR_PREFIX_INDEX_TOKENS_PER_BLOCK ? KVR_PREFIX_INDEX_TOKENS_PER_BLOCK : cap);
+}
+
+/** When engine_index was first sent hashes[blocks - 1] (a match's deepest block); 0 if it holds none. */
+uint64_t kvr_prefix_index_placed_ns(const kvr_prefix_index_t *idx, const uint64_t *hashes,
+                                    uint32_t blocks, uint32_t engine_index);
+
+/**
+ * kvr_prefix_index_walk, then per view: match_blocks[v] receives the matched
+ * prefix length (in blocks) of views[v]'s engine; when placed_ns is not
+ * NULL, placed_ns[v] receives when that engine was first sent its deepest
+ * matched block (0 without a match). Returns the longest match over the views.
  */
 uint32_t kvr_prefix_index_match(kvr_prefix_index_t *idx, const uint64_t *hashes, size_t n_blocks,
                                 uint64_t now_ns, const kvr_engine_view_t *views, size_t n_views,
                                 uint32_t *match_blocks, uint64_t *placed_ns);
 
 /**
- * kvr_prefix_index_learn then kvr_prefix_index_match, in one pass over the
- * views while no capacity changed: what a policy runs per decision.
+ * kvr_prefix_index_learn then kvr_prefix_index_match, checking the budgets
+ * in the match's pass over the views while no capacity changed.
  */
 uint32_t kvr_prefix_index_learn_match(kvr_prefix_index_t *idx, const uint64_t *hashes,
                                       size_t n_blocks, uint64_t now_ns,

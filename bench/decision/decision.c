@@ -144,7 +144,7 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
         fprintf(stderr, "cannot create policy %s\n", run->policy);
         exit(1);
     }
-    kvr_engine_view_t *views = calloc(run->engines, sizeof(*views));
+    kvr_engine_view_t *views = kvr_engine_views_alloc(run->engines);
     size_t max_blocks = (size_t)run->prompt_tokens / TPB;
     uint64_t *hashes = malloc(max_blocks * sizeof(uint64_t));
     if (!views || !hashes)
@@ -318,7 +318,7 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions,
     size_t stable_bytes = bytes - bytes / 8;
     unsigned char *text = malloc(bytes);
     uint64_t *hashes = malloc(max_blocks * sizeof(uint64_t));
-    kvr_engine_view_t *views = calloc(engines, sizeof(*views));
+    kvr_engine_view_t *views = kvr_engine_views_alloc(engines);
     uint64_t *pick_ns = malloc(reps * sizeof(uint64_t)), *cpu_ns = malloc(reps * sizeof(uint64_t));
     if (!text || !hashes || !views || !pick_ns || !cpu_ns)
         abort();

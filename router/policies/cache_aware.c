@@ -59,38 +59,51 @@ static double kv_fraction(const kvr_engine_view_t *v)
  * Scheduler occupancy only counts when every candidate can be judged by it:
  * mixing occupancy on some engines with KV usage on others would make the
  * engines without caps look cool and draw every spill. Without complete
- * caps and fresh state everywhere, the whole decision uses KV usage and
- * utilization (fail open), and says so in its flags.
+ * caps and fresh state everywhere (complete false), the whole decision uses
+ * KV usage and utilization (fail open), and says so in its flags.
  */
-static bool fill_pressure(const kvr_engine_view_t *views, size_t n, double *pressure)
+static double pressure_of(const kvr_engine_view_t *v, bool complete)
 {
-    bool complete = true;
-    for (size_t v = 0; v < n; v++)
-        if (!views[v].feed_fresh || !views[v].caps_complete || views[v].max_running == 0)
-            complete = false;
-    for (size_t v = 0; v < n; v++) {
-        double p = kv_fraction(&views[v]);
-        if (views[v].utilization > p)
-            p = views[v].utilization;
-        if (complete) {
-            double occupancy = ((double)views[v].eff_running + (double)views[v].eff_waiting) /
-                               (double)views[v].max_running;
-            if (occupancy > p)
-                p = occupancy;
-        }
-        pressure[v] = p;
+    double p = kv_fraction(v);
+    if (v->utilization > p)
+        p = v->utilization;
+    if (complete) {
+        double occupancy = ((double)v->eff_running + (double)v->eff_waiting) /
+                           (double)v->max_running;
+        if (occupancy > p)
+            p = occupancy;
     }
-    return complete;
+    return p;
 }
 
-/* Lower pressure, then fewer requests, then the earlier view. */
-static bool cooler(const kvr_engine_view_t *views, const double *pressure, size_t a, size_t b)
+/*
+ * occupancy >= t as pressure_of computes occupancy, without its division
+ * where the product says the answer: one pass over ten thousand views
+ * would spend most of its time dividing. Exact: the margin is far above
+ * the rounding of either side.
+ */
+static inline bool occupancy_at_least(const kvr_engine_view_t *v, double t)
 {
-    if (b == SIZE_MAX)
+    double busy = (double)v->eff_running + (double)v->eff_waiting;
+    double cap = (double)v->max_running;
+    if (t > 0 && busy < t * cap * (1 - 1e-9))
+        return false;
+    return busy / cap >= t;
+}
+
+static inline bool fully_fed(const kvr_engine_view_t *v)
+{
+    return v->feed_fresh && v->caps_complete && v->max_running != 0;
+}
+
+/* Lower pressure, then fewer requests, then the earlier view (a, when b is none or equal). */
+static bool cooler(double pa, uint32_t ra, double pb, uint32_t rb, bool b_none)
+{
+    if (b_none)
         return true;
-    if (pressure[a] != pressure[b])
-        return pressure[a] < pressure[b];
-    return views[a].eff_requests < views[b].eff_requests;
+    if (pa != pb)
+        return pa < pb;
+    return ra < rb;
 }
 
 /* A match covering more than cache_threshold of the prompt: one predicate for the rule and for owners. */
@@ -99,19 +112,6 @@ static bool cache_hit(const kvr_policy_config_t *cfg, const kvr_route_request_t 
 {
     return match > 0 && req->n_blocks > 0 &&
            (double)match / (double)req->n_blocks > cfg->cache_threshold;
-}
-
-/* SGLang's balance check: both the absolute and the relative gap must be exceeded. */
-static bool imbalanced(const kvr_policy_config_t *cfg, const kvr_engine_view_t *views, size_t n)
-{
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (size_t v = 0; v < n; v++) {
-        if (views[v].eff_requests < lo)
-            lo = views[v].eff_requests;
-        if (views[v].eff_requests > hi)
-            hi = views[v].eff_requests;
-    }
-    return hi - lo > cfg->balance_abs && (double)hi > cfg->balance_rel * (double)lo;
 }
 
 static uint64_t *cooldown_slot(cache_aware_t *ca, uint64_t prefix, bool create)
@@ -133,138 +133,260 @@ static bool in_cooldown(cache_aware_t *ca, uint64_t prefix, uint64_t now_ns)
     return last && *last != 0 && now_ns >= *last && now_ns - *last < cooldown;
 }
 
-static void finish(kvr_route_decision_t *out, const kvr__indexed_t *st, size_t pick,
-                   const char *reason)
+/*
+ * What the rule reads of the fleet, learnt in one pass over the views (at
+ * ten thousand engines each pass costs more than the prefix walk, and the
+ * cost is the work per view, so the pass does only what every decision
+ * needs): the longest match and its least loaded owner, the load range of
+ * the balance check, and with owner pressure whether every view is fed
+ * with caps and the views where the request is a cache hit. The shortest
+ * queue, needed only when the fleet is imbalanced or the request misses,
+ * makes a pass of its own (shortest_queue).
+ */
+typedef struct {
+    uint32_t best;   /* longest match over the views */
+    size_t owner;    /* fewest eff_requests among the views with the best match, first */
+    uint32_t lo, hi; /* eff_requests range */
+    size_t lo_first; /* the first view with lo eff_requests */
+    bool complete;   /* every view fresh with complete caps */
+    size_t n_hits;   /* views where the request is a cache hit, in order: ca->base.match */
+} scan_t;
+
+static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
+                              const kvr_engine_view_t *views, size_t n, const kvr__walk_t *w,
+                              bool pressure, scan_t *out)
+{
+    const kvr_policy_config_t *cfg = &ca->base.config;
+    uint32_t *hits = ca->base.match;
+    /* Locals, not *out, so that the stores to hits do not force them through memory. */
+    uint32_t best = 0, owner_requests = 0, lo = UINT32_MAX, hi = 0;
+    size_t owner = SIZE_MAX, lo_first = 0, n_hits = 0;
+    bool complete = true, stale = false;
+    for (size_t v = 0; v < n; v++) {
+        const kvr_engine_view_t *x = &views[v];
+        uint32_t m = kvr__walk_match(w, x);
+        uint32_t r = x->eff_requests;
+        stale |= kvr__walk_stale(w, x);
+        if (m > 0) {
+            if (m > best || (m == best && r < owner_requests)) {
+                best = m;
+                owner = v;
+                owner_requests = r;
+            }
+            if (pressure && cache_hit(cfg, req, m))
+                hits[n_hits++] = (uint32_t)v;
+        }
+        hi = r > hi ? r : hi;
+        if (r < lo) {
+            lo = r;
+            lo_first = v;
+        }
+        if (pressure)
+            complete &= fully_fed(x);
+    }
+    *out = (scan_t){.best = best,
+                    .owner = owner,
+                    .lo = lo,
+                    .hi = hi,
+                    .lo_first = lo_first,
+                    .complete = complete,
+                    .n_hits = n_hits};
+    return stale;
+}
+
+/* The pass, made again when it found a budget to learn (then the walk is made again first). */
+static void scan(cache_aware_t *ca, const kvr_route_request_t *req, const kvr_engine_view_t *views,
+                 size_t n, kvr__walk_t *w, bool pressure, scan_t *sc)
+{
+    kvr__indexed_walk(&ca->base, req, views, n, w);
+    bool again;
+    do {
+        bool stale = pressure ? scan_views(ca, req, views, n, w, true, sc)
+                              : scan_views(ca, req, views, n, w, false, sc);
+        again = stale && kvr__indexed_relearn(&ca->base, req, views, n, w);
+    } while (again);
+}
+
+/* SGLang's balance check: both the absolute and the relative gap must be exceeded. */
+static bool imbalanced(const kvr_policy_config_t *cfg, const scan_t *sc)
+{
+    return sc->hi - sc->lo > cfg->balance_abs && (double)sc->hi > cfg->balance_rel * (double)sc->lo;
+}
+
+static void finish(kvr_route_decision_t *out, const kvr__walk_t *w, const kvr_engine_view_t *views,
+                   size_t pick, const char *reason)
 {
     out->view = (int)pick;
     out->reason = reason;
-    out->prefix_match_blocks = st->match[pick];
+    out->prefix_match_blocks = kvr__walk_match(w, &views[pick]);
 }
 
-/* Shortest queue; with pressure known, engines under the watermark first. */
+/*
+ * Shortest queue, in one pass: the least loaded view; among equals the
+ * lowest engine index above the cursor, else the lowest (as
+ * kvr__policy_least_load, whose herding guard takes over when on). With
+ * pressure known, the least loaded view under the watermark first when
+ * some view is at or above it.
+ */
 static size_t shortest_queue(cache_aware_t *ca, const kvr_engine_view_t *views, size_t n,
-                             const double *pressure)
+                             const scan_t *sc, bool pressure)
 {
-    if (pressure) {
-        size_t best = SIZE_MAX;
-        bool any_hot = false;
-        for (size_t v = 0; v < n; v++) {
-            if (pressure[v] >= ca->base.config.high_watermark - EPS) {
-                any_hot = true;
-                continue;
+    const double watermark = ca->base.config.high_watermark - EPS;
+    const uint32_t cursor = ca->shortest_cursor, lo = sc->lo;
+    const bool complete = sc->complete;
+    const bool herd = views[0].herd_slack > 0;
+    size_t low = SIZE_MAX, after = SIZE_MAX, cool = SIZE_MAX;
+    uint32_t low_index = 0, after_index = 0, cool_requests = 0;
+    bool any_hot = false;
+    for (size_t v = 0; v < n; v++) {
+        const kvr_engine_view_t *x = &views[v];
+        uint32_t r = x->eff_requests;
+        if (r == lo && !herd) {
+            if (low == SIZE_MAX || x->index < low_index) {
+                low = v;
+                low_index = x->index;
             }
-            if (best == SIZE_MAX || views[v].eff_requests < views[best].eff_requests)
-                best = v;
+            if (x->index > cursor && (after == SIZE_MAX || x->index < after_index)) {
+                after = v;
+                after_index = x->index;
+            }
         }
-        if (any_hot && best != SIZE_MAX)
-            return best;
+        if (!pressure)
+            continue;
+        double p = kv_fraction(x);
+        if (x->utilization > p)
+            p = x->utilization;
+        if (p >= watermark || (complete && occupancy_at_least(x, watermark)))
+            any_hot = true;
+        else if (cool == SIZE_MAX || r < cool_requests) {
+            cool = v;
+            cool_requests = r;
+        }
     }
-    return kvr__policy_least_load(views, n, &ca->shortest_cursor);
+    if (any_hot && cool != SIZE_MAX)
+        return cool;
+    if (herd)
+        return kvr__policy_least_load(views, n, &ca->shortest_cursor);
+    size_t pick = after != SIZE_MAX ? after : low;
+    ca->shortest_cursor = views[pick].index;
+    return pick;
 }
 
 static void owner_pressure_pick(cache_aware_t *ca, const kvr_route_request_t *req,
-                                const kvr_engine_view_t *views, size_t n, uint32_t best,
-                                kvr_route_decision_t *out)
+                                const kvr_engine_view_t *views, size_t n, const kvr__walk_t *w,
+                                const scan_t *sc, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = &ca->base;
     const kvr_policy_config_t *cfg = &st->config;
-    double *pressure = st->score;
-    if (!fill_pressure(views, n, pressure))
+    const bool complete = sc->complete;
+    if (!complete)
         out->flags |= KVR_DECISION_PRESSURE_FALLBACK;
 
-    if (imbalanced(cfg, views, n)) {
-        finish(out, st, shortest_queue(ca, views, n, pressure), "balance_shortest_queue");
+    if (imbalanced(cfg, sc)) {
+        finish(out, w, views, shortest_queue(ca, views, n, sc, true), "balance_shortest_queue");
         return;
     }
-    if (!cache_hit(cfg, req, best)) {
-        finish(out, st, shortest_queue(ca, views, n, pressure), "cache_miss");
+    if (!cache_hit(cfg, req, sc->best)) {
+        finish(out, w, views, shortest_queue(ca, views, n, sc, true), "cache_miss");
         return;
     }
 
-    /* Owners: engines where this request would be a cache hit. The primary holds the deepest match. */
-    size_t primary = SIZE_MAX, other = SIZE_MAX, hold = SIZE_MAX;
+    /* Owners: views where this request would be a cache hit. The primary holds the deepest match. */
+    const uint32_t *hits = st->match;
+    double *hit_pressure = st->score;
+    size_t primary = SIZE_MAX, other = SIZE_MAX, hold = SIZE_MAX; /* into hits */
     uint32_t owners = 0;
-    for (size_t v = 0; v < n; v++) {
-        if (!cache_hit(cfg, req, st->match[v]))
-            continue;
+    for (size_t k = 0; k < sc->n_hits; k++) {
+        const kvr_engine_view_t *x = &views[hits[k]];
+        double p = hit_pressure[k] = pressure_of(x, complete);
         owners++;
-        if (cooler(views, pressure, v, hold))
-            hold = v;
-        if (st->match[v] == best) {
-            if (cooler(views, pressure, v, primary))
-                primary = v;
-        }
+        if (hold == SIZE_MAX ||
+            cooler(p, x->eff_requests, hit_pressure[hold], views[hits[hold]].eff_requests, false))
+            hold = k;
+        if (kvr__walk_match(w, x) == sc->best &&
+            (primary == SIZE_MAX || cooler(p, x->eff_requests, hit_pressure[primary],
+                                           views[hits[primary]].eff_requests, false)))
+            primary = k;
     }
     assert(primary != SIZE_MAX); /* the best match is itself a cache hit */
     const double watermark = cfg->high_watermark - EPS;
-    if (pressure[primary] < watermark) {
+    const kvr_engine_view_t *pv = &views[hits[primary]];
+    if (hit_pressure[primary] < watermark) {
         /*
          * Placed within the cooldown: an earlier request of this burst chose
          * the owner and is likely still in prefill; following it coalesces
          * the burst on one copy of the prefix.
          */
-        bool provisional = st->placed[primary] != 0 && req->now_ns >= st->placed[primary] &&
-                           req->now_ns - st->placed[primary] < cfg->spill_cooldown_ns;
-        finish(out, st, primary, provisional ? "provisional_owner" : "cache_hit");
+        uint64_t placed = kvr_prefix_index_placed_ns(st->index, req->block_hashes, sc->best,
+                                                     pv->index);
+        bool provisional = placed != 0 && req->now_ns >= placed &&
+                           req->now_ns - placed < cfg->spill_cooldown_ns;
+        finish(out, w, views, hits[primary], provisional ? "provisional_owner" : "cache_hit");
         return;
     }
-    for (size_t v = 0; v < n; v++) {
-        if (v != primary && cache_hit(cfg, req, st->match[v]) && pressure[v] < watermark &&
-            cooler(views, pressure, v, other))
-            other = v;
+    for (size_t k = 0; k < sc->n_hits; k++) {
+        if (k != primary && hit_pressure[k] < watermark &&
+            (other == SIZE_MAX ||
+             cooler(hit_pressure[k], views[hits[k]].eff_requests, hit_pressure[other],
+                    views[hits[other]].eff_requests, false)))
+            other = k;
     }
     if (other != SIZE_MAX) {
-        finish(out, st, other, "existing_owner");
+        finish(out, w, views, hits[other], "existing_owner");
         return;
     }
 
-    uint64_t prefix = req->block_hashes[best - 1];
+    /* A spill: the one pass over the fleet this path adds, taken only with a hot primary. */
+    uint64_t prefix = req->block_hashes[sc->best - 1];
     size_t spill = SIZE_MAX;
+    double spill_pressure = 0;
     if (owners < cfg->replication_ceiling && !in_cooldown(ca, prefix, req->now_ns)) {
-        double limit = pressure[primary] - cfg->owner_slack + EPS;
+        double limit = hit_pressure[primary] - cfg->owner_slack + EPS;
         for (size_t v = 0; v < n; v++) {
-            if (cache_hit(cfg, req, st->match[v]) || pressure[v] >= watermark ||
-                pressure[v] > limit)
+            if (cache_hit(cfg, req, kvr__walk_match(w, &views[v])))
                 continue;
-            if (cooler(views, pressure, v, spill))
+            double p = pressure_of(&views[v], complete);
+            if (p >= watermark || p > limit)
+                continue;
+            if (cooler(p, views[v].eff_requests, spill_pressure,
+                       spill == SIZE_MAX ? 0 : views[spill].eff_requests, spill == SIZE_MAX)) {
                 spill = v;
+                spill_pressure = p;
+            }
         }
     }
     if (spill != SIZE_MAX) {
         uint64_t *last = cooldown_slot(ca, prefix, true);
         *last = req->now_ns ? req->now_ns : 1;
-        finish(out, st, spill, "owner_pressure_spill");
+        finish(out, w, views, spill, "owner_pressure_spill");
         return;
     }
-    finish(out, st, hold, "no_safe_spill_hold");
+    finish(out, w, views, hits[hold], "no_safe_spill_hold");
 }
 
 static void cache_aware_pick(void *state, const kvr_route_request_t *req,
                              const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     cache_aware_t *ca = state;
-    kvr__indexed_t *st = &ca->base;
-    const kvr_policy_config_t *cfg = &st->config;
-    uint32_t best = kvr__indexed_match(st, req, views, n);
+    const kvr_policy_config_t *cfg = &ca->base.config;
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__walk_t w;
+    scan_t sc;
+    scan(ca, req, views, n, &w, cfg->owner_pressure, &sc);
     out->flags = 0;
     if (cfg->owner_pressure) {
-        owner_pressure_pick(ca, req, views, n, best, out);
+        owner_pressure_pick(ca, req, views, n, &w, &sc, out);
         return;
     }
-    if (imbalanced(cfg, views, n)) {
-        finish(out, st, shortest_queue(ca, views, n, NULL), "balance_shortest_queue");
+    if (imbalanced(cfg, &sc)) {
+        finish(out, &w, views, shortest_queue(ca, views, n, &sc, false), "balance_shortest_queue");
         return;
     }
-    if (!cache_hit(cfg, req, best)) {
-        finish(out, st, shortest_queue(ca, views, n, NULL), "cache_miss");
+    if (!cache_hit(cfg, req, sc.best)) {
+        finish(out, &w, views, shortest_queue(ca, views, n, &sc, false), "cache_miss");
         return;
     }
-    size_t owner = SIZE_MAX;
-    for (size_t v = 0; v < n; v++)
-        if (st->match[v] == best &&
-            (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
-            owner = v;
-    finish(out, st, owner, "cache_hit");
+    finish(out, &w, views, sc.owner, "cache_hit");
 }
 
 /* SGLang's rule with no owner pressure and no rotation of the shortest queue's cursor. */
@@ -273,20 +395,19 @@ static void cache_aware_base_pick(void *state, const kvr_route_request_t *req,
                                   kvr_route_decision_t *out)
 {
     cache_aware_t *ca = state;
-    kvr__indexed_t *st = &ca->base;
-    const kvr_policy_config_t *cfg = &st->config;
-    uint32_t best = kvr__indexed_match(st, req, views, n);
+    const kvr_policy_config_t *cfg = &ca->base.config;
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__walk_t w;
+    scan_t sc;
+    scan(ca, req, views, n, &w, false, &sc);
     out->flags = 0;
-    if (imbalanced(cfg, views, n) || !cache_hit(cfg, req, best)) {
-        finish(out, st, kvr__policy_least_load(views, n, NULL), "base_shortest_queue");
+    if (imbalanced(cfg, &sc) || !cache_hit(cfg, req, sc.best)) {
+        size_t pick = views[0].herd_slack > 0 ? kvr__policy_least_load(views, n, NULL)
+                                              : sc.lo_first;
+        finish(out, &w, views, pick, "base_shortest_queue");
         return;
     }
-    size_t owner = SIZE_MAX;
-    for (size_t v = 0; v < n; v++)
-        if (st->match[v] == best &&
-            (owner == SIZE_MAX || views[v].eff_requests < views[owner].eff_requests))
-            owner = v;
-    finish(out, st, owner, "base_cache_hit");
+    finish(out, &w, views, sc.owner, "base_cache_hit");
 }
 
 const kvr_policy_ops_t kvr__policy_cache_aware = {

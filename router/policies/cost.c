@@ -6,6 +6,7 @@
  * sampled with the seeded generator, which spreads near-ties instead of
  * herding on one argmin.
  */
+#include <assert.h>
 #include <math.h>
 
 #include "router/policies/policy_util.h"
@@ -20,14 +21,34 @@ static int cost_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
-static double cost_logit(const kvr__indexed_t *st, const kvr_route_request_t *req,
-                         const kvr_engine_view_t *v, uint32_t match)
+/* What cost_logit needs of the request, computed once per pick. */
+typedef struct {
+    uint64_t tpb;           /* tokens per block */
+    unsigned shift;         /* log2(tpb) when tpb is a power of two, else 64 */
+    uint64_t prompt_blocks; /* the prompt in blocks, rounded up */
+} cost_req_t;
+
+static cost_req_t cost_req(const kvr_route_request_t *req)
 {
-    const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
-    uint64_t prompt_blocks = req->prompt_tokens ? (req->prompt_tokens + tpb - 1) / tpb
-                                                : req->n_blocks;
-    uint64_t uncached = prompt_blocks > match ? prompt_blocks - match : 0;
-    uint64_t decode = (v->eff_kv_tokens + tpb - 1) / tpb;
+    cost_req_t c = {.tpb = KVR_ROUTE_BLOCK_TOKENS(req), .shift = 64};
+    c.prompt_blocks = req->prompt_tokens ? (req->prompt_tokens + c.tpb - 1) / c.tpb : req->n_blocks;
+    if ((c.tpb & (c.tpb - 1)) == 0)
+        c.shift = (unsigned)__builtin_ctzll(c.tpb);
+    return c;
+}
+
+/* A shift, not a division, for the usual power-of-two block: the same quotient for any sum. */
+static inline uint64_t blocks_of(const cost_req_t *c, uint64_t tokens)
+{
+    uint64_t rounded = tokens + c->tpb - 1;
+    return c->shift < 64 ? rounded >> c->shift : rounded / c->tpb;
+}
+
+static double cost_logit(const kvr__indexed_t *st, const cost_req_t *c, const kvr_engine_view_t *v,
+                         uint32_t match)
+{
+    uint64_t uncached = c->prompt_blocks > match ? c->prompt_blocks - match : 0;
+    uint64_t decode = blocks_of(c, v->eff_kv_tokens);
     return st->config.overlap_weight * (double)uncached + (double)decode;
 }
 
@@ -35,25 +56,49 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
                       size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
-    kvr__indexed_match(st, req, views, n);
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__walk_t w;
+    kvr__indexed_walk(st, req, views, n, &w);
     double *logit = st->score;
-    double lo = INFINITY, hi = -INFINITY;
-    size_t pick = 0;
-    for (size_t v = 0; v < n; v++) {
-        logit[v] = cost_logit(st, req, &views[v], st->match[v]);
-        if (logit[v] < lo || (logit[v] == lo && views[v].eff_requests < views[pick].eff_requests)) {
-            lo = logit[v];
-            pick = v;
+    const cost_req_t c = cost_req(req);
+    /* One pass over the views; the logits are kept only for sampling or the herding guard. */
+    const bool keep = st->config.temperature > 0 || views[0].herd_slack > 0;
+    double lo, hi;
+    size_t pick;
+    bool stale;
+    do {
+        lo = INFINITY;
+        hi = -INFINITY;
+        pick = 0;
+        stale = false;
+        uint32_t pick_requests = 0;
+        for (size_t v = 0; v < n; v++) {
+            const kvr_engine_view_t *x = &views[v];
+            stale |= kvr__walk_stale(&w, x);
+            double l = cost_logit(st, &c, x, kvr__walk_match(&w, x));
+            if (keep)
+                logit[v] = l;
+            /* One test on the common path: most views cost more than the best. */
+            if (l <= lo && (l < lo || x->eff_requests < pick_requests)) {
+                lo = l;
+                pick = v;
+                pick_requests = x->eff_requests;
+            }
+            if (l > hi)
+                hi = l;
         }
-        if (logit[v] > hi)
-            hi = logit[v];
-    }
+    } while (stale && kvr__indexed_relearn(st, req, views, n, &w));
     if (st->config.temperature <= 0) {
-        /* One request more on the best: its own prompt's blocks of decode KV. */
-        const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
-        double own = req->prompt_tokens ? (double)((req->prompt_tokens + tpb - 1) / tpb)
-                                        : (double)req->n_blocks;
-        pick = kvr__policy_spread(views, n, logit, pick, own);
+        if (views[pick].herd_slack > 0) {
+            if (!keep)
+                for (size_t v = 0; v < n; v++)
+                    logit[v] = cost_logit(st, &c, &views[v], kvr__walk_match(&w, &views[v]));
+            /* One request more on the best: its own prompt's blocks of decode KV. */
+            const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
+            double own = req->prompt_tokens ? (double)((req->prompt_tokens + tpb - 1) / tpb)
+                                            : (double)req->n_blocks;
+            pick = kvr__policy_spread(views, n, logit, pick, own);
+        }
     } else if (hi > lo) {
         double total = 0;
         for (size_t v = 0; v < n; v++) {
@@ -72,7 +117,7 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     }
     out->view = (int)pick;
     out->reason = "cost";
-    out->prefix_match_blocks = st->match[pick];
+    out->prefix_match_blocks = kvr__walk_match(&w, &views[pick]);
     out->flags = 0;
 }
 

@@ -2,6 +2,7 @@
 /* What the policies share: load picks, LMetric pick, prefix-index state. */
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "router/policies/policy_util.h"
@@ -9,11 +10,11 @@
 size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t *cursor)
 {
     assert(n >= 1);
-    uint32_t least = UINT32_MAX;
-    for (size_t v = 0; v < n; v++)
-        if (views[v].eff_requests < least)
-            least = views[v].eff_requests;
     if (views[0].herd_slack > 0) {
+        uint32_t least = UINT32_MAX;
+        for (size_t v = 0; v < n; v++)
+            if (views[v].eff_requests < least)
+                least = views[v].eff_requests;
         /* Other routers read the same sample: any engine within the slack, by this router's draw. */
         uint64_t within = (uint64_t)least + views[0].herd_slack;
         size_t pick = n;
@@ -25,24 +26,37 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
             *cursor = views[pick].index;
         return pick;
     }
-    if (!cursor) {
-        for (size_t v = 0; v < n; v++)
-            if (views[v].eff_requests == least)
-                return v;
-    }
     /*
-     * Among equals, the smallest engine index above the cursor, else the
-     * smallest overall: a rotation that survives engines joining and leaving.
+     * One pass. Among equals, the smallest engine index above the cursor,
+     * else the smallest overall: a rotation that survives engines joining
+     * and leaving. Without a cursor, the first of them.
      */
-    size_t after = n, first = n;
+    const uint32_t at = cursor ? *cursor : 0;
+    uint32_t least = UINT32_MAX, first_index = 0, after_index = 0;
+    size_t least_first = 0, first = n, after = n;
     for (size_t v = 0; v < n; v++) {
-        if (views[v].eff_requests != least)
+        uint32_t r = views[v].eff_requests, index = views[v].index;
+        if (r > least)
             continue;
-        if (first == n || views[v].index < views[first].index)
+        if (r < least) {
+            least = r;
+            least_first = first = v;
+            first_index = index;
+            after = index > at ? v : n;
+            after_index = index;
+            continue;
+        }
+        if (index < first_index) {
             first = v;
-        if (views[v].index > *cursor && (after == n || views[v].index < views[after].index))
+            first_index = index;
+        }
+        if (index > at && (after == n || index < after_index)) {
             after = v;
+            after_index = index;
+        }
     }
+    if (!cursor)
+        return least_first;
     size_t pick = after != n ? after : first;
     *cursor = views[pick].index;
     return pick;
@@ -74,6 +88,51 @@ size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engin
     for (size_t v = 0; v < n; v++) {
         double s = kvr__policy_lmetric_score(
             &views[v], kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        if (s <= within && views[v].tie_draw < views[pick].tie_draw)
+            pick = v;
+    }
+    return pick;
+}
+
+size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                      const kvr_engine_view_t *views, size_t n, kvr__walk_t *w)
+{
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__indexed_walk(st, req, views, n, w);
+    size_t best;
+    double best_score;
+    bool stale;
+    /* The prompt's tokens, hoisted: the pass is the pick's cost at fleet scale. */
+    const uint64_t prompt = kvr__policy_uncached_tokens(req, 0);
+    const uint64_t block_tokens = KVR_ROUTE_BLOCK_TOKENS(req);
+    do {
+        best = 0;
+        best_score = INFINITY; /* scores are finite: the first view takes it */
+        stale = false;
+        uint32_t best_requests = 0;
+        for (size_t v = 0; v < n; v++) {
+            const kvr_engine_view_t *x = &views[v];
+            stale |= kvr__walk_stale(w, x);
+            uint64_t cached = (uint64_t)kvr__walk_match(w, x) * block_tokens;
+            double s = kvr__policy_lmetric_score(x, prompt > cached ? prompt - cached : 0);
+            /* One test on the common path: most views score above the best. */
+            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
+                best = v;
+                best_score = s;
+                best_requests = x->eff_requests;
+            }
+        }
+    } while (stale && kvr__indexed_relearn(st, req, views, n, w));
+    if (views[best].herd_slack == 0)
+        return best;
+    /* One more request in the best's batch: its prefill load times one more running. */
+    double per_request = (double)views[best].eff_pending_prefill_tokens +
+                         (double)kvr__policy_uncached_tokens(req, kvr__walk_match(w, &views[best]));
+    double within = best_score + (double)views[best].herd_slack * per_request;
+    size_t pick = best;
+    for (size_t v = 0; v < n; v++) {
+        double s = kvr__policy_lmetric_score(
+            &views[v], kvr__policy_uncached_tokens(req, kvr__walk_match(w, &views[v])));
         if (s <= within && views[v].tie_draw < views[pick].tie_draw)
             pick = v;
     }
@@ -121,16 +180,61 @@ void kvr__indexed_destroy(void *state)
     free(st);
 }
 
+void kvr__indexed_walk(kvr__indexed_t *st, const kvr_route_request_t *req,
+                       const kvr_engine_view_t *views, size_t n, kvr__walk_t *w)
+{
+    const kvr_match_source_t *src = req->match_source;
+    bool sourced = src != NULL && src->apply != NULL;
+    if (sourced)
+        kvr_prefix_index_learn(st->index, views, n); /* no stale budget after the source */
+    kvr_prefix_index_walk(st->index, req->block_hashes, req->n_blocks, req->now_ns);
+    w->match = kvr_prefix_index_matches(st->index);
+    w->budget = kvr_prefix_index_budgets(st->index);
+    w->relearnt = sourced;
+    if (!sourced)
+        return;
+    /* --cache-state: where the engines report their caches, their reports win over the guess. */
+    uint32_t own = 0;
+    for (size_t v = 0; v < n; v++) {
+        st->match[v] = kvr__walk_match(w, &views[v]);
+        own = st->match[v] > own ? st->match[v] : own;
+    }
+    (void)src->apply(src->ctx, req, views, n, st->match, own);
+    for (size_t v = 0; v < n; v++)
+        if (views[v].index < KVR_MAX_ENGINES)
+            st->sourced[views[v].index] = st->match[v];
+    w->match = st->sourced;
+}
+
+bool kvr__indexed_relearn(kvr__indexed_t *st, const kvr_route_request_t *req,
+                          const kvr_engine_view_t *views, size_t n, kvr__walk_t *w)
+{
+    if (w->relearnt)
+        return false;
+    kvr_prefix_index_learn(st->index, views, n);
+    kvr__indexed_walk(st, req, views, n, w);
+    w->relearnt = true;
+    return true;
+}
+
 uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n)
 {
     assert(n <= KVR_MAX_ENGINES);
-    uint32_t best = kvr_prefix_index_learn_match(st->index, req->block_hashes, req->n_blocks,
-                                                 req->now_ns, views, n, st->match, st->placed);
-    /* --cache-state: where the engines report their caches, their reports win over the guess. */
-    if (req->match_source)
-        best = req->match_source->apply(req->match_source->ctx, req, views, n, st->match, best);
-    return best;
+    kvr__walk_t w;
+    kvr__indexed_walk(st, req, views, n, &w);
+    for (;;) {
+        uint32_t best = 0;
+        bool stale = false;
+        for (size_t v = 0; v < n; v++) {
+            uint32_t m = kvr__walk_match(&w, &views[v]);
+            st->match[v] = m;
+            stale |= kvr__walk_stale(&w, &views[v]);
+            best = m > best ? m : best;
+        }
+        if (!stale || !kvr__indexed_relearn(st, req, views, n, &w))
+            return best;
+    }
 }
 
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index)

@@ -9,6 +9,8 @@
  * it goes on token load: fewest queued prefill tokens plus this request's
  * own uncached tokens on that engine, ties to fewer eff_requests.
  */
+#include <assert.h>
+
 #include "router/policies/policy_util.h"
 
 static int llmd_create(const kvr_policy_config_t *config, void **state)
@@ -26,14 +28,31 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
 {
     kvr__indexed_t *st = state;
     const kvr_policy_config_t *cfg = &st->config;
-    uint32_t longest = kvr__indexed_match(st, req, views, n);
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
     out->flags = 0;
-    if (longest > 0) {
-        size_t warm = n;
-        for (size_t v = 0; v < n; v++)
-            if (st->match[v] == longest &&
-                (warm == n || views[v].eff_requests < views[warm].eff_requests))
+    /* One pass finds the longest match and its least loaded holder, the cache-warm engine. */
+    kvr__walk_t w;
+    kvr__indexed_walk(st, req, views, n, &w);
+    uint32_t longest;
+    size_t warm;
+    bool stale;
+    do {
+        longest = 0;
+        warm = n;
+        stale = false;
+        uint32_t warm_requests = 0;
+        for (size_t v = 0; v < n; v++) {
+            const kvr_engine_view_t *x = &views[v];
+            uint32_t m = kvr__walk_match(&w, x);
+            stale |= kvr__walk_stale(&w, x);
+            if (m > 0 && (m > longest || (m == longest && x->eff_requests < warm_requests))) {
+                longest = m;
                 warm = v;
+                warm_requests = x->eff_requests;
+            }
+        }
+    } while (stale && kvr__indexed_relearn(st, req, views, n, &w));
+    if (longest > 0) {
         double budget = cfg->llmd_prefill_tokens_per_s * (double)cfg->llmd_ttft_penalty_ns / 1e9;
         if ((double)views[warm].eff_pending_prefill_tokens <= budget) {
             out->view = (int)warm;
@@ -45,17 +64,18 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     size_t best = 0;
     for (size_t v = 0; v < n; v++) {
         st->score[v] = (double)views[v].eff_pending_prefill_tokens +
-                       (double)kvr__policy_uncached_tokens(req, st->match[v]);
+                       (double)kvr__policy_uncached_tokens(req, kvr__walk_match(&w, &views[v]));
         if (v > 0 &&
             (st->score[v] < st->score[best] ||
              (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
             best = v;
     }
+    uint32_t best_match = kvr__walk_match(&w, &views[best]);
     best = kvr__policy_spread(views, n, st->score, best,
-                              (double)kvr__policy_uncached_tokens(req, st->match[best]));
+                              (double)kvr__policy_uncached_tokens(req, best_match));
     out->view = (int)best;
     out->reason = longest > 0 ? "saturated_token_load" : "token_load";
-    out->prefix_match_blocks = st->match[best];
+    out->prefix_match_blocks = kvr__walk_match(&w, &views[best]);
 }
 
 const kvr_policy_ops_t kvr__policy_llmd = {

@@ -21,11 +21,11 @@ static void lmetric_pick(void *state, const kvr_route_request_t *req,
                          const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
-    kvr__indexed_match(st, req, views, n);
-    size_t pick = kvr__policy_least_lmetric(req, views, n, st->match);
+    kvr__walk_t w;
+    size_t pick = kvr__policy_least_lmetric_walk(st, req, views, n, &w);
     out->view = (int)pick;
     out->reason = "lmetric";
-    out->prefix_match_blocks = st->match[pick];
+    out->prefix_match_blocks = kvr__walk_match(&w, &views[pick]);
     out->flags = 0;
 }
 

@@ -8,6 +8,9 @@
  * the batch: a full cache hit, or an engine with nothing running, scores 0
  * whatever waits there, so the tie-break decides among idle engines.
  */
+#include <assert.h>
+#include <math.h>
+
 #include "router/policies/policy_util.h"
 
 static int lmetric_paper_create(const kvr_policy_config_t *config, void **state)
@@ -24,22 +27,47 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
                                const kvr_engine_view_t *views, size_t n, kvr_route_decision_t *out)
 {
     kvr__indexed_t *st = state;
-    kvr__indexed_match(st, req, views, n);
-    size_t best = 0;
-    for (size_t v = 0; v < n; v++) {
-        st->score[v] = (double)kvr__policy_uncached_tokens(req, st->match[v]) *
-                       (double)views[v].eff_running;
-        if (v > 0 &&
-            (st->score[v] < st->score[best] ||
-             (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
-            best = v;
+    assert(n >= 1 && n <= KVR_MAX_ENGINES);
+    kvr__walk_t w;
+    kvr__indexed_walk(st, req, views, n, &w);
+    /* One pass over the views; the scores are kept for the herding guard only. */
+    const bool keep = views[0].herd_slack > 0;
+    size_t best;
+    bool stale;
+    do {
+        best = 0;
+        stale = false;
+        double best_score = INFINITY; /* scores are finite: the first view takes it */
+        uint32_t best_requests = 0;
+        for (size_t v = 0; v < n; v++) {
+            const kvr_engine_view_t *x = &views[v];
+            stale |= kvr__walk_stale(&w, x);
+            double s = (double)kvr__policy_uncached_tokens(req, kvr__walk_match(&w, x)) *
+                       (double)x->eff_running;
+            if (keep)
+                st->score[v] = s;
+            /* One test on the common path: most views score above the best. */
+            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
+                best = v;
+                best_score = s;
+                best_requests = x->eff_requests;
+            }
+        }
+    } while (stale && kvr__indexed_relearn(st, req, views, n, &w));
+    uint32_t best_match = kvr__walk_match(&w, &views[best]);
+    if (views[best].herd_slack > 0) {
+        if (!keep)
+            for (size_t v = 0; v < n; v++)
+                st->score[v] = (double)kvr__policy_uncached_tokens(req,
+                                                                   kvr__walk_match(&w, &views[v])) *
+                               (double)views[v].eff_running;
+        /* One more in the best's batch adds its new prefill tokens once more. */
+        best = kvr__policy_spread(views, n, st->score, best,
+                                  (double)kvr__policy_uncached_tokens(req, best_match));
     }
-    /* One more in the best's batch adds its new prefill tokens once more. */
-    best = kvr__policy_spread(views, n, st->score, best,
-                              (double)kvr__policy_uncached_tokens(req, st->match[best]));
     out->view = (int)best;
     out->reason = "lmetric_paper";
-    out->prefix_match_blocks = st->match[best];
+    out->prefix_match_blocks = kvr__walk_match(&w, &views[best]);
     out->flags = 0;
 }
 

@@ -71,15 +71,66 @@ typedef struct kvr__indexed_s {
     kvr_prefix_index_t *index;
     uint64_t rng;
     uint32_t cursor;
-    uint32_t match[KVR_MAX_ENGINES];  /* per view, for the current decision */
-    uint64_t placed[KVR_MAX_ENGINES]; /* per view, for the current decision */
-    double score[KVR_MAX_ENGINES];    /* per view scratch */
+    uint32_t match[KVR_MAX_ENGINES]; /* per view, for the current decision (kvr__indexed_match) */
+    uint32_t
+        sourced[KVR_MAX_ENGINES];  /* per engine index: the walk's matches after a match source */
+    double score[KVR_MAX_ENGINES]; /* per view scratch */
 } kvr__indexed_t;
+
+/*
+ * One decision's walk of the prefix index, for a policy that reads each
+ * view's match in its own pass over the views instead of a per-view array
+ * filled by a pass of its own: at ten thousand engines every pass over the
+ * views costs more than the walk. The pass also checks the budgets
+ * (kvr__walk_stale); when one is stale, kvr__indexed_relearn learns them and
+ * walks again, and the pass is made again.
+ */
+typedef struct kvr__walk_s {
+    const uint32_t *match;  /* per engine index */
+    const uint64_t *budget; /* per engine index */
+    bool relearnt;
+} kvr__walk_t;
+
+/**
+ * Walks the index for req over views[0..n) (no budget learnt yet). With a
+ * match source (--cache-state), the budgets are learnt first and the walk's
+ * matches are the source's where it knows the engine: every prefix-aware
+ * rule reads the same answer.
+ */
+void kvr__indexed_walk(kvr__indexed_t *st, const kvr_route_request_t *req,
+                       const kvr_engine_view_t *views, size_t n, kvr__walk_t *w);
+
+/** The view's matched blocks in the walk. */
+static inline uint32_t kvr__walk_match(const kvr__walk_t *w, const kvr_engine_view_t *v)
+{
+    return v->index < KVR_MAX_ENGINES ? w->match[v->index] : 0;
+}
+
+/** The view's KV capacity is not its engine's budget in the index. */
+static inline bool kvr__walk_stale(const kvr__walk_t *w, const kvr_engine_view_t *v)
+{
+    return kvr_prefix_index_budget_differs(w->budget, v);
+}
+
+/**
+ * A pass found a stale budget: learns the views' capacities and walks
+ * again, as learning then matching would have; true when the caller must
+ * make its pass again, false when the walk was relearnt already.
+ */
+bool kvr__indexed_relearn(kvr__indexed_t *st, const kvr_route_request_t *req,
+                          const kvr_engine_view_t *views, size_t n, kvr__walk_t *w);
+
+/**
+ * kvr__policy_least_lmetric over the walk of req, in one pass over the views
+ * (two with the herding guard); w then holds the walk, for the pick's match.
+ */
+size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                      const kvr_engine_view_t *views, size_t n, kvr__walk_t *w);
 
 /** Allocates an indexed state (extra bytes after it for the policy's own fields). 0 or -errno. */
 int kvr__indexed_create(const kvr_policy_config_t *config, size_t size, kvr__indexed_t **out);
 void kvr__indexed_destroy(void *state);
-/** Learns budgets from the views and fills st->match / st->placed; returns the best match. */
+/** Learns budgets from the views and fills st->match per view; returns the best match. */
 uint32_t kvr__indexed_match(kvr__indexed_t *st, const kvr_route_request_t *req,
                             const kvr_engine_view_t *views, size_t n);
 void kvr__indexed_on_dispatch(void *state, const kvr_route_request_t *req, uint32_t engine_index);
