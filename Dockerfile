@@ -18,7 +18,7 @@ RUN cmake -S . -B build/plain && cmake --build build/plain -j
 FROM debian:bookworm-slim
 # Shared libraries of the three programs (ldd): libuv, liburing (statefeed's
 # event loop), msgpack-c (push frames, relay), xxHash, cJSON, OpenSSL's
-# libcrypto (relay HMAC), libzmq (statefeed's KV event subscriptions) with
+# libcrypto (relay HMAC), PCRE2 and utf8proc (the router's tokenizer), libzmq (statefeed's KV event subscriptions) with
 # the libraries it links (libsodium, OpenPGM, NORM, Kerberos GSSAPI, libbsd,
 # libstdc++).
 # No curl: only the bench's replayer links it.
@@ -26,7 +26,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends \
        libuv1 liburing2 libmsgpackc2 libxxhash0 libcjson1 libssl3 \
        libzmq5 libsodium23 libpgm-5.3-0 libnorm1 libgssapi-krb5-2 libkrb5-3 libk5crypto3 \
-       libkrb5support0 libcom-err2 libkeyutils1 libbsd0 libmd0 libstdc++6 \
+       libkrb5support0 libcom-err2 libkeyutils1 libbsd0 libmd0 libstdc++6 libpcre2-8-0 libutf8proc2 \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 kvroute \
     && useradd --system --uid 10001 --gid kvroute --no-create-home --home-dir /nonexistent \
