@@ -2,6 +2,9 @@
 /* Routing keys in a model's tokens (router/keys.c with router/tokenizers.c), on a tiny tokenizer. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,9 +318,14 @@ Test(keys_tokens, a_reload_shares_unchanged_models_and_loads_changed_ones)
     cr_assert_eq(kvr_tokenizer_set_find(fresh, "plain"), kvr_tokenizer_set_find(set, "plain"));
     cr_assert_null(kvr_tokenizer_set_find(fresh, "broken"));
     /* A file rewritten (new size, new time) is loaded again: now with a template. */
-    struct timespec later = {.tv_nsec = 1000000};
-    nanosleep(&later, NULL);
     make_model(dir_none, CHAT_TEMPLATE);
+    /* Its time too, set one second on rather than waited for. */
+    char path[512];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct timespec times[2] = {{.tv_sec = now.tv_sec + 1}, {.tv_sec = now.tv_sec + 1}};
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir_none);
+    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
     kvr_tokenizer_set_t *third;
     cr_assert_eq(kvr_tokenizer_set_load(list, 2, fresh, &third, err, sizeof err), 0, "%s", err);
     cr_assert_eq(kvr_tokenizer_set_find(third, "m"), kvr_tokenizer_set_find(set, "m"));
