@@ -25,7 +25,8 @@ const char *kvr__tok_strmap_key(const kvr__tok_strmap_t *m, uint32_t index, size
 {
     uint64_t o = m->offs[index];
     *len = (size_t)(o & 0xffffffffu);
-    return m->arena + (o >> 32);
+    /* Only empty keys interned so far leave the arena unallocated. */
+    return m->arena ? m->arena + (o >> 32) : "";
 }
 
 static size_t strmap_slot(const kvr__tok_strmap_t *m, const char *key, size_t len, bool *found)
