@@ -66,7 +66,8 @@ static const char *parse_line(const char *p, size_t len, apikey_t *out, bool *ha
     out->name[n] = '\0';
     i += n;
     if (i == len || !blank(p[i]))
-        return i == len ? "expected NAME sha256:HEX" : "a name of letters, digits, '_', '.' or '-' must start the line";
+        return i == len ? "expected NAME sha256:HEX"
+                        : "a name of letters, digits, '_', '.' or '-' must start the line";
     while (i < len && blank(p[i]))
         i++;
     if (len - i < 7 || strncmp(p + i, "sha256:", 7) != 0)
@@ -81,7 +82,8 @@ static const char *parse_line(const char *p, size_t len, apikey_t *out, bool *ha
     while (i < len && blank(p[i]))
         i++;
     if (i != len)
-        return hexval(p[i]) >= 0 ? "the digest must be 64 hex digits" : "unexpected text after the digest";
+        return hexval(p[i]) >= 0 ? "the digest must be 64 hex digits"
+                                 : "unexpected text after the digest";
     *has_key = true;
     return NULL;
 }
@@ -98,8 +100,9 @@ int kvr_apikeys_parse(const char *text, size_t len, kvr_apikeys_t **out, char *e
         size_t end = nl ? (size_t)(nl - text) : len;
         apikey_t key = {0};
         bool has_key;
-        const char *why = memchr(text + start, '\0', end - start) ? "the line holds a NUL byte"
-                                                                 : parse_line(text + start, end - start, &key, &has_key);
+        const char *why = memchr(text + start, '\0', end - start)
+                              ? "the line holds a NUL byte"
+                              : parse_line(text + start, end - start, &key, &has_key);
         for (size_t j = 0; !why && has_key && j < k->n; j++) {
             if (strcmp(k->keys[j].name, key.name) == 0)
                 why = "the name is already used by an earlier line";

@@ -29,6 +29,11 @@
 typedef struct kvr_router_config_s {
     char listen_host[64];
     int listen_port;
+    char admin_listen_host[64]; /* --admin-listen; "" = off */
+    int admin_listen_port;
+    bool admin_on_client_port;  /* admin endpoints on the client port as well (transition) */
+    char api_keys_file[512];    /* "" = no client authentication */
+    bool forward_authorization; /* pass the client's Authorization on to the engine */
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;
     char policy[32]; /* the scoring policy's name as given (sticky scores as load_only) */

@@ -517,39 +517,42 @@ static void method_not_allowed(kvr_http_req_t *req, const char *allow)
     kvr_http_respond_error(req, 405, NULL, msg, &h, 1);
 }
 
-void kvr_router_on_request(kvr_http_req_t *req, void *user)
+/* True when the request may go on; otherwise it was answered 401 in OpenAI's shape. */
+static bool client_allowed(kvr_server_env_t *r, kvr_http_req_t *req)
 {
-    kvr_server_env_t *r = user;
-    const char *method = kvr_http_req_method(req);
-    const char *path = kvr_http_req_path(req);
-    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    bool post = strcmp(method, "POST") == 0;
-
-    if (is_proxy_path(path)) {
-        if (!post) {
-            method_not_allowed(req, "POST");
-        } else if (r->proxy->drain.draining) {
-            kvr_http_header_t h = {"Connection", "close"};
-            kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
-            kvr_router_metrics_status(r->proxy->metrics, 503);
-        } else {
-            kvr_proxy_handle(r->proxy, req);
-        }
-        return;
+    kvr_apikeys_t *keys = r->apikeys ? *r->apikeys : NULL;
+    if (!keys)
+        return true;
+    int i = kvr_apikeys_check(keys, kvr_http_req_header(req, "Authorization"));
+    if (i >= 0) {
+        kvr_apikeys_count_request(keys, (size_t)i);
+        return true;
     }
+    static const char body[] = "{\"error\":{\"message\":\"Incorrect API key provided: pass it as "
+                               "'Authorization: Bearer KEY'\",\"type\":\"invalid_request_error\","
+                               "\"code\":\"invalid_api_key\"}}";
+    kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
+    kvr_http_respond(req, 401, "application/json", &h, 1, body, sizeof body - 1);
+    kvr_router_metrics_status(r->proxy->metrics, 401);
+    return false;
+}
+
+/* /health and /readiness, on both listeners; false when path is neither. */
+static bool serve_health(kvr_server_env_t *r, kvr_http_req_t *req, const char *path, bool get)
+{
     if (strcmp(path, "/health") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
         static const char ok[] = "{\"status\":\"ok\"}";
         kvr_http_respond(req, 200, "application/json", NULL, 0, ok, sizeof ok - 1);
-        return;
+        return true;
     }
     if (strcmp(path, "/readiness") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
         bool ready = !r->proxy->drain.draining && kvr_door_has_candidate(r->door, NULL, NULL, 0);
         const char *status = ready                      ? "ready"
@@ -557,26 +560,25 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
                                                         : "no_healthy_engine";
         respond_doc(req, ready ? 200 : 503,
                     doc_status(status, (int)kvr_door_engines(r->door)->count));
-        return;
+        return true;
     }
+    return false;
+}
+
+/* /metrics and /engines; false when path is neither. */
+static bool serve_admin(kvr_server_env_t *r, kvr_http_req_t *req, const char *path,
+                        const char *method, bool get, bool post)
+{
     if (strcmp(path, "/metrics") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
         size_t len;
         char *text = kvr_router_render_metrics(r->view, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, text, len);
         free(text);
-        return;
-    }
-    if (strcmp(path, "/v1/models") == 0) {
-        if (!get) {
-            method_not_allowed(req, "GET");
-            return;
-        }
-        handle_models(r, req);
-        return;
+        return true;
     }
     if (strcmp(path, "/engines") == 0) {
         if (get) {
@@ -589,17 +591,76 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         } else {
             method_not_allowed(req, "GET, POST");
         }
-        return;
+        return true;
     }
     if (strncmp(path, "/engines/", 9) == 0 && path[9]) {
         if (strcmp(method, "DELETE") != 0) {
             method_not_allowed(req, "DELETE");
-            return;
+            return true;
         }
         handle_remove_engine(r, req, path + 9);
-        return;
+        return true;
     }
+    return false;
+}
+
+static void no_route(kvr_http_req_t *req, const char *path)
+{
     char msg[300];
     snprintf(msg, sizeof msg, "no route for %.200s", path);
     kvr_http_respond_error(req, 404, NULL, msg, NULL, 0);
+}
+
+void kvr_router_on_request(kvr_http_req_t *req, void *user)
+{
+    kvr_server_env_t *r = user;
+    const char *method = kvr_http_req_method(req);
+    const char *path = kvr_http_req_path(req);
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+
+    if (serve_health(r, req, path, get))
+        return;
+    if (r->cfg->admin_on_client_port && serve_admin(r, req, path, method, get, post))
+        return;
+    /* The key is asked for before anything of the API answers, a 404 included. */
+    bool api = strncmp(path, "/v1/", 4) == 0 || strcmp(path, "/generate") == 0;
+    if (!api) {
+        no_route(req, path);
+        return;
+    }
+    if (!client_allowed(r, req))
+        return;
+    if (is_proxy_path(path)) {
+        if (!post) {
+            method_not_allowed(req, "POST");
+        } else if (r->proxy->drain.draining) {
+            kvr_http_header_t h = {"Connection", "close"};
+            kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
+            kvr_router_metrics_status(r->proxy->metrics, 503);
+        } else {
+            kvr_proxy_handle(r->proxy, req);
+        }
+        return;
+    }
+    if (strcmp(path, "/v1/models") == 0) {
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
+        handle_models(r, req);
+        return;
+    }
+    no_route(req, path);
+}
+
+void kvr_router_on_admin_request(kvr_http_req_t *req, void *user)
+{
+    kvr_server_env_t *r = user;
+    const char *method = kvr_http_req_method(req);
+    const char *path = kvr_http_req_path(req);
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    if (!serve_health(r, req, path, get) && !serve_admin(r, req, path, method, get, post))
+        no_route(req, path);
 }

@@ -23,28 +23,29 @@ typedef struct line_case_s {
 
 static line_case_t lines[] = {
     {"alice sha256:" ALICE "\n", 1},
-    {"alice sha256:" ALICE, 1},                         /* no final newline */
-    {"alice\tsha256:" ALICE "\r\n", 1},                 /* tab, CRLF */
-    {"  alice   sha256:" ALICE "  \n", 1},              /* blanks around */
-    {"# team keys\n\nalice sha256:" ALICE "\n", 1},     /* comment, blank line */
+    {"alice sha256:" ALICE, 1},                     /* no final newline */
+    {"alice\tsha256:" ALICE "\r\n", 1},             /* tab, CRLF */
+    {"  alice   sha256:" ALICE "  \n", 1},          /* blanks around */
+    {"# team keys\n\nalice sha256:" ALICE "\n", 1}, /* comment, blank line */
     {"a.b_c-1 sha256:" ALICE "\n", 1},
     {"alice sha256:099295A3784E1BD368DC348843A7398C1931B6B8EC2504C73E91ED2040BDC46C\n", 1},
     {"alice sha256:" ALICE "\nbob sha256:" BOB "\n", 2},
-    {"", 0},                                            /* no keys */
+    {"", 0}, /* no keys */
     {"# only a comment\n", 0},
     {"alice\n", 0},
-    {"alice " ALICE "\n", 0},                           /* no sha256: */
+    {"alice " ALICE "\n", 0}, /* no sha256: */
     {"alice sha1:" ALICE "\n", 0},
-    {"alice sha256:" ALICE "00\n", 0},                  /* 66 digits */
+    {"alice sha256:" ALICE "00\n", 0}, /* 66 digits */
     {"alice sha256:099295a3784e1bd368dc348843a7398c1931b6b8ec2504c73e91ed2040bdc46\n", 0}, /* 63 */
     {"alice sha256:g99295a3784e1bd368dc348843a7398c1931b6b8ec2504c73e91ed2040bdc46c\n", 0},
     {"alice sha256:" ALICE " extra\n", 0},
-    {"al\"ice sha256:" ALICE "\n", 0},                  /* would break the metric label */
+    {"al\"ice sha256:" ALICE "\n", 0}, /* would break the metric label */
     {"al}ice sha256:" ALICE "\n", 0},
-    {"sha256:" ALICE "\n", 0},                          /* no name */
+    {"sha256:" ALICE "\n", 0},                             /* no name */
     {"alice sha256:" ALICE "\nalice sha256:" BOB "\n", 0}, /* a name twice */
     {"alice sha256:" ALICE "\nbob sha256:" ALICE "\n", 0}, /* a key under two names */
-    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa sha256:" ALICE "\n", 0}, /* 65 */
+    {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa sha256:" ALICE "\n",
+     0}, /* 65 */
 };
 
 ParameterizedTestParameters(apikeys, file_lines)
@@ -83,9 +84,17 @@ typedef struct auth_case_s {
 } auth_case_t;
 
 static auth_case_t auths[] = {
-    {"Bearer sk-alice", 0}, {"bearer sk-alice", 0}, {"Bearer  sk-alice ", 0}, {"Bearer sk-bob", 1},
-    {"Bearer sk-alic", -1}, {"Bearer sk-alicee", -1}, {"Bearer " ALICE, -1}, /* the digest is no key */
-    {"Basic sk-alice", -1}, {"sk-alice", -1},       {"Bearer", -1},         {"Bearer ", -1},
+    {"Bearer sk-alice", 0},
+    {"bearer sk-alice", 0},
+    {"Bearer  sk-alice ", 0},
+    {"Bearer sk-bob", 1},
+    {"Bearer sk-alic", -1},
+    {"Bearer sk-alicee", -1},
+    {"Bearer " ALICE, -1}, /* the digest is no key */
+    {"Basic sk-alice", -1},
+    {"sk-alice", -1},
+    {"Bearer", -1},
+    {"Bearer ", -1},
     {"", -1},
 };
 

@@ -106,7 +106,7 @@ Test(router_client_limits, pipelined_requests_never_read_pause_the_connection, .
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int small = 4096;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(h.port)};
+    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(h.admin_port)};
     dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     cr_assert_eq(connect(fd, (struct sockaddr *)&dst, sizeof dst), 0);
     static const char one[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";

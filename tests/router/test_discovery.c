@@ -133,7 +133,7 @@ static bool stream_finish(stream_t *s)
 static int engine_entry(const char *id, bool *removed, int *in_flight)
 {
     char *resp = NULL;
-    int status = kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000);
+    int status = kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 5000);
     cr_assert_eq(status, 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
@@ -157,7 +157,7 @@ static int engine_entry(const char *id, bool *removed, int *in_flight)
 static int live_engines(void)
 {
     char *resp = NULL;
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     int n = 0;
