@@ -56,6 +56,8 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"),
                     "--listen",
                     listen,
+                    "--admin-listen",
+                    "off",
                     "--es",
                     "0",
                     "--log-level",
