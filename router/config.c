@@ -33,6 +33,7 @@ static int parse_tokenizer(const kvr_opt_t *opt, void *obj, const char *v, char 
                            size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
+static const char *const readiness_names[] = {"every-pool", "any-pool", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
@@ -204,6 +205,9 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_ENUM(
         T, admission, "admission", "MODE", "off", admission_names,
         "off, shadow (count would-be rejections) or enforce (429 when no engine has headroom)"),
+    KVR_OPT_ROW_ENUM(T, readiness, "readiness", "MODE", "every-pool", readiness_names,
+                     "/readiness is 200 when every model pool has a healthy engine (every-pool) "
+                     "or when any engine is healthy (any-pool)"),
     KVR_OPT_ROW_U64(T, max_waiting, "max-waiting", "N", "16", 0, 1000000,
                     "admission: queued requests an engine may hold beyond max_running"),
     KVR_OPT_ROW_U64(T, drain_timeout_s, "drain-timeout-s", "S", "30", 0, 3600,

@@ -26,6 +26,12 @@
 #define KVR_ROUTER_MAX_TOKENIZERS 64  /* KVR_TOKENIZERS_MAX */
 #define KVR_ROUTER_ENGINE_DNS_MAX 262 /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
+/** What /readiness asks of the engines (--readiness). */
+typedef enum {
+    KVR_READINESS_EVERY_POOL = 0, /* each model pool has a healthy engine */
+    KVR_READINESS_ANY_POOL,       /* some engine is healthy */
+} kvr_readiness_mode_t;
+
 typedef struct kvr_router_config_s {
     char listen_host[64];
     int listen_port;
@@ -74,6 +80,7 @@ typedef struct kvr_router_config_s {
     char decision_log[512];
     char admin_token[256];
     kvr_admission_mode_t admission;
+    kvr_readiness_mode_t readiness; /* /readiness: every model pool up, or any engine */
     uint32_t max_waiting;
     uint64_t drain_timeout_s;
     char config_file[512];

@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/fetch.h"
+#include "router/health.h"
 #include "router/proxy.h"
 
 #define MODELS_TIMEOUT_MS 5000
@@ -66,6 +67,32 @@ static cJSON *doc_status(const char *status, int engines)
         !cJSON_AddNumberToObject(doc, "engines", engines)) {
         cJSON_Delete(doc);
         return NULL;
+    }
+    return doc;
+}
+
+/* {"status", "engines", "healthy", "pools": [{"model", "healthy", "engines"}]}. */
+static cJSON *doc_readiness(const char *status, const kvr_readiness_t *rd)
+{
+    cJSON *doc = doc_status(status, (int)rd->engines);
+    cJSON *pools = cJSON_CreateArray();
+    bool ok = doc && pools && cJSON_AddNumberToObject(doc, "healthy", rd->healthy) &&
+              cJSON_AddItemToObject(doc, "pools", pools);
+    if (!ok) {
+        cJSON_Delete(pools);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    for (size_t k = 0; k < rd->n_pools; k++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!cJSON_AddStringToObject(o, "model", rd->pools[k].model) ||
+            !cJSON_AddNumberToObject(o, "healthy", rd->pools[k].healthy) ||
+            !cJSON_AddNumberToObject(o, "engines", rd->pools[k].engines) ||
+            !cJSON_AddItemToArray(pools, o)) {
+            cJSON_Delete(o);
+            cJSON_Delete(doc);
+            return NULL;
+        }
     }
     return doc;
 }
@@ -202,9 +229,17 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
     if (listed > 0) {
         m->answered++;
     } else if (m->data) {
-        /* A failed or empty answer keeps the engine's last good list, as routing does. */
-        const kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
-        if (e && !e->removed && !e->models_pinned)
+        /*
+         * An engine that answered with no usable list keeps its last good
+         * one, as routing does; one that did not answer is a failed attempt
+         * (a dead engine's models are not offered while health checks have
+         * yet to notice), and one that left the candidates meanwhile is out.
+         */
+        kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
+        bool answered = status > 0 || status == -EFBIG;
+        if (e && !e->removed && !answered)
+            kvr_door_engine_failed(m->r->door, e, "models");
+        else if (answered && kvr_engine_is_candidate(e) && !e->models_pinned)
             add_known_models(m, e);
     }
     if (--m->pending == 0)
@@ -554,12 +589,15 @@ static bool serve_health(kvr_server_env_t *r, kvr_http_req_t *req, const char *p
             method_not_allowed(req, "GET");
             return true;
         }
-        bool ready = !r->proxy->drain.draining && kvr_door_has_candidate(r->door, NULL, NULL, 0);
+        kvr_readiness_t rd;
+        kvr_health_readiness(r->door, r->cfg->readiness, &rd);
+        bool ready = !r->proxy->drain.draining && rd.ready;
         const char *status = ready                      ? "ready"
                              : r->proxy->drain.draining ? "draining"
-                                                        : "no_healthy_engine";
-        respond_doc(req, ready ? 200 : 503,
-                    doc_status(status, (int)kvr_door_engines(r->door)->count));
+                             : rd.healthy == 0          ? "no_healthy_engine"
+                                                        : "pool_down";
+        respond_doc(req, ready ? 200 : 503, doc_readiness(status, &rd));
+        kvr_health_readiness_close(&rd);
         return true;
     }
     return false;
