@@ -820,13 +820,13 @@ Test(proxy, a_retry_does_not_exclude_a_new_engine_on_a_tried_index)
     char path[128], body[128], *resp = NULL;
     snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
              kvr_fake_port(fleet, 0));
-    cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
-                               &resp, 3000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "DELETE", path, "Authorization: Bearer s3cret\r\n",
+                               NULL, &resp, 3000),
                  200);
     free(resp);
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 2));
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  201);
     free(resp);
     /* Engine 1 answers 503: the retry goes to engine 2. */
