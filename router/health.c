@@ -13,11 +13,11 @@
 #include "common/engine_metrics.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/xmalloc.h"
 #include "router/fetch.h"
 #include "router/health.h"
 #include "router/share.h"
 #include "router/upstream.h"
-#include "common/xmalloc.h"
 
 #define HOUSEKEEPING_MS 1000
 #define HEALTH_TIMEOUT_MAX_MS 2000

@@ -237,7 +237,7 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
          */
         kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
         bool answered = status > 0 || status == -EFBIG;
-        if (e && !e->removed && !answered)
+        if (e && !e->removed && !answered && status != -ECANCELED)
             kvr_door_engine_failed(m->r->door, e, "models");
         else if (answered && kvr_engine_is_candidate(e) && !e->models_pinned)
             add_known_models(m, e);
