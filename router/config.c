@@ -19,6 +19,8 @@
 
 /* The router's rows point into kvr_router_config_t; policy options are a second table. */
 static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_admin_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
@@ -31,6 +33,7 @@ static int parse_tokenizer(const kvr_opt_t *opt, void *obj, const char *v, char 
                            size_t err_len);
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
+static const char *const readiness_names[] = {"every-pool", "any-pool", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
@@ -184,21 +187,36 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_STRING(T, health_path, "health-path", "PATH", "/health", "engine health endpoint"),
     KVR_OPT_ROW_U64(T, fail_threshold, "fail-threshold", "N", "2", 0, 1000,
                     "failures in a row (connects, health checks) that take an engine out"),
-    {.name = "no-engine-header",
-     .type = KVR_OPT_BOOL,
-     .offset = offsetof(T, engine_header),
-     .size = sizeof(bool),
-     .def = "off",
-     .flags = KVR_OPT_NEGATE,
-     .help = "do not add the X-Kvroute-Engine response header"},
+    KVR_OPT_ROW_BOOL(
+        T, engine_header, "engine-header", "off",
+        "add the X-Kvroute-Engine response header (the engine's URL) to proxied answers"),
     KVR_OPT_ROW_STRING(T, decision_log, "decision-log", "FILE", NULL,
                        "append one JSON line per routed request to FILE"),
     KVR_OPT_ROW_STRING(
         T, admin_token, "admin-token", "TOKEN", NULL,
         "bearer token for POST /engines and DELETE /engines/ID (without it they are refused)"),
+    KVR_OPT_ROW_CUSTOM(
+        "admin-listen", "HOST:PORT|off", "127.0.0.1:9465", parse_admin_listen,
+        "HOST:PORT with a port in [0, 65535], or off", 0,
+        "listener for /metrics and /engines (GET, POST, DELETE), apart from the client port; "
+        "off = no admin endpoints"),
+    KVR_OPT_ROW_BOOL(
+        T, admin_on_client_port, "admin-on-client-port", "off",
+        "also serve /metrics and /engines on the client port, as before --admin-listen "
+        "(for moving scrapers over; logged as a warning)"),
+    KVR_OPT_ROW_STRING(
+        T, api_keys_file, "api-keys-file", "FILE", NULL,
+        "client API keys, one \"NAME sha256:HEX\" per line (re-read on SIGHUP); /v1/* and "
+        "/generate then need Authorization: Bearer KEY"),
+    KVR_OPT_ROW_BOOL(
+        T, forward_authorization, "forward-authorization", "off",
+        "pass the client's Authorization header on to the engine (by default it is dropped)"),
     KVR_OPT_ROW_ENUM(
         T, admission, "admission", "MODE", "off", admission_names,
         "off, shadow (count would-be rejections) or enforce (429 when no engine has headroom)"),
+    KVR_OPT_ROW_ENUM(T, readiness, "readiness", "MODE", "every-pool", readiness_names,
+                     "/readiness is 200 when every model pool has a healthy engine (every-pool) "
+                     "or when any engine is healthy (any-pool)"),
     KVR_OPT_ROW_U64(T, max_waiting, "max-waiting", "N", "16", 0, 1000000,
                     "admission: queued requests an engine may hold beyond max_running"),
     KVR_OPT_ROW_U64(T, drain_timeout_s, "drain-timeout-s", "S", "30", 0, 3600,
@@ -247,12 +265,8 @@ const char *kvr_placement_name(kvr_placement_t placement)
     return placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
 }
 
-static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+static int parse_host_port(const char *v, char *host, size_t host_cap, int *port_out)
 {
-    (void)opt;
-    (void)err;
-    (void)err_len;
-    kvr_router_config_t *cfg = obj;
     const char *colon = strrchr(v, ':');
     if (!colon)
         return -EINVAL;
@@ -263,12 +277,37 @@ static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *er
         n -= 2;
     }
     uint64_t port;
-    if (n == 0 || n >= sizeof cfg->listen_host || kvr_opt_parse_u64(colon + 1, 0, 65535, &port) < 0)
+    if (n == 0 || n >= host_cap || kvr_opt_parse_u64(colon + 1, 0, 65535, &port) < 0)
         return -EINVAL;
-    memcpy(cfg->listen_host, h, n);
-    cfg->listen_host[n] = '\0';
-    cfg->listen_port = (int)port;
+    memcpy(host, h, n);
+    host[n] = '\0';
+    *port_out = (int)port;
     return 0;
+}
+
+static int parse_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
+{
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_router_config_t *cfg = obj;
+    return parse_host_port(v, cfg->listen_host, sizeof cfg->listen_host, &cfg->listen_port);
+}
+
+static int parse_admin_listen(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len)
+{
+    (void)opt;
+    (void)err;
+    (void)err_len;
+    kvr_router_config_t *cfg = obj;
+    if (strcmp(v, "off") == 0) {
+        cfg->admin_listen_host[0] = '\0';
+        cfg->admin_listen_port = 0;
+        return 0;
+    }
+    return parse_host_port(v, cfg->admin_listen_host, sizeof cfg->admin_listen_host,
+                           &cfg->admin_listen_port);
 }
 
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len)
@@ -441,6 +480,13 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
+    if (cfg->admin_listen_host[0] && cfg->admin_listen_port != 0 &&
+        cfg->admin_listen_port == cfg->listen_port &&
+        strcmp(cfg->admin_listen_host, cfg->listen_host) == 0)
+        return kvr_opt_error(
+            err, err_len, "admin-listen",
+            "an address other than --listen's (or off with --admin-on-client-port)",
+            cfg->admin_listen_host);
     /* A POSIX shm name: one path component, a leading '/' optional. */
     const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
     if (cfg->share_name[0] && (share[0] == '\0' || strchr(share, '/') || strlen(share) > 200))

@@ -26,9 +26,20 @@
 #define KVR_ROUTER_MAX_TOKENIZERS 64  /* KVR_TOKENIZERS_MAX */
 #define KVR_ROUTER_ENGINE_DNS_MAX 262 /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
+/** What /readiness asks of the engines (--readiness). */
+typedef enum {
+    KVR_READINESS_EVERY_POOL = 0, /* each model pool has a healthy engine */
+    KVR_READINESS_ANY_POOL,       /* some engine is healthy */
+} kvr_readiness_mode_t;
+
 typedef struct kvr_router_config_s {
     char listen_host[64];
     int listen_port;
+    char admin_listen_host[64]; /* --admin-listen; "" = off */
+    int admin_listen_port;
+    bool admin_on_client_port;  /* admin endpoints on the client port as well (transition) */
+    char api_keys_file[512];    /* "" = no client authentication */
+    bool forward_authorization; /* pass the client's Authorization on to the engine */
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;
     char policy[32]; /* the scoring policy's name as given (sticky scores as load_only) */
@@ -70,6 +81,7 @@ typedef struct kvr_router_config_s {
     char decision_log[512];
     char admin_token[256];
     kvr_admission_mode_t admission;
+    kvr_readiness_mode_t readiness; /* /readiness: every model pool up, or any engine */
     uint32_t max_waiting;
     uint64_t drain_timeout_s;
     char config_file[512];

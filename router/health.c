@@ -13,6 +13,7 @@
 #include "common/engine_metrics.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/xmalloc.h"
 #include "router/fetch.h"
 #include "router/health.h"
 #include "router/share.h"
@@ -333,4 +334,63 @@ void kvr_health_stop(kvr_health_t *h, void (*closed)(void *ctx), void *ctx)
     uv_close((uv_handle_t *)&h->health_timer, on_timer_closed);
     uv_close((uv_handle_t *)&h->housekeeping_timer, on_timer_closed);
     uv_close((uv_handle_t *)&h->share_prepare, on_timer_closed);
+}
+
+/* ---- /readiness ---- */
+
+static int compare_pool_models(const void *key, const void *pool)
+{
+    return strcmp(key, ((const kvr_readiness_pool_t *)pool)->model);
+}
+
+void kvr_health_readiness(const kvr_door_t *door, kvr_readiness_mode_t mode, kvr_readiness_t *out)
+{
+    memset(out, 0, sizeof *out);
+    const kvr_engine_table_t *t = kvr_door_engines(door);
+    for (uint32_t i = 0; i < t->n_slots; i++) {
+        const kvr_engine_t *e = t->engines[i];
+        if (!e || e->removed)
+            continue;
+        out->engines++;
+        if (kvr_engine_is_candidate(e)) {
+            out->healthy++;
+            if (e->models.n == 0)
+                out->unlisted_healthy++;
+        }
+    }
+    /* The pools are the models the engines list, a down engine's last good list included. */
+    size_t n = kvr_door_served_models(door, NULL, 0);
+    if (n > 0) {
+        const char **models = kvr_xmalloc(n * sizeof *models);
+        n = kvr_door_served_models(door, models, n);
+        out->pools = kvr_xcalloc(n, sizeof *out->pools);
+        for (size_t k = 0; k < n; k++)
+            out->pools[k].model = models[k];
+        free(models);
+        out->n_pools = n;
+    }
+    for (uint32_t i = 0; i < t->n_slots && out->n_pools > 0; i++) {
+        const kvr_engine_t *e = t->engines[i];
+        if (!e || e->removed)
+            continue;
+        for (size_t m = 0; m < e->models.n; m++) {
+            kvr_readiness_pool_t *pool = bsearch(e->models.names[m], out->pools, out->n_pools,
+                                                 sizeof *out->pools, compare_pool_models);
+            if (!pool) /* cannot happen: served_models holds every listed name */
+                continue;
+            pool->engines++; /* a list holds each name once (kvr_model_list_add) */
+            pool->healthy += kvr_engine_is_candidate(e);
+        }
+    }
+    /* An engine whose list is not known yet takes any model, so it keeps every pool up (routing agrees). */
+    for (size_t k = 0; k < out->n_pools; k++)
+        out->pools_down += out->pools[k].healthy == 0 && out->unlisted_healthy == 0;
+    out->ready = out->healthy > 0 && (mode == KVR_READINESS_ANY_POOL || out->pools_down == 0);
+}
+
+void kvr_health_readiness_close(kvr_readiness_t *r)
+{
+    free(r->pools);
+    r->pools = NULL;
+    r->n_pools = 0;
 }

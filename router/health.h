@@ -41,4 +41,28 @@ int kvr_health_start(const kvr_health_env_t *env, kvr_health_t **out);
  */
 void kvr_health_stop(kvr_health_t *h, void (*closed)(void *ctx), void *ctx);
 
+/** One model pool for /readiness: the engines whose list names model. */
+typedef struct kvr_readiness_pool_s {
+    const char *model; /* valid until an engine's list changes */
+    uint32_t healthy;  /* of those, candidates for new requests */
+    uint32_t engines;
+} kvr_readiness_pool_t;
+
+/** What /readiness says; kvr_health_readiness fills it. */
+typedef struct kvr_readiness_s {
+    bool ready;
+    uint32_t engines, healthy;   /* the whole table */
+    uint32_t unlisted_healthy;   /* healthy engines whose list is not known: they serve any model */
+    kvr_readiness_pool_t *pools; /* sorted by model; NULL when no engine lists one */
+    size_t n_pools, pools_down;  /* a pool is down when no healthy engine serves its model */
+} kvr_readiness_t;
+
+/**
+ * Counts the engines per model pool; out->ready as mode says (a table of
+ * engines that list no model is one pool). kvr_health_readiness_close frees.
+ */
+void kvr_health_readiness(const kvr_door_t *door, kvr_readiness_mode_t mode, kvr_readiness_t *out);
+/** Frees what kvr_health_readiness allocated. */
+void kvr_health_readiness_close(kvr_readiness_t *r);
+
 #endif

@@ -182,7 +182,8 @@ int main(int argc, char **argv)
                     kvr_router_config(r)->listen_host, kvr_router_config(r)->listen_port,
                     kvr_strerror(rc));
         else
-            fprintf(stderr, "kvroute: cannot start the timers: %s\n", kvr_strerror(rc));
+            fprintf(stderr, "kvroute: cannot start the admin listener or the timers: %s\n",
+                    kvr_strerror(rc));
         kvr_router_stop(r, NULL);
         uv_run(&app.loop, UV_RUN_DEFAULT);
         kvr_router_destroy(r);

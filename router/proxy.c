@@ -708,7 +708,9 @@ void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
     for (size_t i = 0; i < nh && p->n_fwd < PROXY_MAX_FORWARD_HEADERS - 1; i++) {
         const kvr_http_header_t *h = kvr_http_req_header_at(req, i);
         size_t len = strlen(h->name);
-        if (!hop_by_hop(h->name, len) && !NAME_IS(h->name, len, "x-request-id"))
+        /* The client's key is the router's to check, not the engine's to see. */
+        bool own_key = !r->cfg->forward_authorization && NAME_IS(h->name, len, "authorization");
+        if (!hop_by_hop(h->name, len) && !NAME_IS(h->name, len, "x-request-id") && !own_key)
             p->fwd[p->n_fwd++] = *h;
     }
     p->fwd[p->n_fwd++] = (kvr_http_header_t){"X-Request-ID", p->request_id};

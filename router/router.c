@@ -2,6 +2,7 @@
 #include "router/router.h"
 #include "router/router_internal.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -266,6 +267,35 @@ static void discovery_metrics(void *ctx, kvr_prom_writer_t *w)
 {
     kvr_router_t *r = ctx;
     kvr_router_discovery_metrics(r->discovery, w);
+    kvr_apikeys_metrics(r->apikeys, w);
+}
+
+/* A new keys file replaces the keys in force only when it reads; the old ones stay otherwise. */
+static int load_api_keys(kvr_router_t *r)
+{
+    kvr_apikeys_t *fresh;
+    char err[400];
+    int rc = kvr_apikeys_load(r->cfg.api_keys_file, &fresh, err, sizeof err);
+    if (rc < 0) {
+        KVR_ERROR("api_keys_load_failed error=\"%s\" keeping=%zu", err,
+                  kvr_apikeys_count(r->apikeys));
+        return rc;
+    }
+    kvr_apikeys_carry_counts(fresh, r->apikeys);
+    kvr_apikeys_destroy(r->apikeys);
+    r->apikeys = fresh;
+    KVR_INFO("api_keys_loaded file=%s keys=%zu", r->cfg.api_keys_file, kvr_apikeys_count(fresh));
+    return 0;
+}
+
+static bool loopback_host(const char *host)
+{
+    unsigned char a[16];
+    if (inet_pton(AF_INET, host, a) == 1)
+        return a[0] == 127;
+    if (inet_pton(AF_INET6, host, a) == 1)
+        return memcmp(a, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\1", 16) == 0;
+    return strcmp(host, "localhost") == 0;
 }
 
 /* Every part gets its narrow environment here, and only here. */
@@ -292,6 +322,7 @@ static void wire(kvr_router_t *r, FILE *decision_log)
         .door = &r->door,
         .proxy = &r->proxy,
         .view = &r->view,
+        .apikeys = &r->apikeys,
         .add_engine = add_engine_async,
         .remove_engine = remove_engine,
         .ctx = r,
@@ -336,6 +367,8 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
         }
     }
     wire(r, decision_log);
+    if (r->cfg.api_keys_file[0] && (rc = load_api_keys(r)) < 0)
+        goto fail_keys;
     char why[640];
     rc = kvr_tokenizer_set_load(r->cfg.tokenizers, r->cfg.n_tokenizers, NULL, &r->proxy.tokenizers,
                                 why, sizeof why);
@@ -374,6 +407,8 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
 fail_engines:
     kvr_tokenizer_set_unref(r->proxy.tokenizers);
     share_destroy(r);
+    kvr_apikeys_destroy(r->apikeys);
+fail_keys:
     pools_destroy(r);
     kvr_proxy_env_close(&r->proxy);
     if (decision_log)
@@ -398,6 +433,7 @@ void kvr_router_destroy(kvr_router_t *r)
         return;
     kvr_router_discovery_close(r->discovery);
     share_destroy(r);
+    kvr_apikeys_destroy(r->apikeys);
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
     kvr_tokenizer_set_unref(r->proxy.tokenizers);
@@ -434,6 +470,27 @@ int kvr_router_start(kvr_router_t *r)
         return rc;
     }
     r->view.server = r->server;
+    if (r->cfg.admin_listen_host[0]) {
+        scfg.host = r->cfg.admin_listen_host;
+        scfg.port = r->cfg.admin_listen_port;
+        scfg.max_connections = 64; /* scrapers and operators, not clients */
+        scfg.max_connections_per_peer = 0;
+        scfg.on_request = kvr_router_on_admin_request;
+        rc = kvr_http_server_create(r->loop, &scfg, &r->admin_server);
+        if (rc < 0) {
+            r->admin_server = NULL;
+            KVR_ERROR("admin_listen_failed address=%s:%d error=\"%s\"", r->cfg.admin_listen_host,
+                      r->cfg.admin_listen_port, kvr_strerror(rc));
+            return rc;
+        }
+    }
+    if (r->cfg.admin_on_client_port)
+        KVR_WARN("admin_on_client_port hint=\"/metrics and /engines are served to every client; "
+                 "scrape --admin-listen instead\"");
+    if (!r->cfg.api_keys_file[0] && !loopback_host(r->cfg.listen_host))
+        KVR_WARN("no_client_auth listen=%s:%d hint=\"any client may use the API; add "
+                 "--api-keys-file\"",
+                 r->cfg.listen_host, r->cfg.listen_port);
     kvr_health_env_t henv = {.loop = r->loop,
                              .cfg = &r->cfg,
                              .door = &r->door,
@@ -481,14 +538,24 @@ static void on_timers_closed(void *ctx)
     kvr_router_discovery_stop(r->discovery, on_discovery_stopped, r);
 }
 
-void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
+static void on_admin_server_closed(void *arg)
 {
-    r->on_stopped = stopped;
-    adds_supersede(r, false);
+    kvr_router_t *r = arg;
+    r->admin_server = NULL;
     if (r->server)
         kvr_http_server_destroy(r->server, on_server_closed, r);
     else
         on_server_closed(r);
+}
+
+void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
+{
+    r->on_stopped = stopped;
+    adds_supersede(r, false);
+    if (r->admin_server)
+        kvr_http_server_destroy(r->admin_server, on_admin_server_closed, r);
+    else
+        on_admin_server_closed(r);
 }
 
 static void on_reload_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,
@@ -569,7 +636,11 @@ static void reload_tokenizers(kvr_router_t *r, const kvr_router_config_t *fresh)
  */
 int kvr_router_reload(kvr_router_t *r)
 {
+    if (r->cfg.api_keys_file[0])
+        load_api_keys(r); /* a file that does not read keeps the keys in force, logged */
     if (!r->cfg.config_file[0]) {
+        if (r->cfg.api_keys_file[0])
+            return 0;
         KVR_WARN("reload_ignored why=no_config_file");
         return -ENOENT;
     }
@@ -658,6 +729,11 @@ const kvr_router_config_t *kvr_router_config(const kvr_router_t *r)
 int kvr_router_port(const kvr_router_t *r)
 {
     return r->server ? kvr_http_server_port(r->server) : -1;
+}
+
+int kvr_router_admin_port(const kvr_router_t *r)
+{
+    return r->admin_server ? kvr_http_server_port(r->admin_server) : -1;
 }
 
 kvr_door_t *kvr_router_door(kvr_router_t *r)

@@ -68,6 +68,8 @@ uv_loop_t *kvr_router_loop(const kvr_router_t *r);
 const kvr_router_config_t *kvr_router_config(const kvr_router_t *r);
 /** The port the server listens on, or -1 before (or without) a successful start. */
 int kvr_router_port(const kvr_router_t *r);
+/** The admin listener's port (--admin-listen), -1 when off or not started. */
+int kvr_router_admin_port(const kvr_router_t *r);
 /** The decider door (router/door.h): the engine table, the pools, routing, for readers outside the parts. */
 kvr_door_t *kvr_router_door(kvr_router_t *r);
 

@@ -41,6 +41,8 @@ struct kvr_router_s {
     kvr_metrics_view_t view;     /* what /metrics and /engines read */
     kvr_server_env_t server_env; /* what the endpoints use */
     kvr_http_server_t *server;
+    kvr_http_server_t *admin_server;   /* --admin-listen; NULL when off */
+    kvr_apikeys_t *apikeys;            /* --api-keys-file in force; NULL = no client keys */
     kvr_health_t *health;              /* timers and checks; NULL when not started */
     kvr_router_discovery_t *discovery; /* --engine-dns, NULL when none */
     struct kvr_share_s *share;         /* --share, NULL when off */

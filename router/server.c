@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "router/fetch.h"
+#include "router/health.h"
 #include "router/proxy.h"
 
 #define MODELS_TIMEOUT_MS 5000
@@ -66,6 +67,32 @@ static cJSON *doc_status(const char *status, int engines)
         !cJSON_AddNumberToObject(doc, "engines", engines)) {
         cJSON_Delete(doc);
         return NULL;
+    }
+    return doc;
+}
+
+/* {"status", "engines", "healthy", "pools": [{"model", "healthy", "engines"}]}. */
+static cJSON *doc_readiness(const char *status, const kvr_readiness_t *rd)
+{
+    cJSON *doc = doc_status(status, (int)rd->engines);
+    cJSON *pools = cJSON_CreateArray();
+    bool ok = doc && pools && cJSON_AddNumberToObject(doc, "healthy", rd->healthy) &&
+              cJSON_AddItemToObject(doc, "pools", pools);
+    if (!ok) {
+        cJSON_Delete(pools);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    for (size_t k = 0; k < rd->n_pools; k++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!cJSON_AddStringToObject(o, "model", rd->pools[k].model) ||
+            !cJSON_AddNumberToObject(o, "healthy", rd->pools[k].healthy) ||
+            !cJSON_AddNumberToObject(o, "engines", rd->pools[k].engines) ||
+            !cJSON_AddItemToArray(pools, o)) {
+            cJSON_Delete(o);
+            cJSON_Delete(doc);
+            return NULL;
+        }
     }
     return doc;
 }
@@ -202,9 +229,17 @@ static void on_models_part(void *arg, int status, const char *body, size_t len)
     if (listed > 0) {
         m->answered++;
     } else if (m->data) {
-        /* A failed or empty answer keeps the engine's last good list, as routing does. */
-        const kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
-        if (e && !e->removed && !e->models_pinned)
+        /*
+         * An engine that answered with no usable list keeps its last good
+         * one, as routing does; one that did not answer is a failed attempt
+         * (a dead engine's models are not offered while health checks have
+         * yet to notice), and one that left the candidates meanwhile is out.
+         */
+        kvr_engine_t *e = kvr_door_find_engine(m->r->door, part->engine_id);
+        bool answered = status > 0 || status == -EFBIG;
+        if (e && !e->removed && !answered && status != -ECANCELED)
+            kvr_door_engine_failed(m->r->door, e, "models");
+        else if (answered && kvr_engine_is_candidate(e) && !e->models_pinned)
             add_known_models(m, e);
     }
     if (--m->pending == 0)
@@ -517,66 +552,71 @@ static void method_not_allowed(kvr_http_req_t *req, const char *allow)
     kvr_http_respond_error(req, 405, NULL, msg, &h, 1);
 }
 
-void kvr_router_on_request(kvr_http_req_t *req, void *user)
+/* True when the request may go on; otherwise it was answered 401 in OpenAI's shape. */
+static bool client_allowed(kvr_server_env_t *r, kvr_http_req_t *req)
 {
-    kvr_server_env_t *r = user;
-    const char *method = kvr_http_req_method(req);
-    const char *path = kvr_http_req_path(req);
-    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    bool post = strcmp(method, "POST") == 0;
-
-    if (is_proxy_path(path)) {
-        if (!post) {
-            method_not_allowed(req, "POST");
-        } else if (r->proxy->drain.draining) {
-            kvr_http_header_t h = {"Connection", "close"};
-            kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
-            kvr_router_metrics_status(r->proxy->metrics, 503);
-        } else {
-            kvr_proxy_handle(r->proxy, req);
-        }
-        return;
+    kvr_apikeys_t *keys = r->apikeys ? *r->apikeys : NULL;
+    if (!keys)
+        return true;
+    int i = kvr_apikeys_check(keys, kvr_http_req_header(req, "Authorization"));
+    if (i >= 0) {
+        kvr_apikeys_count_request(keys, (size_t)i);
+        return true;
     }
+    static const char body[] = "{\"error\":{\"message\":\"Incorrect API key provided: pass it as "
+                               "'Authorization: Bearer KEY'\",\"type\":\"invalid_request_error\","
+                               "\"code\":\"invalid_api_key\"}}";
+    kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
+    kvr_http_respond(req, 401, "application/json", &h, 1, body, sizeof body - 1);
+    kvr_router_metrics_status(r->proxy->metrics, 401);
+    return false;
+}
+
+/* /health and /readiness, on both listeners; false when path is neither. */
+static bool serve_health(kvr_server_env_t *r, kvr_http_req_t *req, const char *path, bool get)
+{
     if (strcmp(path, "/health") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
         static const char ok[] = "{\"status\":\"ok\"}";
         kvr_http_respond(req, 200, "application/json", NULL, 0, ok, sizeof ok - 1);
-        return;
+        return true;
     }
     if (strcmp(path, "/readiness") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
-        bool ready = !r->proxy->drain.draining && kvr_door_has_candidate(r->door, NULL, NULL, 0);
+        kvr_readiness_t rd;
+        kvr_health_readiness(r->door, r->cfg->readiness, &rd);
+        bool ready = !r->proxy->drain.draining && rd.ready;
         const char *status = ready                      ? "ready"
                              : r->proxy->drain.draining ? "draining"
-                                                        : "no_healthy_engine";
-        respond_doc(req, ready ? 200 : 503,
-                    doc_status(status, (int)kvr_door_engines(r->door)->count));
-        return;
+                             : rd.healthy == 0          ? "no_healthy_engine"
+                                                        : "pool_down";
+        respond_doc(req, ready ? 200 : 503, doc_readiness(status, &rd));
+        kvr_health_readiness_close(&rd);
+        return true;
     }
+    return false;
+}
+
+/* /metrics and /engines; false when path is neither. */
+static bool serve_admin(kvr_server_env_t *r, kvr_http_req_t *req, const char *path,
+                        const char *method, bool get, bool post)
+{
     if (strcmp(path, "/metrics") == 0) {
         if (!get) {
             method_not_allowed(req, "GET");
-            return;
+            return true;
         }
         size_t len;
         char *text = kvr_router_render_metrics(r->view, &len);
         kvr_http_respond(req, 200, "text/plain; version=0.0.4; charset=utf-8", NULL, 0, text, len);
         free(text);
-        return;
-    }
-    if (strcmp(path, "/v1/models") == 0) {
-        if (!get) {
-            method_not_allowed(req, "GET");
-            return;
-        }
-        handle_models(r, req);
-        return;
+        return true;
     }
     if (strcmp(path, "/engines") == 0) {
         if (get) {
@@ -589,17 +629,76 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
         } else {
             method_not_allowed(req, "GET, POST");
         }
-        return;
+        return true;
     }
     if (strncmp(path, "/engines/", 9) == 0 && path[9]) {
         if (strcmp(method, "DELETE") != 0) {
             method_not_allowed(req, "DELETE");
-            return;
+            return true;
         }
         handle_remove_engine(r, req, path + 9);
-        return;
+        return true;
     }
+    return false;
+}
+
+static void no_route(kvr_http_req_t *req, const char *path)
+{
     char msg[300];
     snprintf(msg, sizeof msg, "no route for %.200s", path);
     kvr_http_respond_error(req, 404, NULL, msg, NULL, 0);
+}
+
+void kvr_router_on_request(kvr_http_req_t *req, void *user)
+{
+    kvr_server_env_t *r = user;
+    const char *method = kvr_http_req_method(req);
+    const char *path = kvr_http_req_path(req);
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+
+    if (serve_health(r, req, path, get))
+        return;
+    if (r->cfg->admin_on_client_port && serve_admin(r, req, path, method, get, post))
+        return;
+    /* The key is asked for before anything of the API answers, a 404 included. */
+    bool api = strncmp(path, "/v1/", 4) == 0 || strcmp(path, "/generate") == 0;
+    if (!api) {
+        no_route(req, path);
+        return;
+    }
+    if (!client_allowed(r, req))
+        return;
+    if (is_proxy_path(path)) {
+        if (!post) {
+            method_not_allowed(req, "POST");
+        } else if (r->proxy->drain.draining) {
+            kvr_http_header_t h = {"Connection", "close"};
+            kvr_http_respond_error(req, 503, NULL, "kvroute is shutting down", &h, 1);
+            kvr_router_metrics_status(r->proxy->metrics, 503);
+        } else {
+            kvr_proxy_handle(r->proxy, req);
+        }
+        return;
+    }
+    if (strcmp(path, "/v1/models") == 0) {
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
+        handle_models(r, req);
+        return;
+    }
+    no_route(req, path);
+}
+
+void kvr_router_on_admin_request(kvr_http_req_t *req, void *user)
+{
+    kvr_server_env_t *r = user;
+    const char *method = kvr_http_req_method(req);
+    const char *path = kvr_http_req_path(req);
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    if (!serve_health(r, req, path, get) && !serve_admin(r, req, path, method, get, post))
+        no_route(req, path);
 }

@@ -235,6 +235,16 @@ int kvr__feed_open(kvr__feed_t *feed)
     feed->recv_phase_op.kind = KVR_OP_RECV_PHASE;
 
     rc = io_uring_queue_init(RING_ENTRIES, &feed->ring, 0);
+    if (rc == -ENOSYS || rc == -EPERM) {
+        /* What a container's default seccomp profile (or kernel.io_uring_disabled) answers. */
+        KVR_ERROR("ring_init_failed reason=\"%s\" hint=\"io_uring_setup was refused: the daemon's "
+                  "loop is io_uring, which a seccomp profile blocks (container runtimes' defaults "
+                  "do) or the kernel has off (sysctl kernel.io_uring_disabled). Run it with "
+                  "deploy/seccomp/kvroute-statefeed.json, the default profile plus "
+                  "io_uring_setup, io_uring_enter and io_uring_register (deploy/README.md)\"",
+                  kvr_strerror(rc));
+        return rc;
+    }
     if (rc < 0) {
         KVR_ERROR("ring_init_failed reason=\"%s\"", kvr_strerror(rc));
         return rc;

@@ -166,9 +166,13 @@ run_cell() { # policy es
     rport=$(kvr_free_ports "$routers")
     for ((k = 0; k < routers; k++)); do rports+=($((rport + k))); sfx+=("-r$k"); done
   fi
+  # /metrics and /engines are on each router's admin listener; replay reads X-Kvroute-Engine.
+  local aport
+  aport=$(kvr_free_ports "$routers")
   for ((k = 0; k < routers; k++)); do
     # shellcheck disable=SC2086
     kvr_start "$dir/router${sfx[k]}.log" "$ROUTER" --listen "127.0.0.1:${rports[k]}" \
+      --admin-listen "127.0.0.1:$((aport + k))" --engine-header \
       --decision-log "$dir/decisions${sfx[k]}.jsonl" "${r_args[@]}" $router_args
     router_pids+=("$kvr_last_pid")
   done
@@ -228,8 +232,8 @@ run_cell() { # policy es
     ((quiet)) || sed 's/^/    /' "$dir/replay.txt"
   fi
   for ((k = 0; k < routers; k++)); do
-    curl -s --max-time 5 "http://127.0.0.1:${rports[k]}/metrics" >"$dir/router-metrics${sfx[k]}.txt" || true
-    curl -s --max-time 5 "http://127.0.0.1:${rports[k]}/engines" >"$dir/engines${sfx[k]}.json" || true
+    curl -s --max-time 5 "http://127.0.0.1:$((aport + k))/metrics" >"$dir/router-metrics${sfx[k]}.txt" || true
+    curl -s --max-time 5 "http://127.0.0.1:$((aport + k))/engines" >"$dir/engines${sfx[k]}.json" || true
   done
 
   [[ -n $sampler_pid ]] && kvr_stop "$sampler_pid"

@@ -116,7 +116,10 @@ run_arm() { # off|on
   local op=0
   [[ $arm == on ]] && op=1
   # shellcheck disable=SC2086
+  local aport
+  aport=$(kvr_free_ports 1)
   kvr_start "$dir/router.log" "$ROUTER" --listen "127.0.0.1:$rport" --engine "$e0" --engine "$e1" \
+    --admin-listen "127.0.0.1:$aport" --engine-header \
     --policy cache_aware --owner-pressure "$op" --es 1 --shm "$shm" --decision-log "$dir/decisions.jsonl" \
     --seed "$seed" --spill-cooldown-ms "$cooldown" $router_args
   local router_pid=$kvr_last_pid
@@ -156,7 +159,7 @@ run_arm() { # off|on
     pid=${name}_pid
     kill -0 "${!pid}" 2>/dev/null || failures+=("$name exited before the end of the run")
   done
-  curl -sf --max-time 5 "http://127.0.0.1:$rport/metrics" >"$dir/router-metrics.txt" ||
+  curl -sf --max-time 5 "http://127.0.0.1:$aport/metrics" >"$dir/router-metrics.txt" ||
     failures+=("the router's /metrics could not be read")
   curl -sf --max-time 5 "$e0/metrics" >"$dir/engine-0-metrics.txt" || failures+=("$e0/metrics could not be read")
   curl -sf --max-time 5 "$e1/metrics" >"$dir/engine-1-metrics.txt" || failures+=("$e1/metrics could not be read")

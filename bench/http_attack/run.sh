@@ -10,7 +10,8 @@
 #             127.0.0.3 connects and GETs /health: served or not, and how long
 #             it took; and how many refusal lines the program logged.
 # Prints machine, date, commit and command first. Runs the same command on
-# any build, old or new (it passes no flag the programs may not have).
+# any build, old or new (it passes no flag the programs may not have; the
+# router's admin flags only when its --help lists them).
 #
 # usage: bench/http_attack/run.sh [BUILD_DIR] [REQUESTS]
 set -euo pipefail
@@ -62,8 +63,14 @@ measure() {
   echo "rss_end_mb: $(awk '/VmRSS/ {printf "%.0f", $2/1024}' "/proc/$3/status")"
 }
 
+# A build with an admin listener serves /metrics there: put it back on the
+# client port for the attack, which pipelines GET /metrics to one port.
+router_admin=()
+if "$router_bin" --help 2>&1 | grep -q -- --admin-on-client-port; then
+  router_admin=(--admin-listen off --admin-on-client-port)
+fi
 kvr_start "$tmp/kvroute.log" "$router_bin" --listen "127.0.0.1:$port_router" --es 0 \
-  --engine "http://127.0.0.1:$port_sim"
+  --engine "http://127.0.0.1:$port_sim" "${router_admin[@]}"
 router_pid=$kvr_last_pid
 kvr_wait_port "$port_router" 10 "$router_pid" || { cat "$tmp/kvroute.log" >&2; exit 1; }
 measure kvroute "$port_router" "$router_pid" "$tmp/kvroute.log" 4096

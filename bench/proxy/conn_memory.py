@@ -23,6 +23,7 @@ import urllib.request
 ENGINES = 4
 SIM_PORT = 19100
 ROUTER_PORT = 19080
+ADMIN_PORT = 19081  # the router's --admin-listen: /engines
 CHAT = (b'{"model":"sim-30b-a3b","stream":%s,"max_tokens":%d,'
         b'"messages":[{"role":"user","content":"m"}]}')
 
@@ -79,7 +80,7 @@ async def streams(pid, n):
 async def idle(pid, n):
     await asyncio.gather(*[request(CHAT % (b"false", 1), True) for _ in range(n)])
     await asyncio.sleep(1.0)
-    with urllib.request.urlopen(f"http://127.0.0.1:{ROUTER_PORT}/engines") as r:
+    with urllib.request.urlopen(f"http://127.0.0.1:{ADMIN_PORT}/engines") as r:
         doc = json.load(r)
     return rss_kb(pid), sum(e["upstream"]["idle"] for e in doc["engines"])
 
@@ -97,6 +98,7 @@ def main():
         for i in range(ENGINES):
             wait_port(SIM_PORT + i)
         args = [f"{build}/router/kvroute", "--listen", f"127.0.0.1:{ROUTER_PORT}", "--es", "0",
+                "--admin-listen", f"127.0.0.1:{ADMIN_PORT}",
                 "--log-level", "warn", "--keepalive", str(n)]
         for i in range(ENGINES):
             args += ["--engine", f"http://127.0.0.1:{SIM_PORT + i}"]

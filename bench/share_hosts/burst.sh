@@ -49,7 +49,8 @@ for policy in "${policy_list[@]}"; do
       rport=$(kvr_free_ports "$routers")
       pids=() ports=()
       for ((k = 0; k < routers; k++)); do
-        args=(--listen "127.0.0.1:$((rport + k))" --es 0 --policy "$policy" "${engines[@]}")
+        args=(--listen "127.0.0.1:$((rport + k))" --admin-listen off --engine-header --es 0 --policy "$policy"
+              "${engines[@]}")
         [[ $share == on ]] && args+=(--share "$name")
         kvr_start "$dir/router-$k.log" "$router" "${args[@]}"
         pids+=("$kvr_last_pid") ports+=($((rport + k)))

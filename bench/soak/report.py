@@ -349,7 +349,7 @@ def main(argv):
         q.add_argument("--out", required=True, help="samples.jsonl to append to")
         q.add_argument("--t", type=float, required=True, help="seconds since the traffic started")
         q.add_argument("--router-pid", type=int, required=True)
-        q.add_argument("--router-url", required=True, help="http://127.0.0.1:PORT")
+        q.add_argument("--router-url", required=True, help="the router's admin listener, http://127.0.0.1:PORT")
         q.add_argument("--feed-pid", type=int, default=0, help="0 while statefeed is down")
         q.add_argument("--feed-url", default="", help="statefeed's --listen address as a URL")
         q.add_argument("--client-stats", required=True, help="the client's --stats file")

@@ -143,6 +143,7 @@ now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 base=$(kvr_free_ports "$engines")
 admin_base=$(kvr_free_ports "$sim_procs")
 rport=$(kvr_free_ports 1)
+aport=$(kvr_free_ports 1)
 fport=$(kvr_free_ports 1)
 shm="/kvr-soak-$$"
 kvr_shm_names+=("$shm")
@@ -199,7 +200,7 @@ done
 # Router timeouts shorter than the fault hold, so a stalled engine is answered by
 # the router (504, or a cut stream) before the fault clears; the client's own
 # timeout (120 s) is far past them, so a request it times out is a lost one.
-r_args=(--listen "127.0.0.1:$rport" --policy "$policy" --es "$es" --shm "$shm" --seed "$seed"
+r_args=(--listen "127.0.0.1:$rport" --admin-listen "127.0.0.1:$aport" --engine-header --policy "$policy" --es "$es" --shm "$shm" --seed "$seed"
         --first-byte-timeout-ms 10000 --idle-timeout-ms 5000)
 for u in "${urls[@]}"; do r_args+=(--engine "$u"); done
 # shellcheck disable=SC2086
@@ -207,9 +208,10 @@ kvr_start_append "$out/router.log" "$ROUTER" "${r_args[@]}" $router_args
 router_pid=$kvr_last_pid
 kvr_wait_port "$rport" 20 "$router_pid" || { tail -20 "$out/router.log" >&2; die "router did not start"; }
 router_url="http://127.0.0.1:$rport"
+router_admin_url="http://127.0.0.1:$aport" # /metrics
 # Traffic starts once the router counts every engine healthy (and, ES=1, fresh in the feed).
 deadline=$((SECONDS + 30))
-until kvr_router_ready "$router_url" "$es"; do
+until kvr_router_ready "$router_admin_url" "$es"; do
   ((SECONDS < deadline)) || die "the router did not see every engine healthy within 30 s (see $out/router.log)"
   sleep 0.2
 done
@@ -276,7 +278,7 @@ t_start=$(now_ms)
 elapsed_s() { local d=$(($(now_ms) - t_start)); printf '%d.%03d' $((d / 1000)) $((d % 1000)); }
 sample() { # [--print]
   python3 "$REPORT" sample --out "$out/samples.jsonl" --t "$(elapsed_s)" --router-pid "$router_pid" \
-    --router-url "$router_url" --feed-pid "$feed_pid" --feed-url "$([[ $feed_pid != 0 ]] && echo "http://127.0.0.1:$fport")" \
+    --router-url "$router_admin_url" --feed-pid "$feed_pid" --feed-url "$([[ $feed_pid != 0 ]] && echo "http://127.0.0.1:$fport")" \
     --client-stats "$out/client-stats.json" --fault "$fault_active" "$@" | tee -a "$out/soak.txt"
   return "${PIPESTATUS[0]}"
 }
@@ -284,7 +286,7 @@ idle_check() {
   fault_clear
   kill -USR1 "$client_pid" 2>/dev/null || true
   python3 "$REPORT" idle --out "$out/samples.jsonl" --t "$(elapsed_s)" --router-pid "$router_pid" \
-    --router-url "$router_url" --feed-pid "$feed_pid" --feed-url "$([[ $feed_pid != 0 ]] && echo "http://127.0.0.1:$fport")" \
+    --router-url "$router_admin_url" --feed-pid "$feed_pid" --feed-url "$([[ $feed_pid != 0 ]] && echo "http://127.0.0.1:$fport")" \
     --client-stats "$out/client-stats.json" | tee -a "$out/soak.txt" || true
 }
 

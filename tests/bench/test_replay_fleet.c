@@ -129,6 +129,9 @@ Test(replay_fleet, one_consistent_line_per_request, .timeout = 120., .fini = sto
                       "sticky",
                       "--es",
                       "0",
+                      "--admin-listen",
+                      "off",
+                      "--engine-header",
                       NULL};
     router_pid = kvr_test_spawn(router, log);
     cr_assert(kvr_test_wait_port(rport, 10000), "router did not listen");

@@ -86,6 +86,8 @@ class ExampleConfigTest(unittest.TestCase):
             text = f.read()
         text = re.sub(r"\b(?:0\.0\.0\.0|127\.0\.0\.1):(?:8080|9464)\b", "127.0.0.1:%d" % listen_port,
                       text)
+        # The router's admin listener: a port of its own, so examples run side by side.
+        text = re.sub(r"\b(?:0\.0\.0\.0|127\.0\.0\.1):9465\b", self.loopback, text)
         text = re.sub(r"\b10\.\d+\.\d+\.\d+:\d+\b", self.loopback, text)
         # Engines by DNS name (the Kubernetes configs): loopback ports too.
         text = re.sub(r"(?<=http://)[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*:\d+\b", self.loopback, text)

@@ -218,7 +218,7 @@ class DashboardTest(unittest.TestCase):
     def test_every_metric_is_exposed(self):
         base = free_ports(2)
         engines = ["http://127.0.0.1:%d" % (base + i) for i in range(2)]
-        feed_port, router_port = free_ports(1), free_ports(1)
+        feed_port, router_port, admin_port = free_ports(1), free_ports(1), free_ports(1)
         sim = self.start("sim", [SIM, "--host", "127.0.0.1", "--port", str(base), "--engines", "2",
                                  "--time-scale", "20"])
         wait_until("the simulator", lambda: get(engines[1] + "/health") is not None, [sim])
@@ -227,16 +227,18 @@ class DashboardTest(unittest.TestCase):
             feed_args += ["--engine", e]
         feed = self.start("statefeed", feed_args)
         env = dict(os.environ, ES="1")
-        router_args = [ROUTER, "--listen", "127.0.0.1:%d" % router_port, "--shm", self.shm,
+        router_args = [ROUTER, "--listen", "127.0.0.1:%d" % router_port,
+                       "--admin-listen", "127.0.0.1:%d" % admin_port, "--shm", self.shm,
                        "--policy", "cache_aware", "--owner-pressure", "1", "--admission", "shadow"]
         for e in engines:
             router_args += ["--engine", e]
         router = self.start("router", router_args, env)
         url = "http://127.0.0.1:%d" % router_port
+        admin_url = "http://127.0.0.1:%d" % admin_port
         procs = [sim, feed, router]
 
         def both_fresh():
-            page = get(url + "/metrics")
+            page = get(admin_url + "/metrics")
             return all('kvroute_engine_feed_fresh{engine="%s"} 1' % e in page for e in engines)
         wait_until("both feed slots fresh at the router", both_fresh, procs)
         for i in range(4):
@@ -250,7 +252,7 @@ class DashboardTest(unittest.TestCase):
                 resp.read()
         wait_until("the statefeed's /metrics", lambda: "kvroute_statefeed_slot_age_seconds" in
                    get("http://127.0.0.1:%d/metrics" % feed_port), procs)
-        series = exposition(get(url + "/metrics"))
+        series = exposition(get(admin_url + "/metrics"))
         for name, labels in exposition(get("http://127.0.0.1:%d/metrics" % feed_port)).items():
             series.setdefault(name, set()).update(labels)
 

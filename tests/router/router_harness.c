@@ -25,14 +25,19 @@ void kvr_harness_start_router(kvr_harness_t *h, const kvr_fake_fleet_t *fleet, i
 {
     memset(h, 0, sizeof *h);
     h->port = kvr_test_free_port();
-    char listen[32];
+    h->admin_port = kvr_test_free_port();
+    char listen[32], admin_listen[32];
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h->port);
+    snprintf(admin_listen, sizeof admin_listen, "127.0.0.1:%u", h->admin_port);
     char urls[KVR_FAKE_MAX][64];
     const char *argv[96];
     size_t k = 0;
     argv[k++] = kvr_test_bin("KVR_BIN_KVROUTE");
     argv[k++] = "--listen";
     argv[k++] = listen;
+    argv[k++] = "--admin-listen";
+    argv[k++] = admin_listen;
+    argv[k++] = "--engine-header";
     argv[k++] = "--es";
     argv[k++] = "0";
     argv[k++] = "--health-interval-ms";
@@ -51,6 +56,8 @@ void kvr_harness_start_router(kvr_harness_t *h, const kvr_fake_fleet_t *fleet, i
     h->pid = kvr_test_spawn((char *const *)argv, h->log_path);
     cr_assert_gt(h->pid, 0);
     cr_assert(kvr_test_wait_port(h->port, 5000), "kvroute did not listen; see %s", h->log_path);
+    cr_assert(kvr_test_wait_port(h->admin_port, 5000),
+              "kvroute's admin listener did not listen; see %s", h->log_path);
 }
 
 int kvr_harness_stop(kvr_harness_t *h)
@@ -75,7 +82,7 @@ int kvr_harness_stop(kvr_harness_t *h)
 long kvr_harness_shadow_total(const kvr_harness_t *h)
 {
     char *resp;
-    int status = kvr_test_http(h->port, "GET", "/engines", NULL, NULL, &resp, 2000);
+    int status = kvr_test_http(h->admin_port, "GET", "/engines", NULL, NULL, &resp, 2000);
     if (status != 200) {
         free(resp);
         return -1;
@@ -151,7 +158,7 @@ bool kvr_harness_wait_metric_reach(const kvr_harness_t *h, const char *sample, d
 double kvr_harness_metric(const kvr_harness_t *h, const char *sample)
 {
     char *resp;
-    if (kvr_test_http(h->port, "GET", "/metrics", NULL, NULL, &resp, 2000) != 200) {
+    if (kvr_test_http(h->admin_port, "GET", "/metrics", NULL, NULL, &resp, 2000) != 200) {
         free(resp);
         return -1;
     }

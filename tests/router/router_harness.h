@@ -13,13 +13,16 @@
 typedef struct kvr_harness_s {
     kvr_fake_fleet_t *fleet;
     pid_t pid;
-    uint16_t port;
+    uint16_t port;       /* the client listener: the API, /health, /readiness */
+    uint16_t admin_port; /* --admin-listen: /metrics, /engines */
     char log_path[128];
 } kvr_harness_t;
 
 /**
  * Starts n scripted engines (n may be 0) and kvroute in front of them with
- * --es 0 and quick health checks; extra: more kvroute arguments, NULL-terminated.
+ * --es 0, quick health checks, its admin listener on a port of its own and
+ * --engine-header (tests read which engine answered); extra: more kvroute
+ * arguments, NULL-terminated.
  */
 void kvr_harness_start(kvr_harness_t *h, int n_engines, const char *const *extra);
 /**

@@ -32,7 +32,7 @@ static int delete_engine(const char *id, const char *headers)
     char path[256];
     snprintf(path, sizeof path, "/engines/%s", id);
     char *resp = NULL;
-    int status = kvr_test_http(h.port, "DELETE", path, headers, NULL, &resp, 3000);
+    int status = kvr_test_http(h.admin_port, "DELETE", path, headers, NULL, &resp, 3000);
     free(resp);
     return status;
 }
@@ -41,7 +41,7 @@ static int delete_engine(const char *id, const char *headers)
 static int listed_count(void)
 {
     char *resp = NULL;
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 3000), 200);
     int n = 0;
     for (const char *p = resp; (p = strstr(p, "\"index\":")) != NULL; p++)
         n++;
@@ -97,7 +97,7 @@ Test(admin, an_overlong_id_is_refused_not_truncated)
     char path[800];
     snprintf(path, sizeof path, "/engines/%s", id);
     char *resp = NULL;
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, AUTH, NULL, &resp, 3000), 400);
+    cr_expect_eq(kvr_test_http(h.admin_port, "DELETE", path, AUTH, NULL, &resp, 3000), 400);
     cr_expect(resp && strstr(resp, "too long"), "says why: %s", resp ? resp : "(none)");
     free(resp);
     cr_expect_eq(listed_count(), 1);
@@ -146,15 +146,15 @@ Test(admin, post_engines_refuses_a_body_that_reads_two_ways)
     };
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         char *resp = NULL;
-        cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", AUTH, bodies[i], &resp, 3000), 400,
-                     "%s", bodies[i]);
+        cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", AUTH, bodies[i], &resp, 3000),
+                     400, "%s", bodies[i]);
         cr_expect(resp && strstr(resp, "ambiguous body") && strstr(resp, "\"error\""),
                   "says why, OpenAI-shaped: %s", resp ? resp : "(none)");
         free(resp);
     }
     cr_expect_eq(listed_count(), 1, "no engine was added");
     char *resp = NULL;
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", AUTH,
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", AUTH,
                                "{\"url\":\"http://127.0.0.1:1\",\"note\":\"\\u0000\"}", &resp,
                                3000),
                  201, "what the router does not read may hold anything");

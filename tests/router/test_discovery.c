@@ -133,7 +133,7 @@ static bool stream_finish(stream_t *s)
 static int engine_entry(const char *id, bool *removed, int *in_flight)
 {
     char *resp = NULL;
-    int status = kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000);
+    int status = kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 5000);
     cr_assert_eq(status, 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
@@ -157,7 +157,7 @@ static int engine_entry(const char *id, bool *removed, int *in_flight)
 static int live_engines(void)
 {
     char *resp = NULL;
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     int n = 0;
@@ -385,8 +385,8 @@ Test(discovery, a_static_engine_written_with_a_slash_stays_when_the_name_drops_i
     cr_assert(kvr_harness_wait_metric(&h, m_added, 1, 20000), "no engine discovered; see %s",
               h.log_path);
     char *resp = NULL;
-    cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
-                               &resp, 5000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "DELETE", path, "Authorization: Bearer s3cret\r\n",
+                               NULL, &resp, 5000),
                  200, "%s", resp ? resp : "");
     free(resp);
     /* The name answers 127.0.0.2 still: it adds the engine back. */

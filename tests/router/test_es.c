@@ -85,7 +85,7 @@ static long long num(const cJSON *v)
 static cJSON *engine_json(int engine)
 {
     char *resp;
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 2000), 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     char url[64];

@@ -50,12 +50,16 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     kvr_harness_t h = {0};
     h.fleet = kvr_fake_start(1);
     h.port = kvr_test_free_port();
-    char listen[32], engine_url[64];
+    h.admin_port = kvr_test_free_port();
+    char listen[32], admin_listen[32], engine_url[64];
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
+    snprintf(admin_listen, sizeof admin_listen, "127.0.0.1:%u", h.admin_port);
     snprintf(engine_url, sizeof engine_url, "http://127.0.0.1:%u", kvr_fake_port(h.fleet, 0));
     char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE"),
                     "--listen",
                     listen,
+                    "--admin-listen",
+                    admin_listen,
                     "--es",
                     "0",
                     "--log-level",
@@ -75,6 +79,7 @@ Test(log_stall, router_keeps_routing_while_nobody_reads_its_stderr, .timeout = 6
     close(p[1]);
     cr_assert_gt(h.pid, 0);
     cr_assert(kvr_test_wait_port(h.port, 5000), "kvroute did not listen");
+    cr_assert(kvr_test_wait_port(h.admin_port, 5000), "kvroute's admin listener did not listen");
 
     /* Each stream the engine cuts short logs upstream_cut with its request id: ~250 bytes. */
     char headers[256], id[160];

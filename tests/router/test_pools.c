@@ -179,7 +179,7 @@ Test(pools, no_request_crosses_pools)
     free(resp);
 
     /* /engines carries each engine's models and where they came from. */
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 5000), 200);
     cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
     free(resp);
     const cJSON *e;
@@ -546,12 +546,12 @@ Test(pools, pins_come_from_the_config_file_sighup_and_post_engines)
     char body[256];
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"models\":[\"posted\"]}",
              kvr_fake_port(fleet, 1));
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
                                "{\"url\":\"http://127.0.0.1:1\",\"models\":[7]}", &resp, 3000),
                  400);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  201);
     free(resp);
     cr_assert_eq(post_model("posted", &resp), 200);

@@ -97,7 +97,7 @@ Test(proxy, non_streamed_answer_passes_with_request_id_and_engine_header)
 
 Test(proxy, engine_header_can_be_turned_off)
 {
-    const char *extra[] = {"--no-engine-header", NULL};
+    const char *extra[] = {"--engine-header", "off", NULL};
     kvr_harness_start(&h, 1, extra);
     char *resp;
     cr_assert_eq(post(NULL, chat, &resp), 200);
@@ -591,19 +591,19 @@ Test(proxy, admin_adds_and_removes_engines_behind_the_token)
     char *resp;
     char body[128];
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(h.fleet, 1));
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", NULL, body, &resp, 3000), 401);
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", NULL, body, &resp, 3000), 401);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  409, "already there");
     free(resp);
     char path[128];
     snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
              kvr_fake_port(h.fleet, 1));
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, NULL, NULL, &resp, 3000), 401);
+    cr_expect_eq(kvr_test_http(h.admin_port, "DELETE", path, NULL, NULL, &resp, 3000), 401);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
-                               &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.admin_port, "DELETE", path, "Authorization: Bearer s3cret\r\n",
+                               NULL, &resp, 3000),
                  200);
     free(resp);
     for (int i = 0; i < 4; i++) {
@@ -611,11 +611,11 @@ Test(proxy, admin_adds_and_removes_engines_behind_the_token)
         free(resp);
     }
     cr_expect_eq(kvr_fake_requests(h.fleet, 1), 0, "a removed engine gets nothing");
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  201);
     free(resp);
-    cr_expect_eq(kvr_test_http(h.port, "DELETE", "/engines/http%3A%2F%2Fnope",
+    cr_expect_eq(kvr_test_http(h.admin_port, "DELETE", "/engines/http%3A%2F%2Fnope",
                                "Authorization: Bearer s3cret\r\n", NULL, &resp, 3000),
                  404);
     free(resp);
@@ -675,7 +675,7 @@ Test(proxy, metrics_pass_promtool_and_es0_reconciles_against_engine_metrics)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_requests_total{status=\"400\"}"), 1);
     if (system("command -v promtool >/dev/null 2>&1") != 0)
         cr_skip_test("promtool missing: apt-get install prometheus");
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/metrics", NULL, NULL, &resp, 3000), 200);
     char path[128];
     kvr_test_unique_name(path, sizeof path, "/tmp/kvroute-test-metrics");
     FILE *f = fopen(path, "w");
@@ -820,13 +820,13 @@ Test(proxy, a_retry_does_not_exclude_a_new_engine_on_a_tried_index)
     char path[128], body[128], *resp = NULL;
     snprintf(path, sizeof path, "/engines/http%%3A%%2F%%2F127.0.0.1%%3A%u",
              kvr_fake_port(fleet, 0));
-    cr_assert_eq(kvr_test_http(h.port, "DELETE", path, "Authorization: Bearer s3cret\r\n", NULL,
-                               &resp, 3000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "DELETE", path, "Authorization: Bearer s3cret\r\n",
+                               NULL, &resp, 3000),
                  200);
     free(resp);
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\"}", kvr_fake_port(fleet, 2));
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  201);
     free(resp);
     /* Engine 1 answers 503: the retry goes to engine 2. */

@@ -57,7 +57,7 @@ static void start_router(void)
 /* Sends POST /engines for url on a connection of its own and returns it unread. */
 static int post_engine(const char *url)
 {
-    int fd = kvr_test_connect(h.port);
+    int fd = kvr_test_connect(h.admin_port);
     cr_assert_geq(fd, 0);
     char body[160], req[512];
     int body_len = snprintf(body, sizeof body, "{\"url\":\"%s\"}", url);
@@ -131,7 +131,7 @@ Test(resolve, a_client_gone_while_its_name_resolves_is_not_answered)
     /* The add still happens: the engine is listed, and kvroute is alive to say so. */
     cr_assert(kvr_test_wait_file_contains(h.log_path, "engine_added engine=http://" NAME, 20000),
               "see %s", h.log_path);
-    cr_assert_eq(kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 10000), 200);
+    cr_assert_eq(kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 10000), 200);
     cr_expect(strstr(resp, url), "%s", resp);
     free(resp);
 }
@@ -141,18 +141,18 @@ Test(resolve, a_name_that_does_not_resolve_or_parse_is_a_clear_error)
     start_router();
     kvr_stub_dns_release(&dns);
     char *resp = NULL;
-    int status = kvr_test_http(h.port, "POST", "/engines", AUTH,
+    int status = kvr_test_http(h.admin_port, "POST", "/engines", AUTH,
                                "{\"url\":\"http://nx.kvroute.test:1\"}", &resp, 20000);
     cr_expect_eq(status, 400);
     cr_expect(strstr(resp, "\"error\"") && strstr(resp, "does not resolve"), "%s", resp);
     free(resp);
-    status = kvr_test_http(h.port, "POST", "/engines", AUTH, "{\"url\":\"http://bad_host..x:1\"}",
-                           &resp, 10000);
+    status = kvr_test_http(h.admin_port, "POST", "/engines", AUTH,
+                           "{\"url\":\"http://bad_host..x:1\"}", &resp, 10000);
     cr_expect_eq(status, 400);
     cr_expect(strstr(resp, "\"error\"") && strstr(resp, "empty label"), "%s", resp);
     free(resp);
-    status = kvr_test_http(h.port, "POST", "/engines", AUTH, "{\"url\":\"http://h:1/v1\"}", &resp,
-                           10000);
+    status = kvr_test_http(h.admin_port, "POST", "/engines", AUTH, "{\"url\":\"http://h:1/v1\"}",
+                           &resp, 10000);
     cr_expect_eq(status, 400);
     cr_expect(strstr(resp, "path is not allowed"), "%s", resp);
     free(resp);

@@ -93,7 +93,7 @@ static const char *engine_feed(char *out, size_t size)
 {
     snprintf(out, size, "?");
     char *resp = NULL;
-    if (kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000) != 200) {
+    if (kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 2000) != 200) {
         free(resp);
         return out;
     }

@@ -551,8 +551,8 @@ Test(share, a_saturated_request_count_prints_unsigned_in_engines_and_metrics)
         cr_assert_eq(kvr_dsp_heartbeat(&d, now), 0);
         free(resp);
         resp = NULL;
-        cr_assert_eq(kvr_test_http(routers[0].port, "GET", "/engines", NULL, NULL, &resp, 3000),
-                     200);
+        cr_assert_eq(
+            kvr_test_http(routers[0].admin_port, "GET", "/engines", NULL, NULL, &resp, 3000), 200);
         seen = kvr_harness_metric(&routers[0], sample) == 4294967295.0;
         if (!seen)
             kvr_test_sleep_ms(50);
@@ -562,7 +562,8 @@ Test(share, a_saturated_request_count_prints_unsigned_in_engines_and_metrics)
     free(resp);
     resp = NULL;
     cr_assert_eq(kvr_dsp_heartbeat(&d, kvr_clock_now_ns()), 0);
-    cr_assert_eq(kvr_test_http(routers[0].port, "GET", "/engines", NULL, NULL, &resp, 3000), 200);
+    cr_assert_eq(kvr_test_http(routers[0].admin_port, "GET", "/engines", NULL, NULL, &resp, 3000),
+                 200);
     const char *body = kvr_test_http_body(resp);
     cr_expect(strstr(body, "\"shadow\":{\"requests\":4294967295"), "%s", body);
     cr_expect(!strstr(body, "\"requests\":-1"), "%s", body);

@@ -114,6 +114,7 @@ static void setup(void)
                              "/kvr-test-hosts-share");
         hosts[i].export_port = (uint16_t)(base + i);
         hosts[i].feed.port = (uint16_t)(base + N_HOSTS + i);
+        hosts[i].feed.admin_port = hosts[i].feed.port; /* the statefeed's /metrics is on --listen */
     }
 }
 

@@ -259,7 +259,7 @@ static void *direct_long_request(void *arg)
 static long engine_eff_requests(int engine)
 {
     char *resp;
-    if (kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 2000) != 200) {
+    if (kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 2000) != 200) {
         free(resp);
         return -1;
     }
