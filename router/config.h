@@ -26,6 +26,9 @@
 #define KVR_ROUTER_MAX_TOKENIZERS 64  /* KVR_TOKENIZERS_MAX */
 #define KVR_ROUTER_ENGINE_DNS_MAX 262 /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 
+/* --pd-protocol: the disaggregated protocol spoken to role=prefill/decode engines. */
+enum { KVR_PD_OFF = 0, KVR_PD_VLLM = 1 };
+
 typedef struct kvr_router_config_s {
     char listen_host[64];
     int listen_port;
@@ -49,6 +52,8 @@ typedef struct kvr_router_config_s {
     uint64_t max_sessions;
     uint32_t migrate_load; /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
     uint32_t retries;
+    int pd_protocol; /* KVR_PD_*: how a prefill engine's KV reaches a decode engine */
+    uint64_t pd_transfer_timeout_ms; /* a decode engine's first byte; 0 = --first-byte-timeout-ms */
     uint64_t connect_timeout_ms;
     uint64_t first_byte_timeout_ms;
     uint64_t idle_timeout_ms;

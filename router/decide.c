@@ -194,6 +194,18 @@ bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
     return false;
 }
 
+bool kvr_decide_has_role_candidate(const kvr_decider_t *d, const char *model, uint8_t role,
+                                   const uint32_t *exclude, size_t n_exclude)
+{
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        if (kvr_engine_is_candidate(e) && e->role == role && kvr_engine_serves(e, model) &&
+            !excluded(e->index, exclude, n_exclude))
+            return true;
+    }
+    return false;
+}
+
 kvr_pool_t kvr_decide_resolve_model(const kvr_decider_t *d, const char *model, char *resolved,
                                     size_t cap)
 {
@@ -372,8 +384,8 @@ static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_excl
     kvr_decider_t *d = st->d;
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         kvr_engine_t *e = d->engines.engines[i];
-        if (!kvr_engine_is_candidate(e) || !kvr_engine_serves(e, st->req->model) ||
-            excluded(e->index, exclude, n_exclude))
+        if (!kvr_engine_is_candidate(e) || e->role != st->req->role ||
+            !kvr_engine_serves(e, st->req->model) || excluded(e->index, exclude, n_exclude))
             continue;
         d->states[st->n] = kvr_feed_view(&d->feed, e, st->req->now_ns, true, &st->views[st->n]);
         st->n++;
@@ -667,6 +679,10 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     kvr_json_put_string(f, res->placement ? res->placement : "");
     fputs(",\"engine\":", f);
     kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
+    if (res->prefill_engine) {
+        fputs(",\"prefill_engine\":", f);
+        kvr_json_put_string(f, res->prefill_engine);
+    }
     fputs(",\"reason\":", f);
     kvr_json_put_string(f, res->reason ? res->reason : "");
     fprintf(f,

@@ -80,6 +80,7 @@ typedef struct kvr_decide_result_s {
     bool prompt_tokens_exact; /* counted by the model's tokenizer, not bytes/4 */
     kvr_engine_view_t view;   /* the chosen engine's view, before its own charge */
     kvr_feed_state_t feed_state;
+    const char *prefill_engine; /* disaggregated: the engine that prefilled for engine, else NULL */
 } kvr_decide_result_t;
 
 typedef struct kvr_decider_s {
@@ -153,6 +154,9 @@ bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, s
 /** True when some candidate engine serving model (NULL: any) is not in exclude. */
 bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
                                   const uint32_t *exclude, size_t n_exclude);
+/** Like kvr_decide_has_candidate_for among engines of role (kvr_engine_role_t) only. */
+bool kvr_decide_has_role_candidate(const kvr_decider_t *d, const char *model, uint8_t role,
+                                   const uint32_t *exclude, size_t n_exclude);
 
 /** Which pool a request's model names (kvr_decide_resolve_model). */
 typedef enum {

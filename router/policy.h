@@ -93,6 +93,7 @@ typedef struct kvr_route_request_s {
     bool prompt_tokens_exact; /* counted by the model's tokenizer */
     uint32_t max_tokens;      /* requested output tokens, 0 = unknown */
     uint64_t now_ns;          /* CLOCK_MONOTONIC */
+    uint8_t role;             /* kvr_engine_role_t: only engines of this role are candidates */
 } kvr_route_request_t;
 
 /** Tokens per block of req's block hashes: --block-tokens, or a 64-byte text block at bytes/4. */
