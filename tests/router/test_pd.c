@@ -270,3 +270,73 @@ Test(pd, the_sim_refuses_kv_it_does_not_hold)
                        kvr_test_http_body(resp));
     free(resp);
 }
+
+static bool engines_doc_has(const char *needle)
+{
+    char *resp = NULL;
+    bool found = kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 3000) == 200 &&
+                 strstr(kvr_test_http_body(resp), needle);
+    free(resp);
+    return found;
+}
+
+Test(pd, roles_come_from_the_config_file_sighup_and_post_engines)
+{
+    char cfg_path[128];
+    kvr_test_unique_name(cfg_path, sizeof cfg_path, "/tmp/kvroute-pd-cfg");
+    const char *roles[ENGINES] = {NULL, NULL, NULL};
+    /* the sim's ports are known once start() picked them: write the file, then SIGHUP */
+    FILE *f = fopen(cfg_path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "admin-token s3cret\n");
+    fclose(f);
+    start(roles, (const char *const[]){"--config", cfg_path, "--pd-protocol", "vllm",
+                                       "--log-level", "info", NULL});
+    f = fopen(cfg_path, "w");
+    fprintf(f, "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
+               "engine http://127.0.0.1:%u,role=decode\n",
+            sim_port, sim_port + 1);
+    fclose(f);
+    kill(h.pid, SIGHUP);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "role=decode", 5000), "see %s", h.log_path);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200);
+    cr_expect_eq(engine_of(resp), 1);
+    free(resp);
+    cr_expect(engines_doc_has("\"role\":\"prefill\""));
+
+    /* SIGHUP turns the decode engine into a colocated one: requests go to it whole */
+    f = fopen(cfg_path, "w");
+    fprintf(f, "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
+               "engine http://127.0.0.1:%u,role=both\n",
+            sim_port, sim_port + 1);
+    fclose(f);
+    kill(h.pid, SIGHUP);
+    cr_assert(kvr_test_wait_file_contains(h.log_path, "reloaded config", 5000));
+    cr_assert(kvr_test_wait_until((bool (*)(void *))engines_doc_has, "\"role\":\"both\"", 5000));
+    double prefills = kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}");
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200);
+    cr_expect_eq(engine_of(resp), 1);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), prefills);
+
+    /* POST /engines: a decode engine pairs with the prefill one again; a bad role is a 400 */
+    char body[160];
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"sideways\"}",
+             sim_port + 2);
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
+                 400);
+    free(resp);
+    snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"decode\"}",
+             sim_port + 2);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
+                               &resp, 3000),
+                 201);
+    free(resp);
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200);
+    cr_expect_eq(engine_of(resp), 2, "answered by %d", engine_of(resp));
+    free(resp);
+    expect_counters_released();
+    unlink(cfg_path);
+}
