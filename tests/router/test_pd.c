@@ -340,3 +340,44 @@ Test(pd, roles_come_from_the_config_file_sighup_and_post_engines)
     expect_counters_released();
     unlink(cfg_path);
 }
+
+/* A prefill engine whose 200 answer does not say where the KV is: a 502 that says why, nothing held. */
+static void bad_prefill_answer(const char *json)
+{
+    char reply[512];
+    snprintf(reply, sizeof reply,
+             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+             "Connection: close\r\n\r\n%s",
+             strlen(json), json);
+    kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
+    char url[96];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u,role=prefill", kvr_raw_engine_port(raw));
+    const char *roles[ENGINES] = {NULL, "decode", NULL};
+    start(roles, (const char *const[]){"--engine", url, "--pd-protocol", "vllm", "--retries", "0",
+                                       NULL});
+    char *resp;
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 502);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "kv_transfer_params"), "%s",
+                       kvr_test_http_body(resp));
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"prefill\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"decode\"}"), 0);
+    expect_counters_released();
+    kvr_harness_stop(&h);
+    kvr_raw_engine_stop(raw);
+}
+
+Test(pd, a_prefill_answer_without_params_is_a_502)
+{
+    bad_prefill_answer("{\"choices\":[{\"text\":\"x\"}]}");
+}
+
+Test(pd, a_prefill_answer_with_params_not_an_object_is_a_502)
+{
+    bad_prefill_answer("{\"kv_transfer_params\":[1,2,3]}");
+}
+
+Test(pd, a_prefill_answer_that_is_not_json_is_a_502)
+{
+    bad_prefill_answer("{\"kv_transfer_params\":{\"remote_host\":");
+}
