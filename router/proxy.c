@@ -292,6 +292,8 @@ static void pd_enter(proxy_t *p, pd_phase_t phase)
     p->pd_collect = false;
     kvr_buf_reset(&p->pd_answer);
     p->route_req.role = phase == PD_DECODE ? KVR_ENGINE_ROLE_DECODE : KVR_ENGINE_ROLE_PREFILL;
+    /* A session's pin is its prefill engine's (where its prefix is cached): decode leaves it be. */
+    p->route_req.session_id = phase == PD_DECODE ? NULL : p->keys.session_id;
     p->r->metrics->pd_requests_total[phase == PD_DECODE ? 1 : 0]++;
 }
 

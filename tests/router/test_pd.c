@@ -381,3 +381,21 @@ Test(pd, a_prefill_answer_that_is_not_json_is_a_502)
 {
     bad_prefill_answer("{\"kv_transfer_params\":{\"remote_host\":");
 }
+
+Test(pd, a_session_stays_pinned_to_its_prefill_engine)
+{
+    const char *roles[ENGINES] = {"prefill", "prefill", "decode"};
+    start(roles, (const char *const[]){"--pd-protocol", "vllm", "--placement", "oneshot", NULL});
+    for (int i = 0; i < 4; i++) {
+        char *resp;
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", "X-Session-ID: alice\r\n",
+                                   whole, &resp, 10000),
+                     200);
+        cr_expect_eq(engine_of(resp), 2);
+        free(resp);
+    }
+    /* the pin is the prefill engine's: the decode phase neither moves nor replaces it */
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_session_placements_total{kind=\"new\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_session_placements_total{kind=\"replaced\"}"), 0);
+    expect_counters_released();
+}
