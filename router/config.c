@@ -126,6 +126,10 @@ static const kvr_opt_t options[] = {
         "the request to a prefill engine with kv_transfer_params {do_remote_decode: true}, "
         "max_tokens 1, then to a decode engine with the params it answered; off routes to "
         "role=both engines only"),
+    KVR_OPT_ROW_STRING(T, pd_decode_policy, "pd-decode-policy", "NAME", "load_only",
+                       "disaggregated: the policy choosing the decode engine (--policy chooses the "
+                       "prefill engine, where prefix reuse pays); load_only takes the one with the "
+                       "fewest running and waiting requests"),
     KVR_OPT_ROW_U64(T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
                     "disaggregated: a decode engine's wait for its first byte (the KV transfer "
                     "included), then a fresh prefill and decode elsewhere; 0 = --first-byte-timeout-ms"),
@@ -519,6 +523,7 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_
 {
     *out = (kvr_decide_config_t){
         .policy = cfg->policy,
+        .decode_policy = cfg->pd_protocol != KVR_PD_OFF ? cfg->pd_decode_policy : NULL,
         .policy_config = cfg->policy_config,
         .placement = cfg->placement,
         .migrate_load = cfg->migrate_load,

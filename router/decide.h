@@ -36,6 +36,7 @@
 /** What the core is built from; strings are copied. */
 typedef struct kvr_decide_config_s {
     const char *policy; /* a registered policy name (kvr_policy_find) */
+    const char *decode_policy; /* for role=decode engines' phase; NULL or "": policy */
     kvr_policy_config_t policy_config;
     kvr_placement_t placement; /* oneshot: a session's first pick is pinned */
     uint32_t migrate_load;     /* re-home a pin whose engine has more eff requests; 0 = off */
@@ -92,6 +93,8 @@ typedef struct kvr_decider_s {
     kvr_session_table_t sessions;
     const kvr_policy_ops_t *policy;
     void *policy_state;
+    const kvr_policy_ops_t *decode_policy; /* NULL: policy decides the decode phase too */
+    void *decode_policy_state;
     kvr_admission_t *admission;
     /* Rebuilt per decision: one buffer for the whole table avoids a big stack frame. */
     kvr_engine_view_t *views;

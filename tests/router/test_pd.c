@@ -143,6 +143,9 @@ Test(pd, whole_and_streamed_answers_come_from_the_decode_engine)
              sim_port + 1, sim_port);
     cr_expect(kvr_test_wait_file_contains(decision_log, needle, 5000),
               "no decision record names both engines (%s)", needle);
+    /* --policy (round_robin here) picks the prefill engine, --pd-decode-policy the decode one */
+    cr_expect(kvr_test_file_contains(decision_log, "\"reason\":\"least_load\""),
+              "the decode engine was not chosen by load_only");
 }
 
 Test(pd, a_model_with_only_prefill_engines_is_a_clear_503)
