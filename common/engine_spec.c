@@ -197,9 +197,40 @@ int kvr_engine_spec_parse(const char *text, size_t len, kvr_engine_spec_t *spec,
     }
     const char *cursor = spec->options;
     kvr_engine_option_t opt;
-    while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0)
-        ;
+    bool role_seen = false;
+    while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
+        if (!kvr_engine_option_is(&opt, "role"))
+            continue;
+        if (role_seen)
+            return fail(err, err_len, -EINVAL, "role= given twice for one engine");
+        role_seen = true;
+        if (kvr_engine_role_parse(opt.value, opt.value_len, &spec->role) < 0)
+            return fail(err, err_len, -EINVAL, "role= must be prefill, decode or both");
+    }
     return rc;
+}
+
+const char *kvr_engine_role_name(kvr_engine_role_t role)
+{
+    switch (role) {
+    case KVR_ENGINE_ROLE_PREFILL: return "prefill";
+    case KVR_ENGINE_ROLE_DECODE: return "decode";
+    default: return "both";
+    }
+}
+
+int kvr_engine_role_parse(const char *text, size_t len, kvr_engine_role_t *role)
+{
+    static const kvr_engine_role_t roles[] = {KVR_ENGINE_ROLE_BOTH, KVR_ENGINE_ROLE_PREFILL,
+                                              KVR_ENGINE_ROLE_DECODE};
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++) {
+        const char *name = kvr_engine_role_name(roles[i]);
+        if (strlen(name) == len && memcmp(name, text, len) == 0) {
+            *role = roles[i];
+            return 0;
+        }
+    }
+    return -EINVAL;
 }
 
 int kvr_engine_spec_parse_url(const char *url, kvr_engine_spec_t *spec, char *err, size_t err_len)

@@ -23,12 +23,20 @@
 
 #define KVR_ENGINE_SPEC_HOST_MAX 254 /* a DNS name of 253 bytes at most, or an address */
 
+/** What an engine does in a disaggregated fleet (role=): both is a colocated engine. */
+typedef enum kvr_engine_role_e {
+    KVR_ENGINE_ROLE_BOTH = 0, /* prefills and decodes its own requests (the default) */
+    KVR_ENGINE_ROLE_PREFILL,  /* builds a prompt's KV and hands it to a decode engine */
+    KVR_ENGINE_ROLE_DECODE,   /* generates from KV a prefill engine built */
+} kvr_engine_role_t;
+
 typedef struct kvr_engine_spec_s {
     char url[KVR_SHM_ENGINE_ID_MAX];     /* normalised: the engine id and its segment key */
     char host[KVR_ENGINE_SPEC_HOST_MAX]; /* what is resolved: no brackets, lower case */
     uint16_t port;
     int family;          /* AF_INET / AF_INET6 for an address literal, AF_UNSPEC for a name */
     const char *options; /* into the parsed text, after the URL's ',' ("" when none) */
+    kvr_engine_role_t role; /* role=prefill|decode|both among the options, both when absent */
 } kvr_engine_spec_t;
 
 /** One "key=value" of a spec's options; slices of the parsed text. */
@@ -54,6 +62,10 @@ int kvr_engine_spec_parse_url(const char *url, kvr_engine_spec_t *spec, char *er
  */
 int kvr_engine_spec_next_option(const char **cursor, kvr_engine_option_t *opt, char *err,
                                 size_t err_len);
+/** "prefill", "decode" or "both". */
+const char *kvr_engine_role_name(kvr_engine_role_t role);
+/** Reads len bytes of a role name into *role: 0, or -EINVAL. */
+int kvr_engine_role_parse(const char *text, size_t len, kvr_engine_role_t *role);
 /** True when opt's key is key. */
 int kvr_engine_option_is(const kvr_engine_option_t *opt, const char *key);
 /** The Host header value for the engine: the URL's authority ("host:port"). */

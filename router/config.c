@@ -34,6 +34,7 @@ static int parse_tokenizer(const kvr_opt_t *opt, void *obj, const char *v, char 
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 static const char *const readiness_names[] = {"every-pool", "any-pool", NULL};
+static const char *const pd_protocol_names[] = {"off", "vllm", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
@@ -41,12 +42,15 @@ static const kvr_opt_t options[] = {
                        "HOST:PORT with a port in [0, 65535]", 0,
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM(
-        "engine", "URL[,model=NAME]...", NULL, parse_engine,
-        "a base URL http://HOST:PORT, then any model=NAME", KVR_OPT_REPEAT,
+        "engine", "URL[,model=NAME]...[,role=ROLE]", NULL, parse_engine,
+        "a base URL http://HOST:PORT, then any model=NAME and one role=prefill|decode|both",
+        KVR_OPT_REPEAT,
         "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
         "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
         "slash) is the engine id. model=NAME pins the models it serves "
-        "(repeat for several), else they are learnt from its /v1/models"),
+        "(repeat for several), else they are learnt from its /v1/models. role=prefill or "
+        "role=decode makes it one half of a disaggregated pair (see --pd-protocol); "
+        "role=both (the default) serves whole requests"),
     KVR_OPT_ROW_CUSTOM(
         "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
         "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
@@ -128,6 +132,19 @@ static const kvr_opt_t options[] = {
         T, retries, "retries", "N", "2", 0, 16,
         "retries on another engine after a connect failure, a reset, a first-byte timeout or a 5xx before any "
         "byte reached the client"),
+    KVR_OPT_ROW_ENUM(
+        T, pd_protocol, "pd-protocol", "NAME", "off", pd_protocol_names,
+        "disaggregated serving for models with role=prefill and role=decode engines: vllm sends "
+        "the request to a prefill engine with kv_transfer_params {do_remote_decode: true}, "
+        "max_tokens 1, then to a decode engine with the params it answered; off routes to "
+        "role=both engines only"),
+    KVR_OPT_ROW_STRING(T, pd_decode_policy, "pd-decode-policy", "NAME", "load_only",
+                       "disaggregated: the policy choosing the decode engine (--policy chooses the "
+                       "prefill engine, where prefix reuse pays); load_only takes the one with the "
+                       "fewest running and waiting requests"),
+    KVR_OPT_ROW_U64(T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
+                    "disaggregated: a decode engine's wait for its first byte (the KV transfer "
+                    "included), then a fresh prefill and decode elsewhere; 0 = --first-byte-timeout-ms"),
     KVR_OPT_ROW_U64(T, connect_timeout_ms, "connect-timeout-ms", "MS", "2000", 1, 600000,
                     "upstream connect timeout"),
     KVR_OPT_ROW_U64(
@@ -561,6 +578,7 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, kvr_decide_config_
 {
     *out = (kvr_decide_config_t){
         .policy = cfg->policy,
+        .decode_policy = cfg->pd_protocol != KVR_PD_OFF ? cfg->pd_decode_policy : NULL,
         .policy_config = cfg->policy_config,
         .placement = cfg->placement,
         .migrate_load = cfg->migrate_load,

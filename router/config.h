@@ -31,6 +31,8 @@ typedef enum {
     KVR_READINESS_EVERY_POOL = 0, /* each model pool has a healthy engine */
     KVR_READINESS_ANY_POOL,       /* some engine is healthy */
 } kvr_readiness_mode_t;
+/* --pd-protocol: the disaggregated protocol spoken to role=prefill/decode engines. */
+enum { KVR_PD_OFF = 0, KVR_PD_VLLM = 1 };
 
 typedef struct kvr_router_config_s {
     char listen_host[64];
@@ -61,6 +63,9 @@ typedef struct kvr_router_config_s {
     uint64_t max_sessions;
     uint32_t migrate_load; /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
     uint32_t retries;
+    int pd_protocol; /* KVR_PD_*: how a prefill engine's KV reaches a decode engine */
+    char pd_decode_policy[32]; /* the policy of the decode phase */
+    uint64_t pd_transfer_timeout_ms; /* a decode engine's first byte; 0 = --first-byte-timeout-ms */
     uint64_t connect_timeout_ms;
     uint64_t first_byte_timeout_ms;
     uint64_t idle_timeout_ms;

@@ -60,9 +60,22 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
         KVR_ERROR("policy_create_failed policy=%s error=\"%s\"", d->policy_name, kvr_strerror(rc));
         goto fail_sessions;
     }
+    if (cfg->decode_policy && cfg->decode_policy[0]) {
+        d->decode_policy = kvr_policy_find(cfg->decode_policy);
+        rc = d->decode_policy ? d->decode_policy->create(&d->cfg.policy_config,
+                                                         &d->decode_policy_state)
+                              : -EINVAL;
+        if (rc < 0) {
+            KVR_ERROR("decode_policy_failed policy=%.64s error=\"%s\"", cfg->decode_policy,
+                      kvr_strerror(rc));
+            d->decode_policy = NULL;
+            goto fail_policy;
+        }
+    }
+    d->cfg.decode_policy = NULL; /* the caller's string: not kept */
     rc = kvr_admission_create(cfg->admission, cfg->max_waiting, &d->admission);
     if (rc < 0)
-        goto fail_policy;
+        goto fail_decode_policy;
     /* ES=0 builds the reader disabled: it never opens the segment. */
     kvr_feed_init(&d->feed, cfg->es, d->shm_name, cfg->max_age_ns);
     d->feed.add_sent = !cfg->es_max_only;
@@ -83,6 +96,9 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
 fail_admission:
     kvr_admission_destroy(d->admission);
     kvr_feed_close(&d->feed);
+fail_decode_policy:
+    if (d->decode_policy)
+        d->decode_policy->destroy(d->decode_policy_state);
 fail_policy:
     d->policy->destroy(d->policy_state);
 fail_sessions:
@@ -104,6 +120,8 @@ void kvr_decide_close(kvr_decider_t *d)
     kvr_admission_destroy(d->admission);
     if (d->policy)
         d->policy->destroy(d->policy_state);
+    if (d->decode_policy)
+        d->decode_policy->destroy(d->decode_policy_state);
     kvr_sessions_close(&d->sessions);
     free(d->views);
     free(d->states);
@@ -141,6 +159,8 @@ static void reclaim_engines(kvr_decider_t *d)
             continue;
         if (d->policy->on_engine_removed)
             d->policy->on_engine_removed(d->policy_state, i);
+        if (d->decode_policy && d->decode_policy->on_engine_removed)
+            d->decode_policy->on_engine_removed(d->decode_policy_state, i);
         kvr_sessions_forget_engine(&d->sessions, i);
         if (d->share)
             kvr_share_forget_engine(d->share, i);
@@ -162,6 +182,8 @@ bool kvr_decide_remove_engine(kvr_decider_t *d, kvr_engine_t *e)
     kvr_engine_table_remove(&d->engines, e);
     if (d->policy->on_engine_removed)
         d->policy->on_engine_removed(d->policy_state, e->index);
+    if (d->decode_policy && d->decode_policy->on_engine_removed)
+        d->decode_policy->on_engine_removed(d->decode_policy_state, e->index);
     d->reclaim_due = true;
     return true;
 }
@@ -200,6 +222,18 @@ bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         const kvr_engine_t *e = d->engines.engines[i];
         if (kvr_engine_is_candidate(e) && kvr_engine_serves(e, model) &&
+            !excluded(e->index, exclude, n_exclude))
+            return true;
+    }
+    return false;
+}
+
+bool kvr_decide_has_role_candidate(const kvr_decider_t *d, const char *model, uint8_t role,
+                                   const uint32_t *exclude, size_t n_exclude)
+{
+    for (uint32_t i = 0; i < d->engines.n_slots; i++) {
+        const kvr_engine_t *e = d->engines.engines[i];
+        if (kvr_engine_is_candidate(e) && e->role == role && kvr_engine_serves(e, model) &&
             !excluded(e->index, exclude, n_exclude))
             return true;
     }
@@ -384,8 +418,8 @@ static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_excl
     kvr_decider_t *d = st->d;
     for (uint32_t i = 0; i < d->engines.n_slots; i++) {
         kvr_engine_t *e = d->engines.engines[i];
-        if (!kvr_engine_is_candidate(e) || !kvr_engine_serves(e, st->req->model) ||
-            excluded(e->index, exclude, n_exclude))
+        if (!kvr_engine_is_candidate(e) || e->role != st->req->role ||
+            !kvr_engine_serves(e, st->req->model) || excluded(e->index, exclude, n_exclude))
             continue;
         d->states[st->n] = kvr_feed_view(&d->feed, e, st->req->now_ns, true, &st->views[st->n]);
         st->n++;
@@ -435,6 +469,18 @@ static void route_pinned(route_step_t *st, kvr_decide_result_t *out)
     }
 }
 
+/* The policy deciding req: --pd-decode-policy's for a disaggregated decode, else --policy's. */
+static const kvr_policy_ops_t *req_policy(const kvr_decider_t *d, const kvr_route_request_t *req,
+                                          void **state)
+{
+    if (d->decode_policy && req->role == KVR_ENGINE_ROLE_DECODE) {
+        *state = d->decode_policy_state;
+        return d->decode_policy;
+    }
+    *state = d->policy_state;
+    return d->policy;
+}
+
 /*
  * The peer gateway's order: the base rule's engine is judged before the
  * policy runs. False when it was rejected (429, nothing charged).
@@ -442,10 +488,12 @@ static void route_pinned(route_step_t *st, kvr_decide_result_t *out)
 static bool admit_before(route_step_t *st, kvr_decide_result_t *out)
 {
     kvr_decider_t *d = st->d;
-    if (!st->before || !d->policy->base_pick)
+    void *state;
+    const kvr_policy_ops_t *policy = req_policy(d, st->req, &state);
+    if (!st->before || !policy->base_pick)
         return true;
     kvr_route_decision_t base = {.view = -1, .reason = NULL};
-    d->policy->base_pick(d->policy_state, st->req, st->views, st->n, &base);
+    policy->base_pick(state, st->req, st->views, st->n, &base);
     if (base.view < 0 || (size_t)base.view >= st->n)
         return true;
     st->gated = true;
@@ -460,8 +508,9 @@ static bool admit_before(route_step_t *st, kvr_decide_result_t *out)
 /* The policy's choice among the views; false when it chose none (503). */
 static bool pick(route_step_t *st, kvr_decide_result_t *out)
 {
-    kvr_decider_t *d = st->d;
-    d->policy->pick(d->policy_state, st->req, st->views, st->n, &st->dec);
+    void *state;
+    const kvr_policy_ops_t *policy = req_policy(st->d, st->req, &state);
+    policy->pick(state, st->req, st->views, st->n, &st->dec);
     if (st->dec.view >= 0 && (size_t)st->dec.view < st->n)
         return true;
     out->status = 503;
@@ -550,8 +599,10 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
         kvr_share_publish(d->share, &d->engines, req->now_ns);
         kvr_share_place_prefix(d->share, e, req->block_hashes, req->n_blocks, req->now_ns);
     }
-    if (d->policy->on_dispatch)
-        d->policy->on_dispatch(d->policy_state, req, e->index);
+    void *state;
+    const kvr_policy_ops_t *policy = req_policy(d, req, &state);
+    if (policy->on_dispatch)
+        policy->on_dispatch(state, req, e->index);
 }
 
 void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
@@ -698,6 +749,10 @@ void kvr_decide_log(const kvr_decider_t *d, FILE *f, const char *request_id, con
     kvr_json_put_string(f, res->placement ? res->placement : "");
     fputs(",\"engine\":", f);
     kvr_json_put_string(f, res->engine ? res->engine->id : NULL);
+    if (res->prefill_engine) {
+        fputs(",\"prefill_engine\":", f);
+        kvr_json_put_string(f, res->prefill_engine);
+    }
     fputs(",\"reason\":", f);
     kvr_json_put_string(f, res->reason ? res->reason : "");
     fprintf(f,

@@ -37,6 +37,7 @@
 /** What the core is built from; strings are copied. */
 typedef struct kvr_decide_config_s {
     const char *policy; /* a registered policy name (kvr_policy_find) */
+    const char *decode_policy; /* for role=decode engines' phase; NULL or "": policy */
     kvr_policy_config_t policy_config;
     kvr_placement_t placement; /* oneshot: a session's first pick is pinned */
     uint32_t migrate_load;     /* re-home a pin whose engine has more eff requests; 0 = off */
@@ -85,6 +86,7 @@ typedef struct kvr_decide_result_s {
     kvr_match_from_t match_from; /* where prefix_match_blocks came from */
     size_t n_matches;            /* candidates with a match, deepest first (at most 8) */
     kvr_cache_match_t matches[KVR_CACHE_LOG_MATCHES];
+    const char *prefill_engine; /* disaggregated: the engine that prefilled for engine, else NULL */
 } kvr_decide_result_t;
 
 typedef struct kvr_decider_s {
@@ -97,6 +99,8 @@ typedef struct kvr_decider_s {
     kvr_session_table_t sessions;
     const kvr_policy_ops_t *policy;
     void *policy_state;
+    const kvr_policy_ops_t *decode_policy; /* NULL: policy decides the decode phase too */
+    void *decode_policy_state;
     kvr_admission_t *admission;
     /* Rebuilt per decision: one buffer for the whole table avoids a big stack frame. */
     kvr_engine_view_t *views;
@@ -163,6 +167,9 @@ bool kvr_decide_has_candidate(const kvr_decider_t *d, const uint32_t *exclude, s
 /** True when some candidate engine serving model (NULL: any) is not in exclude. */
 bool kvr_decide_has_candidate_for(const kvr_decider_t *d, const char *model,
                                   const uint32_t *exclude, size_t n_exclude);
+/** Like kvr_decide_has_candidate_for among engines of role (kvr_engine_role_t) only. */
+bool kvr_decide_has_role_candidate(const kvr_decider_t *d, const char *model, uint8_t role,
+                                   const uint32_t *exclude, size_t n_exclude);
 
 /** Which pool a request's model names (kvr_decide_resolve_model). */
 typedef enum {

@@ -42,6 +42,12 @@ bool kvr_door_has_candidate(const kvr_door_t *door, const char *model, const uin
     return kvr_decide_has_candidate_for(door->decider, model, exclude, n_exclude);
 }
 
+bool kvr_door_has_role_candidate(const kvr_door_t *door, const char *model, uint8_t role,
+                                 const uint32_t *exclude, size_t n_exclude)
+{
+    return kvr_decide_has_role_candidate(door->decider, model, role, exclude, n_exclude);
+}
+
 kvr_pool_t kvr_door_resolve_model(const kvr_door_t *door, const char *model, char *resolved,
                                   size_t cap)
 {

@@ -43,6 +43,9 @@ void kvr_door_first_byte(kvr_door_t *door, const kvr_route_request_t *req,
 /** True when some candidate engine serving model (NULL: any) is not in exclude. */
 bool kvr_door_has_candidate(const kvr_door_t *door, const char *model, const uint32_t *exclude,
                             size_t n_exclude);
+/** True when some candidate engine of role serving model is not in exclude. */
+bool kvr_door_has_role_candidate(const kvr_door_t *door, const char *model, uint8_t role,
+                                 const uint32_t *exclude, size_t n_exclude);
 /** kvr_decide_resolve_model: which pool the request's model names. */
 kvr_pool_t kvr_door_resolve_model(const kvr_door_t *door, const char *model, char *resolved,
                                   size_t cap);

@@ -192,6 +192,13 @@ static void engine_gauges(kvr_prom_writer_t *w, engine_snapshot_t *s, size_t n)
         kvr_prom_label_t l = {"engine", s[i].e->id};
         kvr_prom_sample_i64(w, "kvroute_engine_healthy", &l, 1, kvr_engine_is_candidate(s[i].e));
     }
+    kvr_prom_family(w, "kvroute_engine_role", KVR_PROM_GAUGE,
+                    "1 for the engine's role= (prefill, decode or both)");
+    for (size_t i = 0; i < n; i++) {
+        kvr_prom_label_t l[2] = {{"engine", s[i].e->id},
+                                 {"role", kvr_engine_role_name(s[i].e->role)}};
+        kvr_prom_sample_i64(w, "kvroute_engine_role", l, 2, 1);
+    }
     kvr_prom_family(w, "kvroute_engine_feed_fresh", KVR_PROM_GAUGE,
                     "1 when the engine's feed slot is fresh (ES=1)");
     for (size_t i = 0; i < n; i++) {
@@ -337,6 +344,24 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
         kvr_http_server_write_metrics(r->server, w, "kvroute");
     counter(w, "kvroute_client_aborts_total", "clients that went away before their response ended",
             m->client_aborts_total);
+    {
+        static const char *const phases[] = {"prefill", "decode"};
+        counter_by(w, "kvroute_pd_requests_total",
+                   "disaggregated attempts sent to a prefill or decode engine, by phase", "phase",
+                   phases, m->pd_requests_total, 2);
+        counter_by(w, "kvroute_pd_failures_total",
+                   "disaggregated requests that failed, by the phase they failed in", "phase",
+                   phases, m->pd_failures_total, 2);
+        counter_by(w, "kvroute_pd_retries_total",
+                   "disaggregated requests retried with a fresh prefill, by the phase that failed",
+                   "phase", phases, m->pd_retries_total, 2);
+    }
+    counter(w, "kvroute_pd_transfer_timeouts_total",
+            "decode engines that did not answer within --pd-transfer-timeout-ms (the KV never came)",
+            m->pd_transfer_timeouts_total);
+    counter(w, "kvroute_pd_unpaired_total",
+            "requests refused 503: the model had prefill engines but no decode engine, or the reverse",
+            m->pd_unpaired_total);
     counter(w, "kvroute_upstream_cut_total",
             "responses cut short by an engine after bytes reached the client",
             m->upstream_cut_total);
@@ -504,6 +529,7 @@ static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_
     cJSON_AddNumberToObject(o, "index", (int)e->index);
     cJSON_AddBoolToObject(o, "healthy", kvr_engine_is_candidate(e));
     cJSON_AddBoolToObject(o, "removed", e->removed);
+    cJSON_AddStringToObject(o, "role", kvr_engine_role_name(e->role));
     cJSON_AddStringToObject(o, "models_source",
                             e->models_pinned ? "pinned"
                             : e->models.n    ? "learned"

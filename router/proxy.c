@@ -22,6 +22,10 @@
 #define PROXY_MAX_FORWARD_HEADERS 96
 #define PROXY_BACKPRESSURE_BYTES (1u << 20)
 #define PROXY_MAX_ATTEMPTS 17
+#define PROXY_PD_ANSWER_MAX (1u << 20) /* a prefill engine's JSON answer: one token and params */
+
+/* Where a disaggregated request is: the prefill attempt's answer is ours, the decode's the client's. */
+typedef enum { PD_NONE = 0, PD_PREFILL, PD_DECODE } pd_phase_t;
 
 typedef struct proxy_s {
     kvr_proxy_env_t *r;
@@ -47,6 +51,14 @@ typedef struct proxy_s {
     uint32_t tried[PROXY_MAX_ATTEMPTS];
     uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the engines' handles */
     uint32_t attempts;
+    uint32_t attempts_ok; /* prefill attempts that succeeded: not failures, not excluded */
+    bool tried_ok[PROXY_MAX_ATTEMPTS];
+    pd_phase_t pd_phase;
+    bool pd_collect;              /* the prefill's 200 answer is being read, not forwarded */
+    kvr_buf_t pd_prefill_body;    /* the client's body as a prefill request */
+    kvr_buf_t pd_decode_body;     /* the client's body with the prefill's kv_transfer_params */
+    kvr_buf_t pd_answer;          /* the prefill engine's answer */
+    char pd_prefill_engine[KVR_SHM_ENGINE_ID_MAX]; /* the engine that built the decode's KV */
     uint64_t start_ns;
     bool responded;    /* committed to this engine's answer: no retry any more */
     bool head_pending; /* head not written yet: the first batch joins it in one write */
@@ -211,9 +223,16 @@ static void finish(proxy_t *p, int status)
     uint64_t now = kvr_clock_now_ns();
     if (status >= 200 && status < 300)
         kvr_histogram_observe(&r->metrics->e2e, (double)kvr_clock_age_ns(now, p->start_ns) / 1e9);
+    if (p->pd_prefill_engine[0])
+        p->route.prefill_engine = p->pd_prefill_engine;
     if (p->route.engine || p->route.status)
         kvr_door_log_decision(r->door, p->request_id, p->keys.session_id, &p->route, status,
                               p->attempts);
+    if (p->pd_phase != PD_NONE && (status < 200 || status >= 300))
+        r->metrics->pd_failures_total[p->pd_phase == PD_PREFILL ? 0 : 1]++;
+    kvr_buf_close(&p->pd_prefill_body);
+    kvr_buf_close(&p->pd_decode_body);
+    kvr_buf_close(&p->pd_answer);
     kvr_keys_free(&p->keys);
     proxy_release(r, p);
     r->drain.in_flight--;
@@ -249,7 +268,7 @@ static size_t tried_still_there(const proxy_t *p, uint32_t *out)
 {
     size_t n = 0;
     for (uint32_t i = 0; i < p->attempts; i++)
-        if (kvr_door_lookup(p->r->door, p->tried[i], p->tried_generation[i]))
+        if (!p->tried_ok[i] && kvr_door_lookup(p->r->door, p->tried[i], p->tried_generation[i]))
             out[n++] = p->tried[i];
     return n;
 }
@@ -258,14 +277,34 @@ static bool retry_possible(proxy_t *p)
 {
     uint32_t exclude[PROXY_MAX_ATTEMPTS];
     size_t n_exclude = tried_still_there(p, exclude);
-    return p->attempts <= p->r->cfg->retries && p->attempts < PROXY_MAX_ATTEMPTS &&
-           kvr_door_has_candidate(p->r->door, p->route_req.model, exclude, n_exclude);
+    /* A decode that failed is retried with a fresh prefill: the prefill engines must be left. */
+    uint8_t role = p->pd_phase == PD_NONE ? KVR_ENGINE_ROLE_BOTH : KVR_ENGINE_ROLE_PREFILL;
+    return p->attempts - p->attempts_ok <= p->r->cfg->retries && p->attempts < PROXY_MAX_ATTEMPTS &&
+           kvr_door_has_role_candidate(p->r->door, p->route_req.model, role, exclude, n_exclude) &&
+           (p->pd_phase == PD_NONE ||
+            kvr_door_has_role_candidate(p->r->door, p->route_req.model, KVR_ENGINE_ROLE_DECODE,
+                                        exclude, n_exclude));
+}
+
+static void pd_enter(proxy_t *p, pd_phase_t phase)
+{
+    p->pd_phase = phase;
+    p->pd_collect = false;
+    kvr_buf_reset(&p->pd_answer);
+    p->route_req.role = phase == PD_DECODE ? KVR_ENGINE_ROLE_DECODE : KVR_ENGINE_ROLE_PREFILL;
+    /* A session's pin is its prefill engine's (where its prefix is cached): decode leaves it be. */
+    p->route_req.session_id = phase == PD_DECODE ? NULL : p->keys.session_id;
+    p->r->metrics->pd_requests_total[phase == PD_DECODE ? 1 : 0]++;
 }
 
 static void retry(proxy_t *p, kvr_retry_cause_t cause)
 {
     p->r->metrics->retries_total[cause]++;
     attempt_end(p);
+    if (p->pd_phase != PD_NONE) {
+        p->r->metrics->pd_retries_total[p->pd_phase == PD_PREFILL ? 0 : 1]++;
+        pd_enter(p, PD_PREFILL); /* the decode engine's KV is gone with it: prefill again */
+    }
     KVR_DEBUG("retry request_id=%s engine=%s attempt=%u cause=%d", p->request_id,
               p->route.engine ? p->route.engine->id : "-", p->attempts, (int)cause);
     dispatch(p);
@@ -285,6 +324,10 @@ static void on_head(void *arg, int status, const kvr_http_header_t *headers, siz
     if (status < 500)
         kvr_door_engine_ok(r->door, e);
     kvr_charge_first_byte(&p->charge);
+    if (p->pd_phase == PD_PREFILL && status == 200) {
+        p->pd_collect = true; /* the answer carries the KV's whereabouts: ours to read */
+        return;
+    }
     kvr_histogram_observe(&r->metrics->ttft,
                           (double)kvr_clock_age_ns(kvr_clock_now_ns(), p->start_ns) / 1e9);
 
@@ -355,6 +398,13 @@ static void count_output(proxy_t *p, const char *data, size_t len)
 static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
+    if (p->pd_collect) {
+        if (p->pd_answer.len + len <= PROXY_PD_ANSWER_MAX)
+            kvr_buf_append(&p->pd_answer, data, len);
+        else
+            p->pd_answer.len = PROXY_PD_ANSWER_MAX + 1; /* too big: refused at the end */
+        return;
+    }
     /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
     if (p->sse && p->body_bytes == 0 && len > 0 && p->status < 300)
         kvr_door_first_byte(p->r->door, &p->route_req, &p->route, kvr_clock_now_ns());
@@ -408,12 +458,127 @@ static void cut_client(proxy_t *p, int status)
     kvr_http_req_on_drain(req, on_cut_drained, NULL);
 }
 
+/* Sets doc's key to the number v, in place when it is there. */
+static void json_set_number(cJSON *doc, const char *key, double v)
+{
+    cJSON *item = cJSON_CreateNumber(v);
+    if (!item)
+        return;
+    if (cJSON_GetObjectItemCaseSensitive(doc, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(doc, key, item);
+    else
+        cJSON_AddItemToObject(doc, key, item);
+}
+
+/* Prints doc into out; false when out of memory. */
+static bool json_print_into(cJSON *doc, kvr_buf_t *out)
+{
+    char *text = cJSON_PrintUnformatted(doc);
+    if (!text)
+        return false;
+    kvr_buf_reset(out);
+    kvr_buf_append(out, text, strlen(text));
+    cJSON_free(text);
+    return true;
+}
+
+/*
+ * vLLM's prefill request (its NIXL connector's proxy protocol): the client's
+ * body asking for one token, unstreamed, with kv_transfer_params saying the
+ * decode happens elsewhere; the engine answers with where the KV is.
+ */
+static bool pd_build_prefill(proxy_t *p)
+{
+    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
+    bool ok = cJSON_IsObject(doc);
+    cJSON *params = ok ? cJSON_CreateObject() : NULL;
+    if (params) {
+        cJSON_AddBoolToObject(params, "do_remote_decode", true);
+        cJSON_AddBoolToObject(params, "do_remote_prefill", false);
+        cJSON_AddNullToObject(params, "remote_engine_id");
+        cJSON_AddNullToObject(params, "remote_block_ids");
+        cJSON_AddNullToObject(params, "remote_host");
+        cJSON_AddNullToObject(params, "remote_port");
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
+        cJSON_AddItemToObject(doc, "kv_transfer_params", params);
+        json_set_number(doc, "max_tokens", 1);
+        if (cJSON_GetObjectItemCaseSensitive(doc, "max_completion_tokens"))
+            json_set_number(doc, "max_completion_tokens", 1);
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream");
+        cJSON_AddBoolToObject(doc, "stream", false);
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream_options");
+    }
+    ok = params && json_print_into(doc, &p->pd_prefill_body);
+    cJSON_Delete(doc);
+    return ok;
+}
+
+/* The decode request: the client's body with the prefill answer's kv_transfer_params. NULL or why not. */
+static const char *pd_build_decode(proxy_t *p)
+{
+    if (p->pd_answer.len > PROXY_PD_ANSWER_MAX)
+        return "the prefill answer is larger than 1 MiB";
+    cJSON *answer = cJSON_ParseWithLength(p->pd_answer.base ? p->pd_answer.base : "",
+                                          p->pd_answer.len);
+    cJSON *params = cJSON_GetObjectItemCaseSensitive(answer, "kv_transfer_params");
+    if (!cJSON_IsObject(params)) {
+        cJSON_Delete(answer);
+        return "the prefill answer has no kv_transfer_params object (is its KV connector set?)";
+    }
+    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
+    const char *why = NULL;
+    if (!cJSON_IsObject(doc)) {
+        why = "the request body is not a JSON object";
+    } else {
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
+        cJSON_AddItemToObject(doc, "kv_transfer_params", cJSON_DetachItemViaPointer(answer, params));
+        if (!json_print_into(doc, &p->pd_decode_body))
+            why = "out of memory";
+    }
+    cJSON_Delete(doc);
+    cJSON_Delete(answer);
+    return why;
+}
+
+/* The prefill engine answered: its charge ends here, the decode phase begins. */
+static void pd_prefill_done(proxy_t *p)
+{
+    kvr_engine_t *e = p->route.engine;
+    p->pd_collect = false;
+    const char *why = pd_build_decode(p);
+    if (why) {
+        KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\"", p->request_id, e->id,
+                 why);
+        if (retry_possible(p)) {
+            retry(p, KVR_RETRY_STATUS_5XX);
+            return;
+        }
+        respond_error(p, 502, why);
+        return;
+    }
+    snprintf(p->pd_prefill_engine, sizeof p->pd_prefill_engine, "%s", e->id);
+    p->tried_ok[p->attempts - 1] = true;
+    p->attempts_ok++;
+    attempt_end(p);
+    pd_enter(p, PD_DECODE);
+    dispatch(p);
+}
+
 static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
 {
     proxy_t *p = arg;
     kvr_proxy_env_t *r = p->r;
     kvr_engine_t *e = p->route.engine;
     p->up = NULL;
+    if (status == 0 && p->pd_collect) {
+        pd_prefill_done(p);
+        return;
+    }
+    if (status == -ETIMEDOUT && p->pd_phase == PD_DECODE && !p->responded) {
+        r->metrics->pd_transfer_timeouts_total++;
+        KVR_WARN("pd_transfer_timeout request_id=%s prefill=%s decode=%s", p->request_id,
+                 p->pd_prefill_engine, e->id);
+    }
     if (status == 0) {
         if (p->head_pending) /* the whole answer came in one batch: one write with its length */
             kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base,
@@ -427,6 +592,8 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         if (status == -ETIMEDOUT)
             r->metrics->timeouts_total[KVR_TIMEOUT_IDLE]++;
         r->metrics->upstream_cut_total++;
+        if (p->pd_phase == PD_DECODE)
+            r->metrics->pd_failures_total[1]++; /* finish sees the 200 the client got */
         KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id,
                  e->id, kvr_strerror(status), (unsigned long long)p->body_bytes);
         cut_client(p, status);
@@ -510,9 +677,18 @@ static void dispatch(proxy_t *p)
         p->tried[p->attempts++] = e->index;
         kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
                                      r->cfg->idle_timeout_ms};
+        const char *body = p->body;
+        size_t body_len = p->body_len;
+        if (p->pd_phase != PD_NONE) {
+            const kvr_buf_t *b = p->pd_phase == PD_PREFILL ? &p->pd_prefill_body : &p->pd_decode_body;
+            body = b->base;
+            body_len = b->len;
+            if (p->pd_phase == PD_DECODE && r->cfg->pd_transfer_timeout_ms)
+                t.first_byte_ms = r->cfg->pd_transfer_timeout_ms;
+        }
         int rc = kvr_upstream_request(kvr_door_pool(r->door, e->index), kvr_http_req_method(p->req),
-                                      kvr_http_req_path(p->req), p->fwd, p->n_fwd, p->body,
-                                      p->body_len, &t, &cbs, p, &p->up);
+                                      kvr_http_req_path(p->req), p->fwd, p->n_fwd, body, body_len,
+                                      &t, &cbs, p, &p->up);
         if (rc == 0)
             return;
         /* Could not even start (out of sockets, bad address): as a connect failure. */
@@ -635,6 +811,41 @@ static void tokenize_fallback(proxy_t *p)
     r->tokenize_log_skipped = 0;
 }
 
+/*
+ * Which engines the request goes to: role=both ones, or a prefill and a
+ * decode engine when the model has both and --pd-protocol is on. A model
+ * with only one half of the pair healthy is refused, so it is seen at once.
+ * False when the request was answered.
+ */
+static bool pd_select(proxy_t *p)
+{
+    kvr_proxy_env_t *r = p->r;
+    const char *model = p->route_req.model;
+    bool pre = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_PREFILL, NULL, 0);
+    bool dec = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_DECODE, NULL, 0);
+    if (pre && dec && r->cfg->pd_protocol == KVR_PD_VLLM) {
+        if (!pd_build_prefill(p)) {
+            respond_error(p, 400, "the request body is not a JSON object");
+            return false;
+        }
+        pd_enter(p, PD_PREFILL);
+        return true;
+    }
+    if ((!pre && !dec) ||
+        kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_BOTH, NULL, 0))
+        return true;
+    const char *why = !dec  ? "has healthy prefill engines but no healthy decode engine"
+                      : !pre ? "has healthy decode engines but no healthy prefill engine"
+                             : "is served by prefill and decode engines only and --pd-protocol is off";
+    char safe[KVR_MODEL_SAFE_MAX], msg[KVR_MODEL_SAFE_MAX + 160];
+    kvr_model_name_safe(model ? model : "(any)", safe, sizeof safe);
+    snprintf(msg, sizeof msg, "model %s %s", safe, why);
+    r->metrics->pd_unpaired_total++;
+    KVR_WARN("pd_unpaired request_id=%s model=%s reason=\"%s\"", p->request_id, safe, why);
+    respond_error(p, 503, msg);
+    return false;
+}
+
 /* The keys are known (or the body is bad): route and forward. */
 static void keys_ready(proxy_t *p)
 {
@@ -658,7 +869,7 @@ static void keys_ready(proxy_t *p)
         .block_tokens = p->keys.token_blocks ? p->r->cfg->block_tokens : 0,
         .max_tokens = p->keys.max_tokens,
     };
-    if (!resolve_pool(p))
+    if (!resolve_pool(p) || !pd_select(p))
         return;
     dispatch(p);
 }

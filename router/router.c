@@ -55,8 +55,9 @@ static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list
         }
     }
     set_pinned_models(e, pinned);
-    KVR_INFO("engine_added engine=%s index=%u models=%s", e->id, e->index,
-             e->models_pinned ? "pinned" : "learnt");
+    e->role = spec->role;
+    KVR_INFO("engine_added engine=%s index=%u models=%s role=%s", e->id, e->index,
+             e->models_pinned ? "pinned" : "learnt", kvr_engine_role_name(e->role));
     if (out)
         *out = e;
     return 0;
@@ -666,8 +667,10 @@ int kvr_router_reload(kvr_router_t *r)
             kvr_model_list_t pinned = {0};
             keep = kvr_models_parse_spec(fresh.engines[j], &spec, &pinned, why, sizeof why) == 0 &&
                    strcmp(spec.url, e->id) == 0;
-            if (keep)
+            if (keep) {
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
+                e->role = spec.role;              /* and its role= */
+            }
             kvr_model_list_close(&pinned);
         }
         if (!keep && !kvr_router_discovery_owns(r->discovery, e->id)) {

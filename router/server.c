@@ -373,12 +373,15 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
     /* The engine's id is this URL: one that reads as another ("h:1\u0000x" as "h:1") is refused. */
     char ambiguous[160] = "";
     const char *why = "";
-    const cJSON *url_item = NULL, *models = NULL;
+    const cJSON *url_item = NULL, *models = NULL, *role = NULL;
     if (kvr_json_strict_member(&strict, doc, "url", &url_item, &why) < 0 ||
         (cJSON_IsString(url_item) && kvr_json_strict_string(&strict, url_item, true, &why) < 0))
         snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"url\" %s", why);
     else if (kvr_json_strict_member(&strict, doc, "models", &models, &why) < 0)
         snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"models\" %s", why);
+    else if (kvr_json_strict_member(&strict, doc, "role", &role, &why) < 0)
+        snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"role\" %s", why);
+    kvr_engine_role_t role_value = KVR_ENGINE_ROLE_BOTH;
     const char *url = cJSON_IsString(url_item) ? url_item->valuestring : NULL;
     kvr_model_list_t pinned = {0};
     const char *bad = ambiguous[0] ? ambiguous : NULL;
@@ -387,6 +390,10 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
               "...]]}";
     if (!bad && models && !cJSON_IsArray(models))
         bad = "\"models\" must be an array of model names";
+    if (!bad && role &&
+        (!cJSON_IsString(role) ||
+         kvr_engine_role_parse(role->valuestring, strlen(role->valuestring), &role_value) < 0))
+        bad = "\"role\" must be \"prefill\", \"decode\" or \"both\"";
     const cJSON *m;
     const cJSON *list = bad ? NULL : models;
     cJSON_ArrayForEach(m, list)
@@ -420,6 +427,7 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
         kvr_http_respond_error(req, 400, NULL, msg, NULL, 0);
         return;
     }
+    spec.role = role_value;
     cJSON_Delete(doc);
     /* The answer waits for the name's address; a client gone meanwhile is not answered. */
     kvr_http_req_t **waiting = kvr_xmalloc(sizeof *waiting);

@@ -210,6 +210,8 @@ static int apply_faults(kvr_sim_engine_t *e, const cJSON *doc, char *err, size_t
         f.stalled = cJSON_IsTrue(v);
     if ((v = cJSON_GetObjectItemCaseSensitive(doc, "garbage_metrics")))
         f.garbage_metrics = cJSON_IsTrue(v);
+    if ((v = cJSON_GetObjectItemCaseSensitive(doc, "lose_transfers")))
+        f.lose_transfers = cJSON_IsTrue(v);
     /* cJSON numbers are doubles: an integer field must hold a whole value in range. */
     if ((v = cJSON_GetObjectItemCaseSensitive(doc, "slow_metrics_ms"))) {
         double ms = cJSON_GetNumberValue(v);

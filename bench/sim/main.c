@@ -94,6 +94,9 @@ static const kvr_opt_t options[] = {
                        "simulated seconds per real second: 10 runs everything ten times faster"),
     KVR_OPT_ROW_U64(T, cfg.default_max_tokens, "default-max-tokens", "N", "128", 1, 1u << 24,
                     "output length when a request gives no max_tokens"),
+    KVR_OPT_ROW_U64(T, cfg.kv_hold_ms, "kv-hold-ms", "MS", "30000", 1, 3600000,
+                    "disaggregated: a prefill's KV (kv_transfer_params do_remote_decode) is held "
+                    "this long for a decode engine; after it, a decode naming it fails"),
     KVR_OPT_ROW_U64(T, cfg.max_model_len, "max-model-len", "N", "131072", 16, 1u << 30,
                     "prompt + output limit; longer requests get 400"),
     KVR_OPT_ROW_U64(T, cfg.seed, "seed", "N", "1", 0, UINT64_MAX,

@@ -29,7 +29,16 @@ typedef struct kvr_sim_faults_s {
     double error_rate;         /* fraction of completions answered 503 */
     int32_t drop_after_tokens; /* cut each completion after this many tokens; -1 off */
     bool garbage_metrics;      /* telemetry endpoints answer unparseable bodies */
+    bool lose_transfers;       /* a decode's KV never arrives: it is held, never answered */
 } kvr_sim_faults_t;
+
+/* KV a prefill holds for a decode engine to pull (bench/sim/pd.c). */
+#define KVR_SIM_PD_TICKETS 256
+typedef struct kvr_sim_pd_ticket_s {
+    uint64_t first_block;
+    uint32_t n_blocks; /* 0: free */
+    uint64_t expires_ns;
+} kvr_sim_pd_ticket_t;
 
 typedef struct kvr_sim_config_s {
     const char *host;
@@ -60,6 +69,7 @@ typedef struct kvr_sim_config_s {
     int kv_events_port; /* KV events of engine i rank r on this + i * dp + r, 0 = off */
     int kv_replay_port; /* their replay sockets, likewise; 0 = none */
     int kv_encoding;    /* 0: vLLM's map-tagged events, 1: positional arrays (SGLang, older vLLM) */
+    uint64_t kv_hold_ms; /* a prefill's KV waits this long for its decode engine */
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
@@ -104,6 +114,9 @@ struct kvr_sim_engine_s {
     uint64_t last_push_ns;
     uint64_t push_seq;
     uint64_t requests_total, requests_rejected, requests_dropped, requests_aborted;
+    kvr_sim_pd_ticket_t pd_tickets[KVR_SIM_PD_TICKETS];
+    uint32_t pd_next;
+    uint64_t pd_next_block;
 };
 
 struct kvr_sim_fleet_s {

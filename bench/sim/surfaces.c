@@ -7,6 +7,7 @@
  * KVR_BYTES_PER_TOKEN bytes per token, cut into 64-byte blocks; with it, the model's tokens.
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
 #include "router/tokenizers.h"
+#include "bench/sim/pd.h"
 
 struct kvr_sim_call_s {
     kvr_sim_req_t mreq;
@@ -30,6 +32,7 @@ struct kvr_sim_call_s {
     kvr_sim_call_t *prev, *next;
     bool chat, stream, include_usage;
     bool native; /* SGLang /generate: cumulative text, meta_info */
+    bool pd_prefill; /* kv_transfer_params asked for a remote decode: the answer says where the KV is */
     uint64_t created;
     uint64_t word_seed;
     char id[48];
@@ -166,6 +169,8 @@ static void respond_whole(kvr_sim_call_t *c)
     cJSON_AddNumberToObject(usage, "completion_tokens", r->generated);
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(usage, "prompt_tokens_details"),
                             "cached_tokens", r->cached_tokens);
+    if (c->pd_prefill)
+        kvr_sim_pd_answer(c->engine, doc, r->prompt_tokens);
     char *body = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
     if (body)
@@ -446,6 +451,27 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         kvr_buf_close(&text);
         goto fail_400;
     }
+    kvr_sim_pd_t pd = {0};
+    int pd_rc = native ? 0 : kvr_sim_pd_inspect(e, root, &pd, msg, sizeof msg);
+    if (pd_rc == -EINVAL) {
+        kvr_buf_close(&text);
+        goto fail_400;
+    }
+    if (pd_rc == 0 && pd.decode && e->faults.lose_transfers) {
+        kvr_buf_close(&text);
+        cJSON_Delete(root);
+        kvr_sim_engine_hold(e, req); /* the transfer never completes */
+        return;
+    }
+    if (pd_rc < 0) {
+        kvr_buf_close(&text);
+        cJSON_Delete(root);
+        e->requests_rejected++;
+        kvr_http_respond_error(req, 500, "kv_transfer_error", msg, NULL, 0);
+        return;
+    }
+    if (pd.decode)
+        kvr_sim_pd_consume(&pd);
     if (e->faults.error_rate > 0 && kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
         free(tokenized.hashes);
         free((void *)tokenized.block_tokens);
@@ -462,6 +488,7 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->http = req;
     c->chat = chat;
     c->native = native;
+    c->pd_prefill = pd.prefill;
     c->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "stream"));
     c->include_usage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(root, "stream_options"), "include_usage"));

@@ -193,3 +193,33 @@ Test(engine_spec, a_literal_is_an_address_without_a_resolver, .timeout = 5.)
     cr_assert_eq(kvr_engine_spec_parse_url("http://engine:1", &spec, err, sizeof err), 0);
     cr_expect_eq(kvr_engine_spec_literal(&spec, &addr, &len), -EINVAL, "a name needs the resolver");
 }
+
+Test(engine_spec, role_is_read_among_the_options, .timeout = 5.)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        kvr_engine_role_t role;
+    } role_cases[] = {
+        {"http://h:1", 0, KVR_ENGINE_ROLE_BOTH},
+        {"http://h:1,role=prefill", 0, KVR_ENGINE_ROLE_PREFILL},
+        {"http://h:1,model=m,role=decode", 0, KVR_ENGINE_ROLE_DECODE},
+        {"http://h:1,role=both,model=m", 0, KVR_ENGINE_ROLE_BOTH},
+        {"http://h:1,role=Prefill", -EINVAL, KVR_ENGINE_ROLE_BOTH},
+        {"http://h:1,role=", -EINVAL, KVR_ENGINE_ROLE_BOTH},
+        {"http://h:1,role=prefill,role=decode", -EINVAL, KVR_ENGINE_ROLE_BOTH},
+        {"http://h:1,role=prefillx", -EINVAL, KVR_ENGINE_ROLE_BOTH},
+    };
+    for (size_t i = 0; i < sizeof role_cases / sizeof role_cases[0]; i++) {
+        kvr_engine_spec_t spec;
+        char err[160] = "";
+        int rc = kvr_engine_spec_parse(role_cases[i].text, strlen(role_cases[i].text), &spec, err,
+                                       sizeof err);
+        cr_expect_eq(rc, role_cases[i].rc, "%s: %d (%s)", role_cases[i].text, rc, err);
+        if (rc == 0)
+            cr_expect_eq(spec.role, role_cases[i].role, "%s", role_cases[i].text);
+        else
+            cr_expect_not_null(strstr(err, "role="), "%s: %s", role_cases[i].text, err);
+    }
+    cr_expect_str_eq(kvr_engine_role_name(KVR_ENGINE_ROLE_DECODE), "decode");
+}
