@@ -124,8 +124,8 @@ Test(pd, whole_and_streamed_answers_come_from_the_decode_engine)
     cr_expect_null(strstr(body, "kv_transfer_params"), "the prefill's params leaked: %s", body);
     cr_expect_not_null(strstr(body, "\"completion_tokens\":6"), "%s", body);
     free(resp);
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
-                 200);
+    cr_assert_eq(
+        kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000), 200);
     char *sse = (char *)kvr_test_http_body(resp);
     cr_assert_geq(kvr_harness_dechunk(sse), 0);
     cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
@@ -215,9 +215,9 @@ Test(pd, a_dead_decode_engine_is_retried_with_a_fresh_prefill)
     cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + 1), 10000));
     for (int i = 0; i < 2; i++) {
         char *resp;
-        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp,
-                                   10000),
-                     200);
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
         cr_expect_eq(engine_of(resp), 2);
         free(resp);
     }
@@ -261,14 +261,15 @@ Test(pd, the_sim_refuses_kv_it_does_not_hold)
     const char *roles[ENGINES] = {"prefill", "decode", NULL};
     start(roles, NULL);
     char body[512], *resp;
-    snprintf(body, sizeof body,
-             "{\"prompt\":\"x\",\"max_tokens\":2,\"kv_transfer_params\":{\"do_remote_prefill\":true,"
-             "\"do_remote_decode\":false,\"remote_engine_id\":\"http://127.0.0.1:%u\","
-             "\"remote_block_ids\":[424242],\"remote_host\":\"127.0.0.1\",\"remote_port\":%u}}",
-             sim_port, sim_port);
-    cr_assert_eq(kvr_test_http((uint16_t)(sim_port + 1), "POST", "/v1/completions", NULL, body,
-                               &resp, 5000),
-                 500);
+    snprintf(
+        body, sizeof body,
+        "{\"prompt\":\"x\",\"max_tokens\":2,\"kv_transfer_params\":{\"do_remote_prefill\":true,"
+        "\"do_remote_decode\":false,\"remote_engine_id\":\"http://127.0.0.1:%u\","
+        "\"remote_block_ids\":[424242],\"remote_host\":\"127.0.0.1\",\"remote_port\":%u}}",
+        sim_port, sim_port);
+    cr_assert_eq(
+        kvr_test_http((uint16_t)(sim_port + 1), "POST", "/v1/completions", NULL, body, &resp, 5000),
+        500);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "holds no KV"), "%s",
                        kvr_test_http_body(resp));
     free(resp);
@@ -277,7 +278,7 @@ Test(pd, the_sim_refuses_kv_it_does_not_hold)
 static bool engines_doc_has(const char *needle)
 {
     char *resp = NULL;
-    bool found = kvr_test_http(h.port, "GET", "/engines", NULL, NULL, &resp, 3000) == 200 &&
+    bool found = kvr_test_http(h.admin_port, "GET", "/engines", NULL, NULL, &resp, 3000) == 200 &&
                  strstr(kvr_test_http_body(resp), needle);
     free(resp);
     return found;
@@ -293,11 +294,12 @@ Test(pd, roles_come_from_the_config_file_sighup_and_post_engines)
     cr_assert_not_null(f);
     fprintf(f, "admin-token s3cret\n");
     fclose(f);
-    start(roles, (const char *const[]){"--config", cfg_path, "--pd-protocol", "vllm",
-                                       "--log-level", "info", NULL});
+    start(roles, (const char *const[]){"--config", cfg_path, "--pd-protocol", "vllm", "--log-level",
+                                       "info", NULL});
     f = fopen(cfg_path, "w");
-    fprintf(f, "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
-               "engine http://127.0.0.1:%u,role=decode\n",
+    fprintf(f,
+            "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
+            "engine http://127.0.0.1:%u,role=decode\n",
             sim_port, sim_port + 1);
     fclose(f);
     kill(h.pid, SIGHUP);
@@ -310,8 +312,9 @@ Test(pd, roles_come_from_the_config_file_sighup_and_post_engines)
 
     /* SIGHUP turns the decode engine into a colocated one: requests go to it whole */
     f = fopen(cfg_path, "w");
-    fprintf(f, "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
-               "engine http://127.0.0.1:%u,role=both\n",
+    fprintf(f,
+            "admin-token s3cret\nengine http://127.0.0.1:%u,role=prefill\n"
+            "engine http://127.0.0.1:%u,role=both\n",
             sim_port, sim_port + 1);
     fclose(f);
     kill(h.pid, SIGHUP);
@@ -327,14 +330,14 @@ Test(pd, roles_come_from_the_config_file_sighup_and_post_engines)
     char body[160];
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"sideways\"}",
              sim_port + 2);
-    cr_expect_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  400);
     free(resp);
     snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"decode\"}",
              sim_port + 2);
-    cr_assert_eq(kvr_test_http(h.port, "POST", "/engines", "Authorization: Bearer s3cret\r\n", body,
-                               &resp, 3000),
+    cr_assert_eq(kvr_test_http(h.admin_port, "POST", "/engines", "Authorization: Bearer s3cret\r\n",
+                               body, &resp, 3000),
                  201);
     free(resp);
     cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200);
@@ -356,8 +359,8 @@ static void bad_prefill_answer(const char *json)
     char url[96];
     snprintf(url, sizeof url, "http://127.0.0.1:%u,role=prefill", kvr_raw_engine_port(raw));
     const char *roles[ENGINES] = {NULL, "decode", NULL};
-    start(roles, (const char *const[]){"--engine", url, "--pd-protocol", "vllm", "--retries", "0",
-                                       NULL});
+    start(roles,
+          (const char *const[]){"--engine", url, "--pd-protocol", "vllm", "--retries", "0", NULL});
     char *resp;
     cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 502);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "kv_transfer_params"), "%s",

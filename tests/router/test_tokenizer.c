@@ -138,13 +138,17 @@ static void start_sim(bool tokenizer)
 
 static void start(void)
 {
-    static char listen[32];
+    static char listen[32], admin_listen[32];
     memset(&h, 0, sizeof h);
     h.port = kvr_test_free_port();
+    h.admin_port = kvr_test_free_port();
     snprintf(listen, sizeof listen, "127.0.0.1:%u", h.port);
+    snprintf(admin_listen, sizeof admin_listen, "127.0.0.1:%u", h.admin_port);
     const char *argv[] = {kvr_test_bin("KVR_BIN_KVROUTE"),
                           "--listen",
                           listen,
+                          "--admin-listen",
+                          admin_listen,
                           "--es",
                           "0",
                           "--config",
