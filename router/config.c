@@ -142,9 +142,10 @@ static const kvr_opt_t options[] = {
                        "disaggregated: the policy choosing the decode engine (--policy chooses the "
                        "prefill engine, where prefix reuse pays); load_only takes the one with the "
                        "fewest running and waiting requests"),
-    KVR_OPT_ROW_U64(T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
-                    "disaggregated: a decode engine's wait for its first byte (the KV transfer "
-                    "included), then a fresh prefill and decode elsewhere; 0 = --first-byte-timeout-ms"),
+    KVR_OPT_ROW_U64(
+        T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
+        "disaggregated: a decode engine's wait for its first byte (the KV transfer "
+        "included), then a fresh prefill and decode elsewhere; 0 = --first-byte-timeout-ms"),
     KVR_OPT_ROW_U64(T, connect_timeout_ms, "connect-timeout-ms", "MS", "2000", 1, 600000,
                     "upstream connect timeout"),
     KVR_OPT_ROW_U64(

@@ -63,7 +63,7 @@ typedef struct kvr_router_config_s {
     uint64_t max_sessions;
     uint32_t migrate_load; /* re-home pins whose engine's eff_requests exceeds this; 0 = off */
     uint32_t retries;
-    int pd_protocol; /* KVR_PD_*: how a prefill engine's KV reaches a decode engine */
+    int pd_protocol;           /* KVR_PD_*: how a prefill engine's KV reaches a decode engine */
     char pd_decode_policy[32]; /* the policy of the decode phase */
     uint64_t pd_transfer_timeout_ms; /* a decode engine's first byte; 0 = --first-byte-timeout-ms */
     uint64_t connect_timeout_ms;

@@ -62,9 +62,9 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     }
     if (cfg->decode_policy && cfg->decode_policy[0]) {
         d->decode_policy = kvr_policy_find(cfg->decode_policy);
-        rc = d->decode_policy ? d->decode_policy->create(&d->cfg.policy_config,
-                                                         &d->decode_policy_state)
-                              : -EINVAL;
+        rc = d->decode_policy
+                 ? d->decode_policy->create(&d->cfg.policy_config, &d->decode_policy_state)
+                 : -EINVAL;
         if (rc < 0) {
             KVR_ERROR("decode_policy_failed policy=%.64s error=\"%s\"", cfg->decode_policy,
                       kvr_strerror(rc));

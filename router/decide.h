@@ -36,7 +36,7 @@
 
 /** What the core is built from; strings are copied. */
 typedef struct kvr_decide_config_s {
-    const char *policy; /* a registered policy name (kvr_policy_find) */
+    const char *policy;        /* a registered policy name (kvr_policy_find) */
     const char *decode_policy; /* for role=decode engines' phase; NULL or "": policy */
     kvr_policy_config_t policy_config;
     kvr_placement_t placement; /* oneshot: a session's first pick is pinned */

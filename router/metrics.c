@@ -356,12 +356,14 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
                    "disaggregated requests retried with a fresh prefill, by the phase that failed",
                    "phase", phases, m->pd_retries_total, 2);
     }
-    counter(w, "kvroute_pd_transfer_timeouts_total",
-            "decode engines that did not answer within --pd-transfer-timeout-ms (the KV never came)",
-            m->pd_transfer_timeouts_total);
-    counter(w, "kvroute_pd_unpaired_total",
-            "requests refused 503: the model had prefill engines but no decode engine, or the reverse",
-            m->pd_unpaired_total);
+    counter(
+        w, "kvroute_pd_transfer_timeouts_total",
+        "decode engines that did not answer within --pd-transfer-timeout-ms (the KV never came)",
+        m->pd_transfer_timeouts_total);
+    counter(
+        w, "kvroute_pd_unpaired_total",
+        "requests refused 503: the model had prefill engines but no decode engine, or the reverse",
+        m->pd_unpaired_total);
     counter(w, "kvroute_upstream_cut_total",
             "responses cut short by an engine after bytes reached the client",
             m->upstream_cut_total);

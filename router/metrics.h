@@ -50,13 +50,13 @@ typedef struct kvr_router_metrics_s {
     kvr_selection_counts_t *selections; /* KVR_MAX_ENGINES entries */
     uint64_t retries_total[KVR_RETRY_N_CAUSES];
     uint64_t timeouts_total[KVR_TIMEOUT_N_KINDS];
-    uint64_t client_aborts_total; /* client went away mid request */
+    uint64_t client_aborts_total;  /* client went away mid request */
     uint64_t pd_requests_total[2]; /* disaggregated attempts sent, [0] prefill, [1] decode */
     uint64_t pd_failures_total[2]; /* disaggregated requests that failed in that phase */
     uint64_t pd_retries_total[2];  /* retried (with a fresh prefill) after failing in that phase */
     uint64_t pd_transfer_timeouts_total; /* a decode engine never answered: its KV did not come */
-    uint64_t pd_unpaired_total;          /* 503: a model with prefill but no decode engine, or the reverse */
-    uint64_t upstream_cut_total;  /* engine failed after bytes flowed: stream ended */
+    uint64_t pd_unpaired_total; /* 503: a model with prefill but no decode engine, or the reverse */
+    uint64_t upstream_cut_total; /* engine failed after bytes flowed: stream ended */
     uint64_t no_candidate_total;
     uint64_t sessions_placed_total;   /* first placement of a session */
     uint64_t sessions_replaced_total; /* pin unhealthy or gone: placed again */

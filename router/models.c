@@ -152,7 +152,8 @@ int kvr_models_parse_spec(const char *text, kvr_engine_spec_t *spec, kvr_model_l
         if (kvr_engine_option_is(&opt, "role")) /* read by kvr_engine_spec_parse */
             continue;
         if (!kvr_engine_option_is(&opt, "model")) {
-            snprintf(err, err_len, "unknown engine option '%.*s' (expected model=NAME or role=ROLE)",
+            snprintf(err, err_len,
+                     "unknown engine option '%.*s' (expected model=NAME or role=ROLE)",
                      (int)(opt.key_len > 64 ? 64 : opt.key_len), opt.key);
             goto fail;
         }

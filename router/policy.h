@@ -144,7 +144,7 @@ typedef struct kvr_route_request_s {
     /* Where engines' own reports of their caches come from (--cache-state); set by the core,
      * NULL: the policy's own prefix index alone. */
     const struct kvr_match_source_s *match_source;
-    uint8_t role;             /* kvr_engine_role_t: only engines of this role are candidates */
+    uint8_t role; /* kvr_engine_role_t: only engines of this role are candidates */
 } kvr_route_request_t;
 
 /** Tokens per block of req's block hashes: --block-tokens, or a 64-byte text block at bytes/4. */

@@ -54,10 +54,10 @@ typedef struct proxy_s {
     uint32_t attempts_ok; /* prefill attempts that succeeded: not failures, not excluded */
     bool tried_ok[PROXY_MAX_ATTEMPTS];
     pd_phase_t pd_phase;
-    bool pd_collect;              /* the prefill's 200 answer is being read, not forwarded */
-    kvr_buf_t pd_prefill_body;    /* the client's body as a prefill request */
-    kvr_buf_t pd_decode_body;     /* the client's body with the prefill's kv_transfer_params */
-    kvr_buf_t pd_answer;          /* the prefill engine's answer */
+    bool pd_collect;           /* the prefill's 200 answer is being read, not forwarded */
+    kvr_buf_t pd_prefill_body; /* the client's body as a prefill request */
+    kvr_buf_t pd_decode_body;  /* the client's body with the prefill's kv_transfer_params */
+    kvr_buf_t pd_answer;       /* the prefill engine's answer */
     char pd_prefill_engine[KVR_SHM_ENGINE_ID_MAX]; /* the engine that built the decode's KV */
     uint64_t start_ns;
     bool responded;    /* committed to this engine's answer: no retry any more */
@@ -531,7 +531,8 @@ static const char *pd_build_decode(proxy_t *p)
         why = "the request body is not a JSON object";
     } else {
         cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
-        cJSON_AddItemToObject(doc, "kv_transfer_params", cJSON_DetachItemViaPointer(answer, params));
+        cJSON_AddItemToObject(doc, "kv_transfer_params",
+                              cJSON_DetachItemViaPointer(answer, params));
         if (!json_print_into(doc, &p->pd_decode_body))
             why = "out of memory";
     }
@@ -680,7 +681,8 @@ static void dispatch(proxy_t *p)
         const char *body = p->body;
         size_t body_len = p->body_len;
         if (p->pd_phase != PD_NONE) {
-            const kvr_buf_t *b = p->pd_phase == PD_PREFILL ? &p->pd_prefill_body : &p->pd_decode_body;
+            const kvr_buf_t *b = p->pd_phase == PD_PREFILL ? &p->pd_prefill_body
+                                                           : &p->pd_decode_body;
             body = b->base;
             body_len = b->len;
             if (p->pd_phase == PD_DECODE && r->cfg->pd_transfer_timeout_ms)
@@ -834,9 +836,10 @@ static bool pd_select(proxy_t *p)
     if ((!pre && !dec) ||
         kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_BOTH, NULL, 0))
         return true;
-    const char *why = !dec  ? "has healthy prefill engines but no healthy decode engine"
-                      : !pre ? "has healthy decode engines but no healthy prefill engine"
-                             : "is served by prefill and decode engines only and --pd-protocol is off";
+    const char *why = !dec ? "has healthy prefill engines but no healthy decode engine"
+                      : !pre
+                          ? "has healthy decode engines but no healthy prefill engine"
+                          : "is served by prefill and decode engines only and --pd-protocol is off";
     char safe[KVR_MODEL_SAFE_MAX], msg[KVR_MODEL_SAFE_MAX + 160];
     kvr_model_name_safe(model ? model : "(any)", safe, sizeof safe);
     snprintf(msg, sizeof msg, "model %s %s", safe, why);

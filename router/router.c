@@ -669,7 +669,7 @@ int kvr_router_reload(kvr_router_t *r)
                    strcmp(spec.url, e->id) == 0;
             if (keep) {
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
-                e->role = spec.role;              /* and its role= */
+                e->role = spec.role;           /* and its role= */
             }
             kvr_model_list_close(&pinned);
         }

@@ -38,11 +38,12 @@ int kvr_sim_pd_inspect(const kvr_sim_engine_t *e, const cJSON *root, kvr_sim_pd_
     if (!cJSON_IsObject(params))
         return snprintf(msg, cap, "kv_transfer_params must be an object"), -EINVAL;
     bool remote_decode = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params, "do_remote_decode"));
-    bool remote_prefill =
-        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(params, "do_remote_prefill"));
+    bool remote_prefill = cJSON_IsTrue(
+        cJSON_GetObjectItemCaseSensitive(params, "do_remote_prefill"));
     if (remote_decode && remote_prefill)
-        return snprintf(msg, cap, "kv_transfer_params: do_remote_decode and do_remote_prefill "
-                                  "are both true"),
+        return snprintf(msg, cap,
+                        "kv_transfer_params: do_remote_decode and do_remote_prefill "
+                        "are both true"),
                -EINVAL;
     if (remote_decode) {
         out->prefill = true;
@@ -56,13 +57,13 @@ int kvr_sim_pd_inspect(const kvr_sim_engine_t *e, const cJSON *root, kvr_sim_pd_
     uint64_t port, first = 0;
     if (!cJSON_IsString(engine_id) || !cJSON_IsString(host) || !cJSON_IsArray(blocks) ||
         !whole(cJSON_GetObjectItemCaseSensitive(params, "remote_port"), 1, 65535, &port))
-        return snprintf(msg, cap, "kv_transfer_params: do_remote_prefill needs remote_engine_id, "
-                                  "remote_host, remote_port and remote_block_ids"),
+        return snprintf(msg, cap,
+                        "kv_transfer_params: do_remote_prefill needs remote_engine_id, "
+                        "remote_host, remote_port and remote_block_ids"),
                -EINVAL;
     int n_blocks = cJSON_GetArraySize(blocks);
     if (n_blocks > 0 && !whole(cJSON_GetArrayItem(blocks, 0), 0, 9007199254740991.0, &first))
-        return snprintf(msg, cap, "kv_transfer_params: remote_block_ids must be integers"),
-               -EINVAL;
+        return snprintf(msg, cap, "kv_transfer_params: remote_block_ids must be integers"), -EINVAL;
     out->decode = true;
     const kvr_sim_fleet_t *fleet = e->fleet;
     for (int i = 0; i < fleet->cfg.engines; i++) {

@@ -13,10 +13,10 @@ typedef struct kvr_sim_engine_s kvr_sim_engine_t;
 
 /** What a request's kv_transfer_params ask. */
 typedef struct kvr_sim_pd_s {
-    bool prefill;             /* do_remote_decode: answer with where the KV is */
-    bool decode;              /* do_remote_prefill: the KV comes from another engine */
-    kvr_sim_engine_t *owner;  /* the fleet's engine holding it, NULL: another process's */
-    size_t ticket;            /* its ticket there */
+    bool prefill;            /* do_remote_decode: answer with where the KV is */
+    bool decode;             /* do_remote_prefill: the KV comes from another engine */
+    kvr_sim_engine_t *owner; /* the fleet's engine holding it, NULL: another process's */
+    size_t ticket;           /* its ticket there */
 } kvr_sim_pd_t;
 
 /** Reads root's kv_transfer_params: 0, -EINVAL (malformed, 400) or -ENOENT (KV unknown or expired). */

@@ -32,7 +32,8 @@ struct kvr_sim_call_s {
     kvr_sim_call_t *prev, *next;
     bool chat, stream, include_usage;
     bool native; /* SGLang /generate: cumulative text, meta_info */
-    bool pd_prefill; /* kv_transfer_params asked for a remote decode: the answer says where the KV is */
+    bool
+        pd_prefill; /* kv_transfer_params asked for a remote decode: the answer says where the KV is */
     uint64_t created;
     uint64_t word_seed;
     char id[48];
