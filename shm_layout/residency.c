@@ -374,15 +374,12 @@ static int create_object(const char *name, size_t size, int *fd_out)
     int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
     int fd = shm_open(name, flags, 0640);
     if (fd < 0 && errno == EEXIST) {
-        int old = shm_open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (old < 0)
-            return -errno;
         struct stat st;
-        int rc = fstat(old, &st) < 0 ? -errno : kvr__shm_check_owner(&st, geteuid());
-        bool live = rc == 0 && owned_by_live_writer(old);
+        int old = kvr__shm_open_reader(name, geteuid(), 0, &st);
+        if (old < 0)
+            return old;
+        bool live = owned_by_live_writer(old);
         close(old);
-        if (rc < 0)
-            return rc;
         if (live)
             return -EBUSY;
         if (shm_unlink(name) < 0 && errno != ENOENT)
@@ -608,21 +605,10 @@ int kvr_residency_reader_open(kvr_residency_reader_t *r, const char *name, uid_t
     int rc = kvr__shm_name(r->name, sizeof r->name, name);
     if (rc < 0)
         return rc;
-    int fd = shm_open(r->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-    if (fd < 0)
-        return -errno;
     struct stat st;
-    if (fstat(fd, &st) < 0) {
-        rc = -errno;
-        goto fail_fd;
-    }
-    rc = kvr__shm_check_owner(&st, owner_uid);
-    if (rc < 0)
-        goto fail_fd;
-    if (st.st_size < (off_t)KVR_RES_HEADER_SIZE) {
-        rc = KVR_ESHM_TRUNCATED;
-        goto fail_fd;
-    }
+    int fd = kvr__shm_open_reader(r->name, owner_uid, KVR_RES_HEADER_SIZE, &st);
+    if (fd < 0)
+        return fd;
     size_t len = (size_t)st.st_size;
     void *base = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED) {

@@ -242,12 +242,20 @@ int kvr__shm_check_owner(const struct stat *st, uid_t owner_uid)
     return 0;
 }
 
-/* Who may have written it: only owner_uid, nobody through group or other bits. */
-static int check_owner(kvr_shm_t *shm, const struct stat *st, uid_t owner_uid)
+int kvr__shm_open_reader(const char *shm_name, uid_t owner_uid, size_t min_len, struct stat *st)
 {
-    shm->owner_uid = st->st_uid;
-    shm->mode = st->st_mode;
-    return kvr__shm_check_owner(st, owner_uid);
+    memset(st, 0, sizeof *st);
+    int fd = shm_open(shm_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    int rc = fstat(fd, st) < 0 ? -errno : kvr__shm_check_owner(st, owner_uid);
+    if (rc == 0 && st->st_size < (off_t)min_len)
+        rc = KVR_ESHM_TRUNCATED;
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    return fd;
 }
 
 int kvr_shm_open_as(kvr_shm_t *shm, const char *name, uid_t owner_uid)
@@ -257,21 +265,13 @@ int kvr_shm_open_as(kvr_shm_t *shm, const char *name, uid_t owner_uid)
     int rc = shm_name(shm->name, sizeof shm->name, name);
     if (rc < 0)
         return rc;
-    int fd = shm_open(shm->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-    if (fd < 0)
-        return errno == ELOOP ? -ELOOP : -errno;
+    /* Who may have written it: only owner_uid, nobody through group or other bits. */
     struct stat st;
-    if (fstat(fd, &st) < 0) {
-        rc = -errno;
-        goto fail_fd;
-    }
-    rc = check_owner(shm, &st, owner_uid);
-    if (rc < 0)
-        goto fail_fd;
-    if (st.st_size < (off_t)sizeof(geometry_t)) {
-        rc = KVR_ESHM_TRUNCATED;
-        goto fail_fd;
-    }
+    int fd = kvr__shm_open_reader(shm->name, owner_uid, sizeof(geometry_t), &st);
+    shm->owner_uid = st.st_uid;
+    shm->mode = st.st_mode;
+    if (fd < 0)
+        return fd;
     rc = map_fd(shm, fd, (size_t)st.st_size, false);
     if (rc < 0)
         goto fail_fd;
@@ -444,16 +444,16 @@ static int create_object(kvr_shm_t *shm, int *fd_out)
     int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
     int fd = shm_open(shm->name, flags, 0640);
     if (fd < 0 && errno == EEXIST) {
-        int old = shm_open(shm->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (old < 0)
-            return -errno; /* ELOOP: a symlink sits at the name */
+        /* -ELOOP: a symlink sits at the name. Another user's object is refused before its
+         * heartbeat and pid, which are whatever they chose to write, are read. */
         struct stat st;
-        int rc = fstat(old, &st) < 0 ? -errno : check_owner(shm, &st, geteuid());
-        /* Another user's object: its heartbeat and pid are whatever they chose to write. */
-        bool live = rc == 0 && owned_by_live_writer(old);
+        int old = kvr__shm_open_reader(shm->name, geteuid(), 0, &st);
+        shm->owner_uid = st.st_uid;
+        shm->mode = st.st_mode;
+        if (old < 0)
+            return old;
+        bool live = owned_by_live_writer(old);
         close(old);
-        if (rc < 0)
-            return rc;
         if (live)
             return -EBUSY;
         /* A dead writer's debris: readers still mapping it see its stale heartbeat. */
