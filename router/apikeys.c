@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/hex.h"
+
 #define DIGEST_LEN 32
 #define FILE_MAX (4u << 20) /* a keys file larger than this is a mistake, not a list of keys */
 
@@ -31,14 +33,6 @@ static bool name_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '.' || c == '-';
-}
-
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
 }
 
 static bool blank(char c)
@@ -74,7 +68,8 @@ static const char *parse_line(const char *p, size_t len, apikey_t *out, bool *ha
         return "expected sha256:HEX after the name";
     i += 7;
     for (size_t k = 0; k < DIGEST_LEN; k++, i += 2) {
-        int hi = i + 1 < len ? hexval(p[i]) : -1, lo = hi >= 0 ? hexval(p[i + 1]) : -1;
+        int hi = i + 1 < len ? kvr_hex_digit(p[i]) : -1,
+            lo = hi >= 0 ? kvr_hex_digit(p[i + 1]) : -1;
         if (hi < 0 || lo < 0)
             return "the digest must be 64 hex digits";
         out->digest[k] = (unsigned char)(hi * 16 + lo);
@@ -82,8 +77,8 @@ static const char *parse_line(const char *p, size_t len, apikey_t *out, bool *ha
     while (i < len && blank(p[i]))
         i++;
     if (i != len)
-        return hexval(p[i]) >= 0 ? "the digest must be 64 hex digits"
-                                 : "unexpected text after the digest";
+        return kvr_hex_digit(p[i]) >= 0 ? "the digest must be 64 hex digits"
+                                        : "unexpected text after the digest";
     *has_key = true;
     return NULL;
 }

@@ -9,6 +9,7 @@
 
 #include "common/engine_spec.h"
 #include "common/error.h"
+#include "common/hex.h"
 #include "common/json_strict.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -436,14 +437,6 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
     r->add_engine(r->ctx, &spec, &pinned, on_engine_added, waiting);
 }
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 /*
  * Percent-decodes the id of DELETE /engines/{id} into out (cap bytes).
  * Refused rather than guessed at: a '%' without two hex digits, %00 (it
@@ -456,7 +449,7 @@ static const char *decode_engine_id(const char *raw, char *out, size_t cap)
     for (size_t i = 0; raw[i]; i++) {
         char c = raw[i];
         if (c == '%') {
-            int hi = hexval(raw[i + 1]), lo = hi >= 0 ? hexval(raw[i + 2]) : -1;
+            int hi = kvr_hex_digit(raw[i + 1]), lo = hi >= 0 ? kvr_hex_digit(raw[i + 2]) : -1;
             if (hi < 0 || lo < 0)
                 return "malformed percent-encoding in the engine id";
             c = (char)(hi * 16 + lo);

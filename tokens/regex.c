@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/hex.h"
 #include "tokens/internal.h"
 
 #define JS_SPACE_CLASS                                                                             \
@@ -50,17 +51,6 @@ static int replace_all(kvr_buf_t *b, const char *from, const char *to)
     return 0;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* \uXXXX or \u{X...} at p (after the backslash); returns characters used or -1. */
 static int parse_u_escape(const char *p, size_t left, uint32_t *cp)
 {
@@ -68,7 +58,7 @@ static int parse_u_escape(const char *p, size_t left, uint32_t *cp)
         uint32_t v = 0;
         size_t i = 2;
         while (i < left && p[i] != '}') {
-            int h = hexval(p[i]);
+            int h = kvr_hex_digit(p[i]);
             if (h < 0 || v > 0x10ffff)
                 return -1;
             v = v * 16 + (uint32_t)h;
@@ -83,7 +73,7 @@ static int parse_u_escape(const char *p, size_t left, uint32_t *cp)
         return -1;
     uint32_t v = 0;
     for (int i = 1; i <= 4; i++) {
-        int h = hexval(p[i]);
+        int h = kvr_hex_digit(p[i]);
         if (h < 0)
             return -1;
         v = v * 16 + (uint32_t)h;

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/buf.h"
+#include "common/hex.h"
 #include "common/options.h"
 #include "tokens/tokenizer.h"
 
@@ -39,17 +40,6 @@ static const kvr_opt_t k_opts[] = {
     KVR_OPT_ROW_HELP,
 };
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* The record's text: "text" as UTF-8, or "hex" as raw bytes. */
 static int record_text(const cJSON *rec, kvr_buf_t *out)
 {
@@ -63,7 +53,7 @@ static int record_text(const cJSON *rec, kvr_buf_t *out)
     if (!cJSON_IsString(h) || strlen(h->valuestring) % 2)
         return -EINVAL;
     for (const char *p = h->valuestring; *p; p += 2) {
-        int a = hexval(p[0]), b = hexval(p[1]);
+        int a = kvr_hex_digit(p[0]), b = kvr_hex_digit(p[1]);
         if (a < 0 || b < 0)
             return -EINVAL;
         kvr_buf_append_char(out, (char)(a * 16 + b));
