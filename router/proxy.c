@@ -17,12 +17,12 @@
 #include "common/log.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
+#include "router/pd.h"
 #include "router/upstream.h"
 
 #define PROXY_MAX_FORWARD_HEADERS 96
 #define PROXY_BACKPRESSURE_BYTES (1u << 20)
 #define PROXY_MAX_ATTEMPTS 17
-#define PROXY_PD_ANSWER_MAX (1u << 20) /* a prefill engine's JSON answer: one token and params */
 
 /* Where a disaggregated request is: the prefill attempt's answer is ours, the decode's the client's. */
 typedef enum { PD_NONE = 0, PD_PREFILL, PD_DECODE } pd_phase_t;
@@ -399,10 +399,10 @@ static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
     if (p->pd_collect) {
-        if (p->pd_answer.len + len <= PROXY_PD_ANSWER_MAX)
+        if (p->pd_answer.len + len <= KVR_PD_ANSWER_MAX)
             kvr_buf_append(&p->pd_answer, data, len);
         else
-            p->pd_answer.len = PROXY_PD_ANSWER_MAX + 1; /* too big: refused at the end */
+            p->pd_answer.len = KVR_PD_ANSWER_MAX + 1; /* too big: refused at the end */
         return;
     }
     /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
@@ -458,95 +458,13 @@ static void cut_client(proxy_t *p, int status)
     kvr_http_req_on_drain(req, on_cut_drained, NULL);
 }
 
-/* Sets doc's key to the number v, in place when it is there. */
-static void json_set_number(cJSON *doc, const char *key, double v)
-{
-    cJSON *item = cJSON_CreateNumber(v);
-    if (!item)
-        return;
-    if (cJSON_GetObjectItemCaseSensitive(doc, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(doc, key, item);
-    else
-        cJSON_AddItemToObject(doc, key, item);
-}
-
-/* Prints doc into out; false when out of memory. */
-static bool json_print_into(cJSON *doc, kvr_buf_t *out)
-{
-    char *text = cJSON_PrintUnformatted(doc);
-    if (!text)
-        return false;
-    kvr_buf_reset(out);
-    kvr_buf_append(out, text, strlen(text));
-    cJSON_free(text);
-    return true;
-}
-
-/*
- * vLLM's prefill request (its NIXL connector's proxy protocol): the client's
- * body asking for one token, unstreamed, with kv_transfer_params saying the
- * decode happens elsewhere; the engine answers with where the KV is.
- */
-static bool pd_build_prefill(proxy_t *p)
-{
-    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
-    bool ok = cJSON_IsObject(doc);
-    cJSON *params = ok ? cJSON_CreateObject() : NULL;
-    if (params) {
-        cJSON_AddBoolToObject(params, "do_remote_decode", true);
-        cJSON_AddBoolToObject(params, "do_remote_prefill", false);
-        cJSON_AddNullToObject(params, "remote_engine_id");
-        cJSON_AddNullToObject(params, "remote_block_ids");
-        cJSON_AddNullToObject(params, "remote_host");
-        cJSON_AddNullToObject(params, "remote_port");
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
-        cJSON_AddItemToObject(doc, "kv_transfer_params", params);
-        json_set_number(doc, "max_tokens", 1);
-        if (cJSON_GetObjectItemCaseSensitive(doc, "max_completion_tokens"))
-            json_set_number(doc, "max_completion_tokens", 1);
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream");
-        cJSON_AddBoolToObject(doc, "stream", false);
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream_options");
-    }
-    ok = params && json_print_into(doc, &p->pd_prefill_body);
-    cJSON_Delete(doc);
-    return ok;
-}
-
-/* The decode request: the client's body with the prefill answer's kv_transfer_params. NULL or why not. */
-static const char *pd_build_decode(proxy_t *p)
-{
-    if (p->pd_answer.len > PROXY_PD_ANSWER_MAX)
-        return "the prefill answer is larger than 1 MiB";
-    cJSON *answer = cJSON_ParseWithLength(p->pd_answer.base ? p->pd_answer.base : "",
-                                          p->pd_answer.len);
-    cJSON *params = cJSON_GetObjectItemCaseSensitive(answer, "kv_transfer_params");
-    if (!cJSON_IsObject(params)) {
-        cJSON_Delete(answer);
-        return "the prefill answer has no kv_transfer_params object (is its KV connector set?)";
-    }
-    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
-    const char *why = NULL;
-    if (!cJSON_IsObject(doc)) {
-        why = "the request body is not a JSON object";
-    } else {
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
-        cJSON_AddItemToObject(doc, "kv_transfer_params",
-                              cJSON_DetachItemViaPointer(answer, params));
-        if (!json_print_into(doc, &p->pd_decode_body))
-            why = "out of memory";
-    }
-    cJSON_Delete(doc);
-    cJSON_Delete(answer);
-    return why;
-}
-
 /* The prefill engine answered: its charge ends here, the decode phase begins. */
 static void pd_prefill_done(proxy_t *p)
 {
     kvr_engine_t *e = p->route.engine;
     p->pd_collect = false;
-    const char *why = pd_build_decode(p);
+    const char *why = kvr_pd_vllm_decode_body(p->body, p->body_len, p->pd_answer.base,
+                                              p->pd_answer.len, &p->pd_decode_body);
     if (why) {
         KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\"", p->request_id, e->id,
                  why);
@@ -826,8 +744,9 @@ static bool pd_select(proxy_t *p)
     bool pre = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_PREFILL, NULL, 0);
     bool dec = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_DECODE, NULL, 0);
     if (pre && dec && r->cfg->pd_protocol == KVR_PD_VLLM) {
-        if (!pd_build_prefill(p)) {
-            respond_error(p, 400, "the request body is not a JSON object");
+        const char *why = kvr_pd_vllm_prefill_body(p->body, p->body_len, &p->pd_prefill_body);
+        if (why) {
+            respond_error(p, 400, why);
             return false;
         }
         pd_enter(p, PD_PREFILL);
