@@ -2,9 +2,14 @@
 #include "router/pd.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/json_strict.h"
 
 /* A JSON object filling exactly [text, text + len), trailing whitespace aside; else NULL. */
 static cJSON *parse_object(const char *text, size_t len)
@@ -22,23 +27,16 @@ static cJSON *parse_object(const char *text, size_t len)
     return doc;
 }
 
-/* Replaces doc's member key by item (owned from here), or adds it. */
+/*
+ * Every member key goes, and item (owned from here) takes their place once:
+ * engines read JSON with Python, where the last of duplicate members wins,
+ * so a client's second "max_tokens" would otherwise outlive the router's.
+ */
 static void set_member(cJSON *doc, const char *key, cJSON *item)
 {
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
+    while (cJSON_GetObjectItemCaseSensitive(doc, key))
+        cJSON_DeleteItemFromObjectCaseSensitive(doc, key);
     if (item)
-        cJSON_AddItemToObject(doc, key, item);
-}
-
-/* Sets doc's key to the number v, in place when it is there. */
-static void set_number(cJSON *doc, const char *key, double v)
-{
-    cJSON *item = cJSON_CreateNumber(v);
-    if (!item)
-        return;
-    if (cJSON_GetObjectItemCaseSensitive(doc, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(doc, key, item);
-    else
         cJSON_AddItemToObject(doc, key, item);
 }
 
@@ -81,9 +79,9 @@ const char *kvr_pd_vllm_prefill_body(const char *body, size_t len, kvr_buf_t *ou
     cJSON_AddNullToObject(params, "remote_host");
     cJSON_AddNullToObject(params, "remote_port");
     set_member(doc, "kv_transfer_params", params);
-    set_number(doc, "max_tokens", 1);
+    set_member(doc, "max_tokens", cJSON_CreateNumber(1));
     if (cJSON_GetObjectItemCaseSensitive(doc, "max_completion_tokens"))
-        set_number(doc, "max_completion_tokens", 1);
+        set_member(doc, "max_completion_tokens", cJSON_CreateNumber(1));
     set_member(doc, "stream", cJSON_CreateFalse());
     drop_member(doc, "stream_options");
     const char *why = print_into(doc, out) ? NULL : "out of memory";
@@ -91,21 +89,58 @@ const char *kvr_pd_vllm_prefill_body(const char *body, size_t len, kvr_buf_t *ou
     return why;
 }
 
+static int compare_nodes(const void *a, const void *b)
+{
+    const cJSON *const *x = a, *const *y = b;
+    return (uintptr_t)*x < (uintptr_t)*y ? -1 : (uintptr_t)*x > (uintptr_t)*y;
+}
+
+static bool listed(const cJSON *const *list, size_t n, const cJSON *node)
+{
+    return n > 0 && bsearch(&node, list, n, sizeof *list, compare_nodes) != NULL;
+}
+
+/* A key or string under node holds U+0000: cJSON cut it short, so it cannot be passed on as sent. */
+static bool holds_nul(const kvr_json_strict_t *s, const cJSON *node)
+{
+    if (s->n_nul_keys == 0 && s->n_nul_strings == 0)
+        return false;
+    if (listed(s->nul_strings, s->n_nul_strings, node))
+        return true;
+    for (const cJSON *c = node->child; c; c = c->next) /* depth: cJSON's nesting limit */
+        if ((cJSON_IsObject(node) && listed(s->nul_keys, s->n_nul_keys, c)) || holds_nul(s, c))
+            return true;
+    return false;
+}
+
 const char *kvr_pd_vllm_decode_body(const char *body, size_t len, const char *answer,
                                     size_t answer_len, kvr_buf_t *out)
 {
     if (answer_len > KVR_PD_ANSWER_MAX)
         return "the prefill answer is larger than 1 MiB";
-    cJSON *doc = cJSON_ParseWithLength(answer ? answer : "", answer_len);
-    cJSON *found = cJSON_GetObjectItemCaseSensitive(doc, "kv_transfer_params");
+    cJSON *doc = parse_object(answer, answer_len);
+    if (!doc)
+        return "the prefill answer is not a JSON object with kv_transfer_params";
+    /* The decode engine is told where the KV is by what the router read: one reading only. */
+    kvr_json_strict_t strict;
+    kvr_json_strict_init(&strict, doc, answer, answer_len);
+    const cJSON *found = NULL;
+    const char *ambiguous = NULL;
+    int rc = kvr_json_strict_member(&strict, doc, "kv_transfer_params", &found, &ambiguous);
+    if (rc == 0 && found && holds_nul(&strict, found))
+        rc = -EINVAL;
+    kvr_json_strict_close(&strict);
     const char *why = NULL;
-    if (!cJSON_IsObject(found))
+    if (rc < 0)
+        why = "the prefill answer's kv_transfer_params is ambiguous (given twice, or holding "
+              "U+0000)";
+    else if (!cJSON_IsObject(found))
         why = "the prefill answer has no kv_transfer_params object (is its KV connector set?)";
     cJSON *request = why ? NULL : parse_object(body, len);
     if (!why && !request)
         why = "the request body is not a JSON object";
     if (!why) {
-        set_member(request, "kv_transfer_params", cJSON_DetachItemViaPointer(doc, found));
+        set_member(request, "kv_transfer_params", cJSON_DetachItemViaPointer(doc, (cJSON *)found));
         if (!print_into(request, out))
             why = "out of memory";
     }

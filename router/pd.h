@@ -4,8 +4,12 @@
 
 /*
  * The bodies of disaggregated serving, built from the client's: vLLM's
- * kv_transfer_params, a prefill request, then a decode request carrying the
- * prefill's answer. No I/O: the proxy (router/proxy.c) sends what comes out.
+ * kv_transfer_params (a prefill request, then a decode request carrying the
+ * prefill's answer). No I/O: the proxy (router/proxy.c) sends what comes out.
+ *
+ * Engines read JSON with Python, where the last of duplicate members wins,
+ * and cJSON reads the first: every member set here replaces all the
+ * client's members of that name, so both readers see the router's value.
  */
 
 #include <stddef.h>
