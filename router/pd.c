@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "common/json_strict.h"
+#include "common/rng.h"
 
 /* A JSON object filling exactly [text, text + len), trailing whitespace aside; else NULL. */
 static cJSON *parse_object(const char *text, size_t len)
@@ -147,4 +149,49 @@ const char *kvr_pd_vllm_decode_body(const char *body, size_t len, const char *an
     cJSON_Delete(request);
     cJSON_Delete(doc);
     return why;
+}
+
+/* SGLang refuses a batch in disaggregated mode: one room names one request's KV. */
+static bool is_batch(const cJSON *doc)
+{
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(doc, "text");
+    const cJSON *prompt = cJSON_GetObjectItemCaseSensitive(doc, "prompt");
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(doc, "input_ids");
+    if (cJSON_IsArray(text))
+        return true;
+    if (cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) > 0) {
+        const cJSON *first = cJSON_GetArrayItem(prompt, 0);
+        if (cJSON_IsString(first) || cJSON_IsArray(first))
+            return true; /* prompts, as strings or token lists; a flat token list is one */
+    }
+    return cJSON_IsArray(ids) && cJSON_IsArray(cJSON_GetArrayItem(ids, 0));
+}
+
+const char *kvr_pd_sglang_body(const char *body, size_t len, const kvr_pd_bootstrap_t *b,
+                               kvr_buf_t *out)
+{
+    cJSON *doc = parse_object(body, len);
+    if (!doc)
+        return "the request body is not a JSON object";
+    const char *why = NULL;
+    if (is_batch(doc)) {
+        why = "disaggregated serving takes one prompt per request, not a batch";
+    } else {
+        /* 63 bits do not fit a double: the room is written as its digits. */
+        char room[24];
+        snprintf(room, sizeof room, "%" PRIu64, b->room & INT64_MAX);
+        set_member(doc, "bootstrap_host", cJSON_CreateString(b->host));
+        set_member(doc, "bootstrap_port",
+                   b->port ? cJSON_CreateNumber(b->port) : cJSON_CreateNull());
+        set_member(doc, "bootstrap_room", cJSON_CreateRaw(room));
+        if (!print_into(doc, out))
+            why = "out of memory";
+    }
+    cJSON_Delete(doc);
+    return why;
+}
+
+uint64_t kvr_pd_room(uint64_t *state)
+{
+    return kvr_splitmix64(state) & INT64_MAX;
 }
