@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/options.h"
+
 static int fail(char *err, size_t err_len, int rc, const char *why)
 {
     if (err_len)
@@ -197,8 +199,23 @@ int kvr_engine_spec_parse(const char *text, size_t len, kvr_engine_spec_t *spec,
     }
     const char *cursor = spec->options;
     kvr_engine_option_t opt;
-    bool role_seen = false;
+    bool role_seen = false, port_seen = false;
     while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
+        if (kvr_engine_option_is(&opt, "bootstrap_port")) {
+            if (port_seen)
+                return fail(err, err_len, -EINVAL, "bootstrap_port= given twice for one engine");
+            port_seen = true;
+            char digits[8];
+            uint64_t v = 0;
+            if (opt.value_len >= sizeof digits)
+                return fail(err, err_len, -EINVAL, "bootstrap_port= must be a port, 1-65535");
+            memcpy(digits, opt.value, opt.value_len);
+            digits[opt.value_len] = '\0';
+            if (kvr_opt_parse_u64(digits, 1, 65535, &v) < 0)
+                return fail(err, err_len, -EINVAL, "bootstrap_port= must be a port, 1-65535");
+            spec->bootstrap_port = (uint16_t)v;
+            continue;
+        }
         if (!kvr_engine_option_is(&opt, "role"))
             continue;
         if (role_seen)

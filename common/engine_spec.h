@@ -37,6 +37,7 @@ typedef struct kvr_engine_spec_s {
     int family;             /* AF_INET / AF_INET6 for an address literal, AF_UNSPEC for a name */
     const char *options;    /* into the parsed text, after the URL's ',' ("" when none) */
     kvr_engine_role_t role; /* role=prefill|decode|both among the options, both when absent */
+    uint16_t bootstrap_port; /* bootstrap_port=N: an SGLang prefill engine's KV server, 0: none */
 } kvr_engine_spec_t;
 
 /** One "key=value" of a spec's options; slices of the parsed text. */

@@ -34,7 +34,7 @@ static int parse_tokenizer(const kvr_opt_t *opt, void *obj, const char *v, char 
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 static const char *const readiness_names[] = {"every-pool", "any-pool", NULL};
-static const char *const pd_protocol_names[] = {"off", "vllm", NULL};
+static const char *const pd_protocol_names[] = {"off", "vllm", "sglang", NULL};
 
 #define T kvr_router_config_t
 static const kvr_opt_t options[] = {
@@ -42,15 +42,18 @@ static const kvr_opt_t options[] = {
                        "HOST:PORT with a port in [0, 65535]", 0,
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM(
-        "engine", "URL[,model=NAME]...[,role=ROLE]", NULL, parse_engine,
-        "a base URL http://HOST:PORT, then any model=NAME and one role=prefill|decode|both",
+        "engine", "URL[,model=NAME]...[,role=ROLE][,bootstrap_port=N]", NULL, parse_engine,
+        "a base URL http://HOST:PORT, then any model=NAME, one role=prefill|decode|both and one "
+        "bootstrap_port=N",
         KVR_OPT_REPEAT,
         "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
         "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
         "slash) is the engine id. model=NAME pins the models it serves "
         "(repeat for several), else they are learnt from its /v1/models. role=prefill or "
         "role=decode makes it one half of a disaggregated pair (see --pd-protocol); "
-        "role=both (the default) serves whole requests"),
+        "role=both (the default) serves whole requests. bootstrap_port=N is an SGLang prefill "
+        "engine's KV bootstrap port (its --disaggregation-bootstrap-port), sent to the decode "
+        "engine; left out, bootstrap_port is null and the engines use their default"),
     KVR_OPT_ROW_CUSTOM(
         "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
         "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
@@ -136,8 +139,10 @@ static const kvr_opt_t options[] = {
         T, pd_protocol, "pd-protocol", "NAME", "off", pd_protocol_names,
         "disaggregated serving for models with role=prefill and role=decode engines: vllm sends "
         "the request to a prefill engine with kv_transfer_params {do_remote_decode: true}, "
-        "max_tokens 1, then to a decode engine with the params it answered; off routes to "
-        "role=both engines only"),
+        "max_tokens 1, then to a decode engine with the params it answered; sglang sends it to "
+        "a prefill and a decode engine at once, both with bootstrap_host, bootstrap_port and a "
+        "random bootstrap_room, the decode's answer the client's; off routes to role=both "
+        "engines only"),
     KVR_OPT_ROW_STRING(T, pd_decode_policy, "pd-decode-policy", "NAME", "load_only",
                        "disaggregated: the policy choosing the decode engine (--policy chooses the "
                        "prefill engine, where prefix reuse pays); load_only takes the one with the "

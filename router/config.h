@@ -32,7 +32,7 @@ typedef enum {
     KVR_READINESS_ANY_POOL,       /* some engine is healthy */
 } kvr_readiness_mode_t;
 /* --pd-protocol: the disaggregated protocol spoken to role=prefill/decode engines. */
-enum { KVR_PD_OFF = 0, KVR_PD_VLLM = 1 };
+enum { KVR_PD_OFF = 0, KVR_PD_VLLM = 1, KVR_PD_SGLANG = 2 };
 
 typedef struct kvr_router_config_s {
     char listen_host[64];

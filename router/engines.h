@@ -34,6 +34,7 @@ typedef struct kvr_engine_s {
     bool models_pinned;     /* given in its spec: never replaced by /v1/models */
     bool models_failing;    /* the last /v1/models refresh failed (logged once per change) */
     kvr_engine_role_t role; /* its spec's role=: only requests of that phase reach it */
+    uint16_t bootstrap_port; /* its spec's bootstrap_port= (SGLang's KV server), 0: none */
 
     bool removed;                  /* left the table; kept while requests drain */
     bool healthy;                  /* in the candidate set */

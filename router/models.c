@@ -149,12 +149,13 @@ int kvr_models_parse_spec(const char *text, kvr_engine_spec_t *spec, kvr_model_l
     kvr_engine_option_t opt;
     while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, err_len)) > 0) {
         char name[KVR_MODEL_NAME_MAX + 1];
-        if (kvr_engine_option_is(&opt, "role")) /* read by kvr_engine_spec_parse */
-            continue;
+        if (kvr_engine_option_is(&opt, "role") || kvr_engine_option_is(&opt, "bootstrap_port"))
+            continue; /* read by kvr_engine_spec_parse */
         if (!kvr_engine_option_is(&opt, "model")) {
-            snprintf(err, err_len,
-                     "unknown engine option '%.*s' (expected model=NAME or role=ROLE)",
-                     (int)(opt.key_len > 64 ? 64 : opt.key_len), opt.key);
+            snprintf(
+                err, err_len,
+                "unknown engine option '%.*s' (expected model=NAME, role=ROLE or bootstrap_port=N)",
+                (int)(opt.key_len > 64 ? 64 : opt.key_len), opt.key);
             goto fail;
         }
         if (opt.value_len == 0 || opt.value_len > KVR_MODEL_NAME_MAX) {

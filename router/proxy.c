@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -16,13 +17,14 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/prefix_hash.h"
+#include "common/rng.h"
 #include "common/xmalloc.h"
+#include "router/pd.h"
 #include "router/upstream.h"
 
 #define PROXY_MAX_FORWARD_HEADERS 96
 #define PROXY_BACKPRESSURE_BYTES (1u << 20)
-#define PROXY_MAX_ATTEMPTS 17
-#define PROXY_PD_ANSWER_MAX (1u << 20) /* a prefill engine's JSON answer: one token and params */
+#define PROXY_MAX_ATTEMPTS 34 /* --retries 16 + 1, twice: SGLang sends a pair per attempt */
 
 /* Where a disaggregated request is: the prefill attempt's answer is ours, the decode's the client's. */
 typedef enum { PD_NONE = 0, PD_PREFILL, PD_DECODE } pd_phase_t;
@@ -59,6 +61,12 @@ typedef struct proxy_s {
     kvr_buf_t pd_decode_body;  /* the client's body with the prefill's kv_transfer_params */
     kvr_buf_t pd_answer;       /* the prefill engine's answer */
     char pd_prefill_engine[KVR_SHM_ENGINE_ID_MAX]; /* the engine that built the decode's KV */
+    /* SGLang: the prefill request, sent with the decode one; its answer is drained, not sent. */
+    kvr_upstream_t *pd_side_up;
+    kvr_charge_t pd_side_charge;
+    kvr_decide_result_t pd_side_route;
+    uint32_t pd_side_attempt; /* its index in tried[]; the decode's is the next */
+    int pd_side_status;       /* the status of its answer, 0 before its head */
     uint64_t start_ns;
     bool responded;    /* committed to this engine's answer: no retry any more */
     bool head_pending; /* head not written yet: the first batch joins it in one write */
@@ -103,6 +111,10 @@ void kvr_proxy_env_init(kvr_proxy_env_t *env, uv_loop_t *loop, const kvr_router_
     env->door = door;
     env->metrics = metrics;
     env->id_prefix = ((uint64_t)getpid() << 32) ^ kvr_clock_wall_ns();
+    /* Rooms must differ between routers in front of one fleet: seeded from the kernel. */
+    if (getrandom(&env->pd_room_rng, sizeof env->pd_room_rng, GRND_NONBLOCK) !=
+        (ssize_t)sizeof env->pd_room_rng)
+        env->pd_room_rng = kvr_rng_mix64(env->id_prefix);
     kvr_recycle_init(&env->proxies, PROXY_RECYCLE_MAX, proxy_destroy);
 }
 
@@ -212,6 +224,11 @@ static void attempt_end(proxy_t *p)
         p->up = NULL;
     }
     kvr_door_release(p->r->door, &p->charge); /* the charge holds the seeding lease too */
+    if (p->pd_side_up) {
+        kvr_upstream_cancel(p->pd_side_up);
+        p->pd_side_up = NULL;
+    }
+    kvr_door_release(p->r->door, &p->pd_side_charge);
 }
 
 /* The one place a proxied request ends: its last attempt ends here. */
@@ -399,10 +416,10 @@ static void on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
     if (p->pd_collect) {
-        if (p->pd_answer.len + len <= PROXY_PD_ANSWER_MAX)
+        if (p->pd_answer.len + len <= KVR_PD_ANSWER_MAX)
             kvr_buf_append(&p->pd_answer, data, len);
         else
-            p->pd_answer.len = PROXY_PD_ANSWER_MAX + 1; /* too big: refused at the end */
+            p->pd_answer.len = KVR_PD_ANSWER_MAX + 1; /* too big: refused at the end */
         return;
     }
     /* A streamed answer's first body byte is its first token; a whole answer's is its last. */
@@ -458,95 +475,13 @@ static void cut_client(proxy_t *p, int status)
     kvr_http_req_on_drain(req, on_cut_drained, NULL);
 }
 
-/* Sets doc's key to the number v, in place when it is there. */
-static void json_set_number(cJSON *doc, const char *key, double v)
-{
-    cJSON *item = cJSON_CreateNumber(v);
-    if (!item)
-        return;
-    if (cJSON_GetObjectItemCaseSensitive(doc, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(doc, key, item);
-    else
-        cJSON_AddItemToObject(doc, key, item);
-}
-
-/* Prints doc into out; false when out of memory. */
-static bool json_print_into(cJSON *doc, kvr_buf_t *out)
-{
-    char *text = cJSON_PrintUnformatted(doc);
-    if (!text)
-        return false;
-    kvr_buf_reset(out);
-    kvr_buf_append(out, text, strlen(text));
-    cJSON_free(text);
-    return true;
-}
-
-/*
- * vLLM's prefill request (its NIXL connector's proxy protocol): the client's
- * body asking for one token, unstreamed, with kv_transfer_params saying the
- * decode happens elsewhere; the engine answers with where the KV is.
- */
-static bool pd_build_prefill(proxy_t *p)
-{
-    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
-    bool ok = cJSON_IsObject(doc);
-    cJSON *params = ok ? cJSON_CreateObject() : NULL;
-    if (params) {
-        cJSON_AddBoolToObject(params, "do_remote_decode", true);
-        cJSON_AddBoolToObject(params, "do_remote_prefill", false);
-        cJSON_AddNullToObject(params, "remote_engine_id");
-        cJSON_AddNullToObject(params, "remote_block_ids");
-        cJSON_AddNullToObject(params, "remote_host");
-        cJSON_AddNullToObject(params, "remote_port");
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
-        cJSON_AddItemToObject(doc, "kv_transfer_params", params);
-        json_set_number(doc, "max_tokens", 1);
-        if (cJSON_GetObjectItemCaseSensitive(doc, "max_completion_tokens"))
-            json_set_number(doc, "max_completion_tokens", 1);
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream");
-        cJSON_AddBoolToObject(doc, "stream", false);
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "stream_options");
-    }
-    ok = params && json_print_into(doc, &p->pd_prefill_body);
-    cJSON_Delete(doc);
-    return ok;
-}
-
-/* The decode request: the client's body with the prefill answer's kv_transfer_params. NULL or why not. */
-static const char *pd_build_decode(proxy_t *p)
-{
-    if (p->pd_answer.len > PROXY_PD_ANSWER_MAX)
-        return "the prefill answer is larger than 1 MiB";
-    cJSON *answer = cJSON_ParseWithLength(p->pd_answer.base ? p->pd_answer.base : "",
-                                          p->pd_answer.len);
-    cJSON *params = cJSON_GetObjectItemCaseSensitive(answer, "kv_transfer_params");
-    if (!cJSON_IsObject(params)) {
-        cJSON_Delete(answer);
-        return "the prefill answer has no kv_transfer_params object (is its KV connector set?)";
-    }
-    cJSON *doc = cJSON_ParseWithLength(p->body, p->body_len);
-    const char *why = NULL;
-    if (!cJSON_IsObject(doc)) {
-        why = "the request body is not a JSON object";
-    } else {
-        cJSON_DeleteItemFromObjectCaseSensitive(doc, "kv_transfer_params");
-        cJSON_AddItemToObject(doc, "kv_transfer_params",
-                              cJSON_DetachItemViaPointer(answer, params));
-        if (!json_print_into(doc, &p->pd_decode_body))
-            why = "out of memory";
-    }
-    cJSON_Delete(doc);
-    cJSON_Delete(answer);
-    return why;
-}
-
 /* The prefill engine answered: its charge ends here, the decode phase begins. */
 static void pd_prefill_done(proxy_t *p)
 {
     kvr_engine_t *e = p->route.engine;
     p->pd_collect = false;
-    const char *why = pd_build_decode(p);
+    const char *why = kvr_pd_vllm_decode_body(p->body, p->body_len, p->pd_answer.base,
+                                              p->pd_answer.len, &p->pd_decode_body);
     if (why) {
         KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\"", p->request_id, e->id,
                  why);
@@ -655,27 +590,192 @@ static void on_client_abort(kvr_http_req_t *req, void *arg)
     finish(p, 499); /* nginx's code for "client closed request": counted, never sent */
 }
 
+/* Routes the request as it stands (its role, its session) into *route; false when answered. */
+static bool route_attempt(proxy_t *p, kvr_charge_t *charge, kvr_decide_result_t *route)
+{
+    kvr_proxy_env_t *r = p->r;
+    p->route_req.now_ns = kvr_clock_now_ns();
+    uint32_t exclude[PROXY_MAX_ATTEMPTS];
+    size_t n_exclude = tried_still_there(p, exclude);
+    kvr_door_route(r->door, &p->route_req, exclude, n_exclude, charge, route);
+    if (!route->engine) {
+        if (route != &p->route)
+            p->route = *route; /* what the decision log and finish read */
+        if (route->status == 429)
+            respond_error(p, 429, "no engine has room for this request; retry later");
+        else if (p->attempts > 0)
+            respond_error(p, 502, "every engine tried failed");
+        else
+            respond_error(p, 503, "no healthy engine available");
+        return false;
+    }
+    kvr_engine_t *e = route->engine;
+    p->tried_generation[p->attempts] = e->generation;
+    p->tried[p->attempts++] = e->index;
+    return true;
+}
+
+/* ---- SGLang: the prefill and the decode request at once ---- */
+
+/* The pair failed by its prefill: that engine is excluded and counted, the decode one is not. */
+static void pd_side_blame(proxy_t *p)
+{
+    p->tried_ok[p->pd_side_attempt] = false;
+    p->tried_ok[p->pd_side_attempt + 1] = true;
+    p->pd_phase = PD_PREFILL; /* the failure and the retry are the prefill's */
+}
+
+static void on_side_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
+                         int64_t content_length)
+{
+    proxy_t *p = arg;
+    (void)headers, (void)n, (void)content_length;
+    p->pd_side_status = status;
+    kvr_charge_first_byte(&p->pd_side_charge);
+    if (status < 500)
+        kvr_door_engine_ok(p->r->door, p->pd_side_route.engine);
+}
+
+static void on_side_data(void *arg, const char *data, size_t len)
+{
+    proxy_t *p = arg;
+    /* A refusal is kept for the client; an answer is drained: the decode's is the client's. */
+    if (p->pd_side_status >= 400 && p->pd_answer.len + len <= KVR_PD_ANSWER_MAX)
+        kvr_buf_append(&p->pd_answer, data, len);
+}
+
+static void on_side_end(void *arg, int status, kvr_upstream_phase_t phase)
+{
+    proxy_t *p = arg;
+    kvr_proxy_env_t *r = p->r;
+    kvr_engine_t *e = p->pd_side_route.engine;
+    p->pd_side_up = NULL;
+    if (status == 0 && p->pd_side_status < 400) {
+        kvr_door_release(r->door, &p->pd_side_charge); /* its KV is built: the decode's from here */
+        return;
+    }
+    if (status == 0 && p->pd_side_status < 500 && !p->responded) {
+        /* The prefill refused the client's own body: its answer says why. */
+        int code = p->pd_side_status;
+        kvr_http_header_t h = {"X-Request-ID", p->request_id};
+        kvr_http_respond(p->req, code, "application/json", &h, 1,
+                         p->pd_answer.base ? p->pd_answer.base : "", p->pd_answer.len);
+        finish(p, code);
+        return;
+    }
+    const char *why = status == 0 ? (p->pd_side_status >= 500 ? "status_5xx" : "status_4xx")
+                      : phase == KVR_UPSTREAM_CONNECT ? "connect"
+                      : status == -ETIMEDOUT          ? "first_byte_timeout"
+                                                      : "reset";
+    if (status != 0 || p->pd_side_status >= 500)
+        kvr_door_engine_failed(r->door, e, why);
+    KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\" decode_answered=%d",
+             p->request_id, e->id, status ? kvr_strerror(status) : why, p->responded);
+    if (p->responded) {
+        /* The decode engine answers: its KV came, so the prefill's end is no longer news. */
+        kvr_door_release(r->door, &p->pd_side_charge);
+        return;
+    }
+    pd_side_blame(p);
+    kvr_retry_cause_t cause = status == 0                     ? KVR_RETRY_STATUS_5XX
+                              : phase == KVR_UPSTREAM_CONNECT ? KVR_RETRY_CONNECT
+                              : status == -ETIMEDOUT          ? KVR_RETRY_FIRST_BYTE
+                                                              : KVR_RETRY_RESET;
+    if (retry_possible(p)) {
+        retry(p, cause);
+        return;
+    }
+    respond_error(p, status == -ETIMEDOUT ? 504 : 502, "the prefill engine failed");
+}
+
+/* The host SGLang's decode engine reaches the prefill's bootstrap server on: its URL's. */
+static void url_host(const char *id, char *out, size_t cap)
+{
+    const char *authority = strncmp(id, "http://", 7) == 0 ? id + 7 : id;
+    const char *colon = strrchr(authority, ':');
+    size_t n = colon ? (size_t)(colon - authority) : strlen(authority);
+    snprintf(out, cap, "%.*s", (int)n, authority);
+}
+
+/*
+ * SGLang's protocol: the prefill engine (--policy, with the session) and the
+ * decode engine (--pd-decode-policy) get the same body, naming the prefill's
+ * bootstrap server and a fresh room; the decode engine pulls the room's KV
+ * from there. The pair is one attempt, counted on the engine that failed.
+ */
+static void pd_sglang_dispatch(proxy_t *p)
+{
+    kvr_proxy_env_t *r = p->r;
+    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
+    static const kvr_upstream_cbs_t side_cbs = {on_side_head, on_side_data, on_side_end, NULL};
+    for (;;) {
+        if (p->attempts + 2 > PROXY_MAX_ATTEMPTS) {
+            respond_error(p, 502, "every engine tried failed");
+            return;
+        }
+        p->pd_side_attempt = p->attempts;
+        p->pd_side_status = 0;
+        if (!route_attempt(p, &p->pd_side_charge, &p->pd_side_route))
+            return;
+        kvr_engine_t *pe = p->pd_side_route.engine;
+        p->tried_ok[p->pd_side_attempt] = true; /* until it fails */
+        p->attempts_ok++;
+        pd_enter(p, PD_DECODE);
+        if (!route_attempt(p, &p->charge, &p->route))
+            return;
+        kvr_engine_t *de = p->route.engine;
+        snprintf(p->pd_prefill_engine, sizeof p->pd_prefill_engine, "%s", pe->id);
+        char host[KVR_SHM_ENGINE_ID_MAX];
+        url_host(pe->id, host, sizeof host);
+        kvr_pd_bootstrap_t boot = {host, pe->bootstrap_port, kvr_pd_room(&r->pd_room_rng)};
+        const char *why = kvr_pd_sglang_body(p->body, p->body_len, &boot, &p->pd_prefill_body);
+        if (why) {
+            respond_error(p, 400, why);
+            return;
+        }
+        kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
+                                     r->cfg->idle_timeout_ms};
+        const char *method = kvr_http_req_method(p->req), *path = kvr_http_req_path(p->req);
+        const kvr_buf_t *b = &p->pd_prefill_body;
+        bool prefill_started = kvr_upstream_request(kvr_door_pool(r->door, pe->index), method, path,
+                                                    p->fwd, p->n_fwd, b->base, b->len, &t,
+                                                    &side_cbs, p, &p->pd_side_up) == 0;
+        if (prefill_started) {
+            if (r->cfg->pd_transfer_timeout_ms)
+                t.first_byte_ms = r->cfg->pd_transfer_timeout_ms;
+            if (kvr_upstream_request(kvr_door_pool(r->door, de->index), method, path, p->fwd,
+                                     p->n_fwd, b->base, b->len, &t, &cbs, p, &p->up) == 0)
+                return;
+        }
+        /* Could not even start (out of sockets, bad address): as a connect failure. */
+        p->up = NULL;
+        if (!prefill_started) {
+            p->pd_side_up = NULL;
+            pd_side_blame(p);
+        }
+        kvr_door_engine_failed(r->door, prefill_started ? de : pe, "connect");
+        attempt_end(p);
+        if (!retry_possible(p)) {
+            respond_error(p, 502, "could not connect to an engine");
+            return;
+        }
+        r->metrics->retries_total[KVR_RETRY_CONNECT]++;
+        pd_enter(p, PD_PREFILL);
+    }
+}
+
 static void dispatch(proxy_t *p)
 {
     kvr_proxy_env_t *r = p->r;
     static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
+    if (p->pd_phase != PD_NONE && r->cfg->pd_protocol == KVR_PD_SGLANG) {
+        pd_sglang_dispatch(p);
+        return;
+    }
     for (;;) {
-        p->route_req.now_ns = kvr_clock_now_ns();
-        uint32_t exclude[PROXY_MAX_ATTEMPTS];
-        size_t n_exclude = tried_still_there(p, exclude);
-        kvr_door_route(r->door, &p->route_req, exclude, n_exclude, &p->charge, &p->route);
-        if (!p->route.engine) {
-            if (p->route.status == 429)
-                respond_error(p, 429, "no engine has room for this request; retry later");
-            else if (p->attempts > 0)
-                respond_error(p, 502, "every engine tried failed");
-            else
-                respond_error(p, 503, "no healthy engine available");
+        if (!route_attempt(p, &p->charge, &p->route))
             return;
-        }
         kvr_engine_t *e = p->route.engine;
-        p->tried_generation[p->attempts] = e->generation;
-        p->tried[p->attempts++] = e->index;
         kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
                                      r->cfg->idle_timeout_ms};
         const char *body = p->body;
@@ -825,9 +925,15 @@ static bool pd_select(proxy_t *p)
     const char *model = p->route_req.model;
     bool pre = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_PREFILL, NULL, 0);
     bool dec = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_DECODE, NULL, 0);
-    if (pre && dec && r->cfg->pd_protocol == KVR_PD_VLLM) {
-        if (!pd_build_prefill(p)) {
-            respond_error(p, 400, "the request body is not a JSON object");
+    if (pre && dec && r->cfg->pd_protocol != KVR_PD_OFF) {
+        /* SGLang's body is built per pair (its room and host); refused early when it cannot be. */
+        kvr_pd_bootstrap_t check = {"", 0, 0};
+        const char *why = r->cfg->pd_protocol == KVR_PD_VLLM
+                              ? kvr_pd_vllm_prefill_body(p->body, p->body_len, &p->pd_prefill_body)
+                              : kvr_pd_sglang_body(p->body, p->body_len, &check,
+                                                   &p->pd_prefill_body);
+        if (why) {
+            respond_error(p, 400, why);
             return false;
         }
         pd_enter(p, PD_PREFILL);

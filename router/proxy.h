@@ -40,6 +40,7 @@ typedef struct kvr_proxy_env_s {
     kvr_tokenizer_set_t *tokenizers; /* --tokenizer models, NULL: none; the router swaps it */
     uint64_t tokenize_log_ns;        /* last tokenize_fallback log line (at most one a second) */
     uint64_t tokenize_log_skipped;   /* fallbacks not logged since */
+    uint64_t pd_room_rng;            /* SGLang's bootstrap rooms: a splitmix64 stream */
 } kvr_proxy_env_t;
 
 /** Fills env (its recycler, a request id prefix of this process); the caller sets the drain's callback. */

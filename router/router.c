@@ -56,6 +56,7 @@ static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list
     }
     set_pinned_models(e, pinned);
     e->role = spec->role;
+    e->bootstrap_port = spec->bootstrap_port;
     KVR_INFO("engine_added engine=%s index=%u models=%s role=%s", e->id, e->index,
              e->models_pinned ? "pinned" : "learnt", kvr_engine_role_name(e->role));
     if (out)
@@ -670,6 +671,7 @@ int kvr_router_reload(kvr_router_t *r)
             if (keep) {
                 set_pinned_models(e, &pinned); /* the spec's models= may have changed */
                 e->role = spec.role;           /* and its role= */
+                e->bootstrap_port = spec.bootstrap_port;
             }
             kvr_model_list_close(&pinned);
         }

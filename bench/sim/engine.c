@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/sim/pd.h"
 #include "bench/sim/sim.h"
 #include "common/clock.h"
 #include "common/log.h"
@@ -397,6 +398,7 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
 {
     memset(fleet, 0, sizeof *fleet);
     fleet->loop = loop;
+    kvr_sim_pd_init(fleet);
     fleet->cfg = *cfg;
     fleet->push_fd = -1;
     cJSON *name = cJSON_CreateString(cfg->model_name);
@@ -501,6 +503,7 @@ void kvr_sim_fleet_stop(kvr_sim_fleet_t *fleet)
         uv_close((uv_handle_t *)&e->crash_timer, NULL);
     }
     uv_close((uv_handle_t *)&fleet->crash_timer, NULL);
+    kvr_sim_pd_close(fleet);
     kvr_sim_push_close(fleet);
     kvr_sim_kv_close(fleet);
 }

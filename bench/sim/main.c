@@ -27,8 +27,35 @@ static const char usage_text[] =
 typedef struct {
     kvr_sim_config_t cfg;
     const char *fault_list;
+    const char *prefill_list;
     kvr_log_level_t log_level;
 } sim_args_t;
+
+/* "0,3" as engines[0] and engines[3] set; NULL and a one-line error on stderr when not one. */
+static bool *engine_list(const char *flag, const char *list, int engines)
+{
+    bool *set = calloc((size_t)engines, sizeof *set);
+    char *copy = strdup(list), *save = NULL;
+    if (!set || !copy) {
+        fprintf(stderr, "kvroute-sim: out of memory\n");
+        goto fail;
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t index;
+        if (kvr_opt_parse_u64(tok, 0, (uint64_t)engines - 1, &index) < 0) {
+            fprintf(stderr, "kvroute-sim: --%s: expected engine indexes in [0, %d], got '%s'\n",
+                    flag, engines - 1, tok);
+            goto fail;
+        }
+        set[index] = true;
+    }
+    free(copy);
+    return set;
+fail:
+    free(copy);
+    free(set);
+    return NULL;
+}
 
 static const char *const flavor_names[] = {"vllm", "sglang", NULL};
 static const char *const kv_encoding_names[] = {"map", "array", NULL};
@@ -95,8 +122,22 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, cfg.default_max_tokens, "default-max-tokens", "N", "128", 1, 1u << 24,
                     "output length when a request gives no max_tokens"),
     KVR_OPT_ROW_U64(T, cfg.kv_hold_ms, "kv-hold-ms", "MS", "30000", 1, 3600000,
-                    "disaggregated: a prefill's KV (kv_transfer_params do_remote_decode) is held "
-                    "this long for a decode engine; after it, a decode naming it fails"),
+                    "disaggregated: a prefill's KV (kv_transfer_params do_remote_decode, or an "
+                    "SGLang bootstrap room) is held this long for a decode engine; after it, a "
+                    "decode naming it fails"),
+    KVR_OPT_ROW_DOUBLE(T, cfg.kv_transfer_gbps, "kv-transfer-gbps", "X", "100", 0, 1e6,
+                       "disaggregated: a decode starts once its prompt's KV moved from the prefill "
+                       "engine at X Gbit/s (simulated time); 0 moves it at once"),
+    KVR_OPT_ROW_U64(T, cfg.kv_bytes_per_token, "kv-bytes-per-token", "N", "98304", 1, 1u << 24,
+                    "disaggregated: KV bytes of one token, all layers (96 KiB: 48 layers x 4 KV "
+                    "heads x 128 dims x K and V x BF16)"),
+    KVR_OPT_ROW_STRPTR(T, prefill_list, "prefill-engines", "LIST", NULL,
+                       "SGLang's disaggregation: these engine indexes (comma-separated) are "
+                       "prefill engines for requests with a bootstrap_room, the others decode "
+                       "engines (default none)"),
+    KVR_OPT_ROW_U64(T, cfg.bootstrap_port, "bootstrap-port", "P", NULL, 1, 65535,
+                    "SGLang's disaggregation: engine i's bootstrap port is P + i, and a decode "
+                    "must name its prefill engine's (default unchecked)"),
     KVR_OPT_ROW_U64(T, cfg.max_model_len, "max-model-len", "N", "131072", 16, 1u << 30,
                     "prompt + output limit; longer requests get 400"),
     KVR_OPT_ROW_U64(T, cfg.seed, "seed", "N", "1", 0, UINT64_MAX,
@@ -188,27 +229,17 @@ int main(int argc, char **argv)
                 cfg.params.max_running);
         return 2;
     }
-    bool *fault_engines = NULL;
-    if (fault_list) {
-        fault_engines = calloc((size_t)cfg.engines, sizeof *fault_engines);
-        char *copy = strdup(fault_list), *save = NULL;
-        if (!fault_engines || !copy) {
-            fprintf(stderr, "kvroute-sim: out of memory\n");
-            return 1;
-        }
-        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            uint64_t index;
-            if (kvr_opt_parse_u64(tok, 0, (uint64_t)cfg.engines - 1, &index) < 0) {
-                fprintf(
-                    stderr,
-                    "kvroute-sim: --fault-engines: expected engine indexes in [0, %d], got '%s'\n",
-                    cfg.engines - 1, tok);
-                return 2;
-            }
-            fault_engines[index] = true;
-        }
-        free(copy);
-        cfg.fault_engines = fault_engines;
+    bool *fault_engines = NULL, *prefill_engines = NULL;
+    if (fault_list && !(fault_engines = engine_list("fault-engines", fault_list, cfg.engines)))
+        return 2;
+    cfg.fault_engines = fault_engines;
+    if (args.prefill_list &&
+        !(prefill_engines = engine_list("prefill-engines", args.prefill_list, cfg.engines)))
+        return 2;
+    cfg.prefill_engines = prefill_engines;
+    if (cfg.bootstrap_port && (int64_t)cfg.bootstrap_port + cfg.engines - 1 > 65535) {
+        fprintf(stderr, "kvroute-sim: --bootstrap-port runs past port 65535\n");
+        return 2;
     }
     kvr_log_init("kvroute-sim", level);
     if (cfg.tokenizer_dir) {
@@ -244,6 +275,7 @@ int main(int argc, char **argv)
     uv_loop_close(loop);
     kvr_model_tokens_unref(cfg.tokens);
     free(fault_engines);
+    free(prefill_engines);
     KVR_INFO("sim_stopped");
     return 0;
 }

@@ -32,6 +32,16 @@ typedef struct kvr_sim_faults_s {
     bool lose_transfers;       /* a decode's KV never arrives: it is held, never answered */
 } kvr_sim_faults_t;
 
+/* An SGLang room: which prefill engine builds its KV, and when it was done (bench/sim/pd.c). */
+#define KVR_SIM_PD_ROOMS 1024
+typedef struct kvr_sim_pd_room_s {
+    bool used;
+    uint64_t room;
+    int owner;           /* the prefill engine's index */
+    uint64_t ready_ns;   /* the prefill's last prompt token; 0: still computing */
+    uint64_t expires_ns; /* --kv-hold-ms after it opened */
+} kvr_sim_pd_room_t;
+
 /* KV a prefill holds for a decode engine to pull (bench/sim/pd.c). */
 #define KVR_SIM_PD_TICKETS 256
 typedef struct kvr_sim_pd_ticket_s {
@@ -69,7 +79,11 @@ typedef struct kvr_sim_config_s {
     int kv_events_port; /* KV events of engine i rank r on this + i * dp + r, 0 = off */
     int kv_replay_port; /* their replay sockets, likewise; 0 = none */
     int kv_encoding;    /* 0: vLLM's map-tagged events, 1: positional arrays (SGLang, older vLLM) */
-    uint64_t kv_hold_ms; /* a prefill's KV waits this long for its decode engine */
+    uint64_t kv_hold_ms;         /* a prefill's KV waits this long for its decode engine */
+    const bool *prefill_engines; /* --prefill-engines: SGLang's prefill role; NULL = none */
+    uint32_t bootstrap_port;     /* engine i's SGLang bootstrap port is this + i; 0: unchecked */
+    double kv_transfer_gbps;     /* KV moves between engines at this rate; 0: at once */
+    uint64_t kv_bytes_per_token; /* KV of one token, all layers */
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
@@ -133,6 +147,9 @@ struct kvr_sim_fleet_s {
     uv_timer_t crash_timer;
     void *zctx;          /* ZMQ context of the KV event publishers, NULL when off */
     uv_timer_t kv_timer; /* flushes KV event batches, answers replay requests */
+    kvr_sim_pd_room_t pd_rooms[KVR_SIM_PD_ROOMS];
+    struct kvr_sim_pd_wait_s *pd_waits; /* decodes waiting for their KV (pd.c) */
+    uv_timer_t pd_timer;                /* the first of them to start or fail */
     bool stopping;
     int pending_closes;
 };
@@ -157,6 +174,10 @@ uint64_t kvr_sim_now_ns(void);
 bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req);
 /** A model event of a completion (token or finish). */
 void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg);
+/** Starts a call kvr_sim_pd_defer kept waiting: its stream begins, the model gets it. */
+void kvr_sim_call_start(kvr_sim_call_t *c);
+/** Answers a call kept waiting with an error, and frees it. */
+void kvr_sim_call_fail(kvr_sim_call_t *c, int status, const char *type, const char *message);
 /** Cancels and frees every completion in flight (crash): their clients are cut. */
 void kvr_sim_calls_abort_all(kvr_sim_engine_t *e);
 

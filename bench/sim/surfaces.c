@@ -31,9 +31,11 @@ struct kvr_sim_call_s {
     kvr_http_req_t *http;
     kvr_sim_call_t *prev, *next;
     bool chat, stream, include_usage;
-    bool native; /* SGLang /generate: cumulative text, meta_info */
-    bool
-        pd_prefill; /* kv_transfer_params asked for a remote decode: the answer says where the KV is */
+    bool native;         /* SGLang /generate: cumulative text, meta_info */
+    bool pd_prefill;     /* kv_transfer_params asked for a remote decode: the KV's whereabouts */
+    bool sglang_prefill; /* builds bootstrap room's KV: done at its first token */
+    uint64_t room;
+    kvr_sim_pd_wait_t *pd_wait; /* a decode waiting for its KV: not in the model yet */
     uint64_t created;
     uint64_t word_seed;
     char id[48];
@@ -77,7 +79,10 @@ static void call_abort(kvr_http_req_t *req, void *arg)
 {
     kvr_sim_call_t *c = arg;
     c->engine->requests_aborted++;
-    kvr_sim_model_cancel(&c->rank->model, &c->mreq);
+    if (c->pd_wait)
+        kvr_sim_pd_wait_cancel(c->engine->fleet, c->pd_wait);
+    else
+        kvr_sim_model_cancel(&c->rank->model, &c->mreq);
     kvr_http_req_abandon(req);
     call_free(c);
 }
@@ -242,6 +247,8 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     kvr_sim_call_t *c = mreq->owner;
     kvr_sim_engine_t *e = c->engine;
     bool last = ev == KVR_SIM_EV_FINISHED;
+    if (c->sglang_prefill && mreq->generated == 1)
+        kvr_sim_pd_room_ready(e->fleet, c->room); /* the prompt's KV is complete */
     int32_t drop = e->faults.drop_after_tokens;
     if (drop >= 0 && mreq->generated > (uint32_t)drop) {
         /* The fault: the answer is cut once drop tokens went out. */
@@ -283,6 +290,24 @@ void kvr_sim_call_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
         stream_finish(c);
     else
         respond_whole(c);
+    call_free(c);
+}
+
+void kvr_sim_call_start(kvr_sim_call_t *c)
+{
+    c->pd_wait = NULL;
+    if (c->stream)
+        kvr_http_stream_begin(c->http, 200, "text/event-stream; charset=utf-8", NULL, 0,
+                              KVR_HTTP_CHUNKED);
+    kvr_sim_model_submit(&c->rank->model, &c->mreq, kvr_sim_now_ns());
+    kvr_sim_rank_kick(c->rank);
+}
+
+void kvr_sim_call_fail(kvr_sim_call_t *c, int status, const char *type, const char *message)
+{
+    c->pd_wait = NULL;
+    c->engine->requests_rejected++;
+    kvr_http_respond_error(c->http, status, type, message, NULL, 0);
     call_free(c);
 }
 
@@ -453,12 +478,12 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         goto fail_400;
     }
     kvr_sim_pd_t pd = {0};
-    int pd_rc = native ? 0 : kvr_sim_pd_inspect(e, root, &pd, msg, sizeof msg);
+    int pd_rc = kvr_sim_pd_inspect(e, root, &pd, msg, sizeof msg);
     if (pd_rc == -EINVAL) {
         kvr_buf_close(&text);
         goto fail_400;
     }
-    if (pd_rc == 0 && pd.decode && e->faults.lose_transfers) {
+    if (pd_rc == 0 && (pd.decode || pd.sglang_decode) && e->faults.lose_transfers) {
         kvr_buf_close(&text);
         cJSON_Delete(root);
         kvr_sim_engine_hold(e, req); /* the transfer never completes */
@@ -473,6 +498,8 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     }
     if (pd.decode)
         kvr_sim_pd_consume(&pd);
+    if (pd.sglang_prefill)
+        max_tokens = 1; /* a prefill engine computes the prompt and its first token only */
     if (e->faults.error_rate > 0 && kvr_splitmix64_unit(&e->rng) < e->faults.error_rate) {
         free(tokenized.hashes);
         free((void *)tokenized.block_tokens);
@@ -490,6 +517,8 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     c->chat = chat;
     c->native = native;
     c->pd_prefill = pd.prefill;
+    c->sglang_prefill = pd.sglang_prefill;
+    c->room = pd.room;
     c->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "stream"));
     c->include_usage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(root, "stream_options"), "include_usage"));
@@ -533,11 +562,14 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
         e->calls->prev = c;
     e->calls = c;
     kvr_http_req_on_abort(req, call_abort, c);
-    if (c->stream)
-        kvr_http_stream_begin(req, 200, "text/event-stream; charset=utf-8", NULL, 0,
-                              KVR_HTTP_CHUNKED);
-    kvr_sim_model_submit(&rank->model, &c->mreq, kvr_sim_now_ns());
-    kvr_sim_rank_kick(rank);
+    if (pd.sglang_prefill)
+        kvr_sim_pd_room_open(e, pd.room);
+    if (pd.decode || pd.sglang_decode) {
+        /* The KV comes from the prefill engine first: the answer begins when it is here. */
+        c->pd_wait = kvr_sim_pd_defer(e, c, &pd, c->mreq.prompt_tokens);
+        return;
+    }
+    kvr_sim_call_start(c);
     return;
 
 fail_400:

@@ -223,3 +223,35 @@ Test(engine_spec, role_is_read_among_the_options, .timeout = 5.)
     }
     cr_expect_str_eq(kvr_engine_role_name(KVR_ENGINE_ROLE_DECODE), "decode");
 }
+
+Test(engine_spec, bootstrap_port_is_read_among_the_options, .timeout = 5.)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        uint16_t port;
+    } port_cases[] = {
+        {"http://h:1", 0, 0},
+        {"http://h:1,role=prefill,bootstrap_port=8998", 0, 8998},
+        {"http://h:1,bootstrap_port=1,model=m", 0, 1},
+        {"http://h:1,bootstrap_port=65535", 0, 65535},
+        {"http://h:1,bootstrap_port=0", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=65536", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=-1", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=89x", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=000000008998", -EINVAL, 0},
+        {"http://h:1,bootstrap_port=1,bootstrap_port=2", -EINVAL, 0},
+    };
+    for (size_t i = 0; i < sizeof port_cases / sizeof port_cases[0]; i++) {
+        kvr_engine_spec_t spec;
+        char err[160] = "";
+        int rc = kvr_engine_spec_parse(port_cases[i].text, strlen(port_cases[i].text), &spec, err,
+                                       sizeof err);
+        cr_expect_eq(rc, port_cases[i].rc, "%s: %d (%s)", port_cases[i].text, rc, err);
+        if (rc == 0)
+            cr_expect_eq(spec.bootstrap_port, port_cases[i].port, "%s", port_cases[i].text);
+        else
+            cr_expect_not_null(strstr(err, "bootstrap_port="), "%s: %s", port_cases[i].text, err);
+    }
+}

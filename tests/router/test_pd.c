@@ -34,8 +34,12 @@ static void teardown(void)
 
 TestSuite(pd, .fini = teardown, .timeout = 60.);
 
-/* roles[i] is engine i's role= ("" for none); more: extra kvroute flags, NULL-terminated. */
-static void start(const char *const roles[ENGINES], const char *const *more)
+/*
+ * roles[i] is engine i's role= ("" for none); more: extra kvroute flags, sim_more extra
+ * kvroute-sim flags, NULL-terminated; spec_more[i] is appended to engine i's spec.
+ */
+static void start_with(const char *const roles[ENGINES], const char *const *more,
+                       const char *const *sim_more, const char *const spec_more[ENGINES])
 {
     sim_port = kvr_test_free_port_range(ENGINES);
     admin_port = kvr_test_free_port();
@@ -44,18 +48,21 @@ static void start(const char *const roles[ENGINES], const char *const *more)
     snprintf(port, sizeof port, "%u", sim_port);
     snprintf(admin, sizeof admin, "%u", admin_port);
     snprintf(engines, sizeof engines, "%d", ENGINES);
-    char *argv[] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
-                    "--engines",
-                    engines,
-                    "--port",
-                    port,
-                    "--admin-port",
-                    admin,
-                    "--time-scale",
-                    "50",
-                    "--log-level",
-                    "warn",
-                    NULL};
+    char *argv[32] = {(char *)kvr_test_bin("KVR_BIN_KVROUTE_SIM"),
+                      "--engines",
+                      engines,
+                      "--port",
+                      port,
+                      "--admin-port",
+                      admin,
+                      "--time-scale",
+                      "50",
+                      "--log-level",
+                      "warn"};
+    size_t n_argv = 11;
+    for (size_t i = 0; sim_more && sim_more[i] && n_argv < 31; i++)
+        argv[n_argv++] = (char *)sim_more[i];
+    argv[n_argv] = NULL;
     sim_pid = kvr_test_spawn(argv, NULL);
     for (int i = 0; i < ENGINES; i++)
         cr_assert(kvr_test_wait_port((uint16_t)(sim_port + i), 5000));
@@ -65,8 +72,9 @@ static void start(const char *const roles[ENGINES], const char *const *more)
     for (int i = 0; i < ENGINES; i++) {
         if (!roles[i])
             continue;
-        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u%s%s", sim_port + i,
-                 roles[i][0] ? ",role=" : "", roles[i]);
+        snprintf(urls[i], sizeof urls[i], "http://127.0.0.1:%u%s%s%s", sim_port + i,
+                 roles[i][0] ? ",role=" : "", roles[i],
+                 spec_more && spec_more[i] ? spec_more[i] : "");
         extra[k++] = "--engine";
         extra[k++] = urls[i];
     }
@@ -81,6 +89,11 @@ static void start(const char *const roles[ENGINES], const char *const *more)
         extra[k++] = more[i];
     extra[k] = NULL;
     kvr_harness_start(&h, 0, extra);
+}
+
+static void start(const char *const roles[ENGINES], const char *const *more)
+{
+    start_with(roles, more, NULL, NULL);
 }
 
 static void fault(int engine, const char *body)
@@ -404,4 +417,244 @@ Test(pd, a_session_stays_pinned_to_its_prefill_engine)
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_session_placements_total{kind=\"new\"}"), 1);
     cr_expect_eq(kvr_harness_metric(&h, "kvroute_session_placements_total{kind=\"replaced\"}"), 0);
     expect_counters_released();
+}
+
+/* ---- SGLang's bootstrap protocol: the prefill and the decode request at once ---- */
+
+static uint16_t bootstrap_base;
+static char bootstrap_specs[ENGINES][40];
+
+/* Engines whose roles[i] is "prefill" are the sim's SGLang prefill engines, with bootstrap
+ * ports bootstrap_base + i given to the router; port_skew shifts what the router is told. */
+static void start_sglang_with(const char *const roles[ENGINES], const char *const *more,
+                              int port_skew, const char *sim_flag, const char *sim_value)
+{
+    bootstrap_base = kvr_test_free_port_range(ENGINES);
+    cr_assert_gt(bootstrap_base, 0);
+    static char prefill_list[16], base[16];
+    prefill_list[0] = '\0';
+    const char *spec_more[ENGINES] = {NULL};
+    for (int i = 0; i < ENGINES; i++) {
+        if (!roles[i] || strcmp(roles[i], "prefill") != 0)
+            continue;
+        size_t n = strlen(prefill_list);
+        snprintf(prefill_list + n, sizeof prefill_list - n, "%s%d", n ? "," : "", i);
+        snprintf(bootstrap_specs[i], sizeof bootstrap_specs[i], ",bootstrap_port=%d",
+                 bootstrap_base + i + port_skew);
+        spec_more[i] = bootstrap_specs[i];
+    }
+    snprintf(base, sizeof base, "%u", bootstrap_base);
+    const char *sim_more[] = {"--prefill-engines", prefill_list, "--bootstrap-port", base, sim_flag,
+                              sim_value,           NULL};
+    const char *flags[16] = {"--pd-protocol", "sglang"};
+    size_t k = 2;
+    for (size_t i = 0; more && more[i] && k < 15; i++)
+        flags[k++] = more[i];
+    flags[k] = NULL;
+    start_with(roles, flags, sim_more, spec_more);
+}
+
+static void start_sglang(const char *const roles[ENGINES], const char *const *more, int port_skew)
+{
+    start_sglang_with(roles, more, port_skew, NULL, NULL);
+}
+
+/* The sim's requests_total of engine i, from its admin state. */
+static int sim_requests(int engine)
+{
+    char path[64], *resp = NULL;
+    snprintf(path, sizeof path, "/admin/state?engine=%d", engine);
+    int n = -1;
+    if (kvr_test_http(admin_port, "GET", path, NULL, NULL, &resp, 3000) == 200) {
+        const char *at = strstr(kvr_test_http_body(resp), "\"requests_total\":");
+        if (at)
+            n = atoi(at + strlen("\"requests_total\":"));
+    }
+    free(resp);
+    return n;
+}
+
+Test(pd, sglang_whole_and_streamed_answers_come_from_the_decode_engine)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200);
+    cr_expect_eq(engine_of(resp), 1, "answered by %d", engine_of(resp));
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"completion_tokens\":6"), "%s",
+                       kvr_test_http_body(resp));
+    free(resp);
+    cr_assert_eq(
+        kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000), 200);
+    cr_expect_eq(engine_of(resp), 1);
+    char *sse = (char *)kvr_test_http_body(resp);
+    cr_assert_geq(kvr_harness_dechunk(sse), 0);
+    cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
+    free(resp);
+    /* each request went to both engines: the prefill one built the room the decode one pulled */
+    cr_expect_eq(sim_requests(0), 2);
+    cr_expect_eq(sim_requests(1), 2);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 2);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"decode\"}"), 2);
+    expect_counters_released();
+    char needle[160];
+    snprintf(needle, sizeof needle,
+             "\"engine\":\"http://127.0.0.1:%u\",\"prefill_engine\":\"http://127.0.0.1:%u\"",
+             sim_port + 1, sim_port);
+    cr_expect(kvr_test_wait_file_contains(decision_log, needle, 5000),
+              "no decision record names both engines (%s)", needle);
+}
+
+Test(pd, sglang_a_decode_told_the_wrong_bootstrap_port_fails_the_transfer)
+{
+    /* the sim checks the bootstrap port the router sent against the prefill engine's */
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, (const char *const[]){"--retries", "0", NULL}, 1);
+    char *resp;
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 500);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "bootstrap_port"), "%s",
+                       kvr_test_http_body(resp));
+    free(resp);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_failing_prefill_engine_retries_the_pair_elsewhere)
+{
+    const char *roles[ENGINES] = {"prefill", "prefill", "decode"};
+    start_sglang(roles, NULL, 0);
+    fault(0, "{\"error_rate\":1}");
+    for (int i = 0; i < 2; i++) { /* round robin: one of them starts on engine 0 */
+        char *resp;
+        cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000),
+                     200);
+        cr_expect_eq(engine_of(resp), 2);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"prefill\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 0);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"prefill\"}"), 0);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_dead_prefill_engine_retries_the_pair_elsewhere)
+{
+    const char *roles[ENGINES] = {"prefill", "prefill", "decode"};
+    start_sglang(roles, NULL, 0);
+    fault(0, "{\"crash\":true}");
+    cr_assert(kvr_test_wait_port_closed(sim_port, 10000));
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        free(resp);
+    }
+    cr_expect(kvr_test_wait_file_contains(h.log_path, "pd_prefill_failed", 5000));
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_dead_decode_engine_before_its_first_token_retries_the_pair)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", "decode"};
+    start_sglang(roles, NULL, 0);
+    fault(1, "{\"crash\":true}");
+    cr_assert(kvr_test_wait_port_closed((uint16_t)(sim_port + 1), 10000));
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
+    /* each retry is a fresh pair: more prefills than answered requests */
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_decode_whose_kv_never_comes_is_a_counted_timeout)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(
+        roles, (const char *const[]){"--pd-transfer-timeout-ms", "300", "--retries", "0", NULL}, 0);
+    fault(1, "{\"lose_transfers\":true}");
+    char *resp;
+    cr_assert_eq(
+        kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 20000), 504);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_transfer_timeouts_total"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 1);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_batch_is_a_400)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    char *resp;
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL,
+                               "{\"model\":\"sim-30b-a3b\",\"prompt\":[\"a\",\"b\"]}", &resp,
+                               10000),
+                 400);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "not a batch"), "%s",
+                       kvr_test_http_body(resp));
+    free(resp);
+    cr_expect_eq(sim_requests(0), 0);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 0);
+}
+
+Test(pd, sglang_a_prefill_refusal_reaches_the_client)
+{
+    static const char json[] = "{\"error\":{\"message\":\"prompt too long for the prefill\"}}";
+    char reply[512];
+    snprintf(reply, sizeof reply,
+             "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: "
+             "%zu\r\nConnection: close\r\n\r\n%s",
+             strlen(json), json);
+    kvr_raw_engine_t *raw = kvr_raw_engine_start(reply);
+    char url[96];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u,role=prefill", kvr_raw_engine_port(raw));
+    const char *roles[ENGINES] = {NULL, "decode", NULL};
+    start_sglang(roles, (const char *const[]){"--engine", url, NULL}, 0);
+    char *resp;
+    cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 400);
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "prompt too long for the prefill"), "%s",
+                       kvr_test_http_body(resp));
+    free(resp);
+    expect_counters_released();
+    kvr_harness_stop(&h);
+    kvr_raw_engine_stop(raw);
+}
+
+/* The sim moves KV at --kv-transfer-gbps: at 1 bit/s a decode waits for hours, in both protocols. */
+static void a_slow_transfer_holds_the_decode(bool sglang)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    const char *const slow[] = {"--kv-transfer-gbps", "0.000000001", NULL};
+    if (sglang)
+        start_sglang_with(
+            roles, (const char *const[]){"--pd-transfer-timeout-ms", "300", "--retries", "0", NULL},
+            0, slow[0], slow[1]);
+    else
+        start_with(roles,
+                   (const char *const[]){"--pd-protocol", "vllm", "--pd-transfer-timeout-ms", "300",
+                                         "--retries", "0", NULL},
+                   slow, NULL);
+    char *resp;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 20000), 504);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_transfer_timeouts_total"), 1);
+    expect_counters_released();
+}
+
+Test(pd, a_slow_kv_transfer_holds_a_vllm_decode)
+{
+    a_slow_transfer_holds_the_decode(false);
+}
+
+Test(pd, a_slow_kv_transfer_holds_an_sglang_decode)
+{
+    a_slow_transfer_holds_the_decode(true);
 }
