@@ -34,9 +34,9 @@ typedef struct kvr_engine_spec_s {
     char url[KVR_SHM_ENGINE_ID_MAX];     /* normalised: the engine id and its segment key */
     char host[KVR_ENGINE_SPEC_HOST_MAX]; /* what is resolved: no brackets, lower case */
     uint16_t port;
-    int family;             /* AF_INET / AF_INET6 for an address literal, AF_UNSPEC for a name */
-    const char *options;    /* into the parsed text, after the URL's ',' ("" when none) */
-    kvr_engine_role_t role; /* role=prefill|decode|both among the options, both when absent */
+    int family;              /* AF_INET / AF_INET6 for an address literal, AF_UNSPEC for a name */
+    const char *options;     /* into the parsed text, after the URL's ',' ("" when none) */
+    kvr_engine_role_t role;  /* role=prefill|decode|both among the options, both when absent */
     uint16_t bootstrap_port; /* bootstrap_port=N: an SGLang prefill engine's KV server, 0: none */
 } kvr_engine_spec_t;
 

@@ -31,9 +31,9 @@ typedef struct kvr_engine_s {
     char *id;            /* base URL exactly as configured */
     /* The models it serves (router/models.h): empty = not known yet, serves any. */
     kvr_model_list_t models;
-    bool models_pinned;     /* given in its spec: never replaced by /v1/models */
-    bool models_failing;    /* the last /v1/models refresh failed (logged once per change) */
-    kvr_engine_role_t role; /* its spec's role=: only requests of that phase reach it */
+    bool models_pinned;      /* given in its spec: never replaced by /v1/models */
+    bool models_failing;     /* the last /v1/models refresh failed (logged once per change) */
+    kvr_engine_role_t role;  /* its spec's role=: only requests of that phase reach it */
     uint16_t bootstrap_port; /* its spec's bootstrap_port= (SGLang's KV server), 0: none */
 
     bool removed;                  /* left the table; kept while requests drain */
