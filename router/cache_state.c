@@ -173,8 +173,10 @@ static uint32_t apply(void *ctx, const kvr_route_request_t *req, const kvr_engin
             best = match_blocks[v];
     }
     cs->untrusted_engines = untrusted + stale;
-    if (!again)
+    if (!again) {
         cs->stale_slots_total += stale;
+        cs->untrusted_total += untrusted;
+    }
     return best;
 }
 

@@ -94,6 +94,7 @@ typedef struct kvr_cache_state_s {
     uint64_t table_down_total;  /* decisions the table could not serve */
     uint64_t untrusted_engines; /* candidates of the last lookup the table distrusts */
     uint64_t stale_slots_total; /* candidates the table was not read for: their slot not fresh */
+    uint64_t untrusted_total;   /* candidates with a fresh slot the table did not trust */
     uint64_t opens_total;
 } kvr_cache_state_t;
 

@@ -198,6 +198,7 @@ Test(cache_state, auto_uses_the_own_index_for_an_untrusted_engine)
     cr_expect_eq(res.match_from, KVR_MATCH_FROM_OWN);
     cr_expect_eq(res.prefix_match_blocks, BLOCKS);
     cr_expect_eq(d.cache.untrusted_engines, ENGINES);
+    cr_expect_eq(d.cache.untrusted_total, 1 + ENGINES, "sim-1 alone, then every candidate");
     cr_expect_not_null(strstr(log_line(&res), "\"match_source\":\"own\""));
     /* events: the table alone, so the own index's guess does not count. */
     kvr_decide_close(&d);
