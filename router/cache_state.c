@@ -131,7 +131,7 @@ static uint32_t apply(void *ctx, const kvr_route_request_t *req, const kvr_engin
 {
     kvr_cache_state_t *cs = ctx;
     if (n > cs->n_from)
-        n = cs->n_from; /* views never outnumber the engine table */
+        n = cs->n_from;         /* views never outnumber the engine table */
     bool again = cs->looked_up; /* hits were counted by this decision's first walk */
     look_up(cs, req);
     memset(cs->from, KVR_MATCH_FROM_OWN, n);

@@ -292,7 +292,8 @@ Test(cache_state, an_engine_whose_slot_is_not_fresh_is_not_read_from_the_table)
     kvr_decide_result_t res;
     kvr_route_request_t req = request(true, 8);
     route(&req, &res);
-    cr_expect_str_neq(res.engine->id, "sim-2", "a stale slot's blocks are not the table's to vouch");
+    cr_expect_str_neq(res.engine->id, "sim-2",
+                      "a stale slot's blocks are not the table's to vouch");
     cr_expect_eq(res.prefix_match_blocks, 0);
     cr_expect_eq(d.cache.hits_total[KVR_MATCH_FROM_EVENTS], 0);
     cr_expect_eq(d.cache.stale_slots_total, 1);

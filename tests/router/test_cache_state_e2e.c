@@ -219,10 +219,10 @@ static void start(const char *mode)
         extra[k++] = "--engine";
         extra[k++] = urls[i];
     }
-    const char *rest[] = {"--es",           "1",        "--shm",         feed.shm_name,
-                          "--cache-state",  mode,       "--tokenizer",   tokenizer,
-                          "--policy",       "lmetric",  "--decision-log", decisions,
-                          "--log-level",    "info",     NULL};
+    const char *rest[] = {
+        "--es",        "1",       "--shm",    feed.shm_name, "--cache-state",  mode,
+        "--tokenizer", tokenizer, "--policy", "lmetric",     "--decision-log", decisions,
+        "--log-level", "info",    NULL};
     for (size_t i = 0; rest[i]; i++)
         extra[k++] = rest[i];
     extra[k] = NULL;
@@ -331,7 +331,8 @@ static void events_follow_the_engine(const char *mode)
     cr_assert_geq(held, 8, "the prompt's 8 blocks are held (%g)", held);
 
     cJSON *rec = route(a1);
-    cr_expect_str_eq(str_of(rec, "engine"), urls[HOLDER], "routed to the engine holding the prefix");
+    cr_expect_str_eq(str_of(rec, "engine"), urls[HOLDER],
+                     "routed to the engine holding the prefix");
     cr_expect_str_eq(str_of(rec, "match_source"), "events");
     cr_expect_geq(num_of(rec, "prefix_match_blocks"), 8);
     const cJSON *m0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(rec, "matches"), 0);

@@ -464,7 +464,8 @@ Test(feed_kv, blocks_are_announced_as_their_step_starts_and_the_state_stays_trus
     cr_assert_eq(pthread_create(&t, NULL, complete_in_thread, &req), 0);
     /* The engine uses the blocks from the step's start (vLLM caches them when it schedules). */
     cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 64),
-              "the 64 blocks of the step show (%g)", metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+              "the 64 blocks of the step show (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
     cr_expect_eq(sim_running(&r), 1, "announced while their step still runs");
     pthread_join(t, NULL);
     cr_expect_eq(metric(&r, "kvroute_statefeed_kv_check_failures_total", NULL), 0,
