@@ -73,11 +73,13 @@ static uint32_t credited_blocks(const kvr_res_match_t *m)
 }
 
 /* Counts a candidate's match by its source and keeps the deepest few for the log. */
-static void note(kvr_cache_state_t *cs, const kvr_engine_view_t *views, size_t v, uint32_t blocks)
+static void note(kvr_cache_state_t *cs, const kvr_engine_view_t *views, size_t v, uint32_t blocks,
+                 bool again)
 {
     if (blocks == 0)
         return;
-    cs->hits_total[cs->from[v]]++;
+    if (!again)
+        cs->hits_total[cs->from[v]]++;
     size_t at = cs->n_deepest;
     while (at > 0 && cs->deepest[at - 1].blocks < blocks)
         at--;
@@ -94,59 +96,87 @@ static void note(kvr_cache_state_t *cs, const kvr_engine_view_t *views, size_t v
         cs->n_deepest++;
 }
 
+/*
+ * The decision's table answer, once: a decision may walk the index more than once (admission's
+ * base pick before the pick), and each walk must read the same answer and count nothing twice.
+ */
+static void look_up(kvr_cache_state_t *cs, const kvr_route_request_t *req)
+{
+    if (cs->looked_up)
+        return;
+    cs->looked_up = true;
+    cs->tokens = req->token_hashes && req->n_token_blocks > 0 && req->block_tokens > 0;
+    cs->up = cs->tokens && table_up(cs, req->now_ns);
+    cs->n_found = 0;
+    if (!cs->tokens) {
+        cs->no_tokens_total++; /* until the request is tokenized, the own index answers */
+        return;
+    }
+    if (!cs->up) {
+        cs->table_down_total++;
+        return;
+    }
+    cs->lookups_total++;
+    if (cs->results_cap < cs->reader.engines) {
+        free(cs->results);
+        cs->results = calloc(cs->reader.engines, sizeof *cs->results);
+        cs->results_cap = cs->results ? cs->reader.engines : 0;
+    }
+    cs->n_found = kvr_residency_lookup(&cs->reader, req->token_hashes, req->n_token_blocks,
+                                       cs->results, cs->results_cap);
+}
+
 static uint32_t apply(void *ctx, const kvr_route_request_t *req, const kvr_engine_view_t *views,
                       size_t n, uint32_t *match_blocks, uint32_t own)
 {
     kvr_cache_state_t *cs = ctx;
     if (n > cs->n_from)
-        n = cs->n_from; /* views never outnumber the engine table */
+        n = cs->n_from;         /* views never outnumber the engine table */
+    bool again = cs->looked_up; /* hits were counted by this decision's first walk */
+    look_up(cs, req);
     memset(cs->from, KVR_MATCH_FROM_OWN, n);
     cs->n_applied = n;
     cs->n_deepest = 0;
-    bool tokens = req->token_hashes && req->n_token_blocks > 0 && req->block_tokens > 0;
-    bool up = tokens && table_up(cs, req->now_ns);
-    if (!tokens)
-        cs->no_tokens_total++; /* until the request is tokenized, the own index answers */
-    else if (!up)
-        cs->table_down_total++;
-    if (!tokens || (!up && cs->mode == KVR_CACHE_STATE_AUTO)) {
+    bool up = cs->up;
+    if (!cs->tokens || (!up && cs->mode == KVR_CACHE_STATE_AUTO)) {
         for (size_t v = 0; v < n; v++)
-            note(cs, views, v, match_blocks[v]);
+            note(cs, views, v, match_blocks[v], again);
         return own;
     }
-    size_t found = 0;
-    if (up) {
-        cs->lookups_total++;
-        if (cs->results_cap < cs->reader.engines) {
-            free(cs->results);
-            cs->results = calloc(cs->reader.engines, sizeof *cs->results);
-            cs->results_cap = cs->results ? cs->reader.engines : 0;
-        }
-        found = kvr_residency_lookup(&cs->reader, req->token_hashes, req->n_token_blocks,
-                                     cs->results, cs->results_cap);
-    }
     uint32_t best = 0;
-    uint64_t untrusted = 0;
+    uint64_t untrusted = 0, stale = 0;
     for (size_t v = 0; v < n; v++) {
         const kvr_engine_t *e = kvr_engine_table_get(cs->engines, views[v].index);
         int slot = e ? e->feed_slot : -1;
-        bool known = up && slot >= 0 && (uint32_t)slot < cs->reader.engines &&
+        /*
+         * The table names the engine by its state-segment slot: only a fresh slot is known to be
+         * this engine's and followed by the writer now (a stale, unhealthy or missing one may be
+         * another engine's since, or its events may have stopped with its polls).
+         */
+        bool fresh = views[v].feed_fresh;
+        bool known = up && fresh && slot >= 0 && (uint32_t)slot < cs->reader.engines &&
                      kvr_residency_reader_trusted(&cs->reader, (uint32_t)slot);
-        if (up && slot >= 0 && !known)
+        if (up && !fresh)
+            stale++;
+        else if (up && slot >= 0 && !known)
             untrusted++;
         if (known || cs->mode == KVR_CACHE_STATE_EVENTS) {
             uint32_t m = 0;
-            for (size_t k = 0; known && k < found; k++)
+            for (size_t k = 0; known && k < cs->n_found; k++)
                 if (cs->results[k].slot == (uint32_t)slot)
                     m = credited_blocks(&cs->results[k]);
             match_blocks[v] = m;
             cs->from[v] = KVR_MATCH_FROM_EVENTS;
         }
-        note(cs, views, v, match_blocks[v]);
+        note(cs, views, v, match_blocks[v], again);
         if (match_blocks[v] > best)
             best = match_blocks[v];
     }
-    cs->untrusted_engines = untrusted;
+    cs->untrusted_engines = untrusted + stale;
+    if (!again) {
+        cs->stale_slots_total += stale;
+        cs->untrusted_total += untrusted;
+    }
     return best;
 }
 
@@ -186,6 +216,7 @@ void kvr_cache_state_begin(kvr_cache_state_t *cs)
 {
     cs->n_applied = 0;
     cs->n_deepest = 0;
+    cs->looked_up = false;
 }
 
 const kvr_match_source_t *kvr_cache_state_source(const kvr_cache_state_t *cs)

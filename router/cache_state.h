@@ -11,7 +11,9 @@
  * policy reading matches sees it alike:
  *  - auto (default): an engine's match comes from the table while the table
  *    is up (its writer's heartbeat fresh, the same writer as the state
- *    segment's) and trusts that engine; from the own index otherwise;
+ *    segment's), trusts that engine and the engine's state-segment slot is
+ *    fresh (healthy, younger than the max age: the slot is this engine's and
+ *    its writer follows it now); from the own index otherwise;
  *  - events: from the table alone, 0 where the table does not know;
  *  - own: the own index alone, the table is never opened.
  * The table names blocks by token ids, so a request needs token block
@@ -73,6 +75,11 @@ typedef struct kvr_cache_state_s {
     int last_error;           /* logged once per change */
     kvr_res_match_t *results; /* per lookup, up to the table's engines */
     size_t results_cap;
+    /* The current decision's table answer, taken at its first walk (kvr_cache_state_begin resets). */
+    bool looked_up;
+    bool tokens;    /* the request has token hashes */
+    bool up;        /* the table served it */
+    size_t n_found; /* results of its lookup */
     /* The current decision's candidates: where each view's match came from. */
     uint8_t *from;
     size_t n_from;
@@ -81,11 +88,13 @@ typedef struct kvr_cache_state_s {
         deepest[KVR_CACHE_LOG_MATCHES]; /* its candidates with a match, deepest first */
     size_t n_deepest;
     /* Counters for /metrics. */
-    uint64_t lookups_total;     /* table lookups */
+    uint64_t lookups_total;     /* table lookups, one per decision at most */
     uint64_t hits_total[2];     /* candidates with a match > 0, by kvr_match_from_t */
     uint64_t no_tokens_total;   /* decisions without token hashes: own index */
     uint64_t table_down_total;  /* decisions the table could not serve */
     uint64_t untrusted_engines; /* candidates of the last lookup the table distrusts */
+    uint64_t stale_slots_total; /* candidates the table was not read for: their slot not fresh */
+    uint64_t untrusted_total;   /* candidates with a fresh slot the table did not trust */
     uint64_t opens_total;
 } kvr_cache_state_t;
 

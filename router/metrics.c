@@ -443,6 +443,14 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
                    "decisions the residency table did not serve: the request had no token "
                    "hashes, or the table was missing, stale or another writer's",
                    "reason", why, fallbacks, 2);
+        counter(w, "kvroute_cache_state_stale_slots_total",
+                "candidates the residency table was not read for: their state-segment slot was "
+                "stale, unhealthy or not theirs",
+                cs->stale_slots_total);
+        counter(w, "kvroute_cache_state_untrusted_total",
+                "candidates of lookups whose blocks the table did not vouch for (fresh slot, "
+                "engine untrusted)",
+                cs->untrusted_total);
         kvr_prom_family(w, "kvroute_cache_state_untrusted_engines", KVR_PROM_GAUGE,
                         "candidates of the last lookup whose blocks the table does not vouch for");
         kvr_prom_sample_u64(w, "kvroute_cache_state_untrusted_engines", NULL, 0,

@@ -32,7 +32,7 @@ static void step_cb(uv_timer_t *timer)
     kvr_sim_model_step_end(&rank->model, kvr_sim_now_ns(), kvr_sim_call_event, rank);
     kvr_sim_push_frame(rank->engine, false);
     kvr_sim_rank_kick(rank);
-    kvr_sim_kv_flush(rank); /* the step's stores and the next one's evictions: one batch */
+    kvr_sim_kv_flush(rank); /* what the step ended (a kick that started none flushed nothing) */
 }
 
 void kvr_sim_rank_kick(kvr_sim_rank_t *rank)
@@ -56,6 +56,7 @@ void kvr_sim_rank_kick(kvr_sim_rank_t *rank)
     uint64_t loop_ms = uv_now(e->fleet->loop);
     rank->timer_armed = true;
     uv_timer_start(&rank->step_timer, step_cb, due_ms > loop_ms ? due_ms - loop_ms : 0, 0);
+    kvr_sim_kv_flush(rank); /* the blocks the step computes are announced as it starts */
 }
 
 static void engine_kick_all(kvr_sim_engine_t *e)

@@ -4,7 +4,9 @@
  * rank a ZMQ PUB sending [topic, 8-byte big-endian sequence, msgpack batch]
  * and, with --kv-replay-port, a ROUTER answering a request [“”, start seq]
  * with every kept batch from start and then the end marker (sequence -1).
- * A block is stored when it becomes a cache hit and removed when evicted.
+ * A block is stored when the step computing it is planned (vLLM caches a
+ * block when it schedules its tokens) and removed when evicted, or when its
+ * request leaves before the block was computed.
  * The events of a step go out as one batch, as an engine publishes them.
  */
 #include <errno.h>

@@ -97,10 +97,14 @@ static void unref(kvr_sim_cache_t *c, kvr_sim_block_t *b)
 {
     if (--b->refs > 0)
         return;
-    if (b->ready)
+    if (b->ready) {
         lru_push_tail(c, b);
-    else
-        table_remove(c, b); /* never computed: nothing worth keeping */
+        return;
+    }
+    /* Never computed: nothing worth keeping; announced ones are removed as an eviction is. */
+    if (b->announced && c->on_evict)
+        c->on_evict(c->evict_ctx, b->hash);
+    table_remove(c, b);
 }
 
 /* Frees room for want more blocks by evicting LRU blocks; 0 or -ENOSPC (nothing evicted). */

@@ -20,7 +20,8 @@ typedef struct kvr_sim_block_s kvr_sim_block_t;
 struct kvr_sim_block_s {
     uint64_t hash;
     uint32_t refs;
-    uint32_t ready;                       /* computed: only ready blocks are cache hits */
+    uint16_t ready;                       /* computed: only ready blocks are cache hits */
+    uint16_t announced;                   /* published as stored (KV events), maybe before ready */
     kvr_sim_block_t *lru_prev, *lru_next; /* in the LRU list while refs == 0 */
     kvr_sim_block_t *hnext;               /* hash bucket chain */
 };

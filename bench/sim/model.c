@@ -197,6 +197,28 @@ void kvr_sim_model_cancel(kvr_sim_model_t *m, kvr_sim_req_t *req)
 
 /* ---- steps ---- */
 
+/*
+ * Publishes the request's full prompt blocks up to tokens as stored. vLLM
+ * caches (and announces) a block when the step that computes it is
+ * scheduled, not when it ends: a step's blocks are in the same event batch
+ * as its plan, so a subscriber's count of held blocks keeps up with the
+ * engine's KV usage. The block is a cache hit only once it is ready.
+ */
+static void announce(kvr_sim_model_t *m, kvr_sim_req_t *r, uint64_t tokens)
+{
+    if (!m->on_stored)
+        return;
+    size_t full = (size_t)(tokens / KVR_SIM_BLOCK_TOKENS);
+    for (size_t i = 0; i < full && i < r->n_hashes; i++) {
+        kvr_sim_block_t *b = r->held[i];
+        if (!b || b->announced)
+            continue;
+        b->announced = 1;
+        m->on_stored(m->stored_ctx, r->hashes[i], i ? &r->hashes[i - 1] : NULL,
+                     r->block_tokens ? r->block_tokens + i * KVR_SIM_BLOCK_TOKENS : NULL);
+    }
+}
+
 uint64_t kvr_sim_model_step_begin(kvr_sim_model_t *m, uint64_t now_ns)
 {
     assert(!m->step_in_flight);
@@ -236,6 +258,7 @@ uint64_t kvr_sim_model_step_begin(kvr_sim_model_t *m, uint64_t now_ns)
             r->planned = left < budget ? left : budget;
             budget -= r->planned;
             prefill_tokens += r->planned;
+            announce(m, r, (uint64_t)r->computed + r->planned);
         }
         r = next;
     }
@@ -250,6 +273,7 @@ uint64_t kvr_sim_model_step_begin(kvr_sim_model_t *m, uint64_t now_ns)
         r->planned = left < budget ? left : budget;
         budget -= r->planned;
         prefill_tokens += r->planned;
+        announce(m, r, (uint64_t)r->computed + r->planned);
     }
     if (m->running.count > m->peak_running)
         m->peak_running = m->running.count;
@@ -295,14 +319,10 @@ void kvr_sim_model_step_end(kvr_sim_model_t *m, uint64_t now_ns, kvr_sim_event_c
         r->computed += planned;
         if (r->state == KVR_SIM_PREFILL) {
             size_t ready = r->computed / KVR_SIM_BLOCK_TOKENS;
+            announce(m, r, r->computed); /* already done when the step was planned */
             for (size_t i = 0; i < ready && i < r->n_hashes; i++)
-                if (r->held[i] && !r->held[i]->ready) {
+                if (r->held[i])
                     r->held[i]->ready = 1;
-                    if (m->on_stored)
-                        m->on_stored(m->stored_ctx, r->hashes[i], i ? &r->hashes[i - 1] : NULL,
-                                     r->block_tokens ? r->block_tokens + i * KVR_SIM_BLOCK_TOKENS
-                                                     : NULL);
-                }
             if (r->computed < prefill_target(r)) {
                 r = next;
                 continue;

@@ -124,6 +124,18 @@ static kvr_route_request_t request(bool with_tokens, uint64_t salt)
                                  .now_ns = T0};
 }
 
+/* Engine i's state-segment slot: its sample taken at sample_ns, healthy or not. */
+static void slot_sample(int engine, uint64_t sample_ns, bool healthy)
+{
+    kvr_engine_state_t st;
+    kvr_shm_writer_state(&seg, (uint32_t)slot_of[engine], &st);
+    st.sample_time_ns = sample_ns;
+    st.sample_seq++;
+    st.flags = kvr_slot_with_source(KVR_SLOT_IN_USE | (healthy ? KVR_SLOT_HEALTHY : 0),
+                                    KVR_SOURCE_LOADS);
+    kvr_shm_write_slot(&seg, (uint32_t)slot_of[engine], &st);
+}
+
 static void route(const kvr_route_request_t *req, kvr_decide_result_t *res)
 {
     kvr_charge_t c = {0};
@@ -186,6 +198,7 @@ Test(cache_state, auto_uses_the_own_index_for_an_untrusted_engine)
     cr_expect_eq(res.match_from, KVR_MATCH_FROM_OWN);
     cr_expect_eq(res.prefix_match_blocks, BLOCKS);
     cr_expect_eq(d.cache.untrusted_engines, ENGINES);
+    cr_expect_eq(d.cache.untrusted_total, 1 + ENGINES, "sim-1 alone, then every candidate");
     cr_expect_not_null(strstr(log_line(&res), "\"match_source\":\"own\""));
     /* events: the table alone, so the own index's guess does not count. */
     kvr_decide_close(&d);
@@ -262,6 +275,88 @@ Test(cache_state, a_stale_or_foreign_table_falls_back_to_the_own_index)
     cr_expect_eq(res.match_from, KVR_MATCH_FROM_OWN);
     cr_expect_eq(d.cache.table_down_total, 2);
     kvr_residency_writer_tick(&table, req.now_ns, 0);
+    for (int i = 0; i < ENGINES; i++)
+        slot_sample(i, req.now_ns - KVR_NS_PER_MS, true); /* the engines' samples are fresh too */
     route(&req, &res);
     cr_expect_eq(res.match_from, KVR_MATCH_FROM_EVENTS);
+}
+
+Test(cache_state, an_engine_whose_slot_is_not_fresh_is_not_read_from_the_table)
+{
+    holds(2, BLOCKS, KVR_RES_TIER_GPU);
+    holds(0, 0, KVR_RES_TIER_GPU);
+    holds(1, 0, KVR_RES_TIER_GPU);
+    /* sim-2's slot is older than the max age: the writer no longer hears from that engine. */
+    slot_sample(2, T0 - MAX_AGE - KVR_NS_PER_MS, true);
+    start("cache_aware", KVR_CACHE_STATE_AUTO);
+    kvr_decide_result_t res;
+    kvr_route_request_t req = request(true, 8);
+    route(&req, &res);
+    cr_expect_str_neq(res.engine->id, "sim-2",
+                      "a stale slot's blocks are not the table's to vouch");
+    cr_expect_eq(res.prefix_match_blocks, 0);
+    cr_expect_eq(d.cache.hits_total[KVR_MATCH_FROM_EVENTS], 0);
+    cr_expect_eq(d.cache.stale_slots_total, 1);
+    cr_expect_eq(d.cache.untrusted_engines, 1);
+    const char *line = log_line(&res);
+    cr_expect_not_null(strstr(line, "\"matches\":[]"), "%s", line);
+
+    /* Unhealthy (the writer's polls fail): the same, in events mode a match of 0. */
+    kvr_decide_close(&d);
+    d_open = false;
+    slot_sample(2, T0 - KVR_NS_PER_MS, false);
+    start("cache_aware", KVR_CACHE_STATE_EVENTS);
+    req = request(true, 9);
+    route(&req, &res);
+    cr_expect_eq(res.prefix_match_blocks, 0);
+    cr_expect_eq(d.cache.hits_total[KVR_MATCH_FROM_EVENTS], 0);
+    cr_expect_eq(d.cache.stale_slots_total, 1);
+
+    /* Fresh and healthy again: its blocks count. */
+    slot_sample(2, T0 - KVR_NS_PER_MS, true);
+    route(&req, &res);
+    cr_expect_str_eq(res.engine->id, "sim-2");
+    cr_expect_eq(res.prefix_match_blocks, BLOCKS);
+    cr_expect_eq(res.match_from, KVR_MATCH_FROM_EVENTS);
+}
+
+Test(cache_state, a_decision_counts_one_lookup_when_admission_walks_first)
+{
+    holds(2, BLOCKS, KVR_RES_TIER_GPU);
+    kvr_decide_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.policy = "cache_aware";
+    kvr_policy_config_defaults(&cfg.policy_config);
+    cfg.placement = KVR_PLACEMENT_PER_REQUEST;
+    cfg.admission = KVR_ADMISSION_OFF;
+    cfg.admission_order = KVR_ADMISSION_BEFORE; /* the base pick walks the index before the pick */
+    cfg.session_ttl_ns = 10 * KVR_NS_PER_SEC;
+    cfg.max_sessions = 100;
+    cfg.fail_threshold = 2;
+    cfg.es = true;
+    cfg.shm_name = seg_name;
+    cfg.shm_owner_uid = -1;
+    cfg.max_age_ns = MAX_AGE;
+    cfg.cache_state = KVR_CACHE_STATE_AUTO;
+    cr_assert_eq(kvr_decide_init(&d, &cfg), 0);
+    d_open = true;
+    for (int i = 0; i < ENGINES; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "sim-%d", i);
+        kvr_engine_t *e;
+        cr_assert_eq(kvr_decide_add_engine(&d, id, &e), 0);
+    }
+    kvr_decide_result_t res;
+    for (uint64_t i = 0; i < 3; i++) {
+        kvr_route_request_t req = request(true, 10 + i);
+        route(&req, &res);
+        cr_expect_str_eq(res.engine->id, "sim-2");
+        cr_expect_eq(res.match_from, KVR_MATCH_FROM_EVENTS);
+    }
+    kvr_route_request_t text_req = request(false, 20);
+    route(&text_req, &res);
+    cr_expect_eq(d.cache.lookups_total, 3, "one lookup per decision, not per walk");
+    cr_expect_eq(d.cache.hits_total[KVR_MATCH_FROM_EVENTS], 3);
+    cr_expect_eq(d.cache.no_tokens_total, 1);
+    cr_expect_eq(res.n_matches, 0);
 }

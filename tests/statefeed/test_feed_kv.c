@@ -8,6 +8,7 @@
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <zmq.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,9 @@ typedef struct kv_rig_s {
 } kv_rig_t;
 
 static bool all_ranks_subscribed(void *arg);
+
+/* More kvroute-sim flags for the next rig_sim (NULL-terminated; the test sets and clears them). */
+static const char *sim_extra[5];
 
 /* kvroute-sim with KV events on dp ranks (and replay sockets when replay). */
 static void rig_sim(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
@@ -67,6 +71,8 @@ static void rig_sim(kv_rig_t *r, const char *encoding, bool replay, const char *
         argv[a++] = "--kv-replay-port";
         argv[a++] = rp;
     }
+    for (int i = 0; sim_extra[i] && a < 23; i++)
+        argv[a++] = sim_extra[i];
     argv[a] = NULL;
     r->sim = kvr_test_spawn((char *const *)argv, r->sim_log);
     cr_assert_gt(r->sim, 0);
@@ -414,6 +420,57 @@ Test(feed_kv, late_subscriber_replays_the_history, .timeout = 60.)
     cr_assert_eq(metric(&r, "kvroute_statefeed_kv_replays_total", NULL), 1);
     cr_assert_eq(metric(&r, "kvroute_statefeed_kv_gaps_total", NULL), 0);
     cr_assert_eq(metric(&r, "kvroute_statefeed_kv_orphan_blocks_total", NULL), 0);
+    expect_agree(&r);
+    rig_stop(&r);
+}
+
+typedef struct slow_req_s {
+    const kv_rig_t *r;
+} slow_req_t;
+
+static void *complete_in_thread(void *arg)
+{
+    slow_req_t *s = arg;
+    complete(s->r, 64, 4);
+    return NULL;
+}
+
+/* Rank 0's running requests, as the simulator reports them. */
+static long sim_running(const kv_rig_t *r)
+{
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(r->admin, "GET", "/admin/state", NULL, NULL, &resp, 3000), 200);
+    cJSON *doc = cJSON_Parse(kvr_test_http_body(resp));
+    free(resp);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "engines"), 0);
+    const cJSON *rank = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "ranks"), 0);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(rank, "running");
+    long running = cJSON_IsNumber(v) ? (long)v->valuedouble : -1;
+    cJSON_Delete(doc);
+    return running;
+}
+
+Test(feed_kv, blocks_are_announced_as_their_step_starts_and_the_state_stays_trusted, .timeout = 60.)
+{
+    /* 1,024 prompt tokens at 400 tokens/s: one prefill step of some 2.5 s. */
+    sim_extra[0] = "--prefill-tokens-per-s";
+    sim_extra[1] = "400";
+    sim_extra[2] = NULL;
+    kv_rig_t r;
+    rig_start(&r, "map", false, "250000");
+    sim_extra[0] = NULL;
+    slow_req_t req = {&r};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, complete_in_thread, &req), 0);
+    /* The engine uses the blocks from the step's start (vLLM caches them when it schedules). */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 64),
+              "the 64 blocks of the step show (%g)",
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_expect_eq(sim_running(&r), 1, "announced while their step still runs");
+    pthread_join(t, NULL);
+    cr_expect_eq(metric(&r, "kvroute_statefeed_kv_check_failures_total", NULL), 0,
+                 "held blocks kept up with the engine's KV usage during the step");
+    cr_expect_eq(metric(&r, "kvroute_statefeed_kv_trusted", NULL), 1);
     expect_agree(&r);
     rig_stop(&r);
 }
