@@ -43,11 +43,12 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM(
         "engine", "URL[,model=NAME]...[,role=ROLE][,bootstrap_port=N]", NULL, parse_engine,
-        "a base URL http://HOST:PORT, then any model=NAME, one role=prefill|decode|both and one "
-        "bootstrap_port=N",
+        "a base URL http://HOST:PORT or https://HOST:PORT, then any model=NAME, one "
+        "role=prefill|decode|both and one bootstrap_port=N",
         KVR_OPT_REPEAT,
         "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
-        "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
+        "http://10.0.0.5:8000, or https://HOST[:PORT] (443; over TLS, see --engine-ca); its "
+        "normalised form (host lower-cased, port written, no "
         "slash) is the engine id. model=NAME pins the models it serves "
         "(repeat for several), else they are learnt from its /v1/models. role=prefill or "
         "role=decode makes it one half of a disaggregated pair (see --pd-protocol); "
@@ -585,7 +586,7 @@ void kvr_router_config_help(FILE *out)
         "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
         "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
         "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-        "start) and its --tokenizer lines.\n\n"
+        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key.\n\n"
         "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
         "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
         "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
