@@ -48,8 +48,12 @@ static void teardown(void)
         cr_expect(clean, "kvroute exited with status %d; its log is kept at %s", status,
                   router_log);
     }
-    if (sim_pid > 0)
-        kvr_test_stop(sim_pid, SIGTERM, 5000);
+    if (sim_pid > 0) {
+        int status = kvr_test_stop(sim_pid, SIGTERM, 5000);
+        bool sim_clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        cr_expect(sim_clean, "kvroute-sim exited with status %d", status);
+        clean = clean && sim_clean;
+    }
     router_pid = sim_pid = 0;
     if (!clean)
         return;
