@@ -41,7 +41,7 @@ typedef struct kvr_engine_spec_s {
     const char *options;     /* into the parsed text, after the URL's ',' ("" when none) */
     kvr_engine_role_t role;  /* role=prefill|decode|both among the options, both when absent */
     uint16_t bootstrap_port; /* bootstrap_port=N: an SGLang prefill engine's KV server, 0: none */
-    bool tls; /* https://: reached over TLS, its certificate checked against host */
+    bool tls;                /* https://: reached over TLS, its certificate checked against host */
 } kvr_engine_spec_t;
 
 /** One "key=value" of a spec's options; slices of the parsed text. */
