@@ -21,6 +21,8 @@ kvr_require(msgpack msgpack libmsgpack-dev)
 kvr_require(xxhash libxxhash libxxhash-dev)
 # HMAC-SHA256 and constant-time comparison for the relay's shared secret.
 kvr_require(crypto libcrypto libssl-dev)
+# TLS towards clients and engines (common/tls.c).
+kvr_require(ssl libssl libssl-dev)
 # cJSON is the project's one JSON library. The router's routing-key extraction parses
 # every request body on the event loop, and cJSON does that 5-10x faster than jansson
 # (bench/proxy: kvroute-bench-keys).

@@ -107,8 +107,8 @@ static int parse_port(const char *p, size_t n, uint16_t *port, char *err, size_t
 static int parse_url(const char *url, size_t len, kvr_engine_spec_t *spec, char *err,
                      size_t err_len)
 {
-    static const char scheme[] = "http://";
-    const size_t scheme_len = sizeof scheme - 1;
+    static const char scheme[] = "http://", tls_scheme[] = "https://";
+    size_t scheme_len = sizeof scheme - 1;
     if (len == 0)
         return fail(err, err_len, -EINVAL, "empty engine URL");
     for (size_t i = 0; i < len; i++)
@@ -116,11 +116,12 @@ static int parse_url(const char *url, size_t len, kvr_engine_spec_t *spec, char 
             return fail(err, err_len, -EINVAL,
                         url[i] == '\0' ? "NUL byte in the engine URL"
                                        : "whitespace, control or non-ASCII byte in the engine URL");
-    if (len < scheme_len || strncasecmp(url, scheme, scheme_len) != 0)
-        return fail(err, err_len, -EINVAL,
-                    len >= 8 && strncasecmp(url, "https://", 8) == 0
-                        ? "https:// is not supported: engines are reached over http://"
-                        : "engine URL must start with http://");
+    if (len >= sizeof tls_scheme - 1 && strncasecmp(url, tls_scheme, sizeof tls_scheme - 1) == 0) {
+        spec->tls = true;
+        scheme_len = sizeof tls_scheme - 1;
+    } else if (len < scheme_len || strncasecmp(url, scheme, scheme_len) != 0) {
+        return fail(err, err_len, -EINVAL, "engine URL must start with http:// or https://");
+    }
     const char *auth = url + scheme_len, *end = url + len;
     const char *auth_end = auth;
     while (auth_end < end && *auth_end != '/' && *auth_end != '?' && *auth_end != '#')
@@ -161,15 +162,15 @@ static int parse_url(const char *url, size_t len, kvr_engine_spec_t *spec, char 
     }
     if (rc < 0)
         return rc;
-    spec->port = 80;
+    spec->port = spec->tls ? 443 : 80;
     if (port_text) {
         rc = parse_port(port_text, (size_t)(auth_end - port_text), &spec->port, err, err_len);
         if (rc < 0)
             return rc;
     }
     int n = snprintf(spec->url, sizeof spec->url,
-                     spec->family == AF_INET6 ? "http://[%s]:%u" : "http://%s:%u", spec->host,
-                     (unsigned)spec->port);
+                     spec->family == AF_INET6 ? "%s[%s]:%u" : "%s%s:%u",
+                     spec->tls ? tls_scheme : scheme, spec->host, (unsigned)spec->port);
     if (n < 0 || (size_t)n >= sizeof spec->url) {
         if (err_len)
             snprintf(err, err_len, "engine URL longer than %d bytes once normalised",

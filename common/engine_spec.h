@@ -7,14 +7,17 @@
  * "URL[,key=value]...". Both programs read it here, so an engine has one id
  * everywhere: the normalised URL, which is also its key in the segment.
  *
- * The URL is http://HOST[:PORT][/]: HOST a DNS name (letters, digits, '-',
- * '_', '.'; lower-cased), a dotted-quad IPv4 address or an IPv6 address in
- * brackets (written back in its canonical form); PORT 1-65535, 80 when left
- * out; no path but "/", no query, fragment or user info; no byte at or
- * below the space or at or above DEL. Its normalised text always carries the
- * port and never the slash: "http://Engine-1/" is "http://engine-1:80".
+ * The URL is http://HOST[:PORT][/] or https://HOST[:PORT][/]: HOST a DNS
+ * name (letters, digits, '-', '_', '.'; lower-cased), a dotted-quad IPv4
+ * address or an IPv6 address in brackets (written back in its canonical
+ * form); PORT 1-65535, 80 (http) or 443 (https) when left out; no path but
+ * "/", no query, fragment or user info; no byte at or below the space or at
+ * or above DEL. Its normalised text always carries the port and never the
+ * slash: "http://Engine-1/" is "http://engine-1:80". An https:// engine is
+ * another engine than the http:// one on the same address (another id).
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -38,6 +41,7 @@ typedef struct kvr_engine_spec_s {
     const char *options;     /* into the parsed text, after the URL's ',' ("" when none) */
     kvr_engine_role_t role;  /* role=prefill|decode|both among the options, both when absent */
     uint16_t bootstrap_port; /* bootstrap_port=N: an SGLang prefill engine's KV server, 0: none */
+    bool tls;                /* https://: reached over TLS, its certificate checked against host */
 } kvr_engine_spec_t;
 
 /** One "key=value" of a spec's options; slices of the parsed text. */
@@ -72,7 +76,7 @@ int kvr_engine_option_is(const kvr_engine_option_t *opt, const char *key);
 /** The Host header value for the engine: the URL's authority ("host:port"). */
 static inline const char *kvr_engine_spec_authority(const kvr_engine_spec_t *spec)
 {
-    return spec->url + 7; /* after "http://" */
+    return spec->url + (spec->tls ? 8 : 7); /* after "http://" or "https://" */
 }
 /** The socket address of an address literal (family != AF_UNSPEC); 0 or -EINVAL for a name. */
 int kvr_engine_spec_literal(const kvr_engine_spec_t *spec, struct sockaddr_storage *addr,

@@ -8,6 +8,7 @@ const char *kvr_strerror(int code)
     switch (code) {
     case 0: return "success";
     case KVR_EPARSE: return "malformed input";
+    case KVR_ETLS: return "TLS failed (handshake or certificate)";
     default: break;
     }
     const char *segment = kvr_shm_strerror(code);

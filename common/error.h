@@ -17,6 +17,7 @@
 enum kvr_err {
     /* -(KVR_ERR_BASE + 1) .. -(KVR_ERR_BASE + 19): the segment's, in shm_layout/shm_error.h */
     KVR_EPARSE = -(KVR_ERR_BASE + 20), /* malformed input */
+    KVR_ETLS = -(KVR_ERR_BASE + 21),   /* a TLS handshake or record failed */
     KVR_ERR_LAST = -(KVR_ERR_BASE + 99),
 };
 

@@ -93,6 +93,7 @@ struct kvr__http_conn_s {
     char peer[64];
     uint8_t peer_family; /* AF_INET or AF_INET6 when counted in srv->peers, else 0 */
     uint8_t peer_addr[16];
+    struct kvr_tls_s *tls; /* the server's TLS: every byte in and out passes it; NULL = plain */
 };
 
 struct kvr_http_req_s {
@@ -154,6 +155,8 @@ void kvr__http_peer_remove(kvr__http_conn_t *conn);
 void kvr__http_refusal_count(kvr_http_server_t *srv, int per_peer, const char *peer);
 /** srv->refuse_timer's callback: logs the refusals counted since the last line. */
 void kvr__http_refuse_timer_cb(uv_timer_t *timer);
+/** Writes the ciphertext the connection's TLS session has waiting (handshake, alerts). */
+void kvr__http_conn_tls_flush(kvr__http_conn_t *conn);
 /** Sends a server-generated error and closes the connection once it is written. */
 void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *message);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/http_internal.h"
+#include "common/tls.h"
 #include "common/xmalloc.h"
 
 typedef struct {
@@ -109,20 +110,16 @@ static void write_cb(uv_write_t *w, int status)
         conn->req->on_drain(conn->req, conn->req->drain_arg);
 }
 
-int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
-                         kvr_http_write_cb done, void *arg)
+/* Queues bufs on the stream as they are; bytes is what the queue counts them as. */
+static int queue_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
+                       size_t bytes, kvr_http_write_cb done, void *arg)
 {
-    if (uv_is_closing(&conn->io.handle)) {
-        free(owned);
-        return -EPIPE;
-    }
     http_write_t *hw = kvr_xcalloc(1, sizeof *hw);
     hw->conn = conn;
     hw->owned = owned;
     hw->done = done;
     hw->arg = arg;
-    for (unsigned i = 0; i < nbufs; i++)
-        hw->bytes += bufs[i].len;
+    hw->bytes = bytes;
     int rc = uv_write(&hw->w, &conn->io.stream, bufs, nbufs, write_cb);
     if (rc < 0) {
         free(owned);
@@ -131,6 +128,77 @@ int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned 
     }
     conn->queued_bytes += hw->bytes;
     return 0;
+}
+
+/*
+ * Encrypts bufs and queues the ciphertext, counted as the plaintext's
+ * length so that backpressure reads the same with and without TLS. With
+ * try_first (no completion callback wanted) the socket gets it at once when
+ * nothing is queued ahead, as conn_write_now does for plain HTTP.
+ */
+static int tls_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs,
+                     kvr_http_write_cb done, void *arg, int try_first)
+{
+    size_t plain = 0;
+    for (unsigned i = 0; i < nbufs; i++)
+        plain += bufs[i].len;
+    if (kvr_tls_write(conn->tls, bufs, nbufs) < 0)
+        return -EPIPE;
+    char *cipher = NULL;
+    size_t n = kvr_tls_take_output(conn->tls, &cipher);
+    size_t sent = 0;
+    if (try_first && conn->queued_bytes == 0 && n) {
+        uv_buf_t b = uv_buf_init(cipher, (unsigned)n);
+        int rc = uv_try_write(&conn->io.stream, &b, 1);
+        if (rc > 0)
+            sent = (size_t)rc;
+        if (sent == n) {
+            free(cipher);
+            return 0;
+        }
+    }
+    uv_buf_t b = uv_buf_init(cipher ? cipher + sent : (char *)"", (unsigned)(n - sent));
+    if (sent) { /* the rest moves to its own buffer: write_cb frees what it was given */
+        char *rest = kvr_xmalloc(n - sent);
+        memcpy(rest, cipher + sent, n - sent);
+        free(cipher);
+        cipher = rest;
+        b = uv_buf_init(rest, (unsigned)(n - sent));
+    }
+    return queue_write(conn, &b, 1, cipher, plain, done, arg);
+}
+
+int kvr__http_conn_write(kvr__http_conn_t *conn, const uv_buf_t *bufs, unsigned nbufs, void *owned,
+                         kvr_http_write_cb done, void *arg)
+{
+    if (uv_is_closing(&conn->io.handle)) {
+        free(owned);
+        return -EPIPE;
+    }
+    if (conn->tls) {
+        int rc = tls_write(conn, bufs, nbufs, done, arg, 0);
+        free(owned); /* encrypted: the plaintext is no longer needed */
+        return rc;
+    }
+    size_t bytes = 0;
+    for (unsigned i = 0; i < nbufs; i++)
+        bytes += bufs[i].len;
+    return queue_write(conn, bufs, nbufs, owned, bytes, done, arg);
+}
+
+void kvr__http_conn_tls_flush(kvr__http_conn_t *conn)
+{
+    char *cipher;
+    size_t n = kvr_tls_take_output(conn->tls, &cipher);
+    if (!n)
+        return;
+    if (uv_is_closing(&conn->io.handle)) {
+        free(cipher);
+        return;
+    }
+    uv_buf_t b = uv_buf_init(cipher, (unsigned)n);
+    if (queue_write(conn, &b, 1, cipher, 0, NULL, NULL) < 0)
+        kvr__http_conn_close(conn);
 }
 
 /*
@@ -144,6 +212,8 @@ static int conn_write_now(kvr__http_conn_t *conn, uv_buf_t *bufs, unsigned nbufs
 {
     if (uv_is_closing(&conn->io.handle))
         return -EPIPE;
+    if (conn->tls)
+        return tls_write(conn, bufs, nbufs, NULL, NULL, 1);
     size_t total = 0;
     for (unsigned i = 0; i < nbufs; i++)
         total += bufs[i].len;

@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/http_internal.h"
 #include "common/log.h"
+#include "common/tls.h"
 #include "common/xmalloc.h"
 
 /* Pipelined input buffered while a request is dispatched before reading pauses. */
@@ -103,6 +104,7 @@ static void conn_handle_closed(uv_handle_t *handle)
         return;
     kvr_http_server_t *srv = conn->srv;
     kvr_buf_close(&conn->in);
+    kvr_tls_destroy(conn->tls);
     free(conn);
     srv->nconns--;
     server_maybe_free(srv);
@@ -189,6 +191,17 @@ static void conn_shutdown_cb(uv_shutdown_t *sreq, int status)
         kvr__http_conn_close(conn);
 }
 
+/* Ends the sending side: close_notify first on TLS, then the TCP FIN. */
+static int conn_shutdown(kvr__http_conn_t *conn)
+{
+    if (conn->tls) {
+        kvr_tls_close_notify(conn->tls);
+        kvr__http_conn_tls_flush(conn);
+    }
+    conn->shutdown.data = conn;
+    return uv_shutdown(&conn->shutdown, &conn->io.stream, conn_shutdown_cb);
+}
+
 void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *message)
 {
     if (conn->state == KVR__HTTP_CLOSING)
@@ -216,8 +229,7 @@ void kvr__http_conn_refuse(kvr__http_conn_t *conn, int status, const char *messa
         kvr__http_conn_close(conn);
         return;
     }
-    conn->shutdown.data = conn;
-    if (uv_shutdown(&conn->shutdown, &conn->io.stream, conn_shutdown_cb) < 0) {
+    if (conn_shutdown(conn) < 0) {
         kvr__http_conn_close(conn);
         return;
     }
@@ -233,6 +245,58 @@ static void conn_alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init(conn->srv->read_slab, sizeof conn->srv->read_slab);
 }
 
+/* Request bytes (as read, or as TLS decrypted them); nothing points into data afterwards. */
+static void conn_input(kvr__http_conn_t *conn, const char *data, size_t len)
+{
+    if (conn->state == KVR__HTTP_DISPATCHED) {
+        kvr_buf_append(&conn->in, data, len);
+        if (conn->in.len > KVR_HTTP_MAX_PIPELINED && !conn->read_stopped) {
+            uv_read_stop(&conn->io.stream);
+            conn->read_stopped = 1;
+        }
+        return;
+    }
+    if (conn->in.len) { /* behind bytes already waiting: keep the order */
+        kvr_buf_append(&conn->in, data, len);
+        conn_process(conn, NULL, 0);
+        return;
+    }
+    conn_process(conn, data, len);
+}
+
+static int conn_tls_plain(void *arg, const char *data, size_t len)
+{
+    kvr__http_conn_t *conn = arg;
+    conn_input(conn, data, len);
+    return conn->state == KVR__HTTP_CLOSING;
+}
+
+static void conn_tls_read(kvr__http_conn_t *conn, const char *data, size_t len)
+{
+    int rc = kvr_tls_input(conn->tls, data, len, conn_tls_plain, conn);
+    if (uv_is_closing(&conn->io.handle))
+        return;
+    kvr__http_conn_tls_flush(conn); /* the handshake's answers, or an alert */
+    if (rc == 0)
+        return;
+    if (rc == KVR_TLS_CLOSED) {
+        if (conn->state == KVR__HTTP_DISPATCHED)
+            KVR_INFO("http_client_gone peer=%s reason=close_notify", conn->peer);
+        kvr__http_conn_close(conn);
+        return;
+    }
+    KVR_INFO("tls_handshake_failed peer=%s established=%d why=\"%s\"", conn->peer,
+             kvr_tls_established(conn->tls), kvr_tls_why(conn->tls));
+    if (kvr_tls_plain_http(conn->tls) && conn->state != KVR__HTTP_CLOSING) {
+        /* A client that spoke plain HTTP reads a plain answer saying what to do, then EOF. */
+        kvr_tls_destroy(conn->tls);
+        conn->tls = NULL;
+        kvr__http_conn_refuse(conn, 400, "plain HTTP request sent to a TLS port: use https://");
+        return;
+    }
+    kvr__http_conn_close(conn);
+}
+
 static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
     kvr__http_conn_t *conn = stream->data;
@@ -246,20 +310,11 @@ static void conn_read_cb(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf
         return;
     if (conn->state == KVR__HTTP_CLOSING)
         return;
-    if (conn->state == KVR__HTTP_DISPATCHED) {
-        kvr_buf_append(&conn->in, buf->base, (size_t)nread);
-        if (conn->in.len > KVR_HTTP_MAX_PIPELINED) {
-            uv_read_stop(stream);
-            conn->read_stopped = 1;
-        }
+    if (conn->tls) {
+        conn_tls_read(conn, buf->base, (size_t)nread);
         return;
     }
-    if (conn->in.len) { /* behind bytes already waiting: keep the order */
-        kvr_buf_append(&conn->in, buf->base, (size_t)nread);
-        conn_process(conn, NULL, 0);
-        return;
-    }
-    conn_process(conn, buf->base, (size_t)nread);
+    conn_input(conn, buf->base, (size_t)nread);
 }
 
 /* ---- the parse loop ---- */
@@ -388,8 +443,7 @@ void kvr__http_req_finished(kvr_http_req_t *req, int close_conn)
             return;
         }
         conn->state = KVR__HTTP_CLOSING;
-        conn->shutdown.data = conn;
-        if (uv_shutdown(&conn->shutdown, &conn->io.stream, conn_shutdown_cb) < 0)
+        if (conn_shutdown(conn) < 0)
             kvr__http_conn_close(conn);
         else
             uv_timer_start(&conn->timer, conn_timer_cb, KVR_HTTP_LINGER_MS, 0);
@@ -497,6 +551,11 @@ static void conn_start(kvr__http_conn_t *conn)
     llhttp_set_lenient_transfer_encoding(&conn->parser, 0);
     conn->parser.data = conn;
     conn->state = KVR__HTTP_IDLE;
+    if (srv->cfg.tls && kvr_tls_create(srv->cfg.tls, NULL, &conn->tls) < 0) {
+        KVR_WARN("tls_session_failed peer=%s error=\"out of memory\"", conn->peer);
+        kvr__http_conn_close(conn);
+        return;
+    }
     uv_timer_start(&conn->timer, conn_timer_cb, srv->cfg.idle_timeout_ms, 0);
     uv_read_start(&conn->io.stream, conn_alloc_cb, conn_read_cb);
 }

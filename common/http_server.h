@@ -113,6 +113,8 @@ typedef struct kvr_http_server_config_s {
     uint32_t max_connections_per_peer; /* same, per client IP address (TCP only); 0: no limit */
     kvr_http_request_cb on_request;
     void *user; /* passed to on_request */
+    /* TLS on every connection (common/tls.h; the caller keeps it alive); NULL = plain HTTP */
+    struct kvr_tls_ctx_s *tls;
 } kvr_http_server_config_t;
 
 /** What the server refused and paused, for a program's /metrics. */

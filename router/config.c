@@ -43,11 +43,12 @@ static const kvr_opt_t options[] = {
                        "address to serve clients on ([::1]:PORT for IPv6)"),
     KVR_OPT_ROW_CUSTOM(
         "engine", "URL[,model=NAME]...[,role=ROLE][,bootstrap_port=N]", NULL, parse_engine,
-        "a base URL http://HOST:PORT, then any model=NAME, one role=prefill|decode|both and one "
-        "bootstrap_port=N",
+        "a base URL http://HOST:PORT or https://HOST:PORT, then any model=NAME, one "
+        "role=prefill|decode|both and one bootstrap_port=N",
         KVR_OPT_REPEAT,
         "an engine's base URL http://HOST[:PORT] (port 80 by default, no path), e.g. "
-        "http://10.0.0.5:8000; its normalised form (host lower-cased, port written, no "
+        "http://10.0.0.5:8000, or https://HOST[:PORT] (443; over TLS, see --engine-ca); its "
+        "normalised form (host lower-cased, port written, no "
         "slash) is the engine id. model=NAME pins the models it serves "
         "(repeat for several), else they are learnt from its /v1/models. role=prefill or "
         "role=decode makes it one half of a disaggregated pair (see --pd-protocol); "
@@ -231,6 +232,20 @@ static const kvr_opt_t options[] = {
         T, api_keys_file, "api-keys-file", "FILE", NULL,
         "client API keys, one \"NAME sha256:HEX\" per line (re-read on SIGHUP); /v1/* and "
         "/generate then need Authorization: Bearer KEY"),
+    KVR_OPT_ROW_STRING(
+        T, tls_cert, "tls-cert", "FILE", NULL,
+        "PEM certificate chain: the client listener (and --admin-listen) speak TLS only, "
+        "ALPN http/1.1, TLS 1.2 or 1.3; needs --tls-key; both re-read on SIGHUP (a pair that "
+        "does not load keeps the one in force)"),
+    KVR_OPT_ROW_STRING(T, tls_key, "tls-key", "FILE", NULL, "PEM private key of --tls-cert"),
+    KVR_OPT_ROW_STRING(
+        T, engine_ca, "engine-ca", "FILE", NULL,
+        "PEM CA certificates that https:// engines' certificates must chain to, instead of the "
+        "system store; the name in the URL must match the certificate"),
+    KVR_OPT_ROW_BOOL(
+        T, engine_tls_insecure, "engine-tls-insecure", "off",
+        "do not check https:// engines' certificates at all (encrypted, not authenticated; "
+        "logged as a warning at start)"),
     KVR_OPT_ROW_BOOL(
         T, forward_authorization, "forward-authorization", "off",
         "pass the client's Authorization header on to the engine (by default it is dropped)"),
@@ -503,6 +518,14 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
+    if (!cfg->tls_cert[0] != !cfg->tls_key[0])
+        return kvr_opt_error(err, err_len, cfg->tls_cert[0] ? "tls-key" : "tls-cert",
+                             cfg->tls_cert[0] ? "a key file with --tls-cert"
+                                              : "a certificate file with --tls-key",
+                             "");
+    if (cfg->engine_tls_insecure && cfg->engine_ca[0])
+        return kvr_opt_error(err, err_len, "engine-tls-insecure",
+                             "either --engine-ca or --engine-tls-insecure, not both", "on");
     if (cfg->admin_listen_host[0] && cfg->admin_listen_port != 0 &&
         cfg->admin_listen_port == cfg->listen_port &&
         strcmp(cfg->admin_listen_host, cfg->listen_host) == 0)
@@ -563,7 +586,7 @@ void kvr_router_config_help(FILE *out)
         "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
         "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
         "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-        "start) and its --tokenizer lines.\n\n"
+        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key.\n\n"
         "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
         "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
         "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"

@@ -41,6 +41,10 @@ typedef struct kvr_router_config_s {
     int admin_listen_port;
     bool admin_on_client_port;  /* admin endpoints on the client port as well (transition) */
     char api_keys_file[512];    /* "" = no client authentication */
+    char tls_cert[512];         /* --tls-cert: the listeners speak TLS; "" = plain HTTP */
+    char tls_key[512];          /* --tls-key */
+    char engine_ca[512];        /* --engine-ca: the only CA for https:// engines; "" = system */
+    bool engine_tls_insecure;   /* --engine-tls-insecure: engines' certificates unchecked */
     bool forward_authorization; /* pass the client's Authorization on to the engine */
     char *engines[KVR_ROUTER_MAX_CONFIG_ENGINES];
     size_t n_engines;

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "common/error.h"
 #include "common/json_text.h"
 #include "common/log.h"
+#include "common/tls.h"
 #include "common/xmalloc.h"
 #include "router/share.h"
 
@@ -54,6 +56,7 @@ static int add_at(kvr_router_t *r, const kvr_engine_spec_t *spec, kvr_model_list
             return rc;
         }
     }
+    kvr_upstream_pool_set_tls(r->pools[e->index], spec->tls ? r->engine_tls : NULL, spec->host);
     set_pinned_models(e, pinned);
     e->role = spec->role;
     e->bootstrap_port = spec->bootstrap_port;
@@ -270,6 +273,65 @@ static void discovery_metrics(void *ctx, kvr_prom_writer_t *w)
     kvr_router_t *r = ctx;
     kvr_router_discovery_metrics(r->discovery, w);
     kvr_apikeys_metrics(r->apikeys, w);
+    const kvr_tls_ctx_t *tls[] = {r->client_tls, r->admin_tls, r->engine_tls};
+    const char *sides[] = {"client", "admin", "engine"};
+    kvr_tls_write_metrics(w, "kvroute", tls, sides, 3);
+}
+
+/* The listeners' pair and the engines' trust; a failure stops start-up. */
+static int tls_setup(kvr_router_t *r)
+{
+    char err[PATH_MAX + 200];
+    int rc = kvr_tls_client_ctx_create(r->cfg.engine_ca, r->cfg.engine_tls_insecure, &r->engine_tls,
+                                       err, sizeof err);
+    if (rc < 0) {
+        KVR_ERROR("engine_tls_failed error=\"%s\"", err);
+        return rc;
+    }
+    if (r->cfg.engine_tls_insecure)
+        KVR_WARN("engine_tls_insecure hint=\"https:// engines' certificates are not checked: "
+                 "anyone on the path can pose as an engine; pin a CA with --engine-ca\"");
+    if (!r->cfg.tls_cert[0])
+        return 0;
+    rc = kvr_tls_server_ctx_create(r->cfg.tls_cert, r->cfg.tls_key, &r->client_tls, err,
+                                   sizeof err);
+    if (rc == 0 && r->cfg.admin_listen_host[0])
+        rc = kvr_tls_server_ctx_create(r->cfg.tls_cert, r->cfg.tls_key, &r->admin_tls, err,
+                                       sizeof err);
+    if (rc < 0) {
+        KVR_ERROR("tls_load_failed error=\"%s\"", err);
+        return rc;
+    }
+    char what[512];
+    kvr_tls_ctx_describe(r->client_tls, what, sizeof what);
+    KVR_INFO("tls_loaded cert=%s subject=\"%s\"", r->cfg.tls_cert, what);
+    return 0;
+}
+
+static void tls_close(kvr_router_t *r)
+{
+    kvr_tls_ctx_destroy(r->client_tls);
+    kvr_tls_ctx_destroy(r->admin_tls);
+    kvr_tls_ctx_destroy(r->engine_tls);
+    r->client_tls = r->admin_tls = r->engine_tls = NULL;
+}
+
+/* SIGHUP: a new pair replaces the one in force only when it loads; connections open keep theirs. */
+static void tls_reload(kvr_router_t *r)
+{
+    char err[PATH_MAX + 200];
+    kvr_tls_ctx_t *ctxs[] = {r->client_tls, r->admin_tls};
+    for (size_t i = 0; i < 2; i++) {
+        if (!ctxs[i])
+            continue;
+        if (kvr_tls_ctx_reload(ctxs[i], err, sizeof err) < 0) {
+            KVR_ERROR("tls_reload_failed error=\"%s\" keeping=old", err);
+            return;
+        }
+    }
+    char what[512];
+    kvr_tls_ctx_describe(r->client_tls, what, sizeof what);
+    KVR_INFO("tls_reloaded cert=%s subject=\"%s\"", r->cfg.tls_cert, what);
 }
 
 /* A new keys file replaces the keys in force only when it reads; the old ones stay otherwise. */
@@ -369,6 +431,8 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
         }
     }
     wire(r, decision_log);
+    if ((rc = tls_setup(r)) < 0)
+        goto fail_tls;
     if (r->cfg.api_keys_file[0] && (rc = load_api_keys(r)) < 0)
         goto fail_keys;
     char why[640];
@@ -412,6 +476,8 @@ fail_engines:
     kvr_apikeys_destroy(r->apikeys);
 fail_keys:
     pools_destroy(r);
+fail_tls:
+    tls_close(r);
     kvr_proxy_env_close(&r->proxy);
     if (decision_log)
         fclose(decision_log);
@@ -441,6 +507,7 @@ void kvr_router_destroy(kvr_router_t *r)
     kvr_tokenizer_set_unref(r->proxy.tokenizers);
     kvr_proxy_env_close(&r->proxy);
     kvr_recycle_close(&r->upstream_requests);
+    tls_close(r);
     free(r->pools);
     free(r->pool_generations);
     r->pools = NULL;
@@ -466,6 +533,7 @@ int kvr_router_start(kvr_router_t *r)
     scfg.max_connections_per_peer = r->cfg.max_connections_per_peer;
     scfg.on_request = kvr_router_on_request;
     scfg.user = &r->server_env;
+    scfg.tls = r->client_tls;
     int rc = kvr_http_server_create(r->loop, &scfg, &r->server);
     if (rc < 0) {
         r->server = NULL; /* the caller says which address could not be bound */
@@ -478,6 +546,7 @@ int kvr_router_start(kvr_router_t *r)
         scfg.max_connections = 64; /* scrapers and operators, not clients */
         scfg.max_connections_per_peer = 0;
         scfg.on_request = kvr_router_on_admin_request;
+        scfg.tls = r->admin_tls;
         rc = kvr_http_server_create(r->loop, &scfg, &r->admin_server);
         if (rc < 0) {
             r->admin_server = NULL;
@@ -640,8 +709,10 @@ int kvr_router_reload(kvr_router_t *r)
 {
     if (r->cfg.api_keys_file[0])
         load_api_keys(r); /* a file that does not read keeps the keys in force, logged */
+    if (r->client_tls)
+        tls_reload(r);
     if (!r->cfg.config_file[0]) {
-        if (r->cfg.api_keys_file[0])
+        if (r->cfg.api_keys_file[0] || r->client_tls)
             return 0;
         KVR_WARN("reload_ignored why=no_config_file");
         return -ENOENT;

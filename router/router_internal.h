@@ -43,6 +43,9 @@ struct kvr_router_s {
     kvr_http_server_t *server;
     kvr_http_server_t *admin_server;   /* --admin-listen; NULL when off */
     kvr_apikeys_t *apikeys;            /* --api-keys-file in force; NULL = no client keys */
+    struct kvr_tls_ctx_s *client_tls;  /* --tls-cert on the client listener; NULL = plain */
+    struct kvr_tls_ctx_s *admin_tls;   /* the same pair on --admin-listen, counted apart */
+    struct kvr_tls_ctx_s *engine_tls;  /* https:// engines: --engine-ca or the system store */
     kvr_health_t *health;              /* timers and checks; NULL when not started */
     kvr_router_discovery_t *discovery; /* --engine-dns, NULL when none */
     struct kvr_share_s *share;         /* --share, NULL when off */

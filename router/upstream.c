@@ -11,8 +11,11 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/clock.h"
+#include "common/error.h"
 #include "common/log.h"
 #include "common/recycle.h"
+#include "common/tls.h"
 #include "common/xmalloc.h"
 
 #define UPSTREAM_MAX_HEAD_BYTES (64 * 1024)
@@ -25,6 +28,8 @@
  */
 #define UPSTREAM_TIMEOUT_GRACE_MAX 16
 #define UPSTREAM_TIMEOUT_GRACE_MS 50
+/* The same TLS failure of one engine is logged once in this long (health checks repeat it). */
+#define UPSTREAM_TLS_LOG_NS (10ull * 1000000000ull)
 
 typedef struct up_conn_s up_conn_t;
 
@@ -44,6 +49,11 @@ struct kvr_upstream_pool_s {
      */
     char *rbuf;
     kvr_recycle_t *requests; /* finished requests kept for reuse (the owner's), or NULL */
+    kvr_tls_ctx_t *tls;      /* https:// engine: the router's client context; NULL = plain */
+    char server_name[256];   /* what its certificate must name, and the SNI */
+    uint64_t tls_failures;
+    uint64_t tls_logged_ns; /* when tls_why was last logged */
+    char tls_why[128];
 };
 
 struct kvr_upstream_s {
@@ -86,7 +96,17 @@ struct up_conn_s {
     bool got_byte; /* a response byte arrived for the current request */
     bool writing;
     uint8_t timeout_grace; /* re-arms of the current timeout because the socket was ready */
+    kvr_tls_t *tls;        /* the pool's TLS, once connected */
+    bool tls_request;      /* the request went into tls, its ciphertext not yet out */
 };
+
+/* A write of ciphertext: the handshake's, or the request's (then it ends the CONNECT phase). */
+typedef struct {
+    uv_write_t w;
+    up_conn_t *conn;
+    bool request;
+    char *data;
+} up_tls_write_t;
 
 static void conn_close(up_conn_t *c);
 static void req_fail(kvr_upstream_t *u, int status);
@@ -111,6 +131,17 @@ int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, sockl
     p->requests = requests;
     *out = p;
     return 0;
+}
+
+void kvr_upstream_pool_set_tls(kvr_upstream_pool_t *p, kvr_tls_ctx_t *tls, const char *server_name)
+{
+    p->tls = tls;
+    snprintf(p->server_name, sizeof p->server_name, "%s", server_name ? server_name : "");
+}
+
+uint64_t kvr_upstream_pool_tls_failures(const kvr_upstream_pool_t *p)
+{
+    return p->tls_failures;
 }
 
 static void pool_maybe_free(kvr_upstream_pool_t *p)
@@ -168,6 +199,7 @@ static void on_handle_closed(uv_handle_t *h)
         return;
     kvr_upstream_pool_t *p = c->pool;
     p->n_conns--;
+    kvr_tls_destroy(c->tls);
     free(c);
     pool_maybe_free(p);
 }
@@ -467,11 +499,23 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init(p->rbuf, UPSTREAM_READ_BUF);
 }
 
+static void conn_input(up_conn_t *c, ssize_t n, const char *data);
+static void tls_read(up_conn_t *c, const char *data, size_t len);
+
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     up_conn_t *c = s->data;
     if (n == 0 || c->closing)
         return;
+    if (c->tls && n > 0)
+        tls_read(c, buf->base, (size_t)n);
+    else
+        conn_input(c, n, buf->base);
+}
+
+/* Response bytes (as read, or as TLS decrypted them), or the end of the stream (n < 0). */
+static void conn_input(up_conn_t *c, ssize_t n, const char *data)
+{
     kvr_upstream_t *u = c->req;
     if (!u) {
         /* Idle keep-alive connection: EOF or stray bytes both mean it is done. */
@@ -499,12 +543,11 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     }
     if (u->phase == KVR_UPSTREAM_BODY)
         timer_arm(c, u->timeouts.idle_ms);
-    conn_feed(c, buf->base, (size_t)n);
+    conn_feed(c, data, (size_t)n);
 }
 
-static void on_write(uv_write_t *w, int status)
+static void request_written(up_conn_t *c, int status)
 {
-    up_conn_t *c = w->data;
     c->writing = false;
     if (c->closing)
         return;
@@ -523,6 +566,96 @@ static void on_write(uv_write_t *w, int status)
     }
 }
 
+static void on_write(uv_write_t *w, int status)
+{
+    request_written(w->data, status);
+}
+
+/* ---- TLS --------------------------------------------------------------------- */
+
+static void tls_log_failure(up_conn_t *c)
+{
+    kvr_upstream_pool_t *p = c->pool;
+    const char *why = kvr_tls_why(c->tls);
+    uint64_t now = kvr_clock_now_ns();
+    p->tls_failures++;
+    if (strcmp(why, p->tls_why) == 0 && now - p->tls_logged_ns < UPSTREAM_TLS_LOG_NS)
+        return;
+    snprintf(p->tls_why, sizeof p->tls_why, "%s", why);
+    p->tls_logged_ns = now;
+    KVR_WARN("engine_tls_failed host=%s server_name=%s failures=%llu why=\"%s\"", p->host,
+             p->server_name, (unsigned long long)p->tls_failures, why);
+}
+
+static void on_tls_write(uv_write_t *w, int status)
+{
+    up_tls_write_t *tw = (up_tls_write_t *)w;
+    up_conn_t *c = tw->conn;
+    bool request = tw->request;
+    free(tw->data);
+    free(tw);
+    if (request) {
+        request_written(c, status);
+        return;
+    }
+    if (status < 0 && !c->closing && c->req)
+        req_fail(c->req, status == UV_EPIPE ? -ECONNRESET : status);
+}
+
+/* Writes what the session produced; the request's ciphertext ends the CONNECT phase when out. */
+static int tls_flush(up_conn_t *c)
+{
+    char *data;
+    size_t n = kvr_tls_take_output(c->tls, &data);
+    if (!n)
+        return 0;
+    up_tls_write_t *tw = kvr_xcalloc(1, sizeof *tw);
+    tw->conn = c;
+    tw->data = data;
+    tw->request = c->tls_request && kvr_tls_established(c->tls);
+    tw->w.data = c;
+    uv_buf_t b = uv_buf_init(data, (unsigned)n);
+    int rc = uv_write(&tw->w, (uv_stream_t *)&c->tcp, &b, 1, on_tls_write);
+    if (rc < 0) {
+        free(data);
+        free(tw);
+        return rc;
+    }
+    if (tw->request) {
+        c->tls_request = false;
+        c->writing = true;
+    }
+    return 0;
+}
+
+static int tls_plain(void *arg, const char *data, size_t len)
+{
+    up_conn_t *c = arg;
+    conn_input(c, (ssize_t)len, data);
+    return c->closing;
+}
+
+static void tls_read(up_conn_t *c, const char *data, size_t len)
+{
+    int rc = kvr_tls_input(c->tls, data, len, tls_plain, c);
+    if (c->closing)
+        return;
+    int frc = tls_flush(c);
+    if (rc == 0 && frc == 0)
+        return;
+    if (rc < 0)
+        tls_log_failure(c);
+    if (!c->req) {
+        idle_remove(c->pool, c);
+        conn_close(c);
+        return;
+    }
+    if (rc == KVR_TLS_CLOSED)
+        conn_input(c, UV_EOF, NULL);
+    else
+        req_fail(c->req, rc < 0 ? KVR_ETLS : frc);
+}
+
 static int conn_send(up_conn_t *c, kvr_upstream_t *u)
 {
     llhttp_init(&c->parser, HTTP_RESPONSE, &parser_settings);
@@ -535,6 +668,17 @@ static int conn_send(up_conn_t *c, kvr_upstream_t *u)
     uv_buf_t bufs[2] = {uv_buf_init(u->head.base, (unsigned)u->head.len),
                         uv_buf_init((char *)u->body, (unsigned)u->body_len)};
     unsigned nbufs = u->body_len ? 2 : 1;
+    if (c->tls) {
+        /* Encrypted now (kept by the session until its handshake completes). */
+        if (kvr_tls_write(c->tls, bufs, nbufs) < 0)
+            return -ECONNRESET;
+        c->tls_request = true;
+        int rc = tls_flush(c);
+        if (rc < 0)
+            return rc;
+        timer_arm(c, u->timeouts.first_byte_ms);
+        return 0;
+    }
     /* Most requests fit the socket buffer: one writev now, no write watcher to arm and disarm. */
     int sent = uv_try_write((uv_stream_t *)&c->tcp, bufs, nbufs);
     size_t total = u->head.len + u->body_len;
@@ -578,6 +722,10 @@ static void on_connect(uv_connect_t *cr, int status)
     }
     c->connected = true;
     uv_tcp_nodelay(&c->tcp, 1);
+    if (c->pool->tls && kvr_tls_create(c->pool->tls, c->pool->server_name, &c->tls) < 0) {
+        req_fail(u, -ENOMEM);
+        return;
+    }
     int rc = uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
     if (rc == 0)
         rc = conn_send(c, u);

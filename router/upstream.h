@@ -66,6 +66,16 @@ typedef struct kvr_upstream_timeouts_s {
 int kvr_upstream_pool_create(uv_loop_t *loop, const struct sockaddr *addr, socklen_t addr_len,
                              const char *host_header, uint32_t max_idle, kvr_recycle_t *requests,
                              kvr_upstream_pool_t **out);
+struct kvr_tls_ctx_s;
+/**
+ * The engine is reached over TLS with tls (NULL: plain again), its certificate
+ * checked against server_name (the URL's host), which is also sent as SNI.
+ * Applies to connections opened from now on.
+ */
+void kvr_upstream_pool_set_tls(kvr_upstream_pool_t *pool, struct kvr_tls_ctx_s *tls,
+                               const char *server_name);
+/** TLS handshakes and sessions with this engine that failed. */
+uint64_t kvr_upstream_pool_tls_failures(const kvr_upstream_pool_t *pool);
 /** Sets up a recycler of upstream requests for kvr_upstream_pool_create. */
 void kvr_upstream_recycle_init(kvr_recycle_t *rec);
 /** Closes idle connections; requests in flight finish, then the pool frees itself. */

@@ -323,6 +323,12 @@ int kvr__feed_engine_spec_parse(const char *text, kvr__feed_engine_spec_t *spec,
     int rc = kvr_engine_spec_parse(text, strlen(text), &parsed, err, err_len);
     if (rc < 0)
         return rc;
+    if (parsed.tls) { /* its io_uring client speaks plain HTTP only */
+        snprintf(err, err_len,
+                 "https:// engines are not supported by kvroute-statefeed: scrape "
+                 "them over http:// (the router reaches them over TLS)");
+        return -EINVAL;
+    }
     snprintf(spec->url, sizeof(spec->url), "%s", parsed.url);
     spec->kind = KVR_FEED_KIND_VLLM;
     rc = parse_kind_options(parsed.options, &spec->kind, spec, err, err_len);

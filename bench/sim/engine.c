@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/options.h"
+#include "common/tls.h"
 #include "common/xmalloc.h"
 
 static int engine_listen(kvr_sim_engine_t *e);
@@ -362,6 +363,7 @@ static int engine_listen(kvr_sim_engine_t *e)
     hc.on_request = on_engine_request;
     hc.user = e;
     hc.max_body_bytes = 64u * 1024u * 1024u; /* long agentic prompts */
+    hc.tls = e->fleet->tls;
     hc.max_header_bytes = 64u * 1024u;
     if (e->fleet->cfg.max_connections) { /* 0: a config filled without the flags' defaults */
         hc.max_connections = e->fleet->cfg.max_connections;
@@ -407,7 +409,16 @@ int kvr_sim_fleet_start(kvr_sim_fleet_t *fleet, uv_loop_t *loop, const kvr_sim_c
     snprintf(fleet->model_json, sizeof fleet->model_json, "%s", quoted ? quoted : "\"sim\"");
     cJSON_free(quoted);
     cJSON_Delete(name);
-    int rc = kvr_sim_push_open(fleet);
+    int rc;
+    if (cfg->tls_cert || cfg->tls_key) {
+        char err[600];
+        rc = kvr_tls_server_ctx_create(cfg->tls_cert, cfg->tls_key, &fleet->tls, err, sizeof err);
+        if (rc < 0) {
+            KVR_ERROR("sim_tls_failed error=\"%s\"", err);
+            return rc;
+        }
+    }
+    rc = kvr_sim_push_open(fleet);
     if (rc < 0)
         return rc;
     fleet->engines = kvr_xcalloc((size_t)cfg->engines, sizeof *fleet->engines);
@@ -520,4 +531,6 @@ void kvr_sim_fleet_free(kvr_sim_fleet_t *fleet)
     }
     free(fleet->engines);
     fleet->engines = NULL;
+    kvr_tls_ctx_destroy(fleet->tls);
+    fleet->tls = NULL;
 }

@@ -143,6 +143,10 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, cfg.seed, "seed", "N", "1", 0, UINT64_MAX,
                     "seed of output text and fault draws"),
     KVR_OPT_ROW_HEADING("\nPush (msgpack state frames, schema in common/state_frame.h):"),
+    KVR_OPT_ROW_STRPTR(T, cfg.tls_cert, "tls-cert", "FILE", NULL,
+                       "serve every engine over TLS with this PEM certificate chain (with "
+                       "--tls-key), as an engine behind a TLS terminator"),
+    KVR_OPT_ROW_STRPTR(T, cfg.tls_key, "tls-key", "FILE", NULL, "PEM private key of --tls-cert"),
     KVR_OPT_ROW_STRPTR(T, cfg.push, "push", "TARGET", NULL,
                        "unix:PATH (datagram socket) or udp:HOST:PORT (default off)"),
     KVR_OPT_ROW_U64(T, cfg.push_interval_ms, "push-interval-ms", "N", "5", 0, 60000,

@@ -84,6 +84,8 @@ typedef struct kvr_sim_config_s {
     uint32_t bootstrap_port;     /* engine i's SGLang bootstrap port is this + i; 0: unchecked */
     double kv_transfer_gbps;     /* KV moves between engines at this rate; 0: at once */
     uint64_t kv_bytes_per_token; /* KV of one token, all layers */
+    const char *tls_cert;        /* engines speak TLS with this pair (common/tls.h); NULL = plain */
+    const char *tls_key;
 } kvr_sim_config_t;
 
 typedef struct kvr_sim_fleet_s kvr_sim_fleet_t;
@@ -152,6 +154,7 @@ struct kvr_sim_fleet_s {
     uv_timer_t pd_timer;                /* the first of them to start or fail */
     bool stopping;
     int pending_closes;
+    struct kvr_tls_ctx_s *tls; /* --tls-cert: every engine's TLS; NULL = plain HTTP */
 };
 
 /* engine.c */

@@ -82,7 +82,12 @@ static const spec_case_t cases[] = {
     {"http://:80", -EINVAL, NULL, NULL, 0, 0, NULL},
     {"http://", -EINVAL, NULL, NULL, 0, 0, NULL},
     {"http:/h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
-    {"https://h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
+    {"https://h:1", 0, "https://h:1", "h", 1, AF_UNSPEC, ""},
+    {"HTTPS://Engine-1/", 0, "https://engine-1:443", "engine-1", 443, AF_UNSPEC, ""},
+    {"https://[::1]:8443", 0, "https://[::1]:8443", "::1", 8443, AF_INET6, ""},
+    {"https://", -EINVAL, NULL, NULL, 0, 0, NULL},
+    {"https:/h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
+    {"httpss://h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
     {"ftp://h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
     {"h:1", -EINVAL, NULL, NULL, 0, 0, NULL},
     {"", -EINVAL, NULL, NULL, 0, 0, NULL},
@@ -254,4 +259,17 @@ Test(engine_spec, bootstrap_port_is_read_among_the_options, .timeout = 5.)
         else
             cr_expect_not_null(strstr(err, "bootstrap_port="), "%s: %s", port_cases[i].text, err);
     }
+}
+
+Test(engine_spec, https_is_tls_and_its_authority_is_the_host_header, .timeout = 5.)
+{
+    kvr_engine_spec_t spec;
+    char err[200] = "";
+    cr_assert_eq(kvr_engine_spec_parse_url("https://engine-1:8443", &spec, err, sizeof err), 0,
+                 "%s", err);
+    cr_expect(spec.tls);
+    cr_expect_str_eq(kvr_engine_spec_authority(&spec), "engine-1:8443");
+    cr_assert_eq(kvr_engine_spec_parse_url("http://engine-1:8443", &spec, err, sizeof err), 0);
+    cr_expect_not(spec.tls);
+    cr_expect_str_eq(kvr_engine_spec_authority(&spec), "engine-1:8443");
 }
