@@ -1,54 +1,12030 @@
-/* SPDX-License-Identifier: Apache-2.0 */
-/*
  * The engine spec on hostile bytes (the whole input is one spec, NULs
- * included). An accepted spec has an id that fits the segment, holds no
- * byte at or below the space, and reads back as itself; its options split
- * into key=value slices inside the input; a refusal always says why, in
- * one line.
- */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+S * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+P * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+D * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+X * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+- * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+- * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+: * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+A * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+- * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+2 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
 
-#include "common/engine_spec.h"
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
 
-#define REQUIRE(c)                                                                                 \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            abort();                                                                               \
-    } while (0)
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+T * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+N * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    /* The options point into the text, which must end in a NUL. */
-    char *text = malloc(size + 1);
-    if (!text)
-        return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    kvr_engine_spec_t spec;
-    char err[200] = "";
-    int rc = kvr_engine_spec_parse(text, size, &spec, err, sizeof err);
-    if (rc < 0) {
-        REQUIRE(err[0] != '\0' && !strchr(err, '\n'));
-        free(text);
-        return 0;
-    }
-    size_t n = strlen(spec.url);
-    REQUIRE(n < KVR_SHM_ENGINE_ID_MAX && strncmp(spec.url, "http://", 7) == 0);
-    for (size_t i = 0; i < n; i++)
-        REQUIRE((unsigned char)spec.url[i] > ' ' && (unsigned char)spec.url[i] < 0x7f);
-    REQUIRE(spec.port >= 1 && spec.host[0] != '\0');
-    kvr_engine_spec_t again;
-    REQUIRE(kvr_engine_spec_parse_url(spec.url, &again, err, sizeof err) == 0);
-    REQUIRE(strcmp(again.url, spec.url) == 0 && again.port == spec.port &&
-            again.family == spec.family);
-    const char *cursor = spec.options;
-    kvr_engine_option_t opt;
-    while ((rc = kvr_engine_spec_next_option(&cursor, &opt, err, sizeof err)) > 0)
-        REQUIRE(opt.key_len > 0 && opt.key >= text && opt.value + opt.value_len <= text + size);
-    REQUIRE(rc == 0); /* parse checked every option already */
-    free(text);
-    return 0;
-}
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+A * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+# * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+# * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+# * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+# * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+# * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+{ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+! * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+b * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+} * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+V * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+M * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+F * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+T * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+O * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+8 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+V * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+M * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+F * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+T * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+O * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+8 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+{ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+T * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+N * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+L * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
++ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+1 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+! * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+2 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+{ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+! * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+! * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+} * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+? * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+: * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+: * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+: * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+" * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+K * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+V * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+S * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+H * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+M * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+N * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+G * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+N * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+D * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+M * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+A * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+X * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
++ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
++ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+7 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+1 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+[ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+] * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+! * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+\ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+' * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+m * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+w * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+g * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+, * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+> * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+& * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
++ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+. * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+_ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+< * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
++ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+z * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+Q * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+U * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+I * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+R * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+E * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+= * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+s * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+h * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+c * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+k * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+v * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+p * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+i * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+o * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+l * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+a * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+d * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+y * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+* * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+/ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+f * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+( * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+x * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+) * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+e * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+t * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+u * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+r * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+n * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+  * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+0 * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+; * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+} * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
+
+ * The engine spec on hostile bytes (the whole input is one spec, NULs
+ * included). An accepted spec has an id that fits the segment, starts with
+ * the scheme its tls flag says, holds no byte at or below the space, and
+ * reads back as itself; its options split into key=value slices inside the
+ * input; a refusal always says why, in one line.
