@@ -17,7 +17,7 @@
 #define WORD_MAX_BYTES 64
 #define WORDS_MAX_SLOTS (1u << 17)
 /* The merge table is megabytes, read at random; its recent answers fit in a core's L2. */
-#define RECENT_PAIRS 32768
+#define RECENT_PAIRS_MAX 32768
 
 /*
  * GPT-2's bytes_to_unicode: printable bytes map to themselves; the other 68
@@ -145,7 +145,7 @@ static const kvr__tok_pair_t *pair_get(const kvr_tokenizer_t *tok, kvr__tok_bpe_
                                        uint32_t left, uint32_t right)
 {
     uint64_t key = (uint64_t)left << 32 | right;
-    kvr__tok_pair_t *r = &s->recent[kvr__tok_pair_hash(key) & (RECENT_PAIRS - 1)];
+    kvr__tok_pair_t *r = &s->recent[kvr__tok_pair_hash(key) & (s->recent_cap - 1)];
     if (r->key != key) {
         const kvr__tok_pair_t *p = kvr__tok_pairmap_get(&tok->merges, left, right);
         *r = p ? *p : (kvr__tok_pair_t){.key = key, .rank = UINT32_MAX};
@@ -221,8 +221,13 @@ static int bpe_merge(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, cons
         s->cap = cap;
     }
     if (!s->recent) {
-        s->recent = kvr_xmalloc(RECENT_PAIRS * sizeof *s->recent);
-        for (size_t i = 0; i < RECENT_PAIRS; i++)
+        /* Filling a table costs its size: a short text gets a small one. */
+        size_t cap = 256;
+        while (cap < RECENT_PAIRS_MAX && cap < s->recent_cap)
+            cap *= 2;
+        s->recent_cap = cap;
+        s->recent = kvr_xmalloc(cap * sizeof *s->recent);
+        for (size_t i = 0; i < cap; i++)
             s->recent[i].key = UINT64_MAX; /* no pair of symbols has this key */
     }
     for (size_t i = 0; i < len; i++) {

