@@ -337,7 +337,8 @@ int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, co
         return bpe_merge(tok, s, piece, len, ids);
     uint64_t hash = XXH3_64bits(piece, len) | 1; /* never 0, the empty slot */
     if (s->words_cap) {
-        const kvr__tok_word_t *w = word_slot(s->words, s->words_cap, hash, s->word_bytes, piece, len);
+        const kvr__tok_word_t *w = word_slot(s->words, s->words_cap, hash, s->word_bytes, piece,
+                                             len);
         if (w->hash) {
             for (size_t i = 0; i < w->ids_len; i++)
                 kvr__tok_ids_push(ids, s->word_ids[w->ids_off + i]);

@@ -95,8 +95,8 @@ static inline void kvr__tok_pairmap_prefetch(const kvr__tok_pairmap_t *m, uint32
                                              uint32_t right)
 {
     if (m->cap)
-        __builtin_prefetch(&m->slots[kvr__tok_pair_hash((uint64_t)left << 32 | right) &
-                                     (m->cap - 1)]);
+        __builtin_prefetch(
+            &m->slots[kvr__tok_pair_hash((uint64_t)left << 32 | right) & (m->cap - 1)]);
 }
 
 /* Pre-tokenizer steps, applied in order; ByteLevel is the last. */
@@ -155,7 +155,7 @@ struct kvr_tokenizer_s {
     size_t n_added;
     kvr__tok_trie_edge_t *trie_edges;
     size_t trie_cap, trie_nodes;
-    int32_t *trie_match; /* per node: added index ending here or -1 */
+    int32_t *trie_match;   /* per node: added index ending here or -1 */
     bool added_first[256]; /* bytes an added token's content starts with */
 
     kvr__tok_norm_t norms[KVR__TOK_MAX_STEPS];
@@ -203,9 +203,11 @@ typedef struct kvr__tok_word_s {
 typedef struct kvr__tok_bpe_scratch_s {
     uint32_t *sym;
     int32_t *next, *prev;
-    uint32_t *rank, *merged; /* per symbol: the merge with its right neighbour, rank UINT32_MAX: none */
-    kvr__tok_pair_t *recent;  /* the merge table's last answers, direct-mapped (rank UINT32_MAX: none) */
-    size_t recent_cap;        /* a power of two, set before the first piece by the text's length */
+    uint32_t *rank,
+        *merged; /* per symbol: the merge with its right neighbour, rank UINT32_MAX: none */
+    kvr__tok_pair_t
+        *recent;       /* the merge table's last answers, direct-mapped (rank UINT32_MAX: none) */
+    size_t recent_cap; /* a power of two, set before the first piece by the text's length */
     uint64_t *heap;
     size_t cap, heap_cap;
     /* Pieces seen before in the call (words repeat): bytes -> ids without merging again. */

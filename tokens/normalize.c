@@ -50,8 +50,7 @@ static bool form_keeps(kvr__tok_norm_t form, const char *s, size_t len)
     }
 }
 
-int kvr__tok_normalize(kvr__tok_norm_t form, const char *s, size_t len, char **out,
-                       size_t *out_len)
+int kvr__tok_normalize(kvr__tok_norm_t form, const char *s, size_t len, char **out, size_t *out_len)
 {
     *out = NULL;
     if (form_keeps(form, s, len))

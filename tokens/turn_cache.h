@@ -21,10 +21,10 @@
 typedef struct kvr_turn_cache_s kvr_turn_cache_t;
 
 typedef struct kvr_turn_cache_stats_s {
-    uint64_t hits, misses;                   /* parts reused / tokenized */
+    uint64_t hits, misses;                    /* parts reused / tokenized */
     uint64_t hit_text_bytes, miss_text_bytes; /* their text */
-    uint64_t evictions;                      /* parts dropped for room */
-    size_t bytes, entries;                   /* memory held now, parts held */
+    uint64_t evictions;                       /* parts dropped for room */
+    size_t bytes, entries;                    /* memory held now, parts held */
     size_t max_bytes;
 } kvr_turn_cache_stats_t;
 

@@ -27,8 +27,7 @@ static void same_ids(kvr_turn_cache_t *c, const kvr_tokenizer_t *tok, const char
     kvr_token_ids_init(&got);
     cr_assert_eq(kvr_tokenizer_encode(tok, text, len, false, &want), 0);
     cr_assert_eq(kvr_turn_cache_encode(c, tok, text, len, &got), 0);
-    cr_assert_eq(got.len, want.len, "'%.*s': %zu ids, want %zu", (int)len, text, got.len,
-                 want.len);
+    cr_assert_eq(got.len, want.len, "'%.*s': %zu ids, want %zu", (int)len, text, got.len, want.len);
     for (size_t i = 0; i < want.len; i++)
         cr_assert_eq(got.ids[i], want.ids[i], "'%.*s' id %zu: %u, want %u", (int)len, text, i,
                      got.ids[i], want.ids[i]);
@@ -39,8 +38,8 @@ static void same_ids(kvr_turn_cache_t *c, const kvr_tokenizer_t *tok, const char
 /* Turns in the tiny model's alphabet (a, b, 1, space; invalid bytes read as U+FFFD):
  * <s> strips to its left, <e> to its right. A text with invalid UTF-8 is not cut. */
 static const char *const k_turns[] = {
-    "<s>ab a<e>  ",  "<s> a ab<e> ",       "<s><s>ab<e><e> b", "a  <s> ab<e>",
-    "<s>1 ab <e>", "<s>ab<s> <e>a<e>", "<s>1 1 ab<e>   ",   "<s>b<e>",
+    "<s>ab a<e>  ", "<s> a ab<e> ",     "<s><s>ab<e><e> b", "a  <s> ab<e>",
+    "<s>1 ab <e>",  "<s>ab<s> <e>a<e>", "<s>1 1 ab<e>   ",  "<s>b<e>",
 };
 
 Test(turn_cache, a_conversation_gives_the_whole_texts_ids_and_reuses_its_turns, .timeout = 10.)
@@ -79,8 +78,17 @@ Test(turn_cache, cuts_never_split_a_strip_and_odd_texts_still_match, .timeout = 
     kvr_turn_cache_t *c;
     cr_assert_eq(kvr_turn_cache_create(1 << 20, &c), 0);
     static const char *const texts[] = {
-        "ab<e> ab", "ab<e>   <s> ab", "<s> <s>  a", "<s>", "<e>", "", " ", "<s>ab <s>",
-        "ab<s>\xff\xfe<e> a", "<s>a\xe2\x80<e>b", "<s>a<e><s>  <e>",
+        "ab<e> ab",
+        "ab<e>   <s> ab",
+        "<s> <s>  a",
+        "<s>",
+        "<e>",
+        "",
+        " ",
+        "<s>ab <s>",
+        "ab<s>\xff\xfe<e> a",
+        "<s>a\xe2\x80<e>b",
+        "<s>a<e><s>  <e>",
     };
     for (size_t twice = 0; twice < 2; twice++)
         for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
