@@ -178,6 +178,11 @@ static const kvr_opt_t options[] = {
         "libuv threadpool (tokenizing costs about 0.3 ms per KB of chat, some 40x the parse); "
         "0 = as --parse-offload-bytes"),
     KVR_OPT_ROW_U64(
+        T, tokenize_cache_mb, "tokenize-cache-mb", "MB", "64", 0, 1 << 20,
+        "with --tokenizer: memory for the ids of conversations' earlier turns, so a chat's next "
+        "turn tokenizes only its new text (the ids are the whole prompt's; least recently used "
+        "first out; kvroute_tokenize_cache_*); 0 = off; read at start-up only"),
+    KVR_OPT_ROW_U64(
         T, block_tokens, "block-tokens", "N", "16", 1, 4096,
         "--tokenizer: tokens per prefix block, the engines' KV block size (vLLM's default 16); "
         "read at start-up only"),

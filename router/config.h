@@ -108,7 +108,8 @@ typedef struct kvr_router_config_s {
     size_t n_tokenizers;
     bool reading_file;               /* a --config file is being applied */
     uint64_t tokenize_offload_bytes; /* with tokenizers, bodies this big go to the threadpool */
-    uint32_t block_tokens; /* --block-tokens: tokens per prefix block of a tokenized prompt */
+    uint32_t block_tokens;      /* --block-tokens: tokens per prefix block of a tokenized prompt */
+    uint64_t tokenize_cache_mb; /* --tokenize-cache-mb: the turn cache's bound, 0 = off */
 } kvr_router_config_t;
 
 /** Fills the defaults documented in --help. */

@@ -375,12 +375,12 @@ static void tokenize_request(const kvr_keys_tokens_t *tokens, const cJSON *root,
     if (!m || (!messages && !prompt && !native_text))
         return; /* no tokenizer, or nothing the engine would tokenize */
     out->tokenized = true;
-    out->tokenize_result = kvr_model_tokens_encode_request(m, root,
-                                                           messages ? KVR_PROMPT_CHAT
-                                                           : prompt ? KVR_PROMPT_COMPLETION
-                                                                    : KVR_PROMPT_NATIVE,
-                                                           ids, out->tokenize_error,
-                                                           sizeof out->tokenize_error);
+    out->tokenize_result = kvr_model_tokens_encode_request_cached(
+        m, root,
+        messages ? KVR_PROMPT_CHAT
+        : prompt ? KVR_PROMPT_COMPLETION
+                 : KVR_PROMPT_NATIVE,
+        tokens->turn_cache, ids, out->tokenize_error, sizeof out->tokenize_error);
 }
 
 int kvr_keys_extract(const kvr_keys_config_t *cfg, const char *body, size_t len,

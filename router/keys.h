@@ -33,7 +33,8 @@ typedef struct kvr_keys_config_s {
 /** What keys on tokens need: the model's tokenizers (NULL: none) and the block size. */
 typedef struct kvr_keys_tokens_s {
     const kvr_tokenizer_set_t *set;
-    uint32_t block_tokens; /* --block-tokens */
+    uint32_t block_tokens;               /* --block-tokens */
+    struct kvr_turn_cache_s *turn_cache; /* chat prompts' earlier turns; NULL: none */
 } kvr_keys_tokens_t;
 
 typedef struct kvr_route_keys_s {

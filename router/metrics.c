@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/json_text.h"
 #include "common/log.h"
+#include "tokens/turn_cache.h"
 #include "common/prom_writer.h"
 #include "common/xmalloc.h"
 #include "router/config.h"
@@ -289,6 +290,26 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
     counter(w, "kvroute_model_requests_other_total",
             "requests for a model no engine lists, with no model, or past the model label limit",
             m->model_other);
+    if (r->turn_cache) {
+        kvr_turn_cache_stats_t tc;
+        kvr_turn_cache_stats(r->turn_cache, &tc);
+        counter(w, "kvroute_tokenize_cache_hits_total",
+                "chat prompt parts (a turn's text between added tokens) taken from the turn cache",
+                tc.hits);
+        counter(w, "kvroute_tokenize_cache_misses_total",
+                "chat prompt parts tokenized (and kept) because the turn cache had no such prefix",
+                tc.misses);
+        counter(w, "kvroute_tokenize_cache_hit_text_bytes_total",
+                "prompt text whose tokens came from the turn cache", tc.hit_text_bytes);
+        counter(w, "kvroute_tokenize_cache_miss_text_bytes_total",
+                "prompt text tokenized with the turn cache on", tc.miss_text_bytes);
+        counter(w, "kvroute_tokenize_cache_evictions_total",
+                "parts dropped from the turn cache to stay within --tokenize-cache-mb",
+                tc.evictions);
+        kvr_prom_family(w, "kvroute_tokenize_cache_bytes", KVR_PROM_GAUGE,
+                        "memory the turn cache holds (bounded by --tokenize-cache-mb)");
+        kvr_prom_sample_u64(w, "kvroute_tokenize_cache_bytes", NULL, 0, tc.bytes);
+    }
     kvr_prom_family(w, "kvroute_tokenize_fallbacks_total", KVR_PROM_COUNTER,
                     "requests of a --tokenizer model keyed on text (bytes/4 tokens) after all: "
                     "no_template, template (render failed), tokenizer, prompt_batch");

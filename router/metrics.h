@@ -112,6 +112,7 @@ typedef struct kvr_metrics_view_s {
     struct kvr_upstream_pool_s *const *pools; /* one per engine index (engines.max_engines) */
     const struct kvr_share_s *share;          /* NULL when --share is off */
     const kvr_router_metrics_t *metrics;
+    struct kvr_turn_cache_s *turn_cache; /* --tokenize-cache-mb, NULL: off */
     const uint32_t *in_flight;
     const struct kvr_http_server_s *server; /* its connection counts; NULL when not listening */
     void (*more)(void *ctx, kvr_prom_writer_t *w); /* further families (discovery's); may be NULL */

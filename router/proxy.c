@@ -986,7 +986,9 @@ static void keys_ready(proxy_t *p)
 /* Runs on the loop or on the threadpool: p->tokenizers was taken on the loop and is let go here. */
 static void extract(proxy_t *p)
 {
-    kvr_keys_tokens_t tokens = {.set = p->tokenizers, .block_tokens = p->r->cfg->block_tokens};
+    kvr_keys_tokens_t tokens = {.set = p->tokenizers,
+                                .block_tokens = p->r->cfg->block_tokens,
+                                .turn_cache = p->r->turn_cache};
     p->extract_rc = kvr_keys_extract_tokens(&p->r->cfg->keys, &tokens, p->body, p->body_len,
                                             p->session_header, &p->keys, p->extract_err,
                                             sizeof p->extract_err);

@@ -37,10 +37,11 @@ typedef struct kvr_proxy_env_s {
     kvr_drain_t drain;
     uint64_t request_seq; /* for generated request ids */
     uint64_t id_prefix;
-    kvr_tokenizer_set_t *tokenizers; /* --tokenizer models, NULL: none; the router swaps it */
-    uint64_t tokenize_log_ns;        /* last tokenize_fallback log line (at most one a second) */
-    uint64_t tokenize_log_skipped;   /* fallbacks not logged since */
-    uint64_t pd_room_rng;            /* SGLang's bootstrap rooms: a splitmix64 stream */
+    kvr_tokenizer_set_t *tokenizers;     /* --tokenizer models, NULL: none; the router swaps it */
+    struct kvr_turn_cache_s *turn_cache; /* --tokenize-cache-mb, NULL: off */
+    uint64_t tokenize_log_ns;      /* last tokenize_fallback log line (at most one a second) */
+    uint64_t tokenize_log_skipped; /* fallbacks not logged since */
+    uint64_t pd_room_rng;          /* SGLang's bootstrap rooms: a splitmix64 stream */
 } kvr_proxy_env_t;
 
 /** Fills env (its recycler, a request id prefix of this process); the caller sets the drain's callback. */

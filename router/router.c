@@ -19,6 +19,7 @@
 #include "common/tls.h"
 #include "common/xmalloc.h"
 #include "router/share.h"
+#include "tokens/turn_cache.h"
 
 /* Pinned models replace what /v1/models said; none given: learnt again from it. */
 static void set_pinned_models(kvr_engine_t *e, kvr_model_list_t *pinned)
@@ -447,6 +448,12 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
                  r->proxy.tokenizers->models[i]->model, r->proxy.tokenizers->models[i]->dir,
                  r->proxy.tokenizers->models[i]->chat_template ? "yes" : "none",
                  r->cfg.block_tokens);
+    if (r->cfg.tokenize_cache_mb &&
+        (rc = kvr_turn_cache_create(r->cfg.tokenize_cache_mb << 20, &r->proxy.turn_cache)) < 0) {
+        KVR_ERROR("tokenize_cache_failed error=\"%s\"", kvr_strerror(rc));
+        goto fail_engines;
+    }
+    r->view.turn_cache = r->proxy.turn_cache;
     if (r->cfg.share_name[0]) {
         char label[96]; /* kvr_share_init keeps what fits a row's label */
         snprintf(label, sizeof label, "%s:%d", r->cfg.listen_host, r->cfg.listen_port);
@@ -472,6 +479,7 @@ int kvr_router_create(uv_loop_t *loop, kvr_router_config_t *cfg, kvr_router_t **
 
 fail_engines:
     kvr_tokenizer_set_unref(r->proxy.tokenizers);
+    kvr_turn_cache_destroy(r->proxy.turn_cache);
     share_destroy(r);
     kvr_apikeys_destroy(r->apikeys);
 fail_keys:
@@ -505,6 +513,7 @@ void kvr_router_destroy(kvr_router_t *r)
     pools_destroy(r);
     /* The loop ran to its end: no proxied or upstream request is left to come back. */
     kvr_tokenizer_set_unref(r->proxy.tokenizers);
+    kvr_turn_cache_destroy(r->proxy.turn_cache);
     kvr_proxy_env_close(&r->proxy);
     kvr_recycle_close(&r->upstream_requests);
     tls_close(r);

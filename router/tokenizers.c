@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/xmalloc.h"
 #include "router/models.h"
+#include "tokens/turn_cache.h"
 
 int kvr_tokenizer_spec_parse(const char *text, char *model, size_t cap, const char **dir, char *err,
                              size_t err_len)
@@ -393,8 +394,8 @@ static cJSON *template_vars(const kvr_model_tokens_t *m, const cJSON *root)
 /* A chat request as the engine builds its prompt: the chat template, then the tokenizer
  * without special tokens (the template writes them). */
 static kvr_tokenize_result_t tokenize_chat(const kvr_model_tokens_t *m, const cJSON *root,
-                                           const cJSON *messages, kvr_token_ids_t *ids, char *err,
-                                           size_t err_len)
+                                           const cJSON *messages, kvr_turn_cache_t *cache,
+                                           kvr_token_ids_t *ids, char *err, size_t err_len)
 {
     if (!m->chat_template) {
         snprintf(err, err_len, "the model's tokenizer_config.json has no chat_template");
@@ -418,7 +419,17 @@ static kvr_tokenize_result_t tokenize_chat(const kvr_model_tokens_t *m, const cJ
                  terr.message[0] ? terr.message : strerror(-rc));
         return KVR_TOKENIZE_TEMPLATE;
     }
-    kvr_tokenize_result_t res = encode(m, prompt, prompt_len, false, ids, err, err_len);
+    kvr_tokenize_result_t res = KVR_TOKENIZE_EXACT;
+    if (cache) {
+        rc = kvr_turn_cache_encode(cache, m->tok, prompt, prompt_len, ids);
+        if (rc < 0) {
+            snprintf(err, err_len, "tokenizer: %s",
+                     rc == -ERANGE ? "regex match limit" : strerror(-rc));
+            res = KVR_TOKENIZE_TOKENIZER;
+        }
+    } else {
+        res = encode(m, prompt, prompt_len, false, ids, err, err_len);
+    }
     free(prompt);
     return res;
 }
@@ -428,10 +439,17 @@ kvr_tokenize_result_t kvr_model_tokens_encode_request(const kvr_model_tokens_t *
                                                       kvr_token_ids_t *ids, char *err,
                                                       size_t err_len)
 {
+    return kvr_model_tokens_encode_request_cached(m, root, kind, NULL, ids, err, err_len);
+}
+
+kvr_tokenize_result_t kvr_model_tokens_encode_request_cached(
+    const kvr_model_tokens_t *m, const cJSON *root, kvr_prompt_kind_t kind, kvr_turn_cache_t *cache,
+    kvr_token_ids_t *ids, char *err, size_t err_len)
+{
     kvr_tokenize_result_t res;
     if (kind == KVR_PROMPT_CHAT)
-        res = tokenize_chat(m, root, cJSON_GetObjectItemCaseSensitive(root, "messages"), ids, err,
-                            err_len);
+        res = tokenize_chat(m, root, cJSON_GetObjectItemCaseSensitive(root, "messages"), cache, ids,
+                            err, err_len);
     else
         res = tokenize_prompt(
             m,

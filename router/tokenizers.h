@@ -22,6 +22,7 @@
 
 #include "template/template.h"
 #include "tokens/tokenizer.h"
+#include "tokens/turn_cache.h"
 
 #define KVR_TOKENIZERS_MAX 64 /* --tokenizer entries */
 
@@ -75,6 +76,10 @@ kvr_tokenize_result_t kvr_model_tokens_encode_request(const kvr_model_tokens_t *
                                                       const cJSON *root, kvr_prompt_kind_t kind,
                                                       kvr_token_ids_t *ids, char *err,
                                                       size_t err_len);
+/** The same, a chat prompt's earlier turns taken from cache (may be NULL). */
+kvr_tokenize_result_t kvr_model_tokens_encode_request_cached(
+    const kvr_model_tokens_t *m, const cJSON *root, kvr_prompt_kind_t kind, kvr_turn_cache_t *cache,
+    kvr_token_ids_t *ids, char *err, size_t err_len);
 /** Loads one model's tokenizer and chat template from dir; 0 or -errno with err. */
 int kvr_model_tokens_create(const char *model, const char *dir, kvr_model_tokens_t **out, char *err,
                             size_t err_len);

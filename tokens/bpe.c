@@ -8,8 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "common/xmalloc.h"
 #include "tokens/internal.h"
+
+/* Pieces longer than this are merged every time (they rarely repeat); so many are remembered. */
+#define WORD_MAX_BYTES 64
+#define WORDS_MAX_SLOTS (1u << 17)
+/* The merge table is megabytes, read at random; its recent answers fit in a core's L2. */
+#define RECENT_PAIRS_MAX 32768
 
 /*
  * GPT-2's bytes_to_unicode: printable bytes map to themselves; the other 68
@@ -78,7 +86,13 @@ void kvr__tok_bpe_scratch_close(kvr__tok_bpe_scratch_t *s)
     free(s->sym);
     free(s->next);
     free(s->prev);
+    free(s->rank);
+    free(s->merged);
+    free(s->recent);
     free(s->heap);
+    free(s->words);
+    free(s->word_bytes);
+    free(s->word_ids);
     memset(s, 0, sizeof *s);
 }
 
@@ -120,16 +134,37 @@ static uint64_t heap_pop(kvr__tok_bpe_scratch_t *s, size_t *n)
     return top;
 }
 
-/* Heap entries order by (rank, position of the left symbol). */
+/*
+ * The merge of LEFT with its right neighbour, remembered per symbol and
+ * pushed on the heap ordered by (rank, position of the left symbol). Every
+ * change to a symbol or to its right neighbour comes through here, so an
+ * entry popped with another rank than its symbol's is stale (a pair has one
+ * rank), and no second lookup is needed to tell.
+ */
+static const kvr__tok_pair_t *pair_get(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s,
+                                       uint32_t left, uint32_t right)
+{
+    uint64_t key = (uint64_t)left << 32 | right;
+    kvr__tok_pair_t *r = &s->recent[kvr__tok_pair_hash(key) & (s->recent_cap - 1)];
+    if (r->key != key) {
+        const kvr__tok_pair_t *p = kvr__tok_pairmap_get(&tok->merges, left, right);
+        *r = p ? *p : (kvr__tok_pair_t){.key = key, .rank = UINT32_MAX};
+    }
+    return r->rank == UINT32_MAX ? NULL : r;
+}
+
 static void push_pair(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, size_t *n,
                       int32_t left)
 {
     int32_t right = s->next[left];
-    if (right < 0)
+    const kvr__tok_pair_t *p = right < 0 ? NULL : pair_get(tok, s, s->sym[left], s->sym[right]);
+    if (!p) {
+        s->rank[left] = UINT32_MAX;
         return;
-    const kvr__tok_pair_t *p = kvr__tok_pairmap_get(&tok->merges, s->sym[left], s->sym[right]);
-    if (p)
-        heap_push(s, n, (uint64_t)p->rank << 32 | (uint32_t)left);
+    }
+    s->rank[left] = p->rank;
+    s->merged[left] = p->merged;
+    heap_push(s, n, (uint64_t)p->rank << 32 | (uint32_t)left);
 }
 
 static int emit_symbol(const kvr_tokenizer_t *tok, uint32_t sym, kvr_token_ids_t *ids)
@@ -157,8 +192,8 @@ static int emit_symbol(const kvr_tokenizer_t *tok, uint32_t sym, kvr_token_ids_t
     return 0;
 }
 
-int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, const char *piece,
-                       size_t len, kvr_token_ids_t *ids)
+static int bpe_merge(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, const char *piece,
+                     size_t len, kvr_token_ids_t *ids)
 {
     if (tok->ignore_merges || len == 0) {
         /* The whole pre-token as one vocabulary entry wins over merging. */
@@ -181,34 +216,56 @@ int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, co
         s->sym = kvr_xrealloc(s->sym, cap * sizeof *s->sym);
         s->next = kvr_xrealloc(s->next, cap * sizeof *s->next);
         s->prev = kvr_xrealloc(s->prev, cap * sizeof *s->prev);
+        s->rank = kvr_xrealloc(s->rank, cap * sizeof *s->rank);
+        s->merged = kvr_xrealloc(s->merged, cap * sizeof *s->merged);
         s->cap = cap;
+    }
+    if (!s->recent) {
+        /* Filling a table costs its size: a short text gets a small one. */
+        size_t cap = 256;
+        while (cap < RECENT_PAIRS_MAX && cap < s->recent_cap)
+            cap *= 2;
+        s->recent_cap = cap;
+        s->recent = kvr_xmalloc(cap * sizeof *s->recent);
+        for (size_t i = 0; i < cap; i++)
+            s->recent[i].key = UINT64_MAX; /* no pair of symbols has this key */
     }
     for (size_t i = 0; i < len; i++) {
         s->sym[i] = tok->byte_symbol[(uint8_t)piece[i]];
         s->prev[i] = (int32_t)i - 1;
         s->next[i] = i + 1 < len ? (int32_t)i + 1 : -1;
     }
+    /* The first lookups are independent: start each a few pairs ahead so their misses overlap. */
+    enum { AHEAD = 8 };
+    for (size_t i = 0; i + 1 < len && i < AHEAD; i++)
+        kvr__tok_pairmap_prefetch(&tok->merges, s->sym[i], s->sym[i + 1]);
     size_t n = 0;
-    for (size_t i = 0; i + 1 < len; i++)
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (i + AHEAD + 1 < len)
+            kvr__tok_pairmap_prefetch(&tok->merges, s->sym[i + AHEAD], s->sym[i + AHEAD + 1]);
         push_pair(tok, s, &n, (int32_t)i);
+    }
+    s->rank[len - 1] = UINT32_MAX;
     while (n) {
         uint64_t top = heap_pop(s, &n);
         uint32_t rank = (uint32_t)(top >> 32);
         int32_t left = (int32_t)(uint32_t)top;
+        if (s->sym[left] == KVR__TOK_NO_ID || s->rank[left] != rank)
+            continue;
         int32_t right = s->next[left];
-        if (s->sym[left] == KVR__TOK_NO_ID || right < 0)
-            continue;
-        /* A pair has one rank, so an equal rank means the entry is current. */
-        const kvr__tok_pair_t *p = kvr__tok_pairmap_get(&tok->merges, s->sym[left], s->sym[right]);
-        if (!p || p->rank != rank)
-            continue;
-        s->sym[left] = p->merged;
+        s->sym[left] = s->merged[left];
         s->sym[right] = KVR__TOK_NO_ID;
+        s->rank[right] = UINT32_MAX;
         s->next[left] = s->next[right];
         if (s->next[left] >= 0)
             s->prev[s->next[left]] = left;
-        if (s->prev[left] >= 0)
-            push_pair(tok, s, &n, s->prev[left]);
+        int32_t before = s->prev[left];
+        if (before >= 0)
+            kvr__tok_pairmap_prefetch(&tok->merges, s->sym[before], s->sym[left]);
+        if (s->next[left] >= 0)
+            kvr__tok_pairmap_prefetch(&tok->merges, s->sym[left], s->sym[s->next[left]]);
+        if (before >= 0)
+            push_pair(tok, s, &n, before);
         push_pair(tok, s, &n, left);
     }
     for (int32_t i = 0; i >= 0; i = s->next[i]) {
@@ -217,4 +274,80 @@ int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, co
             return rc;
     }
     return 0;
+}
+
+static kvr__tok_word_t *word_slot(kvr__tok_word_t *words, size_t cap, uint64_t hash,
+                                  const char *bytes, const char *piece, size_t len)
+{
+    size_t mask = cap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        kvr__tok_word_t *w = &words[i];
+        if (w->hash == 0 || (w->hash == hash && w->bytes_len == len &&
+                             memcmp(bytes + w->bytes_off, piece, len) == 0))
+            return w;
+    }
+}
+
+/* Remembers PIECE's ids; quietly does nothing once the table is at its bound. */
+static void word_put(kvr__tok_bpe_scratch_t *s, uint64_t hash, const char *piece, size_t len,
+                     const uint32_t *ids, size_t n)
+{
+    if (n > WORD_MAX_BYTES)
+        return;
+    if ((s->words_n + 1) * 2 > s->words_cap) {
+        if (s->words_cap >= WORDS_MAX_SLOTS)
+            return;
+        size_t cap = s->words_cap ? s->words_cap * 2 : 512;
+        kvr__tok_word_t *words = kvr_xcalloc(cap, sizeof *words);
+        for (size_t i = 0; i < s->words_cap; i++) {
+            kvr__tok_word_t *w = &s->words[i];
+            if (w->hash)
+                *word_slot(words, cap, w->hash, s->word_bytes, s->word_bytes + w->bytes_off,
+                           w->bytes_len) = *w;
+        }
+        free(s->words);
+        s->words = words;
+        s->words_cap = cap;
+    }
+    if (s->word_bytes_len + len > s->word_bytes_cap) {
+        s->word_bytes_cap = s->word_bytes_cap ? s->word_bytes_cap * 2 : 8192;
+        s->word_bytes = kvr_xrealloc(s->word_bytes, s->word_bytes_cap);
+    }
+    if (s->word_ids_len + n > s->word_ids_cap) {
+        s->word_ids_cap = s->word_ids_cap ? s->word_ids_cap * 2 : 2048;
+        s->word_ids = kvr_xrealloc(s->word_ids, s->word_ids_cap * sizeof *s->word_ids);
+    }
+    kvr__tok_word_t *w = word_slot(s->words, s->words_cap, hash, s->word_bytes, piece, len);
+    memcpy(s->word_bytes + s->word_bytes_len, piece, len);
+    memcpy(s->word_ids + s->word_ids_len, ids, n * sizeof *ids);
+    *w = (kvr__tok_word_t){.hash = hash,
+                           .bytes_off = (uint32_t)s->word_bytes_len,
+                           .ids_off = (uint32_t)s->word_ids_len,
+                           .bytes_len = (uint16_t)len,
+                           .ids_len = (uint16_t)n};
+    s->word_bytes_len += len;
+    s->word_ids_len += n;
+    s->words_n++;
+}
+
+int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, const char *piece,
+                       size_t len, kvr_token_ids_t *ids)
+{
+    if (len < 2 || len > WORD_MAX_BYTES)
+        return bpe_merge(tok, s, piece, len, ids);
+    uint64_t hash = XXH3_64bits(piece, len) | 1; /* never 0, the empty slot */
+    if (s->words_cap) {
+        const kvr__tok_word_t *w = word_slot(s->words, s->words_cap, hash, s->word_bytes, piece,
+                                             len);
+        if (w->hash) {
+            for (size_t i = 0; i < w->ids_len; i++)
+                kvr__tok_ids_push(ids, s->word_ids[w->ids_off + i]);
+            return 0;
+        }
+    }
+    size_t base = ids->len;
+    int rc = bpe_merge(tok, s, piece, len, ids);
+    if (rc == 0)
+        word_put(s, hash, piece, len, ids->ids + base, ids->len - base);
+    return rc;
 }

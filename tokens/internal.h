@@ -62,8 +62,42 @@ int kvr__tok_pairmap_put(kvr__tok_pairmap_t *m, uint32_t left, uint32_t right, u
                          uint32_t merged);
 /** Room for N pairs without growing. */
 int kvr__tok_pairmap_reserve(kvr__tok_pairmap_t *m, size_t n);
-const kvr__tok_pair_t *kvr__tok_pairmap_get(const kvr__tok_pairmap_t *m, uint32_t left,
-                                            uint32_t right);
+
+/* The slot a pair starts its probe at: splitmix64's finaliser, as symbol indices are dense. */
+static inline size_t kvr__tok_pair_hash(uint64_t key)
+{
+    key ^= key >> 30;
+    key *= 0xbf58476d1ce4e5b9ULL;
+    key ^= key >> 27;
+    key *= 0x94d049bb133111ebULL;
+    key ^= key >> 31;
+    return (size_t)key;
+}
+
+/** The pair's merge, or NULL. Inline: the BPE loop is mostly these lookups. */
+static inline const kvr__tok_pair_t *kvr__tok_pairmap_get(const kvr__tok_pairmap_t *m,
+                                                          uint32_t left, uint32_t right)
+{
+    if (m->cap == 0)
+        return NULL;
+    uint64_t key = (uint64_t)left << 32 | right;
+    size_t mask = m->cap - 1;
+    for (size_t i = kvr__tok_pair_hash(key) & mask;; i = (i + 1) & mask) {
+        if (m->slots[i].key == key)
+            return &m->slots[i];
+        if (m->slots[i].key == UINT64_MAX)
+            return NULL;
+    }
+}
+
+/** Starts loading the pair's first slot into cache, for a lookup a little later. */
+static inline void kvr__tok_pairmap_prefetch(const kvr__tok_pairmap_t *m, uint32_t left,
+                                             uint32_t right)
+{
+    if (m->cap)
+        __builtin_prefetch(
+            &m->slots[kvr__tok_pair_hash((uint64_t)left << 32 | right) & (m->cap - 1)]);
+}
 
 /* Pre-tokenizer steps, applied in order; ByteLevel is the last. */
 typedef enum {
@@ -83,6 +117,10 @@ typedef enum {
     KVR__TOK_NORM_NFKC,
     KVR__TOK_NORM_NFKD,
 } kvr__tok_norm_t;
+
+/** FORM of S: *out gets a malloc'd result, or NULL when S is its own normal form. */
+int kvr__tok_normalize(kvr__tok_norm_t form, const char *s, size_t len, char **out,
+                       size_t *out_len);
 
 /* One post-processor wrap: special ids around the sequence. */
 typedef struct kvr__tok_wrap_s {
@@ -117,7 +155,8 @@ struct kvr_tokenizer_s {
     size_t n_added;
     kvr__tok_trie_edge_t *trie_edges;
     size_t trie_cap, trie_nodes;
-    int32_t *trie_match; /* per node: added index ending here or -1 */
+    int32_t *trie_match;   /* per node: added index ending here or -1 */
+    bool added_first[256]; /* bytes an added token's content starts with */
 
     kvr__tok_norm_t norms[KVR__TOK_MAX_STEPS];
     size_t n_norms;
@@ -131,6 +170,7 @@ struct kvr_tokenizer_s {
     kvr__tok_wrap_t wraps[KVR__TOK_MAX_STEPS];
     size_t n_wraps;
     size_t vocab_size;
+    uint64_t fingerprint; /* of the files' bytes: equal files, equal ids */
 };
 
 /** Fills the tokenizer's fields from the two documents. */
@@ -152,12 +192,31 @@ uint32_t kvr__tok_byte_char(uint8_t byte);
 /** Byte-level string (UTF-8) back to raw bytes; -EINVAL when a character is not in the alphabet. */
 int kvr__tok_byte_level_decode(const char *s, size_t len, char *out, size_t *out_len);
 
+/* A piece already merged in this encode call: its bytes and ids in the scratch's arenas. */
+typedef struct kvr__tok_word_s {
+    uint64_t hash; /* 0 = empty slot */
+    uint32_t bytes_off, ids_off;
+    uint16_t bytes_len, ids_len;
+} kvr__tok_word_t;
+
 /* Scratch of one encode call. */
 typedef struct kvr__tok_bpe_scratch_s {
     uint32_t *sym;
     int32_t *next, *prev;
+    uint32_t *rank,
+        *merged; /* per symbol: the merge with its right neighbour, rank UINT32_MAX: none */
+    kvr__tok_pair_t
+        *recent;       /* the merge table's last answers, direct-mapped (rank UINT32_MAX: none) */
+    size_t recent_cap; /* a power of two, set before the first piece by the text's length */
     uint64_t *heap;
     size_t cap, heap_cap;
+    /* Pieces seen before in the call (words repeat): bytes -> ids without merging again. */
+    kvr__tok_word_t *words;
+    size_t words_cap, words_n;
+    char *word_bytes;
+    size_t word_bytes_len, word_bytes_cap;
+    uint32_t *word_ids;
+    size_t word_ids_len, word_ids_cap;
 } kvr__tok_bpe_scratch_t;
 
 /** Encodes one pre-token (raw bytes) with the BPE model, appending ids. */
@@ -166,5 +225,17 @@ int kvr__tok_bpe_piece(const kvr_tokenizer_t *tok, kvr__tok_bpe_scratch_t *s, co
 void kvr__tok_bpe_scratch_close(kvr__tok_bpe_scratch_t *s);
 
 void kvr__tok_ids_push(kvr_token_ids_t *ids, uint32_t id);
+
+/** Positions in S (well-formed UTF-8) where it may be cut and encoded in parts; up to CAP. */
+size_t kvr__tok_cut_points(const kvr_tokenizer_t *tok, const char *s, size_t len, size_t *cuts,
+                           size_t cap);
+
+/**
+ * Encodes s[bounds[i], bounds[i + 1]) for i < n_ranges (well-formed UTF-8, no
+ * special tokens) one after the other, appending to ids; ends[i] is ids->len
+ * after range i. On failure nothing is appended.
+ */
+int kvr__tok_encode_ranges(const kvr_tokenizer_t *tok, const char *s, const size_t *bounds,
+                           size_t n_ranges, kvr_token_ids_t *ids, size_t *ends);
 
 #endif

@@ -258,6 +258,7 @@ static int trie_add(kvr_tokenizer_t *tok, const char *s, size_t len, int32_t add
     }
     if (len == 0)
         return 0; /* the reference's trie never matches an empty content */
+    tok->added_first[(uint8_t)s[0]] = true;
     uint32_t node = 0;
     for (size_t i = 0; i < len; i++) {
         if ((tok->trie_nodes + 1) * 2 > tok->trie_cap) {

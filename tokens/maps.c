@@ -156,21 +156,10 @@ void kvr__tok_pairmap_close(kvr__tok_pairmap_t *m)
     memset(m, 0, sizeof *m);
 }
 
-static size_t pair_hash(uint64_t key)
-{
-    /* splitmix64's finaliser: symbol indices are dense, so spread them. */
-    key ^= key >> 30;
-    key *= 0xbf58476d1ce4e5b9ULL;
-    key ^= key >> 27;
-    key *= 0x94d049bb133111ebULL;
-    key ^= key >> 31;
-    return (size_t)key;
-}
-
 static kvr__tok_pair_t *pair_slot(kvr__tok_pair_t *slots, size_t cap, uint64_t key)
 {
     size_t mask = cap - 1;
-    for (size_t i = pair_hash(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = kvr__tok_pair_hash(key) & mask;; i = (i + 1) & mask) {
         if (slots[i].key == key || slots[i].key == UINT64_MAX)
             return &slots[i];
     }
@@ -219,13 +208,4 @@ int kvr__tok_pairmap_put(kvr__tok_pairmap_t *m, uint32_t left, uint32_t right, u
     p->rank = rank;
     p->merged = merged;
     return 0;
-}
-
-const kvr__tok_pair_t *kvr__tok_pairmap_get(const kvr__tok_pairmap_t *m, uint32_t left,
-                                            uint32_t right)
-{
-    if (m->cap == 0)
-        return NULL;
-    const kvr__tok_pair_t *p = pair_slot(m->slots, m->cap, (uint64_t)left << 32 | right);
-    return p->key == UINT64_MAX ? NULL : p;
 }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <utf8proc.h>
+#include <xxhash.h>
 
 #include "common/buf.h"
 #include "common/xmalloc.h"
@@ -95,6 +95,10 @@ bool kvr__tok_utf8_valid(const char *s, size_t len)
 {
     const uint8_t *p = (const uint8_t *)s;
     for (size_t i = 0; i < len;) {
+        if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
         uint32_t cp;
         size_t n = utf8_seq(p + i, len - i, &cp);
         if (n == 0)
@@ -207,9 +211,13 @@ typedef int (*match_fn)(encode_ctx_t *c, const char *s, size_t len, size_t ms, s
 static int regex_each(encode_ctx_t *c, const pcre2_code *re, const char *s, size_t len, match_fn fn,
                       void *arg)
 {
+    /* The JIT's own entry skips pcre2_match's per-call checks (the text is valid UTF-8 here). */
+    size_t jit_size = 0;
+    bool jit = pcre2_pattern_info(re, PCRE2_INFO_JITSIZE, &jit_size) == 0 && jit_size > 0;
     size_t start = 0;
     while (start <= len) {
-        int rc = pcre2_match(re, (PCRE2_SPTR)s, len, start, PCRE2_NO_UTF_CHECK, c->md, c->mc);
+        int rc = jit ? pcre2_jit_match(re, (PCRE2_SPTR)s, len, start, 0, c->md, c->mc)
+                     : pcre2_match(re, (PCRE2_SPTR)s, len, start, PCRE2_NO_UTF_CHECK, c->md, c->mc);
         if (rc == PCRE2_ERROR_NOMATCH)
             return 0;
         if (rc < 0)
@@ -347,24 +355,17 @@ static int encode_text(encode_ctx_t *c, const char *s, size_t len)
     }
     int rc = 0;
     for (size_t k = 0; k < tok->n_norms && len > 0; k++) {
-        int opts = UTF8PROC_STABLE;
-        switch (tok->norms[k]) {
-        case KVR__TOK_NORM_NFC: opts |= UTF8PROC_COMPOSE; break;
-        case KVR__TOK_NORM_NFD: opts |= UTF8PROC_DECOMPOSE; break;
-        case KVR__TOK_NORM_NFKC: opts |= UTF8PROC_COMPOSE | UTF8PROC_COMPAT; break;
-        case KVR__TOK_NORM_NFKD: opts |= UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT; break;
-        }
-        utf8proc_uint8_t *dst = NULL;
-        utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &dst,
-                                          (utf8proc_option_t)opts);
-        if (n < 0) {
-            rc = n == UTF8PROC_ERROR_NOMEM ? -ENOMEM : -EINVAL;
+        char *dst;
+        size_t n;
+        rc = kvr__tok_normalize(tok->norms[k], s, len, &dst, &n);
+        if (rc < 0)
             goto done;
-        }
+        if (!dst)
+            continue;
         free(norm);
-        norm = (char *)dst;
+        norm = dst;
         s = norm;
-        len = (size_t)n;
+        len = n;
     }
     if (len > 0)
         rc = pre_tokenize(c, s, len);
@@ -383,6 +384,10 @@ static int encode_sections(encode_ctx_t *c, const char *s, size_t len)
     int rc = 0;
     if (tok->trie_cap) {
         for (size_t i = 0; i < len;) {
+            if (!tok->added_first[(uint8_t)s[i]]) {
+                i++;
+                continue;
+            }
             size_t m = trie_longest(tok, s, len, i);
             if (m == 0) {
                 i++;
@@ -430,25 +435,52 @@ static int encode_sections(encode_ctx_t *c, const char *s, size_t len)
     return rc;
 }
 
+static int ctx_open(encode_ctx_t *c, const kvr_tokenizer_t *tok, kvr_token_ids_t *ids,
+                    size_t text_len)
+{
+    *c = (encode_ctx_t){.tok = tok, .out = ids};
+    c->bpe.recent_cap = text_len / 8; /* a bound asked for, rounded by the BPE */
+    kvr_buf_init(&c->prefixed);
+    c->md = pcre2_match_data_create(1, NULL);
+    c->mc = pcre2_match_context_create(NULL);
+    c->js = pcre2_jit_stack_create(32 << 10, 8 << 20, NULL);
+    if (!c->md || !c->mc || !c->js)
+        return -ENOMEM;
+    pcre2_jit_stack_assign(c->mc, NULL, c->js);
+    pcre2_set_match_limit(c->mc, MATCH_LIMIT);
+    return 0;
+}
+
+static void ctx_close(encode_ctx_t *c)
+{
+    kvr_buf_close(&c->prefixed);
+    kvr__tok_bpe_scratch_close(&c->bpe);
+    free(c->a.v);
+    free(c->b.v);
+    pcre2_jit_stack_free(c->js);
+    pcre2_match_context_free(c->mc);
+    pcre2_match_data_free(c->md);
+}
+
 int kvr_tokenizer_encode(const kvr_tokenizer_t *tok, const char *text, size_t text_len,
                          bool add_special_tokens, kvr_token_ids_t *ids)
 {
     if (!tok || !ids || (!text && text_len))
         return -EINVAL;
     size_t base = ids->len;
-    encode_ctx_t c = {.tok = tok, .out = ids};
+    encode_ctx_t c;
     kvr_buf_t clean = KVR_BUF_INIT;
-    kvr_buf_init(&c.prefixed);
-    int rc = -ENOMEM;
-    c.md = pcre2_match_data_create(1, NULL);
-    c.mc = pcre2_match_context_create(NULL);
-    c.js = pcre2_jit_stack_create(32 << 10, 8 << 20, NULL);
-    if (!c.md || !c.mc || !c.js)
+    int rc = ctx_open(&c, tok, ids, text_len);
+    if (rc < 0)
         goto done;
-    pcre2_jit_stack_assign(c.mc, NULL, c.js);
-    pcre2_set_match_limit(c.mc, MATCH_LIMIT);
-    sanitize(text ? text : "", text_len, &clean);
-    rc = encode_sections(&c, clean.base ? clean.base : "", clean.len);
+    const char *s = text ? text : "";
+    size_t len = text_len;
+    if (!kvr__tok_utf8_valid(s, len)) {
+        sanitize(s, len, &clean);
+        s = clean.base ? clean.base : "";
+        len = clean.len;
+    }
+    rc = encode_sections(&c, s, len);
     if (rc == 0 && add_special_tokens && tok->n_wraps) {
         size_t n_before = 0;
         for (size_t w = 0; w < tok->n_wraps; w++)
@@ -471,13 +503,57 @@ done:
     if (rc < 0)
         ids->len = base;
     kvr_buf_close(&clean);
-    kvr_buf_close(&c.prefixed);
-    kvr__tok_bpe_scratch_close(&c.bpe);
-    free(c.a.v);
-    free(c.b.v);
-    pcre2_jit_stack_free(c.js);
-    pcre2_match_context_free(c.mc);
-    pcre2_match_data_free(c.md);
+    ctx_close(&c);
+    return rc;
+}
+
+/*
+ * Where a text may be cut and its halves encoded apart with the same ids as
+ * the whole: right after an added token. Added tokens are cut out first, by
+ * a left-to-right longest match, so the scan of the text after such a point
+ * starts afresh there, and everything after it (normalizers, pre-tokenizer,
+ * BPE) works on one section at a time. Only the strips reach across: a cut
+ * is refused after a token that strips what follows it, and before one that
+ * strips what precedes it.
+ */
+size_t kvr__tok_cut_points(const kvr_tokenizer_t *tok, const char *s, size_t len, size_t *cuts,
+                           size_t cap)
+{
+    size_t n = 0;
+    if (!tok->trie_cap)
+        return 0;
+    for (size_t i = 0; i < len && n < cap;) {
+        size_t m = tok->added_first[(uint8_t)s[i]] ? trie_longest(tok, s, len, i) : 0;
+        if (m == 0) {
+            i++;
+            continue;
+        }
+        int64_t a = added_lookup(tok, s + i, m);
+        i += m;
+        if (a < 0 || tok->added[a].rstrip || i >= len)
+            continue;
+        size_t next = tok->added_first[(uint8_t)s[i]] ? trie_longest(tok, s, len, i) : 0;
+        int64_t b = next ? added_lookup(tok, s + i, next) : -1;
+        if (b >= 0 && tok->added[b].lstrip)
+            continue;
+        cuts[n++] = i;
+    }
+    return n;
+}
+
+int kvr__tok_encode_ranges(const kvr_tokenizer_t *tok, const char *s, const size_t *bounds,
+                           size_t n_ranges, kvr_token_ids_t *ids, size_t *ends)
+{
+    size_t base = ids->len;
+    encode_ctx_t c;
+    int rc = ctx_open(&c, tok, ids, bounds[n_ranges] - bounds[0]);
+    for (size_t i = 0; i < n_ranges && rc == 0; i++) {
+        rc = encode_sections(&c, s + bounds[i], bounds[i + 1] - bounds[i]);
+        ends[i] = ids->len;
+    }
+    if (rc < 0)
+        ids->len = base;
+    ctx_close(&c);
     return rc;
 }
 
@@ -551,6 +627,8 @@ int kvr_tokenizer_create_from_json(const char *tokenizer_json, size_t tokenizer_
         kvr_tokenizer_destroy(tok);
         return rc;
     }
+    tok->fingerprint = XXH3_64bits_withSeed(config_json ? config_json : "", config_json_len,
+                                            XXH3_64bits(tokenizer_json, tokenizer_json_len));
     *out = tok;
     return 0;
 }

@@ -267,6 +267,48 @@ Test(keys_tokens, a_later_turn_shares_the_earlier_turns_blocks)
     kvr_keys_free(&b);
 }
 
+static void extract_cached(const char *body, kvr_turn_cache_t *cache, kvr_route_keys_t *k)
+{
+    kvr_keys_config_t cfg;
+    kvr_keys_config_defaults(&cfg);
+    kvr_keys_tokens_t tokens = {.set = set, .block_tokens = 4, .turn_cache = cache};
+    char err[256] = "";
+    cr_assert_eq(
+        kvr_keys_extract_tokens(&cfg, &tokens, body, strlen(body), NULL, k, err, sizeof err), 0,
+        "%s", err);
+}
+
+Test(keys_tokens, the_turn_cache_gives_the_same_keys_and_serves_the_earlier_turns)
+{
+    kvr_turn_cache_t *cache;
+    cr_assert_eq(kvr_turn_cache_create(1 << 20, &cache), 0);
+    char body[4096] = "{\"model\":\"m\",\"messages\":[";
+    static const char *const turns[] = {LONG_TEXT, "b a", "ab ab", " a b", LONG_TEXT " b"};
+    uint64_t hits = 0;
+    for (size_t t = 0; t < sizeof turns / sizeof turns[0]; t++) {
+        size_t at = strlen(body);
+        snprintf(body + at, sizeof body - at, "%s{\"role\":\"a\",\"content\":\"%s\"}]}",
+                 t ? "," : "", turns[t]);
+        kvr_route_keys_t plain, cached;
+        extract(body, 4, &plain);
+        extract_cached(body, cache, &cached);
+        cr_assert(plain.prompt_tokens_exact && cached.prompt_tokens_exact);
+        cr_assert_eq(cached.prompt_tokens, plain.prompt_tokens, "turn %zu", t);
+        cr_assert_eq(cached.n_blocks, plain.n_blocks, "turn %zu", t);
+        for (size_t i = 0; i < plain.n_blocks; i++)
+            cr_assert_eq(cached.block_hashes[i], plain.block_hashes[i], "turn %zu block %zu", t, i);
+        kvr_turn_cache_stats_t st;
+        kvr_turn_cache_stats(cache, &st);
+        if (t > 0)
+            cr_assert_gt(st.hits, hits, "turn %zu took nothing from the cache", t);
+        hits = st.hits;
+        kvr_keys_free(&plain);
+        kvr_keys_free(&cached);
+        body[strlen(body) - 2] = '\0'; /* reopen the messages array */
+    }
+    kvr_turn_cache_destroy(cache);
+}
+
 Test(keys_tokens, load_errors_name_the_model)
 {
     char err[512] = "";
