@@ -380,20 +380,35 @@ static void fill_eff(kvr_engine_view_t *v, bool split)
     }
     uint32_t eff = sat_add32(sat_add32(v->shadow_requests, v->external_requests),
                              v->others_since_requests);
-    /* Laid on the sample's split: arrivals fill free batch slots, then wait; ends free waiting first. */
-    uint32_t running = v->real_running, waiting = v->real_waiting;
-    if (eff >= real) {
-        uint32_t add = eff - real;
-        uint32_t free_slots = v->max_running > running ? v->max_running - running : 0;
-        uint32_t to_run = v->max_running == 0 || add < free_slots ? add : free_slots;
-        running = sat_add32(running, to_run);
-        waiting = sat_add32(waiting, add - to_run);
-    } else {
-        uint32_t sub = real - eff;
-        uint32_t from_waiting = sub < waiting ? sub : waiting;
-        waiting -= from_waiting;
-        running -= sub - from_waiting; /* sub <= running + waiting */
+    /*
+     * Split as the requests are: this router's own as the shadow splits them
+     * (running up to max_running), the external ones as the sample splits
+     * its own (an engine whose sample shows most of its queue waiting for
+     * prefill calls that many of ours waiting too, and a rule reading
+     * eff_running alone, lmetric_paper, took an engine with 180 queued for
+     * one with a batch of 7), then the others since fill free batch slots
+     * and wait. One router with no other client: the shadow's split, as ES=0.
+     */
+    uint32_t ext_running = 0;
+    if (real > 0 && v->external_requests > 0)
+        ext_running = (uint32_t)((double)v->external_requests * (double)v->real_running /
+                                     (double)real +
+                                 0.5);
+    if (ext_running > v->external_requests)
+        ext_running = v->external_requests;
+    uint32_t running = sat_add32(shadow_running, ext_running);
+    uint32_t waiting = sat_add32(shadow_waiting, v->external_requests - ext_running);
+    /* Past the cap they wait, unless the sample itself runs more than the cap it reports. */
+    uint32_t cap = v->real_running > v->max_running ? v->real_running : v->max_running;
+    if (v->max_running > 0 && running > cap) {
+        waiting = sat_add32(waiting, running - cap);
+        running = cap;
     }
+    uint32_t add = v->others_since_requests;
+    uint32_t free_slots = v->max_running > running ? v->max_running - running : 0;
+    uint32_t to_run = v->max_running == 0 || add < free_slots ? add : free_slots;
+    running = sat_add32(running, to_run);
+    waiting = sat_add32(waiting, add - to_run);
     v->eff_running = running;
     v->eff_waiting = waiting;
     v->eff_requests = eff;
