@@ -217,7 +217,7 @@ Test(feed_split, one_router_splits_its_own_requests_as_the_shadow_does_not_as_th
         kvr_decide_release(&d, &on1[i]);
 }
 
-Test(feed_split, external_requests_take_the_samples_split_and_the_batch_cap)
+Test(feed_split, external_requests_run_up_to_the_batch_cap_as_own_ones_do)
 {
     start("load_only", 2);
     uint64_t t0 = kvr_clock_now_ns() - 100 * KVR_NS_PER_MS;
@@ -225,8 +225,8 @@ Test(feed_split, external_requests_take_the_samples_split_and_the_batch_cap)
     kvr_decide_result_t res;
     for (int i = 0; i < 6; i++)
         cr_assert_eq(route(t0, 1, 1, &own[i], &res)->index, 0);
-    /* 6 own + 6 from elsewhere; the engine runs 8 (its cap) and queues 4. */
-    publish("sim-0", 8, 4, t0 + 10 * KVR_NS_PER_MS);
+    /* 6 own + 6 from elsewhere; the engine runs 2 and queues 10 behind their prefill. */
+    publish("sim-0", 2, 10, t0 + 10 * KVR_NS_PER_MS);
     publish("sim-1", 0, 0, t0 + 10 * KVR_NS_PER_MS);
     kvr_engine_view_t v;
     uint64_t now = kvr_clock_now_ns();
@@ -234,8 +234,36 @@ Test(feed_split, external_requests_take_the_samples_split_and_the_batch_cap)
     cr_assert_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v), KVR_FEED_FRESH);
     cr_expect_eq(v.external_requests, 6);
     cr_expect_eq(v.eff_requests, 12);
-    cr_expect_eq(v.eff_running, 8, "own 6 + 4 of the external by the sample's 8:4, capped at 8");
+    cr_expect_eq(v.eff_running, 8, "12 in flight run up to the cap of 8, as the shadow's own do");
     cr_expect_eq(v.eff_waiting, 4);
     for (int i = 0; i < 6; i++)
         kvr_decide_release(&d, &own[i]);
+}
+
+Test(feed_split, others_sent_since_the_sample_hold_kv_too)
+{
+    start("load_only", 2);
+    uint64_t t0 = kvr_clock_now_ns() - 100 * KVR_NS_PER_MS;
+    kvr_charge_t own = {0};
+    kvr_decide_result_t res;
+    cr_assert_eq(route(t0, 1, 1, &own, &res)->index, 0);
+    publish("sim-1", 0, 0, t0 + 10 * KVR_NS_PER_MS);
+    /* sim-0: this router's one alone, then 10 ms later 4 more from elsewhere. */
+    publish("sim-0", 1, 0, t0 + 10 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    kvr_engine_t *e = kvr_decide_find_engine(&d, "sim-0");
+    uint64_t now = kvr_clock_now_ns();
+    kvr_decide_refresh_feed(&d, now);
+    cr_assert_eq(kvr_decide_view(&d, e, now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 0);
+    publish("sim-0", 5, 0, t0 + 20 * KVR_NS_PER_MS);
+    now = kvr_clock_now_ns();
+    cr_assert_eq(kvr_decide_view(&d, e, now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 4);
+    /* 400 a second, half of it in the EWMA, over >= 80 ms: more than the 4, so the 4. */
+    cr_expect_eq(v.others_since_requests, 4);
+    cr_expect_eq(v.eff_requests, 9);
+    cr_expect_eq(v.eff_kv_tokens, 100 + 1000 * 4 / 5 + 4 * (1000 / 5),
+                 "own + the external share + the others since at the sample's size each");
+    kvr_decide_release(&d, &own);
 }
