@@ -380,20 +380,19 @@ static void fill_eff(kvr_engine_view_t *v, bool split)
     }
     uint32_t eff = sat_add32(sat_add32(v->shadow_requests, v->external_requests),
                              v->others_since_requests);
-    /* Laid on the sample's split: arrivals fill free batch slots, then wait; ends free waiting first. */
-    uint32_t running = v->real_running, waiting = v->real_waiting;
-    if (eff >= real) {
-        uint32_t add = eff - real;
-        uint32_t free_slots = v->max_running > running ? v->max_running - running : 0;
-        uint32_t to_run = v->max_running == 0 || add < free_slots ? add : free_slots;
-        running = sat_add32(running, to_run);
-        waiting = sat_add32(waiting, add - to_run);
-    } else {
-        uint32_t sub = real - eff;
-        uint32_t from_waiting = sub < waiting ? sub : waiting;
-        waiting -= from_waiting;
-        running -= sub - from_waiting; /* sub <= running + waiting */
-    }
+    /*
+     * Split as the shadow splits its own, all of them: running up to the
+     * batch cap, the rest waiting. The sample's own split is not laid on
+     * them: an engine whose sample had most of its queue waiting for
+     * prefill then showed this router's requests and the others' as
+     * waiting, and a rule reading the batch alone (lmetric_paper) took an
+     * engine with 180 queued for one with a batch of 7. One router with no
+     * other client: the shadow's split, as ES=0; with others, their load
+     * counted as ES=0 counts its own.
+     */
+    uint32_t cap = v->real_running > v->max_running ? v->real_running : v->max_running;
+    uint32_t running = v->max_running > 0 && eff > cap ? cap : eff;
+    uint32_t waiting = eff - running;
     v->eff_running = running;
     v->eff_waiting = waiting;
     v->eff_requests = eff;
@@ -413,11 +412,22 @@ static void fill_eff(kvr_engine_view_t *v, bool split)
      * The engine counts a shared prefix once and the shadow once per request,
      * so the sample read as is calls an engine full of one prefix's requests
      * light; with no external load this is the shadow, as for requests.
+     * Others since hold KV too, each at the average size of own sent since
+     * (else of the sample's): without it a rule reading KV alone (cost)
+     * saw each of this router's sends but not the others' sent alike from
+     * the same sample, and four routers put a group arriving together on
+     * one engine (fleetsim grouped: 19 of one millisecond's requests).
      */
     uint64_t ext_kv = 0;
     if (real > 0 && v->external_requests > 0) {
         double x = (double)v->real_kv_tokens * ((double)v->external_requests / (double)real);
         ext_kv = x >= (double)FEED_MAX_TOKENS ? FEED_MAX_TOKENS : (uint64_t)x;
+    }
+    if (v->others_since_requests > 0) {
+        uint64_t each = v->sent_since_requests > 0 ? v->sent_since_tokens / v->sent_since_requests
+                        : real > 0                 ? v->real_kv_tokens / real
+                                                   : 0;
+        ext_kv = sat_add(ext_kv, each * v->others_since_requests); /* < 2^48 x 2^12: no wrap */
     }
     uint64_t kv = sat_add(v->shadow_kv_tokens, ext_kv);
     v->eff_pending_prefill_tokens = pending > v->shadow_pending_prefill_tokens

@@ -39,9 +39,10 @@ typedef struct kvr_engine_view_s {
     /*
      * Effective values when feed_fresh: this router's own in flight now plus
      * the load it did not send (eff_requests = shadow + external_requests +
-     * others_since_requests), laid on the sample's running/waiting split;
-     * tokens max(shadow, real + sent since - ended since). Else shadow, split
-     * as running up to max_running (all running when the cap is unknown).
+     * others_since_requests), split as the shadow splits its own: running
+     * up to max_running (or the sample's running when above it); tokens
+     * max(shadow, real + sent since - ended since). Else shadow, split as running up to
+     * max_running (all running when the cap is unknown).
      */
     uint32_t eff_requests; /* shadow_requests + external_requests + others_since_requests */
     uint32_t eff_running;

@@ -85,7 +85,7 @@ Test(feed, fresh_slot_gives_max_of_shadow_and_real)
     cr_expect_eq(v.real_waiting, 3);
     cr_expect_eq(v.shadow_requests, 6);
     cr_expect_eq(v.eff_requests, 10, "6 own + (7+3 real - 6 own at the sample)");
-    cr_expect_eq(v.eff_running, 7, "the sample's split");
+    cr_expect_eq(v.eff_running, 7, "running up to the cap: the sample runs 7 past its 4");
     cr_expect_eq(v.eff_waiting, 3);
     cr_expect_eq(v.eff_pending_prefill_tokens, 1200, "max(1200 shadow, 500 real)");
     cr_expect_eq(v.eff_kv_tokens, 1200 + 1000 * 4 / 10, "own + the external 4/10 of the real");

@@ -185,3 +185,85 @@ Test(feed_split, absurd_counts_saturate_and_never_wrap_to_idle)
     cr_expect_eq(v.eff_running, UINT32_MAX);
     kvr_decide_release(&d, &c);
 }
+
+/* A sample with most of its queue still waiting for prefill: st.max_running is 8 (publish). */
+Test(feed_split, one_router_splits_its_own_requests_as_the_shadow_does_not_as_the_sample)
+{
+    start("lmetric_paper", 2);
+    uint64_t t0 = kvr_clock_now_ns() - 100 * KVR_NS_PER_MS;
+    kvr_charge_t on0[6] = {0}, on1[3] = {0};
+    kvr_decide_result_t res;
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(route(t0, 1, 1, &on0[i], &res)->index, 0);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(route(t0, 0, 1, &on1[i], &res)->index, 1);
+    /* sim-0 runs one of the six and queues five behind its prefill; sim-1 runs its three. */
+    publish("sim-0", 1, 5, t0 + 10 * KVR_NS_PER_MS);
+    publish("sim-1", 3, 0, t0 + 10 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    uint64_t now = kvr_clock_now_ns();
+    kvr_decide_refresh_feed(&d, now);
+    cr_assert_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 0);
+    cr_expect_eq(v.eff_running, 6, "all six of this router's, as ES=0 counts them");
+    cr_expect_eq(v.eff_waiting, 0);
+    /* lmetric_paper reads the batch alone: the sample's split made sim-0's queue look idle. */
+    kvr_charge_t c = {0};
+    cr_expect_eq(route(now, 0, 0, &c, &res)->index, 1, "sim-1 runs 3, sim-0 holds 6");
+    kvr_decide_release(&d, &c);
+    for (int i = 0; i < 6; i++)
+        kvr_decide_release(&d, &on0[i]);
+    for (int i = 0; i < 3; i++)
+        kvr_decide_release(&d, &on1[i]);
+}
+
+Test(feed_split, external_requests_run_up_to_the_batch_cap_as_own_ones_do)
+{
+    start("load_only", 2);
+    uint64_t t0 = kvr_clock_now_ns() - 100 * KVR_NS_PER_MS;
+    kvr_charge_t own[6] = {0};
+    kvr_decide_result_t res;
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(route(t0, 1, 1, &own[i], &res)->index, 0);
+    /* 6 own + 6 from elsewhere; the engine runs 2 and queues 10 behind their prefill. */
+    publish("sim-0", 2, 10, t0 + 10 * KVR_NS_PER_MS);
+    publish("sim-1", 0, 0, t0 + 10 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    uint64_t now = kvr_clock_now_ns();
+    kvr_decide_refresh_feed(&d, now);
+    cr_assert_eq(kvr_decide_view(&d, kvr_decide_find_engine(&d, "sim-0"), now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 6);
+    cr_expect_eq(v.eff_requests, 12);
+    cr_expect_eq(v.eff_running, 8, "12 in flight run up to the cap of 8, as the shadow's own do");
+    cr_expect_eq(v.eff_waiting, 4);
+    for (int i = 0; i < 6; i++)
+        kvr_decide_release(&d, &own[i]);
+}
+
+Test(feed_split, others_sent_since_the_sample_hold_kv_too)
+{
+    start("load_only", 2);
+    uint64_t t0 = kvr_clock_now_ns() - 100 * KVR_NS_PER_MS;
+    kvr_charge_t own = {0};
+    kvr_decide_result_t res;
+    cr_assert_eq(route(t0, 1, 1, &own, &res)->index, 0);
+    publish("sim-1", 0, 0, t0 + 10 * KVR_NS_PER_MS);
+    /* sim-0: this router's one alone, then 10 ms later 4 more from elsewhere. */
+    publish("sim-0", 1, 0, t0 + 10 * KVR_NS_PER_MS);
+    kvr_engine_view_t v;
+    kvr_engine_t *e = kvr_decide_find_engine(&d, "sim-0");
+    uint64_t now = kvr_clock_now_ns();
+    kvr_decide_refresh_feed(&d, now);
+    cr_assert_eq(kvr_decide_view(&d, e, now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 0);
+    publish("sim-0", 5, 0, t0 + 20 * KVR_NS_PER_MS);
+    now = kvr_clock_now_ns();
+    cr_assert_eq(kvr_decide_view(&d, e, now, &v), KVR_FEED_FRESH);
+    cr_expect_eq(v.external_requests, 4);
+    /* 400 a second, half of it in the EWMA, over >= 80 ms: more than the 4, so the 4. */
+    cr_expect_eq(v.others_since_requests, 4);
+    cr_expect_eq(v.eff_requests, 9);
+    cr_expect_eq(v.eff_kv_tokens, 100 + 1000 * 4 / 5 + 4 * (1000 / 5),
+                 "own + the external share + the others since at the sample's size each");
+    kvr_decide_release(&d, &own);
+}
