@@ -34,6 +34,8 @@ static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char
 static int parse_import_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err,
                             size_t err_len);
 
+_Static_assert(KVR_SHM_DEFAULT_CAPACITY == 1024, "--capacity's default text below");
+
 #define T kvr__feed_config_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_HEADING("Engines:"),
@@ -86,9 +88,10 @@ static const kvr_opt_t options[] = {
      .flags = KVR_OPT_NONEMPTY,
      .help = "POSIX shm name of the segment"},
     KVR_OPT_ROW_U64(
-        T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
+        T, capacity, "capacity", "N", "1024", 1, KVR_SHM_MAX_CAPACITY,
         "slots in the segment, one per engine (256 bytes each): at least the engines the "
-        "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
+        "routers reading it route to (the default is their --max-engines default; 16384 at "
+        "most there). An engine past it is refused, logged and counted"),
     KVR_OPT_ROW_U64(T, cache_index_mb, "cache-index-mb", "N", "0", 0, KVR_RES_MAX_MB,
                     "MiB of the residency table /dev/shm/NAME-residency, which engines hold which "
                     "token blocks per their KV events, for the routers' --cache-state; 0 = off. "
@@ -579,8 +582,10 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         }
     }
     if (cfg->engine_count > cfg->capacity) {
-        fprintf(stderr, "kvroute-statefeed: %u engines do not fit --capacity %u\n",
-                cfg->engine_count, cfg->capacity);
+        fprintf(stderr,
+                "kvroute-statefeed: %u engines do not fit --capacity %u: raise --capacity (one "
+                "256-byte slot per engine, at most %u)\n",
+                cfg->engine_count, cfg->capacity, KVR_SHM_MAX_CAPACITY);
         return -EINVAL;
     }
     return 0;

@@ -168,6 +168,8 @@ typedef struct kvr__feed_s {
     kvr__push_sock_t push_unix, push_udp;
     char push_drain_bufs[KVR_FEED_PUSH_DRAIN_BATCH][KVR_FEED_PUSH_DGRAM_MAX];
     uint64_t push_rejected, push_unknown_engine;
+    uint64_t engines_over_capacity; /* engines refused a slot: every one of --capacity taken */
+    bool over_capacity_logged;      /* since the last engine that got a slot */
     /* relay and own metrics */
     struct kvr__relay_s *relay;
     struct kvr__share_s *share; /* --share (share.h) */

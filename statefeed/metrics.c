@@ -87,6 +87,9 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
            "Push frames for engines not configured.", feed->push_unknown_engine);
 
+    scalar(w, "kvroute_statefeed_engines_over_capacity_total", KVR_PROM_COUNTER,
+           "Engines refused a slot because every one of --capacity was taken.",
+           feed->engines_over_capacity);
     kvr__feed_discovery_metrics(feed, w);
     kvr__feed_peers_metrics(feed, w);
 
