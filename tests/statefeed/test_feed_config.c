@@ -127,7 +127,8 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
     const char *src = getenv("KVR_SOURCE_DIR");
     cr_assert_not_null(src, "run through ctest");
     const char *files[] = {"deploy/examples/kvroute-statefeed.conf",
-                           "deploy/examples/kvroute-statefeed-relay.conf"};
+                           "deploy/examples/kvroute-statefeed-relay.conf",
+                           "deploy/kubernetes/statefeed.conf"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", src, files[i]);
