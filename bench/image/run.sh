@@ -73,7 +73,9 @@ for _ in $(seq 100); do
   curl -s -o /dev/null "http://127.0.0.1:$router_port/health" && break
   sleep 0.1
 done
+# The model the engine serves, as the router lists it.
+model=$(curl -s "http://127.0.0.1:$router_port/v1/models" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
 code=$(curl -s -o "$work/answer.json" -w '%{http_code}' "http://127.0.0.1:$router_port/v1/completions" \
-  -H 'content-type: application/json' -d '{"model":"sim","prompt":"hello","max_tokens":4}')
+  -H 'content-type: application/json' -d "{\"model\":\"$model\",\"prompt\":\"hello\",\"max_tokens\":4}")
 echo "request: HTTP $code, $(head -c 200 "$work/answer.json")"
 echo "total:   $(($(date +%s) - t0)) s"
