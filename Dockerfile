@@ -4,16 +4,19 @@
 #   docker build -t kvroute .
 #   docker run --rm -p 8080:8080 kvroute --listen 0.0.0.0:8080 --engine http://10.0.0.11:8000 --es 0
 #
-# The builder runs the README's "Building by hand" commands, nothing else
-# (tests/deploy/test_dockerfile.py checks that they stay the same lines).
+# The builder runs the README's "Building by hand" commands for the three
+# programs, nothing else (tests/deploy/test_dockerfile.py checks that they
+# stay the same lines): the build libraries only, no test or bench tool.
+# bench/image/run.sh builds this file offline with buildah from a
+# debootstrapped Debian 12 and routes a request through the result.
 # The runtime stage holds the three programs and the shared libraries they
 # link, and runs them as the unprivileged user kvroute (uid 10001).
 
 FROM debian:bookworm AS builder
 WORKDIR /src
 COPY . .
-RUN scripts/install-deps.sh
-RUN cmake -S . -B build/plain && cmake --build build/plain -j
+RUN scripts/install-deps.sh --build-only
+RUN cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DKVR_TESTS=OFF -DKVR_BENCH=OFF && cmake --build build/release -j"$(nproc)" --target kvroute kvroute-statefeed kvroute-shm
 
 FROM debian:bookworm-slim
 # Shared libraries of the three programs (ldd): libuv, liburing (statefeed's
@@ -31,8 +34,8 @@ RUN apt-get update \
 RUN groupadd --system --gid 10001 kvroute \
     && useradd --system --uid 10001 --gid kvroute --no-create-home --home-dir /nonexistent \
        --shell /usr/sbin/nologin kvroute
-COPY --from=builder /src/build/plain/router/kvroute /src/build/plain/statefeed/kvroute-statefeed \
-     /src/build/plain/shm_layout/kvroute-shm /usr/local/bin/
+COPY --from=builder /src/build/release/router/kvroute /src/build/release/statefeed/kvroute-statefeed \
+     /src/build/release/shm_layout/kvroute-shm /usr/local/bin/
 COPY deploy/examples/ /usr/share/doc/kvroute/examples/
 USER 10001:10001
 # Router clients and /metrics; statefeed's /metrics (when it listens there).

@@ -85,6 +85,8 @@ typedef struct kvr_engine_s {
 
 /** Engine indexes a table holds unless told otherwise (--max-engines). */
 #define KVR_ENGINES_DEFAULT 1024u
+_Static_assert(KVR_ENGINES_DEFAULT == KVR_SHM_DEFAULT_CAPACITY,
+               "a default segment must hold a default router's engines");
 
 typedef struct kvr_engine_table_s {
     kvr_engine_t **engines; /* max_engines entries; NULL: a free index */

@@ -3,15 +3,36 @@
 # Installs the Debian packages kvroute builds and tests with, only those that
 # are missing (so a second run does nothing), then the npm packages the
 # integration tests use. Needs root (or sudo) only when something is missing.
+#
+#   scripts/install-deps.sh               everything: build, tests, bench, fuzzing
+#   scripts/install-deps.sh --build-only  the compiler, CMake and the libraries
+#                                         the programs link: enough for
+#                                         cmake -DKVR_TESTS=OFF and the
+#                                         kvroute, kvroute-statefeed and
+#                                         kvroute-shm targets (the Dockerfile)
 set -euo pipefail
 
+build_only=0
+case "${1:-}" in
+  --build-only) build_only=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--build-only]" >&2; exit 2 ;;
+esac
+
+# What the three programs build from.
 packages=(
-  build-essential cmake pkg-config clang libclang-rt-14-dev clang-format
-  libuv1-dev liburing-dev libmsgpack-dev libcriterion-dev libxxhash-dev libcjson-dev libssl-dev
-  node-llhttp libcurl4-openssl-dev libpcre2-dev libutf8proc-dev libzmq3-dev
-  nodejs npm python3 python3-msgpack python3-yaml yamllint
-  prometheus gnuplot-nox nginx-light wrk procps
+  build-essential cmake pkg-config
+  libuv1-dev liburing-dev libmsgpack-dev libxxhash-dev libcjson-dev libssl-dev
+  node-llhttp libpcre2-dev libutf8proc-dev libzmq3-dev
 )
+if ((!build_only)); then
+  # The test suites, the fuzzers, the formatter and the bench's tools.
+  packages+=(
+    clang libclang-rt-14-dev clang-format libcriterion-dev libcurl4-openssl-dev
+    nodejs npm python3 python3-msgpack python3-yaml yamllint
+    prometheus gnuplot-nox nginx-light wrk procps
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,6 +53,8 @@ if ((${#missing[@]})); then
   $sudo apt-get update -q
   $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+((build_only)) && exit 0
 
 # The official OpenAI client, used by the integration tests as a real client.
 root=$(cd "$(dirname "$0")/.." && pwd)

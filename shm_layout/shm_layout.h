@@ -30,6 +30,8 @@
 #define KVR_SHM_ENGINE_ID_MAX 128 /* bytes including the NUL */
 #define KVR_SHM_READ_RETRIES 64   /* seqlock read attempts before -busy */
 #define KVR_SHM_MAX_CAPACITY 65536
+/* Slots a statefeed makes unless told (--capacity): a router's --max-engines default. */
+#define KVR_SHM_DEFAULT_CAPACITY 1024u
 /* A heartbeat or sample time at most this far ahead of the reader's clock is
  * a store that landed after the reader took its time; further ahead, it is a
  * lie (or another boot's clock) and counts as stale. */

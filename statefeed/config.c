@@ -31,6 +31,10 @@ static int parse_export(const kvr_opt_t *opt, void *obj, const char *value, char
                         size_t err_len);
 static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char *err,
                         size_t err_len);
+static int parse_import_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len);
+
+_Static_assert(KVR_SHM_DEFAULT_CAPACITY == 1024, "--capacity's default text below");
 
 #define T kvr__feed_config_t
 static const kvr_opt_t options[] = {
@@ -84,9 +88,10 @@ static const kvr_opt_t options[] = {
      .flags = KVR_OPT_NONEMPTY,
      .help = "POSIX shm name of the segment"},
     KVR_OPT_ROW_U64(
-        T, capacity, "capacity", "N", "256", 1, KVR_SHM_MAX_CAPACITY,
+        T, capacity, "capacity", "N", "1024", 1, KVR_SHM_MAX_CAPACITY,
         "slots in the segment, one per engine (256 bytes each): at least the engines the "
-        "routers reading it route to (their --max-engines is 1024 by default, 16384 at most)"),
+        "routers reading it route to (the default is their --max-engines default; 16384 at "
+        "most there). An engine past it is refused, logged and counted"),
     KVR_OPT_ROW_U64(T, cache_index_mb, "cache-index-mb", "N", "0", 0, KVR_RES_MAX_MB,
                     "MiB of the residency table /dev/shm/NAME-residency, which engines hold which "
                     "token blocks per their KV events, for the routers' --cache-state; 0 = off. "
@@ -130,6 +135,19 @@ static const kvr_opt_t options[] = {
         KVR_OPT_REPEAT,
         "subscribe to another statefeed's export and write its engines here (sample time = "
         "receipt time - age); one per scheduler host (at most 16)"),
+    KVR_OPT_ROW_CUSTOM(
+        "import-dns", "NAME:PORT", NULL, parse_import_dns,
+        "NAME:PORT with a port in [1, 65535], at most 4 names", KVR_OPT_REPEAT,
+        "find --import peers by DNS: every address NAME resolves to (a Kubernetes headless "
+        "Service of the statefeed replicas, one address per pod) is imported as tcp:ADDR:PORT, "
+        "except this daemon's own --export address; re-resolved every --engine-dns-interval-s "
+        "(with --engine-dns-family), a peer missing from --engine-dns-drain-after answers in a "
+        "row is dropped with the engines it relayed"),
+    KVR_OPT_ROW_U64(T, import_dns_max_peers, "import-dns-max-peers", "N", "64", 1,
+                    KVR_FEED_MAX_DNS_PEERS,
+                    "--import-dns: peers imported at once over all names; addresses past it are "
+                    "left out, logged and counted. --export then takes as many subscribers "
+                    "again, beside its 16"),
     {.name = "relay-secret-file",
      .type = KVR_OPT_STRING,
      .offset = offsetof(T, relay_secret_file),
@@ -447,6 +465,27 @@ static int parse_import(const kvr_opt_t *opt, void *obj, const char *value, char
     return 0;
 }
 
+static int parse_import_dns(const kvr_opt_t *opt, void *obj, const char *value, char *err,
+                            size_t err_len)
+{
+    kvr__feed_config_t *cfg = obj;
+    char name[KVR_DNS_WATCH_NAME_MAX];
+    uint16_t port;
+    const char *rest;
+    if (kvr_dns_watch_parse(value, name, sizeof name, &port, &rest) < 0 || rest[0] != '\0' ||
+        strlen(value) >= sizeof cfg->import_dns[0])
+        return -EINVAL;
+    for (unsigned i = 0; i < cfg->import_dns_count; i++)
+        if (strcmp(cfg->import_dns[i], value) == 0) {
+            snprintf(err, err_len, "--%s: %s given twice", opt->name, value);
+            return -EINVAL;
+        }
+    if (cfg->import_dns_count == KVR_FEED_MAX_IMPORT_DNS)
+        return -EINVAL;
+    memcpy(cfg->import_dns[cfg->import_dns_count++], value, strlen(value) + 1);
+    return 0;
+}
+
 int kvr__feed_config_load_file(kvr__feed_config_t *cfg, const char *path, bool engines_only)
 {
     /* engines_only (SIGHUP): the whole file is checked, only its engine list is taken. */
@@ -509,11 +548,9 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
     if (cfg->push_max_age_ns == 0)
         cfg->push_max_age_ns = 10 * cfg->period_ns;
     if (cfg->engine_count == 0 && cfg->engine_dns_count == 0 && cfg->import_count == 0 &&
-        cfg->config_path[0] == '\0') {
-        fprintf(
-            stderr,
-            "kvroute-statefeed: no engines: give --engine, --engine-dns, --config or --import (see "
-            "--help)\n");
+        cfg->import_dns_count == 0 && cfg->config_path[0] == '\0') {
+        fprintf(stderr, "kvroute-statefeed: no engines: give --engine, --engine-dns, --config, "
+                        "--import or --import-dns (see --help)\n");
         return -EINVAL;
     }
     const char *share = cfg->share_name[0] == '/' ? cfg->share_name + 1 : cfg->share_name;
@@ -525,10 +562,10 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
             cfg->share_name);
         return -EINVAL;
     }
-    if (cfg->share_name[0] != '\0' && cfg->export_addr[0] == '\0' && cfg->import_count == 0) {
-        fprintf(
-            stderr,
-            "kvroute-statefeed: --share needs --export or --import: it travels over the relay\n");
+    if (cfg->share_name[0] != '\0' && cfg->export_addr[0] == '\0' && cfg->import_count == 0 &&
+        cfg->import_dns_count == 0) {
+        fprintf(stderr, "kvroute-statefeed: --share needs --export, --import or --import-dns: it "
+                        "travels over the relay\n");
         return -EINVAL;
     }
     if (cfg->relay_secret_file[0] != '\0') {
@@ -545,8 +582,10 @@ int kvr__feed_config_parse_args(kvr__feed_config_t *cfg, int argc, char **argv)
         }
     }
     if (cfg->engine_count > cfg->capacity) {
-        fprintf(stderr, "kvroute-statefeed: %u engines do not fit --capacity %u\n",
-                cfg->engine_count, cfg->capacity);
+        fprintf(stderr,
+                "kvroute-statefeed: %u engines do not fit --capacity %u: raise --capacity (one "
+                "256-byte slot per engine, at most %u)\n",
+                cfg->engine_count, cfg->capacity, KVR_SHM_MAX_CAPACITY);
         return -EINVAL;
     }
     return 0;

@@ -155,11 +155,22 @@ int kvr__feed_engine_add(kvr__feed_t *feed, const char *id, kvr__feed_kind_t kin
         feed->engine_cap = cap;
     }
     rc = kvr_shm_add_engine(&feed->shm, id);
+    if (rc == -ENOSPC) {
+        /* A relayed table retries every tick: one line per episode, every refusal counted. */
+        feed->engines_over_capacity++;
+        if (!feed->over_capacity_logged)
+            KVR_ERROR("engine_rejected engine=%s reason=\"all %u slots of the segment are taken: "
+                      "raise --capacity\" rejected_total=%llu",
+                      id, feed->cfg.capacity, (unsigned long long)feed->engines_over_capacity);
+        feed->over_capacity_logged = true;
+        goto fail_free;
+    }
     if (rc < 0) {
         KVR_ERROR("engine_rejected engine=%s reason=\"%s\"", id, kvr_strerror(rc));
         goto fail_free;
     }
     e->slot = (uint32_t)rc;
+    feed->over_capacity_logged = false;
     feed->engines[feed->engine_count++] = e;
     KVR_INFO("engine_added engine=%s kind=%s slot=%u generation=%llu", id,
              kvr__feed_kind_name(kind), e->slot,

@@ -23,6 +23,8 @@
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
 #define KVR_FEED_MAX_ENGINE_DNS 16
+#define KVR_FEED_MAX_IMPORT_DNS 4   /* --import-dns names */
+#define KVR_FEED_MAX_DNS_PEERS 1024 /* --import-dns-max-peers at most */
 #define KVR_FEED_ENGINE_DNS_MAX 262  /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 #define KVR_FEED_PUSH_DRAIN_BATCH 32 /* datagrams taken per recvmmsg */
 #define KVR_FEED_PUSH_DGRAM_MAX 1025 /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */
@@ -72,6 +74,9 @@ typedef struct kvr__feed_config_s {
     char export_addr[256];                        /* "tcp:PORT" (loopback) or "tcp:HOST:PORT" */
     char import_addrs[KVR_FEED_MAX_IMPORTS][256]; /* "tcp:HOST:PORT" each */
     unsigned import_count;
+    char import_dns[KVR_FEED_MAX_IMPORT_DNS][KVR_FEED_ENGINE_DNS_MAX]; /* NAME:PORT each */
+    unsigned import_dns_count;
+    uint32_t import_dns_max_peers;   /* peers all --import-dns names may add together */
     char relay_secret_file[1024];    /* both ends: HMAC handshake with this secret */
     uint32_t relay_max_engines;      /* per --import */
     uint32_t relay_max_changes;      /* engines added or removed per second, per --import */
@@ -128,6 +133,7 @@ struct kvr__relay_s;
 struct kvr__share_s;
 struct kvr__metrics_s;
 struct kvr__discovery_s;
+struct kvr__peers_s;
 
 typedef struct kvr__feed_s {
     kvr__feed_config_t cfg;
@@ -162,11 +168,14 @@ typedef struct kvr__feed_s {
     kvr__push_sock_t push_unix, push_udp;
     char push_drain_bufs[KVR_FEED_PUSH_DRAIN_BATCH][KVR_FEED_PUSH_DGRAM_MAX];
     uint64_t push_rejected, push_unknown_engine;
+    uint64_t engines_over_capacity; /* engines refused a slot: every one of --capacity taken */
+    bool over_capacity_logged;      /* since the last engine that got a slot */
     /* relay and own metrics */
     struct kvr__relay_s *relay;
     struct kvr__share_s *share; /* --share (share.h) */
     struct kvr__metrics_s *metrics;
     struct kvr__discovery_s *discovery; /* --engine-dns, NULL when none */
+    struct kvr__peers_s *peers;         /* --import-dns, NULL when none */
     struct kvr__kv_s *kv;               /* KV event subscriptions (kv_feed.h), NULL when none */
 } kvr__feed_t;
 
@@ -290,17 +299,47 @@ void kvr__feed_relay_on_cqe(kvr__feed_t *feed, kvr__op_t *op, int res);
 void kvr__feed_relay_stop(kvr__feed_t *feed);
 /** What the metrics endpoint reports about relays. */
 typedef struct kvr__feed_relay_stats_s {
-    unsigned subscribers; /* --export: connected subscribers */
-    unsigned imports;     /* --import count */
-    const char *import_addr[KVR_FEED_MAX_IMPORTS];
-    bool import_connected[KVR_FEED_MAX_IMPORTS];
-    uint64_t export_refused;                        /* subscribers dropped in the handshake */
-    uint64_t import_rejected[KVR_FEED_MAX_IMPORTS]; /* streams dropped for a bad frame */
-    uint64_t import_engines_refused[KVR_FEED_MAX_IMPORTS]; /* entries over --relay-max-engines */
-    uint64_t
-        import_changes_deferred[KVR_FEED_MAX_IMPORTS]; /* adds/removals over --relay-max-changes */
+    unsigned subscribers; /* export subscribers streaming */
+    uint64_t export_refused;
+    unsigned imports; /* import places ever used: kvr__feed_relay_import_stats' bound */
 } kvr__feed_relay_stats_t;
+/** One import's figures. */
+typedef struct kvr__feed_import_stats_s {
+    const char *addr; /* "tcp:HOST:PORT" */
+    bool connected;
+    bool self;                 /* found to be this daemon's own export */
+    uint64_t rejected;         /* streams dropped for a bad frame */
+    uint64_t engines_refused;  /* entries over --relay-max-engines */
+    uint64_t changes_deferred; /* adds/removals over --relay-max-changes */
+} kvr__feed_import_stats_t;
 void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out);
+/** Import place k's figures; false when no peer holds it. */
+bool kvr__feed_relay_import_stats(const kvr__feed_t *feed, unsigned k,
+                                  kvr__feed_import_stats_t *out);
+/** The address --export is bound to; -ENOENT without --export. */
+int kvr__feed_relay_export_bound(const kvr__feed_t *feed, struct sockaddr_storage *addr,
+                                 socklen_t *len);
+/** "tcp:ADDR:PORT" ("tcp:[ADDR6]:PORT") of a DNS peer, NUL included. */
+#define KVR_DNS_PEER_ADDR_MAX 64
+/**
+ * Imports a peer found by DNS while the daemon runs: 0, -EEXIST when a live
+ * import has that address, -ENOSPC past --import-dns-max-peers, -ENOMEM.
+ */
+int kvr__feed_relay_import_add(kvr__feed_t *feed, const struct sockaddr *sa, socklen_t len,
+                               const char *addr_text);
+/** Drops a DNS peer and the engines it relayed (a fixed --import is never dropped). */
+void kvr__feed_relay_import_remove(kvr__feed_t *feed, const char *addr_text);
+
+/* ---- peers.c ---- */
+/** Starts the --import-dns watches on the resolver loop (after kvr__feed_discovery_start). */
+int kvr__feed_peers_start(kvr__feed_t *feed);
+/** Stops them (before kvr__feed_discovery_stop, whose loop finishes them). */
+void kvr__feed_peers_stop(kvr__feed_t *feed);
+/** Frees them, after kvr__feed_discovery_stop. */
+void kvr__feed_peers_free(kvr__feed_t *feed);
+struct kvr_prom_writer_s;
+/** kvroute_statefeed_import_dns_* families. */
+void kvr__feed_peers_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w);
 
 /* ---- metrics.c ---- */
 /** Starts the --listen endpoint (libuv server polled from the ring). */

@@ -294,6 +294,13 @@ int kvr__feed_open(kvr__feed_t *feed)
     rc = kvr__feed_discovery_start(feed);
     if (rc < 0)
         goto fail_metrics;
+    rc = kvr__feed_peers_start(feed);
+    if (rc < 0) {
+        kvr__feed_peers_stop(feed);
+        kvr__feed_discovery_stop(feed);
+        kvr__feed_peers_free(feed);
+        goto fail_metrics;
+    }
     KVR_INFO("statefeed_started shm=%s capacity=%u engines=%u period_ms=%llu timeout_ms=%llu "
              "fail_threshold=%u",
              feed->cfg.shm_name, feed->cfg.capacity, feed->engine_count,
@@ -373,7 +380,9 @@ void kvr__feed_close(kvr__feed_t *feed)
     /* Exiting the ring cancels every operation still in flight, so the
      * buffers they point into can go afterwards. */
     io_uring_queue_exit(&feed->ring);
-    kvr__feed_discovery_stop(feed);
+    kvr__feed_peers_stop(feed);
+    kvr__feed_discovery_stop(feed); /* its loop finishes the stopped peer watches too */
+    kvr__feed_peers_free(feed);
     kvr__feed_metrics_stop(feed);
     kvr__feed_relay_stop(feed);
     kvr__feed_push_stop(feed);

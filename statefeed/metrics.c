@@ -87,7 +87,11 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
     scalar(w, "kvroute_statefeed_push_unknown_engine_total", KVR_PROM_COUNTER,
            "Push frames for engines not configured.", feed->push_unknown_engine);
 
+    scalar(w, "kvroute_statefeed_engines_over_capacity_total", KVR_PROM_COUNTER,
+           "Engines refused a slot because every one of --capacity was taken.",
+           feed->engines_over_capacity);
     kvr__feed_discovery_metrics(feed, w);
+    kvr__feed_peers_metrics(feed, w);
 
     kvr__feed_relay_stats_t rs;
     kvr__feed_relay_stats(feed, &rs);
@@ -117,11 +121,14 @@ char *kvr__feed_metrics_render(kvr__feed_t *feed, size_t *len)
         kvr_prom_family(w, import_families[m].name, import_families[m].type,
                         import_families[m].help);
         for (unsigned k = 0; k < rs.imports; k++) {
-            uint64_t v = m == 0   ? (rs.import_connected[k] ? 1 : 0)
-                         : m == 1 ? rs.import_rejected[k]
-                         : m == 2 ? rs.import_engines_refused[k]
-                                  : rs.import_changes_deferred[k];
-            kvr_prom_label_t l = {"addr", rs.import_addr[k]};
+            kvr__feed_import_stats_t is;
+            if (!kvr__feed_relay_import_stats(feed, k, &is) || is.self)
+                continue;
+            uint64_t v = m == 0   ? (is.connected ? 1 : 0)
+                         : m == 1 ? is.rejected
+                         : m == 2 ? is.engines_refused
+                                  : is.changes_deferred;
+            kvr_prom_label_t l = {"addr", is.addr};
             kvr_prom_sample_u64(w, import_families[m].name, &l, 1, v);
         }
     }

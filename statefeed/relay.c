@@ -14,6 +14,9 @@
  * host name is resolved at start-up, before the ring runs, then again after
  * each lost or refused connection on the resolver loop (discovery.c), never
  * on the ring's thread: reconnects use the last address until it answers.
+ * Peers found by --import-dns (peers.c) come and go while the daemon runs:
+ * their imports take free places of the same table, and one that leaves
+ * takes its engines with it once no operation of it is in flight.
  */
 #include <errno.h>
 #include <msgpack.h>
@@ -39,6 +42,7 @@
 #include "statefeed/relay_wire.h"
 #include "statefeed/share.h"
 
+/* Subscribers beside those --import-dns-max-peers adds: routers' hosts, tools, fixed peers. */
 #define MAX_SUBSCRIBERS 16
 #define IMPORT_RECV_CHUNK 65536
 /* A subscriber that has not said hello by then is not a relay importer. */
@@ -73,7 +77,11 @@ typedef struct {
 /* One --import: a subscription to another statefeed's export. */
 struct import_s {
     unsigned index;        /* engines it owns carry index + 1 in relay_source */
-    const char *addr_text; /* "tcp:HOST:PORT" as configured */
+    const char *addr_text; /* "tcp:HOST:PORT" as configured, or addr_own */
+    char addr_own[KVR_DNS_PEER_ADDR_MAX]; /* a DNS peer's "tcp:ADDR:PORT" */
+    bool in_use;                          /* a configured or discovered peer holds this place */
+    bool leaving; /* a DNS peer that left: freed when its operation completes */
+    bool self;    /* the challenge was one of our own: never connected again */
     struct sockaddr_storage addr;
     socklen_t addr_len;
     /* A host name (not an address literal): resolved again after a lost connection. */
@@ -106,13 +114,17 @@ typedef struct kvr__relay_s {
     size_t secret_len; /* 0: no --relay-secret-file */
     /* export */
     int listen_fd;
+    struct sockaddr_storage export_addr; /* bound, port included */
+    socklen_t export_len;
     kvr__op_t accept_op;
-    subscriber_t subs[MAX_SUBSCRIBERS];
+    subscriber_t *subs;
+    unsigned sub_cap;
     uint64_t export_refused;
     uint64_t refused_logged_ns, refused_unlogged;
     /* imports */
-    import_t imports[KVR_FEED_MAX_IMPORTS];
-    unsigned import_count;
+    import_t *imports;
+    unsigned import_cap;   /* the --import peers, then --import-dns-max-peers places */
+    unsigned import_count; /* places ever used: the loops' bound */
 } kvr_relay_t;
 
 /* Resolves [HOST:]PORT now (blocking: start-up only); numeric: fails for a host name. */
@@ -194,6 +206,8 @@ static int export_start(kvr__feed_t *feed, kvr_relay_t *r)
         return err;
     }
     r->listen_fd = fd;
+    r->export_addr = addr;
+    r->export_len = len;
     char host[64] = "?";
     getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
     KVR_INFO("export_listening addr=%s bound=%s auth=%s", feed->cfg.export_addr, host,
@@ -270,7 +284,8 @@ static void import_resolve_again(kvr__feed_t *feed, import_t *imp)
 
 int kvr__feed_relay_start(kvr__feed_t *feed)
 {
-    if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_count == 0)
+    if (feed->cfg.export_addr[0] == '\0' && feed->cfg.import_count == 0 &&
+        feed->cfg.import_dns_count == 0)
         return 0;
     int share_rc = kvr__feed_share_start(feed);
     if (share_rc < 0)
@@ -278,16 +293,23 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
     kvr_relay_t *r = calloc(1, sizeof(*r));
     if (r == NULL)
         return -ENOMEM;
+    feed->relay = r;
+    unsigned dns_peers = feed->cfg.import_dns_count ? feed->cfg.import_dns_max_peers : 0;
+    r->sub_cap = MAX_SUBSCRIBERS + dns_peers;
+    r->import_cap = feed->cfg.import_count + dns_peers;
+    r->subs = calloc(r->sub_cap, sizeof(*r->subs));
+    r->imports = r->import_cap ? calloc(r->import_cap, sizeof(*r->imports)) : NULL;
+    if (r->subs == NULL || (r->import_cap && r->imports == NULL))
+        return -ENOMEM;
     r->listen_fd = -1;
     r->accept_op.kind = KVR_OP_EXPORT_ACCEPT;
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
+    for (unsigned i = 0; i < r->sub_cap; i++) {
         r->subs[i].fd = -1;
         r->subs[i].op.kind = KVR_OP_EXPORT_SEND;
         r->subs[i].op.owner = &r->subs[i];
         r->subs[i].hello_op.kind = KVR_OP_EXPORT_HELLO;
         r->subs[i].hello_op.owner = &r->subs[i];
     }
-    feed->relay = r;
     if (feed->cfg.relay_secret_file[0] != '\0') {
         const char *reason = NULL;
         int rc = kvr__relay_secret_read(feed->cfg.relay_secret_file, r->secret, sizeof(r->secret),
@@ -315,6 +337,7 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
         imp->op.kind = KVR_OP_IMPORT;
         imp->op.owner = imp;
         imp->addr_text = feed->cfg.import_addrs[i];
+        imp->in_use = true;
         /* The first table lands whole; the limit applies to what follows. */
         imp->change_tokens = (double)feed->cfg.relay_max_engines;
         r->import_count++;
@@ -333,6 +356,17 @@ int kvr__feed_relay_start(kvr__feed_t *feed)
 
 /* ---- export ---------------------------------------------------------------- */
 
+/*
+ * What a DNS peer relayed is not passed on: every replica of a mesh imports
+ * every other itself, and an engine handed round the mesh would come back to
+ * the replica that dropped it with its owner and outlive them both.
+ */
+static bool exported(const kvr__feed_t *feed, const kvr__feed_engine_t *e)
+{
+    return !e->removed &&
+           !(e->kind == KVR_FEED_KIND_RELAY && e->relay_source > feed->cfg.import_count);
+}
+
 /* The table, and with --share the share of the subscriber at cursor (NULL: none). */
 static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns,
                         kvr__share_cursor_t *cursor)
@@ -340,12 +374,12 @@ static void build_table(kvr__feed_t *feed, msgpack_sbuffer *sb, uint64_t now_ns,
     msgpack_packer pk;
     unsigned count = 0;
     for (unsigned i = 0; i < feed->engine_count; i++)
-        count += !feed->engines[i]->removed;
+        count += exported(feed, feed->engines[i]);
     kvr__relay_frame_begin(&pk, sb, count, cursor != NULL);
     uint64_t wall = kvr_clock_wall_ns();
     for (unsigned i = 0; i < feed->engine_count; i++) {
         kvr__feed_engine_t *e = feed->engines[i];
-        if (e->removed)
+        if (!exported(feed, e))
             continue;
         kvr_state_frame_t f;
         memset(&f, 0, sizeof(f));
@@ -431,11 +465,11 @@ static void sub_arm_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s)
 static void sub_accept(kvr__feed_t *feed, kvr_relay_t *r, int fd)
 {
     subscriber_t *s = NULL;
-    for (int i = 0; i < MAX_SUBSCRIBERS && s == NULL; i++)
+    for (unsigned i = 0; i < r->sub_cap && s == NULL; i++)
         if (sub_idle(&r->subs[i]))
             s = &r->subs[i];
     if (s == NULL) {
-        refuse_log(r, -1, "all 16 subscriber slots are taken");
+        refuse_log(r, -1, "every subscriber slot is taken");
         close(fd);
         return;
     }
@@ -529,7 +563,7 @@ static void sub_on_hello(kvr__feed_t *feed, kvr_relay_t *r, subscriber_t *s, int
  */
 static void export_shared(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 {
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
+    for (unsigned i = 0; i < r->sub_cap; i++) {
         subscriber_t *s = &r->subs[i];
         if (s->state != SUB_STREAMING || s->sending)
             continue;
@@ -553,7 +587,7 @@ static void export_shared(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 {
     bool any = false;
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++)
+    for (unsigned i = 0; i < r->sub_cap; i++)
         any |= r->subs[i].state == SUB_STREAMING && !r->subs[i].sending;
     if (!any)
         return;
@@ -570,7 +604,7 @@ static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
         msgpack_sbuffer_destroy(&sb);
         return;
     }
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
+    for (unsigned i = 0; i < r->sub_cap; i++) {
         subscriber_t *s = &r->subs[i];
         /* A subscriber still taking the last table skips this one: each table
          * is complete, so it loses nothing but a tick of freshness. */
@@ -589,6 +623,27 @@ static void export_tick(kvr__feed_t *feed, kvr_relay_t *r, uint64_t now_ns)
 }
 
 /* ---- import ---------------------------------------------------------------- */
+
+static bool owned_by(const kvr__feed_engine_t *e, const import_t *imp);
+
+/* A DNS peer that left, with nothing of it in flight: its engines go and its place is free. */
+static void import_release(kvr__feed_t *feed, import_t *imp)
+{
+    if (imp->fd >= 0)
+        close(imp->fd);
+    for (unsigned i = 0; i < feed->engine_count; i++)
+        if (owned_by(feed->engines[i], imp))
+            kvr__feed_engine_remove(feed, feed->engines[i]);
+    kvr__feed_share_forget(feed, imp->index);
+    KVR_INFO("import_removed addr=%s", imp->addr_text);
+    free(imp->rx);
+    unsigned index = imp->index;
+    kvr__op_t op = imp->op;
+    memset(imp, 0, sizeof(*imp));
+    imp->index = index;
+    imp->op = op;
+    imp->fd = -1;
+}
 
 static void import_disconnect(kvr__feed_t *feed, import_t *imp, int why, bool quiet)
 {
@@ -776,6 +831,14 @@ static int import_greet(kvr__feed_t *feed, import_t *imp, const uint8_t *body, u
         *reason = "challenge carries no nonce";
         return KVR_EPARSE;
     }
+    /* Our own export's challenge: a name that answers this host's address too. */
+    for (unsigned i = 0; i < r->sub_cap; i++)
+        if (r->subs[i].state == SUB_HANDSHAKE &&
+            CRYPTO_memcmp(r->subs[i].nonce, challenge.nonce, sizeof(challenge.nonce)) == 0) {
+            imp->self = true;
+            *reason = "our own export";
+            return -ELOOP;
+        }
     if (getrandom(imp->nonce, sizeof(imp->nonce), 0) != (ssize_t)sizeof(imp->nonce)) {
         *reason = "no random bytes for our nonce";
         return -EIO;
@@ -884,6 +947,10 @@ static int import_frames(kvr__feed_t *feed, import_t *imp, uint64_t now_ns, cons
 static void import_on_cqe(kvr__feed_t *feed, import_t *imp, int res)
 {
     imp->busy = false;
+    if (imp->leaving) {
+        import_release(feed, imp);
+        return;
+    }
     if (res == -ECANCELED)
         res = -ETIMEDOUT;
     if (res < 0) {
@@ -906,6 +973,16 @@ static void import_on_cqe(kvr__feed_t *feed, import_t *imp, int res)
     if (rc < 0) {
         /* A stream that carried one bad frame cannot be trusted to be in
          * step: drop it (one log line) and reconnect with backoff. */
+        if (imp->self) {
+            KVR_INFO("import_self addr=%s reason=\"the peer is this daemon's own --export: not "
+                     "imported\"",
+                     imp->addr_text);
+            if (imp->fd >= 0)
+                close(imp->fd);
+            imp->fd = -1;
+            imp->connected = false;
+            return;
+        }
         imp->frames_rejected++;
         KVR_WARN("import_stream_rejected addr=%s reason=\"%s\" rejected_total=%llu", imp->addr_text,
                  reason ? reason : kvr_strerror(rc), (unsigned long long)imp->frames_rejected);
@@ -927,6 +1004,8 @@ void kvr__feed_relay_tick(kvr__feed_t *feed, uint64_t now_ns)
         export_tick(feed, r, now_ns);
     for (unsigned k = 0; k < r->import_count; k++) {
         import_t *imp = &r->imports[k];
+        if (!imp->in_use || imp->leaving || imp->self)
+            continue;
         if (imp->fd < 0 && !imp->busy && now_ns >= imp->retry_at_ns)
             import_connect(feed, imp);
         /* No table for two periods: each engine of this import counts a failure
@@ -982,17 +1061,105 @@ void kvr__feed_relay_stats(const kvr__feed_t *feed, kvr__feed_relay_stats_t *out
     const kvr_relay_t *r = feed->relay;
     if (r == NULL)
         return;
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++)
+    for (unsigned i = 0; i < r->sub_cap; i++)
         out->subscribers += r->subs[i].state == SUB_STREAMING;
     out->export_refused = r->export_refused;
     out->imports = r->import_count;
+}
+
+bool kvr__feed_relay_import_stats(const kvr__feed_t *feed, unsigned k,
+                                  kvr__feed_import_stats_t *out)
+{
+    const kvr_relay_t *r = feed->relay;
+    if (r == NULL || k >= r->import_count || !r->imports[k].in_use || r->imports[k].leaving)
+        return false;
+    const import_t *imp = &r->imports[k];
+    out->addr = imp->addr_text;
+    out->connected = imp->connected && !imp->self;
+    out->self = imp->self;
+    out->rejected = imp->frames_rejected;
+    out->engines_refused = imp->engines_refused;
+    out->changes_deferred = imp->changes_deferred;
+    return true;
+}
+
+int kvr__feed_relay_export_bound(const kvr__feed_t *feed, struct sockaddr_storage *addr,
+                                 socklen_t *len)
+{
+    const kvr_relay_t *r = feed->relay;
+    if (r == NULL || r->listen_fd < 0)
+        return -ENOENT;
+    *addr = r->export_addr;
+    *len = r->export_len;
+    return 0;
+}
+
+static import_t *import_find(kvr_relay_t *r, const char *addr_text)
+{
+    for (unsigned k = 0; k < r->import_count; k++)
+        if (r->imports[k].in_use && !r->imports[k].leaving &&
+            strcmp(r->imports[k].addr_text, addr_text) == 0)
+            return &r->imports[k];
+    return NULL;
+}
+
+int kvr__feed_relay_import_add(kvr__feed_t *feed, const struct sockaddr *sa, socklen_t len,
+                               const char *addr_text)
+{
+    kvr_relay_t *r = feed->relay;
+    if (r == NULL || len > sizeof(struct sockaddr_storage) ||
+        strlen(addr_text) >= KVR_DNS_PEER_ADDR_MAX)
+        return -EINVAL;
+    /* A fixed --import of the same address, or another name's peer: one stream per exporter. */
     for (unsigned k = 0; k < r->import_count; k++) {
-        out->import_addr[k] = r->imports[k].addr_text;
-        out->import_connected[k] = r->imports[k].connected;
-        out->import_rejected[k] = r->imports[k].frames_rejected;
-        out->import_engines_refused[k] = r->imports[k].engines_refused;
-        out->import_changes_deferred[k] = r->imports[k].changes_deferred;
+        const import_t *o = &r->imports[k];
+        if (o->in_use && !o->leaving && o->addr_len == len && memcmp(&o->addr, sa, len) == 0)
+            return -EEXIST;
     }
+    import_t *imp = NULL;
+    for (unsigned k = feed->cfg.import_count; k < r->import_cap && imp == NULL; k++)
+        if (!r->imports[k].in_use)
+            imp = &r->imports[k];
+    if (imp == NULL)
+        return -ENOSPC;
+    unsigned index = (unsigned)(imp - r->imports);
+    uint8_t *rx = malloc(IMPORT_RECV_CHUNK);
+    if (rx == NULL)
+        return -ENOMEM;
+    memset(imp, 0, sizeof(*imp));
+    imp->index = index;
+    imp->fd = -1;
+    imp->op.kind = KVR_OP_IMPORT;
+    imp->op.owner = imp;
+    snprintf(imp->addr_own, sizeof(imp->addr_own), "%s", addr_text);
+    imp->addr_text = imp->addr_own;
+    memcpy(&imp->addr, sa, len);
+    imp->addr_len = len;
+    imp->change_tokens = (double)feed->cfg.relay_max_engines;
+    imp->rx = rx;
+    imp->rx_cap = IMPORT_RECV_CHUNK;
+    imp->in_use = true;
+    if (index >= r->import_count)
+        r->import_count = index + 1;
+    kvr__feed_share_forget(feed, index);
+    KVR_INFO("import_added addr=%s", imp->addr_text);
+    return 0;
+}
+
+void kvr__feed_relay_import_remove(kvr__feed_t *feed, const char *addr_text)
+{
+    kvr_relay_t *r = feed->relay;
+    import_t *imp = r ? import_find(r, addr_text) : NULL;
+    if (imp == NULL || imp->index < feed->cfg.import_count)
+        return;
+    imp->leaving = true;
+    if (!imp->busy) {
+        import_release(feed, imp);
+        return;
+    }
+    /* The operation in flight ends now (a receive sees the shutdown) or at its timeout. */
+    if (imp->fd >= 0)
+        shutdown(imp->fd, SHUT_RDWR);
 }
 
 void kvr__feed_relay_stop(kvr__feed_t *feed)
@@ -1003,7 +1170,7 @@ void kvr__feed_relay_stop(kvr__feed_t *feed)
         return;
     if (r->listen_fd >= 0)
         close(r->listen_fd);
-    for (int i = 0; i < MAX_SUBSCRIBERS; i++) {
+    for (unsigned i = 0; r->subs != NULL && i < r->sub_cap; i++) {
         sub_close(&r->subs[i]);
         free(r->subs[i].buf);
     }
@@ -1017,6 +1184,8 @@ void kvr__feed_relay_stop(kvr__feed_t *feed)
         }
     }
     OPENSSL_cleanse(r->secret, sizeof(r->secret));
+    free(r->subs);
+    free(r->imports);
     free(r);
     feed->relay = NULL;
 }

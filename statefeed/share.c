@@ -15,8 +15,9 @@
 #define SHARE_SILENT_PERIODS 4
 
 typedef struct {
-    kvr_dsp_engine_t loads[KVR_RELAY_MAX_SHARE_LOADS];
-    uint32_t load_count;
+    kvr_dsp_engine_t
+        *loads; /* grown to the largest share received, up to KVR_RELAY_MAX_SHARE_LOADS */
+    uint32_t load_count, load_cap;
     uint64_t received_ns; /* 0: no table with a share yet */
     double tokens;        /* --relay-max-placements bucket */
     uint64_t tokens_at_ns;
@@ -29,7 +30,8 @@ typedef struct kvr__share_s {
     int last_error;
     uint64_t epoch; /* bumped at each open: cursors of an older mapping start again */
     uint64_t next_open_ns;
-    import_share_t imports[KVR_FEED_MAX_IMPORTS];
+    import_share_t *imports; /* one per import place (relay.c) */
+    unsigned import_cap;
     /* scratch of one export */
     uint64_t keys[KVR_RELAY_MAX_SHARE_LOADS];
     kvr_dsp_load_t sums[KVR_RELAY_MAX_SHARE_LOADS];
@@ -106,7 +108,14 @@ int kvr__feed_share_start(kvr__feed_t *feed)
     if (s == NULL)
         return -ENOMEM;
     s->last_error = 1; /* neither 0 nor a code: the first outcome is logged */
-    for (unsigned k = 0; k < KVR_FEED_MAX_IMPORTS; k++)
+    s->import_cap = feed->cfg.import_count +
+                    (feed->cfg.import_dns_count ? feed->cfg.import_dns_max_peers : 0);
+    s->imports = s->import_cap ? calloc(s->import_cap, sizeof *s->imports) : NULL;
+    if (s->import_cap && s->imports == NULL) {
+        free(s);
+        return -ENOMEM;
+    }
+    for (unsigned k = 0; k < s->import_cap; k++)
         s->imports[k].tokens = (double)feed->cfg.relay_max_placements;
     feed->share = s;
     try_open(feed, s, kvr_clock_now_ns(), KVR_DSP_CREATE_WAIT_MS);
@@ -120,6 +129,9 @@ void kvr__feed_share_stop(kvr__feed_t *feed)
         return;
     if (s->open)
         kvr_dsp_close(&s->dsp);
+    for (unsigned k = 0; k < s->import_cap; k++)
+        free(s->imports[k].loads);
+    free(s->imports);
     free(s);
     feed->share = NULL;
 }
@@ -132,7 +144,7 @@ static int publish_row(kvr__feed_t *feed, kvr__share_t *s, uint64_t now_ns)
                                                                       : KVR_RELAY_MAX_SHARE_LOADS;
     uint32_t n = 0;
     uint64_t truncated = 0;
-    for (unsigned k = 0; k < KVR_FEED_MAX_IMPORTS; k++) {
+    for (unsigned k = 0; k < s->import_cap; k++) {
         const import_share_t *imp = &s->imports[k];
         if (imp->received_ns == 0 || kvr_clock_age_ns(now_ns, imp->received_ns) > silent)
             continue;
@@ -246,11 +258,21 @@ void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_
                             uint64_t now_ns)
 {
     kvr__share_t *s = share_of(feed);
-    if (s == NULL || index >= KVR_FEED_MAX_IMPORTS || !share->present)
+    if (s == NULL || index >= s->import_cap || !share->present)
         return;
     import_share_t *imp = &s->imports[index];
     uint32_t n = share->load_count < KVR_RELAY_MAX_SHARE_LOADS ? share->load_count
                                                                : KVR_RELAY_MAX_SHARE_LOADS;
+    if (n > imp->load_cap) {
+        kvr_dsp_engine_t *grown = realloc(imp->loads, n * sizeof *imp->loads);
+        if (grown == NULL) {
+            n = imp->load_cap; /* the first engines only, counted as truncated by the row */
+            s->stats.loads_truncated += share->load_count - n;
+        } else {
+            imp->loads = grown;
+            imp->load_cap = n;
+        }
+    }
     if (n > 0)
         memcpy(imp->loads, share->loads, n * sizeof *imp->loads);
     imp->load_count = n;
@@ -287,6 +309,18 @@ void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_
     int rc = publish_row(feed, s, now_ns);
     if (rc < 0)
         fall_back(feed, s, rc, "publish");
+}
+
+void kvr__feed_share_forget(kvr__feed_t *feed, unsigned index)
+{
+    kvr__share_t *s = share_of(feed);
+    if (s == NULL || index >= s->import_cap)
+        return;
+    import_share_t *imp = &s->imports[index];
+    imp->load_count = 0;
+    imp->received_ns = 0;
+    imp->tokens = (double)feed->cfg.relay_max_placements;
+    imp->limited = false;
 }
 
 void kvr__feed_share_stats(const kvr__feed_t *feed, kvr__share_stats_t *out)

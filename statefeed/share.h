@@ -56,6 +56,8 @@ void kvr__feed_share_export(kvr__feed_t *feed, kvr__share_cursor_t *c, msgpack_p
 /** Takes the "share" of a table from import index. */
 void kvr__feed_share_import(kvr__feed_t *feed, unsigned index, const kvr__relay_share_t *share,
                             uint64_t now_ns);
+/** Import place index has a new peer, or none: what the last one sent no longer counts. */
+void kvr__feed_share_forget(kvr__feed_t *feed, unsigned index);
 void kvr__feed_share_stats(const kvr__feed_t *feed, kvr__share_stats_t *out);
 /** Frees the row (the routers stop counting remote load at once) and unmaps. */
 void kvr__feed_share_stop(kvr__feed_t *feed);

@@ -64,13 +64,15 @@ class ExampleConfigTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="kvr-deploy-")
         self.shm = "/kvr-deploy-%d" % os.getpid()
+        self.share = "kvr-deploy-share-%d" % os.getpid()
         self.ports = {}
 
     def tearDown(self):
-        try:
-            os.unlink("/dev/shm" + self.shm)
-        except OSError:
-            pass
+        for name in (self.shm, "/" + self.share):
+            try:
+                os.unlink("/dev/shm" + name)
+            except OSError:
+                pass
         shutil.rmtree(self.tmp)
 
     def loopback(self, match):
@@ -92,6 +94,14 @@ class ExampleConfigTest(unittest.TestCase):
         # Engines by DNS name (the Kubernetes configs): loopback ports too.
         text = re.sub(r"(?<=http://)[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*:\d+\b", self.loopback, text)
         text = text.replace("/kvroute-state", self.shm)
+        # The relay (Kubernetes): its export on a loopback port, the dispatch
+        # segment under a name of this run, the Secret's file made here.
+        text = re.sub(r"\btcp:0\.0\.0\.0:\d+\b", lambda m: "tcp:" + self.loopback(m), text)
+        text = re.sub(r"(?m)^share kvroute-share$", "share " + self.share, text)
+        secret = os.path.join(self.tmp, "relay.secret")
+        with open(os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write("a secret of this run\n")
+        text = text.replace("/etc/kvroute/relay/relay.secret", secret)
         text = text.replace("/run/kvroute/push.sock", os.path.join(self.tmp, "push.sock"))
         text = text.replace("/var/log/kvroute/", self.tmp + "/")
         self.assertNotRegex(text, r"\b10\.\d+\.\d+\.\d+", "tests stay on loopback")

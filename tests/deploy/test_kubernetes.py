@@ -10,7 +10,11 @@ own container, every volume mount names a volume, ConfigMap items name keys
 the ConfigMap has, each `--config FILE` lies in a ConfigMap mount and names a
 key, the programs listen on the container ports, both configs list the same
 engines (--engine URLs and --engine-dns names), /dev/shm is one memory-backed emptyDir shared by both containers,
-and the grace period outlasts preStop plus the router's drain timeout. The
+the grace period outlasts preStop plus the router's drain timeout, and the
+relay holds together: each --import-dns NAME:PORT is a headless Service of
+these pods whose PORT leads to the container port --export listens on, the
+--relay-secret-file lies in a Secret mount, and --share is set in both
+containers alike. The
 check is shown to catch a broken reference of each kind.
 
 Run by ctest (test_kubernetes) with KVR_SOURCE_DIR set.
@@ -172,6 +176,41 @@ def check(docs):
             vol = volumes.get(shm_volumes.pop(), {})
             if (vol.get("emptyDir") or {}).get("medium") != "Memory":
                 errors.append("Deployment %s: /dev/shm is not a memory-backed emptyDir" % name)
+        services = {d["metadata"]["name"]: d for d in by_kind.get("Service", [])}
+        for c in pod["containers"]:
+            text = config_texts.get((name, c["name"]))
+            if not text:
+                continue
+            cname = "%s/%s" % (name, c["name"])
+            ports = {p.get("name"): p["containerPort"] for p in c.get("ports", [])}
+            export = config_value(text, "export")
+            for spec in [v for f, v in config_lines(text) if f == "import-dns"]:
+                svc_name, _, svc_port = spec.rpartition(":")
+                svc = services.get(svc_name)
+                if svc is None:
+                    errors.append("%s: import-dns %s names no Service" % (cname, spec))
+                    continue
+                if svc["spec"].get("clusterIP") != "None":
+                    errors.append("Service %s: not headless (clusterIP: None), so import-dns %s finds one "
+                                  "address, not every pod" % (svc_name, spec))
+                if not labels_match(svc["spec"].get("selector"), pod_labels):
+                    errors.append("Service %s: import-dns %s but its selector misses the pods" % (svc_name, spec))
+                sp = next((p for p in svc["spec"]["ports"] if str(p["port"]) == svc_port), None)
+                if sp is None:
+                    errors.append("Service %s: no port %s for import-dns" % (svc_name, svc_port))
+                    continue
+                target = sp.get("targetPort", sp["port"])
+                target = ports.get(target) if isinstance(target, str) else target
+                if export is None or target is None or port_of(export) != target or int(svc_port) != target:
+                    errors.append("%s: import-dns %s does not reach the export port (%s)" % (cname, spec, export))
+            secret = config_value(text, "relay-secret-file")
+            if secret:
+                mount = mounts_by_container[c["name"]].get(os.path.dirname(secret))
+                if not mount or "secret" not in volumes.get(mount["name"], {}):
+                    errors.append("%s: relay-secret-file %s is not in a Secret mount" % (cname, secret))
+        shares = {config_value(t, "share") for t in config_texts.values() if t}
+        if len(shares) > 1:
+            errors.append("Deployment %s: the containers' configs share different segments %s" % (name, shares))
         texts = {c["name"]: config_texts.get((name, c["name"])) for c in pod["containers"]}
         # --engine URLs, and --engine-dns NAME:PORT without statefeed's ,kind=...: both name each engine alike.
         engines = [sorted([v for f, v in config_lines(t) if f == "engine"] +
@@ -255,7 +294,7 @@ class StructureTest(unittest.TestCase):
 
     def test_kinds(self):
         kinds = sorted(d["kind"] for d in source_docs())
-        self.assertEqual(kinds, ["ConfigMap", "Deployment", "PodMonitor", "Service"])
+        self.assertEqual(kinds, ["ConfigMap", "Deployment", "PodMonitor", "Service", "Service"])
 
     @unittest.skipUnless(shutil.which("kubectl"), "kubectl not installed")
     def test_kustomize_render(self):
@@ -330,6 +369,27 @@ class StructureTest(unittest.TestCase):
             self.assertNotEqual(changed, cm["statefeed.conf"])
             cm["statefeed.conf"] = changed
         self.assertTrue(any("different engines" in e for e in self.broken(m)))
+
+
+    def test_catches_relay_service_with_a_cluster_ip(self):
+        def m(docs):
+            relay = next(d for d in docs if d["kind"] == "Service" and d["metadata"]["name"] == "kvroute-relay")
+            del relay["spec"]["clusterIP"]
+        self.assertTrue(any("headless" in e for e in self.broken(m)))
+
+    def test_catches_relay_port_mismatch(self):
+        def m(docs):
+            cm = find(docs, "ConfigMap")["data"]
+            changed = re.sub(r"(?m)^export tcp:0.0.0.0:9471", "export tcp:0.0.0.0:9472", cm["statefeed.conf"])
+            self.assertNotEqual(changed, cm["statefeed.conf"])
+            cm["statefeed.conf"] = changed
+        self.assertTrue(any("export port" in e for e in self.broken(m)))
+
+    def test_catches_relay_secret_outside_a_secret(self):
+        def m(docs):
+            mounts = container(docs, "statefeed")["volumeMounts"]
+            mounts[:] = [mnt for mnt in mounts if mnt["name"] != "relay-secret"]
+        self.assertTrue(any("relay-secret-file" in e for e in self.broken(m)))
 
 
 if __name__ == "__main__":

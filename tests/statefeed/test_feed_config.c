@@ -127,7 +127,8 @@ Test(feed_config, deploy_examples_parse, .timeout = 5.)
     const char *src = getenv("KVR_SOURCE_DIR");
     cr_assert_not_null(src, "run through ctest");
     const char *files[] = {"deploy/examples/kvroute-statefeed.conf",
-                           "deploy/examples/kvroute-statefeed-relay.conf"};
+                           "deploy/examples/kvroute-statefeed-relay.conf",
+                           "deploy/kubernetes/statefeed.conf"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", src, files[i]);
@@ -200,4 +201,35 @@ Test(feed_config, kv_event_options, .timeout = 5.)
                      "'%s' accepted", bad[i]);
         cr_expect_gt(strlen(err), 0, "'%s' refused without a reason", bad[i]);
     }
+}
+
+/* n --engine flags and nothing else; 0 or the parse's error. */
+static int parse_engines(kvr__feed_config_t *cfg, unsigned n)
+{
+    char **argv = calloc(2 * n + 2, sizeof *argv);
+    char(*urls)[32] = calloc(n, sizeof *urls);
+    cr_assert(argv && urls);
+    argv[0] = "kvroute-statefeed";
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(urls[i], sizeof urls[i], "http://10.0.%u.%u:8000", i / 250, i % 250 + 1);
+        argv[1 + 2 * i] = "--engine";
+        argv[2 + 2 * i] = urls[i];
+    }
+    int rc = kvr__feed_config_parse_args(cfg, (int)(2 * n + 1), argv);
+    free(urls);
+    free(argv);
+    return rc;
+}
+
+/* A router reads as many engines as its --max-engines (1024 by default): the default segment holds them. */
+Test(feed_config, default_capacity_holds_the_routers_default_engines, .timeout = 5.)
+{
+    kvr__feed_config_t cfg;
+    kvr__feed_config_init(&cfg);
+    cr_assert_eq(parse_engines(&cfg, 1024), 0, "1024 engines refused by the default --capacity");
+    cr_expect_eq(cfg.capacity, 1024);
+    kvr__feed_config_free(&cfg);
+    kvr__feed_config_init(&cfg);
+    cr_expect_lt(parse_engines(&cfg, 1025), 0, "1025 engines fit the default --capacity");
+    kvr__feed_config_free(&cfg);
 }

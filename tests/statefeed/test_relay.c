@@ -711,3 +711,31 @@ Test(relay, five_thousand_engines_cross_two_statefeeds, .timeout = 90.)
     feed_stop(&b);
     feed_stop(&a);
 }
+
+/* A peer's table larger than the segment: the slots fill, the rest are refused, logged and counted. */
+Test(relay, engines_past_the_capacity_are_refused_and_counted, .timeout = 60.)
+{
+    steady_t st = {.engines = 12};
+    uint16_t port, mport = kvr_test_free_port();
+    st.lfd = listen_loopback(&port);
+    pthread_t t;
+    pthread_create(&t, NULL, steady_peer, &st);
+    char imp[48], listen[32];
+    snprintf(imp, sizeof(imp), "tcp:127.0.0.1:%u", port);
+    snprintf(listen, sizeof(listen), "127.0.0.1:%u", mport);
+    feed_proc_t b;
+    const char *args[] = {"--import", imp, "--listen", listen, "--capacity", "8", NULL};
+    cr_assert(feed_start(&b, args), "importer did not start; log in %s", b.log_path);
+    cr_assert(
+        wait_metric_at_least(mport, "kvroute_statefeed_engines_over_capacity_total", 4, 20000),
+        "no engine counted past the capacity; log in %s", b.log_path);
+    cr_expect_eq(__atomic_load_n(&b.shm.header->engines_in_use, __ATOMIC_ACQUIRE), 8);
+    cr_expect(wait_log(b.log_path, "slots of the segment are taken: raise --capacity", 1, 5000),
+              "the log does not say what to raise; log in %s", b.log_path);
+    cr_expect_eq(count_in_file(b.log_path, "raise --capacity"), 1,
+                 "every table's refusals are logged again; log in %s", b.log_path);
+    atomic_store(&st.stop, true);
+    pthread_join(t, NULL);
+    close(st.lfd);
+    feed_stop(&b);
+}
