@@ -23,8 +23,8 @@
 #define KVR_FEED_LATENCY_BUCKETS 12
 #define KVR_FEED_MAX_IMPORTS 16
 #define KVR_FEED_MAX_ENGINE_DNS 16
-#define KVR_FEED_MAX_IMPORT_DNS 4   /* --import-dns names */
-#define KVR_FEED_MAX_DNS_PEERS 1024 /* --import-dns-max-peers at most */
+#define KVR_FEED_MAX_IMPORT_DNS 4    /* --import-dns names */
+#define KVR_FEED_MAX_DNS_PEERS 1024  /* --import-dns-max-peers at most */
 #define KVR_FEED_ENGINE_DNS_MAX 262  /* NAME:PORT, a 253-byte name (common/dns_watch.h) */
 #define KVR_FEED_PUSH_DRAIN_BATCH 32 /* datagrams taken per recvmmsg */
 #define KVR_FEED_PUSH_DGRAM_MAX 1025 /* KVR_STATE_FRAME_MAX + 1: an oversize datagram shows */

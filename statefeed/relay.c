@@ -76,8 +76,8 @@ typedef struct {
 
 /* One --import: a subscription to another statefeed's export. */
 struct import_s {
-    unsigned index;        /* engines it owns carry index + 1 in relay_source */
-    const char *addr_text; /* "tcp:HOST:PORT" as configured, or addr_own */
+    unsigned index;                       /* engines it owns carry index + 1 in relay_source */
+    const char *addr_text;                /* "tcp:HOST:PORT" as configured, or addr_own */
     char addr_own[KVR_DNS_PEER_ADDR_MAX]; /* a DNS peer's "tcp:ADDR:PORT" */
     bool in_use;                          /* a configured or discovered peer holds this place */
     bool leaving; /* a DNS peer that left: freed when its operation completes */
