@@ -139,7 +139,7 @@ ParameterizedTestParameters(program_options, help_shows_defaults)
 {
     static program_case_t cases[] = {
         {"KVR_BIN_KVROUTE", {"--help"}, "(default 2000)"},
-        {"KVR_BIN_KVROUTE_STATEFEED", {"--help"}, "(default 256)"},
+        {"KVR_BIN_KVROUTE_STATEFEED", {"--help"}, "(default 1024)"},
         {"KVR_BIN_KVROUTE_SHM", {"--help"}, "(default 500)"},
         {"KVR_BIN_KVROUTE_SIM", {"--help"}, "(default 8100)"},
         {"KVR_BIN_KVROUTE_REPLAY", {"--help"}, "(default 512)"},
