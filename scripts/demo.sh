@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The main job in one command (make demo): build, then on a 4-engine simulated
-# fleet with statefeed and router, replay a short agentic trace for `sticky`
-# and `affinity` with the feed off (ES=0) and on (ES=1), and print the
-# comparison table. Every process it starts is stopped on exit or Ctrl-C.
+# fleet with statefeed and router, replay a short agentic trace for the
+# default --policy (the one router/policy_advice.h names, written from the
+# workload-zoo sweep) and `sticky` with the feed off (ES=0) and on (ES=1), and
+# print the comparison table. Every process it starts is stopped on exit or Ctrl-C.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,7 +13,9 @@ cd "$root"
 # replay both run it SPEED times faster, so four cells fit in well under two
 # minutes; figures are reported in simulated time.
 SPEED=${SPEED:-3}
-POLICIES=${POLICIES:-sticky,affinity}
+default_policy=$(sed -n 's/^#define KVR_POLICY_ADVICE_DEFAULT "\(.*\)"$/\1/p' router/policy_advice.h)
+[[ -n $default_policy ]] || { echo "demo: no KVR_POLICY_ADVICE_DEFAULT in router/policy_advice.h" >&2; exit 1; }
+POLICIES=${POLICIES:-$default_policy,sticky}
 out="build/demo/run-$(date -u +%Y%m%dT%H%M%SZ)"
 
 child=""
@@ -29,7 +32,7 @@ trap 'echo "demo: interrupted" >&2; exit 130' INT TERM
 echo "demo: building into build/plain"
 cmake -S . -B build/plain >/dev/null
 cmake --build build/plain -j "$(nproc)" --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
-  kvroute-tracegen kvroute-feedsample >/dev/null
+  kvroute-tracegen kvroute-feedsample kvroute-shm >/dev/null
 
 started=$SECONDS
 echo "demo: 4 simulated engines, statefeed, router; policies $POLICIES; ES=0 vs ES=1 (speed x$SPEED)"

@@ -35,6 +35,9 @@ LOAD_USE = {
     "cache_aware": "prefix match unless imbalanced",
     "cache_aware_op": "prefix match + owner pressure spill",
     "cost": "uncached blocks + active decode blocks",
+    "ttft": "per request: lowest predicted time to first token (speeds learned)",
+    "llmd": "cache-warm engine until its queued prefill passes a bound, then token load",
+    "lmetric_paper": "per request: uncached prefill tokens x batch size",
 }
 
 # A relative change smaller than this in TTFT p90 is within run-to-run noise

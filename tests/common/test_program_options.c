@@ -176,3 +176,42 @@ Test(program_options, router_takes_a_bare_bool, .timeout = 20.)
               "--owner-pressure alone must parse, and the error be about --policy: %s", out);
     free(out);
 }
+
+ParameterizedTestParameters(program_options, version_is_one_line_and_exit_0)
+{
+    static program_case_t cases[] = {
+        {"KVR_BIN_KVROUTE", {"--version"}, "kvroute "},
+        {"KVR_BIN_KVROUTE_STATEFEED", {"--version"}, "kvroute-statefeed "},
+        {"KVR_BIN_KVROUTE_SHM", {"--version"}, "kvroute-shm "},
+        {"KVR_BIN_KVROUTE_SIM", {"--version"}, "kvroute-sim "},
+        {"KVR_BIN_KVROUTE_REPLAY", {"--version"}, "kvroute-replay "},
+        {"KVR_BIN_KVROUTE_TRACEGEN", {"--version"}, "kvroute-tracegen "},
+        {"KVR_BIN_KVROUTE_BENCH_DECISION", {"--version"}, "kvroute-bench-decision "},
+        {"KVR_BIN_KVROUTE_SIM_BENCH", {"--version"}, "kvroute-sim-bench "},
+        {"KVR_BIN_KVROUTE_FEEDSAMPLE", {"--version"}, "kvroute-feedsample "},
+        {"KVR_BIN_KVROUTE_SOAK_CLIENT", {"--version"}, "kvroute-soak-client "},
+        {"KVR_BIN_KVROUTE_BENCH_FEEDFMT", {"--version"}, "kvroute-bench-feedfmt "},
+        {"KVR_BIN_KVR_PUSH_PROBE", {"--version"}, "kvr-push-probe "},
+        /* --version wins over flags that would otherwise be refused. */
+        {"KVR_BIN_KVROUTE", {"--version", "--retries", "99"}, "kvroute "},
+    };
+    return cr_make_param_array(program_case_t, cases, sizeof cases / sizeof cases[0]);
+}
+
+/* "NAME VERSION (commit HASH)\n": what a platform team pastes into a bug report. */
+ParameterizedTest(program_case_t *c, program_options, version_is_one_line_and_exit_0,
+                  .timeout = 20.)
+{
+    char *out;
+    int rc = run(c, &out);
+    cr_expect_eq(rc, 0, "%s --version: exit %d", c->bin, rc);
+    size_t n = strlen(c->output);
+    cr_expect(strncmp(out, c->output, n) == 0, "%s --version: %s", c->bin, out);
+    const char *version = out + n;
+    const char *commit = strstr(version, " (commit ");
+    cr_expect(commit && commit > version && strchr("0123456789", version[0]),
+              "%s --version lacks VERSION (commit ...): %s", c->bin, out);
+    const char *nl = strchr(out, '\n');
+    cr_expect(nl && nl[1] == '\0' && nl[-1] == ')', "%s --version: not one line: %s", c->bin, out);
+    free(out);
+}
