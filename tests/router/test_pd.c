@@ -617,7 +617,9 @@ Test(pd, sglang_a_prefill_refusal_reaches_the_client)
     char url[96];
     snprintf(url, sizeof url, "http://127.0.0.1:%u,role=prefill", kvr_raw_engine_port(raw));
     const char *roles[ENGINES] = {NULL, "decode", NULL};
-    start_sglang(roles, (const char *const[]){"--engine", url, NULL}, 0);
+    /* It answers its health checks 400 too: none may run before the request, or it is down. */
+    start_sglang(
+        roles, (const char *const[]){"--engine", url, "--health-interval-ms", "3600000", NULL}, 0);
     char *resp;
     cr_expect_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 400);
     cr_expect_not_null(strstr(kvr_test_http_body(resp), "prompt too long for the prefill"), "%s",
