@@ -147,9 +147,22 @@ static bool maps_segment(void)
 static void start_with(const char *es)
 {
     kvr_test_unique_name(log_file, sizeof log_file, "/tmp/kvroute-test-decisions");
-    const char *extra[] = {
-        "--es",   es,         "--shm",  seg_name, "--max-age-ms", "500", "--decision-log",
-        log_file, "--policy", "sticky", NULL};
+    /* Health checks time out after their interval: at the harness's 200 ms two stalls in a
+     * row of a sanitized build on a busy machine take the pinned engine out and move the
+     * session this suite follows. */
+    const char *extra[] = {"--es",
+                           es,
+                           "--shm",
+                           seg_name,
+                           "--max-age-ms",
+                           "500",
+                           "--decision-log",
+                           log_file,
+                           "--policy",
+                           "sticky",
+                           "--health-interval-ms",
+                           "1000",
+                           NULL};
     /* engines first (their URLs name the slots), then the router */
     kvr_harness_start(&h, 2, extra);
 }
@@ -207,7 +220,7 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
         cr_expect_str_eq(str(field(d, "session")), "s1");
         cr_expect_str_eq(str(field(d, "policy")), "sticky");
         cr_expect_str_eq(str(field(d, "placement")), "oneshot");
-        cr_expect_str_eq(str(field(d, "engine")), want);
+        cr_expect_str_eq(str(field(d, "engine")), want, "decision %d: %s", lines, line);
         cr_expect(cJSON_IsString(field(d, "request_id")));
         cr_expect(cJSON_IsObject(field(d, "eff")));
         if (lines == 0) {
@@ -215,7 +228,7 @@ Test(es, es1_fresh_slot_gives_real_values_and_stale_falls_back)
             cr_expect(cJSON_IsNumber(field(d, "feed_age_ms")));
             cr_expect(is_real_text(line, "feed_age_ms"), "feed_age_ms is a real: %s", line);
         } else {
-            cr_expect_str_eq(str(field(d, "reason")), "sticky_pin");
+            cr_expect_str_eq(str(field(d, "reason")), "sticky_pin", "%s", line);
         }
         cJSON_Delete(d);
         lines++;
