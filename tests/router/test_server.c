@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/router/router_harness.h"
@@ -23,8 +24,11 @@ static char decisions[128];
 static void teardown(void)
 {
     kvr_harness_stop(&h);
-    if (sim_pid > 0)
-        kvr_test_stop(sim_pid, SIGTERM, 5000);
+    if (sim_pid > 0) {
+        int status = kvr_test_stop(sim_pid, SIGTERM, 5000);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "kvroute-sim exited with %d",
+                  status);
+    }
     sim_pid = 0;
     if (decisions[0])
         unlink(decisions);
