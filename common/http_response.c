@@ -64,11 +64,19 @@ int kvr_http_error_json(char *out, size_t cap, int status, const char *type, con
         type = status == 429   ? "rate_limit_error"
                : status >= 500 ? "server_error"
                                : "invalid_request_error";
+    /* OpenAI's shape: "code" is a string naming the error, or null; never the HTTP status. */
+    const char *code = status == 405   ? "method_not_allowed"
+                       : status == 413 ? "request_too_large"
+                       : status == 429 ? "rate_limit_exceeded"
+                       : status == 503 ? "service_unavailable"
+                       : status == 504 ? "timeout"
+                                       : NULL;
     cJSON *doc = cJSON_CreateObject();
     cJSON *error = cJSON_AddObjectToObject(doc, "error");
     if (!cJSON_AddStringToObject(error, "message", message ? message : "") ||
-        !cJSON_AddStringToObject(error, "type", type) ||
-        !cJSON_AddNumberToObject(error, "code", status)) {
+        !cJSON_AddStringToObject(error, "type", type) || !cJSON_AddNullToObject(error, "param") ||
+        !(code ? cJSON_AddStringToObject(error, "code", code)
+               : cJSON_AddNullToObject(error, "code"))) {
         cJSON_Delete(doc);
         return -ENOMEM;
     }

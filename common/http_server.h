@@ -232,7 +232,8 @@ int kvr_http_respond(kvr_http_req_t *req, int status, const char *content_type,
                      size_t len);
 
 /**
- * OpenAI-shaped JSON error: {"error":{"message":message,"type":type,"code":status}}.
+ * OpenAI-shaped JSON error: {"error":{"message","type","param":null,"code"}}, code a
+ * string named from the status (rate_limit_exceeded, service_unavailable, ...) or null.
  * type NULL picks one from the status (invalid_request_error for 4xx,
  * rate_limit_error for 429, server_error for 5xx). Extra headers (e.g.
  * Retry-After) may be given. Finishes the request like kvr_http_respond.

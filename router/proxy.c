@@ -978,6 +978,19 @@ static void keys_ready(proxy_t *p)
         .block_tokens = p->keys.token_blocks ? p->r->cfg->block_tokens : 0,
         .max_tokens = p->keys.max_tokens,
     };
+    /*
+     * A tokenize call fills no engine's cache: its prompt is not a prefix
+     * to match, and routing on it would record the engine as holding it.
+     */
+    const char *path = kvr_http_req_path(p->req);
+    if (strcmp(path, "/tokenize") == 0 || strcmp(path, "/detokenize") == 0) {
+        p->route_req.text = NULL;
+        p->route_req.text_len = 0;
+        p->route_req.block_hashes = NULL;
+        p->route_req.n_blocks = 0;
+        p->route_req.token_blocks = false;
+        p->route_req.block_tokens = 0;
+    }
     if (!resolve_pool(p) || !pd_select(p))
         return;
     dispatch(p);

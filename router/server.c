@@ -115,12 +115,14 @@ struct models_s {
     models_part_t parts[KVR_MAX_ENGINES];
     size_t n, pending, answered;
     cJSON *data; /* the union so far: model objects moved out of the engines' answers */
+    char *want_id; /* GET /v1/models/{id}: answer only this model (NULL: the whole list) */
 };
 
 static void models_free(models_t *m)
 {
     for (size_t i = 0; i < m->n; i++)
         free(m->parts[i].engine_id);
+    free(m->want_id);
     cJSON_Delete(m->data);
     free(m);
 }
@@ -137,6 +139,7 @@ static void add_known_models(models_t *m, const kvr_engine_t *e)
         cJSON *o = cJSON_CreateObject();
         if (!cJSON_AddStringToObject(o, "id", e->models.names[k]) ||
             !cJSON_AddStringToObject(o, "object", "model") ||
+            !cJSON_AddNumberToObject(o, "created", 0) ||
             !cJSON_AddStringToObject(o, "owned_by", "kvroute") || !cJSON_AddItemToArray(m->data, o))
             cJSON_Delete(o);
     }
@@ -173,10 +176,54 @@ static cJSON *unique_models(cJSON *data)
     return out;
 }
 
+/* OpenAI's 404 for a model id no engine lists. */
+static void respond_unknown_model(kvr_http_req_t *req, const char *id)
+{
+    char safe[KVR_MODEL_SAFE_MAX];
+    char msg[KVR_MODEL_SAFE_MAX + 64];
+    snprintf(msg, sizeof msg, "The model `%s` does not exist.",
+             kvr_model_name_safe(id, safe, sizeof safe));
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *err = cJSON_AddObjectToObject(doc, "error");
+    if (!err || !cJSON_AddStringToObject(err, "message", msg) ||
+        !cJSON_AddStringToObject(err, "type", "invalid_request_error") ||
+        !cJSON_AddStringToObject(err, "param", "model") ||
+        !cJSON_AddStringToObject(err, "code", "model_not_found")) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+    respond_doc(req, 404, doc);
+}
+
+/* GET /v1/models/{id}: the one object of the union whose id it is. */
+static void models_reply_one(models_t *m)
+{
+    cJSON *found = NULL;
+    for (cJSON *it = m->data ? m->data->child : NULL; it && !found; it = it->next) {
+        const char *id = string_field(it, "id");
+        if (id && strcmp(id, m->want_id) == 0)
+            found = cJSON_DetachItemViaPointer(m->data, it);
+    }
+    if (found)
+        respond_doc(m->req, 200, found);
+    else if (m->answered == 0 && cJSON_GetArraySize(m->data) == 0)
+        kvr_http_respond_error(m->req, 502, NULL,
+                               "no engine answered /v1/models with a model list, and none "
+                               "listed any before",
+                               NULL, 0);
+    else
+        respond_unknown_model(m->req, m->want_id);
+    models_free(m);
+}
+
 static void models_reply(models_t *m)
 {
     if (m->data)
         add_pinned_models(m);
+    if (m->want_id) {
+        models_reply_one(m);
+        return;
+    }
     if (m->answered == 0 && cJSON_GetArraySize(m->data) == 0) {
         kvr_http_respond_error(m->req, 502, NULL,
                                "no engine answered /v1/models with a model list, and none "
@@ -260,11 +307,12 @@ static void on_models_abort(kvr_http_req_t *req, void *arg)
     models_free(m);
 }
 
-static void handle_models(kvr_server_env_t *r, kvr_http_req_t *req)
+static void handle_models(kvr_server_env_t *r, kvr_http_req_t *req, const char *want_id)
 {
     models_t *m = kvr_xcalloc(1, sizeof *m);
     m->r = r;
     m->req = req;
+    m->want_id = want_id ? kvr_xstrdup(want_id) : NULL;
     m->data = cJSON_CreateArray();
     m->pending = 1; /* held until every fetch started, so a synchronous end cannot reply early */
     for (uint32_t i = 0; i < kvr_door_engines(r->door)->n_slots; i++) {
@@ -538,10 +586,18 @@ static void handle_remove_engine(kvr_server_env_t *r, kvr_http_req_t *req, const
 
 /* ---- dispatch ---- */
 
+/* The engines' POST routes kvroute forwards: the body's model picks the pool. */
 static bool is_proxy_path(const char *path)
 {
-    return strcmp(path, "/v1/chat/completions") == 0 || strcmp(path, "/v1/completions") == 0 ||
-           strcmp(path, "/generate") == 0;
+    static const char *const routes[] = {
+        "/v1/chat/completions", "/v1/completions", "/v1/responses",
+        "/v1/embeddings",       "/generate",       "/tokenize",
+        "/detokenize",
+    };
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (strcmp(path, routes[i]) == 0)
+            return true;
+    return false;
 }
 
 static void method_not_allowed(kvr_http_req_t *req, const char *allow)
@@ -566,7 +622,7 @@ static bool client_allowed(kvr_server_env_t *r, kvr_http_req_t *req)
     }
     static const char body[] = "{\"error\":{\"message\":\"Incorrect API key provided: pass it as "
                                "'Authorization: Bearer KEY'\",\"type\":\"invalid_request_error\","
-                               "\"code\":\"invalid_api_key\"}}";
+                               "\"param\":null,\"code\":\"invalid_api_key\"}}";
     kvr_http_header_t h = {"WWW-Authenticate", "Bearer"};
     kvr_http_respond(req, 401, "application/json", &h, 1, body, sizeof body - 1);
     kvr_router_metrics_status(r->proxy->metrics, 401);
@@ -663,7 +719,7 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
     if (r->cfg->admin_on_client_port && serve_admin(r, req, path, method, get, post))
         return;
     /* The key is asked for before anything of the API answers, a 404 included. */
-    bool api = strncmp(path, "/v1/", 4) == 0 || strcmp(path, "/generate") == 0;
+    bool api = strncmp(path, "/v1/", 4) == 0 || is_proxy_path(path);
     if (!api) {
         no_route(req, path);
         return;
@@ -687,7 +743,20 @@ void kvr_router_on_request(kvr_http_req_t *req, void *user)
             method_not_allowed(req, "GET");
             return;
         }
-        handle_models(r, req);
+        handle_models(r, req, NULL);
+        return;
+    }
+    if (strncmp(path, "/v1/models/", 11) == 0 && path[11]) {
+        if (!get) {
+            method_not_allowed(req, "GET");
+            return;
+        }
+        /* An id may hold '/' ("org/name") and arrive percent-encoded; %00 or a bad escape is no model. */
+        char id[KVR_MODEL_NAME_MAX + 1];
+        if (decode_engine_id(path + 11, id, sizeof id))
+            respond_unknown_model(req, path + 11);
+        else
+            handle_models(r, req, id);
         return;
     }
     no_route(req, path);

@@ -602,6 +602,35 @@ static void serve_models(kvr_sim_engine_t *e, kvr_http_req_t *req)
     cJSON_free(body);
 }
 
+/*
+ * /v1/embeddings, /v1/responses, /tokenize and /detokenize: a fixed answer
+ * of the right shape, at once (no model of their cost), so a router in
+ * front can be checked for forwarding them.
+ */
+static void serve_aux(kvr_sim_engine_t *e, kvr_http_req_t *req, const char *path)
+{
+    const char *model = e->fleet->cfg.model_name;
+    char body[512];
+    if (strcmp(path, "/v1/embeddings") == 0)
+        snprintf(body, sizeof body,
+                 "{\"object\":\"list\",\"model\":\"%s\",\"data\":[{\"object\":\"embedding\","
+                 "\"index\":0,\"embedding\":[0.0,0.5,1.0]}],\"usage\":{\"prompt_tokens\":1,"
+                 "\"total_tokens\":1}}",
+                 model);
+    else if (strcmp(path, "/v1/responses") == 0)
+        snprintf(body, sizeof body,
+                 "{\"id\":\"resp-sim-%u\",\"object\":\"response\",\"status\":\"completed\","
+                 "\"model\":\"%s\",\"output\":[{\"type\":\"message\",\"role\":\"assistant\","
+                 "\"content\":[{\"type\":\"output_text\",\"text\":\"ok\"}]}]}",
+                 (unsigned)e->index, model);
+    else if (strcmp(path, "/tokenize") == 0)
+        snprintf(body, sizeof body, "{\"count\":3,\"max_model_len\":%u,\"tokens\":[1,2,3]}",
+                 (unsigned)e->fleet->cfg.max_model_len);
+    else
+        snprintf(body, sizeof body, "{\"prompt\":\"ok\"}");
+    kvr_http_respond(req, 200, "application/json", NULL, 0, body, strlen(body));
+}
+
 bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req)
 {
     const char *path = kvr_http_req_path(req);
@@ -620,6 +649,14 @@ bool kvr_sim_serve_openai(kvr_sim_engine_t *e, kvr_http_req_t *req)
             kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
         else
             serve_completion(e, req, false, true);
+        return true;
+    }
+    if (strcmp(path, "/v1/embeddings") == 0 || strcmp(path, "/v1/responses") == 0 ||
+        strcmp(path, "/tokenize") == 0 || strcmp(path, "/detokenize") == 0) {
+        if (!post)
+            kvr_http_respond_error(req, 405, NULL, "Method Not Allowed", NULL, 0);
+        else
+            serve_aux(e, req, path);
         return true;
     }
     if (strcmp(path, "/v1/models") == 0) {

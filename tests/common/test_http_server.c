@@ -735,10 +735,12 @@ ParameterizedTest(refusal_case_t *c, http_server, refusals, .timeout = 10.)
     int status = read_response(fd, buf, sizeof buf);
     cr_assert_eq(status, c->status, "status %d for case expecting %d", status, c->status);
     cr_assert(strstr(buf, "Connection: close"));
-    char want[64];
-    snprintf(want, sizeof want, "\"code\":%d", c->status);
     cr_assert(strstr(buf, "{\"error\":{"), "OpenAI-shaped error body");
-    cr_assert(strstr(buf, want));
+    /* OpenAI's "code" is a string or null, never the status as a number. */
+    const char *code = strstr(buf, "\"param\":null,\"code\":");
+    cr_assert(code, "param and code present: %s", buf);
+    code += strlen("\"param\":null,\"code\":");
+    cr_assert(*code == '"' || strncmp(code, "null", 4) == 0, "code not a number: %s", buf);
     cr_assert(strstr(buf, c->type));
     cr_assert(peer_closed(fd), "connection closed after a refusal");
     close(fd);
@@ -995,7 +997,7 @@ Test(http_server, unknown_path_error_from_handler, .timeout = 10.)
     cr_assert_eq(read_response(fd, buf, sizeof buf), 404);
     cr_assert(strstr(buf,
                      "{\"error\":{\"message\":\"no such path\",\"type\":\"invalid_request_error\","
-                     "\"code\":404}}"));
+                     "\"param\":null,\"code\":null}}"));
     close(fd);
     stop();
 }
@@ -1005,9 +1007,12 @@ Test(http_server, error_json_escapes_and_picks_type)
     char out[256];
     cr_assert_gt(kvr_http_error_json(out, sizeof out, 503, NULL, "a \"quoted\"\nline"), 0);
     cr_assert_str_eq(out, "{\"error\":{\"message\":\"a \\\"quoted\\\"\\nline\",\"type\":"
-                          "\"server_error\",\"code\":503}}");
+                          "\"server_error\",\"param\":null,\"code\":\"service_unavailable\"}}");
+    cr_assert_gt(kvr_http_error_json(out, sizeof out, 400, NULL, "bad"), 0);
+    cr_assert(strstr(out, "\"param\":null,\"code\":null}}"), "%s", out);
     cr_assert_gt(kvr_http_error_json(out, sizeof out, 429, NULL, "slow down"), 0);
     cr_assert(strstr(out, "rate_limit_error"));
+    cr_assert(strstr(out, "\"code\":\"rate_limit_exceeded\""), "%s", out);
     cr_assert_eq(kvr_http_error_json(out, 8, 400, NULL, "too long for this"), -ENOSPC);
 }
 

@@ -116,6 +116,7 @@ static void expect_invalid_key(const char *method, const char *path, const char 
     cr_expect(cJSON_IsString(code) && strcmp(code->valuestring, "invalid_api_key") == 0, "%s",
               resp);
     cr_expect(cJSON_IsString(msg) && msg->valuestring[0], "%s", resp);
+    cr_expect(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(err, "param")), "%s", resp);
     char v[64];
     cr_expect_not_null(kvr_harness_header(resp, "WWW-Authenticate", v, sizeof v));
     cJSON_Delete(doc);

@@ -283,7 +283,7 @@ Test(es, enforce_admission_answers_429_only_when_no_engine_has_headroom)
                  429);
     char v[32];
     cr_expect_not_null(kvr_harness_header(resp, "Retry-After", v, sizeof v));
-    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":429"));
+    cr_expect_not_null(strstr(kvr_test_http_body(resp), "\"code\":\"rate_limit_exceeded\""));
     free(resp);
     cr_expect_eq(kvr_fake_requests(h.fleet, -1), 0);
     /* one engine frees a slot: admitted again */
