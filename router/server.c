@@ -114,7 +114,7 @@ struct models_s {
     kvr_fetch_t *fetches[KVR_MAX_ENGINES];
     models_part_t parts[KVR_MAX_ENGINES];
     size_t n, pending, answered;
-    cJSON *data; /* the union so far: model objects moved out of the engines' answers */
+    cJSON *data;   /* the union so far: model objects moved out of the engines' answers */
     char *want_id; /* GET /v1/models/{id}: answer only this model (NULL: the whole list) */
 };
 
