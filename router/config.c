@@ -23,6 +23,8 @@ static int parse_admin_listen(const kvr_opt_t *opt, void *obj, const char *v, ch
                               size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_check_config(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                            size_t err_len);
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err,
@@ -58,6 +60,12 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_CUSTOM(
         "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
         "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
+    KVR_OPT_ROW_CUSTOM(
+        "check-config", "FILE", NULL, parse_check_config, "a readable config file",
+        KVR_OPT_NO_FILE,
+        "read FILE as --config does, validate it with the other flags (engine URLs resolve, "
+        "each --tokenizer DIR holds a readable tokenizer.json), print 'kvroute: FILE: ok' and "
+        "exit 0, or the error (with FILE:LINE where it has one) and exit 2; opens no socket"),
     KVR_OPT_ROW_CUSTOM(
         "engine-dns", "NAME:PORT", NULL, parse_engine_dns,
         "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
@@ -403,6 +411,14 @@ static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *er
     return kvr_router_config_load_file(cfg, v, err, err_len);
 }
 
+static int parse_check_config(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len)
+{
+    kvr_router_config_t *cfg = obj;
+    snprintf(cfg->check_config, sizeof cfg->check_config, "%s", v);
+    return parse_config(opt, obj, v, err, err_len);
+}
+
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                            size_t err_len)
 {
@@ -583,7 +599,8 @@ void kvr_router_config_help(FILE *out)
     fprintf(
         out,
         "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
-        "       kvroute --config FILE\n\n"
+        "       kvroute --config FILE\n"
+        "       kvroute --check-config FILE   (validate FILE, then exit)\n\n"
         "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
         "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
         "and streams the answer back untouched. It also serves GET /v1/models, /health,\n"

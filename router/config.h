@@ -94,6 +94,7 @@ typedef struct kvr_router_config_s {
     uint32_t max_waiting;
     uint64_t drain_timeout_s;
     char config_file[512];
+    char check_config[512]; /* --check-config FILE: parse and validate it, then exit */
     kvr_log_level_t log_level;
     kvr_policy_config_t policy_config;
     /* --engine-dns NAME:PORT */
