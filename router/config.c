@@ -228,7 +228,8 @@ static const kvr_opt_t options[] = {
         T, engine_header, "engine-header", "off",
         "add the X-Kvroute-Engine response header (the engine's URL) to proxied answers"),
     KVR_OPT_ROW_STRING(T, decision_log, "decision-log", "FILE", NULL,
-                       "append one JSON line per routed request to FILE"),
+                       "append one JSON line per routed request to FILE; SIGHUP reopens FILE "
+                       "(after logrotate renamed it, new lines go to a new FILE)"),
     KVR_OPT_ROW_STRING(
         T, admin_token, "admin-token", "TOKEN", NULL,
         "bearer token for POST /engines and DELETE /engines/ID (without it they are refused)"),
@@ -608,7 +609,8 @@ void kvr_router_config_help(FILE *out)
         "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
         "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
         "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key.\n\n"
+        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key, and\n"
+        "reopens --decision-log.\n\n"
         "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
         "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
         "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"
