@@ -59,7 +59,8 @@ static const kvr_opt_t options[] = {
         "engine; left out, bootstrap_port is null and the engines use their default"),
     KVR_OPT_ROW_CUSTOM(
         "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
-        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
+        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine "
+        "list (and --tokenizer lines) and logs each other changed setting as reload_ignored"),
     KVR_OPT_ROW_CUSTOM(
         "check-config", "FILE", NULL, parse_check_config, "a readable config file",
         KVR_OPT_NO_FILE,
@@ -304,6 +305,11 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
 
 void kvr_router_config_free(kvr_router_config_t *cfg)
 {
+    if (cfg->file_at_start) {
+        kvr_router_config_free(cfg->file_at_start);
+        free(cfg->file_at_start);
+        cfg->file_at_start = NULL;
+    }
     for (size_t i = 0; i < cfg->n_engines; i++)
         free(cfg->engines[i]);
     cfg->n_engines = 0;
@@ -522,6 +528,56 @@ int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv
     return rc;
 }
 
+/* Rows a SIGHUP applies (or that name the file itself): never "ignored". */
+static bool reloadable(const char *name)
+{
+    static const char *const names[] = {"engine", "tokenizer", "api-keys-file", "tls-cert",
+                                        "tls-key", "config", "check-config", NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool row_differs(const kvr_opt_t *o, const void *a, const void *b)
+{
+    const char *pa = (const char *)a + o->offset, *pb = (const char *)b + o->offset;
+    if (o->type == KVR_OPT_STRING)
+        return strncmp(pa, pb, o->size) != 0;
+    return memcmp(pa, pb, o->size) != 0;
+}
+
+size_t kvr_router_config_unreloadable(const kvr_router_config_t *was, const kvr_router_config_t *now,
+                                      const char **names, size_t cap)
+{
+    kvr_opt_set_t sa[2], sb[2];
+    option_sets((kvr_router_config_t *)was, sa);
+    option_sets((kvr_router_config_t *)now, sb);
+    size_t n = 0;
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sa[s].n_opts && n < cap; i++) {
+            const kvr_opt_t *o = &sa[s].opts[i];
+            if (o->type == KVR_OPT_HEADING || o->type == KVR_OPT_HELP || reloadable(o->name))
+                continue;
+            bool differs;
+            /* Custom rows that fill fields of their own; --engine-dns names stay from the start. */
+            if (strcmp(o->name, "listen") == 0)
+                differs = was->listen_port != now->listen_port ||
+                          strcmp(was->listen_host, now->listen_host) != 0;
+            else if (strcmp(o->name, "admin-listen") == 0)
+                differs = was->admin_listen_port != now->admin_listen_port ||
+                          strcmp(was->admin_listen_host, now->admin_listen_host) != 0;
+            else if (strcmp(o->name, "placement") == 0)
+                differs = was->placement != now->placement;
+            else
+                differs = o->size > 0 && row_differs(o, sa[s].obj, sb[s].obj);
+            if (differs)
+                names[n++] = o->name;
+        }
+    }
+    return n;
+}
+
 int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len)
 {
     /* sticky keeps its name in metrics and logs; the registry maps it to load_only. */
@@ -537,6 +593,20 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
         char what[600];
         snprintf(what, sizeof what, "one of %s", names);
         return kvr_opt_error(err, err_len, "policy", what, cfg->policy);
+    }
+    if (cfg->config_file[0] && !cfg->file_at_start && !cfg->check_config[0]) {
+        /* Best effort: without it a SIGHUP cannot name the settings it leaves as they are. */
+        kvr_router_config_t *snap = malloc(sizeof *snap);
+        char why[512];
+        if (snap) {
+            kvr_router_config_defaults(snap);
+            if (kvr_router_config_load_file(snap, cfg->config_file, why, sizeof why) == 0) {
+                cfg->file_at_start = snap;
+            } else {
+                kvr_router_config_free(snap);
+                free(snap);
+            }
+        }
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
