@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "kvr_version.h" /* generated from common/version.h.in */
 
 int kvr_opt_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -288,13 +289,6 @@ static const kvr_opt_t *find_short(const kvr_opt_set_t *sets, size_t n_sets, cha
             }
     return NULL;
 }
-
-#ifndef KVR_VERSION
-#define KVR_VERSION "unknown"
-#endif
-#ifndef KVR_COMMIT
-#define KVR_COMMIT "unknown"
-#endif
 
 void kvr_opt_version_exit(const char *argv0)
 {
