@@ -62,8 +62,7 @@ static const kvr_opt_t options[] = {
         "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine "
         "list (and --tokenizer lines) and logs each other changed setting as reload_ignored"),
     KVR_OPT_ROW_CUSTOM(
-        "check-config", "FILE", NULL, parse_check_config, "a readable config file",
-        KVR_OPT_NO_FILE,
+        "check-config", "FILE", NULL, parse_check_config, "a readable config file", KVR_OPT_NO_FILE,
         "read FILE as --config does, validate it with the other flags (engine URLs resolve, "
         "each --tokenizer DIR holds a readable tokenizer.json), print 'kvroute: FILE: ok' and "
         "exit 0, or the error (with FILE:LINE where it has one) and exit 2; opens no socket"),
@@ -531,8 +530,8 @@ int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv
 /* Rows a SIGHUP applies (or that name the file itself): never "ignored". */
 static bool reloadable(const char *name)
 {
-    static const char *const names[] = {"engine", "tokenizer", "api-keys-file", "tls-cert",
-                                        "tls-key", "config", "check-config", NULL};
+    static const char *const names[] = {"engine",  "tokenizer", "api-keys-file", "tls-cert",
+                                        "tls-key", "config",    "check-config",  NULL};
     for (size_t i = 0; names[i]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -547,8 +546,9 @@ static bool row_differs(const kvr_opt_t *o, const void *a, const void *b)
     return memcmp(pa, pb, o->size) != 0;
 }
 
-size_t kvr_router_config_unreloadable(const kvr_router_config_t *was, const kvr_router_config_t *now,
-                                      const char **names, size_t cap)
+size_t kvr_router_config_unreloadable(const kvr_router_config_t *was,
+                                      const kvr_router_config_t *now, const char **names,
+                                      size_t cap)
 {
     kvr_opt_set_t sa[2], sb[2];
     option_sets((kvr_router_config_t *)was, sa);

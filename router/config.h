@@ -135,8 +135,9 @@ int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv
  * SIGHUP does not apply (all but the engine list, --tokenizer, --api-keys-file
  * and --tls-cert/--tls-key); their flag names go to names[0..cap). Returns how many.
  */
-size_t kvr_router_config_unreloadable(const kvr_router_config_t *was, const kvr_router_config_t *now,
-                                      const char **names, size_t cap);
+size_t kvr_router_config_unreloadable(const kvr_router_config_t *was,
+                                      const kvr_router_config_t *now, const char **names,
+                                      size_t cap);
 /** Reads a config file (one "flag value" per line). 0 or -errno / -EINVAL with err. */
 int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err,
                                 size_t err_len);

@@ -134,12 +134,13 @@ static int check_tokenizer_dirs(const kvr_router_config_t *cfg, char *err, size_
     for (size_t i = 0; i < cfg->n_tokenizers; i++) {
         char model[KVR_MODEL_NAME_MAX + 1], path[1024];
         const char *dir;
-        if (kvr_tokenizer_spec_parse(cfg->tokenizers[i], model, sizeof model, &dir, err,
-                                     err_len) < 0)
-            return -EINVAL;
+        int rc = kvr_tokenizer_spec_parse(cfg->tokenizers[i], model, sizeof model, &dir, err,
+                                          err_len);
+        if (rc < 0)
+            return rc;
         snprintf(path, sizeof path, "%s/tokenizer.json", dir);
         if (access(path, R_OK) < 0) {
-            int rc = -errno;
+            rc = -errno;
             snprintf(err, err_len, "--tokenizer: cannot read %.300s: %.100s", path,
                      kvr_strerror(rc));
             return -EINVAL;

@@ -753,8 +753,8 @@ int kvr_router_reload(kvr_router_t *r)
         return rc;
     }
     const char *ignored[32];
-    size_t n_ignored = r->cfg.file_at_start ? kvr_router_config_unreloadable(
-                                                  r->cfg.file_at_start, &fresh, ignored, 32)
+    size_t n_ignored = r->cfg.file_at_start ? kvr_router_config_unreloadable(r->cfg.file_at_start,
+                                                                             &fresh, ignored, 32)
                                             : 0;
     for (size_t i = 0; i < n_ignored; i++)
         KVR_WARN("reload_ignored setting=%s hint=\"restart to change it\"", ignored[i]);

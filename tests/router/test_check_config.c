@@ -111,8 +111,7 @@ Test(check_config, bad_line_is_named_and_exit_2, .timeout = 20.)
     int rc = run_kvroute((const char *const[]){"--check-config", s.path, NULL}, &out);
     char want[400];
     snprintf(want, sizeof want,
-             "kvroute: config %s:3: --retries: expected an integer in [0, 16], got '99'\n",
-             s.path);
+             "kvroute: config %s:3: --retries: expected an integer in [0, 16], got '99'\n", s.path);
     cr_expect_eq(rc, 2);
     cr_expect_str_eq(out, want);
     free(out);
@@ -166,7 +165,7 @@ Test(check_config, missing_file_is_exit_2, .timeout = 20.)
     int rc = run_kvroute((const char *const[]){"--check-config", "/nonexistent/kvroute.conf", NULL},
                          &out);
     cr_expect_eq(rc, 2);
-    cr_expect(strncmp(out, "kvroute: ", 9) == 0 && strstr(out, "/nonexistent/kvroute.conf"),
-              "%s", out);
+    cr_expect(strncmp(out, "kvroute: ", 9) == 0 && strstr(out, "/nonexistent/kvroute.conf"), "%s",
+              out);
     free(out);
 }

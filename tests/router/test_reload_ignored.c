@@ -55,7 +55,8 @@ Test(reload, changed_policy_is_refused_by_name, .timeout = 60.)
     kill(h.pid, SIGHUP);
     cr_assert(kvr_test_wait_until(two_reloads, h.log_path, 5000));
     cr_expect_eq(
-        count_in_file(h.log_path, "reload_ignored setting=policy hint=\"restart to change it\""), 1);
+        count_in_file(h.log_path, "reload_ignored setting=policy hint=\"restart to change it\""),
+        1);
     cr_expect_eq(count_in_file(h.log_path, "reload_ignored"), 1, "only policy changed");
     kvr_harness_stop(&h);
     unlink(conf);
