@@ -749,6 +749,7 @@ int kvr_router_reload(kvr_router_t *r)
     int rc = kvr_router_config_load_file(&fresh, r->cfg.config_file, err, sizeof err);
     if (rc < 0) {
         KVR_ERROR("reload_failed error=\"%s\"", err);
+        r->metrics.config_reloads_total[KVR_RELOAD_FAILED]++;
         kvr_router_config_free(&fresh);
         return rc;
     }
@@ -758,6 +759,7 @@ int kvr_router_reload(kvr_router_t *r)
                                             : 0;
     for (size_t i = 0; i < n_ignored; i++)
         KVR_WARN("reload_ignored setting=%s hint=\"restart to change it\"", ignored[i]);
+    r->metrics.config_reloads_total[n_ignored ? KVR_RELOAD_PARTIAL : KVR_RELOAD_OK]++;
     size_t removed = 0, resolving = 0;
     kvr_engine_table_t *t = &r->decider.engines;
     for (uint32_t i = 0; i < t->n_slots; i++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* SIGHUP names each setting of --config it does not apply, instead of keeping it silently. */
+/* SIGHUP names each setting of --config it does not apply, instead of keeping it silently,
+ * and counts each reading in kvroute_config_reloads_total{result}. */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,16 @@ Test(reload, changed_policy_is_refused_by_name, .timeout = 60.)
         count_in_file(h.log_path, "reload_ignored setting=policy hint=\"restart to change it\""),
         1);
     cr_expect_eq(count_in_file(h.log_path, "reload_ignored"), 1, "only policy changed");
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_config_reloads_total{result=\"ok\"}", 1, 5000));
+    cr_expect(
+        kvr_harness_wait_metric(&h, "kvroute_config_reloads_total{result=\"partial\"}", 1, 5000));
+
+    /* A file that does not read changes nothing, and is counted as such. */
+    write_file(conf, "policy round_robin\nretries 99\n");
+    kill(h.pid, SIGHUP);
+    cr_expect(
+        kvr_harness_wait_metric(&h, "kvroute_config_reloads_total{result=\"failed\"}", 1, 5000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_config_reloads_total{result=\"ok\"}"), 1);
     kvr_harness_stop(&h);
     unlink(conf);
 }
