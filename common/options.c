@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "kvr_version.h" /* generated from common/version.h.in */
 
 int kvr_opt_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -289,6 +290,14 @@ static const kvr_opt_t *find_short(const kvr_opt_set_t *sets, size_t n_sets, cha
     return NULL;
 }
 
+void kvr_opt_version_exit(const char *argv0)
+{
+    const char *name = argv0 ? strrchr(argv0, '/') : NULL;
+    name = name ? name + 1 : argv0 && argv0[0] ? argv0 : "kvroute";
+    printf("%s %s (commit %s)\n", name, KVR_VERSION, KVR_COMMIT);
+    exit(fflush(stdout) == 0 ? 0 : 1);
+}
+
 int kvr_opt_parse_args(kvr_opt_parser_t *p, int argc, char **argv, char *err, size_t err_len)
 {
     p->n_positional = 0;
@@ -297,6 +306,8 @@ int kvr_opt_parse_args(kvr_opt_parser_t *p, int argc, char **argv, char *err, si
         const char *a = argv[i];
         if (!flags_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0))
             return 1;
+        if (!flags_done && strcmp(a, "--version") == 0)
+            kvr_opt_version_exit(argv[0]);
         if (!flags_done && strcmp(a, "--") == 0) {
             flags_done = true;
             continue;
@@ -484,6 +495,8 @@ void kvr_opt_help(FILE *out, const kvr_opt_set_t *set)
             fputs(suffix, out);
         }
         fputc('\n', out);
+        if (o->type == KVR_OPT_HELP)
+            fprintf(out, "%-*s%s\n", LEFT + 2, "  --version", "print the version and exit");
     }
 }
 

@@ -169,10 +169,12 @@ const kvr_opt_t *kvr_opt_find(const kvr_opt_set_t *sets, size_t n_sets, const ch
  */
 int kvr_opt_apply(const kvr_opt_set_t *set, const kvr_opt_t *opt, const char *value, bool from_file,
                   char *err, size_t err_len);
+/** Prints "NAME VERSION (commit HASH)" (NAME: argv0's last component) on stdout and exits 0. */
+void kvr_opt_version_exit(const char *argv0);
 /**
  * Parses argv[1..argc) against the sets. Returns 0, 1 when --help / -h was
  * given (nothing printed: the caller prints its help), or -EINVAL with a
- * one-line reason in err.
+ * one-line reason in err. --version does not return: kvr_opt_version_exit().
  */
 int kvr_opt_parse_args(kvr_opt_parser_t *parser, int argc, char **argv, char *err, size_t err_len);
 /**

@@ -23,6 +23,8 @@ static int parse_admin_listen(const kvr_opt_t *opt, void *obj, const char *v, ch
                               size_t err_len);
 static int parse_engine(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
 static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *err, size_t err_len);
+static int parse_check_config(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len);
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                            size_t err_len);
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err,
@@ -57,7 +59,13 @@ static const kvr_opt_t options[] = {
         "engine; left out, bootstrap_port is null and the engines use their default"),
     KVR_OPT_ROW_CUSTOM(
         "config", "FILE", NULL, parse_config, "a readable config file", KVR_OPT_NO_FILE,
-        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine list"),
+        "read flags from FILE: one 'flag value' per line, # comments; SIGHUP re-reads its engine "
+        "list (and --tokenizer lines) and logs each other changed setting as reload_ignored"),
+    KVR_OPT_ROW_CUSTOM(
+        "check-config", "FILE", NULL, parse_check_config, "a readable config file", KVR_OPT_NO_FILE,
+        "read FILE as --config does, validate it with the other flags (engine URLs resolve, "
+        "each --tokenizer DIR holds a readable tokenizer.json), print 'kvroute: FILE: ok' and "
+        "exit 0, or the error (with FILE:LINE where it has one) and exit 2; opens no socket"),
     KVR_OPT_ROW_CUSTOM(
         "engine-dns", "NAME:PORT", NULL, parse_engine_dns,
         "NAME:PORT with a port in [1, 65535], at most 16 names", KVR_OPT_REPEAT,
@@ -220,7 +228,8 @@ static const kvr_opt_t options[] = {
         T, engine_header, "engine-header", "off",
         "add the X-Kvroute-Engine response header (the engine's URL) to proxied answers"),
     KVR_OPT_ROW_STRING(T, decision_log, "decision-log", "FILE", NULL,
-                       "append one JSON line per routed request to FILE"),
+                       "append one JSON line per routed request to FILE; SIGHUP reopens FILE "
+                       "(after logrotate renamed it, new lines go to a new FILE)"),
     KVR_OPT_ROW_STRING(
         T, admin_token, "admin-token", "TOKEN", NULL,
         "bearer token for POST /engines and DELETE /engines/ID (without it they are refused)"),
@@ -295,6 +304,11 @@ void kvr_router_config_defaults(kvr_router_config_t *cfg)
 
 void kvr_router_config_free(kvr_router_config_t *cfg)
 {
+    if (cfg->file_at_start) {
+        kvr_router_config_free(cfg->file_at_start);
+        free(cfg->file_at_start);
+        cfg->file_at_start = NULL;
+    }
     for (size_t i = 0; i < cfg->n_engines; i++)
         free(cfg->engines[i]);
     cfg->n_engines = 0;
@@ -403,6 +417,14 @@ static int parse_config(const kvr_opt_t *opt, void *obj, const char *v, char *er
     return kvr_router_config_load_file(cfg, v, err, err_len);
 }
 
+static int parse_check_config(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                              size_t err_len)
+{
+    kvr_router_config_t *cfg = obj;
+    snprintf(cfg->check_config, sizeof cfg->check_config, "%s", v);
+    return parse_config(opt, obj, v, err, err_len);
+}
+
 static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                            size_t err_len)
 {
@@ -505,6 +527,57 @@ int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv
     return rc;
 }
 
+/* Rows a SIGHUP applies (or that name the file itself): never "ignored". */
+static bool reloadable(const char *name)
+{
+    static const char *const names[] = {"engine",  "tokenizer", "api-keys-file", "tls-cert",
+                                        "tls-key", "config",    "check-config",  NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool row_differs(const kvr_opt_t *o, const void *a, const void *b)
+{
+    const char *pa = (const char *)a + o->offset, *pb = (const char *)b + o->offset;
+    if (o->type == KVR_OPT_STRING)
+        return strncmp(pa, pb, o->size) != 0;
+    return memcmp(pa, pb, o->size) != 0;
+}
+
+size_t kvr_router_config_unreloadable(const kvr_router_config_t *was,
+                                      const kvr_router_config_t *now, const char **names,
+                                      size_t cap)
+{
+    kvr_opt_set_t sa[2], sb[2];
+    option_sets((kvr_router_config_t *)was, sa);
+    option_sets((kvr_router_config_t *)now, sb);
+    size_t n = 0;
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sa[s].n_opts && n < cap; i++) {
+            const kvr_opt_t *o = &sa[s].opts[i];
+            if (o->type == KVR_OPT_HEADING || o->type == KVR_OPT_HELP || reloadable(o->name))
+                continue;
+            bool differs;
+            /* Custom rows that fill fields of their own; --engine-dns names stay from the start. */
+            if (strcmp(o->name, "listen") == 0)
+                differs = was->listen_port != now->listen_port ||
+                          strcmp(was->listen_host, now->listen_host) != 0;
+            else if (strcmp(o->name, "admin-listen") == 0)
+                differs = was->admin_listen_port != now->admin_listen_port ||
+                          strcmp(was->admin_listen_host, now->admin_listen_host) != 0;
+            else if (strcmp(o->name, "placement") == 0)
+                differs = was->placement != now->placement;
+            else
+                differs = o->size > 0 && row_differs(o, sa[s].obj, sb[s].obj);
+            if (differs)
+                names[n++] = o->name;
+        }
+    }
+    return n;
+}
+
 int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len)
 {
     /* sticky keeps its name in metrics and logs; the registry maps it to load_only. */
@@ -520,6 +593,20 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
         char what[600];
         snprintf(what, sizeof what, "one of %s", names);
         return kvr_opt_error(err, err_len, "policy", what, cfg->policy);
+    }
+    if (cfg->config_file[0] && !cfg->file_at_start && !cfg->check_config[0]) {
+        /* Best effort: without it a SIGHUP cannot name the settings it leaves as they are. */
+        kvr_router_config_t *snap = malloc(sizeof *snap);
+        char why[512];
+        if (snap) {
+            kvr_router_config_defaults(snap);
+            if (kvr_router_config_load_file(snap, cfg->config_file, why, sizeof why) == 0) {
+                cfg->file_at_start = snap;
+            } else {
+                kvr_router_config_free(snap);
+                free(snap);
+            }
+        }
     }
     if (cfg->fail_threshold == 0)
         cfg->fail_threshold = 1;
@@ -583,7 +670,8 @@ void kvr_router_config_help(FILE *out)
     fprintf(
         out,
         "usage: kvroute --listen HOST:PORT --engine URL[,model=NAME]... [--engine ...] [flags]\n"
-        "       kvroute --config FILE\n\n"
+        "       kvroute --config FILE\n"
+        "       kvroute --check-config FILE   (validate FILE, then exit)\n\n"
         "kvroute is an OpenAI-compatible gateway in front of vLLM / SGLang engines. It routes\n"
         "POST /v1/chat/completions, /v1/completions and /generate to one engine per request\n"
         "and streams the answer back untouched. It also serves GET /v1/models, /health,\n"
@@ -591,7 +679,8 @@ void kvr_router_config_help(FILE *out)
         "Signals: SIGTERM/SIGINT drain in-flight requests then exit 0; a second one while\n"
         "draining exits at once, cutting what is still in flight. SIGHUP re-reads the\n"
         "engine list from --config (--engine lines; --engine-dns names are kept from the\n"
-        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key.\n\n"
+        "start), its --tokenizer lines, --api-keys-file and --tls-cert/--tls-key, and\n"
+        "reopens --decision-log.\n\n"
         "Model pools: each engine's models are learnt from its GET /v1/models (at start-up\n"
         "and every --health-interval-ms) or pinned with --engine URL,model=NAME[,model=NAME2].\n"
         "A request goes only to engines serving its body's \"model\"; a model nobody serves\n"

@@ -94,6 +94,10 @@ typedef struct kvr_router_config_s {
     uint32_t max_waiting;
     uint64_t drain_timeout_s;
     char config_file[512];
+    char check_config[512]; /* --check-config FILE: parse and validate it, then exit */
+    /* --config FILE's settings as read at start-up (heap, or NULL): what a SIGHUP's reading of
+     * FILE is compared with, to name the settings it cannot apply */
+    struct kvr_router_config_s *file_at_start;
     kvr_log_level_t log_level;
     kvr_policy_config_t policy_config;
     /* --engine-dns NAME:PORT */
@@ -126,6 +130,14 @@ void kvr_router_config_decide(const kvr_router_config_t *cfg, struct kvr_decide_
  */
 int kvr_router_config_parse_args(kvr_router_config_t *cfg, int argc, char **argv, char *err,
                                  size_t err_len);
+/**
+ * The settings that differ between two readings of one config file and that a
+ * SIGHUP does not apply (all but the engine list, --tokenizer, --api-keys-file
+ * and --tls-cert/--tls-key); their flag names go to names[0..cap). Returns how many.
+ */
+size_t kvr_router_config_unreloadable(const kvr_router_config_t *was,
+                                      const kvr_router_config_t *now, const char **names,
+                                      size_t cap);
 /** Reads a config file (one "flag value" per line). 0 or -errno / -EINVAL with err. */
 int kvr_router_config_load_file(kvr_router_config_t *cfg, const char *path, char *err,
                                 size_t err_len);

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "router/router.h"
+#include "router/tokenizers.h"
 
 typedef struct app_s {
     uv_loop_t loop;
@@ -127,6 +128,27 @@ static int block_signals(app_t *app)
     return app->signal_fd < 0 ? -errno : 0;
 }
 
+/* --check-config: what start-up would refuse later than the flags, minus the vocabulary load. */
+static int check_tokenizer_dirs(const kvr_router_config_t *cfg, char *err, size_t err_len)
+{
+    for (size_t i = 0; i < cfg->n_tokenizers; i++) {
+        char model[KVR_MODEL_NAME_MAX + 1], path[1024];
+        const char *dir;
+        int rc = kvr_tokenizer_spec_parse(cfg->tokenizers[i], model, sizeof model, &dir, err,
+                                          err_len);
+        if (rc < 0)
+            return rc;
+        snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+        if (access(path, R_OK) < 0) {
+            rc = -errno;
+            snprintf(err, err_len, "--tokenizer: cannot read %.300s: %.100s", path,
+                     kvr_strerror(rc));
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     app_t app; /* lives until main returns, after the loop ran to its end */
@@ -141,10 +163,17 @@ int main(int argc, char **argv)
     }
     if (rc == 0)
         rc = kvr_router_config_finish(&cfg, err, sizeof err);
+    if (rc == 0 && cfg.check_config[0])
+        rc = check_tokenizer_dirs(&cfg, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "kvroute: %s\n", err);
         kvr_router_config_free(&cfg);
         return 2;
+    }
+    if (cfg.check_config[0]) {
+        printf("kvroute: %s: ok\n", cfg.check_config);
+        kvr_router_config_free(&cfg);
+        return 0;
     }
     kvr_log_init("kvroute", cfg.log_level);
     kvr_http_raise_fd_limit(cfg.max_connections, NULL);

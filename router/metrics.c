@@ -398,6 +398,14 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
             m->input_clamped_total);
     counter(w, "kvroute_log_lines_dropped_total",
             "log lines dropped because stderr did not keep up", kvr_log_dropped_total());
+    kvr_prom_family(w, "kvroute_config_reloads_total", KVR_PROM_COUNTER,
+                    "SIGHUP readings of --config: ok, partial (some changed settings need a "
+                    "restart, logged reload_ignored), failed (nothing changed)");
+    static const char *const reload_results[KVR_RELOAD_N_RESULTS] = {"ok", "partial", "failed"};
+    for (int k = 0; k < KVR_RELOAD_N_RESULTS; k++) {
+        kvr_prom_label_t l = {"result", reload_results[k]};
+        kvr_prom_sample_u64(w, "kvroute_config_reloads_total", &l, 1, m->config_reloads_total[k]);
+    }
     kvr_prom_family(w, "kvroute_in_flight", KVR_PROM_GAUGE, "proxied requests not finished");
     kvr_prom_sample_u64(w, "kvroute_in_flight", NULL, 0, *r->in_flight);
     histogram(w, "kvroute_ttft_seconds", "time to the first response byte, measured at the router",

@@ -45,6 +45,14 @@ typedef enum {
     KVR_TIMEOUT_N_KINDS,
 } kvr_timeout_kind_t;
 
+/* What a SIGHUP's reading of --config came to: kvroute_config_reloads_total{result}. */
+typedef enum {
+    KVR_RELOAD_OK,      /* applied */
+    KVR_RELOAD_PARTIAL, /* applied, some changed settings left as they are (reload_ignored) */
+    KVR_RELOAD_FAILED,  /* the file did not read: nothing changed */
+    KVR_RELOAD_N_RESULTS
+} kvr_reload_result_t;
+
 typedef struct kvr_router_metrics_s {
     uint64_t requests_by_status[KVR_METRICS_MAX_STATUS];
     kvr_selection_counts_t *selections; /* KVR_MAX_ENGINES entries */
@@ -79,6 +87,7 @@ typedef struct kvr_router_metrics_s {
     uint64_t tokenize_fallbacks_other; /* a model name that cannot be a label, or past the limit */
     uint64_t prompt_tokens_total[2];   /* [exact]: prompt tokens of routed requests */
     uint64_t prompt_requests_total[2]; /* [exact]: their count */
+    uint64_t config_reloads_total[KVR_RELOAD_N_RESULTS]; /* SIGHUP readings of --config */
 } kvr_router_metrics_t;
 
 /** 0 or -ENOMEM. */

@@ -714,14 +714,31 @@ static void reload_tokenizers(kvr_router_t *r, const kvr_router_config_t *fresh)
  * The engine list of --config becomes the table (engines --engine-dns added
  * stay); other flags keep their start-up values.
  */
+/* logrotate renames the file, then SIGHUP: new records go to a new file at the path. */
+static void reopen_decision_log(kvr_router_t *r)
+{
+    FILE *fresh = fopen(r->cfg.decision_log, "a");
+    if (!fresh) {
+        KVR_ERROR("decision_log_reopen_failed path=%s error=\"%s\" kept=old_file",
+                  r->cfg.decision_log, strerror(errno));
+        return;
+    }
+    if (r->door.decision_log)
+        fclose(r->door.decision_log);
+    r->door.decision_log = fresh;
+    KVR_INFO("decision_log_reopened path=%s", r->cfg.decision_log);
+}
+
 int kvr_router_reload(kvr_router_t *r)
 {
+    if (r->cfg.decision_log[0])
+        reopen_decision_log(r);
     if (r->cfg.api_keys_file[0])
         load_api_keys(r); /* a file that does not read keeps the keys in force, logged */
     if (r->client_tls)
         tls_reload(r);
     if (!r->cfg.config_file[0]) {
-        if (r->cfg.api_keys_file[0] || r->client_tls)
+        if (r->cfg.api_keys_file[0] || r->client_tls || r->cfg.decision_log[0])
             return 0;
         KVR_WARN("reload_ignored why=no_config_file");
         return -ENOENT;
@@ -732,9 +749,17 @@ int kvr_router_reload(kvr_router_t *r)
     int rc = kvr_router_config_load_file(&fresh, r->cfg.config_file, err, sizeof err);
     if (rc < 0) {
         KVR_ERROR("reload_failed error=\"%s\"", err);
+        r->metrics.config_reloads_total[KVR_RELOAD_FAILED]++;
         kvr_router_config_free(&fresh);
         return rc;
     }
+    const char *ignored[32];
+    size_t n_ignored = r->cfg.file_at_start ? kvr_router_config_unreloadable(r->cfg.file_at_start,
+                                                                             &fresh, ignored, 32)
+                                            : 0;
+    for (size_t i = 0; i < n_ignored; i++)
+        KVR_WARN("reload_ignored setting=%s hint=\"restart to change it\"", ignored[i]);
+    r->metrics.config_reloads_total[n_ignored ? KVR_RELOAD_PARTIAL : KVR_RELOAD_OK]++;
     size_t removed = 0, resolving = 0;
     kvr_engine_table_t *t = &r->decider.engines;
     for (uint32_t i = 0; i < t->n_slots; i++) {

@@ -59,6 +59,7 @@ static const char usage[] =
     "  --json            dump as one JSON object\n"
     "  --interval-ms MS  refresh period for watch, 10..3600000 (default 500)\n"
     "  -h, --help        this text\n"
+    "  --version         print the version and exit\n"
     "\n"
     "exit status: 0 ok, 1 the segment is missing, foreign, corrupt or of another\n"
     "ABI major version, 2 usage error\n";
@@ -249,6 +250,7 @@ int main(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"interval-ms", required_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     long capacity = 0, interval_ms = 500;
@@ -260,6 +262,7 @@ int main(int argc, char **argv)
         case 'j': json = true; break;
         case 'i': interval_ms = flag_integer("interval-ms", optarg, 10, 3600000); break;
         case 'h': fputs(usage, stdout); return 0;
+        case 'V': printf("kvroute-shm %s (commit %s)\n", KVR_VERSION, KVR_COMMIT); return 0;
         default: die_usage("unknown option");
         }
     }
