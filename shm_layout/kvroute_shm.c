@@ -246,12 +246,9 @@ static void on_interrupt(int sig)
 int main(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"capacity", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"interval-ms", required_argument, NULL, 'i'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
+        {"capacity", required_argument, NULL, 'c'},    {"json", no_argument, NULL, 'j'},
+        {"interval-ms", required_argument, NULL, 'i'}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},           {NULL, 0, NULL, 0},
     };
     long capacity = 0, interval_ms = 500;
     bool json = false;
