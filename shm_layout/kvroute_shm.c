@@ -15,6 +15,15 @@
 
 #include "shm_layout/shm_layout.h"
 
+/* The build defines both (shm_layout/CMakeLists.txt); a copy of this folder built on its own has
+ * neither. */
+#ifndef KVR_VERSION
+#define KVR_VERSION "unknown"
+#endif
+#ifndef KVR_COMMIT
+#define KVR_COMMIT "unknown"
+#endif
+
 /* CLOCK_MONOTONIC, the segment's clock. */
 static uint64_t now_ns(void)
 {
