@@ -292,7 +292,11 @@ Test(discovery, engines_join_and_leave_with_the_answer_and_nothing_is_lost)
     int in_flight = -1;
     cr_assert_eq(engine_entry(victim, &removed, &in_flight), 1, "a draining engine is listed");
     cr_assert(removed);
-    cr_assert_eq(in_flight, 1, "the stream on the removed engine is still in flight");
+    /* The policy may have put more than one of the streams there. */
+    int on_victim = 0;
+    for (int i = 0; i < N_SIMS; i++)
+        on_victim += strcmp(s[i].engine, victim) == 0;
+    cr_assert_eq(in_flight, on_victim, "the streams on the removed engine are still in flight");
     cr_assert_eq(kvr_harness_metric(&h, "kvroute_discovery_draining"), 1);
     /* No new request reaches it. */
     for (int i = 0; i < 6; i++) {
