@@ -88,6 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nl = strchr(p, '\n');
         if (nl)
             *nl = '\0';
+        /* --version prints and exits the process, as a program's flag should: parse up to it. */
+        if (strcmp(p, "--version") == 0)
+            break;
         argv[argc++] = p;
     }
     char *positional[2];
