@@ -73,6 +73,13 @@ static void start(void)
     extra[k++] = decisions;
     extra[k] = NULL;
     kvr_harness_start(&h, 0, extra);
+    /* Until every engine's /v1/models is learnt, an unlisted model is forwarded, not a 404. */
+    for (int i = 0; i < ENGINES; i++) {
+        char sample[160];
+        snprintf(sample, sizeof sample,
+                 "kvroute_engine_serves_model{engine=\"%s\",model=\"sim-30b-a3b\"}", urls[i]);
+        cr_assert(kvr_harness_wait_metric(&h, sample, 1, 10000), "%s never learnt", sample);
+    }
 }
 
 /* OpenAI's error: message, type, param and code, code a string or null, never a number. */
