@@ -21,6 +21,7 @@ Standard library only.
 import hashlib
 import json
 import os
+import random
 import re
 
 from kvrbench import records
@@ -138,10 +139,12 @@ def load_arm(arm_dir):
         with open(trace_path, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
         trace = _jsonl(trace_path, "trace request")
+        with open(rec_path, "rb") as f:
+            rec_digest = hashlib.sha256(f.read()).hexdigest()
         recs = _jsonl(rec_path, "record")
         check_coverage(rec_path, recs, trace)
         arm["parts"].append({"name": os.path.basename(rec_path), "records": recs, "trace": trace,
-                             "digest": digest})
+                             "digest": digest, "records_digest": rec_digest})
     if not any(p["records"] for p in arm["parts"]):
         raise InputError("%s: the arm has no records" % arm_dir)
     arm["metrics"] = prom_samples(_path(arm_dir, meta.get("metrics"), "router metrics"))
@@ -156,6 +159,7 @@ def load_arm(arm_dir):
         arm["decisions"] += _jsonl(_path(arm_dir, d, "decision log"), "decision")
     if not arm["decisions"]:
         raise InputError("%s: the decision logs are empty" % arm_dir)
+    check_decisions(arm)
     eng_metrics = meta.get("engine_metrics")
     if not isinstance(eng_metrics, list) or len(eng_metrics) != len(engines):
         raise InputError("%s: arm.json needs one engine_metrics file per engine" % arm_dir)
@@ -183,6 +187,32 @@ def check_coverage(rec_path, recs, trace):
     if len(seen) != len(trace):
         raise InputError("%s: %d of the trace's %d requests have no record" % (rec_path, len(trace) - len(seen),
                                                                               len(trace)))
+
+
+def check_decisions(arm):
+    """The router logs one decision per request it routed: each names a request of the records, once.
+
+    A log with decisions of requests the records do not hold (another run's log, two runs appended)
+    or naming one request twice would mix figures of different runs: no verdict."""
+    ids = {}
+    for p in arm["parts"]:
+        for r in p["records"]:
+            rid = r.get("request_id")
+            if not isinstance(rid, str) or not rid:
+                raise InputError("%s: record %s of %s has no request_id: the decision log cannot be checked "
+                                 "against the records" % (arm["dir"], r.get("index"), p["name"]))
+            ids[rid] = r
+    seen = set()
+    for n, d in enumerate(arm["decisions"], 1):
+        rid = d.get("request_id")
+        if rid not in ids:
+            raise InputError("%s: decision %d names request %r, which the records do not hold (%d decisions, "
+                             "%d records)" % (arm["dir"], n, rid, len(arm["decisions"]), len(ids)))
+        if rid in seen:
+            raise InputError("%s: request %r has two decisions (%d decisions, %d records)"
+                             % (arm["dir"], rid, len(arm["decisions"]), len(ids)))
+        seen.add(rid)
+    arm["decision_of"] = {d["request_id"]: d for d in arm["decisions"]}
 
 
 def load_feed(path):
@@ -272,6 +302,7 @@ def figures(arm):
         "cached_pct": 100.0 * cached / prompt if prompt else 0.0,
         "replication": max((len(s) for s in holders.values()), default=0),
         "telemetry_coverage": min(coverage_reads, coverage_decisions),
+        "coverage_reads": coverage_reads, "coverage_decisions": coverage_decisions,
         "reasons": reasons,
         "retries": _sum(m, "kvroute_retries_total"),
         "upstream_errors": _sum(m, "kvroute_engine_failures_total"),
@@ -279,9 +310,92 @@ def figures(arm):
     }
 
 
+def check_size(arm, min_requests):
+    """An arm with fewer requests than min_requests gives no verdict: its figures are noise."""
+    n = sum(len(p["records"]) for p in arm["parts"])
+    if n < min_requests:
+        raise InputError("%s: %d requests, fewer than the %d a verdict needs (--min-requests)"
+                         % (arm["dir"], n, min_requests))
+
+
+# The figures a bootstrap draw recomputes; the rest are counts of the whole run.
+DRAWN = ("cached_pct", "tok_s_per_node", "traj_per_hour", "lat_p95", "coverage_decisions")
+
+
+def _trajectories(arm):
+    """The arm's records grouped by trajectory, the unit a bootstrap draw takes: the requests of one
+    trajectory share its engine and its cache, so they are not independent draws."""
+    groups = {}
+    for p in arm["parts"]:
+        for r in p["records"]:
+            key = r.get("session") if r.get("session") is not None else "%s#%d" % (p["name"], r["index"])
+            groups.setdefault(key, []).append(r)
+    return list(groups.values())
+
+
+def _drawn_figures(arm, groups, wall_s, fleet):
+    out_tokens = prompt = cached = complete = decided = fresh = 0
+    lat = []
+    for g in groups:
+        all_ok = True
+        for r in g:
+            d = arm["decision_of"].get(r["request_id"])
+            if d is not None and d.get("engine"):
+                decided += 1
+                fresh += d.get("feed") == "fresh"
+            if r.get("ok") is not True:
+                all_ok = False
+                continue
+            out_tokens += r.get("output_tokens") or 0
+            prompt += r.get("prompt_tokens") or 0
+            cached += r.get("cached_tokens") or 0
+            if r.get("e2e_ms") is not None:
+                lat.append(r["e2e_ms"] * arm["scale"] / 1000.0)
+        complete += all_ok
+    return {"cached_pct": 100.0 * cached / prompt if prompt else 0.0,
+            "tok_s_per_node": out_tokens / wall_s / fleet if wall_s > 0 else 0.0,
+            "traj_per_hour": complete / wall_s * 3600 if wall_s > 0 else 0.0,
+            "lat_p95": percentile(lat, 95), "coverage_decisions": fresh / decided if decided else 0.0}
+
+
+def bootstrap(arm, fig, draws, rng):
+    """{figure: [value per draw]} for the figures in DRAWN: each draw takes as many trajectories as the
+    arm has, with replacement, over the arm's wall time."""
+    groups = _trajectories(arm)
+    out = {k: [] for k in DRAWN}
+    for _ in range(draws):
+        pick = [groups[rng.randrange(len(groups))] for _ in groups]
+        for k, v in _drawn_figures(arm, pick, fig["wall_s"], fig["fleet"]).items():
+            out[k].append(v)
+    return out
+
+
+def draws_for(control, treatment, c, t, draws, seed):
+    """Both arms' bootstrap draws, from one seeded generator: the same inputs give the same verdict."""
+    rng = random.Random(seed)
+    return bootstrap(control, c, draws, rng), bootstrap(treatment, t, draws, rng)
+
+
+def interval(values):
+    """The 95% percentile interval of a figure's draws (None draws dropped), or None."""
+    v = [x for x in values if x is not None]
+    if not v:
+        return None
+    return percentile(v, 2.5), percentile(v, 97.5)
+
+
+def _ratio_draws(tv, cv):
+    return [None if a is None or b is None or b <= 0 else a / b for a, b in zip(tv, cv)]
+
+
 def check_pair(control, treatment):
     """The two arms must have replayed the same trace on fleets of one size and time scale."""
     a, b = control, treatment
+    if os.path.realpath(a["dir"]) == os.path.realpath(b["dir"]):
+        raise InputError("the control and the treatment are one arm (%s): nothing is compared" % a["dir"])
+    if [p["records_digest"] for p in a["parts"]] == [p["records_digest"] for p in b["parts"]]:
+        raise InputError("the arms' replay records are byte-identical (%s, %s): one run given as both arms"
+                         % (a["dir"], b["dir"]))
     if [p["digest"] for p in a["parts"]] != [p["digest"] for p in b["parts"]]:
         raise InputError("the arms replayed different traces (%s vs %s)" % (a["dir"], b["dir"]))
     if len(a["engines"]) != len(b["engines"]):
@@ -290,12 +404,19 @@ def check_pair(control, treatment):
         raise InputError("the arms ran at time scales %g and %g" % (a["scale"], b["scale"]))
 
 
-def evaluate(gates, c, t):
-    """[(passed, line)] for every gate, c and t the arms' figures."""
+def evaluate(gates, c, t, cd, td):
+    """[(passed, line)] for every gate: c and t the arms' figures, cd and td their bootstrap draws.
+
+    A gate on a figure that varies with the sample (cache loss, the primary ratios, the p95 ratio,
+    telemetry coverage of the decisions) passes only when its whole 95% interval is on the passing
+    side; a gate on a count of the run (active engines, replication, no-increase) compares the counts."""
     out = []
 
     def line(ok, gate, text):
         out.append((ok, "%s %s: %s" % ("PASS" if ok else "FAIL", gate, text)))
+
+    def span(iv, spec):
+        return "n/a" if iv is None else ("%s to %s" % (spec, spec)) % iv
 
     if "min_active_engines" in gates:
         need, of, share = gates["min_active_engines"]
@@ -310,26 +431,34 @@ def evaluate(gates, c, t):
              "limit %d" % (t["replication"], c["replication"], lim))
     if "min_telemetry_coverage" in gates:
         lim = gates["min_telemetry_coverage"]
-        ok = c["telemetry_coverage"] >= lim and t["telemetry_coverage"] >= lim
-        line(ok, "min-telemetry-coverage", "control %.4f treatment %.4f; need >= %g in both"
-             % (c["telemetry_coverage"], t["telemetry_coverage"], lim))
+        lows = []
+        for f, d in ((c, cd), (t, td)):
+            iv = interval(d["coverage_decisions"])
+            lows.append(min(f["coverage_reads"], iv[0] if iv else 0.0))
+        line(min(lows) >= lim, "min-telemetry-coverage", "control %.4f treatment %.4f (lower 95%% bounds %.4f, "
+             "%.4f); need >= %g in both" % (c["telemetry_coverage"], t["telemetry_coverage"], lows[0], lows[1],
+                                            lim))
     if "max_cache_loss_pp" in gates:
         lim = gates["max_cache_loss_pp"]
         loss = c["cached_pct"] - t["cached_pct"]
-        line(loss <= lim, "max-cache-loss-pp", "cached prompt fraction control %.2f%% treatment %.2f%%, loss "
-             "%.2f points; limit %g" % (c["cached_pct"], t["cached_pct"], loss, lim))
+        iv = interval([a - b for a, b in zip(cd["cached_pct"], td["cached_pct"])])
+        line(iv is not None and iv[1] <= lim, "max-cache-loss-pp", "cached prompt fraction control %.2f%% "
+             "treatment %.2f%%, loss %.2f points (95%% interval %s); limit %g"
+             % (c["cached_pct"], t["cached_pct"], loss, span(iv, "%.2f"), lim))
     if "min_primary_ratio" in gates:
         lim = gates["min_primary_ratio"]
         for key, title in PRIMARY:
             ratio = t[key] / c[key] if c[key] > 0 else (float("inf") if t[key] > 0 else 0.0)
-            line(ratio >= lim, "min-primary-ratio", "%s control %.2f treatment %.2f, ratio %.3f; need >= %g"
-                 % (title, c[key], t[key], ratio, lim))
+            iv = interval(_ratio_draws(td[key], cd[key]))
+            line(iv is not None and iv[0] >= lim, "min-primary-ratio", "%s control %.2f treatment %.2f, ratio "
+                 "%.3f (95%% interval %s); need >= %g" % (title, c[key], t[key], ratio, span(iv, "%.3f"), lim))
     if "max_p95_ratio" in gates:
         lim = gates["max_p95_ratio"]
         cp, tp = c["lat_p95"], t["lat_p95"]
-        ok = cp is not None and tp is not None and cp > 0 and tp / cp <= lim
-        line(ok, "max-p95-ratio", "latency p95 control %s treatment %s s; limit %g x control"
-             % (_fmt(cp, "%.3f"), _fmt(tp, "%.3f"), lim))
+        iv = interval(_ratio_draws(td["lat_p95"], cd["lat_p95"]))
+        ok = cp is not None and tp is not None and cp > 0 and iv is not None and iv[1] <= lim
+        line(ok, "max-p95-ratio", "latency p95 control %s treatment %s s (ratio 95%% interval %s); limit %g x "
+             "control" % (_fmt(cp, "%.3f"), _fmt(tp, "%.3f"), span(iv, "%.3f"), lim))
     for name in gates.get("no_increase", []):
         key = COUNTS[name]
         line(t[key] <= c[key], "no-increase %s" % name, "control %g treatment %g" % (c[key], t[key]))

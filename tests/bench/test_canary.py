@@ -28,7 +28,8 @@ TRACE = [{"timestamp": 0, "input_length": 1000 + 10 * s + t, "output_length": 10
 
 def record(index, engine, start_s, end_s, out=100, prompt=1000, cached=800, ok=True, status=200):
     t = TRACE[index]
-    return {"index": index, "session": t["session_id"], "turn": t["turn"], "engine": engine,
+    return {"index": index, "request_id": "r-%d" % index, "session": t["session_id"], "turn": t["turn"],
+            "engine": engine,
             "target": "http://router/v1/chat/completions", "send_mono_ns": int(start_s * S),
             "end_mono_ns": int(end_s * S), "e2e_ms": (end_s - start_s) * 1000.0, "input_length": t["input_length"],
             "output_length": 100, "prompt_tokens": prompt, "cached_tokens": cached, "output_tokens": out,
@@ -109,12 +110,15 @@ class Canary(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def canary(self, control=None, treatment=None, gates=GATES, t_meta=None, t_trace=None, extra=()):
+    def canary(self, control=None, treatment=None, gates=GATES, t_meta=None, t_trace=None, extra=(),
+               min_requests=len(TRACE), arms=None):
         c = write_arm(self.run_dir, "control", control or control_arm())
         t = write_arm(self.run_dir, "treatment", treatment or treatment_arm(), trace=t_trace, meta=t_meta)
         for f in extra:
             f(c, t)
-        p = subprocess.run([sys.executable, CANARY, c, t] + list(gates) + ["--json",
+        size = ["--min-requests", str(min_requests)] if min_requests is not None else []
+        c, t = arms(c, t) if arms else (c, t)
+        p = subprocess.run([sys.executable, CANARY, c, t] + list(gates) + size + ["--json",
                            os.path.join(self.run_dir, "out.json")], capture_output=True, text=True, timeout=60)
         return p.returncode, p.stdout, p.stderr
 
@@ -252,7 +256,54 @@ class Canary(unittest.TestCase):
         self.assertEqual([l.split(":")[0] for l in failed],
                          ["FAIL no-increase retries", "FAIL no-increase upstream_errors"])
 
+    def test_a_figure_that_passes_only_by_chance_fails(self):
+        # One slow first turn in the treatment: its p95 is below the control's (9.2 s against 10 s), but a
+        # draw holding that trajectory twice puts it at 12 s, so the interval reaches 1.2 x the control.
+        c = control_arm()
+        for r in c["records"]:
+            r["e2e_ms"] = 10000.0
+        t = treatment_arm()
+        t["records"][0]["e2e_ms"] = 12000.0
+        rc, out, _ = self.canary(control=c, treatment=t, gates=["--max-p95-ratio", "1.0"])
+        self.assertEqual(rc, 1, out)
+        self.assert_only_fails(out, "max-p95-ratio")
+        self.assertIn("ratio 95% interval", out)
+        with open(os.path.join(self.run_dir, "out.json")) as f:
+            self.assertLess(json.load(f)["treatment"]["lat_p95"], 10.0)
+
+    def test_the_same_seed_gives_the_same_verdict(self):
+        outs = [self.canary()[1] for _ in range(2)]
+        self.assertEqual(outs[0], outs[1])
+
     # ---- no verdict: inputs missing or inconsistent ----
+    def test_too_few_requests(self):
+        self.no_verdict("8 requests, fewer than the 200 a verdict needs", min_requests=None)
+
+    def test_one_arm_given_twice(self):
+        self.no_verdict("are one arm", arms=lambda c, t: (c, c))
+
+    def test_identical_records(self):
+        self.no_verdict("byte-identical", treatment=control_arm())
+
+    def test_decision_log_of_another_run(self):
+        def longer(c, t):
+            with open(os.path.join(t, "decisions.jsonl"), "a") as f:
+                for i in range(8, 32):
+                    f.write(json.dumps({"request_id": "r-%d" % i, "engine": ENGINES[0], "feed": "fresh"}) + "\n")
+        self.no_verdict("which the records do not hold (32 decisions, 8 records)", extra=[longer])
+
+    def test_two_decisions_of_one_request(self):
+        def twice(c, t):
+            with open(os.path.join(t, "decisions.jsonl"), "a") as f:
+                f.write(json.dumps({"request_id": "r-3", "engine": ENGINES[0], "feed": "fresh"}) + "\n")
+        self.no_verdict("request 'r-3' has two decisions", extra=[twice])
+
+    def test_records_without_request_ids(self):
+        t = treatment_arm()
+        del t["records"][2]["request_id"]
+        self.no_verdict("has no request_id", treatment=t)
+
+
     def no_verdict(self, why, **kw):
         rc, out, err = self.canary(**kw)
         self.assertEqual(rc, 2, out + err)
