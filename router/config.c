@@ -33,6 +33,16 @@ static int parse_engine_dns(const kvr_opt_t *opt, void *obj, const char *v, char
                             size_t err_len);
 static int parse_tokenizer(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                            size_t err_len);
+static int parse_policy_name(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                             size_t err_len);
+
+/* A char[] field holding a registered policy's name, checked where it is given (a file's line). */
+#define POLICY_ROW(f, nm, d, h)                                                                    \
+    {                                                                                              \
+        .name = nm, .type = KVR_OPT_CUSTOM, .offset = offsetof(T, f), .size = sizeof(((T *)0)->f), \
+        .arg = "NAME", .def = d, .parse = parse_policy_name, .expected = "a policy name",          \
+        .help = h                                                                                  \
+    }
 
 static const char *const admission_names[] = {"off", "shadow", "enforce", NULL};
 static const char *const readiness_names[] = {"every-pool", "any-pool", NULL};
@@ -76,8 +86,8 @@ static const kvr_opt_t options[] = {
         "finish) and removed. A failed resolution keeps every engine"),
     KVR_DNS_WATCH_OPTION_ROWS(
         T, "its engine is drained, so an answer that flaps every period moves no engine"),
-    KVR_OPT_ROW_STRING(
-        T, policy, "policy", "NAME", KVR_POLICY_ADVICE_DEFAULT,
+    POLICY_ROW(
+        policy, "policy", KVR_POLICY_ADVICE_DEFAULT,
         "routing policy; 'sticky' = --placement oneshot + load_only. " KVR_POLICY_ADVICE_HELP),
     KVR_OPT_ROW_CUSTOM(
         "placement", "MODE", "per-request", parse_placement, "one of oneshot, per-request", 0,
@@ -152,10 +162,10 @@ static const kvr_opt_t options[] = {
         "a prefill and a decode engine at once, both with bootstrap_host, bootstrap_port and a "
         "random bootstrap_room, the decode's answer the client's; off routes to role=both "
         "engines only"),
-    KVR_OPT_ROW_STRING(T, pd_decode_policy, "pd-decode-policy", "NAME", "load_only",
-                       "disaggregated: the policy choosing the decode engine (--policy chooses the "
-                       "prefill engine, where prefix reuse pays); load_only takes the one with the "
-                       "fewest running and waiting requests"),
+    POLICY_ROW(pd_decode_policy, "pd-decode-policy", "load_only",
+               "disaggregated: the policy choosing the decode engine (--policy chooses the "
+               "prefill engine, where prefix reuse pays); load_only takes the one with the "
+               "fewest running and waiting requests"),
     KVR_OPT_ROW_U64(
         T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
         "disaggregated: a decode engine's wait for its first byte (the KV transfer "
@@ -442,6 +452,25 @@ static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char 
     return 0;
 }
 
+static int parse_policy_name(const kvr_opt_t *opt, void *obj, const char *v, char *err,
+                             size_t err_len)
+{
+    size_t len = strlen(v);
+    if (!kvr_policy_find(v) || len >= opt->size) {
+        char names[512] = "";
+        FILE *m = fmemopen(names, sizeof names - 1, "w");
+        if (m) {
+            kvr_policy_list(m);
+            fclose(m);
+        }
+        char what[600];
+        snprintf(what, sizeof what, "one of %s", names);
+        return kvr_opt_error(err, err_len, opt->name, what, v);
+    }
+    memcpy((char *)obj + opt->offset, v, len + 1);
+    return 0;
+}
+
 static int parse_session_keys(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                               size_t err_len)
 {
@@ -583,17 +612,6 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     /* sticky keeps its name in metrics and logs; the registry maps it to load_only. */
     if (strcmp(cfg->policy, "sticky") == 0 && !cfg->placement_set)
         cfg->placement = KVR_PLACEMENT_ONESHOT;
-    if (!kvr_policy_find(cfg->policy)) {
-        char names[512] = "";
-        FILE *m = fmemopen(names, sizeof names - 1, "w");
-        if (m) {
-            kvr_policy_list(m);
-            fclose(m);
-        }
-        char what[600];
-        snprintf(what, sizeof what, "one of %s", names);
-        return kvr_opt_error(err, err_len, "policy", what, cfg->policy);
-    }
     if (cfg->config_file[0] && !cfg->file_at_start && !cfg->check_config[0]) {
         /* Best effort: without it a SIGHUP cannot name the settings it leaves as they are. */
         kvr_router_config_t *snap = malloc(sizeof *snap);

@@ -118,15 +118,27 @@ Test(check_config, bad_line_is_named_and_exit_2, .timeout = 20.)
     scratch_close(&s);
 }
 
-/* What the router checks after the lines parse: the policy name, the engine URLs. */
+/* A policy name is checked on its line, as every other value: the error names FILE:LINE. */
 Test(check_config, unknown_policy_and_bad_engine_are_refused, .timeout = 20.)
 {
     scratch_t s;
-    scratch_init(&s, "policy no_such_rule\n");
+    scratch_init(&s, "engine http://127.0.0.1:8000\n"
+                     "policy no_such_rule\n");
     char *out;
     int rc = run_kvroute((const char *const[]){"--check-config", s.path, NULL}, &out);
     cr_expect_eq(rc, 2);
-    cr_expect(strncmp(out, "kvroute: --policy: expected one of ", 35) == 0, "%s", out);
+    char want[400];
+    snprintf(want, sizeof want, "kvroute: config %s:2: --policy: expected one of ", s.path);
+    cr_expect(strncmp(out, want, strlen(want)) == 0, "%s", out);
+    cr_expect(strstr(out, "got 'no_such_rule'") != NULL, "%s", out);
+    free(out);
+    scratch_close(&s);
+
+    /* The decode phase's policy too: before, only the decision core's start-up refused it. */
+    scratch_init(&s, "pd-decode-policy nope\n");
+    rc = run_kvroute((const char *const[]){"--check-config", s.path, NULL}, &out);
+    cr_expect_eq(rc, 2);
+    cr_expect(strstr(out, ":1: --pd-decode-policy: expected one of ") != NULL, "%s", out);
     free(out);
     scratch_close(&s);
 
