@@ -282,7 +282,9 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, max_waiting, "max-waiting", "N", "16", 0, 1000000,
                     "admission: queued requests an engine may hold beyond max_running"),
     KVR_OPT_ROW_U64(T, drain_timeout_s, "drain-timeout-s", "S", "30", 0, 3600,
-                    "SIGTERM: longest wait for in-flight requests before exiting"),
+                    "SIGTERM: longest wait for in-flight requests before exiting; then each "
+                    "stream still going gets an SSE error event and is cut, each request without "
+                    "an answer a 503"),
     KVR_OPT_ROW_LOG_LEVEL(T, log_level, "info", "debug, info, warn or error"),
     KVR_OPT_ROW_HELP,
 };

@@ -388,6 +388,10 @@ char *kvr_router_render_metrics(const kvr_metrics_view_t *r, size_t *len)
     counter(w, "kvroute_upstream_cut_total",
             "responses cut short by an engine after bytes reached the client",
             m->upstream_cut_total);
+    counter(w, "kvroute_shutdown_cuts_total",
+            "requests ended by a shutdown that could not wait (drain timeout, second signal): an "
+            "SSE error event or a 503",
+            m->shutdown_cuts_total);
     counter(w, "kvroute_no_candidate_total", "decisions that found no healthy engine",
             m->no_candidate_total);
     counter(w, "kvroute_pressure_fallback_total",

@@ -64,7 +64,8 @@ typedef struct kvr_router_metrics_s {
     uint64_t pd_retries_total[2];  /* retried (with a fresh prefill) after failing in that phase */
     uint64_t pd_transfer_timeouts_total; /* a decode engine never answered: its KV did not come */
     uint64_t pd_unpaired_total; /* 503: a model with prefill but no decode engine, or the reverse */
-    uint64_t upstream_cut_total; /* engine failed after bytes flowed: stream ended */
+    uint64_t upstream_cut_total;  /* engine failed after bytes flowed: stream ended */
+    uint64_t shutdown_cuts_total; /* requests ended by a shutdown that could not wait for them */
     uint64_t no_candidate_total;
     uint64_t sessions_placed_total;   /* first placement of a session */
     uint64_t sessions_replaced_total; /* pin unhealthy or gone: placed again */

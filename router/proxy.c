@@ -32,6 +32,7 @@ typedef enum { PD_NONE = 0, PD_PREFILL, PD_DECODE } pd_phase_t;
 typedef struct proxy_s {
     kvr_proxy_env_t *r;
     kvr_http_req_t *req;
+    struct proxy_s *prev, *next; /* r->in_flight */
     char request_id[136];
     kvr_route_keys_t keys;
     kvr_route_request_t route_req;
@@ -251,6 +252,12 @@ static void finish(proxy_t *p, int status)
     kvr_buf_close(&p->pd_decode_body);
     kvr_buf_close(&p->pd_answer);
     kvr_keys_free(&p->keys);
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        r->in_flight = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
     proxy_release(r, p);
     r->drain.in_flight--;
     if (r->drain.draining && r->drain.in_flight == 0 && r->drain.on_drained)
@@ -451,16 +458,14 @@ static void on_cut_drained(kvr_http_req_t *req, void *arg)
  * close waits until the queued bytes (the event included) are written; the
  * request no longer refers to p, which finishes at once.
  */
-static void cut_client(proxy_t *p, int status)
+static void cut_client(proxy_t *p, int http_status, const char *message)
 {
     kvr_http_req_t *req = p->req;
     flush_head(p);
     if (p->sse &&
         p->content_length < 0) { /* a Content-Length body has no room for one more event */
-        char message[160], json[320], event[352];
-        snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
-        int n = kvr_http_error_json(json, sizeof json, status == -ETIMEDOUT ? 504 : 502, NULL,
-                                    message);
+        char json[320], event[352];
+        int n = kvr_http_error_json(json, sizeof json, http_status, NULL, message);
         if (n > 0) {
             int m = snprintf(event, sizeof event, "data: %s\n\n", json);
             if (m > 0 && (size_t)m < sizeof event)
@@ -532,7 +537,9 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
             r->metrics->pd_failures_total[1]++; /* finish sees the 200 the client got */
         KVR_WARN("upstream_cut request_id=%s engine=%s error=\"%s\" bytes=%llu", p->request_id,
                  e->id, kvr_strerror(status), (unsigned long long)p->body_bytes);
-        cut_client(p, status);
+        char message[160];
+        snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
+        cut_client(p, status == -ETIMEDOUT ? 504 : 502, message);
         finish(p, p->status);
         return;
     }
@@ -1027,12 +1034,38 @@ static void on_extract_done(uv_work_t *w, int status)
     keys_ready(p);
 }
 
+size_t kvr_proxy_cut_all(kvr_proxy_env_t *r, const char *why)
+{
+    size_t n = 0;
+    proxy_t *next;
+    for (proxy_t *p = r->in_flight; p; p = next) {
+        next = p->next; /* finish unlinks p */
+        if (p->extracting)
+            continue;
+        KVR_WARN("shutdown_cut request_id=%s engine=%s responded=%d", p->request_id,
+                 p->route.engine ? p->route.engine->id : "-", p->responded);
+        if (p->responded) {
+            cut_client(p, 503, why);
+            finish(p, p->status);
+        } else {
+            respond_error(p, 503, why);
+        }
+        r->metrics->shutdown_cuts_total++;
+        n++;
+    }
+    return n;
+}
+
 void kvr_proxy_handle(kvr_proxy_env_t *r, kvr_http_req_t *req)
 {
     proxy_t *p = proxy_alloc(r);
     p->r = r;
     p->req = req;
     p->start_ns = kvr_http_req_start_ns(req);
+    p->next = r->in_flight;
+    if (p->next)
+        p->next->prev = p;
+    r->in_flight = p;
     r->drain.in_flight++;
     kvr_proxy_request_id(r, kvr_http_req_header(req, "X-Request-ID"), p->request_id,
                          sizeof p->request_id);

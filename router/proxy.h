@@ -42,6 +42,7 @@ typedef struct kvr_proxy_env_s {
     uint64_t tokenize_log_ns;      /* last tokenize_fallback log line (at most one a second) */
     uint64_t tokenize_log_skipped; /* fallbacks not logged since */
     uint64_t pd_room_rng;          /* SGLang's bootstrap rooms: a splitmix64 stream */
+    struct proxy_s *in_flight;     /* every proxied request not finished, for the cut at shutdown */
 } kvr_proxy_env_t;
 
 /** Fills env (its recycler, a request id prefix of this process); the caller sets the drain's callback. */
@@ -57,6 +58,17 @@ void kvr_proxy_env_close(kvr_proxy_env_t *env);
  * Finishes req in all cases.
  */
 void kvr_proxy_handle(kvr_proxy_env_t *env, kvr_http_req_t *req);
+
+/**
+ * Ends every request in flight now, at a shutdown that cannot wait for them
+ * (the drain timeout, a second signal): a client that has the answer's head
+ * gets an SSE error event when it streams (OpenAI's SDKs raise it), then the
+ * body is cut; one still waiting for an engine gets a 503. Requests whose
+ * keys a worker thread is reading finish when it is done. Returns how many
+ * were ended; their bytes are queued on the client connections, which close
+ * once those are written.
+ */
+size_t kvr_proxy_cut_all(kvr_proxy_env_t *env, const char *why);
 
 /** Copies a client's X-Request-ID when it is sane, else generates one. */
 void kvr_proxy_request_id(kvr_proxy_env_t *env, const char *given, char *out, size_t cap);

@@ -628,14 +628,61 @@ static void on_admin_server_closed(void *arg)
         on_server_closed(r);
 }
 
-void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
+static void close_servers(kvr_router_t *r)
 {
-    r->on_stopped = stopped;
     adds_supersede(r, false);
     if (r->admin_server)
         kvr_http_server_destroy(r->admin_server, on_admin_server_closed, r);
     else
         on_admin_server_closed(r);
+}
+
+/* How long a stop waits for the error events of the requests it cut to reach their clients. */
+#define ROUTER_CUT_FLUSH_MS 1000
+#define ROUTER_CUT_POLL_MS 10
+
+typedef struct cut_flush_s {
+    uv_timer_t timer;
+    kvr_router_t *r;
+    uint64_t deadline_ns;
+} cut_flush_t;
+
+static void on_cut_flush_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void on_cut_flush_tick(uv_timer_t *t)
+{
+    cut_flush_t *f = t->data;
+    kvr_router_t *r = f->r;
+    kvr_http_server_stats_t st;
+    kvr_http_server_stats(r->server, &st);
+    bool late = kvr_clock_now_ns() >= f->deadline_ns;
+    if (st.queued_bytes > 0 && !late)
+        return;
+    if (st.queued_bytes > 0)
+        KVR_WARN("shutdown_flush_timeout queued_bytes=%zu", st.queued_bytes);
+    uv_close((uv_handle_t *)t, on_cut_flush_closed);
+    close_servers(r);
+}
+
+void kvr_router_stop(kvr_router_t *r, void (*stopped)(kvr_router_t *r))
+{
+    r->on_stopped = stopped;
+    size_t cut = kvr_proxy_cut_all(&r->proxy, "the router is shutting down");
+    if (cut == 0 || !r->server) {
+        close_servers(r);
+        return;
+    }
+    /* Closing the server now would drop the error events just queued: wait until they are written. */
+    KVR_INFO("shutdown_cut requests=%zu", cut);
+    cut_flush_t *f = kvr_xcalloc(1, sizeof *f);
+    f->r = r;
+    f->deadline_ns = kvr_clock_now_ns() + ROUTER_CUT_FLUSH_MS * KVR_NS_PER_MS;
+    uv_timer_init(r->loop, &f->timer);
+    f->timer.data = f;
+    uv_timer_start(&f->timer, on_cut_flush_tick, 0, ROUTER_CUT_POLL_MS);
 }
 
 static void on_reload_added(kvr_router_t *r, int status, const char *url, kvr_engine_t *e,

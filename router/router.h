@@ -38,7 +38,9 @@ void kvr_router_destroy(kvr_router_t *r);
  */
 int kvr_router_start(kvr_router_t *r);
 /**
- * Stops serving: closes the server (open requests are dropped), the timers
+ * Stops serving: ends the requests in flight (kvr_proxy_cut_all: an SSE
+ * error event or a 503, given up to a second to reach their clients), then
+ * closes the server, the timers
  * and checks, then every upstream pool (the one place they are destroyed).
  * stopped(r) runs when the server's and timers' handles are closed; the loop
  * then ends once the pools' last connections closed.

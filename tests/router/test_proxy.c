@@ -554,6 +554,19 @@ Test(proxy, sigterm_drains_in_flight_requests_then_exits)
     cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=drained"), "see %s", h.log_path);
 }
 
+/* A stream a shutdown ended: read to its close; it ends in the shutdown's error event, cut. */
+static void expect_shutdown_cut(int fd, char *buf, size_t cap)
+{
+    size_t len = strlen(buf);
+    cr_expect_not(read_until(fd, "[DONE]", buf + len, cap - len, 10000),
+                  "the stream in flight was cut");
+    char *body = strstr(buf, "\r\n\r\n");
+    cr_assert_not_null(body, "%s", buf);
+    body += 4;
+    cr_expect_not_null(strstr(body, "\"message\":\"the router is shutting down\""), "%s", body);
+    expect_cut_with_error_event(body);
+}
+
 Test(proxy, second_sigterm_while_draining_exits_at_once)
 {
     kvr_harness_start(&h, 1, info_log);
@@ -578,10 +591,35 @@ Test(proxy, second_sigterm_while_draining_exits_at_once)
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
     cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=second_signal"), "see %s",
               h.log_path);
-    size_t len = strlen(buf);
-    cr_expect_not(read_until(fd, "[DONE]", buf + len, sizeof buf - len, 3000),
-                  "the stream in flight was cut");
+    expect_shutdown_cut(fd, buf, sizeof buf);
     close(fd);
+}
+
+/* --drain-timeout-s passes with a stream still going: the client is told, then the body is cut. */
+Test(proxy, drain_timeout_ends_a_stream_with_an_error_event)
+{
+    /* failure table: not retried */
+    const char *extra[] = {"--log-level", "info", "--drain-timeout-s", "1", NULL};
+    kvr_harness_start(&h, 1, extra);
+    int fd = connect_router();
+    char req[512];
+    int n = snprintf(
+        req, sizeof req,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(chat_stream), chat_stream);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    char buf[65536];
+    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    kill(h.pid, SIGTERM);
+    expect_shutdown_cut(fd, buf, sizeof buf);
+    close(fd);
+    int status = kvr_test_wait_exit(h.pid, 10000);
+    h.pid = 0;
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    cr_expect(kvr_test_file_contains(h.log_path, "shutdown why=drain_timeout"), "see %s",
+              h.log_path);
+    cr_expect(kvr_test_file_contains(h.log_path, "shutdown_cut requests=1"), "see %s", h.log_path);
 }
 
 Test(proxy, admin_adds_and_removes_engines_behind_the_token)
