@@ -230,7 +230,8 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, keepalive_per_engine, "keepalive", "N", "64", 0, 100000,
                     "idle upstream connections kept open per engine"),
     KVR_OPT_ROW_U64(T, health_interval_ms, "health-interval-ms", "MS", "1000", 0, 3600000,
-                    "health check period per engine, 0 = off"),
+                    "health check period per engine, 0 = off; a check times out after the "
+                    "period, at least 1 s and at most 2 s (checks of one engine never overlap)"),
     KVR_OPT_ROW_STRING(T, health_path, "health-path", "PATH", "/health", "engine health endpoint"),
     KVR_OPT_ROW_U64(T, fail_threshold, "fail-threshold", "N", "2", 0, 1000,
                     "failures in a row (connects, health checks) that take an engine out"),

@@ -21,6 +21,11 @@
 
 #define HOUSEKEEPING_MS 1000
 #define HEALTH_TIMEOUT_MAX_MS 2000
+/*
+ * A check answered late is still an answer: checks of one engine never overlap, so the timeout
+ * may outlast the period. Below a second, a loaded host's scheduling delay alone fails checks.
+ */
+#define HEALTH_TIMEOUT_MIN_MS 1000
 #define REVIVE_WITHOUT_HEALTH_NS (5 * KVR_NS_PER_SEC)
 #define METRICS_MAX_BODY (4u << 20)
 #define MODELS_TIMEOUT_MS 5000
@@ -157,8 +162,8 @@ static void on_health_timer(uv_timer_t *t)
     uint64_t timeout = h->env.cfg->health_interval_ms < HEALTH_TIMEOUT_MAX_MS
                            ? h->env.cfg->health_interval_ms
                            : HEALTH_TIMEOUT_MAX_MS;
-    if (timeout < 200)
-        timeout = 200;
+    if (timeout < HEALTH_TIMEOUT_MIN_MS)
+        timeout = HEALTH_TIMEOUT_MIN_MS;
     for (uint32_t i = 0; i < tab->n_slots; i++) {
         kvr_engine_t *e = tab->engines[i];
         if (!e || e->removed || ch->health[i])
