@@ -4,7 +4,12 @@
 # fleet with statefeed and router, replay a short agentic trace for the
 # default --policy (the one router/policy_advice.h names, written from the
 # workload-zoo sweep) and `sticky` with the feed off (ES=0) and on (ES=1), and
-# print the comparison table. Every process it starts is stopped on exit or Ctrl-C.
+# print the comparison table. One real run per cell has no interval, so the
+# demo then asks the same question of kvroute-fleetsim (the routers' own
+# decision code in virtual time) over many seeds: the default rule against
+# Dynamo's cost rule and plain load balancing, 1 and 4 routers, ES=0 and 1,
+# on the zoo's multi-turn regime, each figure with its 95% interval.
+# Every process it starts is stopped on exit or Ctrl-C.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,6 +21,7 @@ SPEED=${SPEED:-3}
 default_policy=$(sed -n 's/^#define KVR_POLICY_ADVICE_DEFAULT "\(.*\)"$/\1/p' router/policy_advice.h)
 [[ -n $default_policy ]] || { echo "demo: no KVR_POLICY_ADVICE_DEFAULT in router/policy_advice.h" >&2; exit 1; }
 POLICIES=${POLICIES:-$default_policy,sticky}
+SEEDS=${SEEDS:-8}
 out="build/demo/run-$(date -u +%Y%m%dT%H%M%SZ)"
 
 child=""
@@ -32,7 +38,7 @@ trap 'echo "demo: interrupted" >&2; exit 130' INT TERM
 echo "demo: building into build/plain"
 cmake -S . -B build/plain >/dev/null
 cmake --build build/plain -j "$(nproc)" --target kvroute kvroute-sim kvroute-statefeed kvroute-replay \
-  kvroute-tracegen kvroute-feedsample kvroute-shm >/dev/null
+  kvroute-tracegen kvroute-feedsample kvroute-shm kvroute-fleetsim >/dev/null
 
 started=$SECONDS
 echo "demo: 4 simulated engines, statefeed, router; policies $POLICIES; ES=0 vs ES=1 (speed x$SPEED)"
@@ -43,6 +49,27 @@ rc=0
 wait "$child" || rc=$?
 child=""
 echo
-echo "demo: done in $((SECONDS - started)) s; results, raw records and charts in $out/"
+echo "demo: real processes done in $((SECONDS - started)) s; results, raw records and charts in $out/"
 echo "      (times are simulated: the fleet ran $SPEED times faster than real time)"
+
+echo
+echo "demo: the same question with intervals: kvroute-fleetsim, zoo regime 'study' (multi-turn"
+echo "      sessions), 8 engines, $SEEDS seeds per cell; $default_policy against cost (Dynamo's rule)"
+echo "      and load_only, 1 and 4 routers, ES=0 and ES=1"
+fs_started=$SECONDS
+fs_rc=0
+python3 bench/fleetsim/sweep.py --out "$out/fleetsim" --zoo --regimes study --seeds "$SEEDS" \
+  --engines 8 --routers 1,4 --es 0,1 --policies "$default_policy,cost,load_only" \
+  --fleetsim build/plain/bench/fleetsim/kvroute-fleetsim \
+  --tracegen build/plain/bench/tracegen/kvroute-tracegen >"$out/fleetsim.log" 2>&1 || fs_rc=$?
+if ((fs_rc == 0)); then
+  # The report from its first table on: the ratios to the best peer rule, then every cell.
+  sed -n '/^## /,$p' "$out/fleetsim/zoo.md"
+  echo
+  echo "demo: fleetsim done in $((SECONDS - fs_started)) s; report in $out/fleetsim/zoo.md"
+else
+  echo "demo: the fleetsim sweep failed (exit $fs_rc); see $out/fleetsim.log" >&2
+  tail -5 "$out/fleetsim.log" >&2
+fi
+((rc != 0)) || rc=$fs_rc
 exit "$rc"
