@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/fleetsim/cache_events.h"
 #include "common/clock.h"
 #include "common/prefix_hash.h"
 #include "common/xmalloc.h"
@@ -114,6 +115,7 @@ struct kvr_fleet_s {
     bool shm_open;
     kvr_shm_t shm;
     char shm_name[128];
+    kvr_fleet_cache_events_t *cache_events; /* --kv-events: NULL when off */
 
     char *text;
     size_t text_cap;
@@ -164,6 +166,7 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg)
     cfg->writer_stall = (kvr_fleet_window_t){-1, -1};
     cfg->n_routers = 1;
     cfg->feed_period_ms = 50;
+    cfg->kv_events_delay_ms = 50;
     cfg->net_latency_ms = 0.1;
     cfg->read_round_ms = 0.5;
     cfg->rate = 1.0;
@@ -396,10 +399,15 @@ static void on_route(kvr_fleet_t *f, size_t i)
         .text_len = 0,
         .block_hashes = q->mreq.hashes,
         .n_blocks = q->mreq.n_hashes,
+        /* The engines' events name the blocks the engine caches, the prompt's own hashes. */
+        .token_blocks = f->cache_events != NULL,
+        .block_tokens = f->cache_events ? KVR_SIM_BLOCK_TOKENS : 0,
         .prompt_tokens = len / KVR_BYTES_PER_TOKEN ? (uint32_t)(len / KVR_BYTES_PER_TOKEN) : 1,
         .max_tokens = tr->output_length ? tr->output_length : 1,
         .now_ns = f->now,
     };
+    if (f->cache_events)
+        kvr_fleet_cache_events_deliver(f->cache_events);
     kvr_fleet_router_route(f->routers[q->router], &rq, &q->route);
     if (q->route.engine < 0) {
         /* Refused: the router answers at once, its one end of the request. */
@@ -548,8 +556,11 @@ static void sample_engine(const kvr_fleet_t *f, const fleet_engine_t *e, kvr_eng
 
 static void feed_tick(kvr_fleet_t *f)
 {
-    if (!in_window(f, &f->cfg.writer_stall))
+    if (!in_window(f, &f->cfg.writer_stall)) {
         kvr_shm_heartbeat(&f->shm, f->now);
+        if (f->cache_events)
+            kvr_fleet_cache_events_tick(f->cache_events);
+    }
     for (uint32_t i = 0; i < f->cfg.n_engines; i++) {
         fleet_engine_t *e = &f->engines[i];
         if (in_window(f, &e->cfg.feed.stall))
@@ -622,6 +633,31 @@ static int feed_open(kvr_fleet_t *f, const char *name, char *err, size_t err_len
         }
         f->engines[i].slot = rc;
     }
+    return 0;
+}
+
+/* The engines' KV events into a residency table beside the segment, read by the routers. */
+static int cache_events_open(kvr_fleet_t *f, char *err, size_t err_len)
+{
+    if (!f->feed) {
+        snprintf(err, err_len,
+                 "--kv-events: the routers find engines in the residency table by "
+                 "their feed slot: it needs a router with ES=1 and a feed period");
+        return -EINVAL;
+    }
+    uint64_t blocks = 0;
+    for (uint32_t i = 0; i < f->cfg.n_engines; i++)
+        for (uint32_t r = 0; r < f->engines[i].n_ranks; r++)
+            blocks += f->engines[i].ranks[r].model.cache.capacity_blocks;
+    int rc = kvr_fleet_cache_events_create(
+        &f->cache_events, f->shm_name, f->cfg.n_engines < 16 ? 16 : f->cfg.n_engines, blocks,
+        ms_to_ns(f->cfg.kv_events_delay_ms), &f->now, err, err_len);
+    if (rc < 0)
+        return rc;
+    for (uint32_t i = 0; i < f->cfg.n_engines; i++)
+        for (uint32_t r = 0; r < f->engines[i].n_ranks; r++)
+            kvr_fleet_cache_events_attach(f->cache_events, &f->engines[i].ranks[r].model,
+                                          (uint32_t)f->engines[i].slot);
     return 0;
 }
 
@@ -787,6 +823,8 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
             goto fail;
         push(f, f->now, EV_FEED_TICK, 0, 0, NULL);
     }
+    if (cfg->kv_events && (rc = cache_events_open(f, err, err_len)) < 0)
+        goto fail;
     return 0;
 
 fail:
@@ -937,7 +975,12 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
                 kvr_fleet_router_es(f->routers[k]) ? "true" : "false", sh.requests,
                 sh.pending_prefill_tokens, sh.kv_tokens, feed);
     }
-    fputs("]}\n", out);
+    fputs("]", out);
+    if (f->cache_events) {
+        fputs(",\"kv_events\":", out);
+        kvr_fleet_cache_events_write_stats(f->cache_events, out);
+    }
+    fputs("}\n", out);
 }
 
 void kvr_fleet_destroy(kvr_fleet_t *f)
@@ -962,6 +1005,7 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
     for (uint32_t i = 0; f->engines && i < f->cfg.n_engines; i++)
         for (uint32_t r = 0; r < f->engines[i].n_ranks; r++)
             kvr_sim_model_close(&f->engines[i].ranks[r].model);
+    kvr_fleet_cache_events_destroy(f->cache_events); /* after the models: they report to it */
     if (f->shm_open) {
         kvr_shm_mark_writer_stopped(&f->shm);
         kvr_shm_close(&f->shm);

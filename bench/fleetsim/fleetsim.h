@@ -58,7 +58,9 @@ typedef struct kvr_fleet_config_s {
     kvr_fleet_engine_cfg_t engines[KVR_FLEET_MAX_ENGINES];
     double step_jitter; /* step time x (1 + jitter x u), u uniform in [-1, 1) */
     uint32_t n_routers;
-    double feed_period_ms;           /* 0: no feed at all */
+    double feed_period_ms;     /* 0: no feed at all */
+    bool kv_events;            /* engines' KV events feed a residency table (cache_events.h) */
+    double kv_events_delay_ms; /* from an engine's store or eviction to the table */
     kvr_fleet_window_t writer_stall; /* the writer's heartbeat stops */
     double net_latency_ms;           /* one way, per hop: client-router, router-engine */
     double

@@ -276,6 +276,15 @@ static const kvr_opt_t options[] = {
                        "a sample per engine every MS; 0 = no feed at all"),
     KVR_OPT_ROW_CUSTOM("writer-stall", "FROM-TO", NULL, opt_writer_stall, "FROM-TO, seconds", 0,
                        "seconds of the run without a writer heartbeat"),
+    KVR_OPT_ROW_BOOL(
+        T, fleet.kv_events, "kv-events", NULL,
+        "the engines publish KV events: what each rank's prefix cache stores and evicts reaches "
+        "a residency table beside the segment --kv-events-delay-ms later, which the routers "
+        "read with kvroute's --cache-state (auto, events, own; needs ES=1)"),
+    KVR_OPT_ROW_DOUBLE(
+        T, fleet.kv_events_delay_ms, "kv-events-delay-ms", "MS", "50", 0, 1e6,
+        "from an engine's store or eviction to the table (the events' stream and statefeed's "
+        "apply); 0: the table is the engines' true caches, an oracle"),
     KVR_OPT_ROW_HEADING("routers:"),
     KVR_OPT_ROW_U64(
         T, fleet.n_routers, "routers", "M", "1", 0, KVR_FLEET_MAX_ROUTERS,
