@@ -455,21 +455,26 @@ static int parse_placement(const kvr_opt_t *opt, void *obj, const char *v, char 
     return 0;
 }
 
+/* The error for a name that is not a registered policy: every name there is. */
+static int unknown_policy(const char *flag, const char *name, char *err, size_t err_len)
+{
+    char names[512] = "";
+    FILE *m = fmemopen(names, sizeof names - 1, "w");
+    if (m) {
+        kvr_policy_list(m);
+        fclose(m);
+    }
+    char what[600];
+    snprintf(what, sizeof what, "one of %s", names);
+    return kvr_opt_error(err, err_len, flag, what, name);
+}
+
 static int parse_policy_name(const kvr_opt_t *opt, void *obj, const char *v, char *err,
                              size_t err_len)
 {
     size_t len = strlen(v);
-    if (!kvr_policy_find(v) || len >= opt->size) {
-        char names[512] = "";
-        FILE *m = fmemopen(names, sizeof names - 1, "w");
-        if (m) {
-            kvr_policy_list(m);
-            fclose(m);
-        }
-        char what[600];
-        snprintf(what, sizeof what, "one of %s", names);
-        return kvr_opt_error(err, err_len, opt->name, what, v);
-    }
+    if (!kvr_policy_find(v) || len >= opt->size)
+        return unknown_policy(opt->name, v, err, err_len);
     memcpy((char *)obj + opt->offset, v, len + 1);
     return 0;
 }
@@ -615,6 +620,9 @@ int kvr_router_config_finish(kvr_router_config_t *cfg, char *err, size_t err_len
     /* sticky keeps its name in metrics and logs; the registry maps it to load_only. */
     if (strcmp(cfg->policy, "sticky") == 0 && !cfg->placement_set)
         cfg->placement = KVR_PLACEMENT_ONESHOT;
+    /* Parsing checked the flags; this catches a name a program set itself (kvroute-fleetsim). */
+    if (!kvr_policy_find(cfg->policy))
+        return unknown_policy("policy", cfg->policy, err, err_len);
     if (cfg->config_file[0] && !cfg->file_at_start && !cfg->check_config[0]) {
         /* Best effort: without it a SIGHUP cannot name the settings it leaves as they are. */
         kvr_router_config_t *snap = malloc(sizeof *snap);
