@@ -172,3 +172,91 @@ int kvr_json_strict_string(const kvr_json_strict_t *s, const cJSON *v, bool utf8
     }
     return 0;
 }
+
+/*
+ * The spans of the number tokens outside strings, in text order. cJSON
+ * starts a number at any of "-+.0123456789" where a value begins (a digit
+ * appears nowhere else outside strings: true, false and null hold none) and
+ * reads the run of number characters after it.
+ */
+typedef struct span_s {
+    const char *start;
+    size_t len;
+} span_t;
+
+static size_t number_spans(const char *p, const char *end, span_t **out)
+{
+    size_t n = 0;
+    *out = NULL;
+    while (p < end) {
+        char c = *p;
+        if (c == '"') {
+            for (p++; p < end && *p != '"'; p += *p == '\\' ? 2 : 1)
+                ;
+            p++;
+            continue;
+        }
+        if (!memchr("-+.0123456789", c, 13)) {
+            p++;
+            continue;
+        }
+        const char *start = p;
+        while (p < end && memchr("-+.0123456789eE", *p, 15))
+            p++;
+        if ((n & (n - 1)) == 0)
+            *out = kvr_xrealloc(*out, (n ? n * 2 : 1) * sizeof **out);
+        (*out)[n++] = (span_t){start, (size_t)(p - start)};
+    }
+    return n;
+}
+
+static size_t count_numbers(const cJSON *node)
+{
+    if (cJSON_IsNumber(node))
+        return 1;
+    size_t n = 0;
+    for (const cJSON *c = node->child; c; c = c->next) /* depth: cJSON's nesting limit */
+        n += count_numbers(c);
+    return n;
+}
+
+/* False when cJSON is out of memory: the nodes done print as written, the rest as cJSON does. */
+static bool keep_numbers(cJSON *node, const span_t *spans, size_t *next)
+{
+    for (cJSON *c = node->child, *after; c; c = after) {
+        after = c->next;
+        if (!cJSON_IsNumber(c)) {
+            if (!keep_numbers(c, spans, next))
+                return false;
+            continue;
+        }
+        const span_t *sp = &spans[(*next)++];
+        char *text = kvr_xstrndup(sp->start, sp->len);
+        cJSON *raw = cJSON_CreateRaw(text);
+        free(text);
+        if (!raw)
+            return false;
+        raw->string = c->string; /* the key moves to the raw node, which takes c's place */
+        raw->type |= c->type & cJSON_StringIsConst;
+        c->string = NULL;
+        cJSON_ReplaceItemViaPointer(node, c, raw);
+    }
+    return true;
+}
+
+int kvr_json_strict_keep_numbers(cJSON *root, const char *body, size_t len)
+{
+    if (!root || !body || !(cJSON_IsObject(root) || cJSON_IsArray(root)))
+        return root && cJSON_IsNumber(root) ? -EINVAL : 0;
+    span_t *spans;
+    size_t n = number_spans(body, body + len, &spans);
+    int rc;
+    if (n != count_numbers(root)) {
+        rc = -EINVAL;
+    } else {
+        size_t next = 0;
+        rc = keep_numbers(root, spans, &next) ? (int)n : -ENOMEM;
+    }
+    free(spans);
+    return rc;
+}

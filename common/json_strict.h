@@ -47,4 +47,16 @@ int kvr_json_strict_member(const kvr_json_strict_t *s, const struct cJSON *obj, 
 int kvr_json_strict_string(const kvr_json_strict_t *s, const struct cJSON *v, bool utf8,
                            const char **why);
 
+/**
+ * Makes root print its numbers as body wrote them. cJSON holds a number as
+ * a double, so a body it prints again has 18446744073709551615 as
+ * 18446744073709551616 and 1.0 as 1, where an engine reading the body as
+ * sent (Python's json) has the exact integer. Each number node of root (the
+ * parse of exactly [body, body + len)) becomes a raw node of its text.
+ * Returns the numbers kept; -EINVAL when the text's numbers and the tree's
+ * do not pair up (root is then unchanged); -ENOMEM when cJSON could not
+ * allocate (the numbers not reached print as cJSON prints them).
+ */
+int kvr_json_strict_keep_numbers(struct cJSON *root, const char *body, size_t len);
+
 #endif

@@ -26,6 +26,11 @@ static cJSON *parse_object(const char *text, size_t len)
         cJSON_Delete(doc);
         return NULL;
     }
+    /* Printed again, each number as written (cJSON's double would change 2^64 - 1 or 1.0). */
+    if (kvr_json_strict_keep_numbers(doc, text, len) < 0) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
     return doc;
 }
 

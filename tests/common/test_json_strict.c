@@ -101,3 +101,37 @@ Test(json_strict, utf8_is_checked_only_when_asked)
     cr_expect(why && strstr(why, "UTF-8"), "%s", why);
     cr_expect_eq(kvr_json_strict_string(&strict, cJSON_GetObjectItem(doc, "c"), false, &why), 0);
 }
+
+/* Printed again, numbers read as written: Python's json keeps 2^64 - 1 exact, cJSON's double not. */
+static void expect_kept(const char *body, const char *printed, int numbers)
+{
+    parse(body, strlen(body));
+    cr_expect_eq(kvr_json_strict_keep_numbers(doc, body, strlen(body)), numbers, "%s", body);
+    char *text = cJSON_PrintUnformatted(doc);
+    cr_assert_not_null(text);
+    cr_expect_str_eq(text, printed);
+    cJSON_free(text);
+    done();
+}
+
+Test(json_strict, numbers_print_as_the_body_wrote_them)
+{
+    expect_kept("{\"seed\":18446744073709551615,\"t\":1.0,\"a\":[1e400,-0.0,2.50,-7]}",
+                "{\"seed\":18446744073709551615,\"t\":1.0,\"a\":[1e400,-0.0,2.50,-7]}", 6);
+    /* Digits inside strings and keys, escaped quotes, literals with an e: none is a number. */
+    expect_kept("{\"k\\\"1\" : \"a\\\"2 3e4\", \"true\": [true, false, null], \"v\" : 3E+2 }",
+                "{\"k\\\"1\":\"a\\\"2 3e4\",\"true\":[true,false,null],\"v\":3E+2}", 1);
+    expect_kept("[]", "[]", 0);
+    expect_kept("{\"s\":\"no numbers\"}", "{\"s\":\"no numbers\"}", 0);
+    /* Keys and order stay: the raw node takes the number's place. */
+    expect_kept("{\"a\":1,\"b\":{\"c\":[2,{\"d\":3}]},\"e\":4}",
+                "{\"a\":1,\"b\":{\"c\":[2,{\"d\":3}]},\"e\":4}", 4);
+}
+
+Test(json_strict, a_tree_of_another_text_is_left_as_it_is)
+{
+    parse("[1,2]", 5);
+    cr_expect_eq(kvr_json_strict_keep_numbers(doc, "[1,2,3]", 7), -EINVAL);
+    cr_expect(cJSON_IsNumber(doc->child) && cJSON_IsNumber(doc->child->next), "unchanged");
+    done();
+}
