@@ -157,8 +157,8 @@ Test(pd, whole_and_streamed_answers_come_from_the_decode_engine)
     cr_expect(kvr_test_wait_file_contains(decision_log, needle, 5000),
               "no decision record names both engines (%s)", needle);
     /* --policy (round_robin here) picks the prefill engine, --pd-decode-policy the decode one */
-    cr_expect(kvr_test_file_contains(decision_log, "\"reason\":\"least_load\""),
-              "the decode engine was not chosen by load_only");
+    cr_expect(kvr_test_file_contains(decision_log, "\"reason\":\"least_load_headroom\""),
+              "the decode engine was not chosen by kv_headroom");
 }
 
 Test(pd, a_model_with_only_prefill_engines_is_a_clear_503)
