@@ -505,6 +505,53 @@ Test(pd, sglang_whole_and_streamed_answers_come_from_the_decode_engine)
               "no decision record names both engines (%s)", needle);
 }
 
+Test(pd, sglang_post_engines_takes_a_prefill_engines_bootstrap_port)
+{
+    /* the sim's engine 0 is an SGLang prefill engine; the router learns it from POST /engines */
+    bootstrap_base = kvr_test_free_port_range(ENGINES);
+    cr_assert_gt(bootstrap_base, 0);
+    char base[16];
+    snprintf(base, sizeof base, "%u", bootstrap_base);
+    const char *roles[ENGINES] = {NULL, "decode", NULL};
+    start_with(
+        roles, (const char *const[]){"--pd-protocol", "sglang", "--admin-token", "s3cret", NULL},
+        (const char *const[]){"--prefill-engines", "0", "--bootstrap-port", base, NULL}, NULL);
+    static const char auth[] = "Authorization: Bearer s3cret\r\n";
+    const char *bad[] = {"0", "65536", "\"8998\"", "1.5", "-1", "true"};
+    char body[200], *resp;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(body, sizeof body,
+                 "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"prefill\",\"bootstrap_port\":%s}",
+                 sim_port, bad[i]);
+        cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", auth, body, &resp, 3000), 400,
+                     "bootstrap_port %s", bad[i]);
+        if (resp)
+            cr_expect_not_null(strstr(kvr_test_http_body(resp), "bootstrap_port"), "%s",
+                               kvr_test_http_body(resp));
+        free(resp);
+    }
+    snprintf(body, sizeof body,
+             "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"prefill\",\"bootstrap_port\":%u}",
+             sim_port, bootstrap_base);
+    cr_assert_eq(kvr_test_http(h.admin_port, "POST", "/engines", auth, body, &resp, 3000), 201);
+    free(resp);
+    char shown[48];
+    snprintf(shown, sizeof shown, "\"bootstrap_port\":%u", bootstrap_base);
+    cr_expect(engines_doc_has(shown), "GET /engines does not show %s", shown);
+    char healthy[96];
+    snprintf(healthy, sizeof healthy, "\"id\":\"http://127.0.0.1:%u\",\"index\":1,\"healthy\":true",
+             sim_port);
+    cr_assert(kvr_test_wait_until((bool (*)(void *))engines_doc_has, healthy, 5000),
+              "the added prefill engine never became healthy");
+    /* the sim's decode engine pulls the KV from the port the router named: a 200 */
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200,
+                 "%s", resp ? kvr_test_http_body(resp) : "");
+    cr_expect_eq(engine_of(resp), 1);
+    free(resp);
+    cr_expect_eq(sim_requests(0), 1);
+    expect_counters_released();
+}
+
 Test(pd, sglang_a_decode_told_the_wrong_bootstrap_port_fails_the_transfer)
 {
     /* the sim checks the bootstrap port the router sent against the prefill engine's */
