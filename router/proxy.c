@@ -390,7 +390,11 @@ static void flush_head(proxy_t *p)
 
 static void on_flush(void *arg)
 {
-    flush_head(arg);
+    proxy_t *p = arg;
+    /* A decode's head waits for its first body byte: a decode dying before it costs a retry. */
+    if (p->pd_phase == PD_DECODE && p->body_bytes == 0)
+        return;
+    flush_head(p);
 }
 
 /* KV held grows with output: one SSE event is about one decode step's token(s). */
@@ -516,13 +520,22 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
                  p->pd_prefill_engine, e->id);
     }
     if (status == 0) {
-        if (p->head_pending) /* the whole answer came in one batch: one write with its length */
+        /* The whole answer came in one batch: one write with its length; a decode's head was
+         * held (on_flush), so its chunked answer stays chunked as the engine sent it. */
+        if (p->head_pending && !(p->pd_phase == PD_DECODE && p->content_length < 0)) {
             kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base,
                              p->pending.len);
-        else
+        } else {
+            flush_head(p);
             kvr_http_stream_end(p->req);
+        }
         finish(p, p->status);
         return;
+    }
+    if (p->responded && p->head_pending && p->body_bytes == 0 && p->pd_phase == PD_DECODE) {
+        /* Its head was held (on_flush) and nothing else came: the client saw nothing. */
+        p->responded = false;
+        p->head_pending = false;
     }
     if (p->responded) {
         if (status == -ETIMEDOUT)

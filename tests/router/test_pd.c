@@ -240,6 +240,29 @@ Test(pd, a_dead_decode_engine_is_retried_with_a_fresh_prefill)
     expect_counters_released();
 }
 
+Test(pd, a_decode_dying_after_its_headers_before_a_token_is_retried_with_a_fresh_prefill)
+{
+    /* engine 1 answers 200 and its SSE headers, then drops the connection before any token */
+    const char *roles[ENGINES] = {"prefill", "decode", "decode"};
+    start(roles, (const char *const[]){"--pd-protocol", "vllm", NULL});
+    fault(1, "{\"drop_after_tokens\":0}");
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        char *sse = (char *)kvr_test_http_body(resp);
+        cr_assert_geq(kvr_harness_dechunk(sse), 0);
+        cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 0);
+    expect_counters_released();
+}
+
 Test(pd, a_decode_engine_failing_mid_stream_cuts_the_client_with_an_error_event)
 {
     const char *roles[ENGINES] = {"prefill", "decode", NULL};
@@ -618,6 +641,49 @@ Test(pd, sglang_a_dead_decode_engine_before_its_first_token_retries_the_pair)
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
     /* each retry is a fresh pair: more prefills than answered requests */
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_decode_dying_after_its_headers_before_a_token_retries_the_pair)
+{
+    /* engine 1 answers 200 and its SSE headers, then drops the connection before any token */
+    const char *roles[ENGINES] = {"prefill", "decode", "decode"};
+    start_sglang(roles, NULL, 0);
+    fault(1, "{\"drop_after_tokens\":0}");
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        char *sse = (char *)kvr_test_http_body(resp);
+        cr_assert_geq(kvr_harness_dechunk(sse), 0);
+        cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
+        cr_expect_null(strstr(sse, "\"error\""), "%s", sse);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
+    /* the retry is a fresh pair: a prefill for it too */
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 0);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_decode_failing_mid_stream_cuts_the_client_with_an_error_event)
+{
+    /* after its first tokens reached the client the stream cannot be retried: the error event */
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    fault(1, "{\"drop_after_tokens\":2}");
+    char *resp = NULL;
+    kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000);
+    cr_assert_not_null(resp);
+    cr_expect_not_null(strstr(resp, "the engine failed mid-stream"), "%s", resp);
+    cr_expect_null(strstr(resp, "data: [DONE]"), "%s", resp);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 0);
+    cr_expect_eq(sim_requests(0), 1, "the prefill engine saw one request");
     expect_counters_released();
 }
 
