@@ -773,3 +773,35 @@ Test(pd, a_slow_kv_transfer_holds_an_sglang_decode)
 {
     a_slow_transfer_holds_the_decode(true);
 }
+
+/* The official OpenAI client (tests/node/router_pd_openai.mjs) through the current router. */
+static void openai_client_through_the_pair(const char *protocol)
+{
+    char url[64], decode_engine[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/v1", h.port);
+    snprintf(decode_engine, sizeof decode_engine, "http://127.0.0.1:%u", sim_port + 1);
+    setenv("KVR_ROUTER_URL", url, 1);
+    setenv("KVR_DECODE_ENGINES", decode_engine, 1);
+    int st = kvr_test_run_node("router_pd_openai.mjs", 40000);
+    if (st == KVR_TEST_NODE_MISSING)
+        cr_skip_test("node or the openai package missing: run scripts/install-deps.sh");
+    cr_assert_eq(st, 0, "the openai client failed through --pd-protocol %s (status %d)", protocol,
+                 st);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 2);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"decode\"}"), 2);
+    expect_counters_released();
+}
+
+Test(pd, openai_npm_client_through_a_vllm_pair)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start(roles, (const char *const[]){"--pd-protocol", "vllm", NULL});
+    openai_client_through_the_pair("vllm");
+}
+
+Test(pd, openai_npm_client_through_an_sglang_pair)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    openai_client_through_the_pair("sglang");
+}
