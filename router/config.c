@@ -162,10 +162,12 @@ static const kvr_opt_t options[] = {
         "a prefill and a decode engine at once, both with bootstrap_host, bootstrap_port and a "
         "random bootstrap_room, the decode's answer the client's; off routes to role=both "
         "engines only"),
-    POLICY_ROW(pd_decode_policy, "pd-decode-policy", "load_only",
+    POLICY_ROW(pd_decode_policy, "pd-decode-policy", "kv_headroom",
                "disaggregated: the policy choosing the decode engine (--policy chooses the "
-               "prefill engine, where prefix reuse pays); load_only takes the one with the "
-               "fewest running and waiting requests"),
+               "prefill engine, where prefix reuse pays); kv_headroom takes the one with "
+               "the fewest running and waiting requests among those with KV room for the "
+               "prompt and its output under --high-watermark (the feed's KV usage at ES=1, "
+               "the shadow's KV tokens otherwise)"),
     KVR_OPT_ROW_U64(
         T, pd_transfer_timeout_ms, "pd-transfer-timeout-ms", "MS", "0", 0, 3600000,
         "disaggregated: a decode engine's wait for its first byte (the KV transfer "

@@ -573,6 +573,10 @@ static void render_engine(cJSON *arr, const kvr_metrics_view_t *r, const engine_
     cJSON_AddBoolToObject(o, "healthy", kvr_engine_is_candidate(e));
     cJSON_AddBoolToObject(o, "removed", e->removed);
     cJSON_AddStringToObject(o, "role", kvr_engine_role_name(e->role));
+    if (e->bootstrap_port)
+        cJSON_AddNumberToObject(o, "bootstrap_port", e->bootstrap_port);
+    else
+        cJSON_AddNullToObject(o, "bootstrap_port");
     cJSON_AddStringToObject(o, "models_source",
                             e->models_pinned ? "pinned"
                             : e->models.n    ? "learned"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "router/proxy.h"
+#include "router/proxy_internal.h"
 
 #include <ctype.h>
 #include <cjson/cJSON.h>
@@ -21,72 +22,6 @@
 #include "common/xmalloc.h"
 #include "router/pd.h"
 #include "router/upstream.h"
-
-#define PROXY_MAX_FORWARD_HEADERS 96
-#define PROXY_BACKPRESSURE_BYTES (1u << 20)
-#define PROXY_MAX_ATTEMPTS 34 /* --retries 16 + 1, twice: SGLang sends a pair per attempt */
-
-/* Where a disaggregated request is: the prefill attempt's answer is ours, the decode's the client's. */
-typedef enum { PD_NONE = 0, PD_PREFILL, PD_DECODE } pd_phase_t;
-
-typedef struct proxy_s {
-    kvr_proxy_env_t *r;
-    kvr_http_req_t *req;
-    struct proxy_s *prev, *next; /* r->in_flight */
-    char request_id[136];
-    kvr_route_keys_t keys;
-    kvr_route_request_t route_req;
-    char model[KVR_MODEL_NAME_MAX +
-               1]; /* the pool routed in ("" = any engine); route_req.model points here */
-    kvr_decide_result_t route;
-    kvr_charge_t charge;
-    kvr_upstream_t *up;
-    uv_work_t work; /* key extraction on the threadpool (large bodies) */
-    bool extracting;
-    kvr_tokenizer_set_t *tokenizers; /* held while the keys are extracted */
-    bool client_gone;                /* the client left while the keys were being extracted */
-    int extract_rc;
-    const char *session_header;
-    char extract_err[256];
-    const char *body;
-    size_t body_len;
-    size_t n_fwd;
-    uint32_t tried[PROXY_MAX_ATTEMPTS];
-    uint32_t tried_generation[PROXY_MAX_ATTEMPTS]; /* with tried[]: the engines' handles */
-    uint32_t attempts;
-    uint32_t attempts_ok; /* prefill attempts that succeeded: not failures, not excluded */
-    bool tried_ok[PROXY_MAX_ATTEMPTS];
-    pd_phase_t pd_phase;
-    bool pd_collect;           /* the prefill's 200 answer is being read, not forwarded */
-    kvr_buf_t pd_prefill_body; /* the client's body as a prefill request */
-    kvr_buf_t pd_decode_body;  /* the client's body with the prefill's kv_transfer_params */
-    kvr_buf_t pd_answer;       /* the prefill engine's answer */
-    char pd_prefill_engine[KVR_SHM_ENGINE_ID_MAX]; /* the engine that built the decode's KV */
-    /* SGLang: the prefill request, sent with the decode one; its answer is drained, not sent. */
-    kvr_upstream_t *pd_side_up;
-    kvr_charge_t pd_side_charge;
-    kvr_decide_result_t pd_side_route;
-    uint32_t pd_side_attempt; /* its index in tried[]; the decode's is the next */
-    int pd_side_status;       /* the status of its answer, 0 before its head */
-    uint64_t start_ns;
-    bool responded;    /* committed to this engine's answer: no retry any more */
-    bool head_pending; /* head not written yet: the first batch joins it in one write */
-    int64_t content_length;
-    const char *content_type;
-    size_t n_out;
-    kvr_buf_t pending; /* body bytes of the first batch */
-    bool paused;
-    bool sse;
-    int status; /* the status the client got */
-    uint64_t body_bytes;
-    uint64_t sse_events;
-    char last_byte;
-    /* Filled before use (n_fwd, n_out say how far): not cleared when recycled. */
-    kvr_http_header_t fwd[PROXY_MAX_FORWARD_HEADERS];
-    kvr_http_header_t out[PROXY_MAX_FORWARD_HEADERS + 2];
-} proxy_t;
-
-static void dispatch(proxy_t *p);
 
 /*
  * A proxy_t is a few KB; recycling them keeps that memset-and-free churn off
@@ -218,7 +153,7 @@ void kvr_proxy_request_id(kvr_proxy_env_t *r, const char *given, char *out, size
  * its upstream request, shadow charge and seeding lease are each released
  * exactly once, and a second call is a no-op.
  */
-static void attempt_end(proxy_t *p)
+void kvr__proxy_attempt_end(proxy_t *p)
 {
     if (p->up) {
         kvr_upstream_cancel(p->up);
@@ -233,10 +168,10 @@ static void attempt_end(proxy_t *p)
 }
 
 /* The one place a proxied request ends: its last attempt ends here. */
-static void finish(proxy_t *p, int status)
+void kvr__proxy_finish(proxy_t *p, int status)
 {
     kvr_proxy_env_t *r = p->r;
-    attempt_end(p);
+    kvr__proxy_attempt_end(p);
     kvr_router_metrics_status(r->metrics, status);
     uint64_t now = kvr_clock_now_ns();
     if (status >= 200 && status < 300)
@@ -264,12 +199,12 @@ static void finish(proxy_t *p, int status)
         r->drain.on_drained(r->drain.ctx);
 }
 
-static void respond_error(proxy_t *p, int status, const char *message)
+void kvr__proxy_respond_error(proxy_t *p, int status, const char *message)
 {
     kvr_http_header_t h[2] = {{"X-Request-ID", p->request_id}, {"Retry-After", "1"}};
     kvr_http_respond_error(p->req, status, NULL, message, h,
                            status == 429 || status == 503 ? 2 : 1);
-    finish(p, status);
+    kvr__proxy_finish(p, status);
 }
 
 /* ---- upstream callbacks ---- */
@@ -297,7 +232,7 @@ static size_t tried_still_there(const proxy_t *p, uint32_t *out)
     return n;
 }
 
-static bool retry_possible(proxy_t *p)
+bool kvr__proxy_retry_possible(proxy_t *p)
 {
     uint32_t exclude[PROXY_MAX_ATTEMPTS];
     size_t n_exclude = tried_still_there(p, exclude);
@@ -310,39 +245,29 @@ static bool retry_possible(proxy_t *p)
                                         exclude, n_exclude));
 }
 
-static void pd_enter(proxy_t *p, pd_phase_t phase)
-{
-    p->pd_phase = phase;
-    p->pd_collect = false;
-    kvr_buf_reset(&p->pd_answer);
-    p->route_req.role = phase == PD_DECODE ? KVR_ENGINE_ROLE_DECODE : KVR_ENGINE_ROLE_PREFILL;
-    /* A session's pin is its prefill engine's (where its prefix is cached): decode leaves it be. */
-    p->route_req.session_id = phase == PD_DECODE ? NULL : p->keys.session_id;
-    p->r->metrics->pd_requests_total[phase == PD_DECODE ? 1 : 0]++;
-}
-
-static void retry(proxy_t *p, kvr_retry_cause_t cause)
+void kvr__proxy_retry(proxy_t *p, kvr_retry_cause_t cause)
 {
     p->r->metrics->retries_total[cause]++;
-    attempt_end(p);
+    kvr__proxy_attempt_end(p);
     if (p->pd_phase != PD_NONE) {
         p->r->metrics->pd_retries_total[p->pd_phase == PD_PREFILL ? 0 : 1]++;
-        pd_enter(p, PD_PREFILL); /* the decode engine's KV is gone with it: prefill again */
+        kvr__proxy_pd_enter(p,
+                            PD_PREFILL); /* the decode engine's KV is gone with it: prefill again */
     }
     KVR_DEBUG("retry request_id=%s engine=%s attempt=%u cause=%d", p->request_id,
               p->route.engine ? p->route.engine->id : "-", p->attempts, (int)cause);
-    dispatch(p);
+    kvr__proxy_dispatch(p);
 }
 
-static void on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
-                    int64_t content_length)
+void kvr__proxy_on_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
+                        int64_t content_length)
 {
     proxy_t *p = arg;
     kvr_proxy_env_t *r = p->r;
     kvr_engine_t *e = p->route.engine;
-    if (status >= 500 && retry_possible(p)) {
+    if (status >= 500 && kvr__proxy_retry_possible(p)) {
         kvr_door_engine_failed(r->door, e, "status_5xx");
-        retry(p, KVR_RETRY_STATUS_5XX);
+        kvr__proxy_retry(p, KVR_RETRY_STATUS_5XX);
         return;
     }
     if (status < 500)
@@ -395,9 +320,13 @@ static void flush_head(proxy_t *p)
     kvr_buf_reset(&p->pending);
 }
 
-static void on_flush(void *arg)
+void kvr__proxy_on_flush(void *arg)
 {
-    flush_head(arg);
+    proxy_t *p = arg;
+    /* A decode's head waits for its first body byte: a decode dying before it costs a retry. */
+    if (p->pd_phase == PD_DECODE && p->body_bytes == 0)
+        return;
+    flush_head(p);
 }
 
 /* KV held grows with output: one SSE event is about one decode step's token(s). */
@@ -419,7 +348,7 @@ static void count_output(proxy_t *p, const char *data, size_t len)
     }
 }
 
-static void on_data(void *arg, const char *data, size_t len)
+void kvr__proxy_on_data(void *arg, const char *data, size_t len)
 {
     proxy_t *p = arg;
     if (p->pd_collect) {
@@ -480,39 +409,14 @@ static void cut_client(proxy_t *p, int http_status, const char *message)
     kvr_http_req_on_drain(req, on_cut_drained, NULL);
 }
 
-/* The prefill engine answered: its charge ends here, the decode phase begins. */
-static void pd_prefill_done(proxy_t *p)
-{
-    kvr_engine_t *e = p->route.engine;
-    p->pd_collect = false;
-    const char *why = kvr_pd_vllm_decode_body(p->body, p->body_len, p->pd_answer.base,
-                                              p->pd_answer.len, &p->pd_decode_body);
-    if (why) {
-        KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\"", p->request_id, e->id,
-                 why);
-        if (retry_possible(p)) {
-            retry(p, KVR_RETRY_STATUS_5XX);
-            return;
-        }
-        respond_error(p, 502, why);
-        return;
-    }
-    snprintf(p->pd_prefill_engine, sizeof p->pd_prefill_engine, "%s", e->id);
-    p->tried_ok[p->attempts - 1] = true;
-    p->attempts_ok++;
-    attempt_end(p);
-    pd_enter(p, PD_DECODE);
-    dispatch(p);
-}
-
-static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
+void kvr__proxy_on_end(void *arg, int status, kvr_upstream_phase_t phase)
 {
     proxy_t *p = arg;
     kvr_proxy_env_t *r = p->r;
     kvr_engine_t *e = p->route.engine;
     p->up = NULL;
     if (status == 0 && p->pd_collect) {
-        pd_prefill_done(p);
+        kvr__proxy_pd_prefill_done(p);
         return;
     }
     if (status == -ETIMEDOUT && p->pd_phase == PD_DECODE && !p->responded) {
@@ -521,13 +425,22 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
                  p->pd_prefill_engine, e->id);
     }
     if (status == 0) {
-        if (p->head_pending) /* the whole answer came in one batch: one write with its length */
+        /* The whole answer came in one batch: one write with its length; a decode's head was
+         * held (on_flush), so its chunked answer stays chunked as the engine sent it. */
+        if (p->head_pending && !(p->pd_phase == PD_DECODE && p->content_length < 0)) {
             kvr_http_respond(p->req, p->status, p->content_type, p->out, p->n_out, p->pending.base,
                              p->pending.len);
-        else
+        } else {
+            flush_head(p);
             kvr_http_stream_end(p->req);
-        finish(p, p->status);
+        }
+        kvr__proxy_finish(p, p->status);
         return;
+    }
+    if (p->responded && p->head_pending && p->body_bytes == 0 && p->pd_phase == PD_DECODE) {
+        /* Its head was held (on_flush) and nothing else came: the client saw nothing. */
+        p->responded = false;
+        p->head_pending = false;
     }
     if (p->responded) {
         if (status == -ETIMEDOUT)
@@ -540,20 +453,21 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         char message[160];
         snprintf(message, sizeof message, "the engine failed mid-stream: %s", kvr_strerror(status));
         cut_client(p, status == -ETIMEDOUT ? 504 : 502, message);
-        finish(p, p->status);
+        kvr__proxy_finish(p, p->status);
         return;
     }
     if (phase == KVR_UPSTREAM_CONNECT) {
         if (status == -ETIMEDOUT)
             r->metrics->timeouts_total[KVR_TIMEOUT_CONNECT]++;
         kvr_door_engine_failed(r->door, e, "connect");
-        if (retry_possible(p)) {
-            retry(p, KVR_RETRY_CONNECT);
+        if (kvr__proxy_retry_possible(p)) {
+            kvr__proxy_retry(p, KVR_RETRY_CONNECT);
             return;
         }
         KVR_WARN("upstream_failed request_id=%s engine=%s phase=connect error=\"%s\"",
                  p->request_id, e->id, kvr_strerror(status));
-        respond_error(p, status == -ETIMEDOUT ? 504 : 502, "could not connect to an engine");
+        kvr__proxy_respond_error(p, status == -ETIMEDOUT ? 504 : 502,
+                                 "could not connect to an engine");
         return;
     }
     if (status == -ETIMEDOUT) {
@@ -565,21 +479,21 @@ static void on_end(void *arg, int status, kvr_upstream_phase_t phase)
         r->metrics->timeouts_total[KVR_TIMEOUT_FIRST_BYTE]++;
         KVR_WARN("upstream_timeout request_id=%s engine=%s phase=first_byte", p->request_id, e->id);
         kvr_door_engine_failed(r->door, e, "first_byte_timeout");
-        if (retry_possible(p)) {
-            retry(p, KVR_RETRY_FIRST_BYTE);
+        if (kvr__proxy_retry_possible(p)) {
+            kvr__proxy_retry(p, KVR_RETRY_FIRST_BYTE);
             return;
         }
-        respond_error(p, 504, "the engine did not answer in time");
+        kvr__proxy_respond_error(p, 504, "the engine did not answer in time");
         return;
     }
     kvr_door_engine_failed(r->door, e, "reset");
-    if (retry_possible(p)) {
-        retry(p, KVR_RETRY_RESET);
+    if (kvr__proxy_retry_possible(p)) {
+        kvr__proxy_retry(p, KVR_RETRY_RESET);
         return;
     }
     KVR_WARN("upstream_failed request_id=%s engine=%s phase=wait error=\"%s\"", p->request_id,
              e->id, kvr_strerror(status));
-    respond_error(p, 502, "the engine closed the connection without an answer");
+    kvr__proxy_respond_error(p, 502, "the engine closed the connection without an answer");
 }
 
 static void on_client_abort(kvr_http_req_t *req, void *arg)
@@ -594,11 +508,11 @@ static void on_client_abort(kvr_http_req_t *req, void *arg)
     KVR_DEBUG("client_abort request_id=%s engine=%s", p->request_id,
               p->route.engine ? p->route.engine->id : "-");
     kvr_http_req_abandon(req);
-    finish(p, 499); /* nginx's code for "client closed request": counted, never sent */
+    kvr__proxy_finish(p, 499); /* nginx's code for "client closed request": counted, never sent */
 }
 
 /* Routes the request as it stands (its role, its session) into *route; false when answered. */
-static bool route_attempt(proxy_t *p, kvr_charge_t *charge, kvr_decide_result_t *route)
+bool kvr__proxy_route_attempt(proxy_t *p, kvr_charge_t *charge, kvr_decide_result_t *route)
 {
     kvr_proxy_env_t *r = p->r;
     p->route_req.now_ns = kvr_clock_now_ns();
@@ -609,11 +523,11 @@ static bool route_attempt(proxy_t *p, kvr_charge_t *charge, kvr_decide_result_t 
         if (route != &p->route)
             p->route = *route; /* what the decision log and finish read */
         if (route->status == 429)
-            respond_error(p, 429, "no engine has room for this request; retry later");
+            kvr__proxy_respond_error(p, 429, "no engine has room for this request; retry later");
         else if (p->attempts > 0)
-            respond_error(p, 502, "every engine tried failed");
+            kvr__proxy_respond_error(p, 502, "every engine tried failed");
         else
-            respond_error(p, 503, "no healthy engine available");
+            kvr__proxy_respond_error(p, 503, "no healthy engine available");
         return false;
     }
     kvr_engine_t *e = route->engine;
@@ -622,165 +536,17 @@ static bool route_attempt(proxy_t *p, kvr_charge_t *charge, kvr_decide_result_t 
     return true;
 }
 
-/* ---- SGLang: the prefill and the decode request at once ---- */
-
-/* The pair failed by its prefill: that engine is excluded and counted, the decode one is not. */
-static void pd_side_blame(proxy_t *p)
-{
-    p->tried_ok[p->pd_side_attempt] = false;
-    p->tried_ok[p->pd_side_attempt + 1] = true;
-    p->pd_phase = PD_PREFILL; /* the failure and the retry are the prefill's */
-}
-
-static void on_side_head(void *arg, int status, const kvr_http_header_t *headers, size_t n,
-                         int64_t content_length)
-{
-    proxy_t *p = arg;
-    (void)headers, (void)n, (void)content_length;
-    p->pd_side_status = status;
-    kvr_charge_first_byte(&p->pd_side_charge);
-    if (status < 500)
-        kvr_door_engine_ok(p->r->door, p->pd_side_route.engine);
-}
-
-static void on_side_data(void *arg, const char *data, size_t len)
-{
-    proxy_t *p = arg;
-    /* A refusal is kept for the client; an answer is drained: the decode's is the client's. */
-    if (p->pd_side_status >= 400 && p->pd_answer.len + len <= KVR_PD_ANSWER_MAX)
-        kvr_buf_append(&p->pd_answer, data, len);
-}
-
-static void on_side_end(void *arg, int status, kvr_upstream_phase_t phase)
-{
-    proxy_t *p = arg;
-    kvr_proxy_env_t *r = p->r;
-    kvr_engine_t *e = p->pd_side_route.engine;
-    p->pd_side_up = NULL;
-    if (status == 0 && p->pd_side_status < 400) {
-        kvr_door_release(r->door, &p->pd_side_charge); /* its KV is built: the decode's from here */
-        return;
-    }
-    if (status == 0 && p->pd_side_status < 500 && !p->responded) {
-        /* The prefill refused the client's own body: its answer says why. */
-        int code = p->pd_side_status;
-        kvr_http_header_t h = {"X-Request-ID", p->request_id};
-        kvr_http_respond(p->req, code, "application/json", &h, 1,
-                         p->pd_answer.base ? p->pd_answer.base : "", p->pd_answer.len);
-        finish(p, code);
-        return;
-    }
-    const char *why = status == 0 ? (p->pd_side_status >= 500 ? "status_5xx" : "status_4xx")
-                      : phase == KVR_UPSTREAM_CONNECT ? "connect"
-                      : status == -ETIMEDOUT          ? "first_byte_timeout"
-                                                      : "reset";
-    if (status != 0 || p->pd_side_status >= 500)
-        kvr_door_engine_failed(r->door, e, why);
-    KVR_WARN("pd_prefill_failed request_id=%s engine=%s error=\"%s\" decode_answered=%d",
-             p->request_id, e->id, status ? kvr_strerror(status) : why, p->responded);
-    if (p->responded) {
-        /* The decode engine answers: its KV came, so the prefill's end is no longer news. */
-        kvr_door_release(r->door, &p->pd_side_charge);
-        return;
-    }
-    pd_side_blame(p);
-    kvr_retry_cause_t cause = status == 0                     ? KVR_RETRY_STATUS_5XX
-                              : phase == KVR_UPSTREAM_CONNECT ? KVR_RETRY_CONNECT
-                              : status == -ETIMEDOUT          ? KVR_RETRY_FIRST_BYTE
-                                                              : KVR_RETRY_RESET;
-    if (retry_possible(p)) {
-        retry(p, cause);
-        return;
-    }
-    respond_error(p, status == -ETIMEDOUT ? 504 : 502, "the prefill engine failed");
-}
-
-/* The host SGLang's decode engine reaches the prefill's bootstrap server on: its URL's. */
-static void url_host(const char *id, char *out, size_t cap)
-{
-    const char *authority = strncmp(id, "http://", 7) == 0 ? id + 7 : id;
-    const char *colon = strrchr(authority, ':');
-    size_t n = colon ? (size_t)(colon - authority) : strlen(authority);
-    snprintf(out, cap, "%.*s", (int)n, authority);
-}
-
-/*
- * SGLang's protocol: the prefill engine (--policy, with the session) and the
- * decode engine (--pd-decode-policy) get the same body, naming the prefill's
- * bootstrap server and a fresh room; the decode engine pulls the room's KV
- * from there. The pair is one attempt, counted on the engine that failed.
- */
-static void pd_sglang_dispatch(proxy_t *p)
+void kvr__proxy_dispatch(proxy_t *p)
 {
     kvr_proxy_env_t *r = p->r;
-    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
-    static const kvr_upstream_cbs_t side_cbs = {on_side_head, on_side_data, on_side_end, NULL};
-    for (;;) {
-        if (p->attempts + 2 > PROXY_MAX_ATTEMPTS) {
-            respond_error(p, 502, "every engine tried failed");
-            return;
-        }
-        p->pd_side_attempt = p->attempts;
-        p->pd_side_status = 0;
-        if (!route_attempt(p, &p->pd_side_charge, &p->pd_side_route))
-            return;
-        kvr_engine_t *pe = p->pd_side_route.engine;
-        p->tried_ok[p->pd_side_attempt] = true; /* until it fails */
-        p->attempts_ok++;
-        pd_enter(p, PD_DECODE);
-        if (!route_attempt(p, &p->charge, &p->route))
-            return;
-        kvr_engine_t *de = p->route.engine;
-        snprintf(p->pd_prefill_engine, sizeof p->pd_prefill_engine, "%s", pe->id);
-        char host[KVR_SHM_ENGINE_ID_MAX];
-        url_host(pe->id, host, sizeof host);
-        kvr_pd_bootstrap_t boot = {host, pe->bootstrap_port, kvr_pd_room(&r->pd_room_rng)};
-        const char *why = kvr_pd_sglang_body(p->body, p->body_len, &boot, &p->pd_prefill_body);
-        if (why) {
-            respond_error(p, 400, why);
-            return;
-        }
-        kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
-                                     r->cfg->idle_timeout_ms};
-        const char *method = kvr_http_req_method(p->req), *path = kvr_http_req_path(p->req);
-        const kvr_buf_t *b = &p->pd_prefill_body;
-        bool prefill_started = kvr_upstream_request(kvr_door_pool(r->door, pe->index), method, path,
-                                                    p->fwd, p->n_fwd, b->base, b->len, &t,
-                                                    &side_cbs, p, &p->pd_side_up) == 0;
-        if (prefill_started) {
-            if (r->cfg->pd_transfer_timeout_ms)
-                t.first_byte_ms = r->cfg->pd_transfer_timeout_ms;
-            if (kvr_upstream_request(kvr_door_pool(r->door, de->index), method, path, p->fwd,
-                                     p->n_fwd, b->base, b->len, &t, &cbs, p, &p->up) == 0)
-                return;
-        }
-        /* Could not even start (out of sockets, bad address): as a connect failure. */
-        p->up = NULL;
-        if (!prefill_started) {
-            p->pd_side_up = NULL;
-            pd_side_blame(p);
-        }
-        kvr_door_engine_failed(r->door, prefill_started ? de : pe, "connect");
-        attempt_end(p);
-        if (!retry_possible(p)) {
-            respond_error(p, 502, "could not connect to an engine");
-            return;
-        }
-        r->metrics->retries_total[KVR_RETRY_CONNECT]++;
-        pd_enter(p, PD_PREFILL);
-    }
-}
-
-static void dispatch(proxy_t *p)
-{
-    kvr_proxy_env_t *r = p->r;
-    static const kvr_upstream_cbs_t cbs = {on_head, on_data, on_end, on_flush};
+    static const kvr_upstream_cbs_t cbs = {kvr__proxy_on_head, kvr__proxy_on_data,
+                                           kvr__proxy_on_end, kvr__proxy_on_flush};
     if (p->pd_phase != PD_NONE && r->cfg->pd_protocol == KVR_PD_SGLANG) {
-        pd_sglang_dispatch(p);
+        kvr__proxy_pd_sglang_dispatch(p);
         return;
     }
     for (;;) {
-        if (!route_attempt(p, &p->charge, &p->route))
+        if (!kvr__proxy_route_attempt(p, &p->charge, &p->route))
             return;
         kvr_engine_t *e = p->route.engine;
         kvr_upstream_timeouts_t t = {r->cfg->connect_timeout_ms, r->cfg->first_byte_timeout_ms,
@@ -803,9 +569,9 @@ static void dispatch(proxy_t *p)
         /* Could not even start (out of sockets, bad address): as a connect failure. */
         p->up = NULL;
         kvr_door_engine_failed(r->door, e, "connect");
-        attempt_end(p);
-        if (!retry_possible(p)) {
-            respond_error(p, 502, "could not connect to an engine");
+        kvr__proxy_attempt_end(p);
+        if (!kvr__proxy_retry_possible(p)) {
+            kvr__proxy_respond_error(p, 502, "could not connect to an engine");
             return;
         }
         r->metrics->retries_total[KVR_RETRY_CONNECT]++;
@@ -846,13 +612,13 @@ static void respond_model_not_found(proxy_t *p, const char *model)
     kvr_buf_close(&msg);
     r->metrics->model_not_found_total++;
     if (!text) {
-        respond_error(p, 404, "The model does not exist");
+        kvr__proxy_respond_error(p, 404, "The model does not exist");
         return;
     }
     kvr_http_header_t h = {"X-Request-ID", p->request_id};
     kvr_http_respond(p->req, 404, "application/json", &h, 1, text, strlen(text));
     cJSON_free(text);
-    finish(p, 404);
+    kvr__proxy_finish(p, 404);
 }
 
 /* The body's model picks the pool; none given, the one model served, if there is only one. */
@@ -877,7 +643,7 @@ static bool resolve_pool(proxy_t *p)
                            kvr_model_name_safe(served[i], safe, sizeof safe));
         kvr_router_metrics_model(r->metrics, NULL);
         r->metrics->model_ambiguous_total++;
-        respond_error(p, 400, msg.base ? msg.base : "the request names no model");
+        kvr__proxy_respond_error(p, 400, msg.base ? msg.base : "the request names no model");
         kvr_buf_close(&msg);
         return false;
     }
@@ -920,53 +686,11 @@ static void tokenize_fallback(proxy_t *p)
     r->tokenize_log_skipped = 0;
 }
 
-/*
- * Which engines the request goes to: role=both ones, or a prefill and a
- * decode engine when the model has both and --pd-protocol is on. A model
- * with only one half of the pair healthy is refused, so it is seen at once.
- * False when the request was answered.
- */
-static bool pd_select(proxy_t *p)
-{
-    kvr_proxy_env_t *r = p->r;
-    const char *model = p->route_req.model;
-    bool pre = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_PREFILL, NULL, 0);
-    bool dec = kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_DECODE, NULL, 0);
-    if (pre && dec && r->cfg->pd_protocol != KVR_PD_OFF) {
-        /* SGLang's body is built per pair (its room and host); refused early when it cannot be. */
-        kvr_pd_bootstrap_t check = {"", 0, 0};
-        const char *why = r->cfg->pd_protocol == KVR_PD_VLLM
-                              ? kvr_pd_vllm_prefill_body(p->body, p->body_len, &p->pd_prefill_body)
-                              : kvr_pd_sglang_body(p->body, p->body_len, &check,
-                                                   &p->pd_prefill_body);
-        if (why) {
-            respond_error(p, 400, why);
-            return false;
-        }
-        pd_enter(p, PD_PREFILL);
-        return true;
-    }
-    if ((!pre && !dec) ||
-        kvr_door_has_role_candidate(r->door, model, KVR_ENGINE_ROLE_BOTH, NULL, 0))
-        return true;
-    const char *why = !dec ? "has healthy prefill engines but no healthy decode engine"
-                      : !pre
-                          ? "has healthy decode engines but no healthy prefill engine"
-                          : "is served by prefill and decode engines only and --pd-protocol is off";
-    char safe[KVR_MODEL_SAFE_MAX], msg[KVR_MODEL_SAFE_MAX + 160];
-    kvr_model_name_safe(model ? model : "(any)", safe, sizeof safe);
-    snprintf(msg, sizeof msg, "model %s %s", safe, why);
-    r->metrics->pd_unpaired_total++;
-    KVR_WARN("pd_unpaired request_id=%s model=%s reason=\"%s\"", p->request_id, safe, why);
-    respond_error(p, 503, msg);
-    return false;
-}
-
 /* The keys are known (or the body is bad): route and forward. */
 static void keys_ready(proxy_t *p)
 {
     if (p->extract_rc < 0) {
-        respond_error(p, 400, p->extract_err);
+        kvr__proxy_respond_error(p, 400, p->extract_err);
         return;
     }
     if (p->keys.tokenized && p->keys.tokenize_result != KVR_TOKENIZE_EXACT)
@@ -998,9 +722,9 @@ static void keys_ready(proxy_t *p)
         p->route_req.token_blocks = false;
         p->route_req.block_tokens = 0;
     }
-    if (!resolve_pool(p) || !pd_select(p))
+    if (!resolve_pool(p) || !kvr__proxy_pd_select(p))
         return;
-    dispatch(p);
+    kvr__proxy_dispatch(p);
 }
 
 /* Runs on the loop or on the threadpool: p->tokenizers was taken on the loop and is let go here. */
@@ -1028,7 +752,7 @@ static void on_extract_done(uv_work_t *w, int status)
     p->extracting = false;
     if (p->client_gone) {
         kvr_http_req_abandon(p->req);
-        finish(p, 499);
+        kvr__proxy_finish(p, 499);
         return;
     }
     keys_ready(p);
@@ -1046,9 +770,9 @@ size_t kvr_proxy_cut_all(kvr_proxy_env_t *r, const char *why)
                  p->route.engine ? p->route.engine->id : "-", p->responded);
         if (p->responded) {
             cut_client(p, 503, why);
-            finish(p, p->status);
+            kvr__proxy_finish(p, p->status);
         } else {
-            respond_error(p, 503, why);
+            kvr__proxy_respond_error(p, 503, why);
         }
         r->metrics->shutdown_cuts_total++;
         n++;

@@ -422,7 +422,7 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
     /* The engine's id is this URL: one that reads as another ("h:1\u0000x" as "h:1") is refused. */
     char ambiguous[160] = "";
     const char *why = "";
-    const cJSON *url_item = NULL, *models = NULL, *role = NULL;
+    const cJSON *url_item = NULL, *models = NULL, *role = NULL, *bootstrap = NULL;
     if (kvr_json_strict_member(&strict, doc, "url", &url_item, &why) < 0 ||
         (cJSON_IsString(url_item) && kvr_json_strict_string(&strict, url_item, true, &why) < 0))
         snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"url\" %s", why);
@@ -430,19 +430,30 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
         snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"models\" %s", why);
     else if (kvr_json_strict_member(&strict, doc, "role", &role, &why) < 0)
         snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"role\" %s", why);
+    else if (kvr_json_strict_member(&strict, doc, "bootstrap_port", &bootstrap, &why) < 0)
+        snprintf(ambiguous, sizeof ambiguous, "ambiguous body: \"bootstrap_port\" %s", why);
     kvr_engine_role_t role_value = KVR_ENGINE_ROLE_BOTH;
     const char *url = cJSON_IsString(url_item) ? url_item->valuestring : NULL;
     kvr_model_list_t pinned = {0};
     const char *bad = ambiguous[0] ? ambiguous : NULL;
     if (!bad && !url)
         bad = "expected a JSON body {\"url\": \"http://host:port\"[, \"models\": [\"NAME\", "
-              "...]]}";
+              "...]][, \"role\": ROLE][, \"bootstrap_port\": N]}";
     if (!bad && models && !cJSON_IsArray(models))
         bad = "\"models\" must be an array of model names";
     if (!bad && role &&
         (!cJSON_IsString(role) ||
          kvr_engine_role_parse(role->valuestring, strlen(role->valuestring), &role_value) < 0))
         bad = "\"role\" must be \"prefill\", \"decode\" or \"both\"";
+    /* As --engine's bootstrap_port=N: a port, 1-65535; null or left out, the engines' default. */
+    uint16_t bootstrap_port = 0;
+    if (!bad && bootstrap && !cJSON_IsNull(bootstrap)) {
+        double v = cJSON_IsNumber(bootstrap) ? bootstrap->valuedouble : 0;
+        if (!(v >= 1 && v <= 65535) || v != (double)(uint16_t)v)
+            bad = "\"bootstrap_port\" must be a port, 1-65535, or null";
+        else
+            bootstrap_port = (uint16_t)v;
+    }
     const cJSON *m;
     const cJSON *list = bad ? NULL : models;
     cJSON_ArrayForEach(m, list)
@@ -477,6 +488,7 @@ static void handle_add_engine(kvr_server_env_t *r, kvr_http_req_t *req)
         return;
     }
     spec.role = role_value;
+    spec.bootstrap_port = bootstrap_port;
     cJSON_Delete(doc);
     /* The answer waits for the name's address; a client gone meanwhile is not answered. */
     kvr_http_req_t **waiting = kvr_xmalloc(sizeof *waiting);

@@ -3,7 +3,8 @@
 """The router's modules as two graphs, top-down: who includes whom
 (#include "router/X.h") and who calls whom (a kvr_* function one module
 defines, called from another's .c). A module is router/X.c with X.h beside
-it (router/router_internal.h belongs to router; router/policy.h, the
+it (router/router_internal.h belongs to router, router/proxy_internal.h and
+router/pd_path.c, the proxy's second file, to proxy; router/policy.h, the
 interface, is the module policy, and router/policies/, its implementations,
 the module policies). Prints both graphs; with --check, exits 1 when either
 has a cycle, naming it."""
@@ -25,6 +26,8 @@ def module_of(name):
         return 'policies'
     if name == 'router_internal':
         return 'router'
+    if name in ('proxy_internal', 'pd_path'):
+        return 'proxy'  # the proxy's second file and the header its two files share
     return name
 
 

@@ -46,6 +46,7 @@ typedef enum {
     EV_CLIENT_DONE,
     EV_FEED_TICK,
     EV_FEED_PUBLISH,
+    EV_PD_HANDOFF, /* a prefill engine's answer reached the router: the decode phase */
 } fleet_event_kind_t;
 
 typedef struct fleet_event_s {
@@ -87,6 +88,7 @@ typedef struct fleet_req_s {
     bool done;
     uint32_t tries_429; /* 429s answered and sent again */
     uint64_t engine_first_token_ns;
+    kvr_fleet_pd_req_t pd; /* disaggregated phases (disagg.h) */
     char request_id[96];
 } fleet_req_t;
 
@@ -173,6 +175,7 @@ void kvr_fleet_config_defaults(kvr_fleet_config_t *cfg)
     cfg->block_size = 512;
     cfg->first_turn_engine = -1;
     cfg->retry_429_max = 20;
+    kvr_fleet_disagg_defaults(&cfg->disagg);
     cfg->seed = 1;
     cfg->run_id = "fleetsim";
 }
@@ -285,7 +288,8 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     kvr_fleet_t *f = arg;
     fleet_req_t *q = mreq->owner;
     size_t i = (size_t)(q - f->reqs);
-    if (mreq->generated == 1) {
+    bool prefill = q->pd.phase == KVR_FLEET_PD_PREFILL; /* its one token is not the client's */
+    if (mreq->generated == 1 && !prefill) {
         q->engine_first_token_ns = f->now;
         if (!q->direct && f->cfg.head_at_first_token)
             push(f, f->now + f->hop_ns, EV_ROUTER_FIRST_BYTE, (uint32_t)i, 0, NULL);
@@ -295,8 +299,11 @@ static void model_event(kvr_sim_req_t *mreq, kvr_sim_event_t ev, void *arg)
     if (!q->direct)
         kvr_fleet_router_progress(&q->route, mreq->generated);
     if (ev == KVR_SIM_EV_FINISHED)
-        push(f, f->now + f->hop_ns, q->direct ? EV_CLIENT_DONE : EV_ROUTER_END, (uint32_t)i, 0,
-             NULL);
+        push(f, f->now + f->hop_ns,
+             prefill     ? EV_PD_HANDOFF
+             : q->direct ? EV_CLIENT_DONE
+                         : EV_ROUTER_END,
+             (uint32_t)i, 0, NULL);
 }
 
 /* ---- requests ---- */
@@ -375,6 +382,9 @@ static void on_send(kvr_fleet_t *f, size_t i)
     fleet_req_t *q = &f->reqs[i];
     kvr_replay_result_t *res = &f->results[i];
     res->sent = true;
+    kvr_fleet_disagg_start(&f->cfg.disagg, &q->pd);
+    if (q->direct)
+        q->pd.phase = KVR_FLEET_PD_NONE; /* past the routers: served whole */
     res->req.send_ns = f->now;
     res->send_rel_ms = (double)(f->now - f->start_ns) / 1e6;
     if (!f->first_send_ns)
@@ -405,6 +415,7 @@ static void on_route(kvr_fleet_t *f, size_t i)
         .prompt_tokens = len / KVR_BYTES_PER_TOKEN ? (uint32_t)(len / KVR_BYTES_PER_TOKEN) : 1,
         .max_tokens = tr->output_length ? tr->output_length : 1,
         .now_ns = f->now,
+        .role = (uint8_t)kvr_fleet_disagg_route_role(&q->pd),
     };
     if (f->cache_events)
         kvr_fleet_cache_events_deliver(f->cache_events);
@@ -427,7 +438,22 @@ static void on_route(kvr_fleet_t *f, size_t i)
         return;
     }
     q->engine = q->route.engine;
-    push(f, f->now + f->hop_ns, EV_ENGINE_RECV, (uint32_t)i, 0, NULL);
+    /* A decode engine starts once the prompt's KV has moved to it from the prefill engine. */
+    uint64_t transfer = q->pd.phase == KVR_FLEET_PD_DECODE
+                            ? kvr_fleet_disagg_transfer_ns(&f->cfg.disagg, q->mreq.prompt_tokens)
+                            : 0;
+    push(f, f->now + f->hop_ns + transfer, EV_ENGINE_RECV, (uint32_t)i, 0, NULL);
+}
+
+/* The prefill's answer is at the router: that attempt ends, and the decode phase is routed. */
+static void on_pd_handoff(kvr_fleet_t *f, size_t i)
+{
+    fleet_req_t *q = &f->reqs[i];
+    kvr_fleet_router_end(f->routers[q->router], &q->route, q->request_id,
+                         f->trace->requests[i].session_id, 200, f->now);
+    kvr_fleet_disagg_prefill_done(&q->pd, q->engine, q->mreq.cached_tokens);
+    q->engine = -1;
+    on_route(f, i);
 }
 
 static void on_engine_recv(kvr_fleet_t *f, size_t i)
@@ -444,7 +470,9 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
     e->received++;
     q->mreq.id = i;
     q->mreq.prompt_tokens = tr->input_length ? tr->input_length : 1;
-    q->mreq.max_tokens = tr->output_length ? tr->output_length : 1;
+    q->mreq.max_tokens = kvr_fleet_disagg_max_tokens(&q->pd,
+                                                     tr->output_length ? tr->output_length : 1);
+    q->mreq.remote_kv_tokens = kvr_fleet_disagg_remote_kv(&q->pd, q->mreq.prompt_tokens);
     q->mreq.owner = q;
     kvr_sim_model_submit(&e->ranks[r].model, &q->mreq, f->now);
     /* A streaming engine answers its response head on accepting the request
@@ -478,7 +506,8 @@ static void on_client_done(kvr_fleet_t *f, size_t i)
         r->status = 200;
         r->first_token_ns = r->first_byte_ns = q->engine_first_token_ns + back;
         r->prompt_tokens = q->mreq.prompt_tokens;
-        r->cached_tokens = q->mreq.cached_tokens;
+        r->cached_tokens = q->pd.phase == KVR_FLEET_PD_DECODE ? q->pd.prefill_cached_tokens
+                                                              : q->mreq.cached_tokens;
         r->completion_tokens = q->mreq.generated;
         r->content_chunks = q->mreq.generated;
         r->saw_done = true;
@@ -881,6 +910,7 @@ void kvr_fleet_run(kvr_fleet_t *f)
         case EV_CLIENT_DONE: on_client_done(f, ev.a); break;
         case EV_FEED_TICK: feed_tick(f); break;
         case EV_FEED_PUBLISH: feed_publish(f, &f->engines[ev.a], ev.p); break;
+        case EV_PD_HANDOFF: on_pd_handoff(f, ev.a); break;
         }
         if (f->cfg.progress && (f->events % FLEET_PROGRESS_EVERY) == 0)
             progress(f, false);

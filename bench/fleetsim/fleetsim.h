@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench/fleetsim/disagg.h"
 #include "bench/fleetsim/router_side.h"
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
@@ -77,6 +78,7 @@ typedef struct kvr_fleet_config_s {
     uint32_t first_turn_sessions;
     bool
         head_at_first_token; /* the engine's response head waits for the first token (not the default) */
+    kvr_fleet_disagg_config_t disagg; /* prefill-only and decode-only engines (disagg.h) */
     uint64_t seed;
     const char *run_id;
     bool progress;

@@ -271,6 +271,18 @@ static const kvr_opt_t options[] = {
         "not do this)"),
     KVR_OPT_ROW_DOUBLE(T, fleet.step_jitter, "step-jitter", "X", "0", 0, 0.99,
                        "each step lasts x (1 + X u), u a seeded uniform draw in [-1, 1)"),
+    KVR_OPT_ROW_U64(T, fleet.disagg.prefill_engines, "prefill-engines", "N", "0", 0,
+                    KVR_FLEET_MAX_ENGINES,
+                    "disaggregated: engines 0..N-1 prefill only, the rest decode only; the "
+                    "routers route each request as kvroute --pd-protocol vllm does, to a prefill "
+                    "engine by --policy, then to a decode engine by --pd-decode-policy (0: "
+                    "colocated)"),
+    KVR_OPT_ROW_DOUBLE(T, fleet.disagg.kv_transfer_gbps, "kv-transfer-gbps", "X", "100", 0, 1e6,
+                       "disaggregated: a decode starts once its prompt's KV moved from the "
+                       "prefill engine at X Gbit/s; 0 moves it at once"),
+    KVR_OPT_ROW_U64(T, fleet.disagg.kv_bytes_per_token, "kv-bytes-per-token", "N", "98304", 1,
+                    1u << 24,
+                    "disaggregated: KV bytes of one token, all layers (96 KiB, as kvroute-sim)"),
     KVR_OPT_ROW_HEADING("feed (read by routers with ES=1 only):"),
     KVR_OPT_ROW_DOUBLE(T, fleet.feed_period_ms, "feed-period-ms", "MS", "50", 0, 1e6,
                        "a sample per engine every MS; 0 = no feed at all"),
@@ -388,6 +400,11 @@ static int parse_options(int argc, char **argv, fs_options_t *o)
         fprintf(stderr, "kvroute-fleetsim: --routers 0: at least one router is needed\n");
         return -EINVAL;
     }
+    char why[160];
+    if (kvr_fleet_disagg_check(&c->disagg, c->n_engines, why, sizeof why) < 0) {
+        fprintf(stderr, "kvroute-fleetsim: %s\n", why);
+        return -EINVAL;
+    }
     if (c->feed_period_ms > 0 && c->feed_period_ms < 0.001) {
         fprintf(stderr,
                 "kvroute-fleetsim: --feed-period-ms: expected 0 or at least 0.001, got %g\n",
@@ -465,6 +482,9 @@ int main(int argc, char **argv)
 
     char urls[KVR_FLEET_MAX_ENGINES][64];
     char *url_list[KVR_FLEET_MAX_ENGINES];
+    kvr_engine_role_t roles[KVR_FLEET_MAX_ENGINES];
+    for (uint32_t i = 0; i < o.fleet.n_engines; i++)
+        roles[i] = kvr_fleet_disagg_role(&o.fleet.disagg, i);
     for (uint32_t i = 0; i < o.fleet.n_engines; i++) {
         kvr_fleet_engine_url(i, urls[i], sizeof urls[i]);
         url_list[i] = urls[i];
@@ -499,6 +519,7 @@ int main(int argc, char **argv)
             .seed = o.fleet.seed,
             .admission_order = (kvr_admission_order_t)o.admission_order,
             .router_index = (uint32_t)k,
+            .engine_roles = o.fleet.disagg.prefill_engines ? roles : NULL,
         };
         if (kvr_fleet_router_create(&routers[k], o.router_argc, o.router_argv, &setup, err,
                                     sizeof err) < 0) {

@@ -109,6 +109,8 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
     kvr_decide_config_t dcfg;
     kvr_router_config_decide(&cfg, &dcfg);
     dcfg.admission_order = setup->admission_order;
+    if (setup->engine_roles && !dcfg.decode_policy)
+        dcfg.decode_policy = cfg.pd_decode_policy;
     /* As kvroute draws apart per process: per router, and the same on every run of one seed. */
     dcfg.spread_seed = cfg.policy_config.seed ^
                        (0x9E3779B97F4A7C15ull * ((uint64_t)setup->router_index + 1));
@@ -123,6 +125,7 @@ int kvr_fleet_router_create(kvr_fleet_router_t **out, int argc, char **argv,
             snprintf(err, err_len, "engine %s: %s", cfg.engines[i], strerror(-rc));
             goto fail_router;
         }
+        e->role = setup->engine_roles ? setup->engine_roles[i] : KVR_ENGINE_ROLE_BOTH;
     }
     if (setup->decision_log[0] && !(r->decision_log = fopen(setup->decision_log, "a"))) {
         rc = -errno;

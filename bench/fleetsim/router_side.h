@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/engine_spec.h"
 #include "router/admission.h"
 #include "router/policy.h"
 
@@ -34,6 +35,9 @@ typedef struct kvr_fleet_router_setup_s {
     kvr_admission_order_t
         admission_order;   /* after: kvroute's; before: the peer gateway's, for comparison */
     uint32_t router_index; /* k of M: each router's own draws among near-equal picks */
+    /* Engine i's role=, NULL: every engine both; with roles the decode phase is routed by
+     * --pd-decode-policy, as kvroute routes it with --pd-protocol */
+    const kvr_engine_role_t *engine_roles;
 } kvr_fleet_router_setup_t;
 
 /**

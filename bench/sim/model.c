@@ -130,7 +130,10 @@ static bool admit(kvr_sim_model_t *m, kvr_sim_req_t *r)
     /* At least one token is always computed: the step needs logits to sample from. */
     if (hit >= target)
         hit = target - 1;
-    r->computed = (uint32_t)hit;
+    uint64_t have = hit;
+    if (!r->admitted_once && r->remote_kv_tokens > have)
+        have = r->remote_kv_tokens >= target ? target - 1 : r->remote_kv_tokens;
+    r->computed = (uint32_t)have;
     if (!r->admitted_once) {
         r->admitted_once = true;
         r->cached_tokens = (uint32_t)hit;

@@ -50,6 +50,9 @@ struct kvr_sim_req_s {
     const uint32_t
         *block_tokens; /* KVR_SIM_BLOCK_TOKENS token ids per hash (caller-owned), or NULL */
     void *owner;       /* the caller's context */
+    /* Disaggregated decode: prompt tokens whose KV came from a prefill engine, held at first
+     * admission without being computed (a preempted request recomputes them). 0: none. */
+    uint32_t remote_kv_tokens;
     /* maintained by the model */
     kvr_sim_req_state_t state;
     uint32_t generated;

@@ -565,7 +565,9 @@ static void serve_completion(kvr_sim_engine_t *e, kvr_http_req_t *req, bool chat
     if (pd.sglang_prefill)
         kvr_sim_pd_room_open(e, pd.room);
     if (pd.decode || pd.sglang_decode) {
-        /* The KV comes from the prefill engine first: the answer begins when it is here. */
+        /* The KV comes from the prefill engine first: the answer begins when it is here, and
+         * the prompt is held, not computed again. */
+        c->mreq.remote_kv_tokens = c->mreq.prompt_tokens;
         c->pd_wait = kvr_sim_pd_defer(e, c, &pd, c->mreq.prompt_tokens);
         return;
     }

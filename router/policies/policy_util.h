@@ -28,6 +28,7 @@ extern const kvr_policy_ops_t kvr__policy_cost;
 extern const kvr_policy_ops_t kvr__policy_ttft;
 extern const kvr_policy_ops_t kvr__policy_llmd;
 extern const kvr_policy_ops_t kvr__policy_lmetric_paper;
+extern const kvr_policy_ops_t kvr__policy_kv_headroom;
 
 /** Prompt tokens the engine must still prefill given its matched blocks. */
 static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *req,

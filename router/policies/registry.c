@@ -8,7 +8,7 @@ static const kvr_policy_ops_t *const registry[] = {
     &kvr__policy_round_robin, &kvr__policy_random,        &kvr__policy_power_of_two,
     &kvr__policy_load_only,   &kvr__policy_lmetric,       &kvr__policy_affinity,
     &kvr__policy_cache_aware, &kvr__policy_cost,          &kvr__policy_ttft,
-    &kvr__policy_llmd,        &kvr__policy_lmetric_paper,
+    &kvr__policy_llmd,        &kvr__policy_lmetric_paper, &kvr__policy_kv_headroom,
 };
 
 const kvr_policy_ops_t *kvr_policy_find(const char *name)

@@ -795,3 +795,57 @@ Test(fleetsim, a_short_body_of_a_same_millisecond_group_is_routed_before_a_long_
                  "in send order the short prompt waits for the long one's first chunk");
     scratch_remove(&s);
 }
+
+Test(fleetsim, a_disaggregated_fleet_prefills_on_prefill_engines_and_answers_from_decode_ones,
+     .timeout = 120.)
+{
+    scratch_t s;
+    scratch_init(&s);
+    char trace[256], out[256], stats[256], log[256];
+    scratch_path(&s, "trace.jsonl", trace, sizeof(trace));
+    scratch_path(&s, "records.jsonl", out, sizeof(out));
+    scratch_path(&s, "stats.json", stats, sizeof(stats));
+    scratch_path(&s, "run.log", log, sizeof(log));
+    write_sessions(trace, 40, 3, 4, 8, 200, 3000, 64);
+    const char *args[] = {"--trace", trace,  "--engines", "3",     "--prefill-engines",
+                          "1",       "--es", "1",         "--out", out,
+                          "--stats", stats,  "--quiet",   NULL};
+    cr_assert_eq(run_fleetsim(log, args), 0, "exit status (see %s)", log);
+    records_t r = read_records(out);
+    cr_assert_eq(r.lines, 120);
+    cr_assert_eq(r.ok, 120, "every request finished with 200");
+    cr_expect_gt(r.cached, 0, "the prefill engine's prefix hits are the records'");
+    /* every answer is a decode engine's, with the output the trace asked for */
+    char *text = slurp(out);
+    cr_expect_null(strstr(text, "\"engine\":\"http://127.0.0.1:20000\""), "engine 0 only prefills");
+    free(text);
+    cJSON *st = read_stats(stats);
+    const cJSON *engines = cJSON_GetObjectItem(st, "engines");
+    cr_assert_eq(cJSON_GetArraySize(engines), 3);
+    const cJSON *prefill = cJSON_GetArrayItem(engines, 0);
+    cr_expect_eq(num(prefill, "received"), 120, "each request prefilled once");
+    cr_expect_eq(num(prefill, "generated_tokens"), 120, "one token per prefill");
+    double decoded = num(cJSON_GetArrayItem(engines, 1), "received") +
+                     num(cJSON_GetArrayItem(engines, 2), "received");
+    cr_expect_eq(decoded, 120, "each request decoded once");
+    cr_expect_gt(num(cJSON_GetArrayItem(engines, 1), "received"), 0, "both decode engines used");
+    cr_expect_gt(num(cJSON_GetArrayItem(engines, 2), "received"), 0);
+    cr_expect_eq(num(cJSON_GetArrayItem(engines, 1), "generated_tokens") +
+                     num(cJSON_GetArrayItem(engines, 2), "generated_tokens"),
+                 120 * 64, "the decode engines generate every output token");
+    const cJSON *rt;
+    cJSON_ArrayForEach(rt, cJSON_GetObjectItem(st, "routers"))
+    {
+        cr_expect_eq(num(rt, "shadow_requests"), 0, "a phase left charged");
+        cr_expect_eq(num(rt, "shadow_kv_tokens"), 0);
+    }
+    cJSON_Delete(st);
+    /* every engine prefilling: refused with a reason */
+    const char *bad[] = {"--trace",           trace, "--engines", "2",
+                         "--prefill-engines", "2",   "--quiet",   NULL};
+    cr_expect_eq(run_fleetsim(log, bad), 2);
+    char *why = slurp(log);
+    cr_expect_not_null(strstr(why, "must be left to decode"), "%s", why);
+    free(why);
+    scratch_remove(&s);
+}

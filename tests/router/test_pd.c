@@ -157,8 +157,8 @@ Test(pd, whole_and_streamed_answers_come_from_the_decode_engine)
     cr_expect(kvr_test_wait_file_contains(decision_log, needle, 5000),
               "no decision record names both engines (%s)", needle);
     /* --policy (round_robin here) picks the prefill engine, --pd-decode-policy the decode one */
-    cr_expect(kvr_test_file_contains(decision_log, "\"reason\":\"least_load\""),
-              "the decode engine was not chosen by load_only");
+    cr_expect(kvr_test_file_contains(decision_log, "\"reason\":\"least_load_headroom\""),
+              "the decode engine was not chosen by kv_headroom");
 }
 
 Test(pd, a_model_with_only_prefill_engines_is_a_clear_503)
@@ -237,6 +237,29 @@ Test(pd, a_dead_decode_engine_is_retried_with_a_fresh_prefill)
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
     /* each retry prefilled again: more prefills than answered requests */
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    expect_counters_released();
+}
+
+Test(pd, a_decode_dying_after_its_headers_before_a_token_is_retried_with_a_fresh_prefill)
+{
+    /* engine 1 answers 200 and its SSE headers, then drops the connection before any token */
+    const char *roles[ENGINES] = {"prefill", "decode", "decode"};
+    start(roles, (const char *const[]){"--pd-protocol", "vllm", NULL});
+    fault(1, "{\"drop_after_tokens\":0}");
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        char *sse = (char *)kvr_test_http_body(resp);
+        cr_assert_geq(kvr_harness_dechunk(sse), 0);
+        cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 0);
     expect_counters_released();
 }
 
@@ -505,6 +528,53 @@ Test(pd, sglang_whole_and_streamed_answers_come_from_the_decode_engine)
               "no decision record names both engines (%s)", needle);
 }
 
+Test(pd, sglang_post_engines_takes_a_prefill_engines_bootstrap_port)
+{
+    /* the sim's engine 0 is an SGLang prefill engine; the router learns it from POST /engines */
+    bootstrap_base = kvr_test_free_port_range(ENGINES);
+    cr_assert_gt(bootstrap_base, 0);
+    char base[16];
+    snprintf(base, sizeof base, "%u", bootstrap_base);
+    const char *roles[ENGINES] = {NULL, "decode", NULL};
+    start_with(
+        roles, (const char *const[]){"--pd-protocol", "sglang", "--admin-token", "s3cret", NULL},
+        (const char *const[]){"--prefill-engines", "0", "--bootstrap-port", base, NULL}, NULL);
+    static const char auth[] = "Authorization: Bearer s3cret\r\n";
+    const char *bad[] = {"0", "65536", "\"8998\"", "1.5", "-1", "true"};
+    char body[200], *resp;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(body, sizeof body,
+                 "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"prefill\",\"bootstrap_port\":%s}",
+                 sim_port, bad[i]);
+        cr_expect_eq(kvr_test_http(h.admin_port, "POST", "/engines", auth, body, &resp, 3000), 400,
+                     "bootstrap_port %s", bad[i]);
+        if (resp)
+            cr_expect_not_null(strstr(kvr_test_http_body(resp), "bootstrap_port"), "%s",
+                               kvr_test_http_body(resp));
+        free(resp);
+    }
+    snprintf(body, sizeof body,
+             "{\"url\":\"http://127.0.0.1:%u\",\"role\":\"prefill\",\"bootstrap_port\":%u}",
+             sim_port, bootstrap_base);
+    cr_assert_eq(kvr_test_http(h.admin_port, "POST", "/engines", auth, body, &resp, 3000), 201);
+    free(resp);
+    char shown[48];
+    snprintf(shown, sizeof shown, "\"bootstrap_port\":%u", bootstrap_base);
+    cr_expect(engines_doc_has(shown), "GET /engines does not show %s", shown);
+    char healthy[96];
+    snprintf(healthy, sizeof healthy, "\"id\":\"http://127.0.0.1:%u\",\"index\":1,\"healthy\":true",
+             sim_port);
+    cr_assert(kvr_test_wait_until((bool (*)(void *))engines_doc_has, healthy, 5000),
+              "the added prefill engine never became healthy");
+    /* the sim's decode engine pulls the KV from the port the router named: a 200 */
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", NULL, whole, &resp, 10000), 200,
+                 "%s", resp ? kvr_test_http_body(resp) : "");
+    cr_expect_eq(engine_of(resp), 1);
+    free(resp);
+    cr_expect_eq(sim_requests(0), 1);
+    expect_counters_released();
+}
+
 Test(pd, sglang_a_decode_told_the_wrong_bootstrap_port_fails_the_transfer)
 {
     /* the sim checks the bootstrap port the router sent against the prefill engine's */
@@ -571,6 +641,49 @@ Test(pd, sglang_a_dead_decode_engine_before_its_first_token_retries_the_pair)
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
     /* each retry is a fresh pair: more prefills than answered requests */
     cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_decode_dying_after_its_headers_before_a_token_retries_the_pair)
+{
+    /* engine 1 answers 200 and its SSE headers, then drops the connection before any token */
+    const char *roles[ENGINES] = {"prefill", "decode", "decode"};
+    start_sglang(roles, NULL, 0);
+    fault(1, "{\"drop_after_tokens\":0}");
+    for (int i = 0; i < 2; i++) {
+        char *resp;
+        cr_assert_eq(
+            kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000),
+            200);
+        cr_expect_eq(engine_of(resp), 2);
+        char *sse = (char *)kvr_test_http_body(resp);
+        cr_assert_geq(kvr_harness_dechunk(sse), 0);
+        cr_expect_not_null(strstr(sse, "data: [DONE]"), "%s", sse);
+        cr_expect_null(strstr(sse, "\"error\""), "%s", sse);
+        free(resp);
+    }
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 1);
+    /* the retry is a fresh pair: a prefill for it too */
+    cr_expect_geq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 3);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 0);
+    expect_counters_released();
+}
+
+Test(pd, sglang_a_decode_failing_mid_stream_cuts_the_client_with_an_error_event)
+{
+    /* after its first tokens reached the client the stream cannot be retried: the error event */
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    fault(1, "{\"drop_after_tokens\":2}");
+    char *resp = NULL;
+    kvr_test_http(h.port, "POST", "/v1/chat/completions", NULL, streamed, &resp, 10000);
+    cr_assert_not_null(resp);
+    cr_expect_not_null(strstr(resp, "the engine failed mid-stream"), "%s", resp);
+    cr_expect_null(strstr(resp, "data: [DONE]"), "%s", resp);
+    free(resp);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_failures_total{phase=\"decode\"}"), 1);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_retries_total{phase=\"decode\"}"), 0);
+    cr_expect_eq(sim_requests(0), 1, "the prefill engine saw one request");
     expect_counters_released();
 }
 
@@ -659,4 +772,36 @@ Test(pd, a_slow_kv_transfer_holds_a_vllm_decode)
 Test(pd, a_slow_kv_transfer_holds_an_sglang_decode)
 {
     a_slow_transfer_holds_the_decode(true);
+}
+
+/* The official OpenAI client (tests/node/router_pd_openai.mjs) through the current router. */
+static void openai_client_through_the_pair(const char *protocol)
+{
+    char url[64], decode_engine[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u/v1", h.port);
+    snprintf(decode_engine, sizeof decode_engine, "http://127.0.0.1:%u", sim_port + 1);
+    setenv("KVR_ROUTER_URL", url, 1);
+    setenv("KVR_DECODE_ENGINES", decode_engine, 1);
+    int st = kvr_test_run_node("router_pd_openai.mjs", 40000);
+    if (st == KVR_TEST_NODE_MISSING)
+        cr_skip_test("node or the openai package missing: run scripts/install-deps.sh");
+    cr_assert_eq(st, 0, "the openai client failed through --pd-protocol %s (status %d)", protocol,
+                 st);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"prefill\"}"), 2);
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_pd_requests_total{phase=\"decode\"}"), 2);
+    expect_counters_released();
+}
+
+Test(pd, openai_npm_client_through_a_vllm_pair)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start(roles, (const char *const[]){"--pd-protocol", "vllm", NULL});
+    openai_client_through_the_pair("vllm");
+}
+
+Test(pd, openai_npm_client_through_an_sglang_pair)
+{
+    const char *roles[ENGINES] = {"prefill", "decode", NULL};
+    start_sglang(roles, NULL, 0);
+    openai_client_through_the_pair("sglang");
 }

@@ -43,8 +43,7 @@ Test(pd_body, the_vllm_decode_keeps_the_clients_numbers_and_the_engines_params)
                                  "\"remote_block_ids\":[9007199254740993,2],\"remote_host\":\"h\","
                                  "\"remote_port\":5600}}";
     kvr_buf_t out = KVR_BUF_INIT;
-    cr_assert_null(
-        kvr_pd_vllm_decode_body(client, strlen(client), answer, strlen(answer), &out));
+    cr_assert_null(kvr_pd_vllm_decode_body(client, strlen(client), answer, strlen(answer), &out));
     expect_client_numbers(&out);
     char *text = strndup(out.base, out.len);
     cr_expect_not_null(strstr(text, "\"remote_block_ids\":[9007199254740993,2]"), "%s", text);

@@ -30,7 +30,8 @@ ParameterizedTestParameters(policy_all, contract)
         {"cost", false, true},          {"ttft", false, false},
         {"ttft", false, true},          {"llmd", false, false},
         {"llmd", false, true},          {"lmetric_paper", false, false},
-        {"lmetric_paper", false, true},
+        {"lmetric_paper", false, true}, {"kv_headroom", false, false},
+        {"kv_headroom", false, true},
     };
     return cr_make_param_array(all_case_t, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -55,6 +56,8 @@ static const char *const labels[] = {
     "token_load",
     "saturated_token_load",
     "lmetric_paper",
+    "least_load_headroom",
+    "kv_headroom_fallback",
 };
 
 static bool known_label(const char *reason)

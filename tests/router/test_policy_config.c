@@ -149,9 +149,9 @@ Test(policy_config, ttft_options_bounds, .timeout = 5.)
 
 Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
 {
-    const char *names[] = {"round_robin", "random",   "power_of_two", "load_only",
-                           "lmetric",     "affinity", "cache_aware",  "cost",
-                           "ttft",        "llmd",     "lmetric_paper"};
+    const char *names[] = {"round_robin", "random",   "power_of_two",  "load_only",
+                           "lmetric",     "affinity", "cache_aware",   "cost",
+                           "ttft",        "llmd",     "lmetric_paper", "kv_headroom"};
     kvr_policy_config_t cfg;
     kvr_policy_config_defaults(&cfg);
     cfg.index_max_blocks = 1024;
@@ -173,6 +173,6 @@ Test(policy_registry, finds_every_policy_by_name, .timeout = 5.)
     fclose(f);
     cr_expect_str_eq(
         buf,
-        "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,ttft,llmd,lmetric_paper,sticky");
+        "round_robin,random,power_of_two,load_only,lmetric,affinity,cache_aware,cost,ttft,llmd,lmetric_paper,kv_headroom,sticky");
     free(buf);
 }

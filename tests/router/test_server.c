@@ -75,7 +75,7 @@ static void start(void)
     kvr_harness_start(&h, 0, extra);
     /* Until every engine's /v1/models is learnt, an unlisted model is forwarded, not a 404. */
     for (int i = 0; i < ENGINES; i++) {
-        char sample[160];
+        char sample[224];
         snprintf(sample, sizeof sample,
                  "kvroute_engine_serves_model{engine=\"%s\",model=\"sim-30b-a3b\"}", urls[i]);
         cr_assert(kvr_harness_wait_metric(&h, sample, 1, 10000), "%s never learnt", sample);

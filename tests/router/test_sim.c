@@ -210,38 +210,14 @@ Test(sim, sticky_sessions_stay_and_a_dead_pin_is_replaced)
 
 Test(sim, openai_npm_client_through_the_router)
 {
-    const char *src = getenv("KVR_SOURCE_DIR");
-    cr_assert_not_null(src);
-    char mod[512], script[512];
-    snprintf(mod, sizeof mod, "%s/tests/node/node_modules/openai/package.json", src);
-    snprintf(script, sizeof script, "%s/tests/node/router_openai.mjs", src);
-    if (system("command -v node >/dev/null 2>&1") != 0 || access(mod, R_OK) != 0)
-        cr_skip_test("node or the openai package missing: run scripts/install-deps.sh");
     start("sticky");
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%u/v1", h.port);
     setenv("KVR_ROUTER_URL", url, 1);
-    char node_path[256] = "/usr/bin/node";
-    FILE *p = popen("command -v node", "r");
-    if (p && fgets(node_path, sizeof node_path, p))
-        node_path[strcspn(node_path, "\n")] = '\0';
-    if (p)
-        pclose(p);
-    char *argv[] = {node_path, script, NULL};
-    pid_t pid = kvr_test_spawn(argv, NULL);
-    cr_assert_gt(pid, 0);
-    int st = -1;
-    for (int i = 0; i < 400; i++) {
-        if (waitpid(pid, &st, WNOHANG) == pid)
-            break;
-        st = -1;
-        kvr_test_sleep_ms(100);
-    }
-    if (st == -1)
-        kvr_test_stop(pid, SIGKILL, 1000);
-    else
-        kvr_test_stop(pid, 0, 0); /* already reaped: only drops it from the cleanup list */
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "node script failed (status %d)", st);
+    int st = kvr_test_run_node("router_openai.mjs", 40000);
+    if (st == KVR_TEST_NODE_MISSING)
+        cr_skip_test("node or the openai package missing: run scripts/install-deps.sh");
+    cr_assert_eq(st, 0, "node script failed (status %d)", st);
     cr_expect(kvr_harness_wait_zero(&h, 10000));
 }
 

@@ -387,3 +387,36 @@ void kvr_test_unique_name(char *out, unsigned size, const char *prefix)
     static unsigned counter;
     snprintf(out, size, "%s-%d-%u", prefix, (int)getpid(), ++counter);
 }
+
+int kvr_test_run_node(const char *script, unsigned timeout_ms)
+{
+    const char *src = getenv("KVR_SOURCE_DIR");
+    if (!src)
+        return KVR_TEST_NODE_MISSING;
+    char mod[512], path[512], node[256] = "";
+    snprintf(mod, sizeof mod, "%s/tests/node/node_modules/openai/package.json", src);
+    snprintf(path, sizeof path, "%s/tests/node/%s", src, script);
+    FILE *p = popen("command -v node", "r");
+    if (p && fgets(node, sizeof node, p))
+        node[strcspn(node, "\n")] = '\0';
+    if (p)
+        pclose(p);
+    if (!node[0] || access(mod, R_OK) != 0)
+        return KVR_TEST_NODE_MISSING;
+    char *argv[] = {node, path, NULL};
+    pid_t pid = kvr_test_spawn(argv, NULL);
+    if (pid <= 0)
+        return -1;
+    /* Exit is the event waited on; the poll interval only bounds how late it is seen. */
+    uint64_t deadline = monotonic_ms() + timeout_ms;
+    int st = 0;
+    while (waitpid(pid, &st, WNOHANG) != pid) {
+        if (monotonic_ms() >= deadline) {
+            kvr_test_stop(pid, SIGKILL, 1000);
+            return -1;
+        }
+        kvr_test_sleep_ms(20);
+    }
+    kvr_test_stop(pid, 0, 0); /* already reaped: only drops it from the cleanup list */
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

@@ -82,4 +82,13 @@ bool kvr_test_file_contains(const char *path, const char *needle);
 /** Waits until the file at path (a program's log) contains needle; false after timeout_ms. */
 bool kvr_test_wait_file_contains(const char *path, const char *needle, unsigned timeout_ms);
 
+/**
+ * Runs tests/node/SCRIPT (under KVR_SOURCE_DIR) with node, its environment
+ * this process's, and waits up to timeout_ms (then kills it). Returns its
+ * exit status, -1 when it did not exit in time, or KVR_TEST_NODE_MISSING
+ * when node or the openai package is not installed (scripts/install-deps.sh).
+ */
+int kvr_test_run_node(const char *script, unsigned timeout_ms);
+#define KVR_TEST_NODE_MISSING (-2)
+
 #endif
