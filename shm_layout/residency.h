@@ -151,9 +151,11 @@ int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint3
  */
 int kvr_residency_writer_init_buffer(kvr_residency_writer_t *w, void *buf, size_t len,
                                      uint32_t engines, uint64_t seed);
+/** Stores writer state STOPPED: readers see the writer gone at once, before it unmaps. */
+void kvr_residency_writer_mark_stopped(kvr_residency_writer_t *w);
 /** Marks the writer stopped, unmaps, frees; the object stays (readers see the writer gone). */
 void kvr_residency_writer_close(kvr_residency_writer_t *w);
-/** Unmaps and also removes the name. */
+/** Marks the writer stopped, unmaps and also removes the name (statefeed's exit). */
 void kvr_residency_writer_destroy(kvr_residency_writer_t *w);
 
 /**
