@@ -726,6 +726,25 @@ static bool read_bucket(const kvr_residency_reader_t *r, uint64_t b, uint64_t *o
     return false;
 }
 
+uint64_t kvr_residency_reader_slot_entries(kvr_residency_reader_t *r, uint32_t slot)
+{
+    if (r->base == NULL || slot >= r->engines)
+        return 0;
+    uint32_t epoch = word_epoch(engine_word(r, slot));
+    uint64_t n = 0, e[ENTRY_WORDS];
+    for (uint64_t b = 0; b < r->bucket_count; b++) {
+        if (!read_bucket(r, b, e)) {
+            r->stats.busy++;
+            continue;
+        }
+        for (uint32_t k = 0; k < KVR_RES_BUCKET_ENTRIES; k++)
+            if (e[2 * k] != 0 && holder_slot(e[2 * k + 1]) == slot &&
+                word_epoch(e[2 * k + 1]) == epoch && epoch != 0)
+                n++;
+    }
+    return n;
+}
+
 size_t kvr_residency_lookup(kvr_residency_reader_t *r, const uint64_t *hashes, size_t n,
                             kvr_res_match_t *out, size_t cap)
 {

@@ -253,6 +253,13 @@ int kvr_residency_reader_check(kvr_residency_reader_t *r, uint64_t now_ns, uint6
 bool kvr_residency_reader_trusted(const kvr_residency_reader_t *r, uint32_t slot);
 
 /**
+ * Entries engine slot holds now, of its current epoch, in any tier: a walk of
+ * every bucket (tools and tests; a router never needs it). Buckets the
+ * seqlock cannot read count as busy and are skipped. 0 for a slot out of range.
+ */
+uint64_t kvr_residency_reader_slot_entries(kvr_residency_reader_t *r, uint32_t slot);
+
+/**
  * The longest prefix of hashes[0..n) each trusted engine holds: out[0..
  * returned) gets one entry per engine holding at least hashes[0] (in any
  * tier), at most cap of them. An engine's prefix ends at the first block it

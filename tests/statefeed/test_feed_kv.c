@@ -557,28 +557,10 @@ typedef struct held_wait_s {
     bool want_none;
 } held_wait_t;
 
-/* Live entries of slot in the table, as a reader sees them (a whole-table scan: small tables only). */
-static uint64_t table_blocks_of(const kvr_residency_reader_t *rd, uint32_t slot)
-{
-    uint64_t n = 0;
-    uint64_t word = atomic_load(&rd->engine_words[slot]);
-    for (uint64_t b = 0; b < rd->bucket_count; b++) {
-        const kvr_res_bucket_t *bk = (const kvr_res_bucket_t *)((const char *)rd->buckets +
-                                                                b * rd->bucket_size);
-        for (uint32_t k = 0; k < KVR_RES_BUCKET_ENTRIES; k++) {
-            uint64_t hash = atomic_load_explicit(&bk->words[2 * k], memory_order_relaxed);
-            uint64_t holder = atomic_load_explicit(&bk->words[2 * k + 1], memory_order_relaxed);
-            if (hash != 0 && (holder & 0xffffu) == slot && (holder >> 32) == (word >> 32))
-                n++;
-        }
-    }
-    return n;
-}
-
 static bool table_held(void *arg)
 {
     held_wait_t *w = arg;
-    bool ok = (table_blocks_of(w->rd, w->slot) == 0) == w->want_none;
+    bool ok = (kvr_residency_reader_slot_entries(w->rd, w->slot) == 0) == w->want_none;
     if (!ok)
         kvr_test_sleep_ms(5);
     return ok;
@@ -602,13 +584,13 @@ Test(feed_kv, restarted_engine_blocks_leave_the_residency_table, .timeout = 60.)
     held_wait_t w = {&rd, (uint32_t)slot, false};
     cr_assert(kvr_test_wait_until(table_held, &w, WAIT_MS), "the prompt's blocks never showed");
     cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 10));
-    cr_assert_eq(table_blocks_of(&rd, (uint32_t)slot), 10);
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 10);
     /* The engine restarts: its first batch after (sequence 0) clears what it held before. */
     sim_fault(&r, "{\"kv_restart\":true}");
     complete(&r, 3, 3);
     cr_assert(wait_metric(&r, "kvroute_statefeed_kv_resets_total", NULL, 1));
     cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 3));
-    cr_assert_eq(table_blocks_of(&rd, (uint32_t)slot), 3,
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 3,
                  "the table holds only the blocks stored since the restart");
     kvr_residency_reader_close(&rd);
     rig_stop(&r);
