@@ -45,13 +45,15 @@
 
 typedef struct kvr__kv_rank_s {
     void *sub, *dealer;
+    void *monitor; /* PAIR reading the SUB's disconnections (zmq_socket_monitor); NULL without */
     kvr_kv_cache_t cache;
     bool have_seq;
     int64_t next_seq;
     bool replaying;
     int64_t replay_from;
     uint64_t replay_deadline_ns;
-    uint64_t batches, events, gaps, replays, replay_failures, resets, decode_errors, drops;
+    uint64_t batches, events, gaps, replays, replay_failures, resets, decode_errors, drops,
+        disconnects;
 } kvr__kv_rank_t;
 
 typedef struct kvr__kv_engine_s {
@@ -329,6 +331,33 @@ static void drain_stream(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, uint64_t now_
     }
 }
 
+/*
+ * The publisher's connection broke: the engine died or restarted (a blip of the network
+ * reads the same, and under-reporting is the safe side). Run after the stream's drain, so
+ * what the engine sent before it went is not applied after the drop.
+ */
+static void drain_monitor(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk)
+{
+    for (int n = 0; rk->monitor != NULL && n < KV_DRAIN_BUDGET; n++) {
+        zmq_msg_t m[4];
+        int parts = recv_parts(rk->monitor, m, 4);
+        if (parts < 0)
+            break;
+        uint16_t event = 0;
+        if (parts >= 1 && zmq_msg_size(&m[0]) >= sizeof event)
+            memcpy(&event, zmq_msg_data(&m[0]), sizeof event);
+        close_parts(m, parts, 4);
+        if (event != ZMQ_EVENT_DISCONNECTED)
+            continue;
+        rk->disconnects++;
+        if (kvr_kv_cache_blocks(&rk->cache) != 0 || !rk->cache.trusted) {
+            drop_rank(ke, rk, "publisher disconnected: engine stopped or restarted");
+            ke->sticky_untrusted = false;
+            update_trust(ke);
+        }
+    }
+}
+
 /* The self-check: held blocks against the engine's own KV figures. */
 static void self_check(kvr__kv_engine_t *ke)
 {
@@ -381,6 +410,7 @@ void kvr__feed_kv_tick(kvr__feed_t *feed, uint64_t now_ns)
                 drain_replay(ke, rk, now_ns);
             if (!rk->replaying)
                 drain_stream(ke, rk, now_ns);
+            drain_monitor(ke, rk);
         }
         if (feed->cfg.kv_max_block_events != 0)
             rate_refill(ke, now_ns);
@@ -440,6 +470,28 @@ static int open_socket(kvr__kv_t *kv, int type, const char *endpoint, bool ipv6,
     return 0;
 }
 
+/* Disconnections of the rank's SUB; without them a restart is still seen by its sequence. */
+static void open_monitor(kvr__kv_t *kv, const kvr__feed_engine_t *engine, kvr__kv_rank_t *rk,
+                         unsigned rank)
+{
+    char ep[80];
+    snprintf(ep, sizeof ep, "inproc://kv-monitor-%p-%u", (void *)rk, rank);
+    void *pair = NULL;
+    if (zmq_socket_monitor(rk->sub, ep, ZMQ_EVENT_DISCONNECTED) == 0 &&
+        (pair = zmq_socket(kv->zctx, ZMQ_PAIR)) != NULL) {
+        int linger = 0;
+        zmq_setsockopt(pair, ZMQ_LINGER, &linger, sizeof linger);
+        if (zmq_connect(pair, ep) == 0) {
+            rk->monitor = pair;
+            return;
+        }
+        zmq_close(pair);
+    }
+    zmq_socket_monitor(rk->sub, NULL, 0);
+    KVR_WARN("kv_events_monitor_failed engine=%s rank=%u reason=\"%s\"", engine->id, rank,
+             zmq_strerror(zmq_errno()));
+}
+
 int kvr__feed_kv_attach(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                         const kvr__feed_engine_spec_t *spec)
 {
@@ -480,6 +532,7 @@ int kvr__feed_kv_attach(kvr__feed_t *feed, kvr__feed_engine_t *engine,
         rc = open_socket(kv, ZMQ_SUB, ep, v6, &rk->sub);
         if (rc < 0)
             goto fail;
+        open_monitor(kv, engine, rk, r);
         if (spec->kv_replay_port) {
             snprintf(ep, sizeof ep, v6 ? "tcp://[%s]:%u" : "tcp://%s:%u", parsed.host,
                      spec->kv_replay_port + r);
@@ -509,6 +562,10 @@ void kvr__feed_kv_detach(kvr__feed_engine_t *engine)
         return;
     for (unsigned r = 0; r < ke->rank_count; r++) {
         kvr__kv_rank_t *rk = &ke->ranks[r];
+        if (rk->monitor != NULL) {
+            zmq_socket_monitor(rk->sub, NULL, 0);
+            zmq_close(rk->monitor);
+        }
         if (rk->sub != NULL)
             zmq_close(rk->sub);
         if (rk->dealer != NULL)
@@ -577,6 +634,7 @@ RANK_COUNTER(replay_failures)
 RANK_COUNTER(resets)
 RANK_COUNTER(decode_errors)
 RANK_COUNTER(drops)
+RANK_COUNTER(disconnects)
 static uint64_t rank_orphans(const kvr__kv_rank_t *rk)
 {
     return rk->cache.orphans;
@@ -617,6 +675,9 @@ void kvr__feed_kv_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w)
          "KV event messages rejected per engine (the state turns untrusted).", rank_decode_errors},
         {"kvroute_statefeed_kv_drops_total", "Times an engine's blocks were all dropped.",
          rank_drops},
+        {"kvroute_statefeed_kv_disconnects_total",
+         "Connections to an engine's event publisher that broke (its blocks are dropped).",
+         rank_disconnects},
         {"kvroute_statefeed_kv_orphan_blocks_total",
          "Stored blocks kvroute could not name (unknown parent, extra keys, unnamed adapter).",
          rank_orphans},

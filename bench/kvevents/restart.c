@@ -58,8 +58,8 @@ static void start_sim(rig_t *r)
     snprintf(port, sizeof port, "%u", r->port);
     snprintf(admin, sizeof admin, "%u", r->admin);
     snprintf(kv, sizeof kv, "%u", r->kv_port);
-    char *argv[] = {(char *)r->o->sim, "--port",     port,     "--admin-port", admin,
-                    "--kv-events-port", kv,       "--kv-tokens", "250000",     NULL};
+    char *argv[] = {(char *)r->o->sim,  "--port", port,          "--admin-port", admin,
+                    "--kv-events-port", kv,       "--kv-tokens", "250000",       NULL};
     r->sim = kvr_test_spawn(argv, r->sim_log);
     if (r->sim <= 0 || !kvr_test_wait_port(r->admin, 10000))
         fail(r, "kvroute-sim did not start");
@@ -205,8 +205,8 @@ int main(int argc, char **argv)
     char engine[160], period[16];
     snprintf(engine, sizeof engine, "%s,kv_events=%u", r.url, r.kv_port);
     snprintf(period, sizeof period, "%llu", (unsigned long long)o.period_ms);
-    char *feed_argv[] = {o.feed,      "--engine",      engine, "--shm", r.shm_name,
-                         "--period-ms", period, "--cache-index-mb", "1", NULL};
+    char *feed_argv[] = {o.feed, "--engine",         engine, "--shm", r.shm_name, "--period-ms",
+                         period, "--cache-index-mb", "1",    NULL};
     r.feed = kvr_test_spawn(feed_argv, r.feed_log);
     if (r.feed <= 0 || !kvr_test_wait_until(subscribed, &r, 10000))
         fail(&r, "statefeed never subscribed");

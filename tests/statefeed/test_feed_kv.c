@@ -595,3 +595,36 @@ Test(feed_kv, restarted_engine_blocks_leave_the_residency_table, .timeout = 60.)
     kvr_residency_reader_close(&rd);
     rig_stop(&r);
 }
+
+Test(feed_kv, killed_engine_blocks_leave_when_its_publisher_disconnects, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_sim(&r, "map", false, "250000", 1);
+    /* health polls alone would take a thousand periods: the disconnection must do it */
+    feed_extra[0] = "--cache-index-mb";
+    feed_extra[1] = "1";
+    feed_extra[2] = "--fail-threshold";
+    feed_extra[3] = "1000";
+    rig_feed(&r, false, 1, 0);
+    feed_extra[0] = feed_extra[2] = NULL;
+    char name[300];
+    cr_assert_eq(kvr_residency_name(name, sizeof name, r.feed.shm_name), 0);
+    kvr_residency_reader_t rd;
+    cr_assert_eq(kvr_residency_reader_open(&rd, name, geteuid()), 0);
+    int slot = kvr_shm_find(&r.feed.shm, r.url);
+    cr_assert_geq(slot, 0);
+    complete(&r, 10, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 10));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 10);
+    kvr_test_stop(r.sim, SIGKILL, 3000);
+    r.sim = 0;
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_disconnects_total", NULL, 1));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 0));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 0,
+                 "the dead engine's blocks are still in the table");
+    kvr_residency_reader_close(&rd);
+    int feed_status = feed_stop(&r.feed);
+    cr_assert(WIFEXITED(feed_status) && WEXITSTATUS(feed_status) == 0,
+              "statefeed exit status %d; log in %s", feed_status, r.feed.log_path);
+    unlink(r.sim_log);
+}
