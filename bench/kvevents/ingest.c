@@ -24,7 +24,8 @@
  *
  * Storm: stores of distinct blocks from every engine, no removals, into a
  * table of --storm-mb MiB until --storm-events: the object's size, the
- * entries it took, the stores it refused, and the engine maps' bound.
+ * entries it took, the stores it refused; and one engine rank's map of
+ * engine hashes flooded past statefeed's --kv-max-blocks (its own bound).
  *
  * Prints figures, asserts nothing.
  */
@@ -443,6 +444,44 @@ static void run_storm(const bench_opts_t *o)
     kvr_residency_writer_destroy(&w);
 }
 
+/*
+ * The other memory an event storm can take: one engine rank's map of engine
+ * hashes (kv_cache.c), bounded by statefeed's --kv-max-blocks, not by the table.
+ */
+static void run_storm_map(const bench_opts_t *o)
+{
+    const size_t max_blocks = 1048576; /* statefeed's --kv-max-blocks default */
+    kvr_kv_cache_t kc;
+    int rc = kvr_kv_cache_init(&kc, 0, NULL, max_blocks);
+    if (rc < 0)
+        die("engine cache", rc);
+    uint64_t rng = o->seed ^ 0x3131, hashes[16];
+    uint32_t tokens[16 * BLOCK_TOKENS];
+    uint64_t events = (max_blocks + max_blocks / 4) / 16;
+    for (uint64_t i = 0; i < events; i++) {
+        for (int k = 0; k < 16; k++)
+            hashes[k] = kvr_splitmix64(&rng);
+        for (int k = 0; k < 16 * BLOCK_TOKENS; k++)
+            tokens[k] = (uint32_t)kvr_splitmix64(&rng);
+        kvr_kv_event_t ev = {.kind = KVR_KV_EVENT_STORED,
+                             .engine_hashes = hashes,
+                             .n_hashes = 16,
+                             .token_ids = tokens,
+                             .n_tokens = 16 * BLOCK_TOKENS,
+                             .block_size = BLOCK_TOKENS,
+                             .tier = KVR_KV_TIER_GPU,
+                             .group_idx = -1,
+                             .extra_keys_from = 16};
+        kvr_kv_cache_apply(&kc, &ev);
+    }
+    printf("storm_map max_blocks=%zu stored_blocks=%llu held=%llu overflows=%llu trusted=%d "
+           "map_bytes=%zu\n",
+           max_blocks, (unsigned long long)(events * 16),
+           (unsigned long long)kvr_kv_cache_blocks(&kc), (unsigned long long)kc.overflows,
+           kc.trusted ? 1 : 0, kc.cap * sizeof *kc.table);
+    kvr_kv_cache_close(&kc);
+}
+
 #define T bench_opts_t
 static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, engines, "engines", "N", "64", 1, 4096, "engines publishing events"),
@@ -493,5 +532,6 @@ int main(int argc, char **argv)
     }
     run_lookup(&o);
     run_storm(&o);
+    run_storm_map(&o);
     return 0;
 }
