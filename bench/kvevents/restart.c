@@ -97,7 +97,14 @@ static void complete(rig_t *r, unsigned blocks, unsigned seed)
     char *body = malloc(text + 128);
     int n = snprintf(body, 128, "{\"model\":\"m\",\"max_tokens\":1,\"prompt\":\"");
     for (size_t i = 0; i < text; i++)
-        body[n + i] = (char)('a' + (i * 7 + i / 5 + seed * 5 + (i / 64) * seed) % 26);
+        body[n + i] = (char)('a' + (i * 7 + i / 5 + (i / 64) * 3) % 26);
+    /* the seed in every block: no prompt shares a block with another (the simulator keeps its
+     * cache across kv_restart, so a repeated block would publish nothing) */
+    for (size_t b = 0; b < blocks; b++) {
+        char tag[16];
+        int len = snprintf(tag, sizeof tag, "%08u", seed);
+        memcpy(body + n + b * 64, tag, (size_t)len);
+    }
     sprintf(body + n + text, "\"}");
     char *resp = NULL;
     int st = kvr_test_http(r->port, "POST", "/v1/completions", "Content-Type: application/json\r\n",
@@ -112,6 +119,7 @@ typedef struct {
     rig_t *r;
     uint32_t epoch; /* the engine word's epoch while the old blocks count */
     bool want_gone;
+    uint64_t want_entries; /* otherwise: at least this many entries of the slot */
 } held_t;
 
 static uint32_t slot_epoch(const rig_t *r)
@@ -125,7 +133,8 @@ static bool table_state(void *arg)
     held_t *h = arg;
     if (h->want_gone)
         return slot_epoch(h->r) != h->epoch;
-    bool shown = kvr_residency_reader_slot_entries(&h->r->rd, (uint32_t)h->r->slot) > 0;
+    bool shown = kvr_residency_reader_slot_entries(&h->r->rd, (uint32_t)h->r->slot) >=
+                 h->want_entries;
     if (!shown)
         kvr_test_sleep_ms(2);
     return shown;
@@ -133,15 +142,16 @@ static bool table_state(void *arg)
 
 static void fill(rig_t *r, unsigned seed)
 {
+    uint64_t before = kvr_residency_reader_slot_entries(&r->rd, (uint32_t)r->slot);
     complete(r, 10, seed);
-    held_t h = {r, 0, false};
+    held_t h = {r, 0, false, before + 10};
     if (!kvr_test_wait_until(table_state, &h, 10000))
         fail(r, "the prompt's blocks never showed in the table");
 }
 
 static double wait_gone(rig_t *r, uint32_t epoch, uint64_t t0)
 {
-    held_t h = {r, epoch, true};
+    held_t h = {r, epoch, true, 0};
     if (!kvr_test_wait_until(table_state, &h, 20000))
         fail(r, "the restarted engine's blocks never left the table");
     return (double)(kvr_clock_now_ns() - t0) / 1e6;
