@@ -92,9 +92,20 @@ static uint64_t thread_cpu_ns(void)
     return (uint64_t)ts.tv_sec * KVR_NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+static void table_name(char *out, size_t size, const char *what)
+{
+    snprintf(out, size, "/kvr-bench-kvevents-%s-%d", what, (int)getpid());
+}
+
+/* Fails the run, and removes the tables it made: they may be hundreds of MiB of tmpfs. */
 static void die(const char *what, int rc)
 {
     fprintf(stderr, "kvroute-bench-kvevents: %s: %s\n", what, kvr_strerror(rc));
+    char name[96];
+    table_name(name, sizeof name, "ingest");
+    shm_unlink(name);
+    table_name(name, sizeof name, "storm");
+    shm_unlink(name);
     exit(1);
 }
 
@@ -195,11 +206,6 @@ static void table_cleared(void *ctx, uint32_t slot)
 static void table_trust(void *ctx, uint32_t slot, bool trusted)
 {
     (void)kvr_residency_trust(ctx, slot, trusted);
-}
-
-static void table_name(char *out, size_t size, const char *what)
-{
-    snprintf(out, size, "/kvr-bench-kvevents-%s-%d", what, (int)getpid());
 }
 
 static void run_setup(run_t *r, const bench_opts_t *o, bool map, stage_t stage, uint32_t mb)
@@ -318,14 +324,16 @@ static uint64_t batch_bytes(const bench_opts_t *o, bool map)
 
 /* ---- lookup ---------------------------------------------------------------- */
 
-static void lookup_case(kvr_residency_reader_t *rd, const char *label, const uint64_t *req,
-                        size_t n, uint64_t lookups, uint32_t engines)
+static void lookup_case(kvr_residency_writer_t *w, kvr_residency_reader_t *rd, const char *label,
+                        const uint64_t *req, size_t n, uint64_t lookups, uint32_t engines)
 {
+    /* a fresh heartbeat: the lookups of a case may outlast the router's staleness bound */
+    kvr_residency_writer_tick(w, kvr_clock_now_ns(), 0);
     kvr_res_match_t *m = calloc(engines, sizeof *m);
     size_t found = 0;
     uint64_t c0 = thread_cpu_ns();
     for (uint64_t i = 0; i < lookups; i++) {
-        int rc = kvr_residency_reader_check(rd, kvr_clock_now_ns(), 5 * KVR_NS_PER_SEC);
+        int rc = kvr_residency_reader_check(rd, kvr_clock_now_ns(), 3600 * KVR_NS_PER_SEC);
         if (rc != 0)
             die("reader check", rc);
         found = kvr_residency_lookup(rd, req, n, m, engines);
@@ -366,9 +374,9 @@ static void run_lookup(const bench_opts_t *o)
     if (rc < 0)
         die("reader", rc);
     uint32_t engines = (uint32_t)o->engines;
-    lookup_case(&rd, "none_hold", req, n, o->lookups, engines);
+    lookup_case(&r.table, &rd, "none_hold", req, n, o->lookups, engines);
     /* a request whose first block one engine's latest chain starts with: one engine, one block */
-    lookup_case(&rd, "one_block", &r.first_hashes[0], 1, o->lookups, engines);
+    lookup_case(&r.table, &rd, "one_block", &r.first_hashes[0], 1, o->lookups, engines);
     const uint32_t holders[] = {1, 8, 64};
     uint32_t done = 0;
     for (size_t h = 0; h < sizeof holders / sizeof holders[0]; h++) {
@@ -378,7 +386,7 @@ static void run_lookup(const bench_opts_t *o)
                 (void)kvr_residency_stored(&r.table, done, req[i], KVR_RES_TIER_GPU);
         char label[32];
         snprintf(label, sizeof label, "%u_hold_all", k);
-        lookup_case(&rd, label, req, n, o->lookups, engines);
+        lookup_case(&r.table, &rd, label, req, n, o->lookups, engines);
         if (k == engines)
             break;
     }
