@@ -522,10 +522,16 @@ int kvr_residency_writer_init_buffer(kvr_residency_writer_t *w, void *buf, size_
     return 0;
 }
 
+void kvr_residency_writer_mark_stopped(kvr_residency_writer_t *w)
+{
+    if (w->base)
+        atomic_store(&w->header->writer_state, KVR_SHM_WRITER_STOPPED);
+}
+
 void kvr_residency_writer_close(kvr_residency_writer_t *w)
 {
     if (w->base) {
-        atomic_store(&w->header->writer_state, KVR_SHM_WRITER_STOPPED);
+        kvr_residency_writer_mark_stopped(w);
         if (w->fd >= 0)
             munmap(w->base, w->map_len);
     }
@@ -536,13 +542,26 @@ void kvr_residency_writer_close(kvr_residency_writer_t *w)
     w->fd = -1;
 }
 
+/* The name still names the object fd maps: someone may have replaced it since. */
+static bool name_is_ours(const char *name, int fd)
+{
+    struct stat mine, now;
+    int other = shm_open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+    if (other < 0)
+        return false;
+    bool same = fstat(fd, &mine) == 0 && fstat(other, &now) == 0 && mine.st_dev == now.st_dev &&
+                mine.st_ino == now.st_ino;
+    close(other);
+    return same;
+}
+
 void kvr_residency_writer_destroy(kvr_residency_writer_t *w)
 {
     char name[sizeof w->name];
     memcpy(name, w->name, sizeof name);
-    bool had = w->base != NULL && w->fd >= 0;
+    bool ours = w->base != NULL && w->fd >= 0 && name_is_ours(name, w->fd);
     kvr_residency_writer_close(w);
-    if (had)
+    if (ours)
         shm_unlink(name);
 }
 
@@ -705,6 +724,25 @@ static bool read_bucket(const kvr_residency_reader_t *r, uint64_t b, uint64_t *o
         kvr__seqcount_relax();
     }
     return false;
+}
+
+uint64_t kvr_residency_reader_slot_entries(kvr_residency_reader_t *r, uint32_t slot)
+{
+    if (r->base == NULL || slot >= r->engines)
+        return 0;
+    uint32_t epoch = word_epoch(engine_word(r, slot));
+    uint64_t n = 0, e[ENTRY_WORDS];
+    for (uint64_t b = 0; b < r->bucket_count; b++) {
+        if (!read_bucket(r, b, e)) {
+            r->stats.busy++;
+            continue;
+        }
+        for (uint32_t k = 0; k < KVR_RES_BUCKET_ENTRIES; k++)
+            if (e[2 * k] != 0 && holder_slot(e[2 * k + 1]) == slot &&
+                word_epoch(e[2 * k + 1]) == epoch && epoch != 0)
+                n++;
+    }
+    return n;
 }
 
 size_t kvr_residency_lookup(kvr_residency_reader_t *r, const uint64_t *hashes, size_t n,

@@ -151,9 +151,11 @@ int kvr_residency_writer_open(kvr_residency_writer_t *w, const char *name, uint3
  */
 int kvr_residency_writer_init_buffer(kvr_residency_writer_t *w, void *buf, size_t len,
                                      uint32_t engines, uint64_t seed);
+/** Stores writer state STOPPED: readers see the writer gone at once, before it unmaps. */
+void kvr_residency_writer_mark_stopped(kvr_residency_writer_t *w);
 /** Marks the writer stopped, unmaps, frees; the object stays (readers see the writer gone). */
 void kvr_residency_writer_close(kvr_residency_writer_t *w);
-/** Unmaps and also removes the name. */
+/** Marks the writer stopped, unmaps and also removes the name (statefeed's exit). */
 void kvr_residency_writer_destroy(kvr_residency_writer_t *w);
 
 /**
@@ -249,6 +251,13 @@ int kvr_residency_reader_check(kvr_residency_reader_t *r, uint64_t now_ns, uint6
 
 /** True when slot's engine word says trusted (and its epoch was ever set). */
 bool kvr_residency_reader_trusted(const kvr_residency_reader_t *r, uint32_t slot);
+
+/**
+ * Entries engine slot holds now, of its current epoch, in any tier: a walk of
+ * every bucket (tools and tests; a router never needs it). Buckets the
+ * seqlock cannot read count as busy and are skipped. 0 for a slot out of range.
+ */
+uint64_t kvr_residency_reader_slot_entries(kvr_residency_reader_t *r, uint32_t slot);
 
 /**
  * The longest prefix of hashes[0..n) each trusted engine holds: out[0..

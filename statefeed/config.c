@@ -57,6 +57,11 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(T, kv_max_blocks, "kv-max-blocks", "N", "1048576", 1, 1u << 30,
                     "KV event blocks kept per engine rank; beyond it the engine's block state is "
                     "untrusted"),
+    KVR_OPT_ROW_U64(T, kv_max_block_events, "kv-max-block-events", "N", "200000", 0,
+                    UINT64_C(1) << 40,
+                    "KV event blocks (stored or removed) one engine may send per second, a "
+                    "second's worth at once; batches beyond it are discarded and counted, the "
+                    "engine's blocks dropped and its state untrusted until it slows. 0: no limit"),
     KVR_OPT_ROW_BOOL(T, kv_drop_on_usage_fall, "kv-drop-on-usage-fall", NULL,
                      "drop an engine's KV event blocks when its KV usage falls from 0.5 or more to "
                      "0.01 or less between two samples, as after an unseen restart. Off by "

@@ -88,6 +88,7 @@ typedef struct kvr__feed_config_s {
     uint32_t listen_max_connections_per_peer; /* --listen: ... from one address; 0 = no limit */
     uint64_t kv_max_blocks;                   /* KV event blocks kept per engine rank */
     bool kv_drop_on_usage_fall;               /* KV usage 0.5+ -> ~0 drops the blocks */
+    uint64_t kv_max_block_events;             /* per engine per second; 0 no limit */
     kvr_log_level_t log_level;
 } kvr__feed_config_t;
 

@@ -580,43 +580,77 @@ static int read_event_positional(kvr_kv_decoder_t *d, cursor_t *c, kvr_kv_event_
     return finish_event(c, ev, seen);
 }
 
+/* The next key is "type": reads it and its tag. 1 when it was, 0 when not (nothing read), <0. */
+static int read_tag_first(cursor_t *c, kvr_kv_event_t *ev)
+{
+    size_t at = c->off;
+    const char *why = c->why;
+    const uint8_t *k;
+    size_t kl;
+    if (read_bytes(c, false, &k, &kl) < 0 || !(kl == 4 && memcmp(k, "type", 4) == 0)) {
+        c->off = at; /* the two passes read it again and say what is wrong */
+        c->why = why;
+        return 0;
+    }
+    const uint8_t *tag;
+    size_t tag_len;
+    if (read_bytes(c, false, &tag, &tag_len) < 0)
+        return bad(c, "bad event type");
+    if (kind_by_tag(tag, tag_len, &ev->kind) < 0)
+        return bad(c, "unknown event type");
+    return 1;
+}
+
 static int read_event_map(kvr_kv_decoder_t *d, cursor_t *c, kvr_kv_event_t *ev)
 {
     size_t n;
     if (read_container(c, true, &n) < 0)
         return -EBADMSG;
-    /* The tag may come after the fields: find it first, then read them. */
+    /*
+     * msgspec writes the tag first, and then one pass reads the fields. The tag may also come
+     * after them: then it is found first, and the fields read in a second pass.
+     */
+    int first = n > 0 ? read_tag_first(c, ev) : 0;
+    if (first < 0)
+        return first;
+    bool one_pass = first == 1;
     size_t start = c->off;
-    bool tagged = false;
-    for (size_t i = 0; i < n; i++) {
+    size_t end = 0;
+    if (!one_pass) {
+        bool tagged = false;
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *k;
+            size_t kl;
+            if (read_bytes(c, false, &k, &kl) < 0)
+                return bad(c, "event key is not a string");
+            if (kl == 4 && memcmp(k, "type", 4) == 0) {
+                const uint8_t *tag;
+                size_t tag_len;
+                if (tagged || read_bytes(c, false, &tag, &tag_len) < 0)
+                    return bad(c, "bad event type");
+                if (kind_by_tag(tag, tag_len, &ev->kind) < 0)
+                    return bad(c, "unknown event type");
+                tagged = true;
+            } else if (skip(c) < 0) {
+                return -EBADMSG;
+            }
+        }
+        if (!tagged)
+            return bad(c, "event map without a type");
+        end = c->off;
+        c->off = start;
+    }
+    unsigned seen = 0;
+    for (size_t i = one_pass ? 1 : 0; i < n; i++) {
         const uint8_t *k;
         size_t kl;
         if (read_bytes(c, false, &k, &kl) < 0)
             return bad(c, "event key is not a string");
-        if (kl == 4 && memcmp(k, "type", 4) == 0) {
-            const uint8_t *tag;
-            size_t tag_len;
-            if (tagged || read_bytes(c, false, &tag, &tag_len) < 0)
-                return bad(c, "bad event type");
-            if (kind_by_tag(tag, tag_len, &ev->kind) < 0)
-                return bad(c, "unknown event type");
-            tagged = true;
-        } else if (skip(c) < 0) {
-            return -EBADMSG;
-        }
-    }
-    if (!tagged)
-        return bad(c, "event map without a type");
-    size_t end = c->off;
-    c->off = start;
-    unsigned seen = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *k;
-        size_t kl;
-        if (read_bytes(c, false, &k, &kl) < 0)
-            return -EBADMSG;
         int field = F_OTHER;
-        if (!(kl == 4 && memcmp(k, "type", 4) == 0)) {
+        if (kl == 4 && memcmp(k, "type", 4) == 0) {
+            if (one_pass)
+                return bad(c, "bad event type"); /* a second tag */
+        } else {
             field = field_by_name(k, kl);
             if (ev->kind == KVR_KV_EVENT_REMOVED && field != F_BLOCK_HASHES && field != F_MEDIUM &&
                 field != F_GROUP_IDX)
@@ -632,7 +666,7 @@ static int read_event_map(kvr_kv_decoder_t *d, cursor_t *c, kvr_kv_event_t *ev)
         if (field != F_OTHER)
             seen |= 1u << field;
     }
-    if (c->off != end)
+    if (!one_pass && c->off != end)
         return bad(c, "event map changed length");
     return finish_event(c, ev, seen);
 }

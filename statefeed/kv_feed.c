@@ -13,6 +13,14 @@
  * drops the rank's blocks when there is no replay socket or it cannot fill
  * the gap; a sequence lower than expected is a restarted engine: its blocks
  * are dropped at once.
+ *
+ * Per engine, over its ranks: a token bucket of --kv-max-block-events block
+ * events (a block stored or removed) a second, one second's worth deep. A
+ * batch arriving while the bucket is empty is received and discarded
+ * undecoded, its sequence still followed; the first discard drops the
+ * engine's blocks (a discarded removal would leave a block held that is
+ * gone) and marks it untrusted until the bucket has refilled, when what it
+ * holds (nothing since the drop but blocks stored after) is exact again.
  */
 #include "statefeed/kv_feed.h"
 
@@ -37,13 +45,15 @@
 
 typedef struct kvr__kv_rank_s {
     void *sub, *dealer;
+    void *monitor; /* PAIR reading the SUB's disconnections (zmq_socket_monitor); NULL without */
     kvr_kv_cache_t cache;
     bool have_seq;
     int64_t next_seq;
     bool replaying;
     int64_t replay_from;
     uint64_t replay_deadline_ns;
-    uint64_t batches, events, gaps, replays, replay_failures, resets, decode_errors, drops;
+    uint64_t batches, events, gaps, replays, replay_failures, resets, decode_errors, drops,
+        disconnects;
 } kvr__kv_rank_t;
 
 typedef struct kvr__kv_engine_s {
@@ -56,6 +66,10 @@ typedef struct kvr__kv_engine_s {
     bool trusted;          /* what the sink was last told */
     bool logged_check;
     uint64_t check_failures, health_drops, usage_drops;
+    double rate_tokens;      /* block events the engine may still send now */
+    uint64_t rate_refill_ns; /* when rate_tokens was last refilled */
+    bool rate_limited;       /* discarding until the bucket is full again */
+    uint64_t rate_limited_batches, rate_limited_logged, rate_log_ns;
     bool have_sample;
     kvr_engine_state_t sample;
     double prev_usage;
@@ -69,7 +83,7 @@ typedef struct kvr__kv_s {
 
 static void update_trust(kvr__kv_engine_t *ke)
 {
-    bool trusted = !ke->sticky_untrusted && !ke->check_failed;
+    bool trusted = !ke->sticky_untrusted && !ke->check_failed && !ke->rate_limited;
     for (unsigned r = 0; r < ke->rank_count; r++)
         trusted = trusted && ke->ranks[r].cache.trusted;
     if (trusted == ke->trusted)
@@ -100,12 +114,14 @@ static void drop_all(kvr__kv_engine_t *ke, const char *why)
 typedef struct applying_s {
     kvr__kv_engine_t *ke;
     kvr__kv_rank_t *rk;
+    uint64_t block_events;
 } applying_t;
 
 static int on_event(void *arg, const kvr_kv_event_t *ev)
 {
     applying_t *a = arg;
     a->rk->events++;
+    a->block_events += ev->kind == KVR_KV_EVENT_CLEARED ? 1 : ev->n_hashes;
     kvr_kv_cache_apply(&a->rk->cache, ev);
     if (ev->kind == KVR_KV_EVENT_CLEARED && a->ke->rank_count == 1) {
         /* the engine holds nothing: what we hold (nothing) is exact again */
@@ -120,9 +136,10 @@ static void apply_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, const void *pa
 {
     kvr_kv_batch_t batch;
     const char *why;
-    applying_t a = {ke, rk};
+    applying_t a = {ke, rk, 0};
     int rc = kvr_kv_batch_decode(&ke->kv->dec, payload, len, on_event, &a, &batch, &why);
     rk->batches++;
+    ke->rate_tokens -= (double)a.block_events;
     if (rc < 0) {
         rk->decode_errors++;
         if (!ke->sticky_untrusted)
@@ -131,6 +148,50 @@ static void apply_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, const void *pa
         ke->sticky_untrusted = true;
         update_trust(ke);
     }
+}
+
+/* The engine's bucket, refilled to now; an engine held back is let go once it is full again. */
+static void rate_refill(kvr__kv_engine_t *ke, uint64_t now_ns)
+{
+    uint64_t rate = ke->engine->feed->cfg.kv_max_block_events;
+    if (rate == 0)
+        return;
+    if (now_ns > ke->rate_refill_ns) {
+        ke->rate_tokens += (double)rate * (double)(now_ns - ke->rate_refill_ns) / 1e9;
+        if (ke->rate_tokens > (double)rate)
+            ke->rate_tokens = (double)rate;
+    }
+    ke->rate_refill_ns = now_ns;
+    if (ke->rate_limited && ke->rate_tokens >= (double)rate) {
+        ke->rate_limited = false;
+        KVR_INFO("kv_events_rate_resumed engine=%s discarded_batches=%llu", ke->engine->id,
+                 (unsigned long long)ke->rate_limited_batches);
+        update_trust(ke);
+    }
+}
+
+/* Whether the engine may have this batch applied; a discard is counted, logged once a second. */
+static bool rate_admit(kvr__kv_engine_t *ke, uint64_t now_ns)
+{
+    if (ke->engine->feed->cfg.kv_max_block_events == 0)
+        return true;
+    rate_refill(ke, now_ns);
+    if (!ke->rate_limited && ke->rate_tokens > 0)
+        return true;
+    ke->rate_limited_batches++;
+    if (!ke->rate_limited) {
+        ke->rate_limited = true;
+        drop_all(ke, "events over --kv-max-block-events");
+    }
+    if (ke->rate_log_ns == 0 || now_ns - ke->rate_log_ns >= KVR_NS_PER_SEC) {
+        KVR_WARN("kv_events_rate_limited engine=%s max_block_events_per_sec=%llu "
+                 "discarded_batches=%llu",
+                 ke->engine->id, (unsigned long long)ke->engine->feed->cfg.kv_max_block_events,
+                 (unsigned long long)(ke->rate_limited_batches - ke->rate_limited_logged));
+        ke->rate_limited_logged = ke->rate_limited_batches;
+        ke->rate_log_ns = now_ns;
+    }
+    return false;
 }
 
 /* One sequenced batch from the stream or a replay; false when it must wait (a gap to replay). */
@@ -176,7 +237,8 @@ static bool take_batch(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, int64_t seq, co
         }
     }
     rk->next_seq = seq + 1;
-    apply_batch(ke, rk, payload, len);
+    if (rate_admit(ke, now_ns))
+        apply_batch(ke, rk, payload, len);
     return true;
 }
 
@@ -269,6 +331,33 @@ static void drain_stream(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk, uint64_t now_
     }
 }
 
+/*
+ * The publisher's connection broke: the engine died or restarted (a blip of the network
+ * reads the same, and under-reporting is the safe side). Run after the stream's drain, so
+ * what the engine sent before it went is not applied after the drop.
+ */
+static void drain_monitor(kvr__kv_engine_t *ke, kvr__kv_rank_t *rk)
+{
+    for (int n = 0; rk->monitor != NULL && n < KV_DRAIN_BUDGET; n++) {
+        zmq_msg_t m[4];
+        int parts = recv_parts(rk->monitor, m, 4);
+        if (parts < 0)
+            break;
+        uint16_t event = 0;
+        if (parts >= 1 && zmq_msg_size(&m[0]) >= sizeof event)
+            memcpy(&event, zmq_msg_data(&m[0]), sizeof event);
+        close_parts(m, parts, 4);
+        if (event != ZMQ_EVENT_DISCONNECTED)
+            continue;
+        rk->disconnects++;
+        if (kvr_kv_cache_blocks(&rk->cache) != 0 || !rk->cache.trusted) {
+            drop_rank(ke, rk, "publisher disconnected: engine stopped or restarted");
+            ke->sticky_untrusted = false;
+            update_trust(ke);
+        }
+    }
+}
+
 /* The self-check: held blocks against the engine's own KV figures. */
 static void self_check(kvr__kv_engine_t *ke)
 {
@@ -321,7 +410,10 @@ void kvr__feed_kv_tick(kvr__feed_t *feed, uint64_t now_ns)
                 drain_replay(ke, rk, now_ns);
             if (!rk->replaying)
                 drain_stream(ke, rk, now_ns);
+            drain_monitor(ke, rk);
         }
+        if (feed->cfg.kv_max_block_events != 0)
+            rate_refill(ke, now_ns);
         self_check(ke);
     }
 }
@@ -378,6 +470,28 @@ static int open_socket(kvr__kv_t *kv, int type, const char *endpoint, bool ipv6,
     return 0;
 }
 
+/* Disconnections of the rank's SUB; without them a restart is still seen by its sequence. */
+static void open_monitor(kvr__kv_t *kv, const kvr__feed_engine_t *engine, kvr__kv_rank_t *rk,
+                         unsigned rank)
+{
+    char ep[80];
+    snprintf(ep, sizeof ep, "inproc://kv-monitor-%p-%u", (void *)rk, rank);
+    void *pair = NULL;
+    if (zmq_socket_monitor(rk->sub, ep, ZMQ_EVENT_DISCONNECTED) == 0 &&
+        (pair = zmq_socket(kv->zctx, ZMQ_PAIR)) != NULL) {
+        int linger = 0;
+        zmq_setsockopt(pair, ZMQ_LINGER, &linger, sizeof linger);
+        if (zmq_connect(pair, ep) == 0) {
+            rk->monitor = pair;
+            return;
+        }
+        zmq_close(pair);
+    }
+    zmq_socket_monitor(rk->sub, NULL, 0);
+    KVR_WARN("kv_events_monitor_failed engine=%s rank=%u reason=\"%s\"", engine->id, rank,
+             zmq_strerror(zmq_errno()));
+}
+
 int kvr__feed_kv_attach(kvr__feed_t *feed, kvr__feed_engine_t *engine,
                         const kvr__feed_engine_spec_t *spec)
 {
@@ -400,6 +514,8 @@ int kvr__feed_kv_attach(kvr__feed_t *feed, kvr__feed_engine_t *engine,
     ke->kv = kv;
     ke->engine = engine;
     ke->trusted = true;
+    ke->rate_tokens = (double)feed->cfg.kv_max_block_events;
+    ke->rate_refill_ns = kvr_clock_now_ns();
     engine->kv = ke;
     bool v6 = parsed.family == AF_INET6;
     kvr_kv_sink_t rank_sink = kv->sink;
@@ -416,6 +532,7 @@ int kvr__feed_kv_attach(kvr__feed_t *feed, kvr__feed_engine_t *engine,
         rc = open_socket(kv, ZMQ_SUB, ep, v6, &rk->sub);
         if (rc < 0)
             goto fail;
+        open_monitor(kv, engine, rk, r);
         if (spec->kv_replay_port) {
             snprintf(ep, sizeof ep, v6 ? "tcp://[%s]:%u" : "tcp://%s:%u", parsed.host,
                      spec->kv_replay_port + r);
@@ -445,6 +562,10 @@ void kvr__feed_kv_detach(kvr__feed_engine_t *engine)
         return;
     for (unsigned r = 0; r < ke->rank_count; r++) {
         kvr__kv_rank_t *rk = &ke->ranks[r];
+        if (rk->monitor != NULL) {
+            zmq_socket_monitor(rk->sub, NULL, 0);
+            zmq_close(rk->monitor);
+        }
         if (rk->sub != NULL)
             zmq_close(rk->sub);
         if (rk->dealer != NULL)
@@ -513,6 +634,7 @@ RANK_COUNTER(replay_failures)
 RANK_COUNTER(resets)
 RANK_COUNTER(decode_errors)
 RANK_COUNTER(drops)
+RANK_COUNTER(disconnects)
 static uint64_t rank_orphans(const kvr__kv_rank_t *rk)
 {
     return rk->cache.orphans;
@@ -553,6 +675,9 @@ void kvr__feed_kv_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w)
          "KV event messages rejected per engine (the state turns untrusted).", rank_decode_errors},
         {"kvroute_statefeed_kv_drops_total", "Times an engine's blocks were all dropped.",
          rank_drops},
+        {"kvroute_statefeed_kv_disconnects_total",
+         "Connections to an engine's event publisher that broke (its blocks are dropped).",
+         rank_disconnects},
         {"kvroute_statefeed_kv_orphan_blocks_total",
          "Stored blocks kvroute could not name (unknown parent, extra keys, unnamed adapter).",
          rank_orphans},
@@ -593,6 +718,17 @@ void kvr__feed_kv_metrics(kvr__feed_t *feed, struct kvr_prom_writer_s *w)
             continue;
         kvr_prom_label_t l = {"engine", ke->engine->id};
         kvr_prom_sample_u64(w, "kvroute_statefeed_kv_trusted", &l, 1, ke->trusted ? 1 : 0);
+    }
+    kvr_prom_family(w, "kvroute_statefeed_kv_rate_limited_batches_total", KVR_PROM_COUNTER,
+                    "KV event batches discarded undecoded: the engine sent block events faster "
+                    "than --kv-max-block-events.");
+    for (unsigned i = 0; i < feed->engine_count; i++) {
+        kvr__kv_engine_t *ke = feed->engines[i]->kv;
+        if (ke == NULL || feed->engines[i]->removed)
+            continue;
+        kvr_prom_label_t l = {"engine", ke->engine->id};
+        kvr_prom_sample_u64(w, "kvroute_statefeed_kv_rate_limited_batches_total", &l, 1,
+                            ke->rate_limited_batches);
     }
     kvr_prom_family(w, "kvroute_statefeed_kv_check_failures_total", KVR_PROM_COUNTER,
                     "Self-checks where held blocks disagreed with the engine's KV usage.");

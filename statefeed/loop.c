@@ -325,7 +325,7 @@ fail_shm:
     kvr_shm_mark_writer_stopped(&feed->shm);
     kvr_shm_close(&feed->shm);
     if (feed->residency_on)
-        kvr_residency_writer_close(&feed->residency);
+        kvr_residency_writer_destroy(&feed->residency);
     feed->residency_on = false;
 fail_signal:
     close(feed->signal_fd);
@@ -375,8 +375,10 @@ int kvr__feed_run(kvr__feed_t *feed)
 
 void kvr__feed_close(kvr__feed_t *feed)
 {
-    /* Readers must learn at once that these slots are history. */
+    /* Readers must learn at once that these slots are history, and so are the blocks. */
     kvr_shm_mark_writer_stopped(&feed->shm);
+    if (feed->residency_on)
+        kvr_residency_writer_mark_stopped(&feed->residency);
     /* Exiting the ring cancels every operation still in flight, so the
      * buffers they point into can go afterwards. */
     io_uring_queue_exit(&feed->ring);
@@ -393,8 +395,13 @@ void kvr__feed_close(kvr__feed_t *feed)
     feed->engines = NULL;
     feed->engine_count = 0;
     kvr_shm_close(&feed->shm);
+    /*
+     * Unlike the segment, the table goes: it may be gigabytes of tmpfs, and the next
+     * statefeed builds a new one (new seed, every engine untrusted) rather than reading it.
+     * A router that has it mapped reads the writer stopped and uses its own index.
+     */
     if (feed->residency_on)
-        kvr_residency_writer_close(&feed->residency);
+        kvr_residency_writer_destroy(&feed->residency);
     feed->residency_on = false;
     if (feed->signal_fd >= 0)
         close(feed->signal_fd);

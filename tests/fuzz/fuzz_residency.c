@@ -40,6 +40,10 @@ static void lookups(kvr_residency_reader_t *r, const uint8_t *bytes, size_t size
             break;
     }
     (void)kvr_residency_reader_trusted(r, r->engines);
+    /* the walk of every bucket: bounded by the validated geometry, never more than it holds */
+    if (kvr_residency_reader_slot_entries(r, 0) > r->bucket_count * KVR_RES_BUCKET_ENTRIES ||
+        kvr_residency_reader_slot_entries(r, r->engines) != 0)
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

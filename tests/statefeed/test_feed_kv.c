@@ -17,7 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "shm_layout/residency.h"
 #include "tests/statefeed/feed_harness.h"
+#include "tests/statefeed/kv_frames.h"
 #include "tests/support/proc.h"
 
 #define WAIT_MS 10000
@@ -33,6 +35,8 @@ static bool all_ranks_subscribed(void *arg);
 
 /* More kvroute-sim flags for the next rig_sim (NULL-terminated; the test sets and clears them). */
 static const char *sim_extra[5];
+/* More kvroute-statefeed flags for the next rig_feed, the same way. */
+static const char *feed_extra[5];
 
 /* kvroute-sim with KV events on dp ranks (and replay sockets when replay). */
 static void rig_sim(kv_rig_t *r, const char *encoding, bool replay, const char *kv_tokens,
@@ -91,7 +95,9 @@ static void rig_feed(kv_rig_t *r, bool replay, unsigned dp, uint16_t feed_kv_por
              feed_kv_port ? feed_kv_port : r->kv_port, dp, replay ? ",kv_replay=" : "",
              replay ? rp : "");
     snprintf(listen, sizeof listen, "127.0.0.1:%u", r->metrics_port);
-    const char *args[] = {"--engine", engine, "--listen", listen, NULL};
+    const char *args[10] = {"--engine", engine, "--listen", listen};
+    for (int i = 0; feed_extra[i] && i < 5; i++)
+        args[4 + i] = feed_extra[i];
     cr_assert(feed_start(&r->feed, args), "statefeed did not start; log in %s", r->feed.log_path);
     cr_assert(kvr_test_wait_file_contains(r->feed.log_path, "kv_events_subscribed", WAIT_MS));
     /* A PUB drops what it sends before a subscription arrives: start once every rank has one. */
@@ -473,4 +479,152 @@ Test(feed_kv, blocks_are_announced_as_their_step_starts_and_the_state_stays_trus
     cr_expect_eq(metric(&r, "kvroute_statefeed_kv_trusted", NULL), 1);
     expect_agree(&r);
     rig_stop(&r);
+}
+
+/* One BlockStored batch of n blocks under no parent (the same blocks every time). */
+static void stored_batch(msgpack_sbuffer *sb, size_t n)
+{
+    uint64_t hashes[64];
+    uint32_t tokens[64 * 4];
+    for (size_t i = 0; i < n; i++)
+        hashes[i] = 1000 + i;
+    for (size_t i = 0; i < n * 4; i++)
+        tokens[i] = (uint32_t)i;
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    kv_batch_begin(&pk, true, 1);
+    kv_stored_t st = {
+        .hashes = hashes, .n_hashes = n, .tokens = tokens, .n_tokens = n * 4, .block_size = 4};
+    kv_pack_stored(&pk, true, &st);
+}
+
+Test(feed_kv, flooding_engine_is_held_to_its_rate_and_counted, .timeout = 60.)
+{
+    uint16_t port = kvr_test_free_port();
+    void *ctx = zmq_ctx_new();
+    void *pub = zmq_socket(ctx, ZMQ_PUB);
+    int linger = 0;
+    zmq_setsockopt(pub, ZMQ_LINGER, &linger, sizeof linger);
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%u", port);
+    cr_assert_eq(zmq_bind(pub, ep), 0);
+    kv_rig_t r;
+    feed_extra[0] = "--kv-max-block-events";
+    feed_extra[1] = "100";
+    rig_start_at(&r, "map", false, "250000", 1, port);
+    feed_extra[0] = NULL;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    stored_batch(&sb, 50);
+    /* 50 blocks every few milliseconds against 100 a second: held back while it keeps on */
+    uint64_t seq = 0;
+    bool held = false;
+    for (int i = 0; i < 4000 && !held; i++) {
+        uint8_t be[8];
+        for (int k = 0; k < 8; k++)
+            be[k] = (uint8_t)(seq >> (56 - 8 * k));
+        seq++;
+        zmq_send(pub, "kv", 2, ZMQ_SNDMORE);
+        zmq_send(pub, be, 8, ZMQ_SNDMORE);
+        zmq_send(pub, sb.data, sb.size, 0);
+        held = metric(&r, "kvroute_statefeed_kv_rate_limited_batches_total", NULL) >= 1 &&
+               metric(&r, "kvroute_statefeed_kv_trusted", NULL) == 0 &&
+               metric(&r, "kvroute_statefeed_kv_blocks", "GPU") == 0;
+        kvr_test_sleep_ms(2);
+    }
+    cr_assert(held,
+              "the flood was neither counted nor its blocks dropped and untrusted "
+              "(discarded %g, trusted %g, blocks %g)",
+              metric(&r, "kvroute_statefeed_kv_rate_limited_batches_total", NULL),
+              metric(&r, "kvroute_statefeed_kv_trusted", NULL),
+              metric(&r, "kvroute_statefeed_kv_blocks", "GPU"));
+    cr_assert(kvr_test_wait_file_contains(r.feed.log_path, "kv_events_rate_limited", WAIT_MS));
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_decode_errors_total", NULL), 0);
+    cr_assert_eq(metric(&r, "kvroute_statefeed_kv_gaps_total", NULL), 0,
+                 "a discarded batch still advances the sequence");
+    /* once it stops, the bucket refills and the (empty) state is trusted again */
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_trusted", NULL, 1));
+    cr_assert(kvr_test_file_contains(r.feed.log_path, "kv_events_rate_resumed"));
+    msgpack_sbuffer_destroy(&sb);
+    rig_stop(&r);
+    zmq_close(pub);
+    zmq_ctx_term(ctx);
+}
+
+typedef struct held_wait_s {
+    kvr_residency_reader_t *rd;
+    uint32_t slot;
+    bool want_none;
+} held_wait_t;
+
+static bool table_held(void *arg)
+{
+    held_wait_t *w = arg;
+    bool ok = (kvr_residency_reader_slot_entries(w->rd, w->slot) == 0) == w->want_none;
+    if (!ok)
+        kvr_test_sleep_ms(5);
+    return ok;
+}
+
+Test(feed_kv, restarted_engine_blocks_leave_the_residency_table, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_sim(&r, "map", false, "250000", 1);
+    feed_extra[0] = "--cache-index-mb";
+    feed_extra[1] = "1";
+    rig_feed(&r, false, 1, 0);
+    feed_extra[0] = NULL;
+    char name[300];
+    cr_assert_eq(kvr_residency_name(name, sizeof name, r.feed.shm_name), 0);
+    kvr_residency_reader_t rd;
+    cr_assert_eq(kvr_residency_reader_open(&rd, name, geteuid()), 0);
+    int slot = kvr_shm_find(&r.feed.shm, r.url);
+    cr_assert_geq(slot, 0);
+    complete(&r, 10, 1);
+    held_wait_t w = {&rd, (uint32_t)slot, false};
+    cr_assert(kvr_test_wait_until(table_held, &w, WAIT_MS), "the prompt's blocks never showed");
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 10));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 10);
+    /* The engine restarts: its first batch after (sequence 0) clears what it held before. */
+    sim_fault(&r, "{\"kv_restart\":true}");
+    complete(&r, 3, 3);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_resets_total", NULL, 1));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 3));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 3,
+                 "the table holds only the blocks stored since the restart");
+    kvr_residency_reader_close(&rd);
+    rig_stop(&r);
+}
+
+Test(feed_kv, killed_engine_blocks_leave_when_its_publisher_disconnects, .timeout = 60.)
+{
+    kv_rig_t r;
+    rig_sim(&r, "map", false, "250000", 1);
+    /* health polls alone would take a thousand periods: the disconnection must do it */
+    feed_extra[0] = "--cache-index-mb";
+    feed_extra[1] = "1";
+    feed_extra[2] = "--fail-threshold";
+    feed_extra[3] = "1000";
+    rig_feed(&r, false, 1, 0);
+    feed_extra[0] = feed_extra[2] = NULL;
+    char name[300];
+    cr_assert_eq(kvr_residency_name(name, sizeof name, r.feed.shm_name), 0);
+    kvr_residency_reader_t rd;
+    cr_assert_eq(kvr_residency_reader_open(&rd, name, geteuid()), 0);
+    int slot = kvr_shm_find(&r.feed.shm, r.url);
+    cr_assert_geq(slot, 0);
+    complete(&r, 10, 1);
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 10));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 10);
+    kvr_test_stop(r.sim, SIGKILL, 3000);
+    r.sim = 0;
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_disconnects_total", NULL, 1));
+    cr_assert(wait_metric(&r, "kvroute_statefeed_kv_blocks", "GPU", 0));
+    cr_assert_eq(kvr_residency_reader_slot_entries(&rd, (uint32_t)slot), 0,
+                 "the dead engine's blocks are still in the table");
+    kvr_residency_reader_close(&rd);
+    int feed_status = feed_stop(&r.feed);
+    cr_assert(WIFEXITED(feed_status) && WEXITSTATUS(feed_status) == 0,
+              "statefeed exit status %d; log in %s", feed_status, r.feed.log_path);
+    unlink(r.sim_log);
 }

@@ -2,8 +2,8 @@
 /*
  * --cache-index-mb: kvroute-statefeed creates the residency table beside its
  * segment, sized by the flag and with one engine word per slot, keeps its
- * heartbeat, reports its counters on /metrics, and tells readers it stopped.
- * Without the flag there is no table.
+ * heartbeat, reports its counters on /metrics, tells readers it stopped and
+ * removes the table when it exits. Without the flag there is no table.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -69,6 +69,12 @@ Test(feed_residency, cache_index_mb_creates_the_table_and_its_metrics, .timeout 
     cr_expect_eq(kvr_residency_reader_check(&r, kvr_clock_now_ns(), 2 * KVR_NS_PER_SEC),
                  KVR_ESHM_WRITER_GONE, "a stopped statefeed's table reads as gone");
     kvr_residency_reader_close(&r);
+    kvr_residency_reader_t again;
+    int rc = kvr_residency_reader_open(&again, name, geteuid());
+    cr_expect_eq(rc, -ENOENT, "statefeed left its table in /dev/shm on exit (%s)",
+                 kvr_strerror(rc));
+    if (rc == 0)
+        kvr_residency_reader_close(&again);
     shm_unlink(name);
     kvr_fake_stop(fleet);
 }

@@ -355,3 +355,51 @@ Test(kv_events, sequence_frame, .timeout = 5.)
     cr_assert_eq(seq, 5);
     cr_assert_eq(kvr_kv_seq_parse(five, 7, &seq), -EBADMSG);
 }
+
+/* The tag after the fields (a producer other than msgspec): found first, the fields then read. */
+Test(kv_events, map_event_with_its_type_last, .timeout = 5.)
+{
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    kv_batch_begin(&pk, true, 2);
+    msgpack_pack_map(&pk, 2);
+    kv_str(&pk, "block_hashes");
+    kv_hashes(&pk, (const uint64_t[]){UINT64_MAX, 9}, 2);
+    kv_str(&pk, "type");
+    kv_str(&pk, "BlockRemoved");
+    msgpack_pack_map(&pk, 2);
+    kv_str(&pk, "type");
+    kv_str(&pk, "BlockRemoved");
+    kv_str(&pk, "block_hashes");
+    kv_hashes(&pk, (const uint64_t[]){3}, 1);
+    seen_t s;
+    kvr_kv_batch_t b;
+    const char *why = NULL;
+    cr_assert_eq(decode(&sb, &s, &b, &why), 0, "%s", why ? why : "");
+    cr_assert_eq(s.n, 2);
+    cr_expect_eq(s.ev[0].kind, KVR_KV_EVENT_REMOVED);
+    cr_expect_eq(s.ev[0].n_hashes, 2);
+    cr_expect_eq(s.hashes[0][0], UINT64_MAX);
+    cr_expect_eq(s.hashes[0][1], 9);
+    cr_expect_eq(s.ev[1].n_hashes, 1);
+    cr_expect_eq(s.hashes[1][0], 3);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static void type_twice(msgpack_packer *pk)
+{
+    kv_batch_begin(pk, true, 1);
+    msgpack_pack_map(pk, 3);
+    kv_str(pk, "type");
+    kv_str(pk, "BlockRemoved");
+    kv_str(pk, "block_hashes");
+    kv_hashes(pk, (const uint64_t[]){1}, 1);
+    kv_str(pk, "type");
+    kv_str(pk, "AllBlocksCleared");
+}
+Test(kv_events, map_event_with_two_types_refused, .timeout = 5.)
+{
+    expect_refused(type_twice, -EBADMSG);
+}
