@@ -68,6 +68,7 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
      */
     kvr__walk_t w;
     kvr__indexed_walk(st, req, views, n, &w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(st, req, views, n);
     uint32_t best;
     size_t top, next; /* least loaded with the best match, and with best - 1; n = none */
     double sum;
@@ -79,10 +80,9 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
         stale = false;
         uint32_t top_requests = 0, next_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            uint32_t m = kvr__walk_match(&w, x);
-            uint32_t r = x->eff_requests;
-            stale |= kvr__walk_stale(&w, x);
+            uint32_t m = kvr__walk_match_at(&w, c, v);
+            uint32_t r = c->eff_requests[v];
+            stale |= kvr__walk_stale_at(&w, c, v);
             sum += r;
             if (m == 0 || m + 1 < best)
                 continue;

@@ -150,11 +150,12 @@ typedef struct {
     size_t lo_first; /* the first view with lo eff_requests */
     bool complete;   /* every view fresh with complete caps */
     size_t n_hits;   /* views where the request is a cache hit, in order: ca->base.match */
+    const kvr_engine_columns_t *columns; /* the views' (kvr__indexed_columns) */
 } scan_t;
 
 static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
-                              const kvr_engine_view_t *views, size_t n, const kvr__walk_t *w,
-                              bool pressure, scan_t *out)
+                              const kvr_engine_view_t *views, const kvr_engine_columns_t *c,
+                              size_t n, const kvr__walk_t *w, bool pressure, scan_t *out)
 {
     const kvr_policy_config_t *cfg = &ca->base.config;
     uint32_t *hits = ca->base.match;
@@ -163,10 +164,9 @@ static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
     size_t owner = SIZE_MAX, lo_first = 0, n_hits = 0;
     bool complete = true, stale = false;
     for (size_t v = 0; v < n; v++) {
-        const kvr_engine_view_t *x = &views[v];
-        uint32_t m = kvr__walk_match(w, x);
-        uint32_t r = x->eff_requests;
-        stale |= kvr__walk_stale(w, x);
+        uint32_t m = kvr__walk_match_at(w, c, v);
+        uint32_t r = c->eff_requests[v];
+        stale |= kvr__walk_stale_at(w, c, v);
         if (m > 0) {
             if (m > best || (m == best && r < owner_requests)) {
                 best = m;
@@ -182,7 +182,7 @@ static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
             lo_first = v;
         }
         if (pressure)
-            complete &= fully_fed(x);
+            complete &= fully_fed(&views[v]);
     }
     *out = (scan_t){.best = best,
                     .owner = owner,
@@ -190,7 +190,8 @@ static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
                     .hi = hi,
                     .lo_first = lo_first,
                     .complete = complete,
-                    .n_hits = n_hits};
+                    .n_hits = n_hits,
+                    .columns = c};
     return stale;
 }
 
@@ -199,10 +200,11 @@ static void scan(cache_aware_t *ca, const kvr_route_request_t *req, const kvr_en
                  size_t n, kvr__walk_t *w, bool pressure, scan_t *sc)
 {
     kvr__indexed_walk(&ca->base, req, views, n, w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(&ca->base, req, views, n);
     bool again;
     do {
-        bool stale = pressure ? scan_views(ca, req, views, n, w, true, sc)
-                              : scan_views(ca, req, views, n, w, false, sc);
+        bool stale = pressure ? scan_views(ca, req, views, c, n, w, true, sc)
+                              : scan_views(ca, req, views, c, n, w, false, sc);
         again = stale && kvr__indexed_relearn(&ca->base, req, views, n, w);
     } while (again);
 }
@@ -238,21 +240,22 @@ static size_t shortest_queue(cache_aware_t *ca, const kvr_engine_view_t *views, 
     size_t low = SIZE_MAX, after = SIZE_MAX, cool = SIZE_MAX;
     uint32_t low_index = 0, after_index = 0, cool_requests = 0;
     bool any_hot = false;
+    const kvr_engine_columns_t *c = sc->columns;
     for (size_t v = 0; v < n; v++) {
-        const kvr_engine_view_t *x = &views[v];
-        uint32_t r = x->eff_requests;
+        uint32_t r = c->eff_requests[v], index = c->index[v];
         if (r == lo && !herd) {
-            if (low == SIZE_MAX || x->index < low_index) {
+            if (low == SIZE_MAX || index < low_index) {
                 low = v;
-                low_index = x->index;
+                low_index = index;
             }
-            if (x->index > cursor && (after == SIZE_MAX || x->index < after_index)) {
+            if (index > cursor && (after == SIZE_MAX || index < after_index)) {
                 after = v;
-                after_index = x->index;
+                after_index = index;
             }
         }
         if (!pressure)
             continue;
+        const kvr_engine_view_t *x = &views[v];
         double p = kv_fraction(x);
         if (x->utilization > p)
             p = x->utilization;
