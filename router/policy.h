@@ -137,13 +137,16 @@ typedef struct kvr_engine_columns_s {
     uint32_t *index;
     uint32_t *eff_requests;
     uint32_t *eff_running;
+    uint32_t *max_running;
+    bool *feed_fresh;
+    bool *caps_complete;
 } kvr_engine_columns_t;
 
 /** Columns for n views in one allocation: 0 or -ENOMEM (free with kvr_engine_columns_close). */
 static inline int kvr_engine_columns_init(kvr_engine_columns_t *c, size_t n)
 {
     n = n ? n : 1;
-    uint64_t *words = calloc(n, 3 * sizeof(uint64_t) + 3 * sizeof(uint32_t));
+    uint64_t *words = calloc(n, 3 * sizeof(uint64_t) + 4 * sizeof(uint32_t) + 2 * sizeof(bool));
     if (!words) {
         memset(c, 0, sizeof *c);
         return -ENOMEM;
@@ -154,6 +157,9 @@ static inline int kvr_engine_columns_init(kvr_engine_columns_t *c, size_t n)
     c->index = (uint32_t *)(words + 3 * n);
     c->eff_requests = c->index + n;
     c->eff_running = c->index + 2 * n;
+    c->max_running = c->index + 3 * n;
+    c->feed_fresh = (bool *)(c->index + 4 * n);
+    c->caps_complete = c->feed_fresh + n;
     return 0;
 }
 
@@ -173,6 +179,9 @@ static inline void kvr_engine_columns_set(kvr_engine_columns_t *c, size_t v,
     c->index[v] = view->index;
     c->eff_requests[v] = view->eff_requests;
     c->eff_running[v] = view->eff_running;
+    c->max_running[v] = view->max_running;
+    c->feed_fresh[v] = view->feed_fresh;
+    c->caps_complete[v] = view->caps_complete;
 }
 
 /** The request as the policy sees it: routing keys already extracted. */

@@ -71,18 +71,14 @@ static void start(const char *policy, uint32_t engines, uint32_t capacity)
         snprintf(id, sizeof id, "e%u", i);
         kvr_engine_t *e;
         cr_assert_eq(kvr_decide_add_engine(&d, id, &e), 0);
-        cr_assert_geq(kvr_shm_add_engine(&writer, id), 0);
+        cr_assert_eq(kvr_shm_add_engine(&writer, id), (int)i, "engine i in slot i");
     }
 }
 
-/* One engine's sample at now_ns: its slot holds it under its id. */
-static void publish(uint32_t engine, uint32_t running, uint32_t waiting, uint64_t pending,
+/* A sample at now_ns in slot (which holds its engine under its id). */
+static void publish(uint32_t slot, uint32_t running, uint32_t waiting, uint64_t pending,
                     uint64_t kv_used, uint64_t kv_capacity, uint64_t now_ns)
 {
-    char id[32];
-    snprintf(id, sizeof id, "e%u", engine);
-    int slot = kvr_shm_find(&writer, id);
-    cr_assert_geq(slot, 0);
     kvr_engine_state_t st;
     kvr_shm_writer_state(&writer, (uint32_t)slot, &st);
     st.sample_time_ns = st.publish_time_ns = now_ns;
@@ -200,4 +196,43 @@ Test(decide_fleet, llmd_picks_from_the_columns_as_from_the_views)
 Test(decide_fleet, lmetric_paper_picks_from_the_columns_as_from_the_views)
 {
     twin_run("lmetric_paper");
+}
+
+/* The setting's ceiling, segment included: 16,384 engines, each found in its slot of a 16,384-slot segment. */
+Test(decide_fleet, a_table_of_16384_engines_reads_each_ones_slot, .timeout = 120.)
+{
+    cr_assert_geq(KVR_MAX_ENGINES, 16384);
+    start("load_only", KVR_MAX_ENGINES, KVR_MAX_ENGINES);
+    uint64_t now = T0;
+    const uint32_t idle = 12345;
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++)
+        publish(i, i == idle ? 0 : 3, 0, 0, 0, 0, now);
+    kvr_shm_heartbeat(&writer, now);
+    kvr_route_request_t req = {.request_id = "r", .prompt_tokens = 100, .now_ns = now};
+    kvr_charge_t c = {0};
+    kvr_decide_result_t res;
+    kvr_decide_route(&d, &req, NULL, 0, &c, &res);
+    cr_assert_eq(res.status, 0);
+    cr_expect_eq(res.engine->index, idle, "picked %u, not the one idle engine", res.engine->index);
+    cr_expect_eq(res.feed_state, KVR_FEED_FRESH);
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++)
+        cr_assert_eq(d.engines.engines[i]->feed_slot, (int)i, "engine %u not found in its slot", i);
+    kvr_decide_release_at(&d, &c, now);
+
+    /* A new table generation with two engines' slots swapped: each is found where it is now. */
+    cr_assert_eq(kvr_shm_remove_engine(&writer, 7), 0);
+    cr_assert_eq(kvr_shm_remove_engine(&writer, 9), 0);
+    cr_assert_eq(kvr_shm_add_engine(&writer, "e9"), 7);
+    cr_assert_eq(kvr_shm_add_engine(&writer, "e7"), 9);
+    now += KVR_NS_PER_MS;
+    for (uint32_t i = 0; i < KVR_MAX_ENGINES; i++)
+        publish(i, i == 7 ? 0 : 3, 0, 0, 0, 0, now); /* slot 7, engine e9, is the idle one */
+    kvr_shm_heartbeat(&writer, now);
+    req.now_ns = now;
+    kvr_decide_route(&d, &req, NULL, 0, &c, &res);
+    cr_assert_eq(res.status, 0);
+    cr_expect_str_eq(res.engine->id, "e9");
+    cr_expect_eq(d.engines.engines[7]->feed_slot, 9);
+    cr_expect_eq(d.engines.engines[9]->feed_slot, 7);
+    kvr_decide_release_at(&d, &c, now);
 }
