@@ -63,16 +63,18 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
 }
 
 size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                                 size_t n, const uint32_t *match_blocks)
+                                 const kvr_engine_columns_t *c, size_t n,
+                                 const uint32_t *match_blocks)
 {
     assert(n >= 1);
     size_t best = 0;
     double best_score = 0;
     for (size_t v = 0; v < n; v++) {
-        double s = kvr__policy_lmetric_score(
-            &views[v], kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        double s = kvr__policy_lmetric_of(
+            c->eff_pending_prefill_tokens[v], c->eff_running[v],
+            kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
         if (v == 0 || s < best_score ||
-            (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
+            (s == best_score && c->eff_requests[v] < c->eff_requests[best])) {
             best = v;
             best_score = s;
         }

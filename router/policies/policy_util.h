@@ -59,9 +59,13 @@ static inline double kvr__policy_lmetric_score(const kvr_engine_view_t *v, uint6
  */
 size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t *cursor);
 
-/** The view with the lowest LMetric given per-view matches (NULL = none); ties → fewer requests, then first. */
+/**
+ * The view with the lowest LMetric given per-view matches (NULL = none); ties → fewer requests,
+ * then first. columns: the views' (kvr__indexed_columns).
+ */
 size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                                 size_t n, const uint32_t *match_blocks);
+                                 const kvr_engine_columns_t *columns, size_t n,
+                                 const uint32_t *match_blocks);
 
 /**
  * The herding guard (router/policy.h herd_slack): best, or the view with
