@@ -134,9 +134,12 @@ typedef struct kvr_engine_columns_s {
     uint64_t *eff_pending_prefill_tokens;
     uint64_t *eff_kv_tokens;
     uint64_t *kv_capacity_tokens;
+    double *kv_usage;
+    double *utilization;
     uint32_t *index;
     uint32_t *eff_requests;
     uint32_t *eff_running;
+    uint32_t *eff_waiting;
     uint32_t *max_running;
     bool *feed_fresh;
     bool *caps_complete;
@@ -146,7 +149,7 @@ typedef struct kvr_engine_columns_s {
 static inline int kvr_engine_columns_init(kvr_engine_columns_t *c, size_t n)
 {
     n = n ? n : 1;
-    uint64_t *words = calloc(n, 3 * sizeof(uint64_t) + 4 * sizeof(uint32_t) + 2 * sizeof(bool));
+    uint64_t *words = calloc(n, 5 * sizeof(uint64_t) + 5 * sizeof(uint32_t) + 2 * sizeof(bool));
     if (!words) {
         memset(c, 0, sizeof *c);
         return -ENOMEM;
@@ -154,11 +157,14 @@ static inline int kvr_engine_columns_init(kvr_engine_columns_t *c, size_t n)
     c->eff_pending_prefill_tokens = words;
     c->eff_kv_tokens = words + n;
     c->kv_capacity_tokens = words + 2 * n;
-    c->index = (uint32_t *)(words + 3 * n);
+    c->kv_usage = (double *)(words + 3 * n);
+    c->utilization = (double *)(words + 4 * n);
+    c->index = (uint32_t *)(words + 5 * n);
     c->eff_requests = c->index + n;
     c->eff_running = c->index + 2 * n;
-    c->max_running = c->index + 3 * n;
-    c->feed_fresh = (bool *)(c->index + 4 * n);
+    c->eff_waiting = c->index + 3 * n;
+    c->max_running = c->index + 4 * n;
+    c->feed_fresh = (bool *)(c->index + 5 * n);
     c->caps_complete = c->feed_fresh + n;
     return 0;
 }
@@ -176,9 +182,12 @@ static inline void kvr_engine_columns_set(kvr_engine_columns_t *c, size_t v,
     c->eff_pending_prefill_tokens[v] = view->eff_pending_prefill_tokens;
     c->eff_kv_tokens[v] = view->eff_kv_tokens;
     c->kv_capacity_tokens[v] = view->kv_capacity_tokens;
+    c->kv_usage[v] = view->kv_usage;
+    c->utilization[v] = view->utilization;
     c->index[v] = view->index;
     c->eff_requests[v] = view->eff_requests;
     c->eff_running[v] = view->eff_running;
+    c->eff_waiting[v] = view->eff_waiting;
     c->max_running[v] = view->max_running;
     c->feed_fresh[v] = view->feed_fresh;
     c->caps_complete[v] = view->caps_complete;

@@ -46,13 +46,19 @@ static int cache_aware_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
+/* Of an engine's KV usage (< 0 unknown), eff KV tokens and KV capacity. */
+static inline double kv_fraction_of(double kv_usage, uint64_t kv_tokens, uint64_t kv_capacity)
+{
+    if (kv_usage >= 0)
+        return kv_usage;
+    if (kv_capacity > 0)
+        return (double)kv_tokens / (double)kv_capacity;
+    return 0;
+}
+
 static double kv_fraction(const kvr_engine_view_t *v)
 {
-    if (v->kv_usage >= 0)
-        return v->kv_usage;
-    if (v->kv_capacity_tokens > 0)
-        return (double)v->eff_kv_tokens / (double)v->kv_capacity_tokens;
-    return 0;
+    return kv_fraction_of(v->kv_usage, v->eff_kv_tokens, v->kv_capacity_tokens);
 }
 
 /*
@@ -82,10 +88,11 @@ static double pressure_of(const kvr_engine_view_t *v, bool complete)
  * would spend most of its time dividing. Exact: the margin is far above
  * the rounding of either side.
  */
-static inline bool occupancy_at_least(const kvr_engine_view_t *v, double t)
+static inline bool occupancy_at_least(uint32_t running, uint32_t waiting, uint32_t max_running,
+                                      double t)
 {
-    double busy = (double)v->eff_running + (double)v->eff_waiting;
-    double cap = (double)v->max_running;
+    double busy = (double)running + (double)waiting;
+    double cap = (double)max_running;
     if (t > 0 && busy < t * cap * (1 - 1e-9))
         return false;
     return busy / cap >= t;
@@ -261,11 +268,11 @@ static size_t shortest_queue(cache_aware_t *ca, const kvr_engine_view_t *views, 
         }
         if (!pressure)
             continue;
-        const kvr_engine_view_t *x = &views[v];
-        double p = kv_fraction(x);
-        if (x->utilization > p)
-            p = x->utilization;
-        if (p >= watermark || (complete && occupancy_at_least(x, watermark)))
+        double p = kv_fraction_of(c->kv_usage[v], c->eff_kv_tokens[v], c->kv_capacity_tokens[v]);
+        if (c->utilization[v] > p)
+            p = c->utilization[v];
+        if (p >= watermark || (complete && occupancy_at_least(c->eff_running[v], c->eff_waiting[v],
+                                                              c->max_running[v], watermark)))
             any_hot = true;
         else if (cool == SIZE_MAX || r < cool_requests) {
             cool = v;
