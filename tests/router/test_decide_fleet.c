@@ -132,6 +132,7 @@ static void twin_run(const char *policy)
             size_t k = (size_t)(kvr_splitmix64(&rng) % n_held);
             kvr_decide_release_at(&d, &held[k], now);
             held[k] = held[--n_held];
+            held[n_held] = (kvr_charge_t){0}; /* the next route takes it, holding no charge */
         }
         /* A session's stable prefix, then blocks of its own. */
         uint64_t session = kvr_splitmix64(&rng) % TWIN_SESSIONS;
