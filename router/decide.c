@@ -44,7 +44,7 @@ int kvr_decide_init(kvr_decider_t *d, const kvr_decide_config_t *cfg)
     rc = -ENOMEM;
     d->views = kvr_engine_views_alloc(d->engines.max_engines);
     d->states = calloc(d->engines.max_engines, sizeof *d->states);
-    if (!d->views || !d->states)
+    if (!d->views || !d->states || kvr_engine_columns_init(&d->columns, d->engines.max_engines) < 0)
         goto fail_views;
     rc = kvr_sessions_init(&d->sessions, cfg->session_ttl_ns, cfg->max_sessions);
     if (rc < 0)
@@ -106,6 +106,7 @@ fail_sessions:
 fail_views:
     free(d->views);
     free(d->states);
+    kvr_engine_columns_close(&d->columns);
     d->views = NULL;
     d->states = NULL;
     kvr_engine_table_close(&d->engines);
@@ -125,6 +126,7 @@ void kvr_decide_close(kvr_decider_t *d)
     kvr_sessions_close(&d->sessions);
     free(d->views);
     free(d->states);
+    kvr_engine_columns_close(&d->columns);
     free(d->pool_hashes);
     free(d->pool_session);
     memset(d, 0, sizeof *d);
@@ -426,6 +428,9 @@ static bool route_views(route_step_t *st, const uint32_t *exclude, size_t n_excl
     }
     if (st->n > 0) {
         kvr_feed_mark_herd(&d->feed, st->views, st->n);
+        /* After every change to the views: the policies read these for them. */
+        for (size_t v = 0; v < st->n; v++)
+            kvr_engine_columns_set(&d->columns, v, &st->views[v]);
         return true;
     }
     out->status = 503;
@@ -608,7 +613,7 @@ static void route_dispatch(route_step_t *st, kvr_charge_t *charge, kvr_decide_re
 void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const uint32_t *exclude,
                       size_t n_exclude, kvr_charge_t *charge, kvr_decide_result_t *out)
 {
-    kvr_route_request_t pooled, with_cache;
+    kvr_route_request_t pooled, with_core;
     route_step_t st = {
         .d = d,
         .req = pool_request(d, given, &pooled),
@@ -620,14 +625,15 @@ void kvr_decide_route(kvr_decider_t *d, const kvr_route_request_t *given, const 
     out->prompt_tokens = given->prompt_tokens;
     out->prompt_tokens_exact = given->prompt_tokens_exact;
     kvr_cache_state_begin(&d->cache);
+    with_core = *st.req;
+    with_core.columns = &d->columns;         /* filled with the views (route_views) */
     if (kvr_cache_state_source(&d->cache)) { /* the policies' match step reads it (indexed.c) */
-        with_cache = *st.req;
-        with_cache.match_source = kvr_cache_state_source(&d->cache);
+        with_core.match_source = kvr_cache_state_source(&d->cache);
         /* The chain as the engines' events name it: the given one, not folded with the model. */
-        with_cache.token_hashes = given->token_blocks ? given->block_hashes : NULL;
-        with_cache.n_token_blocks = given->token_blocks ? given->n_blocks : 0;
-        st.req = &with_cache;
+        with_core.token_hashes = given->token_blocks ? given->block_hashes : NULL;
+        with_core.n_token_blocks = given->token_blocks ? given->n_blocks : 0;
     }
+    st.req = &with_core;
     st.oneshot = d->cfg.placement == KVR_PLACEMENT_ONESHOT && st.req->session_id;
     out->placement = d->cfg.placement == KVR_PLACEMENT_ONESHOT ? "oneshot" : "per-request";
     reclaim_engines(d);

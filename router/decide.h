@@ -104,6 +104,7 @@ typedef struct kvr_decider_s {
     kvr_admission_t *admission;
     /* Rebuilt per decision: one buffer for the whole table avoids a big stack frame. */
     kvr_engine_view_t *views;
+    kvr_engine_columns_t columns; /* the views' fields the policies' passes read */
     kvr_feed_state_t *states;
     /* Per-pool keys of the request being routed: block hashes and session id with the model folded in. */
     uint64_t *pool_hashes;

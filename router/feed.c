@@ -57,6 +57,7 @@ void kvr_feed_close(kvr_feed_t *feed)
     if (feed->open)
         kvr_shm_close(&feed->shm);
     feed->open = false;
+    kvr_feed_slots_close(&feed->slots);
 }
 
 /* POSIX shm objects live under /dev/shm on Linux; their inode tells a new writer's object apart. */
@@ -447,7 +448,7 @@ static kvr_feed_state_t read_slot(kvr_feed_t *feed, kvr_engine_t *e, uint64_t no
     /* Slot indexes are valid for one table generation of one mapped object. */
     uint64_t key = kvr_shm_generation(&feed->shm) ^ (feed->opens_total << 48);
     if (e->feed_generation != key) {
-        e->feed_slot = kvr_shm_find(&feed->shm, e->id);
+        e->feed_slot = kvr_feed_slots_find(&feed->slots, &feed->shm, key, e->id);
         e->feed_generation = key;
         e->feed_cache.valid = false; /* a copy from another mapping or slot proves nothing */
         e->external_sample_ns = 0;   /* nor does growth measured on another writer's samples */

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "router/engines.h"
+#include "router/feed_slots.h"
 #include "router/policy.h"
 #include "shm_layout/shm_layout.h"
 
@@ -47,6 +48,7 @@ typedef struct kvr_feed_s {
     uint64_t max_age_ns;
 
     kvr_shm_t shm;
+    kvr_feed_slots_t slots; /* engine id -> slot, per table generation */
     bool open;
     bool writer_ok;            /* heartbeat checked at the last refresh */
     uint64_t generation;       /* table generation at the last refresh, for /metrics */

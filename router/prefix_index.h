@@ -64,17 +64,23 @@ const uint32_t *kvr_prefix_index_matches(const kvr_prefix_index_t *idx);
 const uint64_t *kvr_prefix_index_budgets(const kvr_prefix_index_t *idx);
 
 /**
- * True when the view's KV capacity is known and is not its engine's budget:
- * kvr_prefix_index_learn would change it. budgets from kvr_prefix_index_budgets.
+ * True when an engine's KV capacity (cap, 0 unknown) is known and is not its
+ * budget: kvr_prefix_index_learn would change it. budgets from kvr_prefix_index_budgets.
  */
+static inline bool kvr_prefix_index_capacity_differs(const uint64_t *budgets, uint32_t index,
+                                                     uint64_t cap)
+{
+    if (cap == 0 || index >= KVR_MAX_ENGINES)
+        return false;
+    return budgets[index] !=
+           (cap < KVR_PREFIX_INDEX_TOKENS_PER_BLOCK ? KVR_PREFIX_INDEX_TOKENS_PER_BLOCK : cap);
+}
+
+/** kvr_prefix_index_capacity_differs for the view's engine and capacity. */
 static inline bool kvr_prefix_index_budget_differs(const uint64_t *budgets,
                                                    const kvr_engine_view_t *v)
 {
-    uint64_t cap = v->kv_capacity_tokens;
-    if (cap == 0 || v->index >= KVR_MAX_ENGINES)
-        return false;
-    return budgets[v->index] !=
-           (cap < KVR_PREFIX_INDEX_TOKENS_PER_BLOCK ? KVR_PREFIX_INDEX_TOKENS_PER_BLOCK : cap);
+    return kvr_prefix_index_capacity_differs(budgets, v->index, v->kv_capacity_tokens);
 }
 
 /** When engine_index was first sent hashes[blocks - 1] (a match's deepest block); 0 if it holds none. */

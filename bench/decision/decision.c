@@ -113,8 +113,11 @@ typedef struct {
     uint32_t prompt_tokens;
 } run_t;
 
-static void fill_views(kvr_engine_view_t *views, uint32_t n)
+/* n views with loads drawn at random, and their columns as the decision core fills them. */
+static void fill_views(kvr_engine_view_t *views, kvr_engine_columns_t *columns, uint32_t n)
 {
+    if (kvr_engine_columns_init(columns, n) < 0)
+        abort();
     for (uint32_t i = 0; i < n; i++) {
         kvr_engine_view_t *v = &views[i];
         memset(v, 0, sizeof(*v));
@@ -133,7 +136,16 @@ static void fill_views(kvr_engine_view_t *views, uint32_t n)
         v->eff_kv_tokens = rng_next() % 200000;
         v->kv_usage = (double)(rng_next() % 80) / 100.0;
         v->utilization = -1;
+        kvr_engine_columns_set(columns, i, v);
     }
+}
+
+/* Loads drift between decisions as they would under traffic: one engine's at a time. */
+static void drift_load(kvr_engine_view_t *views, kvr_engine_columns_t *columns, uint32_t n)
+{
+    size_t i = rng_next() % n;
+    views[i].eff_requests = views[i].eff_running = (uint32_t)(rng_next() % 48);
+    kvr_engine_columns_set(columns, i, &views[i]);
 }
 
 static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
@@ -149,10 +161,11 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
     uint64_t *hashes = malloc(max_blocks * sizeof(uint64_t));
     if (!views || !hashes)
         abort();
-    fill_views(views, run->engines);
+    kvr_engine_columns_t columns;
+    fill_views(views, &columns, run->engines);
 
     /* Live sessions: each one's history recorded on one engine, oldest first. */
-    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes};
+    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes, .columns = &columns};
     uint64_t now = 1000 * KVR_NS_PER_SEC;
     uint64_t t0 = kvr_clock_now_ns();
     if (ops->on_dispatch) {
@@ -193,9 +206,7 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
         req.n_blocks = max_blocks;
         req.prompt_tokens = run->prompt_tokens;
         req.now_ns = now + r * 1000ull;
-        kvr_engine_view_t *v = &views[rng_next() % run->engines];
-        /* Loads drift between decisions as they would under traffic. */
-        v->eff_requests = v->eff_running = (uint32_t)(rng_next() % 48);
+        drift_load(views, &columns, run->engines);
         kvr_route_decision_t d = {.view = -1};
         uint64_t a = kvr_clock_now_ns();
         ops->pick(state, &req, views, run->engines, &d);
@@ -223,6 +234,7 @@ static void run_one(const run_t *run, const kvr_policy_config_t *cfg)
     fflush(stdout);
     free(pick_ns);
     free(hashes);
+    kvr_engine_columns_close(&columns);
     free(views);
     ops->destroy(state);
 }
@@ -322,8 +334,9 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions,
     uint64_t *pick_ns = malloc(reps * sizeof(uint64_t)), *cpu_ns = malloc(reps * sizeof(uint64_t));
     if (!text || !hashes || !views || !pick_ns || !cpu_ns)
         abort();
-    fill_views(views, engines);
-    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes};
+    kvr_engine_columns_t columns;
+    fill_views(views, &columns, engines);
+    kvr_route_request_t req = {.request_id = "bench", .block_hashes = hashes, .columns = &columns};
     uint64_t now = 1000 * KVR_NS_PER_SEC;
     if (ops->on_dispatch) {
         for (uint32_t s = 0; s < sessions; s++) {
@@ -344,8 +357,7 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions,
         req.n_blocks = kvr_prefix_hash_blocks(text, bytes, hashes, max_blocks);
         req.prompt_tokens = prompt_tokens;
         req.now_ns = now + r * 1000ull;
-        kvr_engine_view_t *v = &views[rng_next() % engines];
-        v->eff_requests = v->eff_running = (uint32_t)(rng_next() % 48);
+        drift_load(views, &columns, engines);
         kvr_route_decision_t d = {.view = -1};
         uint64_t ca = thread_cpu_ns();
         uint64_t a = kvr_clock_now_ns();
@@ -378,6 +390,7 @@ static void run_fleet(const char *policy, uint32_t engines, uint32_t sessions,
     fflush(stdout);
     free(pick_ns);
     free(cpu_ns);
+    kvr_engine_columns_close(&columns);
     free(views);
     free(hashes);
     free(text);

@@ -27,17 +27,18 @@ static int affinity_create(const kvr_policy_config_t *config, void **state)
  * win it back.
  */
 static size_t least_lmetric_below(const kvr__walk_t *w, const kvr_route_request_t *req,
-                                  const kvr_engine_view_t *views, size_t n, double threshold)
+                                  const kvr_engine_columns_t *c, size_t n, double threshold)
 {
     size_t best = n;
     double best_score = 0;
     for (size_t v = 0; v < n; v++) {
-        if ((double)views[v].eff_requests > threshold)
+        if ((double)c->eff_requests[v] > threshold)
             continue;
-        double s = kvr__policy_lmetric_score(
-            &views[v], kvr__policy_uncached_tokens(req, kvr__walk_match(w, &views[v])));
+        double s = kvr__policy_lmetric_of(
+            c->eff_pending_prefill_tokens[v], c->eff_running[v],
+            kvr__policy_uncached_tokens(req, kvr__walk_match_at(w, c, v)));
         if (best == n || s < best_score ||
-            (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
+            (s == best_score && c->eff_requests[v] < c->eff_requests[best])) {
             best = v;
             best_score = s;
         }
@@ -68,6 +69,7 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
      */
     kvr__walk_t w;
     kvr__indexed_walk(st, req, views, n, &w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(st, req, views, n);
     uint32_t best;
     size_t top, next; /* least loaded with the best match, and with best - 1; n = none */
     double sum;
@@ -79,10 +81,9 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
         stale = false;
         uint32_t top_requests = 0, next_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            uint32_t m = kvr__walk_match(&w, x);
-            uint32_t r = x->eff_requests;
-            stale |= kvr__walk_stale(&w, x);
+            uint32_t m = kvr__walk_match_at(&w, c, v);
+            uint32_t r = c->eff_requests[v];
+            stale |= kvr__walk_stale_at(&w, c, v);
             sum += r;
             if (m == 0 || m + 1 < best)
                 continue;
@@ -105,7 +106,7 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
         }
     } while (stale && kvr__indexed_relearn(st, req, views, n, &w));
     if (best == 0) {
-        size_t pick = kvr__policy_least_lmetric(req, views, n, NULL);
+        size_t pick = kvr__policy_least_lmetric(req, views, c, n, NULL);
         out->view = (int)pick;
         out->reason = "cache_miss";
         out->prefix_match_blocks = 0;
@@ -121,7 +122,7 @@ static void affinity_pick(void *state, const kvr_route_request_t *req,
     double threshold = st->config.overload_factor * (sum / (double)n) + 1.0 + 1e-9;
     size_t fallback;
     if ((double)views[pick].eff_requests > threshold &&
-        (fallback = least_lmetric_below(&w, req, views, n, threshold)) != n) {
+        (fallback = least_lmetric_below(&w, req, c, n, threshold)) != n) {
         pick = fallback;
         out->reason = "overload_fallback";
     } else {

@@ -46,13 +46,19 @@ static int cache_aware_create(const kvr_policy_config_t *config, void **state)
     return 0;
 }
 
+/* Of an engine's KV usage (< 0 unknown), eff KV tokens and KV capacity. */
+static inline double kv_fraction_of(double kv_usage, uint64_t kv_tokens, uint64_t kv_capacity)
+{
+    if (kv_usage >= 0)
+        return kv_usage;
+    if (kv_capacity > 0)
+        return (double)kv_tokens / (double)kv_capacity;
+    return 0;
+}
+
 static double kv_fraction(const kvr_engine_view_t *v)
 {
-    if (v->kv_usage >= 0)
-        return v->kv_usage;
-    if (v->kv_capacity_tokens > 0)
-        return (double)v->eff_kv_tokens / (double)v->kv_capacity_tokens;
-    return 0;
+    return kv_fraction_of(v->kv_usage, v->eff_kv_tokens, v->kv_capacity_tokens);
 }
 
 /*
@@ -82,18 +88,19 @@ static double pressure_of(const kvr_engine_view_t *v, bool complete)
  * would spend most of its time dividing. Exact: the margin is far above
  * the rounding of either side.
  */
-static inline bool occupancy_at_least(const kvr_engine_view_t *v, double t)
+static inline bool occupancy_at_least(uint32_t running, uint32_t waiting, uint32_t max_running,
+                                      double t)
 {
-    double busy = (double)v->eff_running + (double)v->eff_waiting;
-    double cap = (double)v->max_running;
+    double busy = (double)running + (double)waiting;
+    double cap = (double)max_running;
     if (t > 0 && busy < t * cap * (1 - 1e-9))
         return false;
     return busy / cap >= t;
 }
 
-static inline bool fully_fed(const kvr_engine_view_t *v)
+static inline bool fully_fed(const kvr_engine_columns_t *c, size_t v)
 {
-    return v->feed_fresh && v->caps_complete && v->max_running != 0;
+    return c->feed_fresh[v] & c->caps_complete[v] & (c->max_running[v] != 0);
 }
 
 /* Lower pressure, then fewer requests, then the earlier view (a, when b is none or equal). */
@@ -150,23 +157,28 @@ typedef struct {
     size_t lo_first; /* the first view with lo eff_requests */
     bool complete;   /* every view fresh with complete caps */
     size_t n_hits;   /* views where the request is a cache hit, in order: ca->base.match */
+    const kvr_engine_columns_t *columns; /* the views' (kvr__indexed_columns) */
 } scan_t;
 
 static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
-                              const kvr_engine_view_t *views, size_t n, const kvr__walk_t *w,
-                              bool pressure, scan_t *out)
+                              const kvr_engine_columns_t *columns, size_t n,
+                              const kvr__walk_t *walk_in, bool pressure, scan_t *out)
 {
     const kvr_policy_config_t *cfg = &ca->base.config;
     uint32_t *hits = ca->base.match;
+    /* Copies, so that the stores to hits do not force the arrays' addresses to be read again. */
+    const kvr_engine_columns_t col = *columns;
+    const kvr__walk_t walk = *walk_in;
+    const kvr_engine_columns_t *c = &col;
+    const kvr__walk_t *w = &walk;
     /* Locals, not *out, so that the stores to hits do not force them through memory. */
     uint32_t best = 0, owner_requests = 0, lo = UINT32_MAX, hi = 0;
     size_t owner = SIZE_MAX, lo_first = 0, n_hits = 0;
     bool complete = true, stale = false;
     for (size_t v = 0; v < n; v++) {
-        const kvr_engine_view_t *x = &views[v];
-        uint32_t m = kvr__walk_match(w, x);
-        uint32_t r = x->eff_requests;
-        stale |= kvr__walk_stale(w, x);
+        uint32_t m = kvr__walk_match_at(w, c, v);
+        uint32_t r = c->eff_requests[v];
+        stale |= kvr__walk_stale_at(w, c, v);
         if (m > 0) {
             if (m > best || (m == best && r < owner_requests)) {
                 best = m;
@@ -181,16 +193,18 @@ static inline bool scan_views(cache_aware_t *ca, const kvr_route_request_t *req,
             lo = r;
             lo_first = v;
         }
-        if (pressure)
-            complete &= fully_fed(x);
     }
+    /* Apart, over three dense arrays the compiler can vectorise: the pass above keeps its registers. */
+    for (size_t v = 0; pressure && v < n; v++)
+        complete &= fully_fed(c, v);
     *out = (scan_t){.best = best,
                     .owner = owner,
                     .lo = lo,
                     .hi = hi,
                     .lo_first = lo_first,
                     .complete = complete,
-                    .n_hits = n_hits};
+                    .n_hits = n_hits,
+                    .columns = columns};
     return stale;
 }
 
@@ -199,10 +213,11 @@ static void scan(cache_aware_t *ca, const kvr_route_request_t *req, const kvr_en
                  size_t n, kvr__walk_t *w, bool pressure, scan_t *sc)
 {
     kvr__indexed_walk(&ca->base, req, views, n, w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(&ca->base, req, views, n);
     bool again;
     do {
-        bool stale = pressure ? scan_views(ca, req, views, n, w, true, sc)
-                              : scan_views(ca, req, views, n, w, false, sc);
+        bool stale = pressure ? scan_views(ca, req, c, n, w, true, sc)
+                              : scan_views(ca, req, c, n, w, false, sc);
         again = stale && kvr__indexed_relearn(&ca->base, req, views, n, w);
     } while (again);
 }
@@ -238,25 +253,26 @@ static size_t shortest_queue(cache_aware_t *ca, const kvr_engine_view_t *views, 
     size_t low = SIZE_MAX, after = SIZE_MAX, cool = SIZE_MAX;
     uint32_t low_index = 0, after_index = 0, cool_requests = 0;
     bool any_hot = false;
+    const kvr_engine_columns_t *c = sc->columns;
     for (size_t v = 0; v < n; v++) {
-        const kvr_engine_view_t *x = &views[v];
-        uint32_t r = x->eff_requests;
+        uint32_t r = c->eff_requests[v], index = c->index[v];
         if (r == lo && !herd) {
-            if (low == SIZE_MAX || x->index < low_index) {
+            if (low == SIZE_MAX || index < low_index) {
                 low = v;
-                low_index = x->index;
+                low_index = index;
             }
-            if (x->index > cursor && (after == SIZE_MAX || x->index < after_index)) {
+            if (index > cursor && (after == SIZE_MAX || index < after_index)) {
                 after = v;
-                after_index = x->index;
+                after_index = index;
             }
         }
         if (!pressure)
             continue;
-        double p = kv_fraction(x);
-        if (x->utilization > p)
-            p = x->utilization;
-        if (p >= watermark || (complete && occupancy_at_least(x, watermark)))
+        double p = kv_fraction_of(c->kv_usage[v], c->eff_kv_tokens[v], c->kv_capacity_tokens[v]);
+        if (c->utilization[v] > p)
+            p = c->utilization[v];
+        if (p >= watermark || (complete && occupancy_at_least(c->eff_running[v], c->eff_waiting[v],
+                                                              c->max_running[v], watermark)))
             any_hot = true;
         else if (cool == SIZE_MAX || r < cool_requests) {
             cool = v;

@@ -44,11 +44,12 @@ static inline uint64_t blocks_of(const cost_req_t *c, uint64_t tokens)
     return c->shift < 64 ? rounded >> c->shift : rounded / c->tpb;
 }
 
-static double cost_logit(const kvr__indexed_t *st, const cost_req_t *c, const kvr_engine_view_t *v,
+/* Of an engine's eff KV tokens and its match. */
+static double cost_logit(const kvr__indexed_t *st, const cost_req_t *c, uint64_t eff_kv_tokens,
                          uint32_t match)
 {
     uint64_t uncached = c->prompt_blocks > match ? c->prompt_blocks - match : 0;
-    uint64_t decode = blocks_of(c, v->eff_kv_tokens);
+    uint64_t decode = blocks_of(c, eff_kv_tokens);
     return st->config.overlap_weight * (double)uncached + (double)decode;
 }
 
@@ -59,6 +60,7 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     assert(n >= 1 && n <= KVR_MAX_ENGINES);
     kvr__walk_t w;
     kvr__indexed_walk(st, req, views, n, &w);
+    const kvr_engine_columns_t *col = kvr__indexed_columns(st, req, views, n);
     double *logit = st->score;
     const cost_req_t c = cost_req(req);
     /* One pass over the views; the logits are kept only for sampling or the herding guard. */
@@ -73,16 +75,15 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         stale = false;
         uint32_t pick_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            stale |= kvr__walk_stale(&w, x);
-            double l = cost_logit(st, &c, x, kvr__walk_match(&w, x));
+            stale |= kvr__walk_stale_at(&w, col, v);
+            double l = cost_logit(st, &c, col->eff_kv_tokens[v], kvr__walk_match_at(&w, col, v));
             if (keep)
                 logit[v] = l;
             /* One test on the common path: most views cost more than the best. */
-            if (l <= lo && (l < lo || x->eff_requests < pick_requests)) {
+            if (l <= lo && (l < lo || col->eff_requests[v] < pick_requests)) {
                 lo = l;
                 pick = v;
-                pick_requests = x->eff_requests;
+                pick_requests = col->eff_requests[v];
             }
             if (l > hi)
                 hi = l;
@@ -92,7 +93,8 @@ static void cost_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         if (views[pick].herd_slack > 0) {
             if (!keep)
                 for (size_t v = 0; v < n; v++)
-                    logit[v] = cost_logit(st, &c, &views[v], kvr__walk_match(&w, &views[v]));
+                    logit[v] = cost_logit(st, &c, col->eff_kv_tokens[v],
+                                          kvr__walk_match_at(&w, col, v));
             /* One request more on the best: its own prompt's blocks of decode KV. */
             const uint64_t tpb = KVR_ROUTE_BLOCK_TOKENS(req);
             double own = req->prompt_tokens ? (double)((req->prompt_tokens + tpb - 1) / tpb)

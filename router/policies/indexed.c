@@ -63,16 +63,18 @@ size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t
 }
 
 size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                                 size_t n, const uint32_t *match_blocks)
+                                 const kvr_engine_columns_t *c, size_t n,
+                                 const uint32_t *match_blocks)
 {
     assert(n >= 1);
     size_t best = 0;
     double best_score = 0;
     for (size_t v = 0; v < n; v++) {
-        double s = kvr__policy_lmetric_score(
-            &views[v], kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
+        double s = kvr__policy_lmetric_of(
+            c->eff_pending_prefill_tokens[v], c->eff_running[v],
+            kvr__policy_uncached_tokens(req, match_blocks ? match_blocks[v] : 0));
         if (v == 0 || s < best_score ||
-            (s == best_score && views[v].eff_requests < views[best].eff_requests)) {
+            (s == best_score && c->eff_requests[v] < c->eff_requests[best])) {
             best = v;
             best_score = s;
         }
@@ -99,6 +101,7 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
 {
     assert(n >= 1 && n <= KVR_MAX_ENGINES);
     kvr__indexed_walk(st, req, views, n, w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(st, req, views, n);
     size_t best;
     double best_score;
     bool stale;
@@ -111,15 +114,16 @@ size_t kvr__policy_least_lmetric_walk(kvr__indexed_t *st, const kvr_route_reques
         stale = false;
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            stale |= kvr__walk_stale(w, x);
-            uint64_t cached = (uint64_t)kvr__walk_match(w, x) * block_tokens;
-            double s = kvr__policy_lmetric_score(x, prompt > cached ? prompt - cached : 0);
+            stale |= kvr__walk_stale_at(w, c, v);
+            uint64_t cached = (uint64_t)kvr__walk_match_at(w, c, v) * block_tokens;
+            uint64_t uncached = prompt > cached ? prompt - cached : 0;
+            double s = kvr__policy_lmetric_of(c->eff_pending_prefill_tokens[v], c->eff_running[v],
+                                              uncached);
             /* One test on the common path: most views score above the best. */
-            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
+            if (s <= best_score && (s < best_score || c->eff_requests[v] < best_requests)) {
                 best = v;
                 best_score = s;
-                best_requests = x->eff_requests;
+                best_requests = c->eff_requests[v];
             }
         }
     } while (stale && kvr__indexed_relearn(st, req, views, n, w));
@@ -161,14 +165,21 @@ int kvr__indexed_create(const kvr_policy_config_t *config, size_t size, kvr__ind
     st->config = *config;
     st->rng = config->seed;
     st->cursor = UINT32_MAX;
-    int rc = kvr_prefix_index_create(config->index_tokens_per_engine, config->index_ttl_ns,
-                                     config->index_max_blocks, &st->index);
-    if (rc < 0) {
-        free(st);
-        return rc;
-    }
+    int rc = kvr_engine_columns_init(&st->columns, KVR_MAX_ENGINES);
+    if (rc < 0)
+        goto fail_columns;
+    rc = kvr_prefix_index_create(config->index_tokens_per_engine, config->index_ttl_ns,
+                                 config->index_max_blocks, &st->index);
+    if (rc < 0)
+        goto fail_index;
     *out = st;
     return 0;
+
+fail_index:
+    kvr_engine_columns_close(&st->columns);
+fail_columns:
+    free(st);
+    return rc;
 }
 
 void kvr__indexed_destroy(void *state)
@@ -177,7 +188,19 @@ void kvr__indexed_destroy(void *state)
     if (!st)
         return;
     kvr_prefix_index_destroy(st->index);
+    kvr_engine_columns_close(&st->columns);
     free(st);
+}
+
+const kvr_engine_columns_t *kvr__indexed_columns(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                                 const kvr_engine_view_t *views, size_t n)
+{
+    if (req->columns)
+        return req->columns;
+    assert(n <= KVR_MAX_ENGINES);
+    for (size_t v = 0; v < n; v++)
+        kvr_engine_columns_set(&st->columns, v, &views[v]);
+    return &st->columns;
 }
 
 void kvr__indexed_walk(kvr__indexed_t *st, const kvr_route_request_t *req,

@@ -33,6 +33,7 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     /* One pass finds the longest match and its least loaded holder, the cache-warm engine. */
     kvr__walk_t w;
     kvr__indexed_walk(st, req, views, n, &w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(st, req, views, n);
     uint32_t longest;
     size_t warm;
     bool stale;
@@ -42,13 +43,12 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
         stale = false;
         uint32_t warm_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            uint32_t m = kvr__walk_match(&w, x);
-            stale |= kvr__walk_stale(&w, x);
-            if (m > 0 && (m > longest || (m == longest && x->eff_requests < warm_requests))) {
+            uint32_t m = kvr__walk_match_at(&w, c, v);
+            stale |= kvr__walk_stale_at(&w, c, v);
+            if (m > 0 && (m > longest || (m == longest && c->eff_requests[v] < warm_requests))) {
                 longest = m;
                 warm = v;
-                warm_requests = x->eff_requests;
+                warm_requests = c->eff_requests[v];
             }
         }
     } while (stale && kvr__indexed_relearn(st, req, views, n, &w));
@@ -63,11 +63,11 @@ static void llmd_pick(void *state, const kvr_route_request_t *req, const kvr_eng
     }
     size_t best = 0;
     for (size_t v = 0; v < n; v++) {
-        st->score[v] = (double)views[v].eff_pending_prefill_tokens +
-                       (double)kvr__policy_uncached_tokens(req, kvr__walk_match(&w, &views[v]));
+        st->score[v] = (double)c->eff_pending_prefill_tokens[v] +
+                       (double)kvr__policy_uncached_tokens(req, kvr__walk_match_at(&w, c, v));
         if (v > 0 &&
             (st->score[v] < st->score[best] ||
-             (st->score[v] == st->score[best] && views[v].eff_requests < views[best].eff_requests)))
+             (st->score[v] == st->score[best] && c->eff_requests[v] < c->eff_requests[best])))
             best = v;
     }
     uint32_t best_match = kvr__walk_match(&w, &views[best]);

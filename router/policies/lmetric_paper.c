@@ -30,6 +30,7 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
     assert(n >= 1 && n <= KVR_MAX_ENGINES);
     kvr__walk_t w;
     kvr__indexed_walk(st, req, views, n, &w);
+    const kvr_engine_columns_t *c = kvr__indexed_columns(st, req, views, n);
     /* One pass over the views; the scores are kept for the herding guard only. */
     const bool keep = views[0].herd_slack > 0;
     size_t best;
@@ -40,17 +41,16 @@ static void lmetric_paper_pick(void *state, const kvr_route_request_t *req,
         double best_score = INFINITY; /* scores are finite: the first view takes it */
         uint32_t best_requests = 0;
         for (size_t v = 0; v < n; v++) {
-            const kvr_engine_view_t *x = &views[v];
-            stale |= kvr__walk_stale(&w, x);
-            double s = (double)kvr__policy_uncached_tokens(req, kvr__walk_match(&w, x)) *
-                       (double)x->eff_running;
+            stale |= kvr__walk_stale_at(&w, c, v);
+            double s = (double)kvr__policy_uncached_tokens(req, kvr__walk_match_at(&w, c, v)) *
+                       (double)c->eff_running[v];
             if (keep)
                 st->score[v] = s;
             /* One test on the common path: most views score above the best. */
-            if (s <= best_score && (s < best_score || x->eff_requests < best_requests)) {
+            if (s <= best_score && (s < best_score || c->eff_requests[v] < best_requests)) {
                 best = v;
                 best_score = s;
-                best_requests = x->eff_requests;
+                best_requests = c->eff_requests[v];
             }
         }
     } while (stale && kvr__indexed_relearn(st, req, views, n, &w));

@@ -40,11 +40,17 @@ static inline uint64_t kvr__policy_uncached_tokens(const kvr_route_request_t *re
     return prompt > cached ? prompt - cached : 0;
 }
 
-/** LMetric: prefill load × (decode load + 1). */
+/** LMetric: prefill load × (decode load + 1), of an engine's eff pending prefill and running. */
+static inline double kvr__policy_lmetric_of(uint64_t pending_prefill_tokens, uint32_t running,
+                                            uint64_t uncached_tokens)
+{
+    return (double)(pending_prefill_tokens + uncached_tokens) * ((double)running + 1.0);
+}
+
+/** kvr__policy_lmetric_of the view. */
 static inline double kvr__policy_lmetric_score(const kvr_engine_view_t *v, uint64_t uncached_tokens)
 {
-    return (double)(v->eff_pending_prefill_tokens + uncached_tokens) *
-           ((double)v->eff_running + 1.0);
+    return kvr__policy_lmetric_of(v->eff_pending_prefill_tokens, v->eff_running, uncached_tokens);
 }
 
 /**
@@ -54,9 +60,13 @@ static inline double kvr__policy_lmetric_score(const kvr_engine_view_t *v, uint6
  */
 size_t kvr__policy_least_load(const kvr_engine_view_t *views, size_t n, uint32_t *cursor);
 
-/** The view with the lowest LMetric given per-view matches (NULL = none); ties → fewer requests, then first. */
+/**
+ * The view with the lowest LMetric given per-view matches (NULL = none); ties → fewer requests,
+ * then first. columns: the views' (kvr__indexed_columns).
+ */
 size_t kvr__policy_least_lmetric(const kvr_route_request_t *req, const kvr_engine_view_t *views,
-                                 size_t n, const uint32_t *match_blocks);
+                                 const kvr_engine_columns_t *columns, size_t n,
+                                 const uint32_t *match_blocks);
 
 /**
  * The herding guard (router/policy.h herd_slack): best, or the view with
@@ -76,6 +86,7 @@ typedef struct kvr__indexed_s {
     uint32_t
         sourced[KVR_MAX_ENGINES];  /* per engine index: the walk's matches after a match source */
     double score[KVR_MAX_ENGINES]; /* per view scratch */
+    kvr_engine_columns_t columns;  /* the views' columns when the caller gave none */
 } kvr__indexed_t;
 
 /*
@@ -111,6 +122,27 @@ static inline uint32_t kvr__walk_match(const kvr__walk_t *w, const kvr_engine_vi
 static inline bool kvr__walk_stale(const kvr__walk_t *w, const kvr_engine_view_t *v)
 {
     return kvr_prefix_index_budget_differs(w->budget, v);
+}
+
+/**
+ * req's columns of views[0..n) (router/policy.h), or the views' own copied
+ * into st's when the caller gave none: the passes over the fleet read these.
+ */
+const kvr_engine_columns_t *kvr__indexed_columns(kvr__indexed_t *st, const kvr_route_request_t *req,
+                                                 const kvr_engine_view_t *views, size_t n);
+
+/** kvr__walk_match of view v, read from its columns. */
+static inline uint32_t kvr__walk_match_at(const kvr__walk_t *w, const kvr_engine_columns_t *c,
+                                          size_t v)
+{
+    uint32_t index = c->index[v];
+    return index < KVR_MAX_ENGINES ? w->match[index] : 0;
+}
+
+/** kvr__walk_stale of view v, read from its columns. */
+static inline bool kvr__walk_stale_at(const kvr__walk_t *w, const kvr_engine_columns_t *c, size_t v)
+{
+    return kvr_prefix_index_capacity_differs(w->budget, c->index[v], c->kv_capacity_tokens[v]);
 }
 
 /**
