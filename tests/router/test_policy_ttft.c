@@ -675,3 +675,61 @@ Test(policy_ttft, answers_that_waited_for_what_the_model_does_not_see_do_not_mak
     cr_expect_eq(pick_equal_fleet(10 * S, &flags), 0);
     cr_expect_eq(flags, 0);
 }
+
+Test(policy_ttft, a_cache_warm_engine_that_answers_late_for_unseen_work_gives_way, .init = setup,
+     .fini = teardown, .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /*
+     * ES=0, several routers: engine 0 holds this router's prefix but answers
+     * each pick 3 s after the ~0.1 s predicted, behind requests of other
+     * routers this router cannot see; engine 1, cold, answers on time. Its
+     * shadow shows both idle, so the cache-warm engine 0 would win every
+     * pick. The late answers are learned as a wait on engine 0, and a short
+     * prompt is then better prefilled on engine 1.
+     */
+    int on[2] = {0, 0};
+    for (uint32_t k = 0; k < 40; k++) {
+        kvr_engine_view_t v[2] = {fx_view(0, 0), fx_view(1, 0)};
+        kvr_route_request_t *req = fx_request(&rq, PROMPT, 5, PROMPT / 2, 100 + k,
+                                              10 * S + (uint64_t)k * 5 * S);
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, req, v, 2, &d);
+        cr_assert(d.view == 0 || d.view == 1);
+        cr_expect_eq(d.flags, 0);
+        on[d.view]++;
+        ops->on_dispatch(st, req, (uint32_t)d.view);
+        kvr_first_byte_t fb = {.engine_index = (uint32_t)d.view,
+                               .prompt_tokens = req->prompt_tokens,
+                               .uncached_tokens = req->prompt_tokens,
+                               .ttft_ns = d.view == 0 ? 3 * S : 80 * MS};
+        ops->on_first_byte(st, &fb);
+    }
+    cr_expect_gt(on[1], on[0], "engine 0 took %d of 40 picks", on[0]);
+    kvr_engine_view_t v[2] = {fx_view(0, 0), fx_view(1, 0)};
+    kvr_route_request_t *req = fx_request(&rq, PROMPT, 5, PROMPT / 2, 999, 300 * S);
+    kvr_route_decision_t d = {.view = -1};
+    ops->pick(st, req, v, 2, &d);
+    cr_expect_eq(d.view, 1, "the engine whose answers come 3 s late gives way");
+}
+
+Test(policy_ttft, answers_on_time_leave_the_cache_warm_engine_chosen, .init = setup,
+     .fini = teardown, .timeout = 5.)
+{
+    st = fx_policy("ttft", &cfg, &ops);
+    /* One router, answers as predicted: nothing unseen, the prefix keeps every pick on engine 0. */
+    for (uint32_t k = 0; k < 40; k++) {
+        kvr_engine_view_t v[2] = {fx_view(0, 0), fx_view(1, 0)};
+        kvr_route_request_t *req = fx_request(&rq, PROMPT, 5, PROMPT / 2, 100 + k,
+                                              10 * S + (uint64_t)k * 5 * S);
+        kvr_route_decision_t d = {.view = -1};
+        ops->pick(st, req, v, 2, &d);
+        cr_expect_eq(d.view, 0, "pick %u", k);
+        ops->on_dispatch(st, req, 0);
+        kvr_first_byte_t fb = {.engine_index = 0,
+                               .prompt_tokens = req->prompt_tokens,
+                               .uncached_tokens = req->prompt_tokens / 2,
+                               .ttft_ns = 45 * MS};
+        ops->on_first_byte(st, &fb);
+    }
+}
