@@ -21,8 +21,9 @@ import shutil
 import subprocess
 import sys
 
-from kvrbench import records
-from kvrbench.records import load_records, mean, ok_records, percentile, policies_in  # noqa: F401
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench import records  # noqa: E402
+from kvrbench.records import load_records, mean, ok_records, percentile, policies_in  # noqa: E402,F401
 
 LOAD_USE = {
     "round_robin": "ignores load",
