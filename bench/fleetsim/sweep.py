@@ -592,7 +592,8 @@ def main(argv=None, quiet=False):
     with open(os.path.join(a.out, "results.json"), "w") as f:
         runs = [dict({"policy": k[0], "es": k[1], "routers": k[2], "load": k[3], "seed": k[4]}, **v)
                 for k, v in fig.items() if not str(k[0]).startswith("against:")]
-        json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
+        json.dump({"argv": list(argv if argv is not None else sys.argv[1:]),
+                   "cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
                    "seeds": seeds, "engines": a.engines, "runs": runs,
                    "slo": {"ttft_ms": a.slo_ttft_ms, "tpot_ms": a.slo_tpot_ms},
                    "skipped": [{"policy": p, "es": e, "same_as": {"policy": t[0], "es": t[1]}, "why": t[2]}
