@@ -45,6 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kvrbench.paths import ROOT, program  # noqa: E402
+from kvrbench.records import SLO_TPOT_MS, SLO_TTFT_MS, slo_met, slo_share  # noqa: E402,F401
 from kvrbench.records import load_records, mean, ok_records, percentile  # noqa: E402
 
 # The rules of other routers that kvroute's rules are judged against: Dynamo's
@@ -100,10 +101,6 @@ ENGINE0 = "http://127.0.0.1:20000"
 SPEC = {"ttft_p50": "%.0f", "ttft_p90": "%.0f", "ttft_p99": "%.0f", "e2e_p50": "%.0f", "e2e_p90": "%.0f",
         "tok_s": "%.0f", "eng_per_session": "%.2f", "goodput": "%.1f"}
 
-# SLO attainment defaults: an interactive answer's first token within 2 s, then
-# a token every 100 ms at worst (--slo-ttft-ms, --slo-tpot-ms).
-SLO_TTFT_MS = 2000.0
-SLO_TPOT_MS = 100.0
 
 
 def t95(df):
@@ -126,18 +123,6 @@ def interval(values):
         return m, None, len(v)
     sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
     return m, t95(len(v) - 1) * sd / math.sqrt(len(v)), len(v)
-
-
-def slo_met(r, ttft_ms, tpot_ms):
-    """A request meets the SLO when it ended with 200, its TTFT is within ttft_ms and
-    its time per output token after the first within tpot_ms; anything else is a miss."""
-    if not r.get("ok") or r.get("ttft_ms") is None or r["ttft_ms"] > ttft_ms:
-        return False
-    n = r.get("output_tokens") or 0
-    if n > 1:
-        if r.get("e2e_ms") is None or (r["e2e_ms"] - r["ttft_ms"]) / (n - 1) > tpot_ms:
-            return False
-    return True
 
 
 def figures(recs, slo_ttft_ms=SLO_TTFT_MS, slo_tpot_ms=SLO_TPOT_MS):
@@ -171,7 +156,7 @@ def figures(recs, slo_ttft_ms=SLO_TTFT_MS, slo_tpot_ms=SLO_TPOT_MS):
         "tok_s": out_tok / span if span else None,
         "cache_hit": 100.0 * cached / prompt if prompt else None,
         "eng_per_session": mean([len(e) for e in sessions.values()]),
-        "goodput": 100.0 * sum(1 for r in recs if slo_met(r, slo_ttft_ms, slo_tpot_ms)) / len(recs) if recs else None,
+        "goodput": slo_share(recs, slo_ttft_ms, slo_tpot_ms),
     }
 
 
