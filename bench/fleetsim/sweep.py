@@ -224,8 +224,9 @@ def fidelity_lines(regimes=None, path=FIDELITY):
     """The measured gap to the real processes (fidelity.py --json), one line per regime and router count."""
     try:
         with open(path) as f:
-            rows = json.load(f).get("rows", [])
-    except (OSError, ValueError):
+            doc = json.load(f)
+        rows, traces = doc.get("rows", []), doc.get("traces", {})
+    except (OSError, ValueError, AttributeError):
         return []
     keys = []
     for r in rows:
@@ -246,8 +247,10 @@ def fidelity_lines(regimes=None, path=FIDELITY):
                 " (%s)" % r["note"] if r.get("note") else ""))
             off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k in ("ttft_p50", "ttft_p90")
                     if k in r and r[k]["beyond"]]
-        out.append("- %s, %d router%s (measured %s): %s; beyond A/A: %s" % (
-            reg, nr, "" if nr == 1 else "s", mine[0]["date"], "; ".join(cells), ", ".join(off) or "none"))
+        tr = traces.get(reg)
+        on = "; %d requests: kvroute-tracegen %s" % (tr["requests"], tr["tracegen"]) if tr else ""
+        out.append("- %s, %d router%s (measured %s%s): %s; beyond A/A: %s" % (
+            reg, nr, "" if nr == 1 else "s", mine[0]["date"], on, "; ".join(cells), ", ".join(off) or "none"))
     return out + [""]
 
 
