@@ -118,12 +118,22 @@ def compare(res, reals, es, routers, time_scale):
     return lines, rows
 
 
-def commit():
+def commit(stored=FIDELITY):
+    """The tree's commit, -dirty when a tracked file other than the stored figures differs from it."""
+    def git(*args):
+        p = subprocess.run(["git", "-C", sweep.ROOT] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        if p.returncode != 0:
+            raise OSError(p.returncode)
+        return p.stdout.strip()
+    rel = os.path.relpath(os.path.abspath(stored), sweep.ROOT)
     try:
-        return subprocess.run(["git", "-C", sweep.ROOT, "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
+        head = git("rev-parse", "--short", "HEAD")
+        changed = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                      *([] if rel.startswith("..") else [":(exclude)" + rel]))
     except OSError:
         return "unknown"
+    return head + ("-dirty" if changed else "")
 
 
 def sweep_flags(argv):
@@ -165,7 +175,7 @@ def store(path, regime, routers, rows, argv, arms=(0, 1), trace=None):
     doc["rows"] = [r for r in doc.get("rows", [])
                    if not (r["regime"] == regime and r["routers"] == routers and r["es"] in arms)]
     for r in rows:
-        doc["rows"].append(dict({"regime": regime, "date": when, "commit": commit(),
+        doc["rows"].append(dict({"regime": regime, "date": when, "commit": commit(path),
                                  "command": "bench/fleetsim/fidelity.py " + " ".join(shlex.quote(x) for x in argv)}, **r))
     if trace:
         doc.setdefault("traces", {})[regime] = trace
