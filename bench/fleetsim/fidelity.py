@@ -50,11 +50,14 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sweep  # noqa: E402
-from kvrbench.records import load_records  # noqa: E402
+from kvrbench.records import load_cell  # noqa: E402
 
 FIGS = [("ttft_p50", "TTFT p50 ms", "%.0f"), ("ttft_p90", "TTFT p90 ms", "%.0f"), ("e2e_p50", "e2e p50 ms", "%.0f"),
-        ("cache_hit", "cache hit %", "%.1f"), ("eng_per_session", "engines/session", "%.2f")]
-STORED = ("ttft_p50", "ttft_p90")
+        ("cache_hit", "cache hit %", "%.1f"), ("goodput", "SLO met %", "%.1f"), ("eng_per_session", "engines/session", "%.2f")]
+STORED = ("ttft_p50", "ttft_p90", "goodput")
+# stored figure -> (table heading, number format, short name)
+STORED_AS = {"ttft_p50": ("TTFT p50", "%.0f", "p50"), "ttft_p90": ("TTFT p90", "%.0f", "p90"),
+             "goodput": ("SLO met %", "%.1f", "SLO met")}
 
 # The least A/A spread, as a share of the real runs' largest value.
 MIN_SPREAD = 0.05
@@ -93,12 +96,9 @@ def compare(res, reals, es, routers, time_scale):
     for c in cells:
         real = []
         for d in reals:
-            path = os.path.join(d, c["policy"], "es%d" % es, "replay.jsonl")
-            if os.path.exists(path):
-                f = sweep.figures(load_records(path))
-                for name in ("ttft_p50", "ttft_p90", "e2e_p50"):
-                    f[name] = f[name] * time_scale if f[name] is not None else None
-                real.append(f)
+            if os.path.exists(os.path.join(d, c["policy"], "es%d" % es, "replay.jsonl")):
+                # times in simulated time before any figure, the SLO share included
+                real.append(sweep.figures(load_cell(d, c["policy"], "es%d" % es, time_scale)))
         if not real:
             continue
         cols, off = [], []
@@ -203,16 +203,20 @@ def unique(items):
 
 
 def real_text(row, name):
-    return " · ".join("%.0f" % v for v in row[name]["real"])
+    if name not in row:
+        return "n/a"
+    return " · ".join(STORED_AS[name][1] % v for v in row[name]["real"])
 
 
-def sim_text(mean, ci95, real, out):
-    return "%.0f ± %.0f (%+.0f%%%s)" % (mean, ci95, gap_pct(mean, real), ", beyond" if out else "")
+def sim_text(name, mean, ci95, real, out):
+    spec = STORED_AS[name][1]
+    return (spec + " ± " + spec + " (%+.0f%%%s)") % (mean, ci95, gap_pct(mean, real), ", beyond" if out else "")
 
 
 def table_head(what):
-    return ["| regime | routers | policy | ES | TTFT p50 real (A/A) | %s | TTFT p90 real (A/A) | %s |" % (what, what),
-            "| --- | --: | --- | --: | --: | --: | --: | --: |"]
+    return ["| regime | routers | policy | ES | " + " | ".join("%s real (A/A) | %s" % (STORED_AS[n][0], what)
+                                                            for n in STORED) + " |",
+            "| --- | --: | --- | --: |" + " --: |" * (2 * len(STORED))]
 
 
 def cell_name(r):
@@ -229,11 +233,14 @@ def sim_groups(rows):
 
 
 def row_line(row, sims):
-    """One table line: sims maps ttft_p50/ttft_p90 to (mean, ci95, beyond)."""
+    """One table line: sims maps each stored figure the row has to (mean, ci95, beyond)."""
     cols = []
     for name in STORED:
+        if name not in row or name not in sims or sims[name][0] is None:
+            cols += [real_text(row, name), "n/a"]
+            continue
         m, h, out = sims[name]
-        cols += [real_text(row, name), sim_text(m, h, row[name]["real"], out)]
+        cols += [real_text(row, name), sim_text(name, m, h, row[name]["real"], out)]
     return "| %s | %d | %s | %d | %s |" % (row["regime"], row["routers"], row["policy"], row["es"], " | ".join(cols))
 
 
@@ -246,10 +253,12 @@ def results_text(doc):
              "`bench/fleetsim/fidelity.json`.* Simulator: mean ± 95%% interval over its seeds; in brackets its "
              "mean off the real runs' range in %% of the nearer end (0: inside it); \"beyond\": further off than "
              "the A/A spread (the range's width, at least %d%% of the real value), net of the simulator's "
-             "interval. TTFT in ms." % round(MIN_SPREAD * 100), ""] + table_head("sim")
+             "interval. TTFT in ms; SLO met: %% of the requests sent with TTFT <= %g ms and TPOT <= %g ms, "
+             "every refusal a miss." % (round(MIN_SPREAD * 100), sweep.SLO_TTFT_MS, sweep.SLO_TPOT_MS), ""] + table_head("sim")
     for r in rows:
-        lines.append(row_line(r, {n: (r[n]["sim"], r[n]["sim_ci95"], r[n]["beyond"]) for n in STORED}))
-    off = ["%s %s %s" % (cell_name(r), r["policy"], n[5:]) for r in rows for n in STORED if r[n]["beyond"]]
+        lines.append(row_line(r, {n: (r[n]["sim"], r[n]["sim_ci95"], r[n]["beyond"]) for n in STORED if n in r}))
+    off = ["%s %s ES=%d %s" % (cell_name(r), r["policy"], r["es"], STORED_AS[n][2]) for r in rows for n in STORED
+           if n in r and r[n]["beyond"]]
     lines += ["", "- Beyond the A/A spread: %s." % (", ".join(off) or "nothing")]
     for n in unique(r["note"] for r in rows if r.get("note")):
         which = unique("%s %s ES=%d" % (cell_name(r), r["policy"], r["es"]) for r in rows if r.get("note") == n)
@@ -307,13 +316,16 @@ def check(doc, fleetsim, tracegen, regimes=None, arms=None, policies=None, jobs=
                     c = got[(r["policy"], r["es"])]
                     sims = {}
                     for n in STORED:
+                        if n not in r or c.get(n, {}).get("mean") is None:
+                            continue
                         m, h = c[n]["mean"], c[n]["ci95"] or 0.0
                         sims[n] = (m, h, beyond(m, r[n]["real"], h))
                         if sims[n][2]:
-                            problems.append("%s %s ES=%d %s: simulator %.0f ms, real %s ms (measured %s at %s, "
-                                            "simulator then %.0f)" % (cell_name(r), r["policy"], r["es"], n[5:], m,
-                                                                      real_text(r, n), r["date"], r["commit"],
-                                                                      r[n]["sim"]))
+                            spec = STORED_AS[n][1]
+                            problems.append(("%s %s ES=%d %s: simulator " + spec + ", real %s (measured %s at %s, "
+                                             "simulator then " + spec + ")") % (
+                                                cell_name(r), r["policy"], r["es"], STORED_AS[n][2], m,
+                                                real_text(r, n), r["date"], r["commit"], r[n]["sim"]))
                     lines.append(row_line(r, sims))
     return lines, problems
 

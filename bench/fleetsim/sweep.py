@@ -218,6 +218,7 @@ def provenance():
 
 
 FIDELITY = os.path.join(ROOT, "bench/fleetsim/fidelity.json")
+FIDELITY_FIGS = [("ttft_p50", "p50"), ("ttft_p90", "p90"), ("goodput", "SLO met")]
 
 
 def fidelity_lines(regimes=None, path=FIDELITY):
@@ -243,9 +244,9 @@ def fidelity_lines(regimes=None, path=FIDELITY):
         cells, off = [], []
         for r in mine:
             cells.append("%s ES=%d %s%s" % (r["policy"], r["es"], ", ".join(
-                "%s %+.0f%%" % (k[5:], r[k]["gap_pct"]) for k in ("ttft_p50", "ttft_p90") if k in r),
+                "%s %+.0f%%" % (name, r[k]["gap_pct"]) for k, name in FIDELITY_FIGS if k in r),
                 " (%s)" % r["note"] if r.get("note") else ""))
-            off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k in ("ttft_p50", "ttft_p90")
+            off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k, _ in FIDELITY_FIGS
                     if k in r and r[k]["beyond"]]
         tr = traces.get(reg)
         on = "; %d requests: kvroute-tracegen %s" % (tr["requests"], tr["tracegen"]) if tr else ""
