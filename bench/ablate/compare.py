@@ -21,8 +21,9 @@ import shutil
 import subprocess
 import sys
 
-from kvrbench import records
-from kvrbench.records import load_records, mean, ok_records, percentile, policies_in  # noqa: F401
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench import records  # noqa: E402
+from kvrbench.records import load_records, mean, ok_records, percentile, policies_in  # noqa: E402,F401
 
 LOAD_USE = {
     "round_robin": "ignores load",
@@ -246,12 +247,21 @@ def cell_stats(recs):
     t = ttft_values(recs)
     return {"requests": len(recs), "ok": len(ok_records(recs)), "errors_pct": error_rate(recs),
             "ttft_p50": percentile(t, 50), "ttft_p90": percentile(t, 90), "ttft_p99": percentile(t, 99),
-            "ttft_mean": mean(t), "cache_hit": cache_hit(recs), "inst_per_session": inst_per_session(recs)}
+            "ttft_mean": mean(t), "cache_hit": cache_hit(recs), "inst_per_session": inst_per_session(recs),
+            "slo_met_pct": records.slo_share(recs, *SLO)}
 
 
 # Simulated seconds per real second of the run: times are reported in
 # simulated time, what the same fleet of real engines would show.
 TIME_SCALE = 1.0
+
+# SLO attainment (goodput): TTFT and time-per-output-token targets in ms (--slo-ttft-ms, --slo-tpot-ms).
+SLO = (records.SLO_TTFT_MS, records.SLO_TPOT_MS)
+
+
+def slo_text():
+    return ("SLO met: share of the requests sent with TTFT <= %g ms and TPOT <= %g ms; every request that did not "
+            "end with 200 (429, 503, a timeout) is a miss." % SLO)
 
 
 def load_cell(run_dir, policy, arm):
@@ -314,13 +324,14 @@ def arms_in(run_dir, policies):
 
 def single_table(rows, arm):
     """One arm's figures per policy: what a run of one arm (run.sh --arms 0) can say."""
-    lines = ["| policy | how it uses load | inst/session | TTFT p50 ms | TTFT p90 ms | mean ms | cache hit % | ok/sent |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| policy | how it uses load | inst/session | TTFT p50 ms | TTFT p90 ms | mean ms | cache hit % | "
+             "SLO met % | ok/sent |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         c = r[arm]
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |" % (
             r["policy"], r["load_use"], fmt(c["inst_per_session"], "%.2f"), fmt(c["ttft_p50"]), fmt(c["ttft_p90"]),
-            fmt(c["ttft_mean"]), fmt(c["cache_hit"], "%.1f"), c["ok"], c["requests"]))
+            fmt(c["ttft_mean"]), fmt(c["cache_hit"], "%.1f"), fmt(c["slo_met_pct"], "%.1f"), c["ok"], c["requests"]))
     return "\n".join(lines)
 
 
@@ -334,7 +345,8 @@ def single_arm(args, policies, arm):
         json.dump(rows, f, indent=1)
     text = single_table(rows, arm)
     md = ["# Ablation results", "", args.header, "",
-          "ES=%s only: this run has no other arm, so there is no comparison." % arm[2:], "", text, ""]
+          "ES=%s only: this run has no other arm, so there is no comparison." % arm[2:], "", text, "", slo_text(),
+          ""]
     with open(os.path.join(args.run_dir, "results.md"), "w") as f:
         f.write("\n".join(md))
     print(text)
@@ -343,15 +355,15 @@ def single_arm(args, policies, arm):
 
 def table(rows):
     lines = ["| policy | how it uses load | inst/session es0→es1 | reroute % | TTFT p90 ms es0→es1 | "
-             "mean ms es0→es1 | cache hit % es0→es1 | verdict |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "mean ms es0→es1 | cache hit % es0→es1 | SLO met % es0→es1 | verdict |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         s0, s1 = r["es0"], r["es1"]
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["policy"], r["load_use"], arrow(s0["inst_per_session"], s1["inst_per_session"], "%.2f"),
             fmt(r["reroute_pct"], "%.1f"), arrow(s0["ttft_p90"], s1["ttft_p90"]),
             arrow(s0["ttft_mean"], s1["ttft_mean"]), arrow(s0["cache_hit"], s1["cache_hit"], "%.1f"),
-            r["verdict"]))
+            arrow(s0["slo_met_pct"], s1["slo_met_pct"], "%.1f"), r["verdict"]))
     return "\n".join(lines)
 
 
@@ -419,7 +431,7 @@ def charts(run_dir, rows, cells):
 
 
 def main(argv=None):
-    global TIME_SCALE, NOISE
+    global TIME_SCALE, NOISE, SLO
     ap = argparse.ArgumentParser(description="Compare ES=0 vs ES=1 arms of an ablation run.")
     ap.add_argument("run_dir", help="run directory holding <policy>/es0 and <policy>/es1")
     ap.add_argument("--policies", help="comma-separated order (default: every policy folder, sorted)")
@@ -430,8 +442,14 @@ def main(argv=None):
                          " set it from an A/A control (two runs of one cell)")
     ap.add_argument("--time-scale", type=float, default=1.0,
                     help="simulated seconds per real second of the run; times are reported simulated")
+    ap.add_argument("--slo-ttft-ms", type=float, default=records.SLO_TTFT_MS,
+                    help="SLO attainment: TTFT target in ms (default %g)" % records.SLO_TTFT_MS)
+    ap.add_argument("--slo-tpot-ms", type=float, default=records.SLO_TPOT_MS,
+                    help="SLO attainment: time per output token after the first, target in ms (default %g)"
+                         % records.SLO_TPOT_MS)
     args = ap.parse_args(argv)
     TIME_SCALE = args.time_scale
+    SLO = (args.slo_ttft_ms, args.slo_tpot_ms)
     NOISE = args.noise
     if not os.path.isdir(args.run_dir):
         print("compare: no such run directory: %s" % args.run_dir, file=sys.stderr)
@@ -454,6 +472,7 @@ def main(argv=None):
           "Successful requests per cell (ok/sent): " + "; ".join(
               "%s es0 %d/%d, es1 %d/%d" % (r["policy"], r["es0"]["ok"], r["es0"]["requests"],
                                            r["es1"]["ok"], r["es1"]["requests"]) for r in rows), "",
+          slo_text(), "",
           "## Feed freshness (ES=1 cells, slot ages sampled every 1 ms)", "", feed_table(rows), ""]
     reasons = [r for r in rows if r["reasons"]["es0"] or r["reasons"]["es1"]]
     if reasons:

@@ -23,7 +23,8 @@ import bisect
 import os
 import sys
 
-from kvrbench import records
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench import records  # noqa: E402
 
 
 def excess(recs):

@@ -45,6 +45,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kvrbench.paths import ROOT, program  # noqa: E402
+from kvrbench.records import SLO_TPOT_MS, SLO_TTFT_MS, slo_met, slo_share  # noqa: E402,F401
 from kvrbench.records import load_records, mean, ok_records, percentile  # noqa: E402
 
 # The rules of other routers that kvroute's rules are judged against: Dynamo's
@@ -100,10 +101,6 @@ ENGINE0 = "http://127.0.0.1:20000"
 SPEC = {"ttft_p50": "%.0f", "ttft_p90": "%.0f", "ttft_p99": "%.0f", "e2e_p50": "%.0f", "e2e_p90": "%.0f",
         "tok_s": "%.0f", "eng_per_session": "%.2f", "goodput": "%.1f"}
 
-# SLO attainment defaults: an interactive answer's first token within 2 s, then
-# a token every 100 ms at worst (--slo-ttft-ms, --slo-tpot-ms).
-SLO_TTFT_MS = 2000.0
-SLO_TPOT_MS = 100.0
 
 
 def t95(df):
@@ -126,18 +123,6 @@ def interval(values):
         return m, None, len(v)
     sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
     return m, t95(len(v) - 1) * sd / math.sqrt(len(v)), len(v)
-
-
-def slo_met(r, ttft_ms, tpot_ms):
-    """A request meets the SLO when it ended with 200, its TTFT is within ttft_ms and
-    its time per output token after the first within tpot_ms; anything else is a miss."""
-    if not r.get("ok") or r.get("ttft_ms") is None or r["ttft_ms"] > ttft_ms:
-        return False
-    n = r.get("output_tokens") or 0
-    if n > 1:
-        if r.get("e2e_ms") is None or (r["e2e_ms"] - r["ttft_ms"]) / (n - 1) > tpot_ms:
-            return False
-    return True
 
 
 def figures(recs, slo_ttft_ms=SLO_TTFT_MS, slo_tpot_ms=SLO_TPOT_MS):
@@ -171,7 +156,7 @@ def figures(recs, slo_ttft_ms=SLO_TTFT_MS, slo_tpot_ms=SLO_TPOT_MS):
         "tok_s": out_tok / span if span else None,
         "cache_hit": 100.0 * cached / prompt if prompt else None,
         "eng_per_session": mean([len(e) for e in sessions.values()]),
-        "goodput": 100.0 * sum(1 for r in recs if slo_met(r, slo_ttft_ms, slo_tpot_ms)) / len(recs) if recs else None,
+        "goodput": slo_share(recs, slo_ttft_ms, slo_tpot_ms),
     }
 
 
@@ -233,14 +218,16 @@ def provenance():
 
 
 FIDELITY = os.path.join(ROOT, "bench/fleetsim/fidelity.json")
+FIDELITY_FIGS = [("ttft_p50", "p50"), ("ttft_p90", "p90"), ("goodput", "SLO met")]
 
 
 def fidelity_lines(regimes=None, path=FIDELITY):
     """The measured gap to the real processes (fidelity.py --json), one line per regime and router count."""
     try:
         with open(path) as f:
-            rows = json.load(f).get("rows", [])
-    except (OSError, ValueError):
+            doc = json.load(f)
+        rows, traces = doc.get("rows", []), doc.get("traces", {})
+    except (OSError, ValueError, AttributeError):
         return []
     keys = []
     for r in rows:
@@ -257,12 +244,14 @@ def fidelity_lines(regimes=None, path=FIDELITY):
         cells, off = [], []
         for r in mine:
             cells.append("%s ES=%d %s%s" % (r["policy"], r["es"], ", ".join(
-                "%s %+.0f%%" % (k[5:], r[k]["gap_pct"]) for k in ("ttft_p50", "ttft_p90") if k in r),
+                "%s %+.0f%%" % (name, r[k]["gap_pct"]) for k, name in FIDELITY_FIGS if k in r),
                 " (%s)" % r["note"] if r.get("note") else ""))
-            off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k in ("ttft_p50", "ttft_p90")
+            off += ["%s ES=%d %s" % (r["policy"], r["es"], k) for k, _ in FIDELITY_FIGS
                     if k in r and r[k]["beyond"]]
-        out.append("- %s, %d router%s (measured %s): %s; beyond A/A: %s" % (
-            reg, nr, "" if nr == 1 else "s", mine[0]["date"], "; ".join(cells), ", ".join(off) or "none"))
+        tr = traces.get(reg)
+        on = "; %d requests: kvroute-tracegen %s" % (tr["requests"], tr["tracegen"]) if tr else ""
+        out.append("- %s, %d router%s (measured %s%s): %s; beyond A/A: %s" % (
+            reg, nr, "" if nr == 1 else "s", mine[0]["date"], on, "; ".join(cells), ", ".join(off) or "none"))
     return out + [""]
 
 
@@ -592,7 +581,8 @@ def main(argv=None, quiet=False):
     with open(os.path.join(a.out, "results.json"), "w") as f:
         runs = [dict({"policy": k[0], "es": k[1], "routers": k[2], "load": k[3], "seed": k[4]}, **v)
                 for k, v in fig.items() if not str(k[0]).startswith("against:")]
-        json.dump({"cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
+        json.dump({"argv": list(argv if argv is not None else sys.argv[1:]),
+                   "cells": cells, "es_effects": effects, "comparisons": comparisons, "against": against,
                    "seeds": seeds, "engines": a.engines, "runs": runs,
                    "slo": {"ttft_ms": a.slo_ttft_ms, "tpot_ms": a.slo_tpot_ms},
                    "skipped": [{"policy": p, "es": e, "same_as": {"policy": t[0], "es": t[1]}, "why": t[2]}

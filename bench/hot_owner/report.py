@@ -13,8 +13,9 @@ import math
 import os
 import sys
 
-from kvrbench import records
-from kvrbench.records import base_url, load_records, percentile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench import records  # noqa: E402
+from kvrbench.records import base_url, load_records, percentile  # noqa: E402
 
 
 def fleet_running_max(feed_path):

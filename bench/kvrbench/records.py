@@ -28,6 +28,30 @@ def base_url(url):
     return "/".join(parts[:3]) if len(parts) >= 3 else url
 
 
+# SLO attainment defaults: an interactive answer's first token within 2 s, then
+# a token every 100 ms at worst.
+SLO_TTFT_MS = 2000.0
+SLO_TPOT_MS = 100.0
+
+
+def slo_met(r, ttft_ms=SLO_TTFT_MS, tpot_ms=SLO_TPOT_MS):
+    """A request meets the SLO when it ended with 200, its TTFT is within ttft_ms and
+    its time per output token after the first within tpot_ms; anything else (a 429,
+    a 503, a timeout) is a miss."""
+    if not r.get("ok") or r.get("ttft_ms") is None or r["ttft_ms"] > ttft_ms:
+        return False
+    n = r.get("output_tokens") or 0
+    if n > 1:
+        if r.get("e2e_ms") is None or (r["e2e_ms"] - r["ttft_ms"]) / (n - 1) > tpot_ms:
+            return False
+    return True
+
+
+def slo_share(recs, ttft_ms=SLO_TTFT_MS, tpot_ms=SLO_TPOT_MS):
+    """Goodput: % of all requests sent that met the SLO; None without requests."""
+    return 100.0 * sum(1 for r in recs if slo_met(r, ttft_ms, tpot_ms)) / len(recs) if recs else None
+
+
 def percentile(values, p):
     """Linear interpolation between closest ranks, as kvroute-replay prints it."""
     if not values:

@@ -15,7 +15,8 @@ import json
 import os
 import sys
 
-from kvrbench.metrics import parse_prom
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench.metrics import parse_prom  # noqa: E402
 
 
 def percentile(values, q):

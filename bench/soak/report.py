@@ -20,8 +20,9 @@ import sys
 import time
 import urllib.request
 
-from kvrbench.metrics import parse_prom
-from kvrbench.records import load_records
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kvrbench.metrics import parse_prom  # noqa: E402
+from kvrbench.records import load_records  # noqa: E402
 
 # client kinds that are failures a client sees (gave_up is the client's own choice, ok is ok)
 FAIL_KINDS = ("http_4xx", "http_5xx", "http_other", "stream_error", "cut", "no_done", "short",

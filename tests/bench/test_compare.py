@@ -150,7 +150,9 @@ class WholeRun(unittest.TestCase):
             self.assertEqual(cols[2], "2.00 → 1.00")   # inst/session
             self.assertEqual(cols[3], "50.0")          # reroute %
             self.assertEqual(cols[4], "200 → 100")     # p90
-            self.assertTrue(cols[7].startswith("ES=1 better"))
+            self.assertEqual(cols[7], "100.0 → 100.0")  # SLO met %
+            self.assertTrue(cols[8].startswith("ES=1 better"))
+            self.assertIn("every request that did not end with 200", md)
             with open(os.path.join(d, "summary.json")) as f:
                 self.assertEqual(json.load(f)[0]["policy"], "sticky")
 
@@ -163,6 +165,8 @@ class OneArm(unittest.TestCase):
                 with open(os.path.join(d, pol, "es0", "replay.jsonl"), "w") as f:
                     for i, e in enumerate(["e1", "e2"]):
                         f.write(json.dumps(rec(i, "s1", e, ttft=ttft)) + "\n")
+                    # refused: a miss in the SLO share, not left out of it
+                    f.write(json.dumps({"index": 2, "ok": False, "status": 429}) + "\n")
             self.assertEqual(compare.main([d, "--no-charts"]), 0)
             with open(os.path.join(d, "results.md")) as f:
                 md = f.read()
@@ -172,7 +176,13 @@ class OneArm(unittest.TestCase):
             cols = [c.strip() for c in row.strip("|").split("|")]
             self.assertEqual(cols[2], "2.00")   # inst/session
             self.assertEqual(cols[4], "300")    # TTFT p90
-            self.assertEqual(cols[7], "2/2")
+            self.assertEqual(cols[7], "66.7")   # SLO met %: 2 of 3 sent
+            self.assertEqual(cols[8], "2/3")
+            self.assertEqual(compare.main([d, "--no-charts", "--slo-ttft-ms", "250"]), 0)
+            with open(os.path.join(d, "results.md")) as f:
+                rows = {l.split("|")[1].strip(): [c.strip() for c in l.strip("|").split("|")]
+                        for l in f if l.startswith("| load_only |") or l.startswith("| sticky |")}
+            self.assertEqual((rows["sticky"][7], rows["load_only"][7]), ("66.7", "0.0"))
 
 
 class SeveralRouters(unittest.TestCase):

@@ -106,13 +106,17 @@ class Fidelity(unittest.TestCase):
             fidelity.store(path, "agentic", 1, [dict(row, ttft_p90=row["ttft_p50"], note="feed as scraped")],
                            ["--regime", "agentic"])
             # a regime measured again replaces its rows, the others stay
-            fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"])
+            trace = os.path.join(d, "t.jsonl")
+            with open(trace, "w") as f:
+                f.write("{}\n" * 3)
+            fidelity.store(path, "grouped", 1, [row], ["--regime", "grouped"], trace=fidelity.trace_entry(trace, "-x 1"))
             self.assertEqual(len(json.load(open(path))["rows"]), 2)
             lines = sweep.fidelity_lines(path=path)
             grouped = [l for l in lines if l.startswith("- grouped, 1 router")]
             self.assertEqual(len(grouped), 1, lines)
             self.assertIn("load_only ES=0 p50 +10%, p90 +173%", grouped[0])
             self.assertIn("beyond A/A: load_only ES=0 ttft_p90", grouped[0])
+            self.assertIn("; 3 requests: kvroute-tracegen -x 1)", grouped[0])
             agentic = [l for l in lines if l.startswith("- agentic")][0]
             self.assertIn("beyond A/A: none", agentic)
             self.assertIn("p90 +10% (feed as scraped)", agentic)

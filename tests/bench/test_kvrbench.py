@@ -6,6 +6,8 @@ import io
 import json
 import os
 import socket
+import subprocess
+import sys
 import tempfile
 import unittest
 import unittest.mock
@@ -144,6 +146,29 @@ class Records(unittest.TestCase):
         self.assertIsNone(records.percentile([], 50))
         self.assertIsNone(records.mean([]))
         self.assertEqual(records.mean([1, 2, 3]), 2)
+
+
+class Scripts(unittest.TestCase):
+    def test_every_bench_script_finds_the_package_without_pythonpath(self):
+        bench = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+        scripts = []
+        for d, _, names in os.walk(bench):
+            if os.path.basename(d) == "kvrbench":
+                continue
+            for n in names:
+                if n.endswith(".py"):
+                    with open(os.path.join(d, n)) as f:
+                        if "kvrbench" in f.read():
+                            scripts.append(os.path.join(d, n))
+        self.assertGreater(len(scripts), 3)
+        # -I: no PYTHONPATH, no current folder on the path; the module runs up to its __main__ guard
+        load = ("import importlib.util, sys; s = importlib.util.spec_from_file_location('m', sys.argv[1]); "
+                "s.loader.exec_module(importlib.util.module_from_spec(s))")
+        for path in scripts:
+            with self.subTest(os.path.relpath(path, bench)):
+                p = subprocess.run([sys.executable, "-I", "-c", load, path], cwd="/", stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
 
 
 if __name__ == "__main__":
