@@ -50,7 +50,9 @@ static void feed_view(const kvr_shm_t *shm)
         kvr_engine_view_t view;
         for (int i = 0; i < 2; i++)
             (void)kvr_feed_view(&feed, engine, FUZZ_NOW_NS, true, &view);
-        /* feed.shm is the caller's buffer, not a mapping: nothing of it to close. */
+        /* feed.shm is the caller's buffer, not a mapping: only the feed's own memory is freed. */
+        feed.open = false;
+        kvr_feed_close(&feed);
     }
     kvr_engine_table_close(&table);
 }
