@@ -87,6 +87,7 @@ typedef struct fleet_req_s {
     uint32_t tries_429; /* 429s answered and sent again */
     uint64_t engine_first_token_ns;
     char request_id[96];
+    kvr_fleet_prompt_t tok; /* --tokenizer: the prompt in the model's tokens */
 } fleet_req_t;
 
 struct kvr_fleet_s {
@@ -316,7 +317,7 @@ static void make_hashes(kvr_fleet_t *f, size_t i)
     size_t reused = 0;
     uint32_t from_token = 0;
     size_t p = f->prev_in_session[i];
-    if (p != SIZE_MAX && f->reqs[p].mreq.hashes &&
+    if (p != SIZE_MAX && f->reqs[p].mreq.hashes && !f->cfg.tokens &&
         ((uint64_t)bs * KVR_BYTES_PER_TOKEN) % KVR_PREFIX_BLOCK_BYTES == 0) {
         const kvr_trace_request_t *pt = &f->trace->requests[p];
         size_t limit = tr->n_hash_ids < pt->n_hash_ids ? tr->n_hash_ids : pt->n_hash_ids;
@@ -400,6 +401,8 @@ static void on_route(kvr_fleet_t *f, size_t i)
         .max_tokens = tr->output_length ? tr->output_length : 1,
         .now_ns = f->now,
     };
+    if (f->cfg.tokens)
+        kvr_fleet_tokens_route_request(f->cfg.tokens, &q->tok, &rq);
     kvr_fleet_router_route(f->routers[q->router], &rq, &q->route);
     if (q->route.engine < 0) {
         /* Refused: the router answers at once, its one end of the request. */
@@ -438,6 +441,7 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
     q->mreq.prompt_tokens = tr->input_length ? tr->input_length : 1;
     q->mreq.max_tokens = tr->output_length ? tr->output_length : 1;
     q->mreq.owner = q;
+    kvr_fleet_tokens_engine_request(&q->tok, &q->mreq);
     kvr_sim_model_submit(&e->ranks[r].model, &q->mreq, f->now);
     /* A streaming engine answers its response head on accepting the request
      * (kvroute-sim, vLLM, SGLang), and the router counts the head as the
@@ -717,10 +721,15 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         rc = -EINVAL;
         goto fail;
     }
+    for (size_t i = 0; cfg->tokens && i < n; i++)
+        kvr_fleet_tokens_prompt(cfg->tokens, &trace->requests[i], cfg->block_size, i,
+                                &f->reqs[i].tok);
     /* The KV of every rank must hold any one request, or it could never run. */
     for (size_t i = 0; i < n; i++) {
         const kvr_trace_request_t *tr = &trace->requests[i];
-        uint64_t need = (uint64_t)(tr->input_length ? tr->input_length : 1) +
+        uint64_t need = (uint64_t)(f->reqs[i].tok.exact ? f->reqs[i].tok.tokens
+                                   : tr->input_length   ? tr->input_length
+                                                        : 1) +
                         (tr->output_length ? tr->output_length : 1);
         for (uint32_t e = 0; e < cfg->n_engines; e++) {
             uint64_t cap = kvr_sim_model_kv_capacity_tokens(&f->engines[e].ranks[0].model);
@@ -937,7 +946,12 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
                 kvr_fleet_router_es(f->routers[k]) ? "true" : "false", sh.requests,
                 sh.pending_prefill_tokens, sh.kv_tokens, feed);
     }
-    fputs("]}\n", out);
+    fputs("]", out);
+    if (f->cfg.tokens) {
+        fputs(",\"tokens\":", out);
+        kvr_fleet_tokens_write_stats(f->cfg.tokens, out);
+    }
+    fputs("}\n", out);
 }
 
 void kvr_fleet_destroy(kvr_fleet_t *f)
@@ -953,6 +967,7 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
         if (q->rank >= 0)
             kvr_sim_model_cancel(&f->engines[q->engine].ranks[q->rank].model, &q->mreq);
         free(q->mreq.hashes);
+        kvr_fleet_prompt_free(&q->tok);
     }
     for (size_t i = 0; i < f->heap_len; i++)
         if (f->heap[i].kind == EV_FEED_PUBLISH)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "bench/fleetsim/router_side.h"
+#include "bench/fleetsim/tokens.h"
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
 #include "bench/sim/model.h"
@@ -76,6 +77,7 @@ typedef struct kvr_fleet_config_s {
     bool
         head_at_first_token; /* the engine's response head waits for the first token (not the default) */
     uint64_t seed;
+    kvr_fleet_tokens_t *tokens; /* --tokenizer (the caller's); NULL: prompts are bytes/4 */
     const char *run_id;
     bool progress;
 } kvr_fleet_config_t;
