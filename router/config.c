@@ -195,13 +195,14 @@ static const kvr_opt_t options[] = {
     KVR_OPT_ROW_U64(
         T, tokenize_offload_bytes, "tokenize-offload-bytes", "N", "4096", 0, 1ull << 31,
         "with --tokenizer: request bodies of at least N bytes are parsed and tokenized on the "
-        "libuv threadpool (tokenizing costs about 0.3 ms per KB of chat, some 40x the parse); "
-        "0 = as --parse-offload-bytes"),
+        "libuv threadpool, off the event loop (bench/tokenize/run.sh measures the tokenizer's "
+        "speed); 0 = as --parse-offload-bytes"),
     KVR_OPT_ROW_U64(
         T, tokenize_cache_mb, "tokenize-cache-mb", "MB", "64", 0, 1 << 20,
         "with --tokenizer: memory for the ids of conversations' earlier turns, so a chat's next "
-        "turn tokenizes only its new text (the ids are the whole prompt's; least recently used "
-        "first out; kvroute_tokenize_cache_*); 0 = off; read at start-up only"),
+        "turn (or a completions prompt that extends an earlier one) tokenizes only its new text "
+        "(the ids are the whole prompt's; least recently used first out; "
+        "kvroute_tokenize_cache_*); 0 = off; read at start-up only"),
     KVR_OPT_ROW_U64(
         T, block_tokens, "block-tokens", "N", "16", 1, 4096,
         "--tokenizer: tokens per prefix block, the engines' KV block size (vLLM's default 16); "

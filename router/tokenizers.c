@@ -351,18 +351,39 @@ static kvr_tokenize_result_t encode(const kvr_model_tokens_t *m, const char *tex
     return KVR_TOKENIZE_EXACT;
 }
 
-/* The prompt of /v1/completions (or SGLang's "text"): one text, or one prompt of token ids.
- * Engines add the model's special tokens (a BOS) to a text prompt, as encode does here. */
+/* One text prompt with the model's special tokens (a BOS), as engines add them; through the
+ * turn cache when there is one, so a prompt that extends an earlier one (a client rendering its
+ * own chat markup) tokenizes only its new text. */
+static kvr_tokenize_result_t encode_text_prompt(const kvr_model_tokens_t *m, const char *text,
+                                                kvr_turn_cache_t *cache, kvr_token_ids_t *ids,
+                                                char *err, size_t err_len)
+{
+    size_t len = strlen(text);
+    if (!cache)
+        return encode(m, text, len, true, ids, err, err_len);
+    size_t base = ids->len;
+    int rc = kvr_turn_cache_encode(cache, m->tok, text, len, ids);
+    if (rc < 0) {
+        snprintf(err, err_len, "tokenizer: %s",
+                 rc == -ERANGE ? "regex match limit" : strerror(-rc));
+        return KVR_TOKENIZE_TOKENIZER;
+    }
+    kvr_tokenizer_add_special_tokens(m->tok, ids, base);
+    return KVR_TOKENIZE_EXACT;
+}
+
+/* The prompt of /v1/completions (or SGLang's "text"): one text, or one prompt of token ids. */
 static kvr_tokenize_result_t tokenize_prompt(const kvr_model_tokens_t *m, const cJSON *prompt,
-                                             kvr_token_ids_t *ids, char *err, size_t err_len)
+                                             kvr_turn_cache_t *cache, kvr_token_ids_t *ids,
+                                             char *err, size_t err_len)
 {
     if (is_text(prompt))
-        return encode(m, prompt->valuestring, strlen(prompt->valuestring), true, ids, err, err_len);
+        return encode_text_prompt(m, prompt->valuestring, cache, ids, err, err_len);
     const cJSON *only = cJSON_IsArray(prompt) && cJSON_GetArraySize(prompt) == 1
                             ? cJSON_GetArrayItem(prompt, 0)
                             : NULL;
     if (is_text(only))
-        return encode(m, only->valuestring, strlen(only->valuestring), true, ids, err, err_len);
+        return encode_text_prompt(m, only->valuestring, cache, ids, err, err_len);
     if (cJSON_IsArray(only) && given_ids(only, ids))
         return KVR_TOKENIZE_EXACT;
     ids->len = 0;
@@ -454,7 +475,7 @@ kvr_tokenize_result_t kvr_model_tokens_encode_request_cached(
         res = tokenize_prompt(
             m,
             cJSON_GetObjectItemCaseSensitive(root, kind == KVR_PROMPT_NATIVE ? "text" : "prompt"),
-            ids, err, err_len);
+            cache, ids, err, err_len);
     if (res != KVR_TOKENIZE_EXACT)
         ids->len = 0;
     return res;

@@ -76,7 +76,7 @@ kvr_tokenize_result_t kvr_model_tokens_encode_request(const kvr_model_tokens_t *
                                                       const cJSON *root, kvr_prompt_kind_t kind,
                                                       kvr_token_ids_t *ids, char *err,
                                                       size_t err_len);
-/** The same, a chat prompt's earlier turns taken from cache (may be NULL). */
+/** The same, the earlier parts of a chat or text prompt taken from cache (may be NULL). */
 kvr_tokenize_result_t kvr_model_tokens_encode_request_cached(
     const kvr_model_tokens_t *m, const cJSON *root, kvr_prompt_kind_t kind, kvr_turn_cache_t *cache,
     kvr_token_ids_t *ids, char *err, size_t err_len);

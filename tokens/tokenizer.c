@@ -5,6 +5,7 @@
  * normalized, split by the pre-tokenizer's regexes, mapped to bytes and
  * merged by the BPE model; the post-processor adds the special tokens.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -462,6 +463,29 @@ static void ctx_close(encode_ctx_t *c)
     pcre2_match_data_free(c->md);
 }
 
+void kvr_tokenizer_add_special_tokens(const kvr_tokenizer_t *tok, kvr_token_ids_t *ids, size_t base)
+{
+    assert(base <= ids->len);
+    if (!tok->n_wraps)
+        return;
+    size_t n_before = 0;
+    for (size_t w = 0; w < tok->n_wraps; w++)
+        n_before += tok->wraps[w].n_before;
+    size_t body = ids->len - base;
+    for (size_t k = 0; k < n_before; k++)
+        kvr__tok_ids_push(ids, 0);
+    memmove(ids->ids + base + n_before, ids->ids + base, body * sizeof *ids->ids);
+    size_t at = base;
+    for (size_t w = tok->n_wraps; w-- > 0;) {
+        memcpy(ids->ids + at, tok->wraps[w].before, tok->wraps[w].n_before * sizeof *ids->ids);
+        at += tok->wraps[w].n_before;
+    }
+    for (size_t w = 0; w < tok->n_wraps; w++) {
+        for (size_t k = 0; k < tok->wraps[w].n_after; k++)
+            kvr__tok_ids_push(ids, tok->wraps[w].after[k]);
+    }
+}
+
 int kvr_tokenizer_encode(const kvr_tokenizer_t *tok, const char *text, size_t text_len,
                          bool add_special_tokens, kvr_token_ids_t *ids)
 {
@@ -481,24 +505,8 @@ int kvr_tokenizer_encode(const kvr_tokenizer_t *tok, const char *text, size_t te
         len = clean.len;
     }
     rc = encode_sections(&c, s, len);
-    if (rc == 0 && add_special_tokens && tok->n_wraps) {
-        size_t n_before = 0;
-        for (size_t w = 0; w < tok->n_wraps; w++)
-            n_before += tok->wraps[w].n_before;
-        size_t body = ids->len - base;
-        for (size_t k = 0; k < n_before; k++)
-            kvr__tok_ids_push(ids, 0);
-        memmove(ids->ids + base + n_before, ids->ids + base, body * sizeof *ids->ids);
-        size_t at = base;
-        for (size_t w = tok->n_wraps; w-- > 0;) {
-            memcpy(ids->ids + at, tok->wraps[w].before, tok->wraps[w].n_before * sizeof *ids->ids);
-            at += tok->wraps[w].n_before;
-        }
-        for (size_t w = 0; w < tok->n_wraps; w++) {
-            for (size_t k = 0; k < tok->wraps[w].n_after; k++)
-                kvr__tok_ids_push(ids, tok->wraps[w].after[k]);
-        }
-    }
+    if (rc == 0 && add_special_tokens)
+        kvr_tokenizer_add_special_tokens(tok, ids, base);
 done:
     if (rc < 0)
         ids->len = base;

@@ -38,6 +38,10 @@ void kvr_tokenizer_destroy(kvr_tokenizer_t *tok);
 int kvr_tokenizer_encode(const kvr_tokenizer_t *tok, const char *text, size_t text_len,
                          bool add_special_tokens, kvr_token_ids_t *ids);
 
+/** Wraps IDS from BASE on in the post-processor's special tokens (a BOS), as add_special_tokens does. */
+void kvr_tokenizer_add_special_tokens(const kvr_tokenizer_t *tok, kvr_token_ids_t *ids,
+                                      size_t base);
+
 /** The number of tokens TEXT encodes to. */
 int kvr_tokenizer_count(const kvr_tokenizer_t *tok, const char *text, size_t text_len,
                         bool add_special_tokens, size_t *count);

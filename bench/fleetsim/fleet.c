@@ -90,6 +90,7 @@ typedef struct fleet_req_s {
     uint64_t engine_first_token_ns;
     kvr_fleet_pd_req_t pd; /* disaggregated phases (disagg.h) */
     char request_id[96];
+    kvr_fleet_prompt_t tok; /* --tokenizer: the prompt in the model's tokens */
 } fleet_req_t;
 
 struct kvr_fleet_s {
@@ -326,7 +327,7 @@ static void make_hashes(kvr_fleet_t *f, size_t i)
     size_t reused = 0;
     uint32_t from_token = 0;
     size_t p = f->prev_in_session[i];
-    if (p != SIZE_MAX && f->reqs[p].mreq.hashes &&
+    if (p != SIZE_MAX && f->reqs[p].mreq.hashes && !f->cfg.tokens &&
         ((uint64_t)bs * KVR_BYTES_PER_TOKEN) % KVR_PREFIX_BLOCK_BYTES == 0) {
         const kvr_trace_request_t *pt = &f->trace->requests[p];
         size_t limit = tr->n_hash_ids < pt->n_hash_ids ? tr->n_hash_ids : pt->n_hash_ids;
@@ -419,6 +420,8 @@ static void on_route(kvr_fleet_t *f, size_t i)
     };
     if (f->cache_events)
         kvr_fleet_cache_events_deliver(f->cache_events);
+    if (f->cfg.tokens)
+        kvr_fleet_tokens_route_request(f->cfg.tokens, &q->tok, &rq);
     kvr_fleet_router_route(f->routers[q->router], &rq, &q->route);
     if (q->route.engine < 0) {
         /* Refused: the router answers at once, its one end of the request. */
@@ -474,6 +477,7 @@ static void on_engine_recv(kvr_fleet_t *f, size_t i)
                                                      tr->output_length ? tr->output_length : 1);
     q->mreq.remote_kv_tokens = kvr_fleet_disagg_remote_kv(&q->pd, q->mreq.prompt_tokens);
     q->mreq.owner = q;
+    kvr_fleet_tokens_engine_request(&q->tok, &q->mreq);
     kvr_sim_model_submit(&e->ranks[r].model, &q->mreq, f->now);
     /* A streaming engine answers its response head on accepting the request
      * (kvroute-sim, vLLM, SGLang), and the router counts the head as the
@@ -782,10 +786,15 @@ int kvr_fleet_create(kvr_fleet_t **out, const kvr_fleet_config_t *cfg, const kvr
         rc = -EINVAL;
         goto fail;
     }
+    for (size_t i = 0; cfg->tokens && i < n; i++)
+        kvr_fleet_tokens_prompt(cfg->tokens, &trace->requests[i], cfg->block_size, i,
+                                &f->reqs[i].tok);
     /* The KV of every rank must hold any one request, or it could never run. */
     for (size_t i = 0; i < n; i++) {
         const kvr_trace_request_t *tr = &trace->requests[i];
-        uint64_t need = (uint64_t)(tr->input_length ? tr->input_length : 1) +
+        uint64_t need = (uint64_t)(f->reqs[i].tok.exact ? f->reqs[i].tok.tokens
+                                   : tr->input_length   ? tr->input_length
+                                                        : 1) +
                         (tr->output_length ? tr->output_length : 1);
         for (uint32_t e = 0; e < cfg->n_engines; e++) {
             uint64_t cap = kvr_sim_model_kv_capacity_tokens(&f->engines[e].ranks[0].model);
@@ -1010,6 +1019,10 @@ void kvr_fleet_write_stats(const kvr_fleet_t *f, FILE *out)
         fputs(",\"kv_events\":", out);
         kvr_fleet_cache_events_write_stats(f->cache_events, out);
     }
+    if (f->cfg.tokens) {
+        fputs(",\"tokens\":", out);
+        kvr_fleet_tokens_write_stats(f->cfg.tokens, out);
+    }
     fputs("}\n", out);
 }
 
@@ -1026,6 +1039,7 @@ void kvr_fleet_destroy(kvr_fleet_t *f)
         if (q->rank >= 0)
             kvr_sim_model_cancel(&f->engines[q->engine].ranks[q->rank].model, &q->mreq);
         free(q->mreq.hashes);
+        kvr_fleet_prompt_free(&q->tok);
     }
     for (size_t i = 0; i < f->heap_len; i++)
         if (f->heap[i].kind == EV_FEED_PUBLISH)

@@ -19,6 +19,7 @@
 
 #include "bench/fleetsim/disagg.h"
 #include "bench/fleetsim/router_side.h"
+#include "bench/fleetsim/tokens.h"
 #include "bench/replay/replay.h"
 #include "bench/replay/trace.h"
 #include "bench/sim/model.h"
@@ -80,6 +81,7 @@ typedef struct kvr_fleet_config_s {
         head_at_first_token; /* the engine's response head waits for the first token (not the default) */
     kvr_fleet_disagg_config_t disagg; /* prefill-only and decode-only engines (disagg.h) */
     uint64_t seed;
+    kvr_fleet_tokens_t *tokens; /* --tokenizer (the caller's); NULL: prompts are bytes/4 */
     const char *run_id;
     bool progress;
 } kvr_fleet_config_t;

@@ -23,9 +23,11 @@
 typedef struct {
     kvr_fleet_config_t fleet;
     const char *trace_path, *out_path, *decision_log, *stats_path, *feed_path, *policy;
-    int es;              /* -1: the router's default */
-    int bad_lines;       /* 0 fatal, 1 skip */
-    int admission_order; /* kvr_admission_order_t: 0 after, 1 before */
+    const char *tokenizer_dir; /* --tokenizer DIR, NULL: bytes/4 */
+    int router_tokens;         /* 0 exact, 1 estimate */
+    int es;                    /* -1: the router's default */
+    int bad_lines;             /* 0 fatal, 1 skip */
+    int admission_order;       /* kvr_admission_order_t: 0 after, 1 before */
     bool quiet, help_router;
     kvr_log_level_t log_level;
     char *router_argv[MAX_ROUTER_ARGS];
@@ -198,6 +200,7 @@ static int opt_writer_stall(const kvr_opt_t *opt, void *obj, const char *value, 
 
 static const char *const es_names[] = {"0", "1", NULL};
 static const char *const bad_line_names[] = {"fatal", "skip", NULL};
+static const char *const router_token_names[] = {"exact", "estimate", NULL};
 static const char *const order_names[] = {"after", "before",
                                           NULL}; /* kvr_admission_order_t's order */
 
@@ -236,6 +239,17 @@ static const kvr_opt_t options[] = {
         "group first; 0: every body arrives whole, in send order"),
     KVR_OPT_ROW_U64(T, fleet.block_size, "block-size", "N", "512", 1, 1000000,
                     "tokens per hash id (Mooncake uses 512)"),
+    KVR_OPT_ROW_STRPTR(
+        T, tokenizer_dir, "tokenizer", "DIR", NULL,
+        "count prompts in a model's tokens (DIR: its tokenizer.json and tokenizer_config.json): "
+        "the replayer's text as one user message, through the chat template and tokenizer, as "
+        "kvroute-sim --tokenizer counts it; the engines prefill and cache those tokens "
+        "(16-token blocks). Without it a prompt is the trace's input_length"),
+    KVR_OPT_ROW_ENUM(
+        T, router_tokens, "router-tokens", "exact|estimate", "exact", router_token_names,
+        "with --tokenizer: exact, the routers count and key on the same tokens (kvroute "
+        "--tokenizer --block-tokens 16); estimate, on the text at bytes/4 in 64-byte blocks "
+        "(kvroute without --tokenizer)"),
     KVR_OPT_ROW_INT(
         T, fleet.first_turn_engine, "first-turn-engine", "I", NULL, 0, KVR_FLEET_MAX_ENGINES - 1,
         "send the turn 0 of the first --first-turn-sessions sessions that have one (file order) "
@@ -479,6 +493,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "kvroute-fleetsim: %s holds no request\n", o.trace_path);
         goto out_trace;
     }
+    if (o.tokenizer_dir && kvr_fleet_tokens_create(o.tokenizer_dir, o.router_tokens == 0,
+                                                   &o.fleet.tokens, err, sizeof err) < 0) {
+        fprintf(stderr, "kvroute-fleetsim: --tokenizer %s: %s\n", o.tokenizer_dir, err);
+        goto out_trace;
+    }
 
     char urls[KVR_FLEET_MAX_ENGINES][64];
     char *url_list[KVR_FLEET_MAX_ENGINES];
@@ -583,6 +602,8 @@ int main(int argc, char **argv)
         st.wall_s > 0 ? (double)st.finished / st.wall_s : 0.0,
         st.cpu_s > 0 ? (double)st.finished / st.cpu_s : 0.0, (unsigned long long)st.events,
         st.fleet_peak_running);
+    if (o.fleet.tokens)
+        kvr_fleet_tokens_print_summary(o.fleet.tokens, stdout);
     if (st.answers_429)
         printf("fleetsim   429 answers %llu (retried and final), requests refused %zu\n",
                (unsigned long long)st.answers_429, st.refused);
@@ -594,6 +615,7 @@ out_routers:
     for (uint32_t k = 0; k < o.fleet.n_routers; k++)
         kvr_fleet_router_destroy(routers[k]);
 out_trace:
+    kvr_fleet_tokens_destroy(o.fleet.tokens);
     kvr_trace_free(&trace);
     free(o.router_args_copy);
     return status;

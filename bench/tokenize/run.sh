@@ -5,11 +5,13 @@
 # (generated from a seed), the ids compared, MB/s per core (best CPU time of the
 # runs, one thread each), the ratio, and the memory of a loaded tokenizer.
 #   bench/tokenize/run.sh [--bytes N] [--runs N] [--js-runs N] [--families "qwen3 ..."]
-#                         [--bin BUILD_DIR] [--seed N] [--no-js]
+#                         [--bin BUILD_DIR] [--base BUILD_DIR] [--seed N] [--no-js]
+# --base: a second build (e.g. before a change) run on the same inputs in the same run, its
+# MB/s in a column of its own, so a before/after pair shares the machine's state.
 # Prints figures; exits 1 only when the ids differ or a program fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bytes=2000000 runs=3 js_runs=1 seed=1 bin="$root/build/plain" js=1
+bytes=2000000 runs=3 js_runs=1 seed=1 bin="$root/build/plain" js=1 base=""
 families="qwen3 llama3_1 deepseek_v3 gptoss"
 cmdline="bench/tokenize/run.sh $*"
 while (($#)); do
@@ -19,6 +21,7 @@ while (($#)); do
     --js-runs) js_runs=$2; shift 2 ;;
     --families) families=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
+    --base) base=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --no-js) js=0; shift ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
@@ -26,6 +29,11 @@ while (($#)); do
 done
 bench=$bin/bench/tokenize/kvroute-bench-tokenize
 [[ -x $bench ]] || { echo "run.sh: missing $bench (cmake --build $bin --target kvroute-bench-tokenize)" >&2; exit 2; }
+base_bench=""
+if [[ -n $base ]]; then
+  base_bench=$base/bench/tokenize/kvroute-bench-tokenize
+  [[ -x $base_bench ]] || { echo "run.sh: missing $base_bench" >&2; exit 2; }
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kvr-bench-tokenize.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -35,6 +43,7 @@ echo "machine: $(uname -srm), $(nproc) cores, $(grep -m1 'model name' /proc/cpui
 echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "commit:  $commit"
 echo "command: $cmdline"
+[[ -n $base ]] && echo "base:    $base_bench"
 echo "inputs:  english, code, cjk; $bytes bytes each, seed $seed; C best of $runs, JS best of $js_runs"
 echo
 
@@ -50,6 +59,11 @@ for family in $families; do
   ids="$work/ids-$family"
   mkdir -p "$ids"
   c_out=$("$bench" "$models" --files "$runs" "$ids" "${inputs[@]}")
+  base_out=""
+  if [[ -n $base_bench ]]; then
+    mkdir -p "$ids/base"
+    base_out=$("$base_bench" "$models" --files "$runs" "$ids/base" "${inputs[@]}")
+  fi
   js_out=""
   if ((js)); then
     js_out=$(node --expose-gc "$root/bench/tokenize/reference.mjs" bench "$models" "$js_runs" "$ids" "${inputs[@]}")
@@ -58,14 +72,15 @@ for family in $families; do
     c_line=$(grep "^c $kind " <<<"$c_out")
     c_mbps=$(field mb_per_s "$c_line")
     tokens=$(field tokens "$c_line")
-    js_mbps="-" ratio="-" agree="-"
+    js_mbps="-" ratio="-" agree="-" base_mbps="-"
+    [[ -n $base_out ]] && base_mbps=$(field mb_per_s "$(grep "^c $kind " <<<"$base_out")")
     if ((js)); then
       js_line=$(grep "^js $kind " <<<"$js_out")
       js_mbps=$(field mb_per_s "$js_line")
       ratio=$(awk -v a="$c_mbps" -v b="$js_mbps" 'BEGIN { printf "%.1fx", a / b }')
       if cmp -s "$ids/$kind.c.ids" "$ids/$kind.js.ids"; then agree=yes; else agree=NO; status=1; fi
     fi
-    rows+=("$(printf '| %-11s | %-7s | %9s | %10s | %10s | %6s | %-5s |' "$family" "$kind" "$tokens" "$c_mbps" "$js_mbps" "$ratio" "$agree")")
+    rows+=("$(printf '| %-11s | %-7s | %9s | %10s | %10s | %10s | %6s | %-5s |' "$family" "$kind" "$tokens" "$base_mbps" "$c_mbps" "$js_mbps" "$ratio" "$agree")")
   done
   c_load=$(grep '^c load' <<<"$c_out")
   c_peak=$(field peak_rss_mb "$(grep '^c peak' <<<"$c_out")")
@@ -81,8 +96,8 @@ for family in $families; do
 done
 
 echo "MB/s per core (input bytes / CPU seconds of the encode call)"
-echo "| family      | input   |    tokens |  C MB/s   |  JS MB/s  |  ratio | same  |"
-echo "| ---         | ---     |       --- |        --- |        --- |    --- | ---   |"
+echo "| family      | input   |    tokens | base MB/s  |  C MB/s    |  JS MB/s   |  ratio | same  |"
+echo "| ---         | ---     |       --- |        --- |        --- |        --- |    --- | ---   |"
 printf '%s\n' "${rows[@]}"
 echo
 echo "Memory of a loaded tokenizer (MB): C heap in use and RSS growth after the load; JS heap and"

@@ -309,6 +309,46 @@ Test(keys_tokens, the_turn_cache_gives_the_same_keys_and_serves_the_earlier_turn
     kvr_turn_cache_destroy(cache);
 }
 
+/* A client that renders its own chat markup sends /v1/completions prompts that grow by a turn. */
+Test(keys_tokens, the_turn_cache_serves_a_completions_prompt_that_extends_an_earlier_one)
+{
+    kvr_turn_cache_t *cache;
+    cr_assert_eq(kvr_turn_cache_create(1 << 20, &cache), 0);
+    static const char *const prompts[] = {
+        "<s>a " LONG_TEXT "<e>",
+        "<s>a " LONG_TEXT "<e><s>b ab ab<e>",
+        "<s>a " LONG_TEXT "<e><s>b ab ab<e><s>a b a<e>",
+    };
+    uint64_t hits = 0;
+    for (size_t t = 0; t < sizeof prompts / sizeof prompts[0]; t++) {
+        char body[2048];
+        snprintf(body, sizeof body, "{\"model\":\"m\",\"prompt\":\"%s\"}", prompts[t]);
+        kvr_route_keys_t plain, cached;
+        extract(body, 4, &plain);
+        extract_cached(body, cache, &cached);
+        uint32_t ids[1024];
+        size_t n = reference_ids(prompts[t], true, ids, 1024);
+        cr_assert_eq(ids[0], 7); /* the post-processor's <s> */
+        cr_assert(cached.prompt_tokens_exact);
+        cr_assert_eq(plain.prompt_tokens, n, "prompt %zu", t);
+        cr_assert_eq(cached.prompt_tokens, n, "prompt %zu", t);
+        cr_assert_eq(cached.n_blocks, plain.n_blocks, "prompt %zu", t);
+        for (size_t i = 0; i < plain.n_blocks; i++)
+            cr_assert_eq(cached.block_hashes[i], plain.block_hashes[i], "prompt %zu block %zu", t,
+                         i);
+        kvr_turn_cache_stats_t st;
+        kvr_turn_cache_stats(cache, &st);
+        if (t > 0)
+            cr_assert_gt(st.hits, hits, "prompt %zu took nothing from the cache", t);
+        else
+            cr_assert_eq(st.hits, 0);
+        hits = st.hits;
+        kvr_keys_free(&plain);
+        kvr_keys_free(&cached);
+    }
+    kvr_turn_cache_destroy(cache);
+}
+
 Test(keys_tokens, load_errors_name_the_model)
 {
     char err[512] = "";

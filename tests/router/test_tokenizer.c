@@ -5,8 +5,9 @@
  * tests/tokens): a chat request is counted in exactly the tokens
  * kvroute-tokenize gives for the rendered chat template; a model whose
  * template refuses every conversation falls back to text keys and counts
- * it; SIGHUP keeps the tokenizers when the new list does not load; kvroute-sim
- * --tokenizer counts the same prompt tokens in its usage.
+ * it; a /v1/completions prompt that extends an earlier one takes its start from
+ * the turn cache; SIGHUP keeps the tokenizers when the new list does not load;
+ * kvroute-sim --tokenizer counts the same prompt tokens in its usage.
  */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -285,6 +286,48 @@ Test(tokenizer, chat_counted_in_the_models_tokens_and_a_broken_template_falls_ba
         &h, "kvroute_tokenize_fallbacks_total{model=\"broken\",reason=\"template\"}", 1, 5000));
     cr_expect(kvr_test_wait_file_contains(h.log_path, "tokenize_fallback model=\"broken\"", 5000));
     cr_expect(kvr_harness_wait_metric(&h, "kvroute_requests_total{status=\"200\"}", 3, 5000));
+}
+
+/* A /v1/completions prompt in Qwen's chat markup; returns the engine's usage.prompt_tokens. */
+static long complete(const char *prompt, const char *request_id)
+{
+    char body[2048], headers[128];
+    snprintf(body, sizeof body, "{\"model\":\"qwen3\",\"max_tokens\":2,\"prompt\":\"%s\"}", prompt);
+    snprintf(headers, sizeof headers, "X-Request-ID: %s\r\n", request_id);
+    char *resp = NULL;
+    cr_assert_eq(kvr_test_http(h.port, "POST", "/v1/completions", headers, body, &resp, 30000), 200,
+                 "%s", resp ? resp : "no answer");
+    const char *usage = strstr(resp, "\"prompt_tokens\":");
+    long n = usage ? atol(usage + strlen("\"prompt_tokens\":")) : -1;
+    free(resp);
+    return n;
+}
+
+#define TURN1                                                                                      \
+    "<|im_start|>system\\nYou are terse. 你好<|im_end|>\\n<|im_start|>user\\nWhat is a KV "      \
+    "cache?<|im_end|>\\n<|im_start|>assistant\\n"
+#define TURN2                                                                                      \
+    TURN1 "Keys and values kept per token.<|im_end|>\\n<|im_start|>user\\nWhy?<|im_end|>\\n"
+
+Test(tokenizer, a_completions_prompt_extending_an_earlier_one_takes_its_start_from_the_turn_cache)
+{
+    models_or_skip();
+    start_sim(true);
+    start();
+    long first = complete(TURN1, "tok-completions-1");
+    cr_assert_gt(first, 10);
+    cr_assert(kvr_harness_wait_metric(&h, "kvroute_prompt_tokens_total{count=\"exact\"}",
+                                      (double)first, 5000));
+    cr_expect_eq(kvr_harness_metric(&h, "kvroute_tokenize_cache_hits_total"), 0);
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_tokenize_cache_misses_total"), 0);
+
+    long second = complete(TURN2, "tok-completions-2");
+    cr_assert_gt(second, first);
+    /* The router's count, part of it from the cache, is the engine's. */
+    cr_expect(kvr_harness_wait_metric(&h, "kvroute_prompt_tokens_total{count=\"exact\"}",
+                                      (double)(first + second), 5000));
+    cr_expect(kvr_harness_wait_metric_reach(&h, "kvroute_tokenize_cache_hits_total", 1, 5000));
+    cr_expect_gt(kvr_harness_metric(&h, "kvroute_tokenize_cache_hit_text_bytes_total"), 40);
 }
 
 Test(tokenizer, sighup_keeps_the_tokenizers_when_the_new_list_fails)
