@@ -530,19 +530,25 @@ Test(proxy, models_are_the_union_of_the_engines)
 
 static const char *const info_log[] = {"--log-level", "info", NULL};
 
+/* A streamed chat request to the fake engine (X-Fake: fake), read up to its first event into buf. */
+static int open_stream(const char *fake, char *buf, size_t cap)
+{
+    int fd = connect_router();
+    char req[512];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: %s\r\n"
+                     "Content-Length: %zu\r\n\r\n%s",
+                     fake, strlen(chat_stream), chat_stream);
+    cr_assert_eq(write(fd, req, (size_t)n), n);
+    cr_assert(read_until(fd, "data:", buf, cap, 3000));
+    return fd;
+}
+
 Test(proxy, sigterm_drains_in_flight_requests_then_exits)
 {
     kvr_harness_start(&h, 1, info_log);
-    int fd = connect_router();
-    char req[512];
-    int n = snprintf(
-        req, sizeof req,
-        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=10,interval_ms=50\r\n"
-        "Content-Length: %zu\r\n\r\n%s",
-        strlen(chat_stream), chat_stream);
-    cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[16384];
-    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    int fd = open_stream("chunks=10,interval_ms=50", buf, sizeof buf);
     kill(h.pid, SIGTERM);
     cr_expect(read_until(fd, "[DONE]", buf + strlen(buf), sizeof buf - strlen(buf), 5000),
               "the in-flight stream finishes after SIGTERM");
@@ -570,16 +576,8 @@ static void expect_shutdown_cut(int fd, char *buf, size_t cap)
 Test(proxy, second_sigterm_while_draining_exits_at_once)
 {
     kvr_harness_start(&h, 1, info_log);
-    int fd = connect_router();
-    char req[512];
-    int n = snprintf(
-        req, sizeof req,
-        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
-        "Content-Length: %zu\r\n\r\n%s",
-        strlen(chat_stream), chat_stream);
-    cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[65536];
-    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    int fd = open_stream("chunks=1000,interval_ms=20", buf, sizeof buf);
     kill(h.pid, SIGTERM);
     cr_assert(kvr_test_wait_file_contains(h.log_path, "draining signal=SIGTERM", 10000), "see %s",
               h.log_path);
@@ -601,16 +599,8 @@ Test(proxy, drain_timeout_ends_a_stream_with_an_error_event)
     /* failure table: not retried */
     const char *extra[] = {"--log-level", "info", "--drain-timeout-s", "1", NULL};
     kvr_harness_start(&h, 1, extra);
-    int fd = connect_router();
-    char req[512];
-    int n = snprintf(
-        req, sizeof req,
-        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Fake: chunks=1000,interval_ms=20\r\n"
-        "Content-Length: %zu\r\n\r\n%s",
-        strlen(chat_stream), chat_stream);
-    cr_assert_eq(write(fd, req, (size_t)n), n);
     char buf[65536];
-    cr_assert(read_until(fd, "data:", buf, sizeof buf, 3000));
+    int fd = open_stream("chunks=1000,interval_ms=20", buf, sizeof buf);
     kill(h.pid, SIGTERM);
     expect_shutdown_cut(fd, buf, sizeof buf);
     close(fd);
