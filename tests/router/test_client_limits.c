@@ -89,8 +89,9 @@ Test(router_client_limits, one_address_at_its_limit_leaves_room_for_another, .ti
         &h, "kvroute_http_connections_refused_total{reason=\"per_peer\"}", 1, 10000));
     cr_assert_eq(kvr_harness_metric(&h, "kvroute_http_connections_refused_total{reason=\"total\"}"),
                  0);
-    cr_assert(kvr_test_file_contains(h.log_path,
-                                     "http_connections_refused reason=max_connections_per_peer"));
+    /* The log's writer is its own thread: the line lands after the counter, so wait for it. */
+    cr_assert(kvr_test_wait_file_contains(
+        h.log_path, "http_connections_refused reason=max_connections_per_peer", 10000));
     cr_assert(kvr_test_file_contains(h.log_path, "fd_limit nofile="));
     close(a1);
     close(a2);
